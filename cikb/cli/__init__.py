@@ -1,0 +1,49 @@
+"""The `cikb` command: a thin shell over the Python API.
+
+Every command lives in a module of this package and only parses flags, calls
+the library and prints. Expected errors (`cikb.errors.CikbError`) print one
+line and exit non-zero; they never show a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from pydantic import ValidationError
+
+from cikb.cli._app import app, console
+from cikb.cli import config_cmd  # noqa: F401  (registers commands)
+from cikb.errors import CikbError
+
+__all__ = ["app", "main"]
+
+
+def main() -> None:
+    try:
+        app(standalone_mode=False)
+    except CikbError as err:
+        console.print(f"[red]error:[/red] {err}", highlight=False)
+        sys.exit(err.exit_code)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        console.print(f"[red]error:[/red] invalid configuration {where}: {first['msg']}", highlight=False)
+        sys.exit(2)
+    except FileNotFoundError as err:
+        console.print(f"[red]error:[/red] {err}", highlight=False)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        console.print("interrupted")
+        sys.exit(130)
+    except SystemExit:
+        raise
+    except Exception as err:  # click's usage errors arrive here in non-standalone mode
+        import click
+
+        if isinstance(err, click.exceptions.ClickException):
+            err.show()
+            sys.exit(err.exit_code)
+        if isinstance(err, click.exceptions.Abort):
+            console.print("aborted")
+            sys.exit(1)
+        raise

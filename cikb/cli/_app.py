@@ -1,0 +1,68 @@
+"""The Typer app and what every command shares: settings, console, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+from pydantic import BaseModel
+from rich.console import Console
+
+from cikb.config import Settings, load_settings
+
+app = typer.Typer(
+    name="cikb",
+    help=(
+        "cikb: a company-intelligence knowledge base.\n\n"
+        "Gather what the public web says about a company, ask grounded questions with "
+        "citations, and fill table columns from the local knowledge base.\n\n"
+        "Configuration: cikb.toml (or --config / CIKB_CONFIG), then CIKB_<SECTION>__<FIELD> "
+        "environment variables, then flags. `cikb config` prints the effective values."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+console = Console(stderr=True)
+out = Console(soft_wrap=True)
+
+
+class _State:
+    config_file: Path | None = None
+    data_dir: Path | None = None
+    settings: Settings | None = None
+
+
+state = _State()
+
+
+@app.callback()
+def _global_options(
+    config: Path | None = typer.Option(None, "--config", help="TOML config file (default: ./cikb.toml if present).", envvar="CIKB_CONFIG"),
+    data_dir: Path | None = typer.Option(None, "--data-dir", help="Where raw documents, the embedded store and logs live (default: ./data)."),
+) -> None:
+    state.config_file = config
+    state.data_dir = data_dir
+    state.settings = None
+
+
+def settings() -> Settings:
+    """The effective settings for this invocation, built once."""
+    if state.settings is None:
+        overrides: dict[str, Any] = {}
+        if state.data_dir is not None:
+            overrides["data_dir"] = state.data_dir
+        state.settings = load_settings(state.config_file, **overrides)
+    return state.settings
+
+
+def print_json(payload: BaseModel | dict | list) -> None:
+    """Machine-readable output on stdout (every printing command has --json)."""
+    if isinstance(payload, BaseModel):
+        text = payload.model_dump_json(indent=2)
+    else:
+        text = json.dumps(payload, indent=2, default=str, ensure_ascii=False)
+    out.print(text, markup=False, highlight=False)

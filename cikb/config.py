@@ -1,0 +1,169 @@
+"""The one configuration object.
+
+Layers, lowest to highest priority: the defaults below < a TOML file
+(``cikb.toml`` in the working directory, or the path in ``CIKB_CONFIG`` or
+``--config``) < environment variables (``CIKB_<SECTION>__<FIELD>``, e.g.
+``CIKB_GATHER__DOWNLOAD_DELAY=0.5``) < command-line flags.
+
+Components receive a :class:`Settings` (or one of its sections); they never
+read the environment themselves.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+CONFIG_ENV_VAR = "CIKB_CONFIG"
+DEFAULT_CONFIG_FILE = "cikb.toml"
+
+
+class GatherSettings(BaseModel):
+    """Crawl bounds (spec G3). Politeness is per domain."""
+
+    max_pages_per_source: int = Field(20, ge=1, description="Pages kept per source at most.")
+    max_raw_bytes: int = Field(100_000, ge=1_000, description="Raw text per document at most (bytes of extracted text).")
+    max_download_bytes: int = Field(5_000_000, ge=10_000, description="Bytes of one HTTP response at most (HTML is usually far bigger than its text).")
+    request_timeout: float = Field(30.0, gt=0, description="Seconds per request.")
+    download_delay: float = Field(1.0, ge=0, description="Seconds between requests to one domain.")
+    max_attempts: int = Field(3, ge=1, description="Attempts per request on timeouts, 429 and 5xx.")
+    backoff_base: float = Field(1.0, ge=0, description="Backoff before retry n is backoff_base * 2**(n-1) seconds.")
+    allowed_content_types: list[str] = Field(default_factory=lambda: ["text/html"], description="Only these content types are kept.")
+    user_agent: str = Field("cikb/0.1 (+https://github.com/cikb/cikb)", description="User-Agent sent, and the agent robots.txt rules are read for.")
+    wikipedia_base_url: str = Field("https://en.wikipedia.org/wiki/", description="Where `--wikipedia NAME` articles are looked up.")
+    crunchbase_base_url: str = Field("https://www.crunchbase.com/organization/", description="Where `--crunchbase NAME` organisation pages are looked up.")
+    lock_timeout: float = Field(0.0, ge=0, description="Seconds to wait for another gather of the same company; 0 fails at once.")
+
+
+class CleanSettings(BaseModel):
+    """HTML -> Markdown bounds (spec C2, C3)."""
+
+    min_chars: int = Field(100, ge=0, description="Documents shorter than this after cleaning are dropped.")
+    max_chars: int = Field(50_000, ge=100, description="Documents longer than this are truncated.")
+    language: str = Field("en", description="Only documents in this language (langdetect code) are kept.")
+    near_duplicate_threshold: float = Field(0.9, gt=0, le=1, description="Jaccard similarity of word shingles at which two documents count as one.")
+
+
+class ChunkSettings(BaseModel):
+    """Chunk sizes in the embedding model's tokens (spec K2)."""
+
+    target_tokens: int = Field(384, ge=64, description="Chunks grow towards this size.")
+    max_tokens: int = Field(512, ge=64, description="Hard maximum, special tokens included.")
+    min_tokens: int = Field(50, ge=0, description="Smaller pieces merge with a neighbour.")
+    overlap_tokens: int = Field(50, ge=0, description="Tokens shared by adjacent chunks.")
+
+
+class EmbedSettings(BaseModel):
+    """Dense model resolution (spec E1, E2)."""
+
+    model: str = Field("Snowflake/snowflake-arctic-embed-s", description="The product's dense model.")
+    model_path: Path | None = Field(None, description="A local directory holding the model; tried first.")
+    cache_dir: Path | None = Field(None, description="Model cache directory (default: the Hugging Face / fastembed cache).")
+    backend: Literal["auto", "fastembed", "sentence-transformers"] = Field("auto", description="auto: fastembed (onnxruntime), else sentence-transformers.")
+    allow_download: bool = Field(False, description="Try the hub when the model is not local. Off by default: offline machines would hang.")
+    offline_fallback: bool = Field(True, description="Use the packaged all-MiniLM-L6-v2 when the configured model cannot be loaded.")
+    batch_size: int = Field(64, ge=1)
+    device: Literal["auto", "cpu", "cuda"] = Field("auto", description="sentence-transformers only; auto picks CUDA when present.")
+
+
+class StoreSettings(BaseModel):
+    """Where points live (spec S1, S2)."""
+
+    mode: Literal["embedded", "server", "local"] = Field(
+        "embedded",
+        description="embedded: Qdrant Edge in-process (default); server: a Qdrant server or cluster at `url`; local: qdrant-client's local mode (slow; tests).",
+    )
+    collection: str = Field("company_intel")
+    url: str | None = Field(None, description="Qdrant server URL for mode=server.")
+    api_key: str | None = Field(None, description="Qdrant API key for mode=server.")
+    path: Path | None = Field(None, description="Directory of the embedded store (default: <data_dir>/qdrant).")
+
+
+class RetrieveSettings(BaseModel):
+    """Hybrid retrieval (spec R1)."""
+
+    prefetch_limit: int = Field(20, ge=1, description="Candidates from each of dense and sparse.")
+    rrf_k: int = Field(60, ge=1, description="RRF constant in the 1/(k + rank) convention with ranks from 1.")
+    top_k: int = Field(10, ge=1)
+    score_threshold: float = Field(0.3, ge=-1, le=1, description="Minimum cosine similarity on the dense side.")
+    context_tokens: int = Field(4000, ge=100, description="Retrieved context handed to the answerer, at most.")
+
+
+class LLMSettings(BaseModel):
+    """Any OpenAI-compatible endpoint. Without base_url and model, cikb runs offline."""
+
+    base_url: str | None = Field(None, description="e.g. https://api.openai.com/v1 or http://127.0.0.1:8080/v1")
+    api_key: str | None = Field(None, description="Sent as the bearer token; a placeholder is used for keyless local servers.")
+    model: str | None = Field(None, description="Model name the endpoint expects.")
+    timeout: float = Field(60.0, gt=0)
+    max_tokens: int = Field(512, ge=16)
+    temperature: float = Field(0.0, ge=0, le=2)
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.base_url and self.model)
+
+
+class EnrichSettings(BaseModel):
+    """Table enrichment (spec N3-N6)."""
+
+    concurrency: dict[str, int] = Field(
+        default_factory=lambda: {"lookup": 3, "research:exploratory": 3, "research:comprehensive": 2, "computation": 10},
+        description="Rows in flight at once, per strategy.",
+    )
+    search_provider: Literal["none", "openai", "http"] = Field("none", description="Web search provider; none keeps enrichment to the knowledge base.")
+    search_url: str | None = Field(None, description="Endpoint of the `http` search provider.")
+
+
+class Settings(BaseSettings):
+    """Every bound and endpoint of cikb, in one place."""
+
+    model_config = SettingsConfigDict(env_prefix="CIKB_", env_nested_delimiter="__", extra="forbid")
+
+    data_dir: Path = Field(Path("data"), description="Raw documents, the embedded store and logs live here.")
+    gather: GatherSettings = Field(default_factory=GatherSettings)
+    clean: CleanSettings = Field(default_factory=CleanSettings)
+    chunk: ChunkSettings = Field(default_factory=ChunkSettings)
+    embed: EmbedSettings = Field(default_factory=EmbedSettings)
+    store: StoreSettings = Field(default_factory=StoreSettings)
+    retrieve: RetrieveSettings = Field(default_factory=RetrieveSettings)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    enrich: EnrichSettings = Field(default_factory=EnrichSettings)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # init (command line) > environment > TOML file > defaults.
+        toml_file = os.environ.get(CONFIG_ENV_VAR, DEFAULT_CONFIG_FILE)
+        return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls, toml_file=toml_file))
+
+    @property
+    def store_path(self) -> Path:
+        return self.store.path or self.data_dir / "qdrant"
+
+    def company_dir(self, slug: str) -> Path:
+        return self.data_dir / slug
+
+
+def load_settings(config_file: Path | None = None, **overrides: object) -> Settings:
+    """Build the settings from every layer; ``overrides`` are the command line's."""
+    if config_file is not None:
+        if not config_file.is_file():
+            raise FileNotFoundError(f"config file not found: {config_file}")
+        os.environ[CONFIG_ENV_VAR] = str(config_file)
+    return Settings(**overrides)

@@ -1,0 +1,32 @@
+"""Shared fixtures: every test gets its own data directory and a clean environment."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SHARED = REPO_ROOT.parent / "shared"
+CORPORA = SHARED / "corpora"
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No CIKB_* variable from the caller leaks in; data goes to a tmp dir; no hub access."""
+    for key in list(os.environ):
+        if key.startswith("CIKB_"):
+            monkeypatch.delenv(key)
+    data_dir = tmp_path / "data"
+    monkeypatch.setenv("CIKB_DATA_DIR", str(data_dir))
+    monkeypatch.setenv("CIKB_CONFIG", str(tmp_path / "no-such-cikb.toml"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    return data_dir
+
+
+@pytest.fixture(scope="session")
+def corpora() -> Path:
+    if not CORPORA.is_dir():
+        pytest.fail(f"shared corpora not found at {CORPORA}: tests need ../shared beside the repository")
+    return CORPORA
