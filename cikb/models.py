@@ -123,3 +123,49 @@ class Chunk(BaseModel):
     text: str
     token_count: int
     metadata: ChunkMetadata
+
+
+# --- embed ------------------------------------------------------------------
+
+
+class ModelInfo(BaseModel):
+    """Facts about the dense model in use; recorded with the collection (spec E2)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str = Field(description="e.g. Snowflake/snowflake-arctic-embed-s")
+    dim: int
+    backend: str = Field(description="fastembed | sentence-transformers")
+    variant: str = Field(description="weights actually loaded, e.g. onnx-fp32, onnx-int8, torch-fp32")
+    pooling: Literal["cls", "mean"]
+    query_prefix: str = ""
+    max_tokens: int = 512
+    normalized: bool = True
+
+
+class SparseVector(BaseModel):
+    """BM25 term weights: token ids and their weights (IDF is applied by the store)."""
+
+    indices: list[int]
+    values: list[float]
+
+
+# --- store ------------------------------------------------------------------
+
+
+class ScoredChunk(BaseModel):
+    """A chunk as a query returned it."""
+
+    chunk: Chunk
+    score: float = Field(description="The fused (RRF) score, or the single retriever's score.")
+    dense_score: float | None = Field(None, description="Cosine similarity to the query, when known.")
+    rank: int = Field(description="1-based rank in the result list.")
+
+
+# --- retrieve ---------------------------------------------------------------
+
+
+# --- answer -----------------------------------------------------------------
+
+
+# --- enrich -----------------------------------------------------------------

@@ -1,0 +1,1 @@
+"""enrich stage."""
