@@ -1,0 +1,1 @@
+"""answer stage: grounded answers with citations from retrieved chunks."""
