@@ -85,7 +85,7 @@ class StoreSettings(BaseModel):
     collection: str = Field("company_intel")
     url: str | None = Field(None, description="Qdrant server URL for mode=server.")
     api_key: str | None = Field(None, description="Qdrant API key for mode=server.")
-    path: Path | None = Field(None, description="Directory of the embedded store (default: <data_dir>/qdrant).")
+    path: Path | None = Field(None, description="Directory of the embedded store (default: <data_dir>/_qdrant; names starting with _ are never company slugs).")
 
 
 class RetrieveSettings(BaseModel):
@@ -107,6 +107,7 @@ class LLMSettings(BaseModel):
     timeout: float = Field(60.0, gt=0)
     max_tokens: int = Field(512, ge=16)
     temperature: float = Field(0.0, ge=0, le=2)
+    max_retries: int = Field(2, ge=0, description="Retries on connection errors, 429 and 5xx (the openai client's backoff).")
 
     @property
     def configured(self) -> bool:
@@ -154,7 +155,7 @@ class Settings(BaseSettings):
 
     @property
     def store_path(self) -> Path:
-        return self.store.path or self.data_dir / "qdrant"
+        return self.store.path or self.data_dir / "_qdrant"
 
     def company_dir(self, slug: str) -> Path:
         return self.data_dir / slug
