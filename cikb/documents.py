@@ -1,0 +1,69 @@
+"""Raw documents on disk: one Markdown file per document with front matter (spec G6).
+
+    ---
+    url: "https://acme.example/about/"
+    title: "About Acme Corp"
+    source_type: "website"
+    company: "acme-corp"
+    scraped_at: "2026-11-22T05:00:00+00:00"
+    ---
+    # About Acme Corp
+    ...
+
+Front-matter values are JSON scalars, which are also valid YAML, so any front-matter
+tool reads the files while we parse them without a YAML dependency. File names derive
+from the URL only, so the same page always lands in the same file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+from cikb.models import RawDocument
+
+_FIELDS = ("url", "title", "source_type", "company", "scraped_at")
+_FENCE = "---"
+
+
+def document_filename(doc: RawDocument) -> str:
+    """`website-about-3f2a1b9c0d.md`: readable, unique per URL, stable across gathers."""
+    path = re.sub(r"^[a-z]+://[^/]+", "", doc.url)
+    readable = "-".join(re.findall(r"[a-z0-9]+", path.lower()))[:48].strip("-") or "index"
+    digest = hashlib.sha256(doc.url.encode("utf-8")).hexdigest()[:10]
+    return f"{doc.source_type}-{readable}-{digest}.md"
+
+
+def render_document(doc: RawDocument) -> str:
+    values = doc.model_dump(mode="json")
+    header = "\n".join(f"{field}: {json.dumps(values[field], ensure_ascii=False)}" for field in _FIELDS)
+    return f"{_FENCE}\n{header}\n{_FENCE}\n{doc.content.rstrip()}\n"
+
+
+def parse_document(text: str) -> RawDocument:
+    """The inverse of render_document; raises ValueError on a file that is not one."""
+    lines = text.split("\n")
+    if not lines or lines[0] != _FENCE or _FENCE not in lines[1:]:
+        raise ValueError("no front matter")
+    end = lines.index(_FENCE, 1)
+    fields = {}
+    for line in lines[1:end]:
+        key, _, value = line.partition(": ")
+        fields[key] = json.loads(value)
+    content = "\n".join(lines[end + 1 :]).rstrip("\n")
+    return RawDocument(content=content, **fields)
+
+
+def write_document(directory: Path, doc: RawDocument) -> Path:
+    path = directory / document_filename(doc)
+    path.write_text(render_document(doc), encoding="utf-8")
+    return path
+
+
+def read_documents(directory: Path) -> list[RawDocument]:
+    """Every document in a raw directory, in file-name order."""
+    if not directory.is_dir():
+        return []
+    return [parse_document(p.read_text(encoding="utf-8")) for p in sorted(directory.glob("*.md"))]

@@ -1,0 +1,99 @@
+"""Raw documents on disk: front matter round trip, generations, atomic swap, lock."""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from cikb.documents import document_filename, parse_document, read_documents, render_document, write_document
+from cikb.errors import BadInputError, LockedError
+from cikb.models import RawDocument
+from cikb.workspace import CompanyDir, list_companies
+
+
+def _doc(url: str = "https://acme.example/about/", content: str = "# About\n\nAcme makes robots.") -> RawDocument:
+    return RawDocument(
+        url=url,
+        title='About "Acme": robots',
+        content=content,
+        source_type="website",
+        company="acme-corp",
+        scraped_at=datetime(2026, 11, 22, 5, 0, tzinfo=timezone.utc),
+    )
+
+
+def test_front_matter_round_trip() -> None:
+    doc = _doc(content="---\nA line that looks like a fence.\n\nÜnïcödé")
+    text = render_document(doc)
+    assert text.startswith('---\nurl: "https://acme.example/about/"\n')
+    assert parse_document(text) == doc
+
+
+def test_filenames_are_stable_readable_and_unique() -> None:
+    a, b = _doc("https://acme.example/about/"), _doc("https://acme.example/about")
+    assert document_filename(a) == document_filename(_doc("https://acme.example/about/"))
+    assert document_filename(a) != document_filename(b)
+    assert document_filename(a).startswith("website-about-")
+
+
+def _sealed(company: CompanyDir, docs: list[RawDocument]):
+    generation = company.new_generation()
+    for doc in docs:
+        write_document(generation.raw_dir, doc)
+    company.seal(generation, {"documents": len(docs)})
+    return generation
+
+
+def test_swap_replaces_documents_atomically(tmp_path: Path) -> None:
+    company = CompanyDir(tmp_path, "acme-corp")
+    first = _sealed(company, [_doc()])
+    company.swap_in(first)
+    assert read_documents(company.raw_link) == [_doc()]
+    second = _sealed(company, [_doc("https://acme.example/team/")])
+    # Until the swap, readers see the first generation only.
+    assert [d.url for d in read_documents(company.raw_link)] == ["https://acme.example/about/"]
+    company.swap_in(second)
+    company.prune()
+    assert [d.url for d in read_documents(company.raw_link)] == ["https://acme.example/team/"]
+    assert [p.name for p in company.generations_dir.iterdir()] == [second.id]
+
+
+def test_unsealed_generation_cannot_be_swapped_in_and_is_pruned(tmp_path: Path) -> None:
+    company = CompanyDir(tmp_path, "acme-corp")
+    good = _sealed(company, [_doc()])
+    company.swap_in(good)
+    half_done = company.new_generation()
+    write_document(half_done.raw_dir, _doc("https://acme.example/x/"))
+    with pytest.raises(ValueError):
+        company.swap_in(half_done)
+    company.prune()
+    assert not half_done.path.exists()
+    assert company.current() == good
+
+
+def test_lock_refuses_a_second_holder(tmp_path: Path) -> None:
+    company = CompanyDir(tmp_path, "acme-corp")
+    with company.lock():
+        with pytest.raises(LockedError):
+            with CompanyDir(tmp_path, "acme-corp").lock():
+                pass
+    with company.lock():  # released again
+        pass
+
+
+def test_company_dir_refuses_escaping_slugs(tmp_path: Path) -> None:
+    for slug in ["../etc", "", "a/b", "_qdrant"]:
+        with pytest.raises(BadInputError):
+            CompanyDir(tmp_path, slug)
+
+
+def test_list_companies_ignores_non_company_dirs(tmp_path: Path) -> None:
+    (tmp_path / "_qdrant").mkdir()
+    (tmp_path / "half-gathered").mkdir()
+    company = CompanyDir(tmp_path, "acme-corp")
+    company.swap_in(_sealed(company, [_doc()]))
+    assert [c.slug for c in list_companies(tmp_path)] == ["acme-corp"]
+    assert os.path.islink(company.raw_link)
