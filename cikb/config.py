@@ -86,6 +86,8 @@ class StoreSettings(BaseModel):
     url: str | None = Field(None, description="Qdrant server URL for mode=server.")
     api_key: str | None = Field(None, description="Qdrant API key for mode=server.")
     path: Path | None = Field(None, description="Directory of the embedded store (default: <data_dir>/_qdrant; names starting with _ are never company slugs).")
+    timeout: float = Field(10.0, gt=0, description="Seconds per request to a Qdrant server (mode=server).")
+    lock_timeout: float = Field(10.0, ge=0, description="Seconds to wait while another process has the embedded store open; 0 fails at once.")
 
 
 class RetrieveSettings(BaseModel):
@@ -168,3 +170,33 @@ def load_settings(config_file: Path | None = None, **overrides: object) -> Setti
             raise FileNotFoundError(f"config file not found: {config_file}")
         os.environ[CONFIG_ENV_VAR] = str(config_file)
     return Settings(**overrides)
+
+
+def config_reference() -> list[tuple[str, str, str, str]]:
+    """(environment variable, TOML key, default, description) for every setting."""
+    rows: list[tuple[str, str, str, str]] = []
+    for name, field in Settings.model_fields.items():
+        annotation = field.annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            section = annotation()
+            for sub, sub_field in annotation.model_fields.items():
+                default = getattr(section, sub)
+                rows.append((f"CIKB_{name.upper()}__{sub.upper()}", f"[{name}] {sub}", _show(default), sub_field.description or ""))
+        else:
+            rows.append((f"CIKB_{name.upper()}", name, _show(field.get_default(call_default_factory=True)), field.description or ""))
+    return rows
+
+
+def config_reference_markdown() -> str:
+    lines = ["| environment variable | cikb.toml | default | meaning |", "|---|---|---|---|"]
+    for env, key, default, description in config_reference():
+        lines.append(f"| `{env}` | `{key}` | `{default}` | {description} |")
+    return "\n".join(lines)
+
+
+def _show(value: object) -> str:
+    if value is None:
+        return "unset"
+    if isinstance(value, Path):
+        return str(value)
+    return str(value).replace("|", "\\|")

@@ -1,15 +1,19 @@
-"""`cikb config`: print the effective configuration."""
+"""`cikb config`: print the effective configuration, or the reference of every setting."""
 
 from __future__ import annotations
 
 import typer
 
-from cikb.cli._app import app, print_json, settings
+from cikb.cli._app import app, out, print_json, settings
+from cikb.config import config_reference_markdown
 
 
 @app.command("config")
 def show_config(
-    as_json: bool = typer.Option(False, "--json", help="Print as JSON (it is JSON either way; kept for symmetry)."),
+    reference: bool = typer.Option(False, "--reference", help="Print the Markdown reference of every setting (as in the README) instead."),
 ) -> None:
-    """Print every setting with its effective value (defaults < file < environment < flags)."""
+    """Print every setting with its effective value as JSON (defaults < cikb.toml < CIKB_* environment < flags)."""
+    if reference:
+        out.print(config_reference_markdown(), markup=False, highlight=False)
+        return
     print_json(settings().model_dump(mode="json"))

@@ -1,0 +1,47 @@
+"""Serve the demo's sample company site on 127.0.0.1 (this machine has no internet).
+
+The site lives in ``data/_samples/acme-site``: a small company website with a
+robots.txt, a sitemap, an RSS feed under /news/, a German page and a
+Wikipedia-like article under /wiki/.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from contextlib import contextmanager
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Iterator
+
+SAMPLE_SITE = Path(__file__).resolve().parents[1] / "data" / "_samples" / "acme-site"
+SAMPLE_TABLE = SAMPLE_SITE.parent / "companies.csv"
+
+
+class _SiteHandler(SimpleHTTPRequestHandler):
+    """Static files; extension-less files (wiki articles) are HTML, feeds are RSS."""
+
+    def guess_type(self, path: str | Path) -> str:
+        name = Path(str(path)).name
+        if "." not in name:
+            return "text/html; charset=utf-8"
+        if name.endswith(".xml") and "rss" in name:
+            return "application/rss+xml"
+        return super().guess_type(path)
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the stdlib's name
+        pass
+
+
+@contextmanager
+def serve_sample_site(directory: Path = SAMPLE_SITE) -> Iterator[str]:
+    """Serve `directory` on an ephemeral 127.0.0.1 port; yields the base URL."""
+    handler = functools.partial(_SiteHandler, directory=str(directory))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
