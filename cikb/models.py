@@ -87,6 +87,49 @@ class GatherSummary(BaseModel):
     error: str | None = None
 
 
+class SourceRequest(BaseModel):
+    """One source to crawl: its type and the http(s) URLs it starts from (see gather.resolve_source)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source_type: SourceType
+    start_urls: list[str]
+
+
+class SourceResult(BaseModel):
+    """What one source of a crawl delivered: HTML pages and the counts of what it fetched and dropped."""
+
+    request: SourceRequest
+    pages: list[FetchedPage] = Field(default_factory=list)
+    summary: SourceSummary
+
+
+class CrawlResult(BaseModel):
+    """The outcome of gather.crawl: one SourceResult per SourceRequest, in the same order."""
+
+    sources: list[SourceResult]
+    seconds: float = 0.0
+
+    @property
+    def pages(self) -> list[FetchedPage]:
+        return [page for source in self.sources for page in source.pages]
+
+
+CrawlEventKind = Literal["source_started", "page_fetched", "page_dropped", "source_finished"]
+
+
+class CrawlEvent(BaseModel):
+    """A progress event streamed while a crawl runs (for a live display)."""
+
+    kind: CrawlEventKind
+    source_index: int = Field(description="Index of the source in the crawl's request list.")
+    source_type: SourceType
+    url: str | None = None
+    reason: str | None = Field(None, description="A DropReason value, for page_dropped.")
+    detail: str | None = Field(None, description="Why, in words (e.g. the HTTP status or network error).")
+    summary: SourceSummary | None = Field(None, description="The source's final counts, for source_finished.")
+
+
 # --- clean ------------------------------------------------------------------
 
 
@@ -165,7 +208,111 @@ class ScoredChunk(BaseModel):
 # --- retrieve ---------------------------------------------------------------
 
 
+# --- llm --------------------------------------------------------------------
+
+
+class LLMResult(BaseModel):
+    """One chat completion as the endpoint returned it (spec A3, A5)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    model: str = Field(description="The model the endpoint says answered.")
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    latency_s: float
+    log_id: int | None = Field(None, description="Row id of this call in logs.db.")
+
+
+class LLMCall(BaseModel):
+    """One logged LLM call (a row of logs.db), for `cikb logs` and replay (spec A5)."""
+
+    id: int
+    step: str
+    model: str
+    messages: list[dict] = Field(description="The request's messages, as sent.")
+    params: dict = Field(default_factory=dict, description="Other request parameters (temperature, max_tokens...).")
+    response: str | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    latency_s: float | None = None
+    error: str | None = None
+    created_at: datetime
+
+
 # --- answer -----------------------------------------------------------------
 
 
 # --- enrich -----------------------------------------------------------------
+
+
+Confidence = Literal["high", "medium", "low", "none"]
+CONFIDENCE_ORDER: tuple[Confidence, ...] = ("none", "low", "medium", "high")
+StepType = Literal["retrieve", "search", "fetch", "compute", "answer", "error", "thinking", "coverage"]
+ColumnType = Literal["text", "number", "boolean", "select"]
+
+
+class RowStep(BaseModel):
+    """One entry of a row's trace (spec N1): what a strategy did and what it saw."""
+
+    type: StepType
+    detail: str = ""
+    data: dict = Field(default_factory=dict)
+
+
+class EnrichSource(BaseModel):
+    """Where a cell's value came from: a knowledge-base chunk or a web page."""
+
+    kind: Literal["kb", "web"]
+    url: str
+    title: str = ""
+    chunk_id: str | None = None
+
+
+class RowLog(BaseModel):
+    """The research log of one row (spec N7)."""
+
+    row_id: int = Field(description="0-based index of the row among the CSV's data rows.")
+    label: str = Field(description="The row's identity, e.g. its company name.")
+    status: Literal["found", "not_found", "skipped", "error"]
+    value: str | None = None
+    raw_value: str | None = None
+    confidence: Confidence = "none"
+    answered_by: Literal["kb", "web", "compute", "llm", "none"] = "none"
+    strategy: str
+    thoroughness: str | None = None
+    steps: list[RowStep] = Field(default_factory=list)
+    sources: list[EnrichSource] = Field(default_factory=list)
+
+
+class ProposalOperation(BaseModel):
+    """One change the proposal would make to the table."""
+
+    action: Literal["update"] = "update"
+    row_id: int
+    changes: dict[str, str]
+
+
+class ProposalTarget(BaseModel):
+    """The file and column a proposal was made for; apply checks both."""
+
+    csv_path: str
+    csv_sha256: str
+    column: str
+    column_type: ColumnType = "text"
+    options: list[str] = Field(default_factory=list)
+    company_column: str | None = None
+
+
+class DataProposal(BaseModel):
+    """What `cikb enrich` writes and `cikb apply` applies (spec N7). Nothing is applied until then."""
+
+    reasoning: str
+    target: ProposalTarget
+    strategy: str
+    params: dict = Field(default_factory=dict)
+    rows_total: int
+    cancelled: bool = False
+    created_at: datetime
+    operations: list[ProposalOperation] = Field(default_factory=list)
+    research_log: list[RowLog] = Field(default_factory=list)

@@ -30,3 +30,6 @@ def corpora() -> Path:
     if not CORPORA.is_dir():
         pytest.fail(f"shared corpora not found at {CORPORA}: tests need ../shared beside the repository")
     return CORPORA
+
+
+from fake_openai import fake_openai  # noqa: E402,F401  (the OpenAI-compatible test server fixture)

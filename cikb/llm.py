@@ -1,0 +1,253 @@
+"""The one LLM client: any OpenAI-compatible endpoint, every call logged (spec A3, A5).
+
+    client = LLMClient.from_settings(settings)
+    if client.configured:
+        result = client.complete("answer", [{"role": "user", "content": "..."}])
+
+Without ``settings.llm.base_url`` and ``settings.llm.model`` the client is not
+configured and callers fall back to their offline modes (extractive answers,
+rule-based enrichment). Every call, failed ones included, is a row of
+``<data_dir>/logs.db`` (step, model, messages, response, tokens, latency, error),
+like simonw/llm's ``logs.db``; its schema grows by forward-only named migrations.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import openai
+
+from cikb.config import LLMSettings, Settings
+from cikb.errors import CikbError
+from cikb.models import LLMCall, LLMResult
+
+LOG_DB_NAME = "logs.db"
+# Keyless local servers (llama.cpp, vLLM) still need some bearer token for the client.
+PLACEHOLDER_API_KEY = "not-needed"
+
+
+class LLMError(CikbError):
+    """The LLM endpoint failed (unreachable, refused the key, errored or timed out)."""
+
+    exit_code = 1
+
+
+class LLMNotConfiguredError(CikbError):
+    """An LLM call was asked for, but no endpoint is configured."""
+
+
+# --- the call log -------------------------------------------------------------
+
+Migration = Callable[[sqlite3.Connection], None]
+MIGRATIONS: list[tuple[str, Migration]] = []
+
+
+def migration(fn: Migration) -> Migration:
+    """Register a schema step. Steps run once each, in definition order, forever forward."""
+    MIGRATIONS.append((fn.__name__, fn))
+    return fn
+
+
+@migration
+def m001_calls(db: sqlite3.Connection) -> None:
+    db.execute(
+        """CREATE TABLE calls (
+            id INTEGER PRIMARY KEY,
+            step TEXT NOT NULL,
+            model TEXT NOT NULL,
+            messages TEXT NOT NULL,
+            params TEXT NOT NULL DEFAULT '{}',
+            response TEXT,
+            prompt_tokens INTEGER,
+            completion_tokens INTEGER,
+            latency_s REAL,
+            error TEXT,
+            created_at TEXT NOT NULL
+        )"""
+    )
+
+
+@migration
+def m002_calls_created_index(db: sqlite3.Connection) -> None:
+    db.execute("CREATE INDEX calls_created_at ON calls (created_at)")
+
+
+def migrate(db: sqlite3.Connection) -> list[str]:
+    """Apply the migrations this database has not seen; return their names."""
+    db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+    done = {row[0] for row in db.execute("SELECT name FROM _migrations")}
+    applied = []
+    for name, step in MIGRATIONS:
+        if name in done:
+            continue
+        with db:  # each step and its record commit together
+            step(db)
+            db.execute("INSERT INTO _migrations VALUES (?, ?)", (name, _now().isoformat()))
+        applied.append(name)
+    return applied
+
+
+class CallLog:
+    """The SQLite log of LLM calls (``<data_dir>/logs.db``)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with closing(sqlite3.connect(self.path, timeout=10)) as db:
+            migrate(db)
+            yield db
+
+    def record(
+        self,
+        *,
+        step: str,
+        model: str,
+        messages: list[dict],
+        params: dict[str, Any],
+        response: str | None,
+        prompt_tokens: int | None,
+        completion_tokens: int | None,
+        latency_s: float,
+        error: str | None,
+    ) -> int:
+        """Append one call; return its id."""
+        row = (
+            step, model, json.dumps(messages, ensure_ascii=False), json.dumps(params, default=str),
+            response, prompt_tokens, completion_tokens, latency_s, error, _now().isoformat(),
+        )
+        with self._connect() as db, db:
+            cursor = db.execute(
+                "INSERT INTO calls (step, model, messages, params, response, prompt_tokens,"
+                " completion_tokens, latency_s, error, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                row,
+            )
+            return int(cursor.lastrowid)
+
+    def recent(self, limit: int = 10, step: str | None = None) -> list[LLMCall]:
+        """The newest calls first."""
+        if not self.path.exists():
+            return []
+        where, args = ("WHERE step = ?", [step]) if step else ("", [])
+        with self._connect() as db:
+            db.row_factory = sqlite3.Row
+            rows = db.execute(f"SELECT * FROM calls {where} ORDER BY id DESC LIMIT ?", [*args, limit]).fetchall()
+        return [_call_from_row(row) for row in rows]
+
+    def count(self) -> int:
+        if not self.path.exists():
+            return 0
+        with self._connect() as db:
+            return int(db.execute("SELECT COUNT(*) FROM calls").fetchone()[0])
+
+
+def _call_from_row(row: sqlite3.Row) -> LLMCall:
+    data = dict(row)
+    data["messages"] = json.loads(data["messages"])
+    data["params"] = json.loads(data["params"] or "{}")
+    return LLMCall(**data)
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+# --- the client ---------------------------------------------------------------
+
+
+class LLMClient:
+    """Chat completions from the configured endpoint through the ``openai`` client, logged."""
+
+    def __init__(self, settings: LLMSettings, log: CallLog) -> None:
+        self.settings = settings
+        self.log = log
+        self._client: openai.OpenAI | None = None
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> LLMClient:
+        return cls(settings.llm, CallLog(settings.data_dir / LOG_DB_NAME))
+
+    @property
+    def configured(self) -> bool:
+        """False means: use the offline mode (no endpoint to call)."""
+        return self.settings.configured
+
+    @property
+    def model(self) -> str | None:
+        return self.settings.model
+
+    def complete(self, step: str, messages: list[dict], **params: Any) -> LLMResult:
+        """One chat completion. ``step`` names the caller in the log (e.g. ``answer``, ``enrich:lookup``).
+
+        ``params`` go to ``chat.completions.create`` as they are (``stop``,
+        ``response_format``...) and override the configured ``max_tokens`` and
+        ``temperature``. Raises :class:`LLMError` on any endpoint failure,
+        after logging it.
+        """
+        if not self.configured:
+            raise LLMNotConfiguredError("no LLM endpoint configured (set llm.base_url and llm.model)")
+        request = {"max_tokens": self.settings.max_tokens, "temperature": self.settings.temperature, **params}
+        model = str(self.settings.model)
+        started = time.perf_counter()
+        try:
+            response = self._openai().chat.completions.create(model=model, messages=messages, **request)
+        except openai.OpenAIError as err:
+            latency = time.perf_counter() - started
+            message = self._describe(err)
+            self.log.record(step=step, model=model, messages=messages, params=request, response=None,
+                            prompt_tokens=None, completion_tokens=None, latency_s=latency, error=message)
+            raise LLMError(message) from err
+        latency = time.perf_counter() - started
+        return self._result(step, model, messages, request, response, latency)
+
+    def _result(self, step: str, model: str, messages: list[dict], request: dict, response: Any, latency: float) -> LLMResult:
+        text = (response.choices[0].message.content or "") if response.choices else ""
+        usage = response.usage
+        prompt_tokens = usage.prompt_tokens if usage else None
+        completion_tokens = usage.completion_tokens if usage else None
+        answered_by = response.model or model
+        log_id = self.log.record(step=step, model=answered_by, messages=messages, params=request, response=text,
+                                 prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
+                                 latency_s=latency, error=None)
+        return LLMResult(text=text, model=answered_by, prompt_tokens=prompt_tokens,
+                         completion_tokens=completion_tokens, latency_s=latency, log_id=log_id)
+
+    def _openai(self) -> openai.OpenAI:
+        if self._client is None:
+            self._client = openai.OpenAI(
+                base_url=self.settings.base_url,
+                api_key=self.settings.api_key or PLACEHOLDER_API_KEY,
+                timeout=self.settings.timeout,
+                max_retries=self.settings.max_retries,
+            )
+        return self._client
+
+    def _describe(self, err: openai.OpenAIError) -> str:
+        """One line a user can act on."""
+        where = f"LLM endpoint {self.settings.base_url}"
+        if isinstance(err, openai.APITimeoutError):
+            return f"{where} timed out after {self.settings.timeout:g} s"
+        if isinstance(err, openai.APIConnectionError):
+            return f"{where} is unreachable ({err.__cause__ or err})"
+        if isinstance(err, openai.AuthenticationError):
+            return f"{where} refused the API key (HTTP 401): check llm.api_key"
+        if isinstance(err, openai.NotFoundError):
+            return f"{where} answered 404 for model {self.settings.model!r}: check llm.base_url and llm.model"
+        if isinstance(err, openai.APIStatusError):
+            body = err.body if isinstance(err.body, dict) else {}
+            return f"{where} answered HTTP {err.status_code}: {_short(str(body.get('message') or err.message))}"
+        return f"{where} failed: {_short(str(err))}"
+
+
+def _short(text: str, limit: int = 200) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
