@@ -42,6 +42,7 @@ class GatherSettings(BaseModel):
     wikipedia_base_url: str = Field("https://en.wikipedia.org/wiki/", description="Where `--wikipedia NAME` articles are looked up.")
     crunchbase_base_url: str = Field("https://www.crunchbase.com/organization/", description="Where `--crunchbase NAME` organisation pages are looked up.")
     lock_timeout: float = Field(0.0, ge=0, description="Seconds to wait for another gather of the same company; 0 fails at once.")
+    language: str = Field("en", description="The website spider fetches pages under another language's path prefix (/de/, /fr/) last.")
 
 
 class CleanSettings(BaseModel):

@@ -1,1 +1,58 @@
-"""store stage."""
+"""store stage: the knowledge base's points in one Qdrant collection (spec S1-S3, R1).
+
+Public interface:
+
+- :func:`open_store` — the store the settings name: Qdrant Edge in-process
+  (``embedded``, the default), a Qdrant server or cluster by URL and API key
+  (``server``), or qdrant-client's local mode (``local``, tests).
+- :class:`VectorStore` — what every store does: ``ensure_collection``, ``upsert``,
+  ``replace_company``, ``delete_company``, ``companies``, ``count``,
+  ``hybrid_search`` (R1/R1a), ``dense_search``, ``sparse_search``, ``points``,
+  ``model_info``, ``bm25_avg_len``, ``optimize``, ``close``.
+- :class:`CollectionRecord` — the model and BM25 avg_len recorded with the collection.
+- :class:`StoreUnavailableError` — the configured server cannot be reached (one line).
+"""
+
+from __future__ import annotations
+
+from cikb.config import Settings
+from cikb.errors import BadInputError
+from store._base import (
+    CollectionNotReadyError,
+    CollectionRecord,
+    StoredPoint,
+    StoreUnavailableError,
+    VectorStore,
+    model_mismatch,
+)
+
+
+def open_store(settings: Settings) -> VectorStore:
+    """Open (and for the embedded store, load from disk) the store ``settings.store`` describes.
+
+    Close it when done (or use it as a context manager): the embedded store and
+    the local mode lock their directory against other processes.
+    """
+    cfg = settings.store
+    if cfg.mode == "embedded":
+        from store.edge import EdgeStore
+
+        return EdgeStore(settings.store_path, cfg.collection, lock_timeout=cfg.lock_timeout)
+    from store.client import ClientStore
+
+    if cfg.mode == "local":
+        return ClientStore.local(settings.store_path / "local", cfg.collection)
+    if not cfg.url:
+        raise BadInputError("store mode 'server' needs a URL: set CIKB_STORE__URL (and CIKB_STORE__API_KEY)")
+    return ClientStore.connect(cfg.url, cfg.api_key, cfg.collection, cfg.timeout)
+
+
+__all__ = [
+    "CollectionNotReadyError",
+    "CollectionRecord",
+    "StoreUnavailableError",
+    "StoredPoint",
+    "VectorStore",
+    "model_mismatch",
+    "open_store",
+]
