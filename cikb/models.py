@@ -207,6 +207,54 @@ class ScoredChunk(BaseModel):
 
 # --- retrieve ---------------------------------------------------------------
 
+CompanySource = Literal["explicit", "inferred", "llm", "none"]
+
+
+class CompanyChoice(BaseModel):
+    """Which company a question is about, and how that was decided (spec R2)."""
+
+    slug: str | None = Field(None, description="The company filter, or None to search every company.")
+    source: CompanySource = "none"
+    matched: str | None = Field(None, description="The words of the question that named it.")
+    known: bool = Field(True, description="False when the company asked about is not in the knowledge base.")
+    unknown_names: list[str] = Field(default_factory=list, description="Names in the question that no retrieved chunk mentions.")
+
+
+class RetrievalTrace(BaseModel):
+    """What retrieval did, for --json and debugging."""
+
+    query: str
+    company: CompanyChoice
+    embedding_model: str | None = None
+    prefetch_limit: int
+    rrf_k: int
+    top_k: int
+    score_threshold: float
+    context_budget: int = Field(description="Context tokens allowed (settings.retrieve.context_tokens).")
+    passed: int = Field(0, description="Chunks that passed the dense threshold, after fusion.")
+    in_context: int = 0
+    context_tokens: int = 0
+    skipped_for_budget: list[str] = Field(default_factory=list, description="Ids of passing chunks that did not fit the budget.")
+    abstain_reason: str | None = None
+    embed_ms: float = 0.0
+    search_ms: float = 0.0
+    total_ms: float = 0.0
+
+
+class RetrievalResult(BaseModel):
+    """The chunks that passed retrieval, and those numbered as context [1]..[n] within the token budget."""
+
+    query: str
+    chunks: list[ScoredChunk] = Field(default_factory=list, description="Fused, thresholded, top-k, best first.")
+    context: list[ScoredChunk] = Field(default_factory=list, description="The chunks handed to the answerer; context[i] is citation [i+1].")
+    trace: RetrievalTrace
+
+    @property
+    def empty(self) -> bool:
+        """Nothing to answer from: the answer is the abstention sentence (spec R3)."""
+        return not self.context
+
+
 
 # --- llm --------------------------------------------------------------------
 
@@ -241,6 +289,45 @@ class LLMCall(BaseModel):
 
 
 # --- answer -----------------------------------------------------------------
+
+ABSTENTION = "I don't have enough information about that."
+AnswerMode = Literal["llm", "extractive"]
+
+
+class Source(BaseModel):
+    """A numbered context chunk as the answer cites it: [number] -> title, url, crawl date."""
+
+    number: int
+    title: str
+    url: str
+    source_type: SourceType
+    company: str
+    crawled_at: datetime
+    chunk_id: str
+    score: float = Field(description="The chunk's fused retrieval score.")
+    dense_score: float | None = None
+
+
+class Answer(BaseModel):
+    """A grounded answer with citations, or the abstention sentence (spec A1-A3, R3)."""
+
+    question: str
+    answer: str
+    mode: AnswerMode
+    grounded: bool = Field(description="Every sentence of substance cites a source that was in the context.")
+    abstained: bool = Field(False, description="The answer is exactly the abstention sentence.")
+    citations: list[int] = Field(default_factory=list, description="Valid source numbers the answer cites, in order of first use.")
+    removed_citations: list[int] = Field(default_factory=list, description="Numbers the answer cited that were not in the context: removed (A2).")
+    uncited_sentences: list[str] = Field(default_factory=list, description="Sentences of substance that cite nothing.")
+    short_answer: str | None = Field(None, description="Extractive mode: the year, number or name that answers a when/how-many/who question.")
+    sources: list[Source] = Field(default_factory=list, description="The cited sources, by number.")
+    context: list[Source] = Field(default_factory=list, description="Every numbered source that was in the context.")
+    note: str | None = Field(None, description="A line to show with the answer, e.g. that it is extractive.")
+    warnings: list[str] = Field(default_factory=list)
+    llm_model: str | None = None
+    llm_log_id: int | None = None
+    retrieval: RetrievalTrace
+
 
 
 # --- enrich -----------------------------------------------------------------

@@ -1,1 +1,34 @@
-"""retrieve stage."""
+"""retrieve stage: hybrid dense + BM25 retrieval with RRF fusion, company inference and a context budget.
+
+Public interface:
+
+- :class:`Retriever` — ``Retriever(settings, store, embedder, bm25, company_names).search(query, company=None)
+  -> RetrievalResult`` (spec R1-R3).
+- :func:`infer_company` — the knowledge-base company a question names (R2).
+- :func:`open_retriever` — a Retriever over the configured store and embedding model.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from retrieve.companies import infer_company, registered_names
+from retrieve.retriever import Retriever
+
+if TYPE_CHECKING:
+    from cikb.config import Settings
+
+__all__ = ["Retriever", "infer_company", "open_retriever", "registered_names"]
+
+
+def open_retriever(settings: Settings) -> Retriever:
+    """The configured store, embedding model and BM25 encoder behind one Retriever.
+
+    Close it with ``retriever.store.close()`` (or use the store as a context manager).
+    """
+    from embed import Bm25Encoder, load_embedder
+    from store import open_store
+
+    store = open_store(settings)
+    embedder = load_embedder(settings.embed)
+    return Retriever(settings, store, embedder, Bm25Encoder(), company_names=registered_names(settings))

@@ -1,0 +1,103 @@
+"""From retrieved context to an Answer: LLM mode, extractive mode, or the abstention sentence."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from answer.citations import check_citations
+from answer.context import numbered_context, sources_of
+from answer.extractive import extract_answer
+from cikb.llm import LLMClient
+from cikb.models import ABSTENTION, Answer, AnswerMode, RetrievalResult, Source
+from prompts import load_prompt
+
+EXTRACTIVE_NOTE = (
+    "Extractive answer: the best-matching sentences of the sources, quoted as they are "
+    "(no language model is configured; set llm.base_url and llm.model for written answers)."
+)
+UNGROUNDED_NOTE = "Not grounded: this answer does not cite the sources for every claim; check it against them."
+_ABSTAINS = re.compile(r"\b(?:don['’]?t|do not)\s+have\s+enough\s+information\b", re.IGNORECASE)
+
+
+class Answerer:
+    """Answers a question from a :class:`RetrievalResult` (spec A1-A4, R3).
+
+    With a configured ``llm`` the answer is generated from the numbered context
+    (prompts ``answer_system`` / ``answer_user``) and its citations are checked;
+    otherwise it is extractive. ``embedder`` (optional) lets extractive mode
+    rank sentences by meaning as well as words; ``bm25`` supplies the stems.
+    """
+
+    def __init__(self, llm: LLMClient | None = None, embedder: Any = None, bm25: Any = None) -> None:
+        from embed.bm25 import Bm25Encoder
+
+        self.llm = llm
+        self.embedder = embedder
+        self.bm25 = bm25 or Bm25Encoder()
+
+    @property
+    def mode(self) -> AnswerMode:
+        return "llm" if self.llm is not None and self.llm.configured else "extractive"
+
+    def answer(self, question: str, retrieval: RetrievalResult) -> Answer:
+        if retrieval.empty:
+            # R3: nothing passed retrieval, or the company is not in the KB: never ask the model.
+            return self.abstain(question, retrieval)
+        if self.mode == "llm":
+            return self._generate(question, retrieval)
+        return self._extract(question, retrieval)
+
+    def abstain(self, question: str, retrieval: RetrievalResult, **extra: Any) -> Answer:
+        return Answer(
+            question=question, answer=ABSTENTION, mode=self.mode, grounded=False, abstained=True,
+            context=sources_of(retrieval.context), retrieval=retrieval.trace, **extra,
+        )
+
+    def messages(self, question: str, retrieval: RetrievalResult) -> list[dict[str, str]]:
+        """The chat request: fixed rules as the system message; the question and the framed context as the user's."""
+        user = load_prompt("answer_user").format(context=numbered_context(retrieval.context), question=question.strip())
+        return [{"role": "system", "content": load_prompt("answer_system").strip()}, {"role": "user", "content": user}]
+
+    def _generate(self, question: str, retrieval: RetrievalResult) -> Answer:
+        assert self.llm is not None
+        result = self.llm.complete("answer", self.messages(question, retrieval))
+        context = sources_of(retrieval.context)
+        checked = check_citations(result.text, available=len(context))
+        llm_facts = {"llm_model": result.model, "llm_log_id": result.log_id}
+        if _ABSTAINS.search(checked.text) and not checked.valid:
+            return self.abstain(question, retrieval, **llm_facts)
+        warnings = [f"removed citation [{n}]: there is no source {n} in the context" for n in checked.removed]
+        if not checked.valid:
+            warnings.append("the answer cites no source in the context")
+        warnings += [f"uncited claim: {s}" for s in checked.uncited]
+        return Answer(
+            question=question, answer=checked.text or ABSTENTION, mode="llm", grounded=checked.grounded,
+            citations=checked.valid, removed_citations=checked.removed, uncited_sentences=checked.uncited,
+            sources=_cited(context, checked.valid), context=context,
+            note=None if checked.grounded else UNGROUNDED_NOTE, warnings=warnings,
+            retrieval=retrieval.trace, **llm_facts,
+        )
+
+    def _extract(self, question: str, retrieval: RetrievalResult) -> Answer:
+        embed_sentences, query_vector = None, None
+        if self.embedder is not None:
+            embed_sentences = self.embedder.embed_documents
+            query_vector = np.asarray(self.embedder.embed_query(question))
+        found = extract_answer(question, retrieval.context, self.bm25.tokenize, embed_sentences, query_vector)
+        context = sources_of(retrieval.context)
+        if not found.sentences:
+            return self.abstain(question, retrieval, warnings=["no sentence of the sources could be quoted"])
+        numbers = list(dict.fromkeys(c.number for c in found.sentences))
+        return Answer(
+            question=question, answer=found.text, mode="extractive", grounded=True, citations=numbers,
+            short_answer=found.short_answer, sources=_cited(context, numbers), context=context,
+            note=EXTRACTIVE_NOTE, retrieval=retrieval.trace,
+        )
+
+
+def _cited(context: list[Source], numbers: list[int]) -> list[Source]:
+    wanted = set(numbers)
+    return [source for source in context if source.number in wanted]

@@ -1,0 +1,97 @@
+"""Citation checks after generation (spec A1, A2).
+
+A citation is a bracketed source number: ``[1]``, ``[1, 3]``, ``[1][2]``,
+``[2-4]``, ``[Source 2]``. Numbers that are not in the context are removed and
+reported; every sentence of substance must keep at least one valid citation,
+or the answer is not grounded.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_NUMBER_LIST = r"\d+(?:\s*(?:,|;|and|-|–)\s*\d+)*"
+CITATION = re.compile(rf"\[\s*(?:sources?\s*:?\s*)?({_NUMBER_LIST})\s*\]", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'“(\[]?[A-Z0-9])")
+# A sentence needs this many words (citations aside) to be a claim worth citing.
+SUBSTANTIVE_WORDS = 4
+MAX_RANGE = 20
+
+
+@dataclass
+class CheckedCitations:
+    """The answer with invalid citations removed, and what the check found."""
+
+    text: str
+    valid: list[int] = field(default_factory=list)
+    removed: list[int] = field(default_factory=list)
+    uncited: list[str] = field(default_factory=list)
+
+    @property
+    def grounded(self) -> bool:
+        return bool(self.valid) and not self.uncited
+
+
+def cited_numbers(group: str) -> list[int]:
+    """The numbers of one bracket's content: "1, 3" -> [1, 3]; "2-4" -> [2, 3, 4]."""
+    numbers: list[int] = []
+    for part in re.split(r"\s*(?:,|;|and)\s*", group):
+        bounds = [int(n) for n in re.split(r"\s*[-–]\s*", part) if n]
+        if len(bounds) == 2 and 0 <= bounds[1] - bounds[0] <= MAX_RANGE:
+            numbers.extend(range(bounds[0], bounds[1] + 1))
+        else:
+            numbers.extend(bounds)
+    return numbers
+
+
+def check_citations(text: str, available: int) -> CheckedCitations:
+    """Keep citations of sources 1..``available``, drop the rest, and find uncited claims."""
+    result = CheckedCitations(text="")
+
+    def rewrite(match: re.Match[str]) -> str:
+        kept = []
+        for number in cited_numbers(match.group(1)):
+            if 1 <= number <= available:
+                kept.append(number)
+                if number not in result.valid:
+                    result.valid.append(number)
+            elif number not in result.removed:
+                result.removed.append(number)
+        return "".join(f"[{n}]" for n in dict.fromkeys(kept))
+
+    cleaned = CITATION.sub(rewrite, text)
+    result.text = _tidy(cleaned)
+    result.uncited = [s for s in split_sentences(result.text) if _is_claim(s) and not CITATION.search(s)]
+    return result
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of an answer (lines are kept apart, so list items count one by one)."""
+    sentences = []
+    for line in text.splitlines():
+        sentences.extend(s.strip() for s in _SENTENCE_END.split(line.strip()) if s.strip())
+    return _attach_trailing_citations(sentences)
+
+
+def _attach_trailing_citations(sentences: list[str]) -> list[str]:
+    # "Acme sells anvils. [1]" splits into "Acme sells anvils." and "[1]": the citation belongs to the claim.
+    merged: list[str] = []
+    for sentence in sentences:
+        if merged and not CITATION.sub("", sentence).strip(" .,;"):
+            merged[-1] = f"{merged[-1]} {sentence}"
+        else:
+            merged.append(sentence)
+    return merged
+
+
+def _is_claim(sentence: str) -> bool:
+    words = CITATION.sub(" ", sentence).split()
+    return len(words) >= SUBSTANTIVE_WORDS and not sentence.rstrip().endswith(":")
+
+
+def _tidy(text: str) -> str:
+    text = re.sub(r"[ \t]+([.,;:!?])", r"\1", text)  # "claim ." after a removed citation
+    text = re.sub(r"[ \t]{2,}", " ", text)
+    text = re.sub(r"\(\s*\)", "", text)
+    return text.strip()

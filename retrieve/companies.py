@@ -1,0 +1,98 @@
+"""Which company a question is about (spec R2), and whether it names one the knowledge base lacks (R3).
+
+A company is named in a question by its display name ("Acme Corp"), that name
+without its legal suffix ("Acme"), or its slug's words ("acme corp"); matching
+is on whole words, case-insensitive, possessives folded ("Acme's" -> "acme").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from cikb.config import Settings
+from cikb.models import CompanyChoice
+from cikb.workspace import list_companies
+
+# Legal-form words dropped to get the name people actually type.
+LEGAL_SUFFIXES = frozenset(
+    "inc incorporated corp corporation co company ltd limited llc plc gmbh ag sa se nv bv group holdings".split()
+)
+# Capitalised words that start questions or are everyday business terms, never company names.
+NOT_NAMES = frozenset(
+    """a an the what who whom whose when where which why how is are was were do does did can could
+    should would will tell list give show name describe explain please i its it their they this that
+    ceo cfo cto coo cmo ipo hq ai us usa uk eu ok q1 q2 q3 q4 fy""".split()
+)
+_POSSESSIVE = re.compile(r"['’]s\b", re.IGNORECASE)
+_NON_WORD = re.compile(r"[^\w&]+")
+# A run of capitalised words (or acronyms), allowing inner "&", "-", "." like "AT&T", "Coca-Cola", "Amazon.com".
+_CAPITALISED_RUN = re.compile(r"\b[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*")
+
+
+def normalize(text: str) -> str:
+    """Lower-case words separated by single spaces, possessives and punctuation removed."""
+    return " ".join(_NON_WORD.sub(" ", _POSSESSIVE.sub("", text)).lower().split())
+
+
+def name_variants(slug: str, name: str | None) -> set[str]:
+    """The normalised ways a question may name a company."""
+    variants = set()
+    for form in filter(None, (name, slug.replace("-", " "))):
+        words = normalize(form).split()
+        if words:
+            variants.add(" ".join(words))
+        while words and words[-1] in LEGAL_SUFFIXES:
+            words = words[:-1]
+        if words:
+            variants.add(" ".join(words))
+    return variants
+
+
+def infer_company(question: str, companies: Mapping[str, str | None]) -> CompanyChoice:
+    """The knowledge-base company the question names (longest match wins), or no filter.
+
+    ``companies`` maps each slug the knowledge base holds to its display name (or None).
+    """
+    text = f" {normalize(question)} "
+    best: tuple[int, str, str] | None = None
+    for slug, name in sorted(companies.items()):
+        for variant in name_variants(slug, name):
+            if f" {variant} " in text and (best is None or len(variant) > best[0]):
+                best = (len(variant), slug, variant)
+    if best is None:
+        return CompanyChoice(source="none")
+    return CompanyChoice(slug=best[1], source="inferred", matched=best[2])
+
+
+def candidate_names(question: str) -> list[str]:
+    """Capitalised word runs of the question that could name a company or a person ("Globex", "Jane Doe")."""
+    names = []
+    for match in _CAPITALISED_RUN.finditer(question):
+        words = [w.strip(".-") for w in match.group().split()]
+        while words and words[0].lower() in NOT_NAMES:  # "What", "Does", "CEO"...
+            words = words[1:]
+        while words and words[-1].lower() in NOT_NAMES:
+            words = words[:-1]
+        if words:
+            names.append(" ".join(words))
+    return names
+
+
+def unmentioned_names(question: str, texts: Iterable[str]) -> list[str]:
+    """Names in the question that none of ``texts`` mentions: the question is about something else."""
+    haystack = f" {normalize(' '.join(texts))} "
+    return [name for name in candidate_names(question) if f" {normalize(name)} " not in haystack]
+
+
+def registered_names(settings: Settings) -> dict[str, str]:
+    """Each gathered company's display name, from the manifest its last gather wrote (slug -> name)."""
+    names = {}
+    for company in list_companies(settings.data_dir):
+        generation = company.current()
+        manifest = generation.manifest() if generation and generation.complete else {}
+        recorded = manifest.get("company")
+        name = recorded.get("name") if isinstance(recorded, dict) else manifest.get("company_name", recorded)
+        if isinstance(name, str) and name.strip():
+            names[company.slug] = name.strip()
+    return names

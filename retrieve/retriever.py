@@ -1,0 +1,133 @@
+"""Hybrid retrieval (spec R1-R3): question -> company -> dense + BM25 -> fused, thresholded top-k -> context."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+import numpy as np
+
+from cikb.config import Settings
+from cikb.models import CompanyChoice, RetrievalResult, RetrievalTrace, ScoredChunk, SparseVector
+from retrieve.companies import infer_company, unmentioned_names
+
+
+class QueryEmbedder(Protocol):
+    """What retrieval needs of the dense model (``embed.load_embedder``'s result)."""
+
+    info: Any
+
+    def embed_query(self, text: str) -> np.ndarray: ...
+
+
+class QueryEncoder(Protocol):
+    """What retrieval needs of BM25 (``embed.Bm25Encoder``)."""
+
+    def encode_query(self, text: str) -> SparseVector: ...
+
+
+class Retriever:
+    """Runs R1 against a store, for one question at a time.
+
+    ``company_names`` maps each slug the knowledge base holds to its display
+    name, for matching companies in questions (R2); slugs missing from it are
+    matched by their words.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: Any,
+        embedder: QueryEmbedder,
+        bm25: QueryEncoder,
+        company_names: Mapping[str, str | None] | None = None,
+    ) -> None:
+        self.settings = settings.retrieve
+        self.store = store
+        self.embedder = embedder
+        self.bm25 = bm25
+        self.company_names = dict(company_names or {})
+
+    def known_companies(self) -> dict[str, str | None]:
+        """Every company slug the store holds, with its display name when known."""
+        return {slug: self.company_names.get(slug) for slug in self.store.companies()}
+
+    def choose_company(self, question: str, company: str | None = None) -> CompanyChoice:
+        """R2: the explicit company (a slug or a name the KB holds), else one the question names, else none."""
+        known = self.known_companies()
+        if company is None:
+            return infer_company(question, known)
+        if company in known:
+            return CompanyChoice(slug=company, source="explicit", matched=company)
+        by_name = infer_company(company, known)  # "--company 'Acme Corp'" works as well as "acme-corp"
+        if by_name.slug is not None:
+            return by_name.model_copy(update={"source": "explicit"})
+        return CompanyChoice(slug=company, source="explicit", matched=company, known=False)
+
+    def search(self, query: str, company: str | None = None) -> RetrievalResult:
+        """The chunks that answer ``query``, best first, and the numbered context within the token budget."""
+        started = time.perf_counter()
+        choice = self.choose_company(query, company)
+        trace = self._trace(query, choice)
+        if not choice.known:
+            trace.abstain_reason = f"the knowledge base holds nothing about {choice.matched!r}"
+            return self._finish(RetrievalResult(query=query, trace=trace), started)
+        if not self.store.companies():
+            trace.abstain_reason = "the knowledge base is empty"
+            return self._finish(RetrievalResult(query=query, trace=trace), started)
+
+        chunks = self._hybrid(query, choice.slug, trace)
+        if choice.slug is None and chunks:
+            # No KB company named: a question naming something no passing chunk mentions is about
+            # a company (or person) the knowledge base does not hold (R3), not about what it found.
+            unknown = unmentioned_names(query, (f"{c.chunk.metadata.title} {c.chunk.text}" for c in chunks))
+            if unknown:
+                trace.company = choice.model_copy(update={"known": False, "unknown_names": unknown})
+                trace.abstain_reason = f"no retrieved source mentions {', '.join(unknown)}"
+                return self._finish(RetrievalResult(query=query, chunks=chunks, trace=trace), started)
+        context = self._pack(chunks, trace)
+        if not chunks:
+            trace.abstain_reason = f"no chunk passed the dense threshold {self.settings.score_threshold}"
+        return self._finish(RetrievalResult(query=query, chunks=chunks, context=context, trace=trace), started)
+
+    def _hybrid(self, query: str, company: str | None, trace: RetrievalTrace) -> list[ScoredChunk]:
+        t0 = time.perf_counter()
+        dense = self.embedder.embed_query(query)
+        sparse = self.bm25.encode_query(query)
+        t1 = time.perf_counter()
+        chunks = self.store.hybrid_search(
+            dense, sparse, company=company,
+            prefetch_limit=self.settings.prefetch_limit, rrf_k=self.settings.rrf_k,
+            limit=self.settings.top_k, score_threshold=self.settings.score_threshold,
+        )
+        trace.embed_ms = (t1 - t0) * 1000
+        trace.search_ms = (time.perf_counter() - t1) * 1000
+        trace.passed = len(chunks)
+        return chunks
+
+    def _pack(self, chunks: list[ScoredChunk], trace: RetrievalTrace) -> list[ScoredChunk]:
+        """Best-ranked chunks first, as many as fit ``context_tokens`` (counted by the embedding model's tokenizer)."""
+        context, used = [], 0
+        for chunk in chunks:
+            cost = chunk.chunk.token_count
+            if used + cost > self.settings.context_tokens:
+                trace.skipped_for_budget.append(chunk.chunk.id)
+                continue
+            context.append(chunk)
+            used += cost
+        trace.in_context, trace.context_tokens = len(context), used
+        return context
+
+    def _trace(self, query: str, choice: CompanyChoice) -> RetrievalTrace:
+        info = getattr(self.embedder, "info", None)
+        return RetrievalTrace(
+            query=query, company=choice, embedding_model=getattr(info, "name", None),
+            prefetch_limit=self.settings.prefetch_limit, rrf_k=self.settings.rrf_k, top_k=self.settings.top_k,
+            score_threshold=self.settings.score_threshold, context_budget=self.settings.context_tokens,
+        )
+
+    @staticmethod
+    def _finish(result: RetrievalResult, started: float) -> RetrievalResult:
+        result.trace.total_ms = (time.perf_counter() - started) * 1000
+        return result
