@@ -2,9 +2,32 @@
 
 Public interface:
 
+- :func:`load_embedder` -> :class:`DenseEmbedder` (``.info``, ``.description``, ``.embed_documents``,
+  ``.embed_query``, ``.tokenizer``) — spec E1, E2, E4.
 - :class:`Bm25Encoder` — BM25 term weights with Qdrant/fastembed token ids (spec E3).
+- :class:`ModelTokenizer` — the model's tokenizer as the chunker's token counter (spec K2).
+- :class:`ModelUnavailableError` — the configured model cannot be loaded (a CikbError).
+
+Importing this package, and embedding with the fastembed backend, never imports torch.
 """
 
 from embed.bm25 import Bm25Encoder
+from embed.dense import DenseEmbedder, FastembedEmbedder, SentenceTransformerEmbedder, load_embedder
+from embed.models import ALL_MINILM_L6_V2, ARCTIC_EMBED_S, OFFLINE_MODEL, DenseModelSpec, model_spec
+from embed.resolve import ModelUnavailableError
+from embed.tokenizer import ModelTokenizer
 
-__all__ = ["Bm25Encoder"]
+__all__ = [
+    "ALL_MINILM_L6_V2",
+    "ARCTIC_EMBED_S",
+    "Bm25Encoder",
+    "DenseEmbedder",
+    "DenseModelSpec",
+    "FastembedEmbedder",
+    "ModelTokenizer",
+    "ModelUnavailableError",
+    "OFFLINE_MODEL",
+    "SentenceTransformerEmbedder",
+    "load_embedder",
+    "model_spec",
+]

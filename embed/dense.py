@@ -1,0 +1,189 @@
+"""Dense embeddings (spec E1, E2, E4): one interface, two backends.
+
+- ``fastembed`` (default): onnxruntime, torch-free.
+- ``sentence-transformers``: PyTorch, for GPU machines (``device`` auto picks CUDA).
+
+Both pool and normalize as the model's descriptor says (not as a directory's
+config says), truncate at its ``max_tokens``, and add its query prefix to
+queries only, so the two backends produce the same vectors (cosine >= 0.99).
+"""
+
+from __future__ import annotations
+
+import logging
+from abc import ABC, abstractmethod
+from typing import Callable, Sequence
+
+import numpy as np
+
+from cikb.config import EmbedSettings
+from cikb.models import ModelInfo
+from embed.models import DenseModelSpec, model_spec
+from embed.resolve import Backend, ModelFiles, ModelUnavailableError, find_model, packaged_offline_model
+from embed.tokenizer import ModelTokenizer
+
+log = logging.getLogger("cikb.embed")
+
+ProgressCallback = Callable[[int, int], None]
+"""Called after each batch with (texts done, texts in all)."""
+
+
+class DenseEmbedder(ABC):
+    """A loaded dense model. ``info`` is what the store records; ``description`` is what commands print."""
+
+    backend: Backend
+
+    def __init__(self, files: ModelFiles, batch_size: int = 64, requested: str | None = None, fallback_reason: str | None = None) -> None:
+        self.files = files
+        self.spec: DenseModelSpec = files.spec
+        self.batch_size = batch_size
+        self.requested = requested or files.spec.name
+        self.fallback_reason = fallback_reason
+        self.info: ModelInfo = files.spec.info(self.backend, files.variant)
+        self.tokenizer = ModelTokenizer(files.tokenizer_file)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.description}>"
+
+    @property
+    def description(self) -> str:
+        """One line naming the model in use, its weights, where they came from, and why if not the configured one."""
+        line = f"{self.info.name} ({self.info.backend}, {self.info.variant}, from {self.files.source})"
+        if self.fallback_reason:
+            line += f" instead of {self.requested}: {self.fallback_reason}"
+        return line
+
+    def embed_documents(self, texts: Sequence[str], on_progress: ProgressCallback | None = None) -> np.ndarray:
+        """L2-normalized float32 vectors, shape (len(texts), dim), in batches of ``batch_size``."""
+        vectors = np.zeros((len(texts), self.info.dim), dtype=np.float32)
+        for start in range(0, len(texts), self.batch_size):
+            batch = list(texts[start : start + self.batch_size])
+            vectors[start : start + len(batch)] = self._embed(batch)
+            if on_progress is not None:
+                on_progress(start + len(batch), len(texts))
+        return vectors
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """The query's vector, shape (dim,): the model's query prefix is added here, and only here."""
+        return self._embed([self.spec.query_prefix + text])[0]
+
+    @abstractmethod
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        """Vectors for one batch."""
+
+
+class FastembedEmbedder(DenseEmbedder):
+    """onnxruntime through fastembed, over a directory cikb resolved (fastembed never downloads)."""
+
+    backend: Backend = "fastembed"
+
+    def __init__(self, files: ModelFiles, **kwargs: object) -> None:
+        super().__init__(files, **kwargs)  # type: ignore[arg-type]
+        from fastembed import TextEmbedding
+
+        name = _register_fastembed_model(files)
+        self._model = TextEmbedding(name, specific_model_path=str(files.directory), providers=["CPUExecutionProvider"])
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        return np.asarray(list(self._model.embed(texts, batch_size=len(texts))), dtype=np.float32)
+
+
+class SentenceTransformerEmbedder(DenseEmbedder):
+    """PyTorch through sentence-transformers; CUDA when present and ``device`` is auto."""
+
+    backend: Backend = "sentence-transformers"
+
+    def __init__(self, files: ModelFiles, device: str = "auto", **kwargs: object) -> None:
+        super().__init__(files, **kwargs)  # type: ignore[arg-type]
+        from sentence_transformers import SentenceTransformer, models
+        from transformers.utils import logging as transformers_logging
+
+        transformers_logging.disable_progress_bar()  # commands print one line about the model, not bars
+        if device == "auto":
+            import torch
+
+            device = "cuda" if torch.cuda.is_available() else "cpu"
+        self.device = device
+        transformer = models.Transformer(str(files.directory), max_seq_length=self.spec.max_tokens)
+        pooling = models.Pooling(self.spec.dim, pooling_mode=self.spec.pooling)
+        self._model = SentenceTransformer(modules=[transformer, pooling, models.Normalize()], device=device)
+        self._model.eval()
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        vectors = self._model.encode(texts, batch_size=len(texts), convert_to_numpy=True, show_progress_bar=False)
+        return np.asarray(vectors, dtype=np.float32)
+
+
+def load_embedder(settings: EmbedSettings) -> DenseEmbedder:
+    """The configured dense model, or the packaged all-MiniLM-L6-v2 when it cannot load and fallback is on.
+
+    Resolution (spec E2): ``model_path``, else the local cache, else the hub when
+    ``allow_download``; never a silent wait. A fallback is logged as a warning and
+    named by ``embedder.description`` and ``embedder.fallback_reason``.
+    Raises ModelUnavailableError (a CikbError) when nothing can be loaded.
+    """
+    backend = _pick_backend(settings)
+    spec = model_spec(settings.model)
+    try:
+        if spec is None:
+            raise ModelUnavailableError(f"unknown embedding model {settings.model!r} (cikb knows: {_known_names()})")
+        files = find_model(spec, settings, backend)
+        return _construct(files, settings)
+    except Exception as exc:
+        if not settings.offline_fallback:
+            if isinstance(exc, ModelUnavailableError):
+                raise
+            raise ModelUnavailableError(f"cannot load {settings.model} with {backend}: {exc}") from exc
+        reason = str(exc) if isinstance(exc, ModelUnavailableError) else f"loading failed: {type(exc).__name__}: {exc}"
+    embedder = _construct(packaged_offline_model(settings, backend), settings, requested=settings.model, fallback_reason=reason)
+    log.warning("embedding model in use: %s", embedder.description)
+    return embedder
+
+
+def _construct(files: ModelFiles, settings: EmbedSettings, **kwargs: str) -> DenseEmbedder:
+    if files.backend == "fastembed":
+        return FastembedEmbedder(files, batch_size=settings.batch_size, **kwargs)
+    return SentenceTransformerEmbedder(files, device=settings.device, batch_size=settings.batch_size, **kwargs)
+
+
+def _pick_backend(settings: EmbedSettings) -> Backend:
+    if settings.backend != "auto":
+        return settings.backend
+    try:
+        import fastembed  # noqa: F401
+    except ImportError:
+        return "sentence-transformers"
+    return "fastembed"
+
+
+def _known_names() -> str:
+    from embed.models import KNOWN_MODELS
+
+    return ", ".join(sorted({spec.name for spec in KNOWN_MODELS.values()}))
+
+
+_REGISTERED: set[str] = set()
+
+
+def _register_fastembed_model(files: ModelFiles) -> str:
+    """Register the model with fastembed under a cikb name, pooling and normalization from our descriptor."""
+    from fastembed import TextEmbedding
+    from fastembed.common.model_description import ModelSource, PoolingType
+
+    spec = files.spec
+    name = f"cikb/{spec.name}@{files.onnx_file}"
+    if name not in _REGISTERED:
+        try:
+            TextEmbedding.add_custom_model(
+                name,
+                pooling=PoolingType.CLS if spec.pooling == "cls" else PoolingType.MEAN,
+                normalization=True,
+                sources=ModelSource(hf=spec.name),
+                dim=spec.dim,
+                model_file=files.onnx_file or spec.onnx_file,
+            )
+        except ValueError as exc:  # registered by an earlier import of this module
+            if "already registered" not in str(exc):
+                raise
+        _REGISTERED.add(name)
+    return name
