@@ -125,7 +125,11 @@ class EnrichSettings(BaseModel):
         description="Rows in flight at once, per strategy.",
     )
     search_provider: Literal["none", "openai", "http"] = Field("none", description="Web search provider; none keeps enrichment to the knowledge base.")
-    search_url: str | None = Field(None, description="Endpoint of the `http` search provider.")
+    search_url: str | None = Field(None, description="Endpoint of the `http` search provider: GET ?q=...&count=N answering {\"results\": [{url, title, snippet}]}.")
+    search_model: str | None = Field(None, description="Model for the `openai` search provider's Responses API web_search tool (default: llm.model).")
+    search_results: int = Field(5, ge=1, le=20, description="Search hits read per query.")
+    pages_per_query: int = Field(2, ge=0, le=10, description="Pages the research strategy fetches per search (comprehensive: one more).")
+    plugins: list[str] = Field(default_factory=list, description="Python modules imported before enriching; each registers its strategies with enrich.register_strategy.")
 
 
 class Settings(BaseSettings):

@@ -403,3 +403,13 @@ class DataProposal(BaseModel):
     created_at: datetime
     operations: list[ProposalOperation] = Field(default_factory=list)
     research_log: list[RowLog] = Field(default_factory=list)
+
+
+class ApplyResult(BaseModel):
+    """What `cikb apply` wrote."""
+
+    out: str
+    column: str
+    updated: int = Field(description="Cells written.")
+    below_min_confidence: int = 0
+    not_found: int = Field(0, description="Rows the proposal has no value for (not found, skipped, error, or not run).")

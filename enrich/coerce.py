@@ -1,0 +1,177 @@
+"""Value coercion after every strategy (spec N5).
+
+Raw answers (an LLM's sentence, a snippet, an extracted span) become clean cell
+values in three steps: strip preambles and wrapping quotes, map not-found
+sentinels to an empty cell, then coerce to the column's type with a
+confidence. This layer cannot make research better; it keeps raw research
+output from corrupting a table ("paragraphs in select columns").
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from decimal import Decimal, InvalidOperation
+
+from cikb.models import CONFIDENCE_ORDER, ColumnType, Confidence
+
+MAX_TEXT_CHARS = 2000
+
+_PREAMBLES = [
+    r"based on (?:my|the|our) (?:research|search(?:es)?|search results|findings|information(?: provided)?|context|sources?)",
+    r"according to (?:the |my )?(?:website|search results|sources?|context|information|research|knowledge base|documents?)",
+    r"(?:from|after|upon) (?:reviewing |checking |searching )?(?:the |my )?(?:search results|research|searching|sources?|context|documents?)",
+    r"(?:the )?(?:final )?answer(?: is)?",
+    r"(?:the )?result(?: is)?",
+    r"it (?:appears|seems) (?:that)?",
+    r"i found (?:that)?",
+    r"value",
+]
+_PREAMBLE_RE = re.compile(r"^\s*(?:" + "|".join(_PREAMBLES) + r")\s*[:,\-–—]?\s*", re.IGNORECASE)
+_QUOTE_PAIRS = {'"': '"', "'": "'", "“": "”", "‘": "’", "`": "`", "«": "»"}
+
+NOT_FOUND_SENTINELS = frozenset(
+    {
+        "", "n/a", "na", "n.a", "none", "null", "nil", "nan", "-", "--", "—", "?", "unknown", "not known",
+        "not found", "not available", "unavailable", "no data", "no information", "not applicable",
+        "not specified", "not stated", "not mentioned", "not provided", "tbd", "no answer",
+        "could not determine", "could not determine an answer", "cannot determine", "unable to determine",
+        "i don't know", "i do not know", "i don't have enough information about that",
+        "no information available", "information not available",
+    }
+)
+
+_CURRENCY = "$€£¥₹"
+_NUMBER_RE = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|(?<![\w])-?\.\d+")
+_MULTIPLIERS = {
+    "thousand": 10**3, "k": 10**3, "million": 10**6, "mn": 10**6, "m": 10**6,
+    "billion": 10**9, "bn": 10**9, "b": 10**9, "trillion": 10**12, "tn": 10**12,
+}
+_MULTIPLIER_RE = re.compile(r"^\s*(" + "|".join(sorted(_MULTIPLIERS, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+
+_TRUE_WORDS = frozenset({"yes", "true", "1", "y"})
+_FALSE_WORDS = frozenset({"no", "false", "0", "n"})
+
+
+def strip_preamble(text: str) -> str:
+    """'Based on my research, 2010' -> '2010'; also drops wrapping quotes and a trailing period on short answers."""
+    value = text.strip()
+    for _ in range(3):  # "Answer: Based on the context, ..." has two layers
+        stripped = _PREAMBLE_RE.sub("", value, count=1).strip()
+        if stripped == value or not stripped:
+            break
+        value = stripped
+    return _unquote(value)
+
+
+def _unquote(value: str) -> str:
+    while len(value) >= 2 and _QUOTE_PAIRS.get(value[0]) == value[-1]:
+        value = value[1:-1].strip()
+    return value
+
+
+def is_not_found(text: str | None) -> bool:
+    """True for 'n/a', 'Unknown.', 'not found', empty... (case-insensitive, trailing periods ignored)."""
+    if text is None:
+        return True
+    key = " ".join(text.strip().lower().split()).rstrip(".!").strip()
+    return key in NOT_FOUND_SENTINELS
+
+
+def coerce_value(raw: str | None, column_type: ColumnType, options: list[str] | None = None) -> tuple[str | None, Confidence]:
+    """Clean a raw answer for a column of ``column_type``: ``(value or None, confidence)``."""
+    if raw is None:
+        return None, "none"
+    text = strip_preamble(str(raw))
+    if is_not_found(text):
+        return None, "none"
+    if column_type == "number":
+        return coerce_number(text)
+    if column_type == "boolean":
+        return coerce_boolean(text)
+    if column_type == "select":
+        return coerce_select(text, options or [])
+    return coerce_text(text)
+
+
+def coerce_number(text: str) -> tuple[str | None, Confidence]:
+    """Currency symbols and thousands separators removed, the first number kept; high only if nothing else was there."""
+    cleaned = text.strip().rstrip(".")
+    bare = cleaned.lstrip(_CURRENCY).strip()
+    match = _NUMBER_RE.search(bare)
+    if match is None:
+        return None, "none"
+    number = Decimal(match.group().replace(",", ""))
+    rest = bare[match.end():]
+    multiplier = _MULTIPLIER_RE.match(rest)
+    if multiplier:
+        number *= _MULTIPLIERS[multiplier.group(1).lower()]
+    clean = match.group() == bare and "," not in bare and bare == cleaned
+    return _format_decimal(number), "high" if clean else "medium"
+
+
+def _format_decimal(number: Decimal) -> str:
+    try:
+        text = format(number.normalize(), "f")
+    except InvalidOperation:
+        return str(number)
+    return "0" if text in ("-0", "") else text
+
+
+def coerce_boolean(text: str) -> tuple[str | None, Confidence]:
+    """yes/true/1/y -> 'true', no/false/0/n -> 'false'; a leading yes/no with more words is medium; anything else low."""
+    key = text.strip().lower().rstrip(".!")
+    if key in _TRUE_WORDS:
+        return "true", "high"
+    if key in _FALSE_WORDS:
+        return "false", "high"
+    words = re.findall(r"[a-z0-9]+", key)
+    if words and words[0] in _TRUE_WORDS | {"true"}:
+        return "true", "medium"
+    if words and words[0] in _FALSE_WORDS | {"false"}:
+        return "false", "medium"
+    said_true = any(w in ("yes", "true") for w in words)
+    said_false = any(w in ("no", "false", "not") for w in words)
+    if said_true != said_false:
+        return ("true" if said_true else "false"), "low"
+    return _truncate(text)[0], "low"
+
+
+def coerce_select(text: str, options: list[str]) -> tuple[str | None, Confidence]:
+    """Exact (case-insensitive) option -> high; one option found inside the answer, or a near spelling -> medium; else the answer as-is, low."""
+    key = text.strip().rstrip(".").lower()
+    for option in options:
+        if option.strip().lower() == key:
+            return option, "high"
+    inside = [o for o in options if o.strip() and re.search(r"(?<!\w)" + re.escape(o.strip().lower()) + r"(?!\w)", key)]
+    if len(inside) == 1:
+        return inside[0], "medium"
+    containing = [o for o in options if key and key in o.lower()]
+    if not inside and len(containing) == 1:
+        return containing[0], "medium"
+    close = difflib.get_close_matches(key, [o.lower() for o in options], n=2, cutoff=0.8)
+    if len(close) == 1:
+        return next(o for o in options if o.lower() == close[0]), "medium"
+    return _truncate(text)[0], "low"
+
+
+def coerce_text(text: str) -> tuple[str | None, Confidence]:
+    """Text is kept whole up to 2,000 characters (high); longer is truncated (medium)."""
+    value, truncated = _truncate(text)
+    return value, "medium" if truncated else "high"
+
+
+def _truncate(text: str) -> tuple[str, bool]:
+    if len(text) <= MAX_TEXT_CHARS:
+        return text, False
+    return text[:MAX_TEXT_CHARS], True
+
+
+def min_confidence(*levels: Confidence) -> Confidence:
+    """The weakest of several confidences."""
+    return min(levels, key=CONFIDENCE_ORDER.index)
+
+
+def confidence_at_least(level: Confidence, floor: Confidence) -> bool:
+    """True when ``level`` is ``floor`` or stronger."""
+    return CONFIDENCE_ORDER.index(level) >= CONFIDENCE_ORDER.index(floor)

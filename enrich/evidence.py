@@ -1,0 +1,177 @@
+"""From retrieved text to a candidate cell value: the knowledge base first (spec N3), the LLM when configured.
+
+The pieces every fact-finding strategy shares:
+
+- :func:`kb_first` runs the hybrid retrieval for the row's company and
+  extracts a candidate from the chunks, with the chunks as sources;
+- :func:`extract` turns passages (KB chunks, search snippets, fetched pages)
+  into a candidate: the LLM reads them when one is configured (prompt
+  ``enrich_extract``), else :func:`enrich.extract.extract_answer` does;
+- :func:`good_enough` is the stop rule: at least medium confidence once the
+  value is coerced to the column's type.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from urllib.parse import urlsplit
+
+from cikb.models import Confidence, EnrichSource, RowStep, ScoredChunk
+from enrich.base import ColumnSpec, EnrichContext, RowInput, answer_step
+from enrich.coerce import coerce_value, confidence_at_least, is_not_found, min_confidence, strip_preamble
+from enrich.extract import Candidate, Passage, extract_answer
+from enrich.providers import SearchHit, WebPage
+from prompts import load_prompt
+
+STOP_CONFIDENCE: Confidence = "medium"
+_LEVELS = ("high", "medium", "low")
+
+
+def passages_from_chunks(chunks: list[ScoredChunk]) -> list[Passage]:
+    return [
+        Passage(
+            text=sc.chunk.text,
+            source=EnrichSource(kind="kb", url=sc.chunk.metadata.url, title=sc.chunk.metadata.title, chunk_id=sc.chunk.id),
+            rank=sc.rank,
+        )
+        for sc in chunks
+    ]
+
+
+def passages_from_hits(hits: list[SearchHit], first_rank: int = 1) -> list[Passage]:
+    return [
+        Passage(text=f"{hit.title}. {hit.snippet}", source=EnrichSource(kind="web", url=hit.url, title=hit.title), rank=first_rank + i)
+        for i, hit in enumerate(hits)
+        if hit.snippet or hit.title
+    ]
+
+
+def passage_from_page(page: WebPage, rank: int) -> Passage:
+    return Passage(text=page.text, source=EnrichSource(kind="web", url=page.url, title=page.title), rank=rank)
+
+
+def effective_confidence(candidate: Candidate, column: ColumnSpec) -> Confidence:
+    """The candidate's confidence after coercion to the column's type (a paragraph in a number column is not 'high')."""
+    value, coerced = coerce_value(candidate.value, column.type, list(column.options))
+    if value is None:
+        return "none"
+    return min_confidence(candidate.confidence, coerced)
+
+
+def good_enough(candidate: Candidate, column: ColumnSpec) -> bool:
+    """The stop rule of the KB-first path: a value of at least medium confidence."""
+    return confidence_at_least(effective_confidence(candidate, column), STOP_CONFIDENCE)
+
+
+def better(new: Candidate, old: Candidate, column: ColumnSpec) -> bool:
+    order = ("none", "low", "medium", "high")
+    return order.index(effective_confidence(new, column)) > order.index(effective_confidence(old, column))
+
+
+def final_answer(candidate: Candidate, path: str) -> RowStep:
+    """The answer step for a candidate; ``path`` (kb | web) is recorded only when there is a value."""
+    return answer_step(candidate.value, candidate.confidence, answered_by=path if candidate.value else "none",
+                       sources=candidate.sources, evidence=candidate.evidence)
+
+
+async def kb_first(question: str, row: RowInput, ctx: EnrichContext) -> tuple[list[RowStep], Candidate]:
+    """Retrieve from the knowledge base for the row's company and extract a candidate (never raises for KB trouble)."""
+    if ctx.kb is None:
+        return [RowStep(type="retrieve", detail="no knowledge base configured")], Candidate(None, "none")
+    if row.company is None:
+        return [RowStep(type="retrieve", detail="the row names no company")], Candidate(None, "none")
+    try:
+        chunks = await asyncio.to_thread(ctx.kb.search, question, row.company)
+    except Exception as err:  # a broken store must not lose the other rows
+        return [RowStep(type="error", detail=f"knowledge base search failed: {err}")], Candidate(None, "none")
+    step = RowStep(
+        type="retrieve",
+        detail=f"knowledge base: {len(chunks)} chunk(s) for {row.company}",
+        data={"query": question, "company": row.company,
+              "chunks": [{"url": c.chunk.metadata.url, "title": c.chunk.metadata.title, "chunk_id": c.chunk.id,
+                          "score": round(c.score, 4), "dense_score": c.dense_score} for c in chunks]},
+    )
+    if not chunks:
+        return [step], Candidate(None, "none", note="no chunk passed retrieval")
+    candidate, steps = await extract(question, passages_from_chunks(chunks), row, ctx, step_name="enrich:kb")
+    return [step, *steps], candidate
+
+
+async def extract(question: str, passages: list[Passage], row: RowInput, ctx: EnrichContext,
+                  *, step_name: str) -> tuple[Candidate, list[RowStep]]:
+    """A candidate from passages: by the LLM when configured, else by offline extraction."""
+    if not passages:
+        return Candidate(None, "none"), []
+    if ctx.llm is not None:
+        return await _llm_extract(question, passages, row, ctx, step_name)
+    candidate = extract_answer(question, ctx.column.type, passages, company=row.label, options=list(ctx.column.options))
+    thinking = RowStep(type="thinking", detail=_describe(candidate, "extracted"),
+                       data={"evidence": candidate.evidence, "method": "extractive", "confidence": candidate.confidence})
+    return candidate, [thinking]
+
+
+def _describe(candidate: Candidate, how: str) -> str:
+    if candidate.value is None:
+        return f"nothing {how}" + (f": {candidate.note}" if candidate.note else "")
+    return f"{how} {candidate.value!r} ({candidate.confidence})"
+
+
+def number_sources(passages: list[Passage], limit_chars: int = 12_000) -> str:
+    """Sources as numbered blocks [1]..[n], cut to a character budget."""
+    blocks, used = [], 0
+    for i, passage in enumerate(passages, start=1):
+        text = passage.text[: max(0, limit_chars - used)]
+        if not text:
+            break
+        blocks.append(f"[{i}] {passage.source.title} ({passage.source.url})\n{text}")
+        used += len(text)
+    return "\n\n".join(blocks)
+
+
+def column_line(column: ColumnSpec) -> str:
+    options = f"; one of: {', '.join(column.options)}" if column.options else ""
+    return f"Column: {column.name} (type: {column.type}{options})"
+
+
+async def _llm_extract(question: str, passages: list[Passage], row: RowInput, ctx: EnrichContext,
+                       step_name: str) -> tuple[Candidate, list[RowStep]]:
+    messages = [
+        {"role": "system", "content": load_prompt("enrich_extract")},
+        {"role": "user", "content": f"Sources:\n{number_sources(passages)}\n\n{column_line(ctx.column)}\nQuestion: {question}"},
+    ]
+    try:
+        reply = await asyncio.to_thread(ctx.llm, step_name, messages)  # type: ignore[arg-type]
+    except Exception as err:
+        return Candidate(None, "none", note=str(err)), [RowStep(type="error", detail=f"LLM failed: {err}")]
+    candidate = parse_extraction(reply, passages)
+    step = RowStep(type="thinking", detail=_describe(candidate, "LLM answered"),
+                   data={"method": "llm", "reply": reply[:2000], "confidence": candidate.confidence})
+    return candidate, [step]
+
+
+def parse_extraction(reply: str, passages: list[Passage]) -> Candidate:
+    """Read 'Answer: / Confidence: / Sources:' leniently. No valid citation caps the confidence at low."""
+    answer = _field(reply, "answer")
+    if answer is None:  # a model that ignored the format: its whole reply is the answer
+        answer = reply.strip().splitlines()[0] if reply.strip() else ""
+    stated = (_field(reply, "confidence") or "medium").lower().strip(" .")
+    confidence: Confidence = next((lvl for lvl in _LEVELS if stated.startswith(lvl)), "medium")  # type: ignore[assignment]
+    cited = [int(n) for n in re.findall(r"\d+", _field(reply, "sources") or "")]
+    sources = [passages[n - 1].source for n in dict.fromkeys(cited) if 1 <= n <= len(passages)]
+    value = strip_preamble(answer)
+    if is_not_found(value) or value.lower().startswith("could not determine"):
+        return Candidate(None, "none", sources=[], note="the LLM found no answer in the sources")
+    if not sources:
+        confidence = "low"
+    return Candidate(value, confidence, sources)
+
+
+def _field(reply: str, name: str) -> str | None:
+    match = re.search(rf"^\s*\**{name}\**\s*:\s*(.*)$", reply, re.I | re.M)
+    return match.group(1).strip() if match else None
+
+
+def domain(url: str) -> str:
+    host = urlsplit(url).hostname or url
+    return host[4:] if host.startswith("www.") else host

@@ -1,0 +1,51 @@
+"""The knowledge base as enrichment sees it: ``search(question, company) -> list[ScoredChunk]``.
+
+:class:`RetrieverKnowledgeBase` adapts ``retrieve.Retriever`` (R1, company
+filter explicit). Searches run one at a time: the embedder and the embedded
+store are shared by all rows in flight. :class:`LazyKnowledgeBase` opens the
+configured retriever on the first search, so strategies that never look
+anything up (computation) never load a model.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from cikb.config import Settings
+from cikb.models import ScoredChunk
+
+
+class RetrieverKnowledgeBase:
+    """A ``retrieve.Retriever`` behind the KnowledgeBase protocol."""
+
+    def __init__(self, retriever: Any) -> None:
+        self.retriever = retriever
+        self._lock = threading.Lock()
+
+    def search(self, question: str, company: str | None) -> list[ScoredChunk]:
+        with self._lock:
+            return list(self.retriever.search(question, company=company).chunks)
+
+
+class LazyKnowledgeBase:
+    """Opens ``retrieve.open_retriever(settings)`` on first use; ``close()`` closes its store."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._inner: RetrieverKnowledgeBase | None = None
+        self._lock = threading.Lock()
+
+    def search(self, question: str, company: str | None) -> list[ScoredChunk]:
+        with self._lock:
+            if self._inner is None:
+                from retrieve import open_retriever
+
+                self._inner = RetrieverKnowledgeBase(open_retriever(self.settings))
+        return self._inner.search(question, company)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._inner is not None:
+                self._inner.retriever.store.close()
+                self._inner = None

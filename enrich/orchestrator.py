@@ -1,0 +1,147 @@
+"""Run a strategy over rows (spec N6): concurrency per strategy, progress events, cancellation, coercion.
+
+Per row: the strategy's steps are collected as the trace, its final
+``answer`` step is coerced to the column's type (spec N5), and the row
+becomes a :class:`~cikb.models.RowLog`. A row that fails is logged with
+status ``error``; it never stops the other rows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from cikb.models import EnrichSource, RowLog, RowStep
+from enrich.base import EnrichContext, RowInput, RowStrategy
+from enrich.coerce import coerce_value, min_confidence
+
+Stage = Literal["starting", "searching", "fetching", "computing", "row_done", "row_skipped", "complete", "cancelled"]
+_STEP_STAGE: dict[str, Stage] = {"retrieve": "searching", "search": "searching", "fetch": "fetching", "compute": "computing"}
+DEFAULT_CONCURRENCY = 3
+
+
+@dataclass(frozen=True)
+class ProgressEvent:
+    """One progress report; ``fraction`` is finished rows / all rows, 0.0 to 1.0."""
+
+    stage: Stage
+    fraction: float
+    done: int
+    total: int
+    row_id: int | None = None
+    label: str = ""
+    detail: str = ""
+    value: str | None = None
+    confidence: str | None = None
+
+
+ProgressCallback = Callable[[ProgressEvent], None]
+
+
+class CancellationToken:
+    """Set from anywhere (a signal handler, another thread); the run stops starting rows and keeps the finished ones."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def cancel(self) -> None:
+        self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+
+def concurrency_limit(strategy: RowStrategy, params: dict, ctx: EnrichContext) -> int:
+    limits = ctx.settings.enrich.concurrency
+    return max(1, limits.get(strategy.concurrency_key(params), limits.get(strategy.name, DEFAULT_CONCURRENCY)))
+
+
+class _Run:
+    """The shared state of one run: finished rows and the progress reporter."""
+
+    def __init__(self, total: int, on_progress: ProgressCallback | None) -> None:
+        self.total = total
+        self.logs: dict[int, RowLog] = {}
+        self.on_progress = on_progress
+
+    def emit(self, stage: Stage, **fields: object) -> None:
+        if self.on_progress is not None:
+            done = len(self.logs)
+            self.on_progress(ProgressEvent(stage=stage, fraction=done / self.total if self.total else 1.0,
+                                           done=done, total=self.total, **fields))  # type: ignore[arg-type]
+
+
+async def run_rows(strategy: RowStrategy, rows: list[RowInput], params: dict, ctx: EnrichContext, *,
+                   on_progress: ProgressCallback | None = None,
+                   cancel: CancellationToken | None = None) -> tuple[list[RowLog], bool]:
+    """Work every row under the strategy's concurrency limit; return (logs in row order, cancelled)."""
+    cancel = cancel or CancellationToken()
+    run = _Run(len(rows), on_progress)
+    semaphore = asyncio.Semaphore(concurrency_limit(strategy, params, ctx))
+    run.emit("starting", detail=strategy.display_name)
+
+    async def work(row: RowInput) -> None:
+        async with semaphore:
+            if cancel.cancelled:  # checked before a row starts: cancellation falls between rows
+                return
+            log = await _run_row(strategy, row, params, ctx, run)
+            run.logs[row.row_id] = log
+            stage: Stage = "row_skipped" if log.status == "skipped" else "row_done"
+            run.emit(stage, row_id=row.row_id, label=row.label, value=log.value, confidence=log.confidence)
+
+    tasks = [asyncio.create_task(work(row)) for row in rows]
+    await _wait(tasks, cancel)
+    logs = [run.logs[r.row_id] for r in rows if r.row_id in run.logs]
+    cancelled = cancel.cancelled and len(logs) < len(rows)
+    run.emit("cancelled" if cancelled else "complete")
+    return logs, cancelled
+
+
+async def _wait(tasks: list[asyncio.Task], cancel: CancellationToken) -> None:
+    """Wait for every task; on cancellation, abandon the rows in flight (finished rows are already kept)."""
+    pending = set(tasks)
+    while pending:
+        _, pending = await asyncio.wait(pending, timeout=0.05)
+        if cancel.cancelled and pending:
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+            return
+
+
+async def _run_row(strategy: RowStrategy, row: RowInput, params: dict, ctx: EnrichContext, run: _Run) -> RowLog:
+    base = {"row_id": row.row_id, "label": row.label, "strategy": strategy.name,
+            "thoroughness": params.get("thoroughness")}
+    if strategy.needs_identity and not row.label.strip():
+        return RowLog(status="skipped", steps=[RowStep(type="error", detail="the row's company cell is empty")], **base)
+    steps: list[RowStep] = []
+    try:
+        async for step in strategy.execute_one(row, params, ctx):
+            steps.append(step)
+            if step.type in _STEP_STAGE:
+                run.emit(_STEP_STAGE[step.type], row_id=row.row_id, label=row.label, detail=step.detail)
+    except asyncio.CancelledError:
+        raise
+    except Exception as err:  # one failing row is logged, not fatal (datasette-enrichments' way)
+        steps.append(RowStep(type="error", detail=f"{type(err).__name__}: {err}"))
+        return RowLog(status="error", steps=steps, **base)
+    return _log_from_answer(steps, ctx, base)
+
+
+def _log_from_answer(steps: list[RowStep], ctx: EnrichContext, base: dict) -> RowLog:
+    answer = next((s for s in reversed(steps) if s.type == "answer"), None)
+    if answer is None:
+        steps.append(RowStep(type="error", detail="the strategy ended without an answer"))
+        return RowLog(status="error", steps=steps, **base)
+    raw = answer.data.get("value")
+    value, coerced = coerce_value(raw, ctx.column.type, list(ctx.column.options))
+    if value is None:
+        return RowLog(status="not_found", raw_value=raw, steps=steps, **base)
+    confidence = min_confidence(answer.data.get("confidence", "low"), coerced)
+    sources = [EnrichSource(**s) for s in answer.data.get("sources", [])]
+    return RowLog(status="found", value=value, raw_value=raw, confidence=confidence,
+                  answered_by=answer.data.get("answered_by", "none"), steps=steps, sources=sources, **base)

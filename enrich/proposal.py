@@ -1,0 +1,110 @@
+"""The data proposal (spec N7): written by enrich, reviewed by the user, applied only on request.
+
+A proposal records the CSV it was made for (path and sha256 of its bytes) and
+the target column. ``apply`` refuses a proposal whose file changed or was
+another file, or whose column is not the one asked for, and writes the
+result atomically; the input CSV is never modified by ``enrich``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from cikb.errors import BadInputError
+from cikb.models import ApplyResult, Confidence, DataProposal, ProposalOperation, ProposalTarget, RowLog
+from enrich.coerce import confidence_at_least
+from enrich.table import read_table, write_table_atomic, write_text_atomic
+
+
+def build_proposal(*, target: ProposalTarget, strategy_name: str, description: str, params: dict,
+                   logs: list[RowLog], rows_total: int, cancelled: bool) -> DataProposal:
+    found = [log for log in logs if log.status == "found" and log.value is not None]
+    reasoning = f"{description} — found {len(found)} of {rows_total} rows"
+    if cancelled:
+        reasoning += f" (cancelled after {len(logs)} rows; unfinished rows are not in this proposal)"
+    operations = [ProposalOperation(row_id=log.row_id, changes={target.column: log.value}) for log in found]  # type: ignore[dict-item]
+    return DataProposal(reasoning=reasoning, target=target, strategy=strategy_name, params=params,
+                        rows_total=rows_total, cancelled=cancelled, created_at=datetime.now(timezone.utc),
+                        operations=operations, research_log=logs)
+
+
+def save_proposal(proposal: DataProposal, path: str | Path) -> Path:
+    """Write the proposal JSON atomically."""
+    path = Path(path)
+    write_text_atomic(path, proposal.model_dump_json(indent=2) + "\n")
+    return path
+
+
+def load_proposal(path: str | Path) -> DataProposal:
+    path = Path(path)
+    try:
+        return DataProposal.model_validate_json(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BadInputError(f"no such proposal: {path}") from None
+    except (ValidationError, UnicodeDecodeError) as err:
+        raise BadInputError(f"not a cikb proposal: {path} ({_first_error(err)})") from None
+
+
+def _first_error(err: Exception) -> str:
+    if isinstance(err, ValidationError):
+        first = err.errors()[0]
+        return f"{'.'.join(str(p) for p in first['loc']) or 'document'}: {first['msg']}"
+    return str(err)
+
+
+def apply_proposal(proposal: DataProposal | str | Path, csv_path: str | Path, out: str | Path, *,
+                   min_confidence: Confidence = "low", column: str | None = None) -> ApplyResult:
+    """Write ``csv_path`` plus the proposal's values (at least ``min_confidence``) to ``out``, atomically."""
+    if not isinstance(proposal, DataProposal):
+        proposal = load_proposal(proposal)
+    table = read_table(csv_path)
+    _check_target(proposal, table.sha256, column)
+    target = table.find_column(proposal.target.column) or proposal.target.column
+    columns = table.columns if target in table.columns else [*table.columns, target]
+    confidence = {log.row_id: log.confidence for log in proposal.research_log}
+    rows = [dict(row) for row in table.rows]
+    updated = below = 0
+    for operation in proposal.operations:
+        _check_operation(operation, proposal.target.column, len(rows))
+        if not confidence_at_least(confidence.get(operation.row_id, "none"), min_confidence):
+            below += 1
+            continue
+        rows[operation.row_id][target] = next(iter(operation.changes.values()))
+        updated += 1
+    write_table_atomic(Path(out), columns, rows)
+    return ApplyResult(out=str(out), column=target, updated=updated, below_min_confidence=below,
+                       not_found=len(rows) - len(proposal.operations))
+
+
+def _check_target(proposal: DataProposal, sha256: str, column: str | None) -> None:
+    if sha256 != proposal.target.csv_sha256:
+        raise BadInputError(
+            f"this proposal was made for another file or an earlier version of it "
+            f"({proposal.target.csv_path}, sha256 {proposal.target.csv_sha256[:12]}…); enrich the file again"
+        )
+    if column is not None and column.strip().lower() != proposal.target.column.strip().lower():
+        raise BadInputError(f"this proposal fills column {proposal.target.column!r}, not {column!r}")
+
+
+def _check_operation(operation: ProposalOperation, column: str, rows: int) -> None:
+    if set(k.lower() for k in operation.changes) != {column.lower()}:
+        raise BadInputError(f"proposal operation for row {operation.row_id} changes {list(operation.changes)}, not only {column!r}")
+    if not 0 <= operation.row_id < rows:
+        raise BadInputError(f"proposal names row {operation.row_id}, the file has {rows} rows")
+
+
+def review_rows(proposal: DataProposal) -> list[dict]:
+    """One line per row for `cikb review`: row, label, value, confidence, path, and the first source."""
+    lines = []
+    for log in proposal.research_log:
+        source = log.sources[0] if log.sources else None
+        lines.append({
+            "row": log.row_id, "label": log.label, "status": log.status, "value": log.value,
+            "confidence": log.confidence, "answered_by": log.answered_by,
+            "source": source.url if source else None, "source_title": source.title if source else None,
+            "source_kind": source.kind if source else None,
+        })
+    return lines

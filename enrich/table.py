@@ -1,0 +1,125 @@
+"""The CSV a user enriches: read strictly, identified by a hash of its bytes, written atomically."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from cikb.errors import BadInputError
+
+_IDENTITY_NAMES = ("company", "company name", "name", "organisation", "organization", "org")
+
+
+@dataclass(frozen=True)
+class Table:
+    """A CSV's header and rows (each row a dict keyed by the header), and the sha256 of its bytes."""
+
+    path: Path
+    columns: list[str]
+    rows: list[dict[str, str]]
+    sha256: str
+
+    def find_column(self, name: str) -> str | None:
+        """The header's spelling of ``name`` (case-insensitive), or None."""
+        wanted = name.strip().lower()
+        return next((c for c in self.columns if c.strip().lower() == wanted), None)
+
+    def require_column(self, name: str) -> str:
+        found = self.find_column(name)
+        if found is None:
+            raise BadInputError(f"unknown column {name!r} in {self.path.name} (columns: {', '.join(self.columns)})")
+        return found
+
+    def identity_column(self, name: str | None = None) -> str:
+        """The column naming each row's company: the one given, else Company/Name/..., else the first."""
+        if name:
+            return self.require_column(name)
+        for candidate in _IDENTITY_NAMES:
+            found = self.find_column(candidate)
+            if found:
+                return found
+        return self.columns[0]
+
+
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def read_table(path: str | Path) -> Table:
+    """Read a CSV strictly; every problem is one BadInputError line naming the file and line."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise BadInputError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise BadInputError(f"not a file: {path}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise BadInputError(f"malformed CSV {path.name}: not UTF-8 (byte {err.start})") from None
+    columns, rows = _parse(text, path.name)
+    return Table(path=path, columns=columns, rows=rows, sha256=hashlib.sha256(data).hexdigest())
+
+
+def _parse(text: str, name: str) -> tuple[list[str], list[dict[str, str]]]:
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(reader, None)
+        if not header or not any(h.strip() for h in header):
+            raise BadInputError(f"malformed CSV {name}: no header row")
+        columns = [h.strip() for h in header]
+        _check_header(columns, name)
+        rows = []
+        for record in reader:
+            if not record or not any(cell.strip() for cell in record):
+                continue  # blank lines are not rows
+            if len(record) != len(columns):
+                raise BadInputError(
+                    f"malformed CSV {name}: line {reader.line_num} has {len(record)} fields, the header has {len(columns)}"
+                )
+            rows.append(dict(zip(columns, record)))
+    except csv.Error as err:
+        raise BadInputError(f"malformed CSV {name}: line {reader.line_num}: {err}") from None
+    return columns, rows
+
+
+def _check_header(columns: list[str], name: str) -> None:
+    if any(not c for c in columns):
+        raise BadInputError(f"malformed CSV {name}: a header cell is empty")
+    seen: set[str] = set()
+    for column in columns:
+        if column.lower() in seen:
+            raise BadInputError(f"malformed CSV {name}: column {column!r} appears twice in the header")
+        seen.add(column.lower())
+
+
+def write_table_atomic(path: Path, columns: list[str], rows: list[dict[str, str]]) -> None:
+    """Write a CSV so that readers see the old file or the new one, never half of one."""
+    buffer = io.StringIO(newline="")
+    writer = csv.DictWriter(buffer, fieldnames=columns, extrasaction="ignore")
+    writer.writeheader()
+    writer.writerows(rows)
+    write_text_atomic(path, buffer.getvalue())
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write to a temporary file beside ``path``, fsync, and rename it over ``path`` (os.replace)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="", dir=path.parent,
+                                         prefix=f".{path.name}.", suffix=".tmp", delete=False)
+    try:
+        with handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(handle.name, path)
+    except BaseException:
+        Path(handle.name).unlink(missing_ok=True)
+        raise
