@@ -1,0 +1,116 @@
+"""HTML -> title and Markdown main text, with trafilatura (spec C1).
+
+trafilatura already drops navigation, headers, footers, sidebars and most
+cookie notices. Two targeted passes cover what it keeps on real pages:
+
+- before it: elements whose class or id marks them as a cookie/consent
+  banner or an ad slot are removed from the tree (trafilatura keeps an ad box
+  that sits inside the article, and consent banners without the usual ids);
+- after it: short paragraphs that read as a cookie notice are dropped, for
+  banners marked by nothing but their wording; <sup>/<sub> tags go.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import trafilatura
+from lxml.html import HtmlElement
+from trafilatura.utils import load_html
+
+# How trafilatura is asked to extract. Tuned with bench/clean.py on the
+# extraction corpus; see the module docstring there for the figures.
+EXTRACT_OPTIONS: dict[str, object] = {
+    "include_formatting": True,  # headings come out as "#" lines, emphasis as ** / *
+    "include_tables": True,
+    "include_links": False,  # link targets are noise for chunks and embeddings
+    "include_images": False,
+    "include_comments": False,  # reader comments are not what a company page says
+    "favor_precision": False,
+    "favor_recall": False,
+    "fast": False,  # keep trafilatura's readability/jusText fallbacks
+}
+
+_COOKIE_MARKERS = ("cookie", "consent", "gdpr", "onetrust", "cc-window", "cc-banner", "cmp-container")
+_AD_TOKENS = frozenset(
+    {"ad", "ads", "advert", "adverts", "advertisement", "advertising", "adsbygoogle", "adslot", "adunit", "sponsored", "dfp"}
+)
+_TOKEN_SPLIT = re.compile(r"[\s_-]+")
+# A banner or an ad box is small. Anything larger, or anything holding the
+# page's main content, is never removed, whatever its class says (a <body
+# class="cookie-consent-open"> must survive).
+_MAX_REMOVED_CHARS = 1500
+_PROTECTED_TAGS = frozenset({"html", "body", "main", "article"})
+
+_COOKIE_WORD = re.compile(r"\bcookies?\b", re.IGNORECASE)
+_COOKIE_NOTICE = re.compile(
+    r"\b(?:we|this (?:web)?site|our (?:web)?site|site) (?:\w+ )?uses?\b|\baccept\b|\bconsent\b|\bprivacy (?:policy|settings)\b",
+    re.IGNORECASE,
+)
+_MAX_NOTICE_CHARS = 400
+# trafilatura's Markdown writes superscripts and subscripts as inline HTML
+# ("shift<sup>[1]</sup>"); the tags are noise to chunks and embeddings.
+_SUP_SUB_TAG = re.compile(r"</?su[bp]>")
+
+
+@dataclass(frozen=True)
+class Extracted:
+    """What trafilatura found on a page: its title and its main text as Markdown."""
+
+    title: str
+    markdown: str
+
+
+def extract(html: str, url: str | None = None, options: Mapping[str, object] = EXTRACT_OPTIONS) -> Extracted | None:
+    """The page's title and main text as Markdown, or None when it has no main text.
+
+    ``options`` are trafilatura's (``extract()`` keyword arguments); the
+    benchmark passes others to compare them.
+    """
+    tree = load_html(html)
+    if tree is None:
+        return None
+    _remove_banners_and_ads(tree)
+    document = trafilatura.bare_extraction(tree, url=url, with_metadata=True, **options)
+    if document is None or not document.text:
+        return None
+    markdown = _drop_cookie_notices(_SUP_SUB_TAG.sub("", document.text))
+    return Extracted(title=document.title or "", markdown=markdown)
+
+
+def _remove_banners_and_ads(tree: HtmlElement) -> None:
+    doomed = [element for element in tree.iter() if _is_banner_or_ad(element)]
+    for element in doomed:
+        parent = element.getparent()
+        if parent is not None:  # an ancestor may have gone already
+            element.drop_tree()
+
+
+def _is_banner_or_ad(element: HtmlElement) -> bool:
+    if not isinstance(element.tag, str) or element.tag in _PROTECTED_TAGS:
+        return False
+    marks = " ".join(element.get(name, "") for name in ("class", "id", "aria-label")).lower()
+    if not marks.strip():
+        return False
+    is_cookie = any(marker in marks for marker in _COOKIE_MARKERS)
+    is_ad = not is_cookie and not _AD_TOKENS.isdisjoint(_TOKEN_SPLIT.split(marks))
+    if not (is_cookie or is_ad):
+        return False
+    if element.find(".//article") is not None or element.find(".//main") is not None:
+        return False
+    return len(element.text_content()) <= _MAX_REMOVED_CHARS
+
+
+def _drop_cookie_notices(markdown: str) -> str:
+    paragraphs = markdown.split("\n")
+    return "\n".join(p for p in paragraphs if not _is_cookie_notice(p))
+
+
+def _is_cookie_notice(paragraph: str) -> bool:
+    return (
+        len(paragraph) <= _MAX_NOTICE_CHARS
+        and _COOKIE_WORD.search(paragraph) is not None
+        and _COOKIE_NOTICE.search(paragraph) is not None
+    )

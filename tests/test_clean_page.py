@@ -1,0 +1,206 @@
+"""clean.clean_page on pages of our own: C1 (boilerplate out, headings in), C2 (NFC, bounds), C3 (English only)."""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import datetime, timezone
+
+import pytest
+
+from cikb.config import CleanSettings
+from cikb.models import DropReason, FetchedPage, RawDocument
+from clean import clean_page, detect_language
+
+FETCHED_AT = datetime(2024, 5, 1, 12, 0, tzinfo=timezone.utc)
+
+ABOUT = [
+    "Acme Corporation designs and manufactures industrial equipment for customers in more than forty countries. "
+    "The company was founded in 1949 in Phoenix, Arizona, by a group of engineers who wanted to build reliable tools.",
+    "Today Acme employs about 12,000 people and operates factories in Arizona, Ohio and Bavaria. "
+    "Its best known products are heavy anvils, portable holes and rocket-powered roller skates.",
+    "The company is led by Wile E. Coyote, who became chief executive officer in 1950, and by a board of seven directors. "
+    "Acme reported revenue of 4.2 billion dollars in its most recent fiscal year.",
+]
+
+GERMAN = [
+    "Die Acme GmbH entwickelt und fertigt seit vielen Jahren Maschinen für die Industrie in ganz Europa. "
+    "Das Unternehmen wurde im Jahr 1949 gegründet und hat seinen Sitz heute in München.",
+    "Unsere Mitarbeiterinnen und Mitarbeiter arbeiten jeden Tag daran, die Wünsche unserer Kunden zu erfüllen. "
+    "Wir legen großen Wert auf Qualität, Nachhaltigkeit und eine partnerschaftliche Zusammenarbeit.",
+]
+
+COOKIE_TEXT = "We use cookies to improve your experience on our website. By continuing to browse you accept our cookie policy."
+
+
+def page_html(
+    body: str,
+    *,
+    title: str = "About us | Acme Corp",
+    lang: str = "en",
+    before: str = "",
+    after: str = "",
+) -> str:
+    """A typical company page: nav, sidebar and footer around an article."""
+    return f"""<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title></head><body>
+{before}
+<header><nav><ul><li><a href="/">Home</a></li><li><a href="/about/">About</a></li><li><a href="/press/">Press room</a></li>
+<li><a href="/careers/">Careers at Acme</a></li></ul></nav></header>
+<aside class="sidebar"><h3>Popular posts</h3><ul><li><a href="/p/1">Ten uses for a rubber band</a></li>
+<li><a href="/p/2">Anvil safety explained for everyone</a></li></ul></aside>
+<main><article>{body}</article></main>
+<footer><p>Copyright 2024 Acme Corp. All rights reserved. Imprint and terms of service apply to this website.</p>
+<ul><li><a href="/privacy">Privacy policy</a></li><li><a href="/terms">Terms</a></li></ul></footer>
+{after}
+</body></html>"""
+
+
+def paragraphs(texts: list[str]) -> str:
+    return "".join(f"<p>{text}</p>" for text in texts)
+
+
+def fetched(html: str, url: str = "https://acme.example/about/") -> FetchedPage:
+    return FetchedPage(url=url, source_type="website", html=html, fetched_at=FETCHED_AT)
+
+
+def clean(html: str, settings: CleanSettings | None = None, **kwargs: object) -> RawDocument | DropReason:
+    return clean_page(fetched(html), "acme-corp", settings or CleanSettings(), **kwargs)
+
+
+def document(html: str, settings: CleanSettings | None = None, **kwargs: object) -> RawDocument:
+    result = clean(html, settings, **kwargs)
+    assert isinstance(result, RawDocument), f"dropped: {result}"
+    return result
+
+
+ABOUT_PAGE = page_html(f"<h1>About Acme Corp</h1>{paragraphs(ABOUT[:2])}<h2>Leadership</h2>{paragraphs(ABOUT[2:])}")
+
+
+def test_an_english_page_becomes_a_document_with_its_metadata() -> None:
+    doc = document(ABOUT_PAGE)
+    assert doc.url == "https://acme.example/about/"
+    assert doc.company == "acme-corp"
+    assert doc.source_type == "website"
+    assert doc.scraped_at == FETCHED_AT
+    assert "About" in doc.title and "Acme" in doc.title
+    for text in ABOUT:
+        assert text in doc.content
+
+
+def test_headings_are_kept_as_markdown_headings() -> None:
+    lines = document(ABOUT_PAGE).content.split("\n")
+    assert "# About Acme Corp" in lines
+    assert "## Leadership" in lines
+
+
+def test_navigation_sidebar_and_footer_are_removed() -> None:
+    content = document(ABOUT_PAGE).content
+    for boilerplate in ("Press room", "Careers at Acme", "Popular posts", "rubber band", "All rights reserved", "Privacy policy"):
+        assert boilerplate not in content
+
+
+CONSENT_TEXT = "Your privacy matters to us. Choose which purposes you allow, then save your choices below."
+AD_TEXT = "Special offer! Buy two anvils today and get the third one for free."
+
+
+# Each of these sits inside the article, where trafilatura alone keeps it
+# (checked with trafilatura 2.3); banners outside the article it drops itself.
+@pytest.mark.parametrize(
+    ("banner", "banner_text"),
+    [
+        (f"<p>{COOKIE_TEXT}</p>", "cookie"),  # marked by nothing but its wording
+        (f'<div class="gdpr-box"><p>{CONSENT_TEXT}</p></div>', "privacy matters"),
+        (f'<div class="cmp-container"><p>{CONSENT_TEXT}</p></div>', "privacy matters"),
+        (f'<div role="dialog" aria-label="Cookie consent"><p>{CONSENT_TEXT}</p></div>', "privacy matters"),
+        (f'<div id="cookie-banner"><p>{COOKIE_TEXT}</p><button>Accept all</button></div>', "cookie"),
+    ],
+    ids=["by-wording", "gdpr-class", "cmp-class", "aria-label", "cookie-id"],
+)
+def test_cookie_banners_are_removed(banner: str, banner_text: str) -> None:
+    html = page_html(f"<h1>About Acme Corp</h1>{banner}{paragraphs(ABOUT)}", before=banner, after=banner)
+    content = document(html).content
+    assert banner_text not in content.lower()
+    assert ABOUT[0] in content
+
+
+def test_a_page_about_cookies_keeps_its_text() -> None:
+    text = (
+        "Acme's bakery division makes chocolate chip cookies in its Ohio plant, where a team of forty bakers works in two shifts. "
+        "The cookies are sold in supermarkets across the United States and Canada, and the recipe has not changed since 1961."
+    )
+    html = page_html(f"<h1>Our bakery</h1><p>{text}</p>{paragraphs(ABOUT)}").replace("<body>", '<body class="cookie-consent-open">')
+    assert text in document(html).content
+
+
+@pytest.mark.parametrize("ad_class", ["ad advertisement", "sponsored"])
+def test_ads_inside_the_article_are_removed(ad_class: str) -> None:
+    ad = f'<div class="{ad_class}"><p>{AD_TEXT}</p></div>'
+    content = document(page_html(f"<h1>About</h1>{paragraphs(ABOUT[:1])}{ad}{paragraphs(ABOUT[1:])}")).content
+    assert "Special offer" not in content
+    assert ABOUT[1] in content
+
+
+def test_a_german_page_is_dropped_for_language() -> None:
+    html = page_html(f"<h1>Über uns</h1>{paragraphs(GERMAN)}", title="Über uns | Acme", lang="de")
+    assert clean(html) is DropReason.language
+
+
+def test_the_language_comes_from_the_text_not_the_html_lang_attribute() -> None:
+    # A German site template (lang="de", German nav) around an English article is kept.
+    html = page_html(paragraphs(ABOUT), lang="de", title="Über Acme")
+    assert isinstance(clean(html), RawDocument)
+
+
+def test_language_detection_is_deterministic() -> None:
+    # Short, mixed text is where unseeded langdetect flips between answers.
+    mixed = "Acme GmbH Produkte products Qualität quality"
+    assert len({detect_language(mixed) for _ in range(20)}) == 1
+
+
+def test_a_page_under_min_chars_is_dropped_as_too_short() -> None:
+    assert clean(page_html("<h1>Hi</h1><p>Acme makes anvils.</p>")) is DropReason.too_short
+    assert clean("") is DropReason.too_short
+    assert clean("<html><body><nav><a href='/'>Home</a></nav></body></html>") is DropReason.too_short
+
+
+def test_min_chars_comes_from_the_settings() -> None:
+    html = page_html(paragraphs(ABOUT))
+    assert clean(html, CleanSettings(min_chars=100_000)) is DropReason.too_short
+
+
+def test_text_is_nfc_normalized() -> None:
+    decomposed = "The Cafe\u0301 Zu\u0308rich office of Acme opened in 2019 and employs 80 engineers."
+    assert not unicodedata.is_normalized("NFC", decomposed)
+    content = document(page_html(f"<h1>Offices</h1><p>{decomposed}</p>{paragraphs(ABOUT)}")).content
+    assert unicodedata.is_normalized("NFC", content)
+    assert "Café Zürich" in content
+
+
+def test_documents_over_max_chars_are_truncated_at_a_paragraph_boundary() -> None:
+    numbered = [f"Paragraph {i}. {ABOUT[i % 3]}" for i in range(40)]
+    full = document(page_html(paragraphs(numbered))).content
+    settings = CleanSettings(max_chars=2_000)
+    doc = document(page_html(paragraphs(numbered)), settings)
+    assert len(full) > 2_000 >= len(doc.content) > 1_000
+    assert full.startswith(doc.content)
+    assert full[len(doc.content) : len(doc.content) + 2] == "\n\n"  # cut where a paragraph ended
+
+
+def test_a_page_over_100_kb_of_text_is_bounded() -> None:
+    long_page = page_html(paragraphs([f"Section {i}. {text}" for i in range(200) for text in ABOUT]))
+    unbounded = document(long_page, CleanSettings(max_chars=10_000_000)).content
+    assert len(unbounded.encode("utf-8")) > 100_000
+    bounded = document(long_page, CleanSettings(max_chars=10_000_000), max_raw_bytes=100_000).content
+    assert 90_000 < len(bounded.encode("utf-8")) <= 100_000
+    assert len(document(long_page, max_raw_bytes=100_000).content) <= 50_000  # the default max_chars
+
+
+def test_the_same_html_gives_the_same_document() -> None:
+    first, second = document(ABOUT_PAGE), document(ABOUT_PAGE)
+    assert first == second
+
+
+def test_the_title_falls_back_to_the_first_heading_then_the_url() -> None:
+    no_title = ABOUT_PAGE.replace("<title>About us | Acme Corp</title>", "")
+    assert document(no_title).title == "About Acme Corp"
+    bare = "<html><body><div>" + paragraphs(ABOUT) + "</div></body></html>"
+    assert document(bare).title == "about"
