@@ -1,1 +1,113 @@
-"""gather stage."""
+"""gather: fetch a company's public sources as HTML pages, politely (spec G2, G3).
+
+    requests = [resolve_source("website", "https://acme.example", settings.gather)]
+    result = crawl(requests, settings.gather, on_event=print)
+    for source in result.sources:
+        source.pages      # list[FetchedPage]: HTML only, at most max_pages_per_source
+        source.summary    # SourceSummary: fetched, dropped by reason, seconds, error
+
+Scrapy runs in a child process (``gather._child``): Twisted's reactor cannot be
+restarted, and a crawl must be killable. The child streams progress events as JSON
+lines; ``on_event`` receives each as a CrawlEvent while the crawl runs.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from time import monotonic
+from typing import IO
+
+from cikb.config import GatherSettings
+from cikb.errors import GatherFailedError
+from cikb.models import CrawlEvent, CrawlResult, SourceRequest, SourceResult, SourceSummary
+from gather.reporter import CrawlJob, Message
+from gather.urls import resolve_source, validate_url
+
+__all__ = ["CrawlEvent", "CrawlResult", "SourceRequest", "SourceResult", "crawl", "resolve_source", "validate_url"]
+
+OnEvent = Callable[[CrawlEvent], None]
+
+
+def crawl(requests: list[SourceRequest], settings: GatherSettings, on_event: OnEvent | None = None) -> CrawlResult:
+    """Crawl every source in a child process and return its pages and counts, one SourceResult per request.
+
+    A source that cannot be reached reports ``summary.error``; it does not raise.
+    Raises GatherFailedError only when the crawler process itself fails. If this
+    process is interrupted or killed, the child stops too.
+    """
+    started = monotonic()
+    collector = _Collector(requests, on_event)
+    if requests:
+        _run_child(CrawlJob(requests=requests, settings=settings), collector)
+    return CrawlResult(sources=collector.results(), seconds=round(monotonic() - started, 3))
+
+
+def _run_child(job: CrawlJob, collector: _Collector) -> None:
+    with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as stderr:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "gather._child"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+            encoding="utf-8",
+        )
+        try:
+            assert child.stdin is not None and child.stdout is not None
+            child.stdin.write(job.model_dump_json() + "\n")
+            child.stdin.flush()  # stdin stays open: its EOF tells the child we are gone
+            for line in child.stdout:
+                collector.handle(Message.model_validate_json(line))
+        finally:
+            _stop(child)
+        if child.returncode != 0 and not collector.done:
+            raise GatherFailedError(f"the crawler process failed (exit {child.returncode}): {_last_line(stderr)}")
+
+
+def _stop(child: subprocess.Popen[str]) -> None:
+    if child.stdin is not None:
+        child.stdin.close()
+    try:
+        child.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+
+
+def _last_line(stream: IO[str]) -> str:
+    stream.seek(0)
+    lines = [line.strip() for line in stream.read().splitlines() if line.strip()]
+    return lines[-1] if lines else "no output"
+
+
+class _Collector:
+    """Assembles the child's messages into SourceResults and passes events on."""
+
+    def __init__(self, requests: list[SourceRequest], on_event: OnEvent | None):
+        self.sources = [SourceResult(request=r, summary=_unfinished(r)) for r in requests]
+        self.on_event = on_event
+        self.done = False
+
+    def handle(self, message: Message) -> None:
+        self.done = self.done or message.done
+        event = message.event
+        if event is None:
+            return
+        source = self.sources[event.source_index]
+        if message.page is not None:
+            source.pages.append(message.page)
+        if event.summary is not None:
+            source.summary = event.summary
+        if self.on_event is not None:
+            self.on_event(event)
+
+    def results(self) -> list[SourceResult]:
+        return self.sources
+
+
+def _unfinished(request: SourceRequest) -> SourceSummary:
+    # Replaced by the child's final summary; stays only if the crawl stopped before the source finished.
+    return SourceSummary(source_type=request.source_type, start_urls=list(request.start_urls), error="crawl stopped before this source finished")

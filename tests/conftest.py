@@ -33,3 +33,4 @@ def corpora() -> Path:
 
 
 from fake_openai import fake_openai  # noqa: E402,F401  (the OpenAI-compatible test server fixture)
+from sites import acme_site, letsencrypt_site, make_site, offsite_site  # noqa: E402,F401  (fixture web sites, see tests/sites.py)

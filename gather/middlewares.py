@@ -1,0 +1,207 @@
+"""Downloader middlewares: what may be requested, what is kept, and how failures are retried.
+
+Each one builds itself from the crawler's settings (see gather.settings) and raises
+:class:`Dropped` with a DropReason when a request or response is refused, so the
+spider's errback can count the drop by its reason.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from scrapy import Request, signals
+from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
+from scrapy.exceptions import (
+    DownloadCancelledError,
+    DownloadTimeoutError,
+    IgnoreRequest,
+    ResponseDataLossError,
+    StopDownload,
+)
+from scrapy.http import Response
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet import defer, error, task
+from twisted.web._newclient import ResponseFailed, ResponseNeverReceived
+
+from cikb.models import DropReason
+from gather.urls import site_of
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.robotstxt import RobotParser
+
+logger = logging.getLogger(__name__)
+
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504, 522, 524})
+# Transient failures worth another attempt; a refused connection or an unknown host is not.
+RETRY_EXCEPTIONS: tuple[type[BaseException], ...] = (
+    DownloadTimeoutError,
+    error.TimeoutError,
+    error.TCPTimedOutError,
+    ResponseDataLossError,
+    error.ConnectionLost,
+    error.ConnectionDone,
+    ResponseNeverReceived,
+    ResponseFailed,
+)
+RETRY_PRIORITY_BOOST = 1000
+ATTEMPT_KEY = "cikb_attempt"
+ACCEPT_KEY = "cikb_accept"
+PAGE_KEY = "cikb_key"  # set on page requests (the canonical URL), absent on robots.txt and sitemaps
+
+
+class Dropped(IgnoreRequest):
+    """A request or response refused for a counted reason."""
+
+    def __init__(self, reason: DropReason, detail: str = ""):
+        super().__init__(detail or reason.value)
+        self.reason = reason
+        self.detail = detail or reason.value
+
+
+class OffsiteMiddleware:
+    """Refuse requests outside the spider's ``allowed_sites`` (registered domains), redirects included.
+
+    A spider whose ``allowed_sites`` is None (news: feed items live anywhere) is not restricted.
+    """
+
+    def __init__(self, crawler: Crawler):
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> OffsiteMiddleware:
+        return cls(crawler)
+
+    def process_request(self, request: Request) -> None:
+        allowed: set[str] | None = getattr(self.crawler.spider, "allowed_sites", None)
+        if allowed is not None and site_of(request.url) not in allowed:
+            raise Dropped(DropReason.offsite, f"off-site: {request.url}")
+
+
+class BudgetMiddleware:
+    """Stop page requests at the door once the source's page budget is spent.
+
+    It counts 2xx page responses of an allowed content type as they leave the
+    downloader, which happens before the next request enters it; the spider's own
+    count (in its callback) comes too late to stop a request already on its way.
+    """
+
+    def __init__(self, crawler: Crawler):
+        self.crawler = crawler
+        self.max_pages = crawler.settings.getint("CIKB_MAX_PAGES", 20)
+        self.accept = set(crawler.settings.getlist("CIKB_ALLOWED_CONTENT_TYPES", ["text/html"]))
+        self.pages = 0
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> BudgetMiddleware:
+        return cls(crawler)
+
+    def process_request(self, request: Request) -> None:
+        if request.meta.get(PAGE_KEY) and self.pages >= self.max_pages:
+            raise Dropped(DropReason.budget, "page budget spent")
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        if request.meta.get(PAGE_KEY) and 200 <= response.status < 300 and _content_type(response.headers) in self.accept:
+            self.pages += 1
+        return response
+
+
+class RobotsMiddleware(RobotsTxtMiddleware):
+    """Scrapy's robots.txt middleware, with the refusal counted as DropReason.robots."""
+
+    def process_request_2(self, rp: RobotParser | None, request: Request) -> None:
+        try:
+            super().process_request_2(rp, request)
+        except IgnoreRequest:
+            raise Dropped(DropReason.robots, "disallowed by robots.txt") from None
+
+
+class BackoffRetryMiddleware:
+    """Retry timeouts, dropped connections, 429 and 5xx: ``max_attempts`` attempts in all.
+
+    Before attempt n+1 it waits ``backoff_base * 2**(n-1)`` seconds without blocking
+    the reactor (other sources and domains go on meanwhile); the retried request then
+    passes the per-domain delay like any other.
+    """
+
+    def __init__(self, max_attempts: int, backoff_base: float):
+        self.max_attempts = max_attempts
+        self.backoff_base = backoff_base
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> BackoffRetryMiddleware:
+        settings = crawler.settings
+        return cls(settings.getint("CIKB_MAX_ATTEMPTS", 3), settings.getfloat("CIKB_BACKOFF_BASE", 1.0))
+
+    async def process_response(self, request: Request, response: Response) -> Request | Response:
+        if response.status not in RETRY_STATUSES:
+            return response
+        retry = await self._retry(request, f"HTTP {response.status}")
+        return retry or response
+
+    async def process_exception(self, request: Request, exception: Exception) -> Request | None:
+        if not isinstance(exception, RETRY_EXCEPTIONS):
+            return None
+        return await self._retry(request, type(exception).__name__)
+
+    async def _retry(self, request: Request, why: str) -> Request | None:
+        attempt: int = request.meta.get(ATTEMPT_KEY, 1)
+        if attempt >= self.max_attempts:
+            logger.info("giving up on %s after %d attempts (%s)", request.url, attempt, why)
+            return None
+        await sleep(self.backoff_base * 2 ** (attempt - 1))
+        logger.info("retrying %s (attempt %d, %s)", request.url, attempt + 1, why)
+        # Jump the queue: the backoff is the wait, not the backoff plus everything queued meanwhile.
+        meta = {**request.meta, ATTEMPT_KEY: attempt + 1}
+        return request.replace(meta=meta, dont_filter=True, priority=request.priority + RETRY_PRIORITY_BOOST)
+
+
+class HtmlOnlyMiddleware:
+    """Keep only the content types a request accepts (``meta['cikb_accept']``); bound response size.
+
+    Non-HTML bodies are not even downloaded: the check runs when the headers arrive.
+    Responses over DOWNLOAD_MAXSIZE are cancelled by Scrapy; this counts them as ``size``.
+    """
+
+    def __init__(self, crawler: Crawler):
+        crawler.signals.connect(self.headers_received, signal=signals.headers_received)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> HtmlOnlyMiddleware:
+        return cls(crawler)
+
+    def headers_received(self, headers: Any, request: Request) -> None:
+        if not _accepted(request, _content_type(headers)):
+            raise StopDownload(fail=True)
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        content_type = _content_type(response.headers)
+        if 200 <= response.status < 300 and not _accepted(request, content_type):
+            raise Dropped(DropReason.content_type, f"content type {content_type or 'missing'}")
+        return response
+
+    def process_exception(self, request: Request, exception: Exception) -> None:
+        if isinstance(exception, StopDownload):
+            response = getattr(exception, "response", None)
+            content_type = _content_type(response.headers) if response is not None else ""
+            raise Dropped(DropReason.content_type, f"content type {content_type or 'missing'}")
+        if isinstance(exception, (DownloadCancelledError, defer.CancelledError)):
+            raise Dropped(DropReason.size, "response larger than max_download_bytes")
+
+
+def _content_type(headers: Any) -> str:
+    raw = headers.get(b"Content-Type") or b""
+    return raw.decode("latin-1").split(";")[0].strip().lower()
+
+
+def _accepted(request: Request, content_type: str) -> bool:
+    accept: list[str] | None = request.meta.get(ACCEPT_KEY)
+    return accept is None or content_type in accept
+
+
+async def sleep(seconds: float) -> None:
+    """Wait without blocking the reactor."""
+    from twisted.internet import reactor
+
+    await maybe_deferred_to_future(task.deferLater(reactor, seconds, lambda: None))

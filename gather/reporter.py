@@ -1,0 +1,85 @@
+"""Counts what one source fetched and dropped, and streams it as messages (child side).
+
+A spider calls :meth:`SourceReporter.page` and :meth:`SourceReporter.drop`; each
+call updates the source's SourceSummary and sends one :class:`Message` through
+``send`` (in the crawler process: a JSON line to the parent).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timezone
+from time import monotonic
+
+from pydantic import BaseModel
+
+from cikb.config import GatherSettings
+from cikb.models import CrawlEvent, CrawlEventKind, DropReason, FetchedPage, SourceRequest, SourceSummary
+
+
+class CrawlJob(BaseModel):
+    """What the parent hands the crawler process: the sources and the bounds."""
+
+    requests: list[SourceRequest]
+    settings: GatherSettings
+
+
+class Message(BaseModel):
+    """One line from the crawler process: an event (with its page, for page_fetched), or the end."""
+
+    event: CrawlEvent | None = None
+    page: FetchedPage | None = None
+    done: bool = False
+
+
+Send = Callable[[Message], None]
+
+
+class SourceReporter:
+    """The running account of one source in one crawl."""
+
+    def __init__(self, index: int, request: SourceRequest, send: Send):
+        self.index = index
+        self.request = request
+        self.summary = SourceSummary(source_type=request.source_type, start_urls=list(request.start_urls))
+        self._send = send
+        self._started = monotonic()
+        self._start_failures: list[str] = []
+
+    def started(self) -> None:
+        self._started = monotonic()
+        self._emit("source_started")
+
+    def page(self, url: str, html: str, status: int, content_type: str) -> None:
+        """Count one delivered HTML page and send it."""
+        self.summary.fetched += 1
+        page = FetchedPage(
+            url=url,
+            source_type=self.request.source_type,
+            html=html,
+            status=status,
+            content_type=content_type,
+            fetched_at=datetime.now(timezone.utc),
+        )
+        self._send(Message(event=self._event("page_fetched", url=url), page=page))
+
+    def drop(self, url: str, reason: DropReason, detail: str = "", *, start: bool = False) -> None:
+        """Count one dropped page; a failed start URL (not a robots refusal) may become the source's error."""
+        self.summary.drop(reason)
+        if start and reason in (DropReason.http_error, DropReason.network_error):
+            self._start_failures.append(f"{url}: {detail or reason.value}")
+        self._emit("page_dropped", url=url, reason=reason.value, detail=detail or None)
+
+    def finished(self) -> SourceSummary:
+        """Close the account: seconds taken, and an error when nothing came and a start URL failed."""
+        self.summary.seconds = round(monotonic() - self._started, 3)
+        if self.summary.fetched == 0 and self._start_failures:
+            self.summary.error = "could not fetch " + "; ".join(self._start_failures)
+        self._emit("source_finished", summary=self.summary)
+        return self.summary
+
+    def _event(self, kind: CrawlEventKind, **fields: object) -> CrawlEvent:
+        return CrawlEvent(kind=kind, source_index=self.index, source_type=self.request.source_type, **fields)
+
+    def _emit(self, kind: CrawlEventKind, **fields: object) -> None:
+        self._send(Message(event=self._event(kind, **fields)))

@@ -1,0 +1,56 @@
+"""Scrapy settings built from cikb's GatherSettings (spec G3): the polite values, made exact.
+
+Every spider of one crawl gets these; a spider class may tighten them in ``custom_settings``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cikb.config import GatherSettings
+
+_MW = "gather.middlewares"
+
+# Numbers order the chain as Scrapy's built-ins do (engine side low, downloader side high).
+DOWNLOADER_MIDDLEWARES: dict[str, int | None] = {
+    "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
+    f"{_MW}.BudgetMiddleware": 40,
+    f"{_MW}.OffsiteMiddleware": 50,
+    "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+    f"{_MW}.RobotsMiddleware": 100,
+    "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
+    f"{_MW}.BackoffRetryMiddleware": 550,
+    f"{_MW}.HtmlOnlyMiddleware": 560,
+}
+
+
+def scrapy_settings(settings: GatherSettings) -> dict[str, Any]:
+    """The Scrapy settings dict for one crawl under ``settings``."""
+    return {
+        "USER_AGENT": settings.user_agent,
+        "ROBOTSTXT_OBEY": True,
+        # Politeness per domain: one request at a time, at least download_delay apart.
+        "DOWNLOAD_DELAY": settings.download_delay,
+        "DOWNLOAD_DELAY_JITTER": 0.0,  # no randomisation: the delay is a floor, not an average
+        "CONCURRENT_REQUESTS_PER_DOMAIN": 1,
+        "AUTOTHROTTLE_ENABLED": False,
+        "DOWNLOAD_TIMEOUT": settings.request_timeout,
+        "DOWNLOAD_MAXSIZE": settings.max_download_bytes,
+        "DOWNLOAD_WARNSIZE": 0,
+        "DOWNLOADER_MIDDLEWARES": DOWNLOADER_MIDDLEWARES,
+        "RETRY_ENABLED": False,  # BackoffRetryMiddleware replaces it
+        "CIKB_MAX_ATTEMPTS": settings.max_attempts,
+        "CIKB_BACKOFF_BASE": settings.backoff_base,
+        "CIKB_ALLOWED_CONTENT_TYPES": list(settings.allowed_content_types),
+        "CIKB_MAX_PAGES": settings.max_pages_per_source,
+        "CIKB_LANGUAGE": settings.language,
+        # FIFO within one priority: the crawl reaches pages breadth-first, not depth-first.
+        "SCHEDULER_MEMORY_QUEUE": "scrapy.squeues.FifoMemoryQueue",
+        "SCHEDULER_DISK_QUEUE": "scrapy.squeues.PickleFifoDiskQueue",
+        "REDIRECT_MAX_TIMES": 5,
+        "COOKIES_ENABLED": False,
+        "TELNETCONSOLE_ENABLED": False,
+        "MEMUSAGE_ENABLED": False,
+        "LOGSTATS_INTERVAL": 0,
+        "LOG_LEVEL": "WARNING",
+    }

@@ -1,0 +1,138 @@
+"""What every source spider shares: the page budget, de-duplication, and counting drops."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from scrapy import Request, Spider, signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import CloseSpider, IgnoreRequest
+from scrapy.http import Response
+from scrapy.spidermiddlewares.httperror import HttpError
+from twisted.python.failure import Failure
+from w3lib.url import canonicalize_url
+
+from cikb.models import DropReason
+from gather.middlewares import ACCEPT_KEY, ATTEMPT_KEY, PAGE_KEY, RETRY_EXCEPTIONS, Dropped
+from gather.reporter import SourceReporter
+from gather.urls import site_of
+
+KEY = PAGE_KEY
+START = "cikb_start"
+
+
+class SourceSpider(Spider):
+    """One source of one crawl. Delivers at most ``CIKB_MAX_PAGES`` HTML pages, each URL once.
+
+    Subclasses yield requests made by :meth:`page_request` and call :meth:`deliver`
+    on each page response; failures reach :meth:`on_page_error`, which counts them.
+    """
+
+    def __init__(self, *args: Any, reporter: SourceReporter, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.reporter = reporter
+        self.start_urls = list(reporter.request.start_urls)
+        # Registered domains requests may go to (see gather.middlewares.OffsiteMiddleware).
+        self.allowed_sites: set[str] | None = {site_of(url) for url in self.start_urls}
+        self._seen: set[str] = set()  # canonical URLs requested (or delivered after a redirect)
+        self._pending: set[str] = set()  # page requests not answered yet
+        self._delivered: set[str] = set()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> SourceSpider:
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        spider.max_pages = crawler.settings.getint("CIKB_MAX_PAGES", 20)
+        spider.accept = crawler.settings.getlist("CIKB_ALLOWED_CONTENT_TYPES", ["text/html"])
+        spider.language = crawler.settings.get("CIKB_LANGUAGE", "en")
+        crawler.signals.connect(spider.on_opened, signal=signals.spider_opened)
+        crawler.signals.connect(spider.on_closed, signal=signals.spider_closed)
+        return spider
+
+    def page_request(
+        self,
+        url: str,
+        *,
+        priority: int = 0,
+        start: bool = False,
+        callback: Callable[..., Any] | None = None,
+        accept: list[str] | None = None,
+    ) -> Request | None:
+        """A request for a page not requested before in this source, or None."""
+        key = canonicalize_url(url)
+        if key in self._seen:
+            return None
+        self._seen.add(key)
+        self._pending.add(key)
+        # dont_filter: this spider de-duplicates itself, so redirects to a seen page end in deliver().
+        return Request(
+            url,
+            callback=callback or self.parse_page,
+            errback=self.on_page_error,
+            priority=priority,
+            dont_filter=True,
+            meta={KEY: key, START: start, ACCEPT_KEY: accept or self.accept},
+        )
+
+    def parse_page(self, response: Response) -> Any:
+        """Pages of a source that follows no links: deliver them."""
+        self.deliver(response)
+        return []
+
+    def deliver(self, response: Response) -> bool:
+        """Send a page to the reporter; False when it is a repeat or the budget is already spent.
+
+        Raises CloseSpider once the budget is reached, so nothing more is requested.
+        """
+        self._pending.discard(response.meta.get(KEY, ""))
+        key = canonicalize_url(response.url)
+        if key in self._delivered:
+            return False
+        if self.reporter.summary.fetched >= self.max_pages:
+            self.reporter.drop(response.url, DropReason.budget, "page budget spent")
+            return False
+        text = getattr(response, "text", None)
+        if text is None:
+            self.reporter.drop(response.url, DropReason.content_type, "not a text response")
+            return False
+        self._delivered.add(key)
+        self._seen.add(key)
+        content_type = (response.headers.get(b"Content-Type") or b"text/html").decode("latin-1")
+        self.reporter.page(response.url, text, response.status, content_type.split(";")[0].strip())
+        if self.reporter.summary.fetched >= self.max_pages:
+            raise CloseSpider("budget")
+        return True
+
+    def on_page_error(self, failure: Failure) -> None:
+        """Count a failed page by its reason."""
+        request: Request = failure.request  # type: ignore[attr-defined]
+        self._pending.discard(request.meta.get(KEY, ""))
+        reason, detail = classify_failure(failure, request)
+        self.reporter.drop(request.url, reason, detail, start=request.meta.get(START, False))
+
+    def on_opened(self, spider: Spider) -> None:
+        self.reporter.started()
+
+    def on_closed(self, spider: Spider, reason: str) -> None:
+        # Pages queued but never fetched: the budget ran out first (or the crawl was stopped).
+        for key in sorted(self._pending):
+            self.reporter.drop(key, DropReason.budget, f"not fetched: crawl closed ({reason})")
+        self._pending.clear()
+        self.reporter.finished()
+
+
+def classify_failure(failure: Failure, request: Request) -> tuple[DropReason, str]:
+    """The DropReason and a one-line detail for a failed request."""
+    value = failure.value
+    if isinstance(value, Dropped):
+        return value.reason, value.detail
+    if isinstance(value, HttpError):
+        return DropReason.http_error, f"HTTP {value.response.status}"
+    if isinstance(value, IgnoreRequest):
+        return DropReason.network_error, str(value) or "request ignored"
+    attempts = request.meta.get(ATTEMPT_KEY, 1)
+    name = type(value).__name__
+    if isinstance(value, RETRY_EXCEPTIONS):
+        return DropReason.network_error, f"{name} after {attempts} attempt(s)"
+    message = str(value).strip().splitlines()[0] if str(value).strip() else name
+    return DropReason.network_error, f"{name}: {message}"

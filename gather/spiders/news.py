@@ -1,0 +1,64 @@
+"""News: RSS/Atom feeds (their items' article pages are fetched, nothing further) or article pages."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+from scrapy import Request, Selector
+from scrapy.http import Response
+
+from gather.spiders.base import KEY, SourceSpider
+from gather.urls import ALLOWED_SCHEMES
+
+FEED_CONTENT_TYPES = [
+    "application/rss+xml",
+    "application/atom+xml",
+    "application/rdf+xml",
+    "application/xml",
+    "text/xml",
+]
+_FEED_MARKERS = (b"<rss", b"<feed", b"<rdf:rdf")
+
+
+class NewsSpider(SourceSpider):
+    """Pages from configured news URLs: a feed's item links, or the page itself."""
+
+    name = "news"
+    # Feed items often live on several news sites; politeness stays per domain.
+    custom_settings = {"CONCURRENT_REQUESTS": 4}
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.allowed_sites = None  # a feed links wherever its articles are
+
+    async def start(self) -> AsyncIterator[Request]:
+        for url in self.start_urls:
+            accept = [*self.accept, *FEED_CONTENT_TYPES]
+            if request := self.page_request(url, start=True, accept=accept, callback=self.parse_start):
+                yield request
+
+    def parse_start(self, response: Response) -> Iterator[Request]:
+        if not is_feed(response):
+            self.deliver(response)
+            return
+        self._pending.discard(response.meta.get(KEY, ""))  # a feed is not a page
+        for url in feed_links(response):
+            if request := self.page_request(url):
+                yield request
+
+
+def is_feed(response: Response) -> bool:
+    """True for an RSS, RDF or Atom document (sniffed: feeds are often served as text/html or text/plain)."""
+    head = response.body[:2048].lower()
+    return any(marker in head for marker in _FEED_MARKERS)
+
+
+def feed_links(response: Response) -> list[str]:
+    """The article links of a feed's items, in feed order, absolute, http(s) only."""
+    selector = Selector(body=response.body, type="xml")
+    selector.remove_namespaces()
+    raw = selector.xpath("//item/link/text() | //entry/link[not(@rel) or @rel='alternate']/@href").getall()
+    links = [urljoin(response.url, link.strip()) for link in raw if link.strip()]
+    return [link for link in dict.fromkeys(links) if urlsplit(link).scheme in ALLOWED_SCHEMES]
