@@ -32,6 +32,8 @@ MAX_SENTENCES = 3
 DENSE_CANDIDATES = 24
 # A follow-up sentence joins the best one when it scores at least this share of it.
 FOLLOW_UP_SHARE = 0.8
+# ...or at least this share when it holds question words the sentences so far do not ("...and what does it sell?").
+COVERAGE_SHARE = 0.5
 NEAR_DUPLICATE = 0.6
 LEXICAL_WEIGHT, DENSE_WEIGHT, CUE_BONUS, RANK_PRIOR = 0.6, 0.4, 0.15, 0.05
 
@@ -202,15 +204,17 @@ def _combine(candidate: Candidate) -> float:
 
 
 def _choose(ranked: list[Candidate], query_stems: set[str]) -> list[Candidate]:
+    """The best sentence, then those close to it, or answering a part of the question it leaves open."""
     chosen = [ranked[0]]
     covered = set(ranked[0].stems) & query_stems
     for candidate in ranked[1:]:
-        if len(chosen) == MAX_SENTENCES or candidate.score < FOLLOW_UP_SHARE * chosen[0].score:
+        if len(chosen) == MAX_SENTENCES or candidate.score < COVERAGE_SHARE * chosen[0].score:
             break
         if any(_jaccard(candidate.stems, c.stems) >= NEAR_DUPLICATE for c in chosen):
             continue
         adds = set(candidate.stems) & query_stems - covered
-        if adds or candidate.cue > 0:
+        close = candidate.score >= FOLLOW_UP_SHARE * chosen[0].score
+        if adds or (close and candidate.cue > 0):
             chosen.append(candidate)
             covered |= adds
     return chosen

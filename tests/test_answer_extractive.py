@@ -1,0 +1,109 @@
+"""Extractive mode: the best sentences of the context, each cited, and a line saying it is extractive (A3)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from answer import ABSTENTION, EXTRACTIVE_NOTE, Answerer
+from answer.extractive import answer_type, short_answer, split_sentences
+from answer_helpers import retrieval
+
+ABOUT = """# About Acme Corp
+
+Acme Corp. is a maker of desert equipment based in Springfield, Ohio. The company employs about 1,200 people.
+
+## History
+
+Acme was founded in 1949 by Wile E. Coyote and Jane Doe. It began as a workshop selling anvils by mail order.
+In 1987 Acme opened its first factory outside the United States, in Mexico."""
+
+PRODUCTS = """# Products
+
+- Acme sells anvils, rockets and giant magnets.
+- Its best-selling product is the Acme Rocket Skate, launched in 1962.
+
+Read our [catalogue](https://acme.example/catalogue) for **prices**."""
+
+NEWS = """Acme Corp reported revenue of $3.2 billion for 2025. The chief executive is Maria Lopez, who took over in 2019.
+Acme was founded in 1949 by Wile E. Coyote and Jane Doe."""
+
+
+def _answer(question: str, texts: list[str], **kwargs):
+    return Answerer(**kwargs).answer(question, retrieval(question, texts))
+
+
+def test_when_question_picks_the_dated_sentence_with_its_citation():
+    answer = _answer("When was Acme founded?", [PRODUCTS, ABOUT])
+    assert answer.mode == "extractive" and answer.grounded and answer.note == EXTRACTIVE_NOTE
+    assert answer.answer.startswith("Acme was founded in 1949 by Wile E. Coyote and Jane Doe. [2]")
+    assert answer.short_answer == "1949"
+    assert answer.citations[0] == 2 and answer.sources[0].url == "https://acme.example/page-2"
+
+
+def test_who_question_prefers_a_sentence_naming_a_person():
+    answer = _answer("Who is the chief executive of Acme?", [ABOUT, NEWS])
+    assert answer.answer.startswith("The chief executive is Maria Lopez, who took over in 2019. [2]")
+    assert answer.short_answer == "Maria Lopez"
+
+
+def test_how_many_question_finds_the_number():
+    answer = _answer("How many people does Acme employ?", [ABOUT])
+    assert answer.answer.startswith("The company employs about 1,200 people. [1]")
+    assert answer.short_answer == "1,200"
+
+
+def test_every_quoted_sentence_is_in_its_cited_source_and_duplicates_are_dropped():
+    texts = [ABOUT, PRODUCTS, NEWS]
+    answer = _answer("Who founded Acme and what does it sell?", texts)
+    sentences = [s for s in answer.answer.split(" [") if s]
+    assert 1 <= len(answer.citations) <= 3
+    body = answer.answer
+    for number in answer.citations:
+        assert f"[{number}]" in body
+    # The founding sentence appears in two sources but is quoted once, from the better-ranked one.
+    assert body.count("founded in 1949") == 1
+    assert "sell" in body and "founded" in body  # both parts of the question are answered
+    for quoted in split_sentences(body.replace("[1]", "\n\n").replace("[2]", "\n\n").replace("[3]", "\n\n")):
+        assert any(quoted.strip() in " ".join(split_sentences(t)) for t in texts), quoted
+    assert sentences
+
+
+def test_markdown_is_read_as_prose():
+    sentences = split_sentences(PRODUCTS)
+    assert sentences == [
+        "Acme sells anvils, rockets and giant magnets.",
+        "Its best-selling product is the Acme Rocket Skate, launched in 1962.",
+        "Read our catalogue for prices.",
+    ]
+    assert "Acme Corp. is a maker of desert equipment based in Springfield, Ohio." in split_sentences(ABOUT)
+
+
+def test_dense_similarity_breaks_lexical_ties():
+    texts = ["Acme makes things for coyotes. Acme ships things to coyotes."]
+
+    class Embedder:
+        """Says the second sentence means the question; the first does not."""
+
+        def embed_query(self, text):
+            return np.array([1.0, 0.0])
+
+        def embed_documents(self, sentences):
+            return np.array([[1.0, 0.0] if "ships" in s else [0.0, 1.0] for s in sentences])
+
+    answer = _answer("Acme things coyotes", texts, embedder=Embedder())
+    assert answer.answer.startswith("Acme ships things to coyotes. [1]")
+
+
+def test_empty_context_abstains():
+    answer = _answer("When was Acme founded?", [])
+    assert answer.answer == ABSTENTION and answer.abstained and not answer.grounded
+
+
+def test_answer_types_and_short_answers():
+    assert answer_type("In what year did Acme open a factory?") == "when"
+    assert answer_type("What does Acme sell?") is None
+    assert answer_type("What year did Acme open a factory?") == "when"
+    assert answer_type("How much revenue did Acme report?") == "quantity"
+    assert answer_type("Where is Acme based?") == "where"
+    assert short_answer("when", "It opened on March 3, 1987 in Mexico.", "When did it open?") == "March 3, 1987"
+    assert short_answer("quantity", "Revenue was $3.2 billion in 2025.", "How much revenue?") == "$3.2 billion"

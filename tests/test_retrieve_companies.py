@@ -1,0 +1,42 @@
+"""R2: which company the question names; R3: names the knowledge base does not mention."""
+
+from __future__ import annotations
+
+import pytest
+
+from retrieve.companies import candidate_names, infer_company, name_variants, unmentioned_names
+
+KB = {"acme-corp": "Acme Corp", "general-electric": "General Electric Company", "ge-healthcare": None, "3m": "3M"}
+
+
+def test_name_variants_drop_legal_forms_and_use_slug_words():
+    assert name_variants("acme-corp", "Acme Corp") == {"acme corp", "acme"}
+    assert name_variants("general-electric", "General Electric Company") == {"general electric company", "general electric"}
+
+
+@pytest.mark.parametrize(
+    ("question", "slug"),
+    [("Who founded Acme?", "acme-corp"), ("what is ACME CORP's revenue", "acme-corp"),
+     ("When did General Electric start?", "general-electric"), ("Who runs GE Healthcare?", "ge-healthcare"),
+     ("Where is 3M based?", "3m"), ("Tell me about acmeville", None), ("Is Globex hiring?", None)],
+)
+def test_infer_company(question, slug):
+    assert infer_company(question, KB).slug == slug
+
+
+def test_longest_name_wins():
+    companies = {"apple": "Apple", "apple-records": "Apple Records"}
+    choice = infer_company("Who founded Apple Records?", companies)
+    assert (choice.slug, choice.source, choice.matched) == ("apple-records", "inferred", "apple records")
+
+
+def test_candidate_names_skip_question_words_and_business_terms():
+    assert candidate_names("Who is the CEO of Initech?") == ["Initech"]
+    assert candidate_names("When did Jane Doe join Globex Corp?") == ["Jane Doe", "Globex Corp"]
+    assert candidate_names("what does it sell") == []
+
+
+def test_unmentioned_names():
+    texts = ["Jane Doe founded Acme in Springfield.", "Acme's products"]
+    assert unmentioned_names("Did Jane Doe found Acme?", texts) == []
+    assert unmentioned_names("Did Jane Doe found Globex?", texts) == ["Globex"]

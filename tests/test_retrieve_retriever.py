@@ -1,0 +1,163 @@
+"""R1-R3 through the Retriever against the real embedded store, with a tiny bag-of-words embedder."""
+
+from __future__ import annotations
+
+import zlib
+from datetime import datetime, timezone
+
+import numpy as np
+import pytest
+
+from cikb.config import Settings
+from cikb.models import Chunk, ChunkMetadata, ModelInfo
+from embed import Bm25Encoder
+from retrieve import Retriever
+from store import open_store
+
+DIM = 128
+
+
+class WordsEmbedder:
+    """Hashed bag of stems, L2-normalised: cosine = shared vocabulary (no model weights needed)."""
+
+    info = ModelInfo(name="tests/bag-of-words", dim=DIM, backend="tests", variant="numpy-fp32", pooling="mean")
+
+    def __init__(self) -> None:
+        self.bm25 = Bm25Encoder()
+        self.queries: list[str] = []
+
+    def _vector(self, text: str) -> np.ndarray:
+        vector = np.zeros(DIM, dtype=np.float32)
+        for stem in self.bm25.tokenize(text):
+            vector[zlib.crc32(stem.encode()) % DIM] += 1.0
+        norm = np.linalg.norm(vector)
+        return vector / norm if norm else vector + 1 / np.sqrt(DIM)
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        return np.stack([self._vector(t) for t in texts])
+
+    def embed_query(self, text: str) -> np.ndarray:
+        self.queries.append(text)
+        return self._vector(text)
+
+
+DOCS = {
+    "acme-corp": [
+        ("Acme founders", "Acme Corp was founded in 1949 by Wile Coyote and Jane Doe in Springfield."),
+        ("Acme products", "Acme Corp sells anvils, rockets and giant magnets to desert customers."),
+        ("Acme factories", "Acme Corp opened factories in Mexico and Ohio; the factories build rockets."),
+    ],
+    "globex": [
+        ("Globex founders", "Globex was founded in 1989 by Hank Scorpio in Cypress Creek."),
+        ("Globex products", "Globex sells doomsday devices and hammocks to governments."),
+    ],
+}
+TOKENS = [60, 70, 30]  # as if counted by a model's tokenizer: sizes that make the budget bite
+NAMES = {"acme-corp": "Acme Corporation", "globex": "Globex"}
+
+
+def _chunks(slug: str) -> list[Chunk]:
+    when = datetime(2026, 3, 1, tzinfo=timezone.utc)
+    return [
+        Chunk(id=f"{zlib.crc32(f'{slug}{i}'.encode()):08x}-0000-4000-8000-{i:012d}", text=text, token_count=TOKENS[i],
+              metadata=ChunkMetadata(url=f"https://{slug}.example/{i}", title=title, company=slug,
+                                     source_type="website", chunk_index=0, scraped_at=when))
+        for i, (title, text) in enumerate(DOCS[slug])
+    ]
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory):
+    """One store for the module: these tests only read."""
+    settings = Settings(data_dir=tmp_path_factory.mktemp("kb") / "data")
+    embedder, bm25 = WordsEmbedder(), Bm25Encoder()
+    store = open_store(settings)
+    store.ensure_collection(embedder.info, bm25_avg_len=10.0)
+    for slug in DOCS:
+        chunks = _chunks(slug)
+        texts = [c.text for c in chunks]
+        store.replace_company(slug, chunks, embedder.embed_documents(texts), Bm25Encoder(avg_len=10.0).encode_documents(texts))
+    yield settings, store, embedder, bm25
+    store.close()
+
+
+def _retriever(kb, **retrieve) -> Retriever:
+    settings, store, embedder, bm25 = kb
+    if retrieve:
+        settings = settings.model_copy(update={"retrieve": settings.retrieve.model_copy(update=retrieve)})
+    return Retriever(settings, store, embedder, bm25, company_names=NAMES)
+
+
+def test_explicit_company_filters_and_the_trace_says_so(kb):
+    result = _retriever(kb).search("Who founded it?", company="globex")
+    assert {c.chunk.metadata.company for c in result.chunks} == {"globex"}
+    assert result.context[0].chunk.metadata.title == "Globex founders"
+    trace = result.trace
+    assert trace.company.slug == "globex" and trace.company.source == "explicit"
+    assert (trace.prefetch_limit, trace.rrf_k, trace.top_k, trace.score_threshold) == (20, 60, 10, 0.3)
+    assert trace.embedding_model == "tests/bag-of-words" and trace.passed == len(result.chunks)
+    assert trace.abstain_reason is None and not result.empty
+    assert [c.rank for c in result.chunks] == list(range(1, len(result.chunks) + 1))
+
+
+def test_explicit_company_may_be_given_by_name(kb):
+    result = _retriever(kb).search("Who founded it?", company="Acme Corporation")
+    assert result.trace.company.slug == "acme-corp" and result.trace.company.source == "explicit"
+
+
+@pytest.mark.parametrize(
+    ("question", "slug", "matched"),
+    [("Who founded Acme Corporation?", "acme-corp", "acme corporation"),
+     ("What does acme sell?", "acme-corp", "acme"),  # the name without its legal form
+     ("When was Acme Corp founded?", "acme-corp", "acme corp"),  # the slug's words
+     ("What does Globex's company sell?", "globex", "globex")],
+)
+def test_company_is_inferred_from_the_question(kb, question, slug, matched):
+    result = _retriever(kb).search(question)
+    assert (result.trace.company.slug, result.trace.company.source, result.trace.company.matched) == (slug, "inferred", matched)
+    assert {c.chunk.metadata.company for c in result.chunks} == {slug}
+
+
+def test_a_company_the_kb_does_not_hold_abstains_without_searching(kb):
+    retriever = _retriever(kb)
+    retriever.embedder.queries.clear()
+    result = retriever.search("Who founded Initech?", company="initech")
+    assert result.empty and result.chunks == [] and not result.trace.company.known
+    assert "initech" in result.trace.abstain_reason
+    assert retriever.embedder.queries == []  # nothing was embedded or searched
+
+
+def test_a_question_naming_an_unknown_company_abstains(kb):
+    result = _retriever(kb).search("Does Initech of Austin sell rockets and anvils?")
+    assert result.empty and result.chunks  # chunks passed, but none mentions Initech or Austin
+    assert result.trace.company.slug is None and result.trace.company.unknown_names == ["Initech", "Austin"]
+    assert "Initech" in result.trace.abstain_reason
+
+
+def test_no_company_named_searches_every_company(kb):
+    result = _retriever(kb).search("who sells rockets and anvils")
+    assert result.trace.company.source == "none" and not result.empty
+    assert result.context[0].chunk.metadata.title == "Acme products"
+
+
+def test_nothing_past_the_dense_threshold_gives_an_empty_result(kb):
+    result = _retriever(kb, score_threshold=0.95).search("Who founded it?", company="acme-corp")
+    assert result.empty and result.chunks == []
+    assert "threshold 0.95" in result.trace.abstain_reason
+    assert all(c.dense_score >= 0.3 for c in _retriever(kb).search("founded", company="acme-corp").chunks)
+
+
+def test_context_is_packed_best_first_within_the_token_budget(kb):
+    question = "Acme rockets factories anvils founded"
+    full = _retriever(kb, score_threshold=0.0).search(question, company="acme-corp")
+    assert len(full.context) == 3 and full.trace.context_tokens == 160
+    packed = _retriever(kb, score_threshold=0.0, context_tokens=100).search(question, company="acme-corp")
+    expected, used = [], 0
+    for chunk in full.chunks:  # greedy in rank order: a chunk that does not fit is skipped, smaller ones may follow
+        if used + chunk.chunk.token_count <= 100:
+            expected.append(chunk.chunk.id)
+            used += chunk.chunk.token_count
+    assert [c.chunk.id for c in packed.context] == expected
+    assert packed.trace.context_tokens == used <= 100 and packed.trace.in_context == len(expected)
+    assert packed.trace.skipped_for_budget and set(packed.trace.skipped_for_budget).isdisjoint(expected)
+    assert packed.chunks == full.chunks  # the budget trims the context, not the retrieved list
