@@ -1,1 +1,13 @@
-"""chunk stage."""
+"""chunk stage: documents -> heading-aware chunks sized in the embedding model's tokens (spec K1-K3).
+
+Public interface:
+
+- :func:`chunk_document` ``(doc, tokenizer, settings.chunk) -> list[Chunk]``
+- :class:`Tokenizer` — the token-counter protocol the embed stage implements.
+- :func:`chunk_id` ``(url, chunk_index) -> str`` — the deterministic point id.
+"""
+
+from chunk.chunker import chunk_document, chunk_id
+from chunk.tokenizer import Tokenizer
+
+__all__ = ["Tokenizer", "chunk_document", "chunk_id"]
