@@ -1,0 +1,251 @@
+"""Store benchmark: the embedded default (Qdrant Edge) against qdrant-client's local mode, in one run.
+
+For each store and size (5k, 20k, 100k chunks over 10 companies) two fresh
+subprocesses run: one builds the store through ``VectorStore.upsert`` (upsert
+time, then optimize time, peak RSS), one reopens it and runs filtered hybrid
+queries (R1: dense 20 + sparse 20, RRF, one company) (reopen time, p50/p95,
+peak RSS of a process that serves queries).
+
+The data are synthetic, and say so: dense vectors are random unit vectors
+around 200 random topic directions (so the 0.3 cosine threshold keeps some and
+drops most, as with real text); sparse vectors are real BM25 weights
+(``embed.Bm25Encoder.term_weights``) of ~220-token documents drawn from a
+Zipf(1.1) vocabulary of 50,000 terms; queries are 4 terms and a vector near a
+topic. Payloads carry 1,500 characters of text like a real chunk.
+
+    python bench/store.py                      # all sizes, both stores (~10 min on 2 cores)
+    python bench/store.py --sizes 5000 20000   # fewer sizes
+    python bench/store.py --local-queries 10   # fewer (slow) local-mode queries
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+DIM = 384
+COMPANIES = 10
+TOPICS = 200
+VOCAB = 50_000
+DOC_TOKENS = 220
+QUERY_TERMS = 4
+SEED = 7
+STORES = {"embedded": "Qdrant Edge (default)", "local": "qdrant-client local (baseline)"}
+
+
+# -- synthetic corpus ----------------------------------------------------------------------
+
+
+def _unit(rows: np.ndarray) -> np.ndarray:
+    return (rows / np.linalg.norm(rows, axis=1, keepdims=True)).astype(np.float32)
+
+
+def _topics() -> np.ndarray:
+    return _unit(np.random.default_rng(SEED).standard_normal((TOPICS, DIM)))
+
+
+def _zipf_terms(rng: np.random.Generator, size: int) -> np.ndarray:
+    weights = 1.0 / np.arange(1, VOCAB + 1) ** 1.1
+    return rng.choice(VOCAB, size=size, p=weights / weights.sum())
+
+
+def corpus(n: int, start: int, stop: int):
+    """Chunks ``start..stop`` of an ``n``-chunk corpus, with their dense and sparse vectors (deterministic)."""
+    from cikb.models import Chunk, ChunkMetadata, SparseVector
+    from embed import Bm25Encoder
+
+    rng = np.random.default_rng([SEED, n, start])
+    topics = _topics()
+    topic_of = rng.integers(0, TOPICS, stop - start)
+    dense = _unit(topics[topic_of] * 1.0 + rng.standard_normal((stop - start, DIM)).astype(np.float32) * 0.075)
+    bm25 = Bm25Encoder(avg_len=DOC_TOKENS)
+    terms = _zipf_terms(rng, (stop - start) * DOC_TOKENS).reshape(stop - start, DOC_TOKENS)
+    scraped = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    chunks, sparse = [], []
+    for row, i in enumerate(range(start, stop)):
+        ids, counts = np.unique(terms[row], return_counts=True)
+        norm = bm25.k1 * (1 - bm25.b + bm25.b * DOC_TOKENS / bm25.avg_len)
+        values = counts * (bm25.k1 + 1) / (counts + norm)
+        sparse.append(SparseVector(indices=ids.tolist(), values=values.tolist()))
+        company = f"company-{i % COMPANIES:02d}"
+        url = f"https://{company}.example/page/{i // 8}"
+        chunks.append(
+            Chunk(
+                id=str(uuid.uuid5(uuid.NAMESPACE_URL, f"{url}#{i % 8}")),
+                text=f"chunk {i} " + "lorem ipsum dolor sit amet " * 55,
+                token_count=DOC_TOKENS,
+                metadata=ChunkMetadata(url=url, title=f"Page {i}", company=company, source_type="website", chunk_index=i % 8, scraped_at=scraped),
+            )
+        )
+    return chunks, dense, sparse
+
+
+def queries(count: int):
+    from cikb.models import SparseVector
+
+    rng = np.random.default_rng([SEED, 99])
+    topics = _topics()
+    dense = _unit(topics[rng.integers(0, TOPICS, count)] + rng.standard_normal((count, DIM)).astype(np.float32) * 0.075)
+    terms = _zipf_terms(rng, count * QUERY_TERMS).reshape(count, QUERY_TERMS)
+    sparse = [SparseVector(indices=sorted(set(t.tolist())), values=[1.0] * len(set(t.tolist()))) for t in terms]
+    companies = [f"company-{i % COMPANIES:02d}" for i in range(count)]
+    return list(zip(dense, sparse, companies))
+
+
+# -- the two phases, each in its own process -------------------------------------------------
+
+
+def _settings(mode: str, path: Path):
+    from cikb.config import Settings
+
+    return Settings(data_dir=path, store={"mode": mode, "path": path})
+
+
+def _model():
+    from cikb.models import ModelInfo
+
+    return ModelInfo(name="bench/random-unit-vectors", dim=DIM, backend="none", variant="synthetic-fp32", pooling="cls")
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def phase_build(mode: str, path: Path, n: int, batch: int) -> dict:
+    from store import open_store
+
+    store = open_store(_settings(mode, path))
+    store.ensure_collection(_model(), bm25_avg_len=DOC_TOKENS)
+    upsert_s = 0.0
+    for start in range(0, n, batch):
+        chunks, dense, sparse = corpus(n, start, min(n, start + batch))
+        t0 = time.perf_counter()
+        store.upsert(chunks, dense, sparse)
+        upsert_s += time.perf_counter() - t0
+    t0 = time.perf_counter()
+    store.optimize()
+    optimize_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    store.close()
+    close_s = time.perf_counter() - t0
+    return {"upsert_s": upsert_s, "optimize_s": optimize_s, "close_s": close_s, "build_rss_mb": _peak_rss_mb()}
+
+
+def phase_query(mode: str, path: Path, n: int, count: int) -> dict:
+    from store import open_store
+
+    work = queries(count + 3)
+    t0 = time.perf_counter()
+    store = open_store(_settings(mode, path))
+    count_check = store.count()
+    reopen_s = time.perf_counter() - t0
+    assert count_check == n, (count_check, n)
+    latencies, returned = [], []
+    for i, (dense, sparse, company) in enumerate(work):
+        t0 = time.perf_counter()
+        hits = store.hybrid_search(dense, sparse, company=company)
+        elapsed = time.perf_counter() - t0
+        if i >= 3:  # the first queries warm caches
+            latencies.append(elapsed)
+            returned.append(len(hits))
+        assert all(h.chunk.metadata.company == company for h in hits)
+    store.close()
+    ms = np.array(latencies) * 1000
+    return {
+        "reopen_s": reopen_s,
+        "p50_ms": float(np.percentile(ms, 50)),
+        "p95_ms": float(np.percentile(ms, 95)),
+        "queries": count,
+        "mean_hits": float(np.mean(returned)),
+        "serve_rss_mb": _peak_rss_mb(),
+    }
+
+
+def _disk_mb(path: Path) -> float:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) / 2**20
+
+
+def _child(args: list[str]) -> dict:
+    proc = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"bench child {args} failed:\n{proc.stderr[-3000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def run_one(mode: str, n: int, count: int, batch: int) -> dict:
+    path = Path(tempfile.mkdtemp(prefix=f"cikb-bench-{mode}-"))
+    try:
+        row = {"store": mode, "n": n}
+        row.update(_child(["--phase", "build", "--mode", mode, "--path", str(path), "--n", str(n), "--batch", str(batch)]))
+        row["disk_mb"] = _disk_mb(path)
+        row.update(_child(["--phase", "query", "--mode", mode, "--path", str(path), "--n", str(n), "--queries", str(count)]))
+        return row
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def print_table(rows: list[dict]) -> None:
+    header = f"{'store':<32} {'chunks':>7} {'upsert s':>9} {'optim s':>8} {'reopen s':>9} {'p50 ms':>9} {'p95 ms':>9} {'queries':>7} {'hits':>5} {'build MB':>9} {'serve MB':>9} {'disk MB':>8}"
+    print(header)
+    print("-" * len(header))
+    for r in rows:
+        print(
+            f"{STORES[r['store']]:<32} {r['n']:>7} {r['upsert_s']:>9.2f} {r['optimize_s']:>8.2f} {r['reopen_s']:>9.2f} "
+            f"{r['p50_ms']:>9.1f} {r['p95_ms']:>9.1f} {r['queries']:>7} {r['mean_hits']:>5.1f} {r['build_rss_mb']:>9.0f} {r['serve_rss_mb']:>9.0f} {r['disk_mb']:>8.0f}"
+        )
+    print()
+    by = {(r["store"], r["n"]): r for r in rows}
+    for n in sorted({r["n"] for r in rows}):
+        edge, local = by.get(("embedded", n)), by.get(("local", n))
+        if edge and local:
+            print(
+                f"{n:>7} chunks: local/Edge  p50 x{local['p50_ms'] / edge['p50_ms']:.0f}, p95 x{local['p95_ms'] / edge['p95_ms']:.0f}, "
+                f"reopen x{local['reopen_s'] / edge['reopen_s']:.0f}, upsert x{local['upsert_s'] / edge['upsert_s']:.1f}, serve RSS x{local['serve_rss_mb'] / edge['serve_rss_mb']:.1f}"
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[5_000, 20_000, 100_000])
+    parser.add_argument("--stores", nargs="+", choices=list(STORES), default=list(STORES))
+    parser.add_argument("--edge-queries", type=int, default=200)
+    parser.add_argument("--local-queries", type=int, default=20, help="the local mode takes seconds per query at 100k")
+    parser.add_argument("--batch", type=int, default=5_000, help="chunks per upsert call")
+    parser.add_argument("--phase", choices=["build", "query"], help=argparse.SUPPRESS)
+    parser.add_argument("--mode", help=argparse.SUPPRESS)
+    parser.add_argument("--path", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--n", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--queries", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.phase == "build":
+        print(json.dumps(phase_build(args.mode, args.path, args.n, args.batch)))
+        return
+    if args.phase == "query":
+        print(json.dumps(phase_query(args.mode, args.path, args.n, args.queries)))
+        return
+    rows = []
+    for n in args.sizes:
+        for mode in args.stores:
+            count = args.edge_queries if mode == "embedded" else args.local_queries
+            t0 = time.perf_counter()
+            rows.append(run_one(mode, n, count, args.batch))
+            print(f"  {STORES[mode]} at {n}: done in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+    print_table(rows)
+
+
+if __name__ == "__main__":
+    main()
