@@ -1,13 +1,15 @@
 """HTML -> title and Markdown main text, with trafilatura (spec C1).
 
 trafilatura already drops navigation, headers, footers, sidebars and most
-cookie notices. Two targeted passes cover what it keeps on real pages:
+cookie notices. Three targeted steps cover what it keeps on real pages:
 
 - before it: elements whose class or id marks them as a cookie/consent
   banner or an ad slot are removed from the tree (trafilatura keeps an ad box
   that sits inside the article, and consent banners without the usual ids);
 - after it: short paragraphs that read as a cookie notice are dropped, for
-  banners marked by nothing but their wording; <sup>/<sub> tags go.
+  banners marked by nothing but their wording; <sup>/<sub> tags go;
+- instead of it: where its output is its whole-page fallback (navigation
+  lines and all, on short pages), its precision mode is asked again.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 
 import trafilatura
 from lxml.html import HtmlElement
+from trafilatura.settings import Document
 from trafilatura.utils import load_html
 
 # How trafilatura is asked to extract. Tuned with bench/clean.py on the
@@ -53,6 +56,7 @@ _MAX_NOTICE_CHARS = 400
 # trafilatura's Markdown writes superscripts and subscripts as inline HTML
 # ("shift<sup>[1]</sup>"); the tags are noise to chunks and embeddings.
 _SUP_SUB_TAG = re.compile(r"</?su[bp]>")
+_FALLBACK_MIN_LINES = 3
 
 
 @dataclass(frozen=True)
@@ -73,11 +77,30 @@ def extract(html: str, url: str | None = None, options: Mapping[str, object] = E
     if tree is None:
         return None
     _remove_banners_and_ads(tree)
-    document = trafilatura.bare_extraction(tree, url=url, with_metadata=True, **options)
+    document = _trafilatura(tree, url, options)
+    if document is not None and _is_whole_page_fallback(document.text):
+        document = _trafilatura(tree, url, {**options, "favor_precision": True})
     if document is None or not document.text:
         return None
     markdown = _drop_cookie_notices(_SUP_SUB_TAG.sub("", document.text))
     return Extracted(title=document.title or "", markdown=markdown)
+
+
+def _trafilatura(tree: HtmlElement, url: str | None, options: Mapping[str, object]) -> Document | None:
+    # bare_extraction works on a copy of the tree, so it can run twice on one.
+    return trafilatura.bare_extraction(tree, url=url, with_metadata=True, **options)
+
+
+def _is_whole_page_fallback(markdown: str | None) -> bool:
+    """Whether trafilatura found no main text and fell back to every line of the page.
+
+    Its Markdown separates blocks with blank lines; its last-resort fallback
+    is one line per text node, navigation included ("Home", "About", ...).
+    That happens on short pages (a contact page, a blog index) and on link
+    lists; precision mode then finds their short main text, or nothing.
+    """
+    text = (markdown or "").strip()
+    return "\n\n" not in text and text.count("\n") >= _FALLBACK_MIN_LINES - 1
 
 
 def _remove_banners_and_ads(tree: HtmlElement) -> None:

@@ -204,3 +204,11 @@ def test_the_title_falls_back_to_the_first_heading_then_the_url() -> None:
     assert document(no_title).title == "About Acme Corp"
     bare = "<html><body><div>" + paragraphs(ABOUT) + "</div></body></html>"
     assert document(bare).title == "about"
+
+
+def test_a_short_page_loses_its_navigation_too() -> None:
+    # On a page this short trafilatura falls back to every line of the page, nav included.
+    text = "Write to Acme Corp at 100 Main Street, Springfield, OR 97477, or call +1 555 0100."
+    html = page_html(f"<h1>Contact Acme Corp</h1><p>{text}</p>")
+    content = document(html, CleanSettings(min_chars=50)).content
+    assert content == f"# Contact Acme Corp\n\n{text}"
