@@ -16,18 +16,24 @@ from answer.citations import check_citations
 from cikb.config import Settings
 from cikb.llm import LLMClient
 from cikb.models import ABSTENTION, Answer
+from retrieve import Retriever
 
 __all__ = ["ABSTENTION", "EXTRACTIVE_NOTE", "Answerer", "ask", "check_citations"]
 
 
-def ask(settings: Settings, question: str, company: str | None = None) -> Answer:
-    """Answer ``question`` from the knowledge base (the company given, or inferred from the question)."""
+def ask(settings: Settings, question: str, company: str | None = None, retriever: Retriever | None = None) -> Answer:
+    """Answer ``question`` from the knowledge base (the company given, or inferred from the question).
+
+    Opens (and closes) the configured store and model unless a ``retriever`` is passed in.
+    """
     from retrieve import open_retriever
 
-    retriever = open_retriever(settings)
+    own = retriever is None
+    retriever = retriever or open_retriever(settings)
     try:
         retrieval = retriever.search(question, company=company)
         answerer = Answerer(LLMClient.from_settings(settings), embedder=retriever.embedder, bm25=retriever.bm25)
         return answerer.answer(question, retrieval)
     finally:
-        retriever.store.close()
+        if own:
+            retriever.store.close()

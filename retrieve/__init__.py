@@ -24,11 +24,21 @@ __all__ = ["Retriever", "infer_company", "open_retriever", "registered_names"]
 def open_retriever(settings: Settings) -> Retriever:
     """The configured store, embedding model and BM25 encoder behind one Retriever.
 
-    Close it with ``retriever.store.close()`` (or use the store as a context manager).
+    Raises ModelMismatchError when the store's vectors come from another model
+    than the one that would embed the queries. Close it with ``retriever.store.close()``.
     """
+    from cikb.errors import ModelMismatchError
     from embed import Bm25Encoder, load_embedder
-    from store import open_store
+    from store import model_mismatch, open_store
 
     store = open_store(settings)
-    embedder = load_embedder(settings.embed)
+    try:
+        embedder = load_embedder(settings.embed)
+        stored = store.model_info()
+        problem = model_mismatch(stored, embedder.info) if stored is not None else None
+        if problem:
+            raise ModelMismatchError(problem)
+    except BaseException:
+        store.close()
+        raise
     return Retriever(settings, store, embedder, Bm25Encoder(), company_names=registered_names(settings))

@@ -28,3 +28,39 @@ def retrieval(question: str, texts: list[str], company: str | None = "acme-corp"
         context_budget=cfg.context_tokens, passed=len(chunks), in_context=len(chunks),
     )
     return RetrievalResult(query=question, chunks=chunks, context=chunks, trace=trace)
+
+
+ACME_DOCS = [
+    ("https://acme.example/about", "About Acme Corp", "website",
+     "# About Acme Corp\n\nAcme Corp is a maker of desert equipment based in Springfield, Ohio. "
+     "The company employs about 1,200 people.\n\n## History\n\nAcme Corp was founded in 1949 by Wile E. Coyote and "
+     "Jane Doe. It began as a workshop selling anvils by mail order. In 1987 Acme opened its first factory outside "
+     "the United States, in Monterrey, Mexico."),
+    ("https://acme.example/products", "Products - Acme Corp", "website",
+     "# Products\n\nAcme Corp sells anvils, rockets, giant magnets and portable holes. Its best-selling product is "
+     "the Acme Rocket Skate, launched in 1962. Customers order from the online catalogue or from dealers in 40 countries."),
+    ("https://acme.example/news/results-2025", "Acme reports 2025 results", "news",
+     "# Acme reports 2025 results\n\nAcme Corp reported revenue of $3.2 billion for 2025, up 8 percent. The chief "
+     "executive is Maria Lopez, who took over from Jane Doe in 2019. The company plans a new factory in Poland."),
+]
+
+
+def build_kb(settings, docs=ACME_DOCS, company: str = "acme-corp"):
+    """Chunk, embed and store ``docs`` with the real model, BM25 and the configured store; returns the embedder."""
+    from chunk import chunk_document
+    from cikb.models import RawDocument
+    from embed import Bm25Encoder, load_embedder
+    from store import open_store
+
+    embedder = load_embedder(settings.embed)
+    chunks = []
+    for url, title, source_type, text in docs:
+        doc = RawDocument(url=url, title=title, content=text, source_type=source_type, company=company, scraped_at=CRAWLED)
+        chunks += chunk_document(doc, embedder.tokenizer, settings.chunk)
+    texts = [c.text for c in chunks]
+    probe = Bm25Encoder()
+    bm25 = Bm25Encoder(avg_len=probe.average_length(texts))
+    with open_store(settings) as store:
+        store.ensure_collection(embedder.info, bm25_avg_len=bm25.avg_len)
+        store.replace_company(company, chunks, embedder.embed_documents(texts), bm25.encode_documents(texts))
+    return embedder

@@ -2,11 +2,116 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
+from rich.markup import escape
 from rich.table import Table
 
-from cikb.cli._app import app, out, print_json, settings
+from cikb.cli._app import app, console, out, print_json, settings
 from cikb.llm import LOG_DB_NAME, CallLog
+from cikb.models import Answer, RetrievalResult, RetrievalTrace
+
+
+@app.command("ask")
+def ask_question(
+    question: str = typer.Argument(..., help="The question, e.g. \"Who founded Acme and when?\""),
+    company: str | None = typer.Option(None, "--company", "-c", help="Company slug or name (default: inferred from the question)."),
+    as_json: bool = typer.Option(False, "--json", help="Answer, citations, sources, mode and the retrieval trace as JSON."),
+) -> None:
+    """Answer a question from the knowledge base, citing its sources as [1], [2]...
+
+    With an LLM endpoint configured (llm.base_url, llm.model) the answer is written
+    from the retrieved sources only; without one it quotes their best sentences.
+    When nothing relevant is known the answer is "I don't have enough information about that."
+    """
+    from answer import ask
+    from retrieve import open_retriever
+
+    cfg = settings()
+    retriever = open_retriever(cfg)
+    try:
+        _print_model(retriever.embedder)
+        result = ask(cfg, question, company=company, retriever=retriever)
+    finally:
+        retriever.store.close()
+    if as_json:
+        print_json(result)
+    else:
+        _print_answer(result)
+
+
+@app.command("search")
+def search_chunks(
+    query: str = typer.Argument(..., help="What to look for."),
+    company: str | None = typer.Option(None, "--company", "-c", help="Company slug or name (default: inferred from the query)."),
+    as_json: bool = typer.Option(False, "--json", help="The retrieved chunks, scores, sources and trace as JSON."),
+) -> None:
+    """Show the chunks hybrid retrieval finds for a query: rank, fused score, cosine, source."""
+    from retrieve import open_retriever
+
+    retriever = open_retriever(settings())
+    try:
+        _print_model(retriever.embedder)
+        result = retriever.search(query, company=company)
+    finally:
+        retriever.store.close()
+    if as_json:
+        print_json(result)
+    else:
+        _print_chunks(result)
+
+
+def _print_answer(result: Answer) -> None:
+    _print_company(result.retrieval)
+    out.print(escape(result.answer), highlight=False)
+    if result.short_answer:
+        out.print(f"\n[bold]In short:[/bold] {escape(result.short_answer)}", highlight=False)
+    if result.note:
+        style = "yellow" if not result.grounded and not result.abstained else "dim"
+        out.print(f"\n[{style}]{escape(result.note)}[/{style}]", highlight=False)
+    for warning in result.warnings:
+        console.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False)
+    if result.sources:
+        out.print("\nSources:", highlight=False)
+        for source in result.sources:
+            out.print(f"  [{source.number}] {escape(source.title)} — {escape(source.url)} (crawled {source.crawled_at:%Y-%m-%d})",
+                      highlight=False, markup=True)
+    if result.abstained and result.retrieval.abstain_reason:
+        console.print(f"[dim]why: {escape(result.retrieval.abstain_reason)}[/dim]", highlight=False)
+
+
+def _print_chunks(result: RetrievalResult) -> None:
+    _print_company(result.trace)
+    if not result.chunks:
+        out.print(f"no chunk found: {escape(result.trace.abstain_reason or 'nothing passed retrieval')}", highlight=False)
+        return
+    in_context = {c.chunk.id for c in result.context}
+    for item in result.chunks:
+        meta = item.chunk.metadata
+        cosine = f"{item.dense_score:.3f}" if item.dense_score is not None else "-"
+        budget = "" if item.chunk.id in in_context else "  (outside the context budget)"
+        out.print(f"[bold][{item.rank}][/bold] rrf {item.score:.4f}  cosine {cosine}  {escape(meta.title)}{budget}", highlight=False)
+        out.print(f"    {escape(meta.url)} (crawled {meta.scraped_at:%Y-%m-%d}, chunk {meta.chunk_index})", highlight=False)
+        out.print(f"    {escape(_clip(' '.join(item.chunk.text.split()), 300))}\n", highlight=False)
+
+
+def _print_model(embedder: Any) -> None:
+    info = embedder.info
+    line = f"embedding model: {info.name} ({info.backend}, {info.variant})"
+    if getattr(embedder, "fallback_reason", None):
+        line += f", the offline fallback for {embedder.requested}"
+    console.print(escape(line), highlight=False, soft_wrap=True)
+
+
+def _print_company(trace: RetrievalTrace) -> None:
+    choice = trace.company
+    if choice.slug and choice.source == "inferred":
+        console.print(f"company: {choice.slug} (inferred from {choice.matched!r})", highlight=False)
+    elif choice.slug:
+        console.print(f"company: {choice.slug}", highlight=False)
+    else:
+        console.print("company: all (none named in the question)", highlight=False)
 
 
 @app.command("logs")

@@ -1,0 +1,78 @@
+"""`cikb ask` and `cikb search` end to end: the real embedding model, BM25 and the embedded store."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from answer import ABSTENTION, EXTRACTIVE_NOTE
+from answer_helpers import build_kb
+from cikb.cli import app
+from cikb.config import Settings
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def kb_dir(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("ask-kb")
+    build_kb(Settings(data_dir=root / "data"))
+    (root / "cikb.toml").write_text("")
+    return root
+
+
+@pytest.fixture
+def cli(kb_dir, monkeypatch):
+    monkeypatch.setenv("CIKB_DATA_DIR", str(kb_dir / "data"))
+    monkeypatch.setenv("CIKB_CONFIG", str(kb_dir / "cikb.toml"))
+    runner = CliRunner()
+
+    def run(*args: str):
+        result = runner.invoke(app, list(args))
+        assert result.exit_code == 0, result.output
+        return result
+
+    return run
+
+
+def test_ask_prints_a_cited_extractive_answer_and_the_source_list(cli):
+    result = cli("ask", "When was Acme founded?")
+    out = result.stdout
+    assert "Acme Corp was founded in 1949 by Wile E. Coyote and Jane Doe. [1]" in out
+    assert "In short: 1949" in out
+    assert EXTRACTIVE_NOTE.split(":")[0] in out
+    assert "Sources:\n  [1] About Acme Corp — https://acme.example/about (crawled 2026-03-01)" in out
+    assert "embedding model: sentence-transformers/all-MiniLM-L6-v2" in result.stderr
+    assert "company: acme-corp (inferred from 'acme')" in result.stderr
+
+
+def test_ask_json_has_answer_citations_sources_mode_and_trace(cli):
+    payload = json.loads(cli("ask", "Who is the chief executive?", "--company", "acme-corp", "--json").stdout)
+    assert payload["mode"] == "extractive" and payload["grounded"] and not payload["abstained"]
+    assert "Maria Lopez" in payload["answer"] and payload["short_answer"] == "Maria Lopez"
+    cited = {s["number"]: s for s in payload["sources"]}
+    assert set(payload["citations"]) == set(cited)
+    assert cited[payload["citations"][0]]["url"] == "https://acme.example/news/results-2025"
+    trace = payload["retrieval"]
+    assert trace["company"] == {"slug": "acme-corp", "source": "explicit", "matched": "acme-corp", "known": True, "unknown_names": []}
+    assert trace["rrf_k"] == 60 and trace["score_threshold"] == 0.3 and trace["in_context"] == len(payload["context"])
+
+
+def test_ask_about_a_company_not_in_the_kb_abstains(cli):
+    for args in (("ask", "Who founded Globex?"), ("ask", "Who founded it?", "--company", "globex")):
+        result = cli(*args)
+        assert result.stdout.strip() == ABSTENTION
+    payload = json.loads(cli("ask", "Who founded Globex?", "--json").stdout)
+    assert payload["abstained"] and payload["answer"] == ABSTENTION and payload["sources"] == []
+
+
+def test_search_lists_chunks_with_scores_and_sources(cli):
+    payload = json.loads(cli("search", "rocket skate", "--company", "acme-corp", "--json").stdout)
+    top = payload["chunks"][0]
+    assert top["chunk"]["metadata"]["url"] == "https://acme.example/products" and top["rank"] == 1
+    assert all(c["dense_score"] >= 0.3 for c in payload["chunks"])
+    table = cli("search", "rocket skate", "--company", "acme-corp").stdout
+    assert "https://acme.example/products" in table and "Rocket Skate" in table
