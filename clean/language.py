@@ -9,6 +9,7 @@ private factory: nothing global in langdetect is changed.
 
 from __future__ import annotations
 
+import re
 import threading
 
 from langdetect.detector_factory import PROFILES_DIRECTORY, DetectorFactory
@@ -16,6 +17,11 @@ from langdetect.lang_detect_exception import LangDetectException
 
 SEED = 0
 UNKNOWN = "unknown"
+
+# Paths and addresses say nothing about the language around them: langdetect
+# drops full URLs itself, but a list of root-relative links ("/de/standorte/")
+# would read as German to it.
+_URLISH = re.compile(r"\S*[/@]\S*")
 
 _factory: DetectorFactory | None = None
 _factory_lock = threading.Lock()
@@ -39,7 +45,7 @@ def detect_language(text: str) -> str:
     had no letters to go by.
     """
     detector = _load_factory().create()
-    detector.append(text)
+    detector.append(_URLISH.sub(" ", text))
     try:
         return detector.detect()
     except LangDetectException:

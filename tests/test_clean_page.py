@@ -156,6 +156,12 @@ def test_language_detection_is_deterministic() -> None:
     assert len({detect_language(mixed) for _ in range(20)}) == 1
 
 
+def test_link_paths_do_not_decide_the_language() -> None:
+    # langdetect drops full URLs itself, but not the root-relative paths of a link list.
+    paths = " ".join(f"/unternehmen/standorte/niederlassung-muenchen-{i}/" for i in range(30))
+    assert detect_language(f"Find all our offices and contact people on these pages. {paths}") == "en"
+
+
 def test_a_page_under_min_chars_is_dropped_as_too_short() -> None:
     assert clean(page_html("<h1>Hi</h1><p>Acme makes anvils.</p>")) is DropReason.too_short
     assert clean("") is DropReason.too_short
