@@ -8,3 +8,7 @@ CLI (`cikb.cli`), a thin shell over that API.
 """
 
 __version__ = "0.1.0"
+
+from cikb import _stdlib_shadow
+
+_stdlib_shadow.install()
