@@ -130,6 +130,19 @@ class CrawlEvent(BaseModel):
     summary: SourceSummary | None = Field(None, description="The source's final counts, for source_finished.")
 
 
+GatherStage = Literal["crawl", "clean", "chunk", "embed", "store"]
+
+
+class GatherEvent(BaseModel):
+    """Progress of a whole gather (crawl -> clean -> chunk -> embed -> store), for a live display."""
+
+    stage: GatherStage
+    message: str = ""
+    done: int = 0
+    total: int | None = None
+    crawl: CrawlEvent | None = Field(None, description="The crawler's own event, during the crawl stage.")
+
+
 # --- clean ------------------------------------------------------------------
 
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+import cikb  # noqa: F401  (installs the finder that lets `import chunk` reach our chunk stage on Python < 3.13)
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED = REPO_ROOT.parent / "shared"
 CORPORA = SHARED / "corpora"
