@@ -81,7 +81,8 @@ def extract(html: str, url: str | None = None, options: Mapping[str, object] = E
         return None
     _remove_banners_and_ads(tree)
     document = _trafilatura(tree, url, options)
-    if document is not None and _is_whole_page_fallback(document.text):
+    # Only Markdown output tells blocks apart by blank lines (plain text does not).
+    if document is not None and options.get("include_formatting") and _is_whole_page_fallback(document.text):
         document = _trafilatura(tree, url, {**options, "favor_precision": True})
     if document is None or not document.text:
         return None
