@@ -1,0 +1,126 @@
+"""R1 / R1a in every store mode: RRF with k=60 in Cormack's convention, the 0.3 cosine threshold on the
+dense side, and the same results through Qdrant Edge and through qdrant-client (the server path)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from _store_corpus import QUERY, SQUAD_DIM, chunk, model, pseudo_embedding, settings, sparse, squad_chunks, squad_questions, with_cosine
+from embed import Bm25Encoder
+from store import open_store
+from store._base import QueryFilter, qdrant_rrf_k
+
+MODES = ["embedded", "local"]
+TERM = 7  # the query's one BM25 term
+
+
+@pytest.fixture(params=MODES)
+def store(request, tmp_path: Path):
+    opened = open_store(settings(tmp_path / "data", request.param))
+    opened.ensure_collection(model())
+    yield opened
+    opened.close()
+
+
+def _put(store, points: dict[str, tuple[float, float]]) -> None:
+    """points: name -> (cosine with the query, BM25 weight of TERM; 0 = term absent)."""
+    chunks, dense, sp = [], [], []
+    for axis, (name, (cos, weight)) in enumerate(points.items(), start=1):
+        chunks.append(chunk(name))
+        dense.append(with_cosine(cos, 1 + axis % 7))
+        sp.append(sparse({TERM: weight} if weight else {99: 1.0}))
+    store.upsert(chunks, np.array(dense, dtype=np.float32), sp)
+
+
+def _names(hits) -> list[str]:
+    return [h.chunk.metadata.title for h in hits]
+
+
+def test_a_chunk_below_the_cosine_threshold_never_appears_even_as_the_top_bm25_hit(store) -> None:
+    _put(
+        store,
+        {
+            "related": (0.90, 0.0),
+            "barely": (0.31, 0.0),
+            "bm25-top-unrelated": (0.10, 3.0),  # the best BM25 hit, semantically unrelated
+            "bm25-just-below": (0.29, 2.0),
+            "dense-just-below": (0.29, 0.0),
+            "both": (0.50, 1.0),
+        },
+    )
+    hits = store.hybrid_search(QUERY, sparse({TERM: 1.0}), score_threshold=0.3)
+    assert set(_names(hits)) == {"related", "barely", "both"}
+    assert all(h.dense_score is not None and h.dense_score >= 0.3 for h in hits)
+    assert sorted(h.dense_score for h in hits) == pytest.approx([0.31, 0.50, 0.90], abs=1e-5)
+    # Without a threshold the BM25 hits do come back: the threshold is what removed them.
+    unfiltered = store.hybrid_search(QUERY, sparse({TERM: 1.0}), score_threshold=None)
+    assert {"bm25-top-unrelated", "bm25-just-below", "dense-just-below"} <= set(_names(unfiltered))
+    assert _names(store.sparse_search(sparse({TERM: 1.0})))[0] == "bm25-top-unrelated"
+
+
+def test_the_store_applies_the_dense_prefetch_threshold_under_fusion(store) -> None:
+    """The engine itself (Edge, qdrant-client) must drop dense candidates under the threshold inside a fused query:
+    here nothing is left for our own post-check to catch."""
+    _put(store, {"above": (0.35, 0.0), "below": (0.25, 0.0), "sparse-only": (0.05, 1.0)})
+    fused = store._fused(np.array(QUERY), sparse({TERM: 1.0}), QueryFilter(), 20, qdrant_rrf_k(60), 0.3)
+    assert sorted(h.payload["title"] for h in fused) == ["above", "sparse-only"]
+
+
+def test_rrf_fusion_order_and_scores_match_the_hand_computed_example(store) -> None:
+    # dense ranks (cosine): p1 .95 > p2 .90 > p3 .85 > p4 .80 > p5 .75
+    # sparse ranks (BM25):  p5 (3.0) > p3 (2.0) > p4 (1.0); p1, p2 lack the term
+    # RRF, k=60, rank from 1:
+    #   p3 = 1/63 + 1/62 = .032002   p5 = 1/65 + 1/61 = .031778   p4 = 1/64 + 1/63 = .031498
+    #   p1 = 1/61        = .016393   p2 = 1/62        = .016129
+    # (Qdrant's bare RRF, k=2, would put p5 first: 1/7 + 1/3 > 1/5 + 1/4.)
+    _put(store, {"p1": (0.95, 0.0), "p2": (0.90, 0.0), "p3": (0.85, 2.0), "p4": (0.80, 1.0), "p5": (0.75, 3.0)})
+    hits = store.hybrid_search(QUERY, sparse({TERM: 1.0}), rrf_k=60)
+    assert _names(hits) == ["p3", "p5", "p4", "p1", "p2"]
+    expected = [1 / 63 + 1 / 62, 1 / 65 + 1 / 61, 1 / 64 + 1 / 63, 1 / 61, 1 / 62]
+    assert [h.score for h in hits] == pytest.approx(expected, rel=1e-6)
+    assert [h.rank for h in hits] == [1, 2, 3, 4, 5]
+    assert _names(store.hybrid_search(QUERY, sparse({TERM: 1.0}), rrf_k=1))[0] == "p5"  # small k: the other order
+
+
+def test_ties_are_broken_by_the_dense_cosine(store) -> None:
+    # a: dense rank 1 only; b: sparse rank 1 only -> both 1/61; the closer one (a) first, in every store
+    _put(store, {"a": (0.9, 0.0), "b": (0.4, 1.0)})
+    store.upsert([chunk("far")], np.array([with_cosine(0.35, 3)], dtype=np.float32), [sparse({99: 1.0})])
+    hits = store.hybrid_search(QUERY, sparse({TERM: 1.0}), prefetch_limit=1)
+    assert _names(hits) == ["a", "b"] and hits[0].score == pytest.approx(hits[1].score)
+
+
+@pytest.mark.slow
+def test_edge_and_qdrant_client_give_the_same_results_on_real_text(corpora: Path, tmp_path: Path) -> None:
+    chunks = squad_chunks(corpora, articles=6)
+    bm25 = Bm25Encoder(avg_len=Bm25Encoder().average_length(c.text for c in chunks))
+    dense = np.stack([pseudo_embedding(bm25, c.text) for c in chunks])
+    sp = bm25.encode_documents(c.text for c in chunks)
+    stores = [open_store(settings(tmp_path / mode, mode)) for mode in MODES]
+    for s in stores:
+        s.ensure_collection(model(dim=SQUAD_DIM), bm25_avg_len=bm25.avg_len)
+        s.upsert(chunks, dense, sp)
+    questions = squad_questions(corpora, articles=6, per_article=6)
+    returned = 0
+    try:
+        for i, (question, company) in enumerate(questions):
+            qd, qs = pseudo_embedding(bm25, question), bm25.encode_query(question)
+            where = {"company": company} if i % 2 else {}
+            edge, client = ([s.hybrid_search(qd, qs, **where) for s in stores])
+            _assert_same(edge, client)
+            returned += len(edge)
+            _assert_same(*[s.hybrid_search(qd, qs, score_threshold=0.0, **where) for s in stores])
+            _assert_same(*[s.dense_search(qd, **where) for s in stores])
+            _assert_same(*[s.sparse_search(qs, **where) for s in stores])
+    finally:
+        for s in stores:
+            s.close()
+    assert returned >= len(questions)  # the threshold kept real results, not nothing
+
+
+def _assert_same(edge, client) -> None:
+    assert [h.chunk.id for h in edge] == [h.chunk.id for h in client]
+    assert [h.score for h in edge] == pytest.approx([h.score for h in client], rel=1e-4, abs=1e-6)
