@@ -18,14 +18,12 @@ from cikb.models import CONFIDENCE_ORDER, ColumnType, Confidence
 MAX_TEXT_CHARS = 2000
 
 _PREAMBLES = [
-    r"based on (?:my|the|our) (?:research|search(?:es)?|search results|findings|information(?: provided)?|context|sources?)",
-    r"according to (?:the |my )?(?:website|search results|sources?|context|information|research|knowledge base|documents?)",
-    r"(?:from|after|upon) (?:reviewing |checking |searching )?(?:the |my )?(?:search results|research|searching|sources?|context|documents?)",
-    r"(?:the )?(?:final )?answer(?: is)?",
-    r"(?:the )?result(?: is)?",
-    r"it (?:appears|seems) (?:that)?",
-    r"i found (?:that)?",
-    r"value",
+    r"based on (?:my|the|our) (?:research|search results|searches|search|findings|information(?: provided)?|context|sources?)\b",
+    r"according to (?:the |my )?(?:website|search results|sources?|context|information|research|knowledge base|documents?)\b",
+    r"(?:from|after|upon) (?:reviewing |checking |searching )?(?:the |my )?(?:search results|research|searching|sources?|context|documents?)\b",
+    r"(?:the )?(?:final )?(?:answer|result|value)(?:\s*:|\s+is\b)",  # never a bare word: 'Answer Inc' is a name
+    r"it (?:appears|seems)(?: that)?\b",
+    r"i found(?: that)?\b",
 ]
 _PREAMBLE_RE = re.compile(r"^\s*(?:" + "|".join(_PREAMBLES) + r")\s*[:,\-–—]?\s*", re.IGNORECASE)
 _QUOTE_PAIRS = {'"': '"', "'": "'", "“": "”", "‘": "’", "`": "`", "«": "»"}

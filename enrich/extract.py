@@ -35,7 +35,7 @@ _STOPWORDS = frozenset(
 )
 _WH_WORDS = {"who", "whom", "whose", "when", "where", "what", "which", "how", "why"}
 _SYNONYMS = [
-    {"found", "establish", "incorporat", "creat", "form", "start", "begin", "began"},
+    {"found", "establish", "incorporat", "creat", "form"},
     {"headquarter", "hq", "based", "locat", "head", "offic", "seat"},
     {"ceo", "chief", "execut", "director", "president", "chairman", "lead", "head"},
     {"employ", "staff", "workforc", "employe", "people", "worker"},
@@ -74,6 +74,11 @@ _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                  "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100}
 
 
+# Words the suffix rules would merge with a different word ("Ford Foundation" is not "founded").
+_STEM_EXCEPTIONS = {"foundation": "foundation", "foundations": "foundation", "formation": "formation",
+                    "information": "information", "station": "station", "stations": "station"}
+
+
 @dataclass(frozen=True)
 class Passage:
     """A piece of retrieved text and where it came from."""
@@ -107,6 +112,8 @@ class Question:
 def stem(word: str) -> str:
     """A deliberately light suffix stripper: founded/founding/founder -> found."""
     word = word.lower().strip("'’")
+    if word in _STEM_EXCEPTIONS:
+        return _STEM_EXCEPTIONS[word]
     for suffix in ("ations", "ation", "ions", "ion", "ings", "ing", "ers", "er", "ed", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             word = word[: -len(suffix)]
