@@ -218,6 +218,21 @@ class ScoredChunk(BaseModel):
     rank: int = Field(description="1-based rank in the result list.")
 
 
+# --- knowledge base ---------------------------------------------------------
+
+
+class CompanyStatus(BaseModel):
+    """One company in the knowledge base, as `cikb companies` lists it."""
+
+    slug: str
+    name: str
+    documents: int
+    chunks: int = Field(description="Points in the store.")
+    model: str | None = None
+    gathered_at: str | None = None
+    indexed: bool = Field(True, description="False while a commit is unfinished (the next gather or forget finishes it).")
+
+
 # --- retrieve ---------------------------------------------------------------
 
 CompanySource = Literal["explicit", "inferred", "llm", "none"]

@@ -12,9 +12,11 @@ import sys
 from pydantic import ValidationError
 
 from cikb.cli._app import app, console
-from cikb.cli import config_cmd  # noqa: F401  (registers commands)
+from cikb.cli import gather_cmd  # noqa: F401  (registers commands, in --help order)
 from cikb.cli import ask_cmd  # noqa: F401
 from cikb.cli import enrich_cmd  # noqa: F401
+from cikb.cli import demo_cmd  # noqa: F401
+from cikb.cli import config_cmd  # noqa: F401
 from cikb.errors import CikbError
 
 __all__ = ["app", "main"]

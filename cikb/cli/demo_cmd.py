@@ -1,0 +1,51 @@
+"""`cikb demo`: the main job end to end on the sample company site, served on 127.0.0.1."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import tempfile
+from pathlib import Path
+
+import typer
+
+from cikb.cli._app import app, console, state
+from cikb.sample_site import SAMPLE_TABLE, serve_sample_site
+
+QUESTIONS = ("Who founded Acme Corp and when?", "What does Acme sell?")
+
+
+@app.command("demo")
+def demo_cmd(
+    delay: float = typer.Option(1.0, "--delay", min=0, help="Seconds between requests to the sample site (the polite default is 1)."),
+) -> None:
+    """Serve the sample company site on 127.0.0.1, gather it, ask about it, enrich a table from it.
+
+    Runs the same commands a user would, printing each one first. The knowledge base is
+    the configured one (default ./data); the table and proposal go to a temporary folder.
+    """
+    workdir = Path(tempfile.mkdtemp(prefix="cikb-demo-"))
+    table = workdir / "companies.csv"
+    shutil.copyfile(SAMPLE_TABLE, table)
+    with serve_sample_site() as site:
+        _run(["gather", "Acme Corp", "--website", f"{site}/", "--wikipedia", f"{site}/wiki/Acme_Corp", "--news", f"{site}/news/rss.xml", "--delay", str(delay)])
+    for question in QUESTIONS:
+        _run(["ask", question])
+    _run(["search", "founders", "--company", "acme-corp"])
+    proposal = workdir / "founded.proposal.json"
+    _run(["enrich", str(table), "--column", "Founded", "--question", "What year was {Company} founded?", "--strategy", "lookup", "--type", "number", "--out", str(proposal)])
+    _run(["review", str(proposal)])
+    enriched = workdir / "companies.enriched.csv"
+    _run(["apply", str(proposal), str(table), "--min-confidence", "medium", "--out", str(enriched)])
+    console.rule("the enriched table")
+    console.print(enriched.read_text(encoding="utf-8"), markup=False, highlight=False)
+
+
+def _run(args: list[str]) -> None:
+    """Run one cikb command in this process, as the user would type it."""
+    from cikb.cli._app import app as cli
+
+    console.rule(f"$ cikb {shlex.join(args)}", align="left", style="cyan")
+    prefix = ["--data-dir", str(state.data_dir)] if state.data_dir else []
+    prefix += ["--config", str(state.config_file)] if state.config_file else []
+    cli(prefix + args, standalone_mode=False)

@@ -1,0 +1,52 @@
+"""The knowledge base as a whole: which companies it holds, and forgetting one (spec S3)."""
+
+from __future__ import annotations
+
+from cikb.config import Settings
+from cikb.errors import UnknownCompanyError
+from cikb.indexing import recover
+from cikb.models import CompanyStatus
+from cikb.slug import check_slug
+from cikb.workspace import CompanyDir, list_companies
+from store import open_store
+
+
+def company_statuses(settings: Settings) -> list[CompanyStatus]:
+    """Every gathered company with its documents, points, model and last gather time."""
+    folders = list_companies(settings.data_dir)
+    if not folders:
+        return []
+    with open_store(settings) as store:
+        points = store.companies()
+    return [_status(folder, points.get(folder.slug, 0)) for folder in folders]
+
+
+def _status(folder: CompanyDir, points: int) -> CompanyStatus:
+    generation = folder.current()
+    manifest = generation.manifest() if generation else {}
+    model = manifest.get("model") or {}
+    return CompanyStatus(
+        slug=folder.slug,
+        name=(manifest.get("company") or {}).get("name", folder.slug),
+        documents=manifest.get("documents", 0),
+        chunks=points,
+        model=f"{model.get('name')} ({model.get('variant')})" if model else None,
+        gathered_at=manifest.get("gathered_at"),
+        indexed=generation is not None and folder.indexed_id() == generation.id,
+    )
+
+
+def forget_company(settings: Settings, slug: str) -> dict[str, int | str]:
+    """Remove exactly one company's points and raw files; raises UnknownCompanyError if it has neither."""
+    folder = CompanyDir(settings.data_dir, check_slug(slug))
+    with folder.lock(settings.gather.lock_timeout):
+        recover(settings, folder)
+        generation = folder.current()
+        documents = len(list(folder.raw_link.glob("*.md"))) if generation else 0
+        with open_store(settings) as store:
+            points = store.delete_company(slug)
+        if not documents and not points:
+            folder.remove()  # only the lock file we just made
+            raise UnknownCompanyError(f"no company {slug!r} in the knowledge base (see `cikb companies`)")
+        folder.remove()  # points first: a forget killed halfway is finished by running it again
+    return {"company": slug, "points": points, "documents": documents}
