@@ -38,7 +38,7 @@ def run(job: CrawlJob, send: Send) -> None:
 
     install_reactor(REACTOR)
     from scrapy.crawler import CrawlerRunner
-    from twisted.internet import defer, reactor
+    from twisted.internet import defer, reactor, task
 
     from gather.settings import scrapy_settings
     from gather.spiders import SPIDERS
@@ -49,10 +49,11 @@ def run(job: CrawlJob, send: Send) -> None:
 
     @defer.inlineCallbacks
     def run_group(indices: list[int]):  # type: ignore[no-untyped-def]
-        for index in indices:
+        for turn, index in enumerate(indices):
+            if turn:  # a new crawler knows nothing of the last one's requests to this host
+                yield task.deferLater(reactor, job.settings.download_delay, lambda: None)
             request = job.requests[index]
-            reporter = SourceReporter(index, request, send)
-            yield runner.crawl(SPIDERS[request.source_type], reporter=reporter)
+            yield runner.crawl(SPIDERS[request.source_type], reporter=SourceReporter(index, request, send))
 
     done = defer.DeferredList([run_group(group) for group in host_groups(job.requests)], consumeErrors=True)
     done.addBoth(lambda _: reactor.stop())

@@ -1,0 +1,146 @@
+"""Politeness and filtering, asserted from the server's side (spec G3).
+
+One crawl of the Acme fixture site (every page in budget) is shared by the tests of
+this module; a second crawl without delay shows the spacing check can fail.
+"""
+
+from __future__ import annotations
+
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+from sites import TOLERANCE, SiteServer, acme_routes, gaps, page, paragraphs
+
+import gather
+from cikb.config import GatherSettings
+from cikb.models import CrawlEvent, CrawlResult, SourceResult
+
+DELAY = 0.3
+BACKOFF = 0.3
+TIMEOUT = 0.4
+SETTINGS = GatherSettings(
+    download_delay=DELAY, backoff_base=BACKOFF, request_timeout=TIMEOUT, max_pages_per_source=50, user_agent="cikb-test/1.0"
+)
+
+
+@dataclass
+class Crawled:
+    site: SiteServer
+    offsite: SiteServer
+    result: CrawlResult
+    events: list[tuple[float, CrawlEvent]]
+
+    @property
+    def source(self) -> SourceResult:
+        return self.result.sources[0]
+
+    def page_urls(self) -> list[str]:
+        return [p.url for p in self.source.pages]
+
+
+@pytest.fixture(scope="module")
+def crawled() -> Iterator[Crawled]:
+    with SiteServer(host="127.0.0.2") as offsite, SiteServer() as site:
+        offsite.routes["/partner.html"] = page("Partner", paragraphs("A partner site."))
+        site.routes.update(acme_routes(site.url, offsite.url))
+        events: list[tuple[float, CrawlEvent]] = []
+        request = gather.resolve_source("website", site.url + "/", SETTINGS)
+        result = gather.crawl([request], SETTINGS, on_event=lambda e: events.append((time.monotonic(), e)))
+        yield Crawled(site, offsite, result, events)
+
+
+pytestmark = pytest.mark.slow
+
+
+def test_requests_to_one_domain_are_at_least_the_delay_apart(crawled: Crawled) -> None:
+    assert len(crawled.site.log) > 20
+    assert min(gaps(crawled.site.times())) >= DELAY - TOLERANCE
+
+
+def test_without_a_delay_the_spacing_check_fails(make_site) -> None:
+    links = [f"/p{n}.html" for n in range(8)]
+    routes = {"/": page("Home", "home", links=links)} | {link: page(link, link) for link in links}
+    site = make_site(routes)
+    settings = SETTINGS.model_copy(update={"download_delay": 0.0})
+    gather.crawl([gather.resolve_source("website", site.url + "/", settings)], settings)
+    assert len(site.log) >= 9
+    assert min(gaps(site.times())) < DELAY - TOLERANCE
+
+
+def test_robots_txt_is_read_first_once_and_obeyed(crawled: Crawled) -> None:
+    paths = crawled.site.paths()
+    assert paths[0] == "/robots.txt"
+    assert paths.count("/robots.txt") == 1
+    assert "/private/secret.html" not in paths
+    assert crawled.source.summary.dropped["robots"] == 1
+
+
+def test_only_html_is_kept(crawled: Crawled) -> None:
+    paths = crawled.site.paths()
+    assert {p.content_type for p in crawled.source.pages} == {"text/html"}
+    # Links with a binary extension are never requested; a PDF without one is stopped at its headers.
+    assert "/files/report.pdf" not in paths and "/images/logo.png" not in paths
+    assert "/download/brochure" in paths
+    assert not any("brochure" in url for url in crawled.page_urls())
+    assert crawled.source.summary.dropped["content_type"] == 1
+
+
+def test_offsite_host_is_never_requested(crawled: Crawled) -> None:
+    assert crawled.offsite.log == []
+    assert crawled.source.summary.dropped["offsite"] == 1
+    # The other host is up: had the crawler followed the link, the log would show it.
+    with urllib.request.urlopen(crawled.offsite.url_for("/partner.html"), timeout=5) as response:
+        assert response.status == 200
+
+
+def test_failing_page_succeeds_on_the_third_attempt_with_growing_gaps(crawled: Crawled) -> None:
+    attempts = crawled.site.times("/flaky.html")
+    assert len(attempts) == 3
+    first_gap, second_gap = gaps(attempts)
+    assert first_gap >= BACKOFF - TOLERANCE
+    assert second_gap >= 2 * BACKOFF - TOLERANCE
+    assert second_gap > first_gap
+    assert crawled.site.url_for("/flaky.html") in crawled.page_urls()
+
+
+def test_slow_page_is_dropped_after_timeouts_and_retries(crawled: Crawled) -> None:
+    assert len(crawled.site.times("/slow.html")) == SETTINGS.max_attempts
+    assert crawled.site.url_for("/slow.html") not in crawled.page_urls()
+    assert crawled.source.summary.dropped["network_error"] == 1
+
+
+def test_http_errors_are_counted_not_kept(crawled: Crawled) -> None:
+    assert crawled.site.paths().count("/missing.html") == 1  # a 404 is not retried
+    assert crawled.source.summary.dropped["http_error"] == 1
+
+
+def test_every_page_request_names_the_configured_user_agent(crawled: Crawled) -> None:
+    assert {entry.headers.get("User-Agent") for entry in crawled.site.log} == {"cikb-test/1.0"}
+
+
+def test_pages_are_delivered_whole_and_once(crawled: Crawled) -> None:
+    urls = crawled.page_urls()
+    assert len(urls) == len(set(urls)) == crawled.source.summary.fetched
+    big = next(p for p in crawled.source.pages if p.url.endswith("/big.html"))
+    assert len(big.html) > 100_000  # truncation is the clean stage's job
+    assert crawled.site.paths().count("/") == 1
+    assert crawled.source.summary.error is None
+
+
+def test_other_language_pages_come_last(crawled: Crawled) -> None:
+    pages = [urlpath for urlpath in crawled.site.paths() if urlpath.endswith((".html", "/")) and urlpath != "/slow.html"]
+    assert pages[-1] == "/de/ueber-uns/"
+
+
+def test_progress_events_stream_while_the_crawl_runs(crawled: Crawled) -> None:
+    kinds = [event.kind for _, event in crawled.events]
+    assert kinds[0] == "source_started" and kinds[-1] == "source_finished"
+    assert kinds.count("page_fetched") == crawled.source.summary.fetched
+    assert kinds.count("page_dropped") == sum(crawled.source.summary.dropped.values())
+    first_page_seen = next(at for at, event in crawled.events if event.kind == "page_fetched")
+    assert first_page_seen < crawled.site.log[-1].time  # delivered before the crawl ended, not after
+    final = crawled.events[-1][1].summary
+    assert final is not None and final.fetched == crawled.source.summary.fetched
