@@ -50,7 +50,10 @@ class ClientStore(VectorStore):
     @classmethod
     def connect(cls, url: str, api_key: str | None, collection: str, timeout: float) -> ClientStore:
         """A store on a Qdrant server; fails with one clear line when it cannot be reached."""
-        store = cls(QdrantClient(url=url, api_key=api_key, timeout=max(1, round(timeout))), collection, "server", url)
+        # Our probe below reports an unreachable server in one line; qdrant-client's own
+        # version check would first print a warning about it.
+        client = QdrantClient(url=url, api_key=api_key, timeout=max(1, round(timeout)), check_compatibility=False)
+        store = cls(client, collection, "server", url)
         with store._guard():
             store.client.get_collections()  # the client connects lazily: check now, not mid-gather
         return store
