@@ -79,10 +79,23 @@ def candidate_names(question: str) -> list[str]:
     return names
 
 
-def unmentioned_names(question: str, texts: Iterable[str]) -> list[str]:
-    """Names in the question that none of ``texts`` mentions: the question is about something else."""
+def unmentioned_names(question: str, texts: Iterable[str], known: Iterable[str] = ()) -> list[str]:
+    """Names in the question that none of ``texts`` mentions: the question is about something else.
+
+    ``known`` are normalised names already accounted for (the inferred company's variants):
+    they are taken out of each candidate first, so "Acme Corporation" passes when "Acme" was matched.
+    """
     haystack = f" {normalize(' '.join(texts))} "
-    return [name for name in candidate_names(question) if f" {normalize(name)} " not in haystack]
+    variants = sorted(known, key=len, reverse=True)
+    missing = []
+    for name in candidate_names(question):
+        rest = f" {normalize(name)} "
+        for variant in variants:
+            rest = rest.replace(f" {variant} ", " ")
+        words = [w for w in rest.split() if w not in LEGAL_SUFFIXES]
+        if words and f" {' '.join(words)} " not in haystack:
+            missing.append(name)
+    return missing
 
 
 def registered_names(settings: Settings) -> dict[str, str]:

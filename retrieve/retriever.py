@@ -10,7 +10,7 @@ import numpy as np
 
 from cikb.config import Settings
 from cikb.models import CompanyChoice, RetrievalResult, RetrievalTrace, ScoredChunk, SparseVector
-from retrieve.companies import infer_company, unmentioned_names
+from retrieve.companies import infer_company, name_variants, unmentioned_names
 
 
 class QueryEmbedder(Protocol):
@@ -78,10 +78,11 @@ class Retriever:
             return self._finish(RetrievalResult(query=query, trace=trace), started)
 
         chunks = self._hybrid(query, choice.slug, trace)
-        if choice.slug is None and chunks:
-            # No KB company named: a question naming something no passing chunk mentions is about
-            # a company (or person) the knowledge base does not hold (R3), not about what it found.
-            unknown = unmentioned_names(query, (f"{c.chunk.metadata.title} {c.chunk.text}" for c in chunks))
+        if choice.source != "explicit" and chunks:
+            # A question naming something no passing chunk mentions is about a company (or person)
+            # the knowledge base does not hold (R3), not about what retrieval happened to find.
+            known = name_variants(choice.slug, self.company_names.get(choice.slug)) if choice.slug else set()
+            unknown = unmentioned_names(query, (f"{c.chunk.metadata.title} {c.chunk.text}" for c in chunks), known)
             if unknown:
                 trace.company = choice.model_copy(update={"known": False, "unknown_names": unknown})
                 trace.abstain_reason = f"no retrieved source mentions {', '.join(unknown)}"

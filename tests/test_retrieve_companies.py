@@ -40,3 +40,6 @@ def test_unmentioned_names():
     texts = ["Jane Doe founded Acme in Springfield.", "Acme's products"]
     assert unmentioned_names("Did Jane Doe found Acme?", texts) == []
     assert unmentioned_names("Did Jane Doe found Globex?", texts) == ["Globex"]
+    # The inferred company's own name is accounted for, even in a longer form than the text uses.
+    assert unmentioned_names("Did Jane Doe found Acme Corporation?", texts, known={"acme corporation", "acme"}) == []
+    assert unmentioned_names("Did Acme Widgets ship?", texts, known={"acme"}) == ["Acme Widgets"]

@@ -134,6 +134,13 @@ def test_a_question_naming_an_unknown_company_abstains(kb):
     assert "Initech" in result.trace.abstain_reason
 
 
+def test_an_inferred_company_with_an_unknown_person_abstains(kb):
+    result = _retriever(kb).search("Was Acme Corporation founded in Springfield by Pete Puma?")
+    assert result.trace.company.slug == "acme-corp" and result.empty
+    assert result.trace.company.unknown_names == ["Pete Puma"]
+    assert not _retriever(kb).search("When was Acme Corporation founded?").empty
+
+
 def test_no_company_named_searches_every_company(kb):
     result = _retriever(kb).search("who sells rockets and anvils")
     assert result.trace.company.source == "none" and not result.empty
