@@ -287,9 +287,10 @@ def _cited_text(text: str, start: int | None, end: int | None) -> str:
     """The sentence(s) an annotation covers, widened to sentence boundaries."""
     if start is None or end is None:
         return text[:500]
-    left = max(text.rfind(". ", 0, start) + 2, 0) if text.rfind(". ", 0, start) >= 0 else 0
-    right = text.find(". ", end)
-    return text[left:(right + 1 if right >= 0 else len(text))].strip()[:1000]
+    before = text.rfind(". ", 0, start)
+    left = before + 2 if before >= 0 else 0
+    after = text.find(". ", max(end - 1, start))
+    return text[left:(after + 1 if after >= 0 else len(text))].strip()[:1000]
 
 
 def open_web_provider(settings: Settings) -> WebProvider | None:

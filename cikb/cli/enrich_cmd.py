@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import sys
 from pathlib import Path
 
 import typer
@@ -61,7 +62,7 @@ def enrich_command(
         print_json(proposal)
     _summary(proposal, target)
     if proposal.cancelled:
-        raise typer.Exit(130)
+        sys.exit(130)  # interrupted, as a shell expects after Ctrl-C (typer.Exit is swallowed outside standalone mode)
 
 
 def _progress_bar() -> Progress:

@@ -1,0 +1,159 @@
+"""`cikb enrich / review / apply`: the thin CLI over the enrich API, its errors, and Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from cikb.cli import main
+
+
+@pytest.fixture(autouse=True)
+def empty_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI's --config (CIKB_CONFIG) insists the file exists: an empty one means defaults."""
+    config = tmp_path / "cikb.toml"
+    config.write_text("", encoding="utf-8")
+    monkeypatch.setenv("CIKB_CONFIG", str(config))
+
+
+def cikb(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run the CLI in-process; return (exit code, stdout, stderr)."""
+    monkeypatch.setattr(sys, "argv", ["cikb", *args])
+    code = 0
+    try:
+        main()
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.fixture
+def prices(tmp_path: Path) -> Path:
+    path = tmp_path / "prices.csv"
+    path.write_text("Company,Price,Quantity\nAcme,2.5,4\nBeta,10,0\n", encoding="utf-8")
+    return path
+
+
+def test_enrich_review_apply_round_trip(monkeypatch, capsys, prices: Path, tmp_path: Path) -> None:
+    proposal = tmp_path / "total.proposal.json"
+    code, out, err = cikb(monkeypatch, capsys, "enrich", str(prices), "--column", "Total", "--strategy", "computation",
+                          "--formula", "{Price} * {Quantity}", "--type", "number", "--out", str(proposal))
+    assert code == 0, err
+    assert "found 2 of 2 rows" in err and str(proposal) in err
+    assert prices.read_text(encoding="utf-8") == "Company,Price,Quantity\nAcme,2.5,4\nBeta,10,0\n"
+
+    code, out, _ = cikb(monkeypatch, capsys, "review", str(proposal), "--json")
+    review = json.loads(out)
+    assert code == 0 and [(r["label"], r["value"], r["confidence"]) for r in review["rows"]] == [("Acme", "10", "high"), ("Beta", "0", "high")]
+
+    code, out, _ = cikb(monkeypatch, capsys, "review", str(proposal))
+    assert code == 0 and "Acme" in out and "compute" in out
+
+    enriched = tmp_path / "prices.enriched.csv"
+    code, out, err = cikb(monkeypatch, capsys, "apply", str(proposal), str(prices), "--min-confidence", "medium",
+                          "--out", str(enriched), "--json")
+    assert code == 0 and json.loads(out)["updated"] == 2
+    assert enriched.read_text(encoding="utf-8").splitlines() == ["Company,Price,Quantity,Total", "Acme,2.5,4,10", "Beta,10,0,0"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--column", "X", "--strategy", "computation", "--formula", "{Price}.__class__"], "error: bad formula"),
+        (["--column", "X", "--strategy", "computation", "--formula", "{Cost} * 2"], "error: unknown column in template: {Cost}"),
+        (["--column", "X", "--question", "{Company}?", "--company-column", "Firm"], "error: unknown column 'Firm'"),
+        (["--column", "X", "--strategy", "magic", "--question", "q"], "error: unknown strategy 'magic'"),
+        (["--column", "X", "--question", "q", "--type", "date"], "error: unknown column type 'date'"),
+    ],
+)
+def test_bad_input_is_one_line_without_a_traceback(monkeypatch, capsys, prices: Path, args: list[str], message: str) -> None:
+    code, _, err = cikb(monkeypatch, capsys, "enrich", str(prices), *args)
+    # one message (rich may wrap it to the terminal's width), never a traceback
+    assert code == 2 and " ".join(err.split()).startswith(message) and err.count("error:") == 1, err
+    assert "Traceback" not in err
+
+
+def test_a_malformed_csv_is_one_line(monkeypatch, capsys, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_text("Company,Price\nAcme,1,2\n", encoding="utf-8")
+    code, _, err = cikb(monkeypatch, capsys, "enrich", str(bad), "--column", "X", "--strategy", "computation", "--formula", "1")
+    assert code == 2 and err.strip() == "error: malformed CSV bad.csv: line 2 has 3 fields, the header has 2"
+
+
+def test_apply_refuses_a_proposal_for_another_file(monkeypatch, capsys, prices: Path, tmp_path: Path) -> None:
+    proposal = tmp_path / "p.json"
+    cikb(monkeypatch, capsys, "enrich", str(prices), "--column", "Total", "--strategy", "computation",
+         "--formula", "{Price} * 2", "--out", str(proposal))
+    other = tmp_path / "other.csv"
+    other.write_text("Company,Price,Quantity\nZeta,1,1\n", encoding="utf-8")
+    code, _, err = cikb(monkeypatch, capsys, "apply", str(proposal), str(other), "--out", str(tmp_path / "o.csv"))
+    assert code == 2 and "made for another file" in err and not (tmp_path / "o.csv").exists()
+
+
+PLUGIN = textwrap.dedent('''
+    """A slow enrichment plugin: registered by import, like any plugin."""
+    import asyncio
+    from pathlib import Path
+
+    from enrich import RowStrategy, answer_step, register_strategy
+
+
+    class Crawl(RowStrategy):
+        name = "crawl"
+        display_name = "Slow crawl"
+        max_steps = 1
+
+        def validate_params(self, params, ctx):
+            pass
+
+        async def execute_one(self, row, params, ctx):
+            await asyncio.sleep(0.25)
+            yield answer_step(f"done {row.row_id}", "high", answered_by="compute")
+            Path(params["question"], f"row-{row.row_id}").touch()  # the test watches these
+
+
+    register_strategy(Crawl())
+''')
+
+
+@pytest.mark.slow
+def test_ctrl_c_writes_the_proposal_for_the_finished_rows(tmp_path: Path) -> None:
+    (tmp_path / "crawlplugin.py").write_text(PLUGIN, encoding="utf-8")
+    markers = tmp_path / "markers"
+    markers.mkdir()
+    table = tmp_path / "many.csv"
+    table.write_text("Company\n" + "".join(f"Company {i}\n" for i in range(40)), encoding="utf-8")
+    proposal = tmp_path / "many.proposal.json"
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "CIKB_ENRICH__PLUGINS": '["crawlplugin"]',
+           "CIKB_ENRICH__CONCURRENCY": '{"crawl": 2}'}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cikb", "enrich", str(table), "--column", "V", "--strategy", "crawl",
+         "--question", str(markers), "--out", str(proposal)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(list(markers.iterdir())) < 4 and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, err
+    assert "stopping" in err and "cancelled" in err
+    data = json.loads(proposal.read_text(encoding="utf-8"))
+    finished = data["research_log"]
+    assert data["cancelled"] is True and data["rows_total"] == 40
+    assert 4 <= len(finished) < 40
+    assert all(r["status"] == "found" and r["value"] == f"done {r['row_id']}" for r in finished)
+    assert {f"row-{r['row_id']}" for r in finished} <= {p.name for p in markers.iterdir()}
