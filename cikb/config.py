@@ -89,6 +89,8 @@ class StoreSettings(BaseModel):
     path: Path | None = Field(None, description="Directory of the embedded store (default: <data_dir>/_qdrant; names starting with _ are never company slugs).")
     timeout: float = Field(10.0, gt=0, description="Seconds per request to a Qdrant server (mode=server).")
     lock_timeout: float = Field(10.0, ge=0, description="Seconds to wait while another process has the embedded store open; 0 fails at once.")
+    shard_number: int | None = Field(None, ge=1, description="mode=server: shards of a new collection (default: one per node of the cluster).")
+    replication_factor: int | None = Field(None, ge=1, description="mode=server: copies of each shard in a new collection (2+ survives a node loss).")
 
 
 class RetrieveSettings(BaseModel):

@@ -44,7 +44,7 @@ def open_store(settings: Settings) -> VectorStore:
         return ClientStore.local(settings.store_path / "local", cfg.collection)
     if not cfg.url:
         raise BadInputError("store mode 'server' needs a URL: set CIKB_STORE__URL (and CIKB_STORE__API_KEY)")
-    return ClientStore.connect(cfg.url, cfg.api_key, cfg.collection, cfg.timeout)
+    return ClientStore.connect(cfg.url, cfg.api_key, cfg.collection, cfg.timeout, cfg.shard_number, cfg.replication_factor)
 
 
 __all__ = [

@@ -41,19 +41,23 @@ UPSERT_BATCH = 256
 class ClientStore(VectorStore):
     """A :class:`VectorStore` through qdrant-client (mode ``server`` or ``local``)."""
 
-    def __init__(self, client: QdrantClient, collection: str, mode: str, where: str) -> None:
+    def __init__(self, client: QdrantClient, collection: str, mode: str, where: str, shard_number: int | None = None, replication_factor: int | None = None) -> None:
         super().__init__(collection)
         self.client = client
         self.mode = mode
         self.where = where
+        self.shard_number = shard_number
+        self.replication_factor = replication_factor
 
     @classmethod
-    def connect(cls, url: str, api_key: str | None, collection: str, timeout: float) -> ClientStore:
-        """A store on a Qdrant server; fails with one clear line when it cannot be reached."""
+    def connect(
+        cls, url: str, api_key: str | None, collection: str, timeout: float, shard_number: int | None = None, replication_factor: int | None = None
+    ) -> ClientStore:
+        """A store on a Qdrant server or cluster; fails with one clear line when it cannot be reached."""
         # Our probe below reports an unreachable server in one line; qdrant-client's own
         # version check would first print a warning about it.
         client = QdrantClient(url=url, api_key=api_key, timeout=max(1, round(timeout)), check_compatibility=False)
-        store = cls(client, collection, "server", url)
+        store = cls(client, collection, "server", url, shard_number, replication_factor)
         with store._guard():
             store.client.get_collections()  # the client connects lazily: check now, not mid-gather
         return store
@@ -103,6 +107,8 @@ class ClientStore(VectorStore):
                 self.collection,
                 vectors_config={DENSE: qm.VectorParams(size=dim, distance=qm.Distance.COSINE)},
                 sparse_vectors_config={SPARSE: qm.SparseVectorParams(modifier=qm.Modifier.IDF)},
+                shard_number=self.shard_number,
+                replication_factor=self.replication_factor,
             )
             if self.mode == "server":  # local mode ignores payload indexes (and warns)
                 self.client.create_payload_index(self.collection, "company", qm.KeywordIndexParams(type=qm.KeywordIndexType.KEYWORD, is_tenant=True))
