@@ -74,8 +74,9 @@ _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                  "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100}
 
 
-# Words the suffix rules would merge with a different word ("Ford Foundation" is not "founded").
-_STEM_EXCEPTIONS = {"foundation": "foundation", "foundations": "foundation", "formation": "formation",
+# Words the suffix rules would merge with a different word: "Ford Foundation" and "can be found"
+# are not "founded".
+_STEM_EXCEPTIONS = {"found": "find", "foundation": "foundation", "foundations": "foundation", "formation": "formation",
                     "information": "information", "station": "station", "stations": "station"}
 
 
@@ -344,7 +345,7 @@ def _decide(q: Question, scored: list[_Scored]) -> Candidate:
 
 
 def _confidence(q: Question, best: _Scored, distance: int, scored: list[_Scored], best_key: str) -> Confidence:
-    strong = [s for s in scored if s.coverage == 1.0 and s.mentions_company]
+    strong = [s for s in scored if s.coverage == 1.0 and s.mentions_company and min(c[1] for c in s.candidates) <= 8]
     rivals = {_normal(min(s.candidates, key=lambda c: c[1])[0]) for s in strong} - {best_key}
     typed = q.wants in ("year", "date", "number", "option", "person", "place")
     if not typed:
