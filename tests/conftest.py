@@ -22,7 +22,9 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
             monkeypatch.delenv(key)
     data_dir = tmp_path / "data"
     monkeypatch.setenv("CIKB_DATA_DIR", str(data_dir))
-    monkeypatch.setenv("CIKB_CONFIG", str(tmp_path / "no-such-cikb.toml"))
+    empty_config = tmp_path / "cikb.toml"  # never the developer's ./cikb.toml
+    empty_config.write_text("")
+    monkeypatch.setenv("CIKB_CONFIG", str(empty_config))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     return data_dir
 

@@ -1,0 +1,216 @@
+"""The gather job end to end (spec G4-G7): documents, points, idempotence, no data loss, the lock."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cikb.config import Settings, load_settings
+from cikb.documents import read_documents
+from cikb.errors import GatherFailedError, LockedError
+from cikb.indexing import load_index
+from cikb.kb import company_statuses, forget_company
+from cikb.pipeline import gather_company
+from cikb.workspace import CompanyDir
+from sites import SiteServer, page, paragraphs
+from store import open_store
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def fast_settings(**gather: float) -> Settings:
+    """Default bounds, but polite at test speed: short delay, timeout and backoff."""
+    settings = load_settings()
+    settings.gather.download_delay = 0.05
+    settings.gather.request_timeout = 0.5
+    settings.gather.backoff_base = 0.05
+    for key, value in gather.items():
+        setattr(settings.gather, key, value)
+    return settings
+
+
+def small_site(make_site: Callable[..., SiteServer], name: str, slow: float = 0.0, pages: int = 3) -> SiteServer:
+    """A company site of a few fact pages (optionally slow to answer)."""
+    links = [f"/page-{n}/" for n in range(pages)]
+    routes = {"/": page(name, paragraphs(f"{name} makes things. " * 8), links=links)}
+    for n, path in enumerate(links):
+        routes[path] = page(f"{name} page {n}", paragraphs(f"{name} fact number {n}: it was founded in {1990 + n} in Springfield. " * 6))
+    server = make_site(routes)
+    if slow:
+        original = server.behaviour
+
+        def slowly(path: str):
+            time.sleep(slow)
+            return original(path)
+
+        server.behaviour = slowly  # type: ignore[method-assign]
+    return server
+
+
+def snapshot(settings: Settings, slug: str) -> dict:
+    """Raw files (scraped_at aside) and the company's points with their vectors."""
+    company = CompanyDir(settings.data_dir, slug)
+    files = {p.name: _without_scraped_at(p.read_text()) for p in sorted(company.raw_link.glob("*.md"))}
+    ids = [c.id for c in load_index(company.current()).chunks]
+    with open_store(settings) as store:
+        points = {p.chunk.id: (p.dense, p.sparse.model_dump(), p.chunk.text) for p in store.points(ids)}
+        count = store.count(slug)
+    return {"files": files, "ids": ids, "points": points, "count": count}
+
+
+def _without_scraped_at(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if not line.startswith("scraped_at: "))
+
+
+# --- the happy path -------------------------------------------------------------------
+
+
+def test_gather_keeps_clean_english_documents_and_stores_their_chunks(acme_site: SiteServer) -> None:
+    settings = fast_settings(max_pages_per_source=40)  # enough to reach the German page, fetched last
+    summary = gather_company(settings, "Acme Corp, Inc.", {"website": acme_site.url + "/", "wikipedia": acme_site.url + "/wiki/Acme_Corp"})
+    docs = read_documents(settings.data_dir / "acme-corp" / "raw")
+    urls = {d.url for d in docs}
+    assert acme_site.url + "/about/" in urls
+    assert not any("/de/" in u or "/private/" in u for u in urls)
+    assert all(d.company == "acme-corp" and d.content and d.title for d in docs)
+    assert not any("cookie" in d.content.lower() for d in docs)
+    website = summary.sources[0]
+    assert "/de/ueber-uns/" in acme_site.paths() and website.dropped.get("language", 0) >= 1
+    assert website.dropped.get("duplicate", 0) >= 1  # /about/ and /about/?ref=footer stored once
+    assert website.documents == len([d for d in docs if d.source_type == "website"])
+    assert summary.documents == len(docs) and summary.chunks >= len(docs)
+    with open_store(settings) as store:
+        assert store.count("acme-corp") == summary.chunks
+    [status] = company_statuses(settings)
+    assert (status.slug, status.name, status.documents, status.chunks, status.indexed) == ("acme-corp", "Acme Corp, Inc.", len(docs), summary.chunks, True)
+
+
+def test_regather_of_identical_content_gives_identical_files_ids_and_vectors(make_site: Callable[..., SiteServer]) -> None:
+    settings = fast_settings()
+    site = small_site(make_site, "Initech")
+    gather_company(settings, "Initech", {"website": site.url + "/"})
+    first = snapshot(settings, "initech")
+    gather_company(settings, "Initech", {"website": site.url + "/"})
+    second = snapshot(settings, "initech")
+    assert first["files"] == second["files"] and first["files"]
+    assert first["ids"] == second["ids"]
+    assert first["points"] == second["points"] and first["count"] == second["count"] == len(first["ids"])
+    assert len(list((settings.data_dir / "initech" / "generations").iterdir())) == 1
+
+
+def test_regather_replaces_what_the_previous_gather_stored(make_site: Callable[..., SiteServer]) -> None:
+    settings = fast_settings()
+    gather_company(settings, "Initech", {"website": small_site(make_site, "Initech", pages=4).url + "/"})
+    smaller = small_site(make_site, "Initech", pages=1)
+    summary = gather_company(settings, "Initech", {"website": smaller.url + "/"})
+    docs = read_documents(settings.data_dir / "initech" / "raw")
+    assert {d.url for d in docs} <= {smaller.url + p for p in ("/", "/page-0/")}
+    with open_store(settings) as store:
+        assert store.count("initech") == summary.chunks
+
+
+# --- no data loss ---------------------------------------------------------------------
+
+
+def test_a_gather_whose_sources_all_fail_leaves_everything_as_it_was(make_site: Callable[..., SiteServer]) -> None:
+    settings = fast_settings()
+    gather_company(settings, "Initech", {"website": small_site(make_site, "Initech").url + "/"})
+    before = snapshot(settings, "initech")
+    with pytest.raises(GatherFailedError, match="previous knowledge base kept"):
+        gather_company(settings, "Initech", {"website": "http://127.0.0.1:9/"})  # nothing listens on port 9
+    assert snapshot(settings, "initech") == before
+
+
+def test_two_gathers_of_one_company_cannot_interleave(make_site: Callable[..., SiteServer]) -> None:
+    settings = fast_settings()
+    site = small_site(make_site, "Initech")
+    with CompanyDir(settings.data_dir, "initech").lock():
+        with pytest.raises(LockedError):
+            gather_company(settings, "Initech", {"website": site.url + "/"})
+    assert site.paths() == []  # refused before fetching anything
+
+
+def test_a_gather_killed_halfway_leaves_the_previous_gather_intact(make_site: Callable[..., SiteServer], isolated_env: Path) -> None:
+    settings = fast_settings()
+    site = small_site(make_site, "Initech")
+    gather_company(settings, "Initech", {"website": site.url + "/"})
+    before = snapshot(settings, "initech")
+    slow_site = small_site(make_site, "Initech", slow=0.3, pages=12)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "cikb", "gather", "Initech", "--website", slow_site.url + "/", "--delay", "0.05"],
+        cwd=REPO, env={**os.environ, "CIKB_GATHER__REQUEST_TIMEOUT": "5"}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while len(slow_site.paths()) < 4 and time.monotonic() < deadline and child.poll() is None:
+        time.sleep(0.05)
+    assert child.poll() is None, "the gather ended before we could kill it"
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    assert snapshot(settings, "initech") == before
+    # The lock died with the process, and the next gather cleans up the half-written generation.
+    gather_company(settings, "Initech", {"website": site.url + "/"})
+    assert snapshot(settings, "initech") == before
+    assert len(list((settings.data_dir / "initech" / "generations").iterdir())) == 1
+
+
+def test_a_commit_interrupted_after_the_swap_is_finished_by_the_next_command(make_site: Callable[..., SiteServer], monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = fast_settings()
+    gather_company(settings, "Initech", {"website": small_site(make_site, "Initech", pages=1).url + "/"})
+    import cikb.indexing
+
+    def die(*args: object) -> None:
+        raise SystemExit("killed between the raw swap and the store write")
+
+    monkeypatch.setattr(cikb.indexing, "_write_points", die)
+    with pytest.raises(SystemExit):
+        gather_company(settings, "Initech", {"website": small_site(make_site, "Initech", pages=4).url + "/"})
+    monkeypatch.undo()
+    [status] = company_statuses(settings)
+    assert not status.indexed  # raw files are the new gather's, points still the old one's
+    forget_or_gather = CompanyDir(settings.data_dir, "initech")
+    assert cikb.indexing.recover(settings, forget_or_gather)
+    after = snapshot(settings, "initech")
+    assert after["count"] == len(after["ids"]) == len(after["points"])
+    assert company_statuses(settings)[0].indexed
+
+
+# --- forget ---------------------------------------------------------------------------
+
+
+def test_forget_removes_exactly_one_company(make_site: Callable[..., SiteServer]) -> None:
+    settings = fast_settings()
+    gather_company(settings, "Initech", {"website": small_site(make_site, "Initech").url + "/"})
+    gather_company(settings, "Globex", {"website": small_site(make_site, "Globex").url + "/"})
+    globex = snapshot(settings, "globex")
+    removed = forget_company(settings, "initech")
+    assert removed["points"] > 0 and removed["documents"] > 0
+    assert not (settings.data_dir / "initech").exists()
+    with open_store(settings) as store:
+        assert store.companies() == {"globex": globex["count"]}
+    assert snapshot(settings, "globex") == globex
+
+
+# --- the real site --------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_letsencrypt_gather_keeps_fifteen_english_pages_with_the_default_budget(letsencrypt_site: SiteServer) -> None:
+    settings = fast_settings()
+    assert settings.gather.max_pages_per_source == 20
+    summary = gather_company(settings, "Let's Encrypt", {"website": letsencrypt_site.url + "/"})
+    docs = read_documents(settings.data_dir / "let-s-encrypt" / "raw")
+    paths = {d.url.removeprefix(letsencrypt_site.url) for d in docs}
+    assert len(docs) >= 15, sorted(paths)
+    assert "/about/" in paths
+    assert not any(p.startswith("/de/") for p in paths)
+    assert summary.sources[0].fetched <= 20
+    print(json.dumps(summary.sources[0].model_dump(mode="json"), indent=1))
