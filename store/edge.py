@@ -26,6 +26,7 @@ from cikb.errors import LockedError
 from cikb.models import SparseVector
 from store._base import (
     DENSE,
+    CollectionNotReadyError,
     INDEXED_FIELDS,
     SPARSE,
     CollectionRecord,
@@ -87,12 +88,24 @@ class EdgeStore(VectorStore):
             optimizers=qe.EdgeOptimizersConfig(indexing_threshold=INDEXING_THRESHOLD_KB),
         )
         self.root.mkdir(parents=True, exist_ok=True)
+        self._discard_unrecorded_shard()
         self._shard = qe.EdgeShard.create(str(self.shard_dir), config)
         # `company` is the tenant: Qdrant co-locates each tenant's points.
         self.shard.update(qe.UpdateOperation.create_field_index("company", qe.KeywordIndexParams(is_tenant=True)))
         for name in INDEXED_FIELDS[1:]:
             self.shard.update(qe.UpdateOperation.create_field_index(name, qe.KeywordIndexParams()))
         self.shard.flush()
+
+    def _discard_unrecorded_shard(self) -> None:
+        """A shard without a record is left by a crash between create and record: empty, so safe to remove."""
+        if self._shard is None:
+            return
+        if self._count(QueryFilter()) > 0:
+            raise CollectionNotReadyError(
+                f"{self.shard_dir} holds points but its record {self.record_file.name} is missing: "
+                "restore the file, or remove the directory and gather again"
+            )
+        self._drop_collection()
 
     def _drop_collection(self) -> None:
         if self._shard is not None:

@@ -166,3 +166,12 @@ def test_a_second_process_cannot_open_the_embedded_store_while_it_is_open(tmp_pa
         first.ensure_collection(model())
         with pytest.raises(LockedError, match="another cikb process"):
             open_store(settings(tmp_path / "data", "embedded"))
+
+
+def test_an_embedded_shard_left_without_its_record_is_recreated_when_empty(tmp_path: Path) -> None:
+    with open_store(settings(tmp_path / "data", "embedded")) as first:
+        first.ensure_collection(model())
+        first.record_file.unlink()  # as if the process died between creating the shard and recording it
+    with open_store(settings(tmp_path / "data", "embedded")) as again:
+        assert again.record() is None
+        assert again.ensure_collection(model(name="other/model")).model.name == "other/model"

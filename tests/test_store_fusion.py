@@ -142,3 +142,11 @@ def _same(edge, client) -> bool:
 def _tied(hits) -> bool:
     scores = [h.score for h in hits]
     return any(abs(a - b) <= 1e-5 * abs(a) for a, b in zip(scores, scores[1:]))
+
+
+def test_a_query_without_bm25_terms_is_answered_by_the_dense_side_alone(store) -> None:
+    _put(store, {"near": (0.8, 1.0), "nearer": (0.9, 0.0), "far": (0.1, 0.0)})
+    hits = store.hybrid_search(QUERY, sparse({}))
+    assert _names(hits) == ["nearer", "near"]
+    assert [h.score for h in hits] == pytest.approx([1 / 61, 1 / 62], rel=1e-6)
+    assert store.sparse_search(sparse({})) == []
