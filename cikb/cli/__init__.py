@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 
 from pydantic import ValidationError
+from rich.markup import escape
 
 from cikb.cli._app import app, console
 from cikb.cli import gather_cmd  # noqa: F401  (registers commands, in --help order)
@@ -26,15 +27,15 @@ def main() -> None:
     try:
         app(standalone_mode=False)
     except CikbError as err:
-        console.print(f"[red]error:[/red] {err}", highlight=False)
+        console.print(f"[red]error:[/red] {escape(str(err))}", highlight=False, soft_wrap=True)
         sys.exit(err.exit_code)
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        console.print(f"[red]error:[/red] invalid configuration {where}: {first['msg']}", highlight=False)
+        console.print(f"[red]error:[/red] invalid configuration {where}: {first['msg']}", highlight=False, soft_wrap=True)
         sys.exit(2)
     except FileNotFoundError as err:
-        console.print(f"[red]error:[/red] {err}", highlight=False)
+        console.print(f"[red]error:[/red] {escape(str(err))}", highlight=False, soft_wrap=True)
         sys.exit(2)
     except KeyboardInterrupt:
         console.print("interrupted")
