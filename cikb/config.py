@@ -73,6 +73,7 @@ class EmbedSettings(BaseModel):
     allow_download: bool = Field(False, description="Try the hub when the model is not local. Off by default: offline machines would hang.")
     offline_fallback: bool = Field(True, description="Use the packaged all-MiniLM-L6-v2 when the configured model cannot be loaded.")
     batch_size: int = Field(64, ge=1)
+    onnx_batch_size: int = Field(16, ge=1, description="Texts per onnxruntime call within a batch (fastembed backend): its unfused attention needs memory ~ texts x tokens^2 (64 chunks of ~450 tokens peak near 5 GB, 16 near 1.4 GB).")
     device: Literal["auto", "cpu", "cuda"] = Field("auto", description="sentence-transformers only; auto picks CUDA when present.")
 
 

@@ -77,15 +77,20 @@ class FastembedEmbedder(DenseEmbedder):
 
     backend: Backend = "fastembed"
 
-    def __init__(self, files: ModelFiles, **kwargs: object) -> None:
+    def __init__(self, files: ModelFiles, onnx_batch_size: int = 16, **kwargs: object) -> None:
         super().__init__(files, **kwargs)  # type: ignore[arg-type]
         from fastembed import TextEmbedding
 
+        self.onnx_batch_size = onnx_batch_size
         name = _register_fastembed_model(files)
-        self._model = TextEmbedding(name, specific_model_path=str(files.directory), providers=["CPUExecutionProvider"])
+        # No memory arena: batches pad to different lengths, and an arena keeps every shape's
+        # buffers (measured: 8.4 GB peak RSS over 200 chunks with it, batch 64).
+        self._model = TextEmbedding(
+            name, specific_model_path=str(files.directory), providers=["CPUExecutionProvider"], enable_cpu_mem_arena=False,
+        )
 
     def _embed(self, texts: list[str]) -> np.ndarray:
-        return np.asarray(list(self._model.embed(texts, batch_size=len(texts))), dtype=np.float32)
+        return np.asarray(list(self._model.embed(texts, batch_size=self.onnx_batch_size)), dtype=np.float32)
 
 
 class SentenceTransformerEmbedder(DenseEmbedder):
@@ -156,7 +161,7 @@ def _find_files(spec: DenseModelSpec, settings: EmbedSettings, backend: Backend)
 
 def _construct(files: ModelFiles, settings: EmbedSettings, **kwargs: str) -> DenseEmbedder:
     if files.backend == "fastembed":
-        return FastembedEmbedder(files, batch_size=settings.batch_size, **kwargs)
+        return FastembedEmbedder(files, onnx_batch_size=settings.onnx_batch_size, batch_size=settings.batch_size, **kwargs)
     return SentenceTransformerEmbedder(files, device=settings.device, batch_size=settings.batch_size, **kwargs)
 
 
