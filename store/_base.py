@@ -244,6 +244,7 @@ class VectorStore(ABC):
         before = self._count(QueryFilter(company=slug))
         self._delete(slug, keep_ids=keep)
         self._after_write()
+        self.optimize()  # one company's gather is the natural unit of work to tidy up after
         return before - len(set(keep))
 
     def delete_company(self, slug: str) -> int:
@@ -254,6 +255,7 @@ class VectorStore(ABC):
         if count:
             self._delete(slug, keep_ids=None)
             self._after_write()
+            self.optimize()
         return count
 
     # -- reads ---------------------------------------------------------------------------
@@ -341,7 +343,10 @@ class VectorStore(ABC):
     # -- lifecycle -----------------------------------------------------------------------
 
     def optimize(self) -> None:
-        """Merge and index segments now (only the embedded store has work to do)."""
+        """Tidy the storage after writes (the embedded store; a server optimizes by itself).
+
+        Called by replace_company, delete_company and, after plain upserts, close.
+        """
 
     def close(self) -> None:
         """Flush and release the store; the object is unusable afterwards."""
