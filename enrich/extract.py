@@ -59,10 +59,25 @@ _NAME_PART = r"(?:[A-Z][a-zA-Z'’\-]+|[A-Z]\.)"
 _NAME_RE = re.compile(rf"\b{_NAME_PART}(?:\s+(?:{_NAME_PART}|de|van|von|der|da|di|la|le|du|bin|al))*\s+[A-Z][a-zA-Z'’\-]+\b")
 _ADDRESS_RE = re.compile(r"\b(?:PO Box|P\.O\. Box|\d{1,5})\s+[A-Z0-9][^.;:\n]{3,80}?,\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?(?:,\s*[A-Z][A-Za-z]+)?")
 _PLACE_AFTER_RE = re.compile(
-    r"\b(?:in|at|on|near)\s+((?:the\s+)?(?:\d{1,5}\s+)?[A-Z][\w'’.&\-]*(?:(?:\s+|,\s*)(?:of\s+|and\s+|the\s+)?[A-Z0-9][\w'’.&\-]*){0,6})"
+    r"\b(?:in|at|(?<!based )on|near)\s+((?:the\s+)?(?:\d{1,5}\s+)?[A-Z][\w'’.&\-]*(?:(?:\s+|,\s*)(?:of\s+|and\s+|the\s+)?[A-Z0-9][\w'’.&\-]*){0,6})"
+)
+_AREA_OF = re.compile(
+    r" (?:district|borough|neighbou?rhood|area|region|county|suburb|quarter) of (?:the )?"
+    r"[A-Z][\w'’.&\-]*(?:\s+(?:of\s+|and\s+|the\s+)?[A-Z][\w'’.&\-]*){0,6}"
 )
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])[\"”’)]?\s+(?=[\"“(]?[A-Z0-9])|\n+")
-_PRONOUN_START = re.compile(r"^(?:it|the (?:company|firm|club|organi[sz]ation|group|network|museum|institute|university|paper|newspaper|league|agency|corporation|society|team|studio))\b", re.I)
+_PRONOUN_START = re.compile(r"^it\b", re.I)
+# "Founded in 1899 by ..., the club has become ...": the organisation named by what it is.
+# Only as the subject: at the start, or right after an opening phrase ("Founded in 1899 by ..., the club").
+_SELF_REFERENCE = re.compile(r"^(?:[^;]{0,200}?,\s+)?the (?:company|firm|club|organi[sz]ation|group|network|museum|institute|"
+                             r"university|college|paper|newspaper|league|agency|corporation|society|team|studio|party|fund)\b", re.I)
+# Words of organisation names that name no one in particular ("Harvard University": Harvard names it).
+_GENERIC_NAME_WORDS = frozenset(
+    """university college school company club museum party league group corporation institute agency fund
+    administration television studios studio national united royal british american international football fc
+    association society foundation bank records archives panel council network newspaper times
+    new north south east west""".split()
+)
 _CAPITALISED_NON_NAMES = frozenset(
     {"The", "In", "On", "At", "By", "For", "From", "It", "Its", "This", "That", "After", "Before", "During", "When",
      "While", "Since", "As", "A", "An", "And", "But", "Our", "We", "They", "He", "She", "His", "Her",
@@ -107,7 +122,9 @@ class Question:
     text: str
     key_terms: tuple[str, ...]
     wants: str  # year | date | number | option | boolean | person | place | span
-    company_terms: tuple[str, ...]
+    company_terms: tuple[str, ...]  # every word and acronym of the company's name (never key terms or answers)
+    company_words: tuple[str, ...] = ()  # the name's distinctive words
+    company_acronyms: tuple[str, ...] = ()
 
 
 def stem(word: str) -> str:
@@ -135,26 +152,53 @@ def _group_of(term: str) -> frozenset[str]:
     return frozenset({term})
 
 
-def company_terms(label: str) -> tuple[str, ...]:
-    """Words and the acronym that name the company in text: 'Royal Institute of British Architects' -> riba, royal, ..."""
-    words = [w for w in _words(label) if w.lower() not in _STOPWORDS and w.lower() not in {"inc", "ltd", "llc", "corp", "plc", "co"}]
-    terms = {w.lower() for w in words if len(w) > 2}
-    capitals = [w[0] for w in _words(label) if w[0].isupper()]
+def _name_parts(label: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The distinctive words of a company's name and its acronyms: 'Royal Institute of British Architects (RIBA)'
+    -> (royal, institute, british, architects), (riba,)."""
+    legal = {"inc", "ltd", "llc", "corp", "plc", "co", "gmbh", "ag", "sa"}
+    words = [w for w in _words(re.sub(r"\([^)]*\)", " ", label)) if w.lower() not in _STOPWORDS and w.lower() not in legal]
+    distinctive = tuple(dict.fromkeys(w.lower() for w in words if len(w) > 1))
+    acronyms = {m.lower() for m in re.findall(r"\(([A-Z][A-Za-z&]{1,9})\)", label)}
+    capitals = [w[0] for w in words if w[0].isupper()]
     if len(capitals) >= 2:
-        terms.add("".join(capitals).lower())
-    terms |= {m.lower() for m in re.findall(r"\(([A-Z][A-Za-z&]{1,9})\)", label)}
-    return tuple(sorted(terms))
+        acronyms.add("".join(capitals).lower())
+    if len(words) == 1 and words[0].isupper():
+        acronyms.add(words[0].lower())
+    return distinctive, tuple(sorted(acronyms))
+
+
+def company_terms(label: str) -> tuple[str, ...]:
+    """Every word and acronym that names the company in text."""
+    words, acronyms = _name_parts(label)
+    return tuple(sorted(set(words) | set(acronyms)))
+
+
+def _mentions_company(q: Question, sentence: str) -> bool:
+    """The sentence is about the company: its acronym, most of its name's words, or a pronoun subject ('It was ...')."""
+    if not q.company_terms:
+        return True
+    lowered = {w.lower() for w in _words(sentence)}
+    if lowered & set(q.company_acronyms) or _PRONOUN_START.match(sentence) or _SELF_REFERENCE.match(sentence):
+        return True
+    words = q.company_words
+    if any(w in lowered for w in words if w not in _GENERIC_NAME_WORDS):
+        return True
+    return bool(words) and sum(w in lowered for w in words) / len(words) >= 0.6
 
 
 def analyse_question(question: str, column_type: ColumnType, company: str = "") -> Question:
     """Key terms (stemmed, minus the company's own words) and the shape of the wanted answer."""
-    words = _words(question)
-    lower = [w.lower() for w in words]
-    own = set(company_terms(company)) if company else set()
+    lower = [w.lower() for w in _words(question)]
+    words, acronyms = _name_parts(company) if company else ((), ())
+    own = set(words) | set(acronyms) | {w.lower() for w in _words(company)}  # 'GmbH' is no key term either
+    if not own & set(lower):
+        # The question names something else ("When did Let's Encrypt issue ..."): its words are the key
+        # terms, and the row's company need not appear in the evidence.
+        words, acronyms, own = (), (), set()
     key_terms = tuple(dict.fromkeys(
         stem(w) for w in lower if w not in _STOPWORDS and w not in _WH_WORDS and w not in own and len(w) > 1
     ))
-    return Question(question, key_terms, _wanted_shape(lower, column_type), tuple(sorted(own)))
+    return Question(question, key_terms, _wanted_shape(lower, column_type), tuple(sorted(own)), words, acronyms)
 
 
 def _wanted_shape(lower: list[str], column_type: ColumnType) -> str:
@@ -193,6 +237,7 @@ class _Scored:
     coverage: float
     mentions_company: bool
     candidates: list[tuple[str, int]]  # (value, token distance to the nearest key term)
+    original: str = ""  # the sentence as the source has it (the evidence shown to users)
 
     @property
     def strength(self) -> float:
@@ -211,7 +256,30 @@ def extract_answer(question: str, column_type: ColumnType, passages: list[Passag
     return _decide(q, scored)
 
 
-def _score(q: Question, sentence: str, passage: Passage, options: list[str]) -> _Scored | None:
+_PARENTHESIS = re.compile(r"\s*\([^()]*\)")
+# ", which was originally founded in 1888" describes the noun before it, not the sentence's subject.
+# So does "the School of Design that had been founded in 1837".
+_RELATIVE_CLAUSE = re.compile(r",\s+(?:which|who|whose)\b[^,;.]*|\s+(?:that|which|who)\s+(?:had |has |have )?(?:been|was|were)\b[^,;.]*")
+_NOT_FOUNDING = [
+    (re.compile(r"\b(?:found(?:ing|er)|charter)\s+(members?|clubs?|partners?|signator(?:y|ies))\b", re.I), r"charter \1"),
+    (re.compile(r"\bincorporated\s+(into|with)\b", re.I), r"merged \1"),
+    (re.compile(r"\bestablished\s+(broadcast|networks?|brands?|players?|teams?|firms?|companies)\b", re.I), r"older \1"),
+]
+
+
+def _plain(sentence: str) -> str:
+    """The sentence as the scorer reads it: asides in parentheses dropped (they are about something
+    else: "The Sunday Times (founded in 1821)"), and phrases that look like founding but are not
+    ("founding member of", "incorporated into", "established networks") reworded."""
+    text = _PARENTHESIS.sub("", sentence)
+    text = _RELATIVE_CLAUSE.sub("", text)
+    for pattern, replacement in _NOT_FOUNDING:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def _score(q: Question, original: str, passage: Passage, options: list[str]) -> _Scored | None:
+    sentence = _plain(original)
     stems = {stem(w) for w in _words(sentence)}
     if q.key_terms:
         hits = sum(1 for term in q.key_terms if _group_of(term) & stems)
@@ -220,10 +288,9 @@ def _score(q: Question, sentence: str, passage: Passage, options: list[str]) -> 
         coverage = 0.5
     if coverage == 0:
         return None
-    lowered = {w.lower() for w in _words(sentence)}
-    mentions = bool(set(q.company_terms) & lowered) or bool(_PRONOUN_START.match(sentence)) or not q.company_terms
+    mentions = _mentions_company(q, sentence)
     candidates = _candidates(q, sentence, options)
-    return _Scored(sentence, passage, coverage, mentions, candidates)
+    return _Scored(sentence, passage, coverage, mentions, candidates, original)
 
 
 def _candidates(q: Question, sentence: str, options: list[str]) -> list[tuple[str, int]]:
@@ -302,7 +369,8 @@ def _place_spans(q: Question, sentence: str) -> list[tuple[str, int]]:
             continue
         if {w.lower() for w in _words(place)} & set(q.company_terms):
             continue
-        spans.append((place, match.start(1)))
+        area = _AREA_OF.match(sentence, match.end(1))
+        spans.append((place + (area.group() if area else ""), match.start(1)))
     return spans
 
 
@@ -341,7 +409,7 @@ def _decide(q: Question, scored: list[_Scored]) -> Candidate:
     value, distance = min(best.candidates, key=lambda c: c[1])
     confidence = _confidence(q, best, distance, scored, best_key)
     sources = _dedupe_sources([s.passage.source for s in support[best_key]])
-    return Candidate(value, confidence, sources, evidence=best.sentence)
+    return Candidate(value, confidence, sources, evidence=best.original or best.sentence)
 
 
 def _confidence(q: Question, best: _Scored, distance: int, scored: list[_Scored], best_key: str) -> Confidence:
@@ -352,13 +420,67 @@ def _confidence(q: Question, best: _Scored, distance: int, scored: list[_Scored]
         return "low"
     direct = best.coverage == 1.0 and best.mentions_company and bool(q.key_terms)
     unique = len({_normal(v) for v, _ in best.candidates}) == 1
-    if direct and unique and not rivals and distance <= 8 and q.wants != "boolean":
+    value = min(best.candidates, key=lambda c: c[1])[0]
+    tight = _tightly_linked(q, best.sentence, value)
+    if direct and unique and not rivals and tight:
         return "high"
-    if direct and distance <= 12:
+    if direct and (tight or distance <= 4):
         return "medium"
-    if best.coverage >= 0.5 and best.mentions_company and distance <= 8 and not rivals:
+    if best.coverage >= 0.5 and best.mentions_company and tight and not rivals:
         return "medium"
     return "low"
+
+
+# Words that may stand between a question's predicate and its answer in a sentence that states
+# the fact directly: "was founded in 2013", "founded by Jane Doe", "Jane Doe and I founded",
+# "headquartered at 100 Main St", "May 24, 2013: ISRG is incorporated".
+_CONNECTORS = frozenset(
+    """in on at by the was were is are been has had have its their of a an and i we co since first originally
+    officially formally jointly later initially currently now still""".split()
+) | {m.lower() for m in _MONTHS.split("|")}
+
+
+def _tightly_linked(q: Question, sentence: str, value: str) -> bool:
+    """True when only connecting words (or the company's own name, or date parts) separate the answer from a
+    predicate word of the question: the sentence states the fact, it does not merely contain both."""
+    tokens = [(m.group(), m.start(), m.end()) for m in re.finditer(r"[A-Za-z0-9][A-Za-z0-9&'’\-]*", sentence)]
+    start = sentence.find(value)
+    if start < 0:
+        return False
+    inside = [i for i, (_, a, b) in enumerate(tokens) if a >= start and b <= start + len(value)]
+    if not inside:
+        return False
+    predicates = [i for i, (w, _, _) in enumerate(tokens)
+                  if any(_group_of(t) & {stem(w)} for t in q.key_terms) and i not in inside
+                  and not (i > 0 and tokens[i - 1][0].lower() == "to")]  # "to form" is no statement of fact
+    own = set(q.company_terms)
+    for p in predicates:
+        between = tokens[p + 1:inside[0]] if p < inside[0] else tokens[inside[-1] + 1:p]
+        words = _without_names_after_as_or_by([w.strip("'’") for w, _, _ in between])
+        if len(words) <= 5 and all(w in _CONNECTORS or w in own or w.isdigit() or w.rstrip("s") in own for w in words):
+            return True
+    return False
+
+
+def _without_names_after_as_or_by(words: list[str]) -> list[str]:
+    """Drop 'as Dial Square' (a former name) and 'by publisher John Walter' (the agent) from the words between a
+    predicate and its answer: "formed as Dial Square in 1886", "founded by John Walter on 1 January 1785"."""
+    kept: list[str] = []
+    i = 0
+    while i < len(words):
+        if words[i].lower() in ("as", "by"):
+            j = i + 1
+            while j < len(words) and (words[j].lower() in ("the", "a") or (j == i + 1 and words[j].islower())):
+                j += 1
+            k = j
+            while k < len(words) and words[k][:1].isupper():
+                k += 1
+            if k > j:
+                i = k
+                continue
+        kept.append(words[i].lower())
+        i += 1
+    return kept
 
 
 def _normal(value: str) -> str:
