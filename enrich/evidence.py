@@ -8,20 +8,26 @@ The pieces every fact-finding strategy shares:
   into a candidate: the LLM reads them when one is configured (prompt
   ``enrich_extract``), else :func:`enrich.extract.extract_answer` does;
 - :func:`good_enough` is the stop rule: at least medium confidence once the
-  value is coerced to the column's type.
+  value is coerced to the column's type;
+- :class:`KnowledgeFirstStrategy` puts these together for every strategy that
+  needs outside facts: the knowledge base answers, or the web is searched.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
+from abc import abstractmethod
+from collections.abc import AsyncIterator
 from urllib.parse import urlsplit
 
+from cikb.errors import BadInputError
 from cikb.models import Confidence, EnrichSource, RowStep, ScoredChunk
-from enrich.base import ColumnSpec, EnrichContext, RowInput, answer_step
+from enrich.base import ColumnSpec, EnrichContext, RowInput, RowStrategy, answer_step
 from enrich.coerce import coerce_value, confidence_at_least, is_not_found, min_confidence, strip_preamble
 from enrich.extract import Candidate, Passage, extract_answer
 from enrich.providers import SearchHit, WebPage
+from enrich.template import check_template, interpolate_template
 from prompts import load_prompt
 
 STOP_CONFIDENCE: Confidence = "medium"
@@ -175,3 +181,34 @@ def _field(reply: str, name: str) -> str | None:
 def domain(url: str) -> str:
     host = urlsplit(url).hostname or url
     return host[4:] if host.startswith("www.") else host
+
+
+def require_question(params: dict, ctx: EnrichContext) -> None:
+    question = params.get("question")
+    if not isinstance(question, str) or not question.strip():
+        raise BadInputError("this strategy needs a question (e.g. --question 'What year was {Company} founded?')")
+    check_template(question, ctx.columns)
+
+
+class KnowledgeFirstStrategy(RowStrategy):
+    """A strategy that needs outside facts (spec N3): the knowledge base for the row's company first; the
+    web only when it gives no answer of at least medium confidence and a search provider is configured."""
+
+    def validate_params(self, params: dict, ctx: EnrichContext) -> None:
+        require_question(params, ctx)
+
+    async def execute_one(self, row: RowInput, params: dict, ctx: EnrichContext) -> AsyncIterator[RowStep]:
+        question = interpolate_template(params["question"], row.data)
+        steps, best = await kb_first(question, row, ctx)
+        for step in steps:
+            yield step
+        if good_enough(best, ctx.column) or ctx.web is None:
+            yield final_answer(best, "kb")
+            return
+        async for step in self.search_web(question, best, row, params, ctx):
+            yield step
+
+    @abstractmethod
+    def search_web(self, question: str, kb_best: Candidate, row: RowInput, params: dict,
+                   ctx: EnrichContext) -> AsyncIterator[RowStep]:
+        """The web path: yield search/fetch steps and end with the answer step (the KB's if the web does no better)."""

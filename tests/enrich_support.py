@@ -6,12 +6,14 @@
 - :class:`SearchServer`: a JSON search endpoint on 127.0.0.1 whose results are
   a function of the query, recording each query.
 - :func:`letsencrypt_chunks`: chunks of real pages of the shared corpus.
+- :func:`run_cli`: the `cikb` command in-process, with its exit code and output.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import sys
 import threading
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -20,6 +22,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 import trafilatura
 
 from cikb.models import Chunk, ChunkMetadata, ScoredChunk
@@ -116,3 +119,17 @@ class SearchServer:
     def close(self) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run `cikb ARGS` in-process through its real entry point; return (exit code, stdout, stderr)."""
+    from cikb.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["cikb", *args])
+    code = 0
+    try:
+        main()
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cikb.cli import main
+from enrich_support import run_cli
 
 
 @pytest.fixture(autouse=True)
@@ -25,15 +25,7 @@ def empty_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def cikb(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """Run the CLI in-process; return (exit code, stdout, stderr)."""
-    monkeypatch.setattr(sys, "argv", ["cikb", *args])
-    code = 0
-    try:
-        main()
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+    return run_cli(monkeypatch, capsys, *args)
 
 
 @pytest.fixture

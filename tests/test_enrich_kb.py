@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-from cikb.cli import main
 from cikb.config import Settings
 from cikb.pipeline import gather_company
+from enrich_support import run_cli
 
 PAGES = ["/2022/02/25/ford-foundation.html", "/2023/05/24/isrg-10th-anniversary.html", "/about/"]
 
@@ -30,14 +29,7 @@ def isrg_settings(tmp_path: Path, letsencrypt_site, monkeypatch: pytest.MonkeyPa
 
 
 def cikb(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["cikb", *args])
-    code = 0
-    try:
-        main()
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+    return run_cli(monkeypatch, capsys, *args)
 
 
 @pytest.mark.slow

@@ -14,16 +14,14 @@ from dataclasses import dataclass, field
 
 from cikb.errors import BadInputError
 from cikb.models import Confidence, RowStep
-from enrich.base import EnrichContext, RowInput, RowStrategy, register_strategy
+from enrich.base import EnrichContext, RowInput, register_strategy
 from enrich.coerce import min_confidence
 from enrich.evidence import (
-    better, domain, extract, final_answer, good_enough, kb_first, number_sources, passage_from_page,
+    KnowledgeFirstStrategy, better, domain, extract, final_answer, good_enough, number_sources, passage_from_page,
     passages_from_hits,
 )
 from enrich.extract import Candidate, Passage, analyse_question
 from enrich.providers import SearchError
-from enrich.strategies.lookup import require_question
-from enrich.template import interpolate_template
 from prompts import load_prompt
 
 THOROUGHNESS = {"exploratory": 5, "comprehensive": 12}  # step budgets (searches + fetches)
@@ -45,28 +43,22 @@ class _Research:
         return self.budget - self.steps
 
 
-class ResearchStrategy(RowStrategy):
+class ResearchStrategy(KnowledgeFirstStrategy):
     name = "research"
     display_name = "Deep Research"
     max_steps = THOROUGHNESS["exploratory"]
 
     def validate_params(self, params: dict, ctx: EnrichContext) -> None:
-        require_question(params, ctx)
+        super().validate_params(params, ctx)
         if params.get("thoroughness", "exploratory") not in THOROUGHNESS:
             raise BadInputError(f"thoroughness must be one of {', '.join(THOROUGHNESS)}")
 
     def concurrency_key(self, params: dict) -> str:
         return f"research:{params.get('thoroughness', 'exploratory')}"
 
-    async def execute_one(self, row: RowInput, params: dict, ctx: EnrichContext) -> AsyncIterator[RowStep]:
+    async def search_web(self, question: str, kb_best: Candidate, row: RowInput, params: dict,
+                         ctx: EnrichContext) -> AsyncIterator[RowStep]:
         thoroughness = params.get("thoroughness", "exploratory")
-        question = interpolate_template(params["question"], row.data)
-        steps, best = await kb_first(question, row, ctx)
-        for step in steps:
-            yield step
-        if good_enough(best, ctx.column) or ctx.web is None:
-            yield final_answer(best, "kb")
-            return
         state = _Research(budget=THOROUGHNESS[thoroughness])
         web_best = Candidate(None, "none")
         queries = [question]
@@ -86,10 +78,10 @@ class ResearchStrategy(RowStrategy):
             coverage, step = await _assess_coverage(question, web_best, state.passages, ctx)
             yield step
             web_best = Candidate(web_best.value, min_confidence(web_best.confidence, coverage), web_best.sources, web_best.evidence)
-        if better(web_best, best, ctx.column):
+        if better(web_best, kb_best, ctx.column):
             yield final_answer(web_best, "web")
         else:
-            yield final_answer(best, "kb")
+            yield final_answer(kb_best, "kb")
 
     async def _search_and_read(self, query: str, question: str, row: RowInput, ctx: EnrichContext,
                                state: _Research, thoroughness: str) -> AsyncIterator[RowStep]:
