@@ -5,7 +5,8 @@ Public interface:
 - :func:`enrich_table` (and :func:`enrich_table_async`) — CSV + column + strategy -> :class:`~cikb.models.DataProposal`;
   :func:`save_proposal`, :func:`load_proposal`, :func:`review_rows`, :func:`apply_proposal`.
 - Strategies: :class:`RowStrategy`, :func:`register_strategy`, :func:`get_strategy`, :func:`get_all_strategies`,
-  :func:`get_strategies_by_kind`; built-ins ``lookup``, ``research``, ``computation``.
+  :func:`get_strategies_by_kind`; built-ins ``lookup``, ``research``, ``computation``;
+  :class:`KnowledgeFirstStrategy` for new strategies that need outside facts (KB first, then ``search_web``).
 - :func:`interpolate_template` (``{Column}``), :func:`coerce_value`, :func:`safe_eval`.
 - Providers: :class:`WebProvider`, :class:`HttpJsonSearch`, :class:`OpenAIWebSearch`, :class:`PageFetcher`.
 - Run control: :class:`CancellationToken`, :class:`ProgressEvent`.
@@ -28,6 +29,7 @@ from enrich.base import (
     unregister_strategy,
 )
 from enrich.coerce import coerce_value
+from enrich.evidence import KnowledgeFirstStrategy
 from enrich.orchestrator import CancellationToken, ProgressEvent, run_rows
 from enrich.proposal import apply_proposal, load_proposal, review_rows, save_proposal
 from enrich.providers import HttpJsonSearch, OpenAIWebSearch, PageFetcher, SearchHit, WebPage, WebProvider
@@ -35,7 +37,7 @@ from enrich.safe_eval import safe_eval
 from enrich.template import interpolate_template
 
 __all__ = [
-    "CancellationToken", "ColumnSpec", "Completer", "EnrichContext", "HttpJsonSearch", "KnowledgeBase",
+    "CancellationToken", "ColumnSpec", "Completer", "EnrichContext", "HttpJsonSearch", "KnowledgeBase", "KnowledgeFirstStrategy",
     "OpenAIWebSearch", "PageFetcher", "ProgressEvent", "RowInput", "RowStrategy", "SearchHit", "WebPage",
     "WebProvider", "answer_step", "apply_proposal", "coerce_value", "enrich_table", "enrich_table_async",
     "get_all_strategies", "get_strategies_by_kind", "get_strategy", "interpolate_template", "load_proposal",
