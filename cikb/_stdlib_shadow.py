@@ -31,5 +31,11 @@ def install() -> None:
     if not any(isinstance(finder, _ChunkStageFinder) for finder in sys.meta_path):
         sys.meta_path.insert(0, _ChunkStageFinder())
     loaded = sys.modules.get("chunk")
-    if loaded is not None and not hasattr(loaded, "chunk_document"):
+    if loaded is not None and not _is_stage(loaded):
         del sys.modules["chunk"]  # the standard library's module got in first
+
+
+def _is_stage(module: object) -> bool:
+    # Judged by location, not content: our package may be half-imported right now.
+    location = getattr(module, "__file__", None)
+    return location is not None and Path(location).resolve().parent == _PACKAGE_DIR
