@@ -29,7 +29,7 @@ from cikb.models import ScoredChunk
 from embed.bm25 import english_stopwords
 
 MAX_SENTENCES = 3
-DENSE_CANDIDATES = 24
+DENSE_CANDIDATES = 8
 # A follow-up sentence joins the best one when it scores at least this share of it.
 FOLLOW_UP_SHARE = 0.8
 # ...or at least this share when it holds question words the sentences so far do not ("...and what does it sell?").

@@ -16,14 +16,20 @@ from cikb.workspace import list_companies
 
 # Legal-form words dropped to get the name people actually type.
 LEGAL_SUFFIXES = frozenset(
-    "inc incorporated corp corporation co company ltd limited llc plc gmbh ag sa se nv bv group holdings".split()
+    "inc incorporated corp corporation co company ltd limited llc plc gmbh ag sa se nv bv group holdings fc afc".split()
 )
+LEGAL_PREFIXES = frozenset({"fc", "afc"})
 # Capitalised words that start questions or are everyday business terms, never company names.
 NOT_NAMES = frozenset(
     """a an the what who whom whose when where which why how is are was were do does did can could
     should would will tell list give show name describe explain please i its it their they this that
     ceo cfo cto coo cmo ipo hq ai us usa uk eu ok q1 q2 q3 q4 fy""".split()
 )
+_INNER_DOT = re.compile(r"(?<=\b\w)\.")
+_QUALIFIER = re.compile(r"\s*\([^)]*\)")
+_ACRONYM_SKIP = frozenset("of and the on for in at to de".split())
+# Initials that are everyday words: never taken as a company's name.
+_COMMON_SHORT_WORDS = frozenset("and are but can did for had has her his how its may not our out she the was who why you all any".split())
 _POSSESSIVE = re.compile(r"['’]s\b", re.IGNORECASE)
 _NON_WORD = re.compile(r"[^\w&]+")
 # A run of capitalised words (or acronyms), allowing inner "&", "-", "." like "AT&T", "Coca-Cola", "Amazon.com".
@@ -36,17 +42,38 @@ def normalize(text: str) -> str:
 
 
 def name_variants(slug: str, name: str | None) -> set[str]:
-    """The normalised ways a question may name a company."""
+    """The normalised ways a question may name a company.
+
+    "Acme Corp" -> {"acme corp", "acme"}; "Sky (United Kingdom)" -> also "sky";
+    "Arsenal F.C." -> also "arsenal"; "Central Intelligence Agency" -> also "cia".
+    """
+    forms = [slug.replace("-", " ")]
+    if name:
+        undotted = _INNER_DOT.sub("", name)  # "F.C." -> "FC", "U.S." -> "US"
+        forms += [name, undotted, _QUALIFIER.sub("", undotted)]
     variants = set()
-    for form in filter(None, (name, slug.replace("-", " "))):
+    for form in forms:
         words = normalize(form).split()
         if words:
             variants.add(" ".join(words))
         while words and words[-1] in LEGAL_SUFFIXES:
             words = words[:-1]
+        while len(words) > 1 and words[0] in LEGAL_PREFIXES:  # "FC Barcelona" -> "barcelona"
+            words = words[1:]
         if words:
             variants.add(" ".join(words))
+    if name:
+        variants |= _acronyms(_QUALIFIER.sub("", _INNER_DOT.sub("", name)))
     return variants
+
+
+def _acronyms(name: str) -> set[str]:
+    """Initials of a name of three or more words ("Intergovernmental Panel on Climate Change" -> "ipcc")."""
+    words = [w for w in normalize(name).split() if w not in _ACRONYM_SKIP]
+    initials = "".join(w[0] for w in words)
+    if len(words) >= 3 and initials.isalpha() and initials not in _COMMON_SHORT_WORDS:
+        return {initials}
+    return set()
 
 
 def infer_company(question: str, companies: Mapping[str, str | None]) -> CompanyChoice:

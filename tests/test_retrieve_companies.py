@@ -11,7 +11,13 @@ KB = {"acme-corp": "Acme Corp", "general-electric": "General Electric Company", 
 
 def test_name_variants_drop_legal_forms_and_use_slug_words():
     assert name_variants("acme-corp", "Acme Corp") == {"acme corp", "acme"}
-    assert name_variants("general-electric", "General Electric Company") == {"general electric company", "general electric"}
+    assert name_variants("sky-united-kingdom", "Sky (United Kingdom)") == {"sky united kingdom", "sky"}
+    assert name_variants("arsenal-f-c", "Arsenal F.C.") == {"arsenal f c", "arsenal fc", "arsenal"}
+    assert name_variants("fc-barcelona", "FC Barcelona") == {"fc barcelona", "barcelona"}
+    assert "ipcc" in name_variants("ipcc", "Intergovernmental Panel on Climate Change")
+    assert "abc" in name_variants("american-broadcasting-company", "American Broadcasting Company")
+    assert name_variants("university-of-chicago", "University of Chicago") == {"university of chicago"}  # no 2-letter acronym
+    assert name_variants("general-electric", "General Electric Company") == {"general electric company", "general electric", "gec"}
 
 
 @pytest.mark.parametrize(

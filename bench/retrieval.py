@@ -1,0 +1,386 @@
+"""Retrieval and extractive-answer quality on the SQuAD company articles (issue 4, item 6).
+
+    python bench/retrieval.py [--extractive-sample 600] [--keep DIR]
+
+1. Renders the 26 articles of ``../shared/corpora/squad/companies.json`` (read in
+   place) as Wikipedia-like pages, served on 127.0.0.1.
+2. Gathers each as its company's ``wikipedia`` source through the real pipeline
+   (``cikb.pipeline.gather_company``: crawl -> clean -> chunk -> embed -> store).
+3. For every question, with the article's company as the filter, measures
+   answer-recall@1/5/10 and MRR@10 (a hit is a retrieved chunk containing a
+   ground-truth answer) for BM25 alone, dense alone and hybrid (R1 as configured),
+   all in this run; then the hybrid at other RRF k / prefetch depths / weights.
+4. Extractive answers (no LLM) on a sample: exact match and token F1 (SQuAD's
+   normalisation) of the short answer (or the quoted sentences when there is
+   none), and how often the quoted sentences contain a ground-truth answer.
+5. Abstention on questions put to a company not in the knowledge base: by flag,
+   and with the article's name in the question replaced by an unknown company.
+6. Latency p50/p95 of ``Retriever.search`` (query embedding included) and of the
+   store's hybrid query alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import html
+import json
+import re
+import statistics
+import string
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+import cikb  # noqa: E402,F401  (first: it lets `import chunk` reach our stage)
+from answer import Answerer  # noqa: E402
+from cikb.config import Settings  # noqa: E402
+from cikb.pipeline import gather_company  # noqa: E402
+from cikb.slug import company_from_name  # noqa: E402
+from retrieve import open_retriever  # noqa: E402
+
+SQUAD = REPO.parent / "shared" / "corpora" / "squad" / "companies.json"
+UNKNOWN_COMPANY = "Initech Corporation"
+KS = (1, 5, 10)
+
+
+# --- the corpus as a local Wikipedia ------------------------------------------------
+
+
+def display_name(title: str) -> str:
+    """'Sky_(United_Kingdom)' -> 'Sky (United Kingdom)'."""
+    return title.replace("_", " ")
+
+
+def render_article(article: dict) -> str:
+    name = html.escape(display_name(article["title"]))
+    paragraphs = "\n".join(f"<p>{html.escape(p['context'])}</p>" for p in article["paragraphs"])
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{name} - Wikipedia</title></head>
+<body>
+<header><nav><a href="/wiki/Main_Page">Main page</a> | <a href="/wiki/Portal:Contents">Contents</a> |
+<a href="/wiki/Special:Random">Random article</a> | <a href="/wiki/Help:Contents">Help</a></nav></header>
+<main id="content"><h1 id="firstHeading">{name}</h1>
+<div id="mw-content-text">
+<p><i>From Wikipedia, the free encyclopedia</i></p>
+{paragraphs}
+</div></main>
+<footer><p>This page was last edited on 1 January 2024. Text is available under the Creative Commons
+Attribution-ShareAlike License 4.0; additional terms may apply.</p>
+<nav><a href="/wiki/Privacy_policy">Privacy policy</a> | <a href="/wiki/About">About Wikipedia</a></nav></footer>
+</body></html>
+"""
+
+
+def write_site(articles: list[dict], root: Path) -> Path:
+    (root / "wiki").mkdir(parents=True)
+    (root / "robots.txt").write_text("User-agent: *\nAllow: /\n")
+    for article in articles:
+        (root / "wiki" / article["title"]).write_text(render_article(article), encoding="utf-8")
+    return root
+
+
+class _WikiHandler(SimpleHTTPRequestHandler):
+    """Articles have no file extension ("Arsenal_F.C."): everything under /wiki/ is HTML."""
+
+    def guess_type(self, path: str | Path) -> str:
+        return "text/html; charset=utf-8" if "/wiki/" in str(path) else super().guess_type(path)
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the stdlib's name
+        pass
+
+
+@contextmanager
+def serve(directory: Path) -> Iterator[str]:
+    """Serve ``directory`` on an ephemeral 127.0.0.1 port; yields the base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_WikiHandler, directory=str(directory)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def bench_settings(data_dir: Path, base_url: str) -> Settings:
+    return Settings(
+        data_dir=data_dir,
+        gather={"wikipedia_base_url": f"{base_url}/wiki/", "download_delay": 0, "max_pages_per_source": 1,
+                "max_raw_bytes": 400_000},
+        clean={"max_chars": 200_000},  # the longest article has 85k characters: keep every answer
+    )
+
+
+def gather_all(settings: Settings, articles: list[dict]) -> dict[str, str]:
+    """Gather every article; returns slug -> title."""
+    slugs = {}
+    for number, article in enumerate(articles, start=1):
+        started = time.perf_counter()
+        summary = gather_company(settings, display_name(article["title"]), {"wikipedia": [article["title"]]})
+        slugs[summary.company.slug] = article["title"]
+        print(f"  gathered {number:2}/{len(articles)} {summary.company.slug:45} {summary.documents} doc, "
+              f"{summary.chunks:3} chunks, {time.perf_counter() - started:5.1f} s", file=sys.stderr)
+    return slugs
+
+
+# --- metrics -------------------------------------------------------------------------
+
+
+def squish(text: str) -> str:
+    return " ".join(text.replace("\\", "").lower().split())
+
+
+def first_hit(chunks: list[str], answers: list[str]) -> int | None:
+    """1-based rank of the first chunk containing a ground-truth answer."""
+    wanted = [squish(a) for a in answers]
+    for rank, text in enumerate(chunks, start=1):
+        body = squish(text)
+        if any(a in body for a in wanted):
+            return rank
+    return None
+
+
+@dataclass
+class Recall:
+    ranks: list[int | None] = field(default_factory=list)
+
+    def add(self, rank: int | None) -> None:
+        self.ranks.append(rank)
+
+    def at(self, k: int) -> float:
+        return sum(1 for r in self.ranks if r is not None and r <= k) / len(self.ranks)
+
+    @property
+    def mrr(self) -> float:
+        return sum(1 / r for r in self.ranks if r is not None and r <= 10) / len(self.ranks)
+
+
+def normalize_answer(text: str) -> str:
+    """SQuAD's: lower case, no punctuation, no articles, single spaces."""
+    text = "".join(ch for ch in text.lower() if ch not in set(string.punctuation))
+    return " ".join(re.sub(r"\b(a|an|the)\b", " ", text).split())
+
+
+def token_f1(prediction: str, gold: str) -> float:
+    pred, truth = normalize_answer(prediction).split(), normalize_answer(gold).split()
+    common = sum((Counter(pred) & Counter(truth)).values())
+    if common == 0:
+        return 0.0
+    precision, recall = common / len(pred), common / len(truth)
+    return 2 * precision * recall / (precision + recall)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+# --- fusion, client side, for tuning --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fusion:
+    """One fusion setting. ``every_chunk``: R1a's bound checked on every fused chunk (the store's way);
+    otherwise it bounds the dense prefetch only, and a query with no dense chunk past it gets nothing (R3)."""
+
+    k: int = 60
+    prefetch: int = 20
+    w_dense: float = 1.0
+    w_bm25: float = 1.0
+    every_chunk: bool = True
+    threshold: float | None = None  # None: settings.retrieve.score_threshold
+
+
+def fuse(dense: list[tuple[str, float]], sparse: list[str], cosine: dict[str, float], setting: Fusion, threshold: float) -> list[str]:
+    """R1's fusion computed here: weighted RRF (ranks from 1) of the thresholded dense and the BM25 top-prefetch."""
+    threshold = threshold if setting.threshold is None else setting.threshold
+    passing = [d for d in dense if d[1] >= threshold][: setting.prefetch]
+    if not passing:
+        return []
+    scores: dict[str, float] = {}
+    for rank, (point, _) in enumerate(passing, start=1):
+        scores[point] = scores.get(point, 0.0) + setting.w_dense / (setting.k + rank)
+    for rank, point in enumerate(sparse[: setting.prefetch], start=1):
+        scores[point] = scores.get(point, 0.0) + setting.w_bm25 / (setting.k + rank)
+    kept = [p for p in scores if not setting.every_chunk or cosine.get(p, -1.0) >= threshold]
+    return sorted(kept, key=lambda p: (-scores[p], -cosine.get(p, 0.0), p))[:10]
+
+
+FUSIONS = [
+    Fusion(), Fusion(prefetch=10), Fusion(prefetch=50), Fusion(k=20), Fusion(k=10), Fusion(k=2),
+    Fusion(w_bm25=2), Fusion(w_bm25=3),
+    Fusion(every_chunk=False), Fusion(every_chunk=False, k=10), Fusion(every_chunk=False, k=2),
+    Fusion(every_chunk=False, w_bm25=2), Fusion(every_chunk=False, w_bm25=3), Fusion(every_chunk=False, k=10, w_bm25=2),
+    Fusion(w_bm25=5), Fusion(w_bm25=10),
+    Fusion(threshold=0.2), Fusion(threshold=0.1), Fusion(threshold=0.2, w_bm25=3), Fusion(threshold=0.1, w_bm25=3),
+    Fusion(threshold=0.1, w_bm25=10), Fusion(every_chunk=False, threshold=0.2), Fusion(every_chunk=False, threshold=0.1),
+    Fusion(every_chunk=False, threshold=0.1, w_bm25=3),
+]
+
+
+# --- the run ---------------------------------------------------------------------------
+
+
+def run(args: argparse.Namespace) -> None:
+    articles = json.loads(SQUAD.read_text(encoding="utf-8"))
+    work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="cikb-bench-retrieval-"))
+    if args.reuse and (work / "data").is_dir():
+        settings, slugs, gather_s = bench_settings(work / "data", "http://127.0.0.1:9"), {}, 0.0
+    else:
+        site = write_site(articles, work / "site")
+        with serve(site) as base_url:
+            settings = bench_settings(work / "data", base_url)
+            started = time.perf_counter()
+            slugs = gather_all(settings, articles)
+            gather_s = time.perf_counter() - started
+    retriever = open_retriever(settings)
+    try:
+        report(args, settings, retriever, articles, slugs, gather_s)
+    finally:
+        retriever.store.close()
+
+
+def questions_of(articles: list[dict]) -> list[tuple[str, str, list[str]]]:
+    """(slug, question, answers) for every question, article by article."""
+    return [
+        (company_from_name(display_name(a["title"])).slug, qa["question"], qa["answers"])
+        for a in articles for p in a["paragraphs"] for qa in p["qas"]
+    ]
+
+
+def report(args, settings: Settings, retriever, articles: list[dict], slugs: dict[str, str], gather_s: float) -> None:
+    store, embedder, bm25 = retriever.store, retriever.embedder, retriever.bm25
+    cfg = settings.retrieve
+    questions = questions_of(articles)
+    chunk_counts = store.companies()
+    print(f"\ncorpus: {len(articles)} articles -> {sum(chunk_counts.values())} chunks "
+          f"({min(chunk_counts.values())}-{max(chunk_counts.values())} per company), {len(questions)} questions; "
+          f"gather {gather_s:.0f} s{' (reused)' if not gather_s else ''}; model {embedder.info.name} ({embedder.info.variant})")
+
+    bm25_only, dense_only, hybrid = Recall(), Recall(), Recall()
+    grid = {setting: Recall() for setting in FUSIONS}
+    search_ms, store_ms, parity = [], [], 0
+    texts: dict[str, str] = {}
+    for slug, question, answers in questions:
+        t0 = time.perf_counter()
+        result = retriever.search(question, company=slug)
+        search_ms.append((time.perf_counter() - t0) * 1000)
+        hybrid.add(first_hit([c.chunk.text for c in result.chunks], answers))
+
+        dense_vec, sparse_vec = embedder.embed_query(question), bm25.encode_query(question)
+        t0 = time.perf_counter()
+        store.hybrid_search(dense_vec, sparse_vec, company=slug, prefetch_limit=cfg.prefetch_limit, rrf_k=cfg.rrf_k,
+                            limit=cfg.top_k, score_threshold=cfg.score_threshold)
+        store_ms.append((time.perf_counter() - t0) * 1000)
+        every = store.dense_search(dense_vec, company=slug, limit=max(chunk_counts[slug], 50))  # all the company's chunks
+        sparse = store.sparse_search(sparse_vec, company=slug, limit=50)
+        for item in [*every, *sparse]:
+            texts[item.chunk.id] = item.chunk.text
+        cosine = {c.chunk.id: c.dense_score or c.score for c in every}
+        dense_only.add(first_hit([c.chunk.text for c in every[:10]], answers))
+        bm25_only.add(first_hit([c.chunk.text for c in sparse[:10]], answers))
+        dense_ranked = [(c.chunk.id, cosine[c.chunk.id]) for c in every]
+        sparse_ids = [c.chunk.id for c in sparse]
+        for setting, recall in grid.items():
+            fused = fuse(dense_ranked, sparse_ids, cosine, setting, cfg.score_threshold)
+            recall.add(first_hit([texts[p] for p in fused], answers))
+            if setting == Fusion(k=cfg.rrf_k, prefetch=cfg.prefetch_limit):  # the production setting
+                parity += fused == [c.chunk.id for c in result.chunks]
+
+    print(f"\n## Retrieval, per company (filter = the article's company), {len(questions)} questions\n")
+    print("| retriever | R@1 | R@5 | R@10 | MRR@10 |\n|---|---|---|---|---|")
+    for name, recall in (("BM25 only (Qdrant sparse + IDF)", bm25_only), ("dense only (cosine)", dense_only),
+                         (f"hybrid R1 (RRF k={cfg.rrf_k}, prefetch {cfg.prefetch_limit}, dense >= {cfg.score_threshold})", hybrid)):
+        print(f"| {name} | {recall.at(1):.3f} | {recall.at(5):.3f} | {recall.at(10):.3f} | {recall.mrr:.3f} |")
+    best1, best5 = max(bm25_only.at(1), dense_only.at(1)), max(bm25_only.at(5), dense_only.at(5))
+    print(f"\ntargets: hybrid R@10 {hybrid.at(10):.3f} >= 0.95: {'met' if hybrid.at(10) >= 0.95 else 'NOT met'}; "
+          f"R@1 {hybrid.at(1):.3f} vs best single {best1:.3f}: {'met' if hybrid.at(1) >= best1 else 'NOT met'}; "
+          f"R@5 {hybrid.at(5):.3f} vs best single {best5:.3f}: {'met' if hybrid.at(5) >= best5 else 'NOT met'}")
+    print(f"client-side fusion reproduces the store's hybrid top-10 exactly for {parity}/{len(questions)} questions")
+
+    print("\n## Fusion settings (same questions; weighted RRF = w/(k + rank), ranks from 1)\n")
+    print(f"cosine >= {cfg.score_threshold} checked on: every fused chunk (the store's R1a), or the dense prefetch only "
+          "(then a question with no dense chunk past it gets nothing, R3)\n")
+    print("| cosine >= | checked on | k | prefetch | w_dense | w_bm25 | R@1 | R@5 | R@10 | MRR@10 |\n|---|---|---|---|---|---|---|---|---|---|")
+    for setting, recall in grid.items():
+        where = "every chunk" if setting.every_chunk else "dense prefetch"
+        bound = cfg.score_threshold if setting.threshold is None else setting.threshold
+        print(f"| {bound:g} | {where} | {setting.k} | {setting.prefetch} | {setting.w_dense:g} | {setting.w_bm25:g} | "
+              f"{recall.at(1):.3f} | {recall.at(5):.3f} | {recall.at(10):.3f} | {recall.mrr:.3f} |")
+
+    print("\n## Latency (ms), all questions\n")
+    print("| what | p50 | p95 |\n|---|---|---|")
+    print(f"| Retriever.search (query embedding + hybrid + context) | {percentile(search_ms, .5):.1f} | {percentile(search_ms, .95):.1f} |")
+    print(f"| store.hybrid_search alone | {percentile(store_ms, .5):.1f} | {percentile(store_ms, .95):.1f} |")
+
+    extractive(args, retriever, questions)
+    abstention(retriever, articles, questions)
+
+
+def extractive(args, retriever, questions) -> None:
+    sample = questions[:: max(1, len(questions) // args.extractive_sample)][: args.extractive_sample]
+    answerer = Answerer(llm=None, embedder=retriever.embedder, bm25=retriever.bm25)
+    lexical_only = Answerer(llm=None, embedder=None, bm25=retriever.bm25)
+    print(f"\n## Extractive answers (no LLM), {len(sample)} questions (every {max(1, len(questions) // args.extractive_sample)}th)\n")
+    print("| answerer | EM | token F1 | quoted sentences contain an answer | short answer given | ms p50 |\n|---|---|---|---|---|---|")
+    for name, which in (("words + meaning (default)", answerer), ("words only", lexical_only)):
+        em = f1 = contained = shorts = 0.0
+        ms = []
+        for slug, question, answers in sample:
+            retrieval = retriever.search(question, company=slug)
+            t0 = time.perf_counter()
+            result = which.answer(question, retrieval)
+            ms.append((time.perf_counter() - t0) * 1000)
+            quoted = re.sub(r"\s*\[\d+\]", "", result.answer)
+            prediction = result.short_answer or quoted
+            shorts += result.short_answer is not None
+            em += max(normalize_answer(prediction) == normalize_answer(a) for a in answers)
+            f1 += max(token_f1(prediction, a) for a in answers)
+            contained += any(squish(a) in squish(quoted) for a in answers)
+        n = len(sample)
+        print(f"| {name} | {em / n:.3f} | {f1 / n:.3f} | {contained / n:.3f} | {shorts / n:.3f} | {percentile(ms, .5):.0f} |")
+
+
+def abstention(retriever, articles, questions) -> None:
+    by_flag = sum(retriever.search(q, company="initech").empty for _, q, _ in questions)
+    renamed, renamed_abstained, answered_inferred, inferred_right = 0, 0, 0, 0
+    names = {company_from_name(display_name(a["title"])).slug: display_name(a["title"]) for a in articles}
+    for slug, question, _ in questions:
+        name = re.sub(r"\s*\(.*\)$", "", names[slug])  # "Sky (United Kingdom)" is asked about as "Sky"
+        if not re.search(rf"\b{re.escape(name)}\b", question, re.IGNORECASE):
+            continue
+        renamed += 1
+        swapped = re.sub(rf"\b{re.escape(name)}\b", UNKNOWN_COMPANY, question, flags=re.IGNORECASE)
+        renamed_abstained += retriever.search(swapped).empty
+        original = retriever.search(question)
+        answered_inferred += not original.empty
+        inferred_right += original.trace.company.slug == slug
+    print("\n## Abstention on a company not in the knowledge base\n")
+    print("| questions | abstained |\n|---|---|")
+    print(f"| all {len(questions)}, asked with --company initech | {by_flag / len(questions):.3f} |")
+    print(f"| {renamed} that name their company, the name replaced by '{UNKNOWN_COMPANY}', company inferred | {renamed_abstained / max(renamed, 1):.3f} |")
+    print(f"\nthe same {renamed} questions as written, no --company: company inferred correctly {inferred_right / max(renamed, 1):.3f}, "
+          f"answered (not abstained) {answered_inferred / max(renamed, 1):.3f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--extractive-sample", type=int, default=600, help="Questions for the extractive-answer metrics.")
+    parser.add_argument("--keep", help="Work directory to keep (default: a fresh temporary one).")
+    parser.add_argument("--reuse", action="store_true", help="With --keep: use the knowledge base gathered there before.")
+    run(parser.parse_args())
+
+
+if __name__ == "__main__":
+    main()
