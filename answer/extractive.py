@@ -8,7 +8,8 @@ A sentence's score mixes
   embedding model is at hand (only the lexically best candidates are embedded);
 - an answer-type cue: a year or date for "when", a number for "how many/much",
   a name for "who", a place name for "where";
-- a small prior for better-ranked chunks.
+- a small prior for better-ranked chunks;
+- penalties for negated matches ("we never sell it") and for legal/privacy pages.
 
 The best sentence always answers; up to two more join it when they score close
 to it and say something new. For when/how-many/who questions a short answer
@@ -56,8 +57,28 @@ _ABBREVIATION = re.compile(
 )
 _MARKDOWN_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _MARKDOWN_MARKS = re.compile(r"(\*\*|__|\*|`)")
+_LABEL = re.compile(r"^\s*[*_]*[A-Z][\w ]{0,30}[*_]*:\s")  # "Employees: about 420"
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _WORD = re.compile(r"\w+")
+
+# Words people ask with that pages say otherwise (Snowball stems): each counts half as a match.
+RELATED_STEMS = {
+    "sell": ("make", "build", "offer", "product", "provid", "produc", "manufactur", "design", "develop"),
+    "make": ("build", "produc", "manufactur", "design", "sell", "offer"),
+    "found": ("establish", "start", "creat", "co-found", "form"),
+    "ceo": ("chief", "execut"),
+    "headquart": ("base", "locat", "head", "offic"),
+    "employ": ("staff", "peopl", "workforc", "employe"),
+    "revenu": ("sale", "turnov", "incom"),
+    "acquir": ("bought", "acquisit", "purchas"),
+    "own": ("subsidiari", "parent", "owner"),
+}
+RELATED_WEIGHT = 0.5
+NEGATION_PENALTY = 0.5
+BOILERPLATE_PENALTY = 0.1
+_NEGATION = re.compile(r"\b(?:never|not|no|don't|doesn't|didn't|won't|cannot|can't|neither|nor)\b", re.IGNORECASE)
+# Pages whose sentences rarely answer questions about the company itself.
+_BOILERPLATE_TITLE = re.compile(r"\b(?:legal|privacy|cookies?|terms|imprint|disclaimer|impressum)\b", re.IGNORECASE)
 
 Stemmer = Callable[[str], list[str]]
 SentenceEmbedder = Callable[[list[str]], np.ndarray]
@@ -70,6 +91,8 @@ class Candidate:
     text: str
     number: int
     stems: list[str]
+    boilerplate: bool = False
+    negated: bool = False
     lexical: float = 0.0
     dense: float | None = None
     cue: float = 0.0
@@ -98,14 +121,31 @@ def answer_type(question: str) -> str | None:
 
 
 def split_sentences(markdown: str) -> list[str]:
-    """The prose sentences of a chunk's Markdown: headings, tables and rules skipped, links and marks undone."""
+    """The prose sentences of a chunk's Markdown: headings, tables and rules skipped, links and marks undone.
+
+    Lines of a paragraph are joined, except list items and "Label: value" lines, which stand alone.
+    """
     sentences: list[str] = []
     for block in re.split(r"\n\s*\n", markdown):
         lines = [line for line in block.splitlines() if line.strip() and not _is_markup_line(line)]
-        prose = " ".join(_LIST_MARKER.sub("", line).strip() for line in lines)
-        prose = _MARKDOWN_MARKS.sub("", _MARKDOWN_LINK.sub(r"\1", prose))
-        sentences.extend(_split_prose(prose))
+        for piece in _pieces(lines):
+            prose = _MARKDOWN_MARKS.sub("", _MARKDOWN_LINK.sub(r"\1", piece))
+            sentences.extend(_split_prose(prose))
     return [s for s in sentences if len(_WORD.findall(s)) >= 4]
+
+
+def _pieces(lines: list[str]) -> list[str]:
+    pieces: list[str] = []
+    joinable = False
+    for line in lines:
+        standalone = bool(_LIST_MARKER.match(line) or _LABEL.match(line))
+        text = _LIST_MARKER.sub("", line).strip()
+        if joinable and not standalone:
+            pieces[-1] = f"{pieces[-1]} {text}"
+        else:
+            pieces.append(text)
+        joinable = not standalone
+    return pieces
 
 
 def _is_markup_line(line: str) -> bool:
@@ -157,11 +197,13 @@ def _candidates(context: list[ScoredChunk], stem: Stemmer) -> list[Candidate]:
             if key in seen:  # overlapping chunks repeat sentences: keep the better-ranked copy
                 continue
             seen.add(key)
-            candidates.append(Candidate(text=sentence, number=number, stems=stem(sentence)))
+            boilerplate = bool(_BOILERPLATE_TITLE.search(item.chunk.metadata.title))
+            candidates.append(Candidate(text=sentence, number=number, stems=stem(sentence), boilerplate=boilerplate))
     return candidates
 
 
 def _score_lexical(candidates: list[Candidate], query_stems: set[str]) -> None:
+    """IDF-weighted share of the question's stems a sentence holds; related words count half, negated ones half again."""
     if not query_stems:
         return
     total = len(candidates)
@@ -170,7 +212,17 @@ def _score_lexical(candidates: list[Candidate], query_stems: set[str]) -> None:
     # A question word no sentence holds still counts in the denominator: coverage is honest.
     weight = sum(idf.values()) or 1.0
     for candidate in candidates:
-        candidate.lexical = sum(idf[s] for s in set(candidate.stems) & query_stems) / weight
+        stems = set(candidate.stems)
+        score = 0.0
+        for q in query_stems:
+            if q in stems:
+                score += idf[q]
+            elif stems.intersection(RELATED_STEMS.get(q, ())):
+                score += RELATED_WEIGHT * idf[q]
+        candidate.negated = bool(_NEGATION.search(candidate.text))
+        if candidate.negated:  # "we never sell it" does not say what is sold
+            score *= NEGATION_PENALTY
+        candidate.lexical = score / weight
 
 
 def _score_dense(candidates: list[Candidate], embed_sentences: SentenceEmbedder, query_vector: np.ndarray) -> None:
@@ -200,7 +252,8 @@ def _combine(candidate: Candidate) -> float:
         relevance = candidate.lexical
     else:
         relevance = LEXICAL_WEIGHT * candidate.lexical + DENSE_WEIGHT * max(candidate.dense, 0.0)
-    return relevance + candidate.cue + RANK_PRIOR / candidate.number
+    penalty = BOILERPLATE_PENALTY if candidate.boilerplate else 0.0
+    return relevance + candidate.cue + RANK_PRIOR / candidate.number - penalty
 
 
 def _choose(ranked: list[Candidate], query_stems: set[str]) -> list[Candidate]:
@@ -214,6 +267,8 @@ def _choose(ranked: list[Candidate], query_stems: set[str]) -> list[Candidate]:
             continue
         adds = set(candidate.stems) & query_stems - covered
         close = candidate.score >= FOLLOW_UP_SHARE * chosen[0].score
+        if candidate.negated or candidate.boilerplate:  # may answer first, never follow up
+            continue
         if adds or (close and candidate.cue > 0):
             chosen.append(candidate)
             covered |= adds

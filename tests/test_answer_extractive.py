@@ -107,3 +107,17 @@ def test_answer_types_and_short_answers():
     assert answer_type("Where is Acme based?") == "where"
     assert short_answer("when", "It opened on March 3, 1987 in Mexico.", "When did it open?") == "March 3, 1987"
     assert short_answer("quantity", "Revenue was $3.2 billion in 2025.", "How much revenue?") == "$3.2 billion"
+
+
+def test_negated_and_legal_sentences_do_not_answer_what_is_sold():
+    legal = "# Legal notice\n\nThis website is operated by Acme Corp. We process personal data and we never sell it."
+    about = "# About\n\nAcme Corp makes autonomous delivery robots for warehouses and hospitals."
+    answer = Answerer().answer("What does Acme sell?", retrieval("What does Acme sell?", [legal, about]))
+    assert answer.answer == "Acme Corp makes autonomous delivery robots for warehouses and hospitals. [2]"
+
+
+def test_label_lines_stand_alone():
+    facts = "Founded: 2011, in Portland, Oregon\nEmployees: about 420 (2024)\nRevenue: $38 million in 2023"
+    assert split_sentences(facts) == ["Founded: 2011, in Portland, Oregon", "Employees: about 420 (2024)", "Revenue: $38 million in 2023"]
+    answer = Answerer().answer("What was Acme's revenue in 2023?", retrieval("q", [facts]))
+    assert answer.answer.startswith("Revenue: $38 million in 2023 [1]")
