@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import csv
 import shlex
 import shutil
 import tempfile
 from pathlib import Path
 
 import typer
+from rich.table import Table
 
-from cikb.cli._app import app, console, state
+from cikb.cli._app import app, console, out, state
 from cikb.sample_site import SAMPLE_TABLE, serve_sample_site
 
-QUESTIONS = ("Who founded Acme Corp and when?", "What does Acme sell?")
+QUESTIONS = ("Who founded Acme Corp and when?", "What products does Acme make?")
+COLUMNS = (
+    ("Founded", "What year was {Company} founded?", "number"),
+    ("Headquarters", "Where is {Company} headquartered?", "text"),
+    ("Employees", "How many employees does {Company} have?", "number"),
+)
 
 
 @app.command("demo")
@@ -20,6 +27,9 @@ def demo_cmd(
     delay: float = typer.Option(1.0, "--delay", min=0, help="Seconds between requests to the sample site (the polite default is 1)."),
 ) -> None:
     """Serve the sample company site on 127.0.0.1, gather it, ask about it, enrich a table from it.
+
+    The table has a second company the knowledge base does not hold: its cells stay empty,
+    since no web search provider is configured.
 
     Runs the same commands a user would, printing each one first. The knowledge base is
     the configured one (default ./data); the table and proposal go to a temporary folder.
@@ -32,13 +42,24 @@ def demo_cmd(
     for question in QUESTIONS:
         _run(["ask", question])
     _run(["search", "founders", "--company", "acme-corp"])
-    proposal = workdir / "founded.proposal.json"
-    _run(["enrich", str(table), "--column", "Founded", "--question", "What year was {Company} founded?", "--strategy", "lookup", "--type", "number", "--out", str(proposal)])
-    _run(["review", str(proposal)])
-    enriched = workdir / "companies.enriched.csv"
-    _run(["apply", str(proposal), str(table), "--min-confidence", "medium", "--out", str(enriched)])
-    console.rule("the enriched table")
-    console.print(enriched.read_text(encoding="utf-8"), markup=False, highlight=False)
+    for column, question, kind in COLUMNS:
+        proposal = workdir / f"{column.lower()}.proposal.json"
+        _run(["enrich", str(table), "--column", column, "--question", question, "--strategy", "lookup", "--type", kind, "--out", str(proposal)])
+        _run(["review", str(proposal)])
+        enriched = workdir / f"companies.{column.lower()}.csv"
+        _run(["apply", str(proposal), str(table), "--min-confidence", "medium", "--out", str(enriched)])
+        table = enriched
+    console.rule(f"the enriched table: {table}")
+    out.print(_as_table(table))
+
+
+def _as_table(path: Path) -> Table:
+    with open(path, newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    table = Table(*rows[0])
+    for row in rows[1:]:
+        table.add_row(*row)
+    return table
 
 
 def _run(args: list[str]) -> None:
