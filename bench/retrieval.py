@@ -191,15 +191,15 @@ def percentile(values: list[float], q: float) -> float:
 
 @dataclass(frozen=True)
 class Fusion:
-    """One fusion setting. ``every_chunk``: R1a's bound checked on every fused chunk (the store's way);
-    otherwise it bounds the dense prefetch only, and a query with no dense chunk past it gets nothing (R3)."""
+    """One fusion setting. R1a's bound always filters the dense prefetch (the store's way: a question with no
+    dense chunk past it gets nothing, R3); ``every_chunk`` also drops every fused chunk under it."""
 
     k: int = 60
     prefetch: int = 20
     w_dense: float = 1.0
     w_bm25: float = 1.0
-    every_chunk: bool = True
-    threshold: float | None = None  # None: settings.retrieve.score_threshold
+    every_chunk: bool = False
+    threshold: float | None = None  # None: the retriever's (configured, else the model's own)
 
 
 def fuse(dense: list[tuple[str, float]], sparse: list[str], cosine: dict[str, float], setting: Fusion, threshold: float) -> list[str]:
@@ -219,13 +219,9 @@ def fuse(dense: list[tuple[str, float]], sparse: list[str], cosine: dict[str, fl
 
 FUSIONS = [
     Fusion(), Fusion(prefetch=10), Fusion(prefetch=50), Fusion(k=20), Fusion(k=10), Fusion(k=2),
-    Fusion(w_bm25=2), Fusion(w_bm25=3),
-    Fusion(every_chunk=False), Fusion(every_chunk=False, k=10), Fusion(every_chunk=False, k=2),
-    Fusion(every_chunk=False, w_bm25=2), Fusion(every_chunk=False, w_bm25=3), Fusion(every_chunk=False, k=10, w_bm25=2),
-    Fusion(w_bm25=5), Fusion(w_bm25=10),
-    Fusion(threshold=0.2), Fusion(threshold=0.1), Fusion(threshold=0.2, w_bm25=3), Fusion(threshold=0.1, w_bm25=3),
-    Fusion(threshold=0.1, w_bm25=10), Fusion(every_chunk=False, threshold=0.2), Fusion(every_chunk=False, threshold=0.1),
-    Fusion(every_chunk=False, threshold=0.1, w_bm25=3),
+    Fusion(w_bm25=2), Fusion(w_bm25=3), Fusion(w_bm25=5),
+    Fusion(threshold=0.3), Fusion(threshold=0.2), Fusion(threshold=0.1), Fusion(threshold=0.1, w_bm25=3),
+    Fusion(every_chunk=True), Fusion(every_chunk=True, threshold=0.3), Fusion(every_chunk=True, w_bm25=3),
 ]
 
 
@@ -281,7 +277,7 @@ def report(args, settings: Settings, retriever, articles: list[dict], slugs: dic
         dense_vec, sparse_vec = embedder.embed_query(question), bm25.encode_query(question)
         t0 = time.perf_counter()
         store.hybrid_search(dense_vec, sparse_vec, company=slug, prefetch_limit=cfg.prefetch_limit, rrf_k=cfg.rrf_k,
-                            limit=cfg.top_k, score_threshold=cfg.score_threshold)
+                            limit=cfg.top_k, score_threshold=retriever.score_threshold)
         store_ms.append((time.perf_counter() - t0) * 1000)
         every = store.dense_search(dense_vec, company=slug, limit=max(chunk_counts[slug], 50))  # all the company's chunks
         sparse = store.sparse_search(sparse_vec, company=slug, limit=50)
@@ -293,7 +289,7 @@ def report(args, settings: Settings, retriever, articles: list[dict], slugs: dic
         dense_ranked = [(c.chunk.id, cosine[c.chunk.id]) for c in every]
         sparse_ids = [c.chunk.id for c in sparse]
         for setting, recall in grid.items():
-            fused = fuse(dense_ranked, sparse_ids, cosine, setting, cfg.score_threshold)
+            fused = fuse(dense_ranked, sparse_ids, cosine, setting, retriever.score_threshold)
             recall.add(first_hit([texts[p] for p in fused], answers))
             if setting == Fusion(k=cfg.rrf_k, prefetch=cfg.prefetch_limit):  # the production setting
                 parity += fused == [c.chunk.id for c in result.chunks]
@@ -301,7 +297,7 @@ def report(args, settings: Settings, retriever, articles: list[dict], slugs: dic
     print(f"\n## Retrieval, per company (filter = the article's company), {len(questions)} questions\n")
     print("| retriever | R@1 | R@5 | R@10 | MRR@10 |\n|---|---|---|---|---|")
     for name, recall in (("BM25 only (Qdrant sparse + IDF)", bm25_only), ("dense only (cosine)", dense_only),
-                         (f"hybrid R1 (RRF k={cfg.rrf_k}, prefetch {cfg.prefetch_limit}, dense >= {cfg.score_threshold})", hybrid)):
+                         (f"hybrid R1 (RRF k={cfg.rrf_k}, prefetch {cfg.prefetch_limit}, dense >= {retriever.score_threshold})", hybrid)):
         print(f"| {name} | {recall.at(1):.3f} | {recall.at(5):.3f} | {recall.at(10):.3f} | {recall.mrr:.3f} |")
     best1, best5 = max(bm25_only.at(1), dense_only.at(1)), max(bm25_only.at(5), dense_only.at(5))
     print(f"\ntargets: hybrid R@10 {hybrid.at(10):.3f} >= 0.95: {'met' if hybrid.at(10) >= 0.95 else 'NOT met'}; "
@@ -310,12 +306,12 @@ def report(args, settings: Settings, retriever, articles: list[dict], slugs: dic
     print(f"client-side fusion reproduces the store's hybrid top-10 exactly for {parity}/{len(questions)} questions")
 
     print("\n## Fusion settings (same questions; weighted RRF = w/(k + rank), ranks from 1)\n")
-    print(f"cosine >= {cfg.score_threshold} checked on: every fused chunk (the store's R1a), or the dense prefetch only "
-          "(then a question with no dense chunk past it gets nothing, R3)\n")
+    print(f"cosine >= threshold checked on the dense prefetch only (the store's R1a; a question with no dense chunk past it "
+          "gets nothing, R3), or on every fused chunk as well\n")
     print("| cosine >= | checked on | k | prefetch | w_dense | w_bm25 | R@1 | R@5 | R@10 | MRR@10 |\n|---|---|---|---|---|---|---|---|---|---|")
     for setting, recall in grid.items():
         where = "every chunk" if setting.every_chunk else "dense prefetch"
-        bound = cfg.score_threshold if setting.threshold is None else setting.threshold
+        bound = retriever.score_threshold if setting.threshold is None else setting.threshold
         print(f"| {bound:g} | {where} | {setting.k} | {setting.prefetch} | {setting.w_dense:g} | {setting.w_bm25:g} | "
               f"{recall.at(1):.3f} | {recall.at(5):.3f} | {recall.at(10):.3f} | {recall.mrr:.3f} |")
 

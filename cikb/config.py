@@ -100,7 +100,7 @@ class RetrieveSettings(BaseModel):
     prefetch_limit: int = Field(20, ge=1, description="Candidates from each of dense and sparse.")
     rrf_k: int = Field(60, ge=1, description="RRF constant in the 1/(k + rank) convention with ranks from 1.")
     top_k: int = Field(10, ge=1)
-    score_threshold: float = Field(0.3, ge=-1, le=1, description="Minimum cosine similarity on the dense side.")
+    score_threshold: float | None = Field(None, ge=-1, le=1, description="Minimum cosine on the dense side (R1a). Unset: the model's own, 0.3 for arctic-embed-s, 0.15 for the offline all-MiniLM-L6-v2.")
     context_tokens: int = Field(4000, ge=100, description="Retrieved context handed to the answerer, at most.")
 
 

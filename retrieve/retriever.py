@@ -48,6 +48,7 @@ class Retriever:
         self.embedder = embedder
         self.bm25 = bm25
         self.company_names = dict(company_names or {})
+        self.score_threshold = resolve_threshold(self.settings.score_threshold, embedder)
 
     def known_companies(self) -> dict[str, str | None]:
         """Every company slug the store holds, with its display name when known."""
@@ -89,7 +90,7 @@ class Retriever:
                 return self._finish(RetrievalResult(query=query, chunks=chunks, trace=trace), started)
         context = self._pack(chunks, trace)
         if not chunks:
-            trace.abstain_reason = f"no chunk passed the dense threshold {self.settings.score_threshold}"
+            trace.abstain_reason = f"no chunk passed the dense threshold {self.score_threshold}"
         return self._finish(RetrievalResult(query=query, chunks=chunks, context=context, trace=trace), started)
 
     def _hybrid(self, query: str, company: str | None, trace: RetrievalTrace) -> list[ScoredChunk]:
@@ -100,7 +101,7 @@ class Retriever:
         chunks = self.store.hybrid_search(
             dense, sparse, company=company,
             prefetch_limit=self.settings.prefetch_limit, rrf_k=self.settings.rrf_k,
-            limit=self.settings.top_k, score_threshold=self.settings.score_threshold,
+            limit=self.settings.top_k, score_threshold=self.score_threshold,
         )
         trace.embed_ms = (t1 - t0) * 1000
         trace.search_ms = (time.perf_counter() - t1) * 1000
@@ -125,10 +126,20 @@ class Retriever:
         return RetrievalTrace(
             query=query, company=choice, embedding_model=getattr(info, "name", None),
             prefetch_limit=self.settings.prefetch_limit, rrf_k=self.settings.rrf_k, top_k=self.settings.top_k,
-            score_threshold=self.settings.score_threshold, context_budget=self.settings.context_tokens,
+            score_threshold=self.score_threshold, context_budget=self.settings.context_tokens,
         )
 
     @staticmethod
     def _finish(result: RetrievalResult, started: float) -> RetrievalResult:
         result.trace.total_ms = (time.perf_counter() - started) * 1000
         return result
+
+
+def resolve_threshold(configured: float | None, embedder: Any) -> float:
+    """The configured dense threshold, else the query model's own (R1a), else the spec's 0.3."""
+    if configured is not None:
+        return configured
+    from embed import model_spec
+
+    spec = model_spec(getattr(getattr(embedder, "info", None), "name", "") or "")
+    return spec.relevance_threshold if spec is not None else 0.3

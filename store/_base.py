@@ -293,9 +293,11 @@ class VectorStore(ABC):
 
         RRF score = sum over the two lists of 1 / (``rrf_k`` + rank), rank from 1
         (Cormack et al.; Qdrant's ``Rrf(k=rrf_k + 1)``). R1a: the threshold is a
-        cosine bound on the dense side: it filters the dense prefetch, and every
-        fused chunk whose cosine is below it is dropped, so a strong BM25 hit
-        that is semantically unrelated never gets in. The fused score is never
+        cosine bound on the dense side: it filters the dense prefetch, so only
+        chunks at or above it get the dense list's votes; BM25 candidates keep
+        their own votes (an answer is often a lexical match the dense model
+        scores low). When no chunk of the filter reaches the threshold, nothing
+        is related and the result is empty (R3). The fused score is never
         compared with the threshold. ``dense_score`` carries each chunk's cosine.
         """
         self._require_record()
@@ -303,8 +305,8 @@ class VectorStore(ABC):
         where = QueryFilter(company=company, source_types=tuple(source_types) if source_types else None)
         hits = self._fused(query, sparse, where, prefetch_limit, qdrant_rrf_k(rrf_k), score_threshold)
         scored = [(hit, cosine(query, hit.dense)) for hit in hits]
-        if score_threshold is not None:
-            scored = [(hit, cos) for hit, cos in scored if cos is not None and cos >= score_threshold]
+        if score_threshold is not None and not any(cos is not None and cos >= score_threshold for _, cos in scored):
+            return []  # the dense prefetch came back empty: nothing passes the threshold
         scored.sort(key=lambda pair: (-round(pair[0].score / SCORE_TIE), -(pair[1] or -math.inf), pair[0].id))
         return [
             ScoredChunk(chunk=payload_chunk(hit.id, hit.payload), score=hit.score, dense_score=cos, rank=rank)

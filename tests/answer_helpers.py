@@ -24,7 +24,7 @@ def retrieval(question: str, texts: list[str], company: str | None = "acme-corp"
     chunks = [scored_chunk(text, rank) for rank, text in enumerate(texts, start=1)]
     trace = RetrievalTrace(
         query=question, company=CompanyChoice(slug=company, source="explicit" if company else "none"),
-        prefetch_limit=cfg.prefetch_limit, rrf_k=cfg.rrf_k, top_k=cfg.top_k, score_threshold=cfg.score_threshold,
+        prefetch_limit=cfg.prefetch_limit, rrf_k=cfg.rrf_k, top_k=cfg.top_k, score_threshold=0.3,
         context_budget=cfg.context_tokens, passed=len(chunks), in_context=len(chunks),
     )
     return RetrievalResult(query=question, chunks=chunks, context=chunks, trace=trace)

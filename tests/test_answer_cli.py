@@ -58,7 +58,7 @@ def test_ask_json_has_answer_citations_sources_mode_and_trace(cli):
     assert cited[payload["citations"][0]]["url"] == "https://acme.example/news/results-2025"
     trace = payload["retrieval"]
     assert trace["company"] == {"slug": "acme-corp", "source": "explicit", "matched": "acme-corp", "known": True, "unknown_names": []}
-    assert trace["rrf_k"] == 60 and trace["score_threshold"] == 0.3 and trace["in_context"] == len(payload["context"])
+    assert trace["rrf_k"] == 60 and trace["score_threshold"] == 0.15 and trace["in_context"] == len(payload["context"])
 
 
 def test_ask_about_a_company_not_in_the_kb_abstains(cli):

@@ -14,7 +14,7 @@ def test_defaults_hold_the_spec_bounds() -> None:
     assert s.gather.max_attempts == 3
     assert s.clean.min_chars == 100 and s.clean.max_chars == 50_000
     assert s.store.collection == "company_intel"
-    assert s.retrieve.rrf_k == 60 and s.retrieve.score_threshold == 0.3
+    assert s.retrieve.rrf_k == 60 and s.retrieve.score_threshold is None  # unset: the model's own (0.3 for arctic-embed-s)
     assert not s.llm.configured
 
 

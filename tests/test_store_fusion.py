@@ -39,7 +39,7 @@ def _names(hits) -> list[str]:
     return [h.chunk.metadata.title for h in hits]
 
 
-def test_a_chunk_below_the_cosine_threshold_never_appears_even_as_the_top_bm25_hit(store) -> None:
+def test_the_threshold_bounds_the_dense_side_and_bm25_keeps_its_own_votes(store) -> None:
     _put(
         store,
         {
@@ -52,13 +52,24 @@ def test_a_chunk_below_the_cosine_threshold_never_appears_even_as_the_top_bm25_h
         },
     )
     hits = store.hybrid_search(QUERY, sparse({TERM: 1.0}), score_threshold=0.3)
-    assert set(_names(hits)) == {"related", "barely", "both"}
-    assert all(h.dense_score is not None and h.dense_score >= 0.3 for h in hits)
-    assert sorted(h.dense_score for h in hits) == pytest.approx([0.31, 0.50, 0.90], abs=1e-5)
-    # Without a threshold the BM25 hits do come back: the threshold is what removed them.
+    by_name = {h.chunk.metadata.title: h for h in hits}
+    # Under the threshold and without BM25 terms: no vote from anywhere.
+    assert "dense-just-below" not in by_name
+    # Dense votes only for cosine >= 0.3; BM25 hits keep theirs whatever their cosine.
+    assert set(by_name) == {"related", "barely", "both", "bm25-top-unrelated", "bm25-just-below"}
+    assert by_name["bm25-top-unrelated"].score == pytest.approx(1 / 61)  # BM25 rank 1 only
+    assert by_name["both"].score == pytest.approx(1 / 62 + 1 / 63)  # dense rank 2, BM25 rank 3
+    assert by_name["related"].score == pytest.approx(1 / 61)  # dense rank 1 only
+    assert by_name["bm25-top-unrelated"].dense_score == pytest.approx(0.10, abs=1e-5)
+    # Without a threshold the chunk under it gets its dense vote back: the threshold is what removed it.
     unfiltered = store.hybrid_search(QUERY, sparse({TERM: 1.0}), score_threshold=None)
-    assert {"bm25-top-unrelated", "bm25-just-below", "dense-just-below"} <= set(_names(unfiltered))
-    assert _names(store.sparse_search(sparse({TERM: 1.0})))[0] == "bm25-top-unrelated"
+    assert "dense-just-below" in _names(unfiltered)
+
+
+def test_when_no_chunk_reaches_the_threshold_nothing_comes_back_even_with_bm25_matches(store) -> None:
+    _put(store, {"bm25-only": (0.10, 3.0), "weak": (0.25, 1.0)})
+    assert store.hybrid_search(QUERY, sparse({TERM: 1.0}), score_threshold=0.3) == []  # R3: nothing is related
+    assert len(store.hybrid_search(QUERY, sparse({TERM: 1.0}), score_threshold=0.2)) == 2
 
 
 def test_the_store_applies_the_dense_prefetch_threshold_under_fusion(store) -> None:
