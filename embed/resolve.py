@@ -172,7 +172,8 @@ def _download(spec: DenseModelSpec, settings: EmbedSettings, backend: Backend, t
 def _assemble_onnx_dir(target: Path, onnx: Path, tokenizer_dir: Path) -> Path:
     """A directory fastembed can load: onnx/model_int8.onnx plus the tokenizer files, built atomically once."""
     marker = target / ".complete"
-    if marker.is_file():
+    expected = [target / "onnx" / "model_int8.onnx", *(target / name for name in TOKENIZER_FILES)]
+    if marker.is_file() and all(path.is_file() for path in expected):
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=target.name + ".", dir=target.parent))
@@ -184,8 +185,8 @@ def _assemble_onnx_dir(target: Path, onnx: Path, tokenizer_dir: Path) -> Path:
         (staging / ".complete").write_text("ok\n")
         try:
             os.rename(staging, target)
-        except OSError:  # another process finished first (or a stale partial dir): keep a complete one
-            if not marker.is_file():
+        except OSError:  # another process finished first, or a stale dir (older layout, partial): keep a complete one
+            if not (marker.is_file() and all(path.is_file() for path in expected)):
                 shutil.rmtree(target, ignore_errors=True)
                 os.rename(staging, target)
     finally:

@@ -168,3 +168,13 @@ print(json.dumps({{"torch": "torch" in sys.modules, "st": "sentence_transformers
 """
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(result.stdout.strip().splitlines()[-1]) == {"torch": False, "st": False, "shape": [1, 384]}
+
+
+def test_a_stale_assembled_model_directory_is_rebuilt(tmp_path: Path) -> None:
+    # A cache dir left by an older layout (marker present, model file elsewhere) must not break loading.
+    load_embedder(EmbedSettings(cache_dir=tmp_path, backend="fastembed"))
+    [assembled] = [p for p in tmp_path.rglob("model_int8.onnx")]
+    assembled.unlink()
+    embedder = load_embedder(EmbedSettings(cache_dir=tmp_path, backend="fastembed"))
+    assert embedder.embed_query("hello").shape == (384,)
+    assert assembled.is_file()
