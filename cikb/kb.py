@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cikb.config import Settings
-from cikb.errors import UnknownCompanyError
+from cikb.errors import LockedError, UnknownCompanyError
 from cikb.indexing import recover
 from cikb.models import CompanyStatus
 from cikb.slug import check_slug
@@ -13,6 +13,7 @@ from store import open_store
 
 def company_statuses(settings: Settings) -> list[CompanyStatus]:
     """Every gathered company with its documents, points, model and last gather time."""
+    recover_pending(settings)
     folders = list_companies(settings.data_dir)
     if not folders:
         return []
@@ -50,3 +51,24 @@ def forget_company(settings: Settings, slug: str) -> dict[str, int | str]:
             raise UnknownCompanyError(f"no company {slug!r} in the knowledge base (see `cikb companies`)")
         folder.remove()  # points first: a forget killed halfway is finished by running it again
     return {"company": slug, "points": points, "documents": documents}
+
+
+def recover_pending(settings: Settings) -> list[str]:
+    """Finish every commit a killed gather left between its raw swap and its store write.
+
+    Readers call this before opening the store, so they never see a company whose raw
+    files and points come from different gathers. A company whose lock is held is left
+    to the gather holding it. Returns the slugs recovered.
+    """
+    recovered = []
+    for folder in list_companies(settings.data_dir):
+        current = folder.current()
+        if current is None or folder.indexed_id() == current.id:
+            continue
+        try:
+            with folder.lock(0):
+                if recover(settings, folder):
+                    recovered.append(folder.slug)
+        except LockedError:
+            continue
+    return recovered

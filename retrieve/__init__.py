@@ -28,9 +28,11 @@ def open_retriever(settings: Settings) -> Retriever:
     than the one that would embed the queries. Close it with ``retriever.store.close()``.
     """
     from cikb.errors import ModelMismatchError
+    from cikb.kb import recover_pending
     from embed import Bm25Encoder, load_embedder
     from store import model_mismatch, open_store
 
+    recover_pending(settings)  # a gather killed mid-commit is finished before anyone reads
     store = open_store(settings)
     try:
         embedder = load_embedder(settings.embed)
