@@ -145,8 +145,13 @@ def load_embedder(settings: EmbedSettings) -> DenseEmbedder:
             raise ModelUnavailableError(f"cannot load {settings.model} with {backend}: {exc}") from exc
         reason = str(exc) if isinstance(exc, ModelUnavailableError) else f"loading failed: {type(exc).__name__}: {exc}"
     embedder = _construct(packaged_offline_model(settings, backend), settings, requested=settings.model, fallback_reason=reason)
-    log.warning("embedding model in use: %s", embedder.description)
+    if embedder.description not in _ANNOUNCED:  # once per process, not once per command or bench step
+        _ANNOUNCED.add(embedder.description)
+        log.warning("embedding model in use: %s", embedder.description)
     return embedder
+
+
+_ANNOUNCED: set[str] = set()
 
 
 def _find_files(spec: DenseModelSpec, settings: EmbedSettings, backend: Backend) -> ModelFiles:

@@ -59,6 +59,9 @@ def torch_embedder(cache_dir: Path):
 
 
 def test_default_model_falls_back_to_packaged_minilm_and_says_why(cache_dir: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import embed.dense
+
+    embed.dense._ANNOUNCED.clear()  # announced once per process: this test must see it
     with caplog.at_level(logging.WARNING, logger="cikb.embed"):
         embedder = load_embedder(EmbedSettings(cache_dir=cache_dir))
     assert embedder.info.name == "sentence-transformers/all-MiniLM-L6-v2"
