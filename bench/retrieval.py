@@ -22,21 +22,15 @@
 from __future__ import annotations
 
 import argparse
-import functools
 import html
 import json
 import re
-import statistics
 import string
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -47,6 +41,7 @@ from answer import Answerer  # noqa: E402
 from cikb.config import Settings  # noqa: E402
 from cikb.pipeline import gather_company  # noqa: E402
 from cikb.slug import company_from_name  # noqa: E402
+from cikb.sample_site import serve_sample_site as serve  # noqa: E402  (serves any directory)
 from retrieve import open_retriever  # noqa: E402
 
 SQUAD = REPO.parent / "shared" / "corpora" / "squad" / "companies.json"
@@ -88,29 +83,6 @@ def write_site(articles: list[dict], root: Path) -> Path:
     for article in articles:
         (root / "wiki" / article["title"]).write_text(render_article(article), encoding="utf-8")
     return root
-
-
-class _WikiHandler(SimpleHTTPRequestHandler):
-    """Articles have no file extension ("Arsenal_F.C."): everything under /wiki/ is HTML."""
-
-    def guess_type(self, path: str | Path) -> str:
-        return "text/html; charset=utf-8" if "/wiki/" in str(path) else super().guess_type(path)
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the stdlib's name
-        pass
-
-
-@contextmanager
-def serve(directory: Path) -> Iterator[str]:
-    """Serve ``directory`` on an ephemeral 127.0.0.1 port; yields the base URL."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_WikiHandler, directory=str(directory)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def bench_settings(data_dir: Path, base_url: str) -> Settings:
@@ -306,7 +278,7 @@ def report(args, settings: Settings, retriever, articles: list[dict], slugs: dic
     print(f"client-side fusion reproduces the store's hybrid top-10 exactly for {parity}/{len(questions)} questions")
 
     print("\n## Fusion settings (same questions; weighted RRF = w/(k + rank), ranks from 1)\n")
-    print(f"cosine >= threshold checked on the dense prefetch only (the store's R1a; a question with no dense chunk past it "
+    print("cosine >= threshold checked on the dense prefetch only (the store's R1a; a question with no dense chunk past it "
           "gets nothing, R3), or on every fused chunk as well\n")
     print("| cosine >= | checked on | k | prefetch | w_dense | w_bm25 | R@1 | R@5 | R@10 | MRR@10 |\n|---|---|---|---|---|---|---|---|---|---|")
     for setting, recall in grid.items():

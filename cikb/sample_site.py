@@ -19,15 +19,15 @@ SAMPLE_TABLE = SAMPLE_SITE.parent / "companies.csv"
 
 
 class _SiteHandler(SimpleHTTPRequestHandler):
-    """Static files; extension-less files (wiki articles) are HTML, feeds are RSS."""
+    """Static files; files without a known extension (wiki articles) are HTML, feeds are RSS."""
 
     def guess_type(self, path: str | Path) -> str:
         name = Path(str(path)).name
-        if "." not in name:
-            return "text/html; charset=utf-8"
         if name.endswith(".xml") and "rss" in name:
             return "application/rss+xml"
-        return super().guess_type(path)
+        guessed = super().guess_type(path)
+        # Wiki-style names ("Acme_Corp", "Arsenal_F.C.") have no known extension: they are pages.
+        return "text/html; charset=utf-8" if guessed == "application/octet-stream" else guessed
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the stdlib's name
         pass

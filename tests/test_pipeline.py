@@ -10,7 +10,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from cikb.config import Settings, load_settings
