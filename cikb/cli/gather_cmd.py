@@ -18,7 +18,7 @@ from cikb.pipeline import gather_company
 def gather_cmd(
     company: str = typer.Argument(..., help='The company\'s name, e.g. "Acme Corp" (its slug, acme-corp, keys everything).'),
     website: Optional[str] = typer.Option(None, "--website", help="The company's website; crawled within its registered domain."),
-    wikipedia: Optional[str] = typer.Option(None, "--wikipedia", help="Wikipedia article URL, or its title (looked up under [gather] wikipedia_base_url)."),
+    wikipedia: Optional[str] = typer.Option(None, "--wikipedia", help="Wikipedia article URL, or its title (looked up under \\[gather] wikipedia_base_url)."),
     news: Optional[list[str]] = typer.Option(None, "--news", help="News page or RSS/Atom feed URL (repeatable)."),
     crunchbase: Optional[str] = typer.Option(None, "--crunchbase", help="Crunchbase organisation URL or name (robots.txt may forbid it: reported, not an error)."),
     max_pages: Optional[int] = typer.Option(None, "--max-pages", min=1, help="Pages per source at most (default from config: 20)."),
@@ -57,7 +57,7 @@ def companies_cmd(as_json: bool = typer.Option(False, "--json", help="Print as J
         return
     table = Table("company", "name", "documents", "chunks", "model", "last gather")
     for s in statuses:
-        table.add_row(s.slug, s.name, str(s.documents), str(s.chunks), s.model or "-", s.gathered_at or "-")
+        table.add_row(s.slug, s.name, str(s.documents), str(s.chunks), s.model or "-", _minutes(s.gathered_at))
     out.print(table)
 
 
@@ -72,6 +72,11 @@ def forget_cmd(
         print_json(removed)
     else:
         console.print(f"forgot {company}: {removed['points']} points, {removed['documents']} raw documents")
+
+
+def _minutes(iso: str | None) -> str:
+    """`2026-11-22T05:49:35.81+00:00` -> `2026-11-22 05:49 UTC` (JSON output keeps the full time)."""
+    return f"{iso[:10]} {iso[11:16]} UTC" if iso else "-"
 
 
 class GatherProgress:
