@@ -431,6 +431,7 @@ class DataProposal(BaseModel):
     created_at: datetime
     operations: list[ProposalOperation] = Field(default_factory=list)
     research_log: list[RowLog] = Field(default_factory=list)
+    embedding_model: str | None = Field(None, description="The dense model the knowledge base was searched with, if it was.")
 
 
 class ApplyResult(BaseModel):

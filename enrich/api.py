@@ -62,15 +62,18 @@ async def enrich_table_async(csv_path: str | Path, column: str, *, strategy: str
                         llm=default_completer(settings) if llm == "auto" else llm)
     chosen.validate_params(params, ctx)
     rows = [_row_input(i, row, identity) for i, row in enumerate(table.rows)]
+    model = None
     try:
         logs, cancelled = await run_rows(chosen, rows, params, ctx, on_progress=on_progress, cancel=cancel)
     finally:
         if isinstance(ctx.kb, LazyKnowledgeBase):
+            model = ctx.kb.model_description
             ctx.kb.close()
     target = ProposalTarget(csv_path=str(Path(csv_path).resolve()), csv_sha256=table.sha256, column=column_spec.name,
                             column_type=column_spec.type, options=list(column_spec.options), company_column=identity)
-    return build_proposal(target=target, strategy_name=chosen.name, description=chosen.describe(params), params=params,
-                          logs=logs, rows_total=len(rows), cancelled=cancelled)
+    proposal = build_proposal(target=target, strategy_name=chosen.name, description=chosen.describe(params), params=params,
+                              logs=logs, rows_total=len(rows), cancelled=cancelled)
+    return proposal.model_copy(update={"embedding_model": model})
 
 
 def _column_spec(table: Table, column: str, column_type: str, options: list[str] | None) -> ColumnSpec:

@@ -44,6 +44,11 @@ class LazyKnowledgeBase:
                 self._inner = RetrieverKnowledgeBase(open_retriever(self.settings))
         return self._inner.search(question, company)
 
+    @property
+    def model_description(self) -> str | None:
+        """The embedding model in use, once a search has opened the knowledge base."""
+        return self._inner.retriever.embedder.description if self._inner is not None else None
+
     def close(self) -> None:
         with self._lock:
             if self._inner is not None:

@@ -47,6 +47,7 @@ def test_enrich_answers_from_the_gathered_knowledge_base(isrg_settings: Settings
     assert isrg["steps"][0]["type"] == "retrieve" and isrg["steps"][0]["data"]["company"] == "isrg"
     assert isrg["sources"][0]["url"].startswith(letsencrypt_site.url) and isrg["sources"][0]["chunk_id"]
     assert nobody["status"] == "not_found"  # nothing gathered for it, and no web search configured
+    assert "all-MiniLM-L6-v2" in data["embedding_model"] and "embedding model:" in err  # says which model searched
 
     code, out, _ = cikb(monkeypatch, capsys, "review", str(proposal), "--json")
     assert json.loads(out)["rows"][0]["source"] == isrg["sources"][0]["url"]

@@ -89,6 +89,8 @@ def _summary(proposal: DataProposal, target: Path) -> None:
     counts = {c: sum(1 for r in proposal.research_log if r.status == "found" and r.confidence == c) for c in _CONFIDENCES}
     by_level = ", ".join(f"{counts[c]} {c}" for c in _CONFIDENCES[:3] if counts[c])
     console.print(f"{proposal.reasoning}" + (f" ({by_level})" if by_level else ""), highlight=False, soft_wrap=True)
+    if proposal.embedding_model:
+        console.print(f"embedding model: {proposal.embedding_model}", highlight=False, soft_wrap=True)
     console.print(f"proposal written to {target}; review it with `cikb review {target}`", highlight=False, soft_wrap=True)
 
 
