@@ -100,8 +100,8 @@ def commit(settings: Settings, company: CompanyDir, generation: Generation) -> i
     still names the old generation and :func:`recover` replays the staged index.
     """
     batch = load_index(generation)
-    company.swap_in(generation)
-    with open_store(settings) as store:
+    with open_store(settings) as store:  # opened first: a busy or unreachable store changes nothing
+        company.swap_in(generation)
         _write_points(store, company.slug, batch)
     company.mark_indexed(generation)
     company.prune()

@@ -221,3 +221,33 @@ def test_letsencrypt_website_gather_keeps_fifteen_english_pages_with_the_default
     assert summary.fetched <= 20 and summary.kept == len(docs)
     arrivals = letsencrypt_site.times()
     assert min(b - a for a, b in zip(arrivals, arrivals[1:])) >= settings.gather.download_delay - TOLERANCE
+
+
+def test_a_store_held_by_another_process_fails_the_commit_before_anything_changes(make_site: Callable[..., SiteServer]) -> None:
+    settings = fast_settings()
+    site = small_site(make_site, "Initech")
+    gather_company(settings, "Initech", {"website": site.url + "/"})
+    before = snapshot(settings, "initech")
+    settings.store.lock_timeout = 0.2
+    holders: list[subprocess.Popen[str]] = []
+
+    def hold_the_store_once_crawling(event) -> None:
+        # After the early model check, before the commit: another process takes the embedded store.
+        if event.stage == "crawl" and not holders:
+            holder = subprocess.Popen(
+                [sys.executable, "-c", "import time, cikb; from cikb.config import load_settings; from store import open_store;"
+                 f" s = open_store(load_settings(data_dir={str(settings.data_dir)!r})); print('open', flush=True); time.sleep(60)"],
+                cwd=REPO, stdout=subprocess.PIPE, text=True,
+            )
+            holders.append(holder)
+            assert holder.stdout.readline().strip() == "open"
+
+    try:
+        with pytest.raises(LockedError):
+            gather_company(settings, "Initech", {"website": small_site(make_site, "Initech", pages=1).url + "/"}, on_event=hold_the_store_once_crawling)
+    finally:
+        for holder in holders:
+            holder.kill()
+            holder.wait()
+    assert holders, "the gather never started crawling"
+    assert snapshot(settings, "initech") == before  # raw files not swapped, points untouched
