@@ -33,7 +33,7 @@ from cikb.models import (
 )
 from cikb.slug import company_from_name
 from cikb.workspace import CompanyDir
-from embed import load_embedder
+from embed import DenseEmbedder, load_embedder
 
 OnEvent = Callable[[GatherEvent], None]
 SourceUrls = Mapping[str, str | Sequence[str]]
@@ -108,7 +108,7 @@ def _stage_and_commit(
     company: Company,
     documents: list[RawDocument],
     summaries: list[SourceSummary],
-    embedder,
+    embedder: DenseEmbedder,
     avg_len: float | None,
     emit: OnEvent,
     started_at: datetime,
