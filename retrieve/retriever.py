@@ -54,9 +54,8 @@ class Retriever:
         """Every company slug the store holds, with its display name when known."""
         return {slug: self.company_names.get(slug) for slug in self.store.companies()}
 
-    def choose_company(self, question: str, company: str | None = None) -> CompanyChoice:
-        """R2: the explicit company (a slug or a name the KB holds), else one the question names, else none."""
-        known = self.known_companies()
+    def choose_company(self, question: str, company: str | None, known: Mapping[str, str | None]) -> CompanyChoice:
+        """R2: the explicit company (a slug or a name ``known`` holds), else one the question names, else none."""
         if company is None:
             return infer_company(question, known)
         if company in known:
@@ -69,12 +68,13 @@ class Retriever:
     def search(self, query: str, company: str | None = None) -> RetrievalResult:
         """The chunks that answer ``query``, best first, and the numbered context within the token budget."""
         started = time.perf_counter()
-        choice = self.choose_company(query, company)
+        known = self.known_companies()
+        choice = self.choose_company(query, company, known)
         trace = self._trace(query, choice)
         if not choice.known:
             trace.abstain_reason = f"the knowledge base holds nothing about {choice.matched!r}"
             return self._finish(RetrievalResult(query=query, trace=trace), started)
-        if not self.store.companies():
+        if not known:
             trace.abstain_reason = "the knowledge base is empty"
             return self._finish(RetrievalResult(query=query, trace=trace), started)
 
