@@ -244,10 +244,11 @@ class LLMClient:
             return f"{where} answered 404 for model {self.settings.model!r}: check llm.base_url and llm.model"
         if isinstance(err, openai.APIStatusError):
             body = err.body if isinstance(err.body, dict) else {}
-            return f"{where} answered HTTP {err.status_code}: {_short(str(body.get('message') or err.message))}"
-        return f"{where} failed: {_short(str(err))}"
+            return f"{where} answered HTTP {err.status_code}: {one_line(str(body.get('message') or err.message))}"
+        return f"{where} failed: {one_line(str(err))}"
 
 
-def _short(text: str, limit: int = 200) -> str:
+def one_line(text: str, limit: int = 200) -> str:
+    """``text`` on one line (whitespace runs as single spaces), cut to ``limit`` characters with an ellipsis."""
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"

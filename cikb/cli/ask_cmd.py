@@ -7,9 +7,10 @@ from typing import Any
 import typer
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from cikb.cli._app import app, console, out, print_json, settings
-from cikb.llm import LOG_DB_NAME, CallLog
+from cikb.llm import LOG_DB_NAME, CallLog, one_line
 from cikb.models import Answer, RetrievalResult, RetrievalTrace
 
 
@@ -93,7 +94,7 @@ def _print_chunks(result: RetrievalResult) -> None:
         budget = "" if item.chunk.id in in_context else "  (outside the context budget)"
         out.print(f"[bold][{item.rank}][/bold] rrf {item.score:.4f}  cosine {cosine}  {escape(meta.title)}{budget}", highlight=False)
         out.print(f"    {escape(meta.url)} (crawled {meta.scraped_at:%Y-%m-%d}, chunk {meta.chunk_index})", highlight=False)
-        out.print(f"    {escape(_clip(' '.join(item.chunk.text.split()), 300))}\n", highlight=False)
+        out.print(f"    {escape(one_line(item.chunk.text, 300))}\n", highlight=False)
 
 
 def _print_model(embedder: Any) -> None:
@@ -127,14 +128,11 @@ def show_logs(
         return
     table = Table("id", "when (UTC)", "step", "model", "tokens in/out", "latency", "response or error")
     for call in calls:
-        outcome = f"[red]{call.error}[/red]" if call.error else (call.response or "").replace("\n", " ")
+        # Plain Text cells: a logged response or error is shown as written, never read as Rich markup.
+        outcome = Text(one_line(call.error or call.response or "", 80), style="red" if call.error else "")
         table.add_row(
-            str(call.id), call.created_at.strftime("%Y-%m-%d %H:%M:%S"), call.step, call.model,
+            str(call.id), call.created_at.strftime("%Y-%m-%d %H:%M:%S"), Text(call.step), Text(call.model),
             f"{call.prompt_tokens or '-'}/{call.completion_tokens or '-'}",
-            f"{call.latency_s:.2f}s" if call.latency_s is not None else "-", _clip(outcome, 80),
+            f"{call.latency_s:.2f}s" if call.latency_s is not None else "-", outcome,
         )
     out.print(table if calls else "no LLM calls logged yet")
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
