@@ -26,7 +26,7 @@ from cikb.models import Confidence, EnrichSource, RowStep, ScoredChunk
 from enrich.base import ColumnSpec, EnrichContext, RowInput, RowStrategy, answer_step
 from enrich.coerce import coerce_value, confidence_at_least, is_not_found, min_confidence, strip_preamble
 from enrich.extract import Candidate, Passage, extract_answer
-from enrich.providers import SearchHit, WebPage
+from enrich.providers import SearchError, SearchHit, WebPage
 from enrich.template import check_template, interpolate_template
 from prompts import load_prompt
 
@@ -55,6 +55,15 @@ def passages_from_hits(hits: list[SearchHit], first_rank: int = 1) -> list[Passa
 
 def passage_from_page(page: WebPage, rank: int) -> Passage:
     return Passage(text=page.text, source=EnrichSource(kind="web", url=page.url, title=page.title), rank=rank)
+
+
+async def web_search(query: str, ctx: EnrichContext) -> tuple[list[SearchHit] | None, RowStep]:
+    """One web search and its trace step; the hits are None (and the step an error) when the provider fails."""
+    try:
+        hits = await ctx.web.search(query, ctx.settings.enrich.search_results)  # type: ignore[union-attr]
+    except SearchError as err:
+        return None, RowStep(type="error", detail=str(err))
+    return hits, RowStep(type="search", detail=query, data={"query": query, "results": [h.url for h in hits]})
 
 
 def effective_confidence(candidate: Candidate, column: ColumnSpec) -> Confidence:

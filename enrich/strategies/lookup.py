@@ -6,9 +6,10 @@ from collections.abc import AsyncIterator
 
 from cikb.models import RowStep
 from enrich.base import EnrichContext, RowInput, register_strategy
-from enrich.evidence import KnowledgeFirstStrategy, better, extract, final_answer, good_enough, passages_from_hits
+from enrich.evidence import (
+    KnowledgeFirstStrategy, better, extract, final_answer, good_enough, passages_from_hits, web_search,
+)
 from enrich.extract import Candidate
-from enrich.providers import SearchError
 
 
 def refined_query(question: str, row: RowInput) -> str:
@@ -26,12 +27,10 @@ class LookupStrategy(KnowledgeFirstStrategy):
         best, answered_by = kb_best, "kb"
         query = question
         for _ in range(self.max_steps):
-            try:
-                hits = await ctx.web.search(query, ctx.settings.enrich.search_results)  # type: ignore[union-attr]
-            except SearchError as err:
-                yield RowStep(type="error", detail=str(err))
+            hits, step = await web_search(query, ctx)
+            yield step
+            if hits is None:
                 break
-            yield RowStep(type="search", detail=query, data={"query": query, "results": [h.url for h in hits]})
             candidate, thinking = await extract(question, passages_from_hits(hits), row, ctx, step_name="enrich:lookup")
             for step in thinking:
                 yield step

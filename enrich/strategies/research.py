@@ -18,10 +18,9 @@ from enrich.base import EnrichContext, RowInput, register_strategy
 from enrich.coerce import min_confidence
 from enrich.evidence import (
     KnowledgeFirstStrategy, better, domain, extract, final_answer, good_enough, number_sources, passage_from_page,
-    passages_from_hits,
+    passages_from_hits, web_search,
 )
 from enrich.extract import Candidate, Passage, analyse_question
-from enrich.providers import SearchError
 from prompts import load_prompt
 
 THOROUGHNESS = {"exploratory": 5, "comprehensive": 12}  # step budgets (searches + fetches)
@@ -87,12 +86,10 @@ class ResearchStrategy(KnowledgeFirstStrategy):
                                state: _Research, thoroughness: str) -> AsyncIterator[RowStep]:
         state.tried.append(query)
         state.steps += 1
-        try:
-            hits = await ctx.web.search(query, ctx.settings.enrich.search_results)  # type: ignore[union-attr]
-        except SearchError as err:
-            yield RowStep(type="error", detail=str(err))
+        hits, step = await web_search(query, ctx)
+        yield step
+        if hits is None:
             return
-        yield RowStep(type="search", detail=query, data={"query": query, "results": [h.url for h in hits]})
         state.passages.extend(passages_from_hits(hits, first_rank=len(state.passages) + 1))
         pages = ctx.settings.enrich.pages_per_query + (1 if thoroughness == "comprehensive" else 0)
         to_fetch = [h.url for h in hits if h.url not in state.seen_urls][: min(pages, state.left)]
