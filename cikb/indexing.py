@@ -45,11 +45,12 @@ class IndexBatch:
 def check_store_model(settings: Settings, embedder: DenseEmbedder) -> float | None:
     """Refuse early when the collection holds another model's vectors; return its BM25 avg_len."""
     with open_store(settings) as store:
-        stored = store.model_info()
-        problem = model_mismatch(stored, embedder.info) if stored is not None and store.count() else None
+        if not store.count():
+            return None  # an empty collection takes any model and a fresh avg_len
+        problem = model_mismatch(store.model_info(), embedder.info)
         if problem:
             raise ModelMismatchError(problem)
-        return store.bm25_avg_len() if store.count() else None
+        return store.bm25_avg_len()
 
 
 def build_index(
@@ -62,11 +63,11 @@ def build_index(
     """Chunk every document, then embed the chunks densely and as BM25 term weights."""
     report = on_progress or (lambda *args: None)
     chunks = [c for doc in documents for c in chunk_document(doc, embedder.tokenizer, settings.chunk)]
+    texts = [c.text for c in chunks]
     report("chunk", len(chunks), len(chunks), f"{len(chunks)} chunks from {len(documents)} documents")
     started = monotonic()
-    dense = embedder.embed_documents([c.text for c in chunks], on_progress=lambda done, total: report("embed", done, total, ""))
+    dense = embedder.embed_documents(texts, on_progress=lambda done, total: report("embed", done, total, ""))
     rate = len(chunks) / max(monotonic() - started, 1e-9)
-    texts = [c.text for c in chunks]
     avg_len = bm25_avg_len or Bm25Encoder().average_length(texts) or 1.0
     sparse = Bm25Encoder(avg_len=avg_len).encode_documents(texts)
     report("embed", len(chunks), len(chunks), f"{len(chunks)} chunks embedded, {rate:.1f} chunks/s ({embedder.info.name})")
@@ -93,13 +94,12 @@ def load_index(generation: Generation) -> IndexBatch:
     return IndexBatch(chunks, dense, sparse, meta["bm25_avg_len"], ModelInfo(**meta["model"]))
 
 
-def commit(settings: Settings, company: CompanyDir, generation: Generation) -> int:
-    """Make `generation` current, then its points the company's points; returns points written.
+def commit(settings: Settings, company: CompanyDir, generation: Generation, batch: IndexBatch) -> int:
+    """Make `generation` current, then `batch` (its staged index) the company's points; returns points written.
 
     Order matters: the raw swap is the commit point. If we die after it, `indexed`
     still names the old generation and :func:`recover` replays the staged index.
     """
-    batch = load_index(generation)
     with open_store(settings) as store:  # opened first: a busy or unreachable store changes nothing
         company.swap_in(generation)
         _write_points(store, company.slug, batch)

@@ -121,7 +121,7 @@ def _stage_and_commit(
     save_index(generation, batch)
     folder.seal(generation, _manifest(company, summaries, batch, started_at))
     emit(GatherEvent(stage="store", message=f"writing {len(batch.chunks)} points"))
-    commit(settings, folder, generation)
+    commit(settings, folder, generation, batch)
     emit(GatherEvent(stage="store", done=len(batch.chunks), total=len(batch.chunks), message="done"))
     return batch
 

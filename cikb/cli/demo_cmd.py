@@ -64,9 +64,7 @@ def _as_table(path: Path) -> Table:
 
 def _run(args: list[str]) -> None:
     """Run one cikb command in this process, as the user would type it."""
-    from cikb.cli._app import app as cli
-
     console.rule(f"$ cikb {shlex.join(args)}", align="left", style="cyan")
     prefix = ["--data-dir", str(state.data_dir)] if state.data_dir else []
     prefix += ["--config", str(state.config_file)] if state.config_file else []
-    cli(prefix + args, standalone_mode=False)
+    app(prefix + args, standalone_mode=False)
