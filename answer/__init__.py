@@ -16,7 +16,7 @@ from answer.citations import check_citations
 from cikb.config import Settings
 from cikb.llm import LLMClient
 from cikb.models import ABSTENTION, Answer
-from retrieve import Retriever
+from retrieve import Retriever, open_retriever
 
 __all__ = ["ABSTENTION", "EXTRACTIVE_NOTE", "Answerer", "ask", "check_citations"]
 
@@ -26,8 +26,6 @@ def ask(settings: Settings, question: str, company: str | None = None, retriever
 
     Opens (and closes) the configured store and model unless a ``retriever`` is passed in.
     """
-    from retrieve import open_retriever
-
     own = retriever is None
     retriever = retriever or open_retriever(settings)
     try:

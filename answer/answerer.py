@@ -12,6 +12,7 @@ from answer.context import numbered_context, sources_of
 from answer.extractive import extract_answer
 from cikb.llm import LLMClient
 from cikb.models import ABSTENTION, Answer, AnswerMode, RetrievalResult, Source
+from embed.bm25 import Bm25Encoder
 from prompts import load_prompt
 
 EXTRACTIVE_NOTE = (
@@ -32,8 +33,6 @@ class Answerer:
     """
 
     def __init__(self, llm: LLMClient | None = None, embedder: Any = None, bm25: Any = None) -> None:
-        from embed.bm25 import Bm25Encoder
-
         self.llm = llm
         self.embedder = embedder
         self.bm25 = bm25 or Bm25Encoder()
