@@ -12,6 +12,7 @@ read the environment themselves.
 from __future__ import annotations
 
 import os
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Literal
 
@@ -25,6 +26,8 @@ from pydantic_settings import (
 
 CONFIG_ENV_VAR = "CIKB_CONFIG"
 DEFAULT_CONFIG_FILE = "cikb.toml"
+# The file load_settings() was given; it outranks CIKB_CONFIG and ./cikb.toml.
+_config_file: ContextVar[Path | None] = ContextVar("cikb_config_file", default=None)
 
 
 class GatherSettings(BaseModel):
@@ -160,7 +163,7 @@ class Settings(BaseSettings):
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         # init (command line) > environment > TOML file > defaults.
-        toml_file = os.environ.get(CONFIG_ENV_VAR, DEFAULT_CONFIG_FILE)
+        toml_file = _config_file.get() or os.environ.get(CONFIG_ENV_VAR, DEFAULT_CONFIG_FILE)
         return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls, toml_file=toml_file))
 
     @property
@@ -173,11 +176,13 @@ class Settings(BaseSettings):
 
 def load_settings(config_file: Path | None = None, **overrides: object) -> Settings:
     """Build the settings from every layer; ``overrides`` are the command line's."""
-    if config_file is not None:
-        if not config_file.is_file():
-            raise FileNotFoundError(f"config file not found: {config_file}")
-        os.environ[CONFIG_ENV_VAR] = str(config_file)
-    return Settings(**overrides)
+    if config_file is not None and not config_file.is_file():
+        raise FileNotFoundError(f"config file not found: {config_file}")
+    token = _config_file.set(config_file)  # for this construction only; the environment stays untouched
+    try:
+        return Settings(**overrides)
+    finally:
+        _config_file.reset(token)
 
 
 def config_reference() -> list[tuple[str, str, str, str]]:
