@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator
 from urllib.parse import urlsplit
 
 from cikb.errors import BadInputError
-from cikb.models import Confidence, EnrichSource, RowStep, ScoredChunk
+from cikb.models import CONFIDENCE_ORDER, Confidence, EnrichSource, RowStep, ScoredChunk
 from enrich.base import ColumnSpec, EnrichContext, RowInput, RowStrategy, answer_step
 from enrich.coerce import coerce_value, confidence_at_least, is_not_found, min_confidence, strip_preamble
 from enrich.extract import Candidate, Passage, extract_answer
@@ -80,8 +80,8 @@ def good_enough(candidate: Candidate, column: ColumnSpec) -> bool:
 
 
 def better(new: Candidate, old: Candidate, column: ColumnSpec) -> bool:
-    order = ("none", "low", "medium", "high")
-    return order.index(effective_confidence(new, column)) > order.index(effective_confidence(old, column))
+    """True when ``new`` is strictly more confident than ``old`` once both are coerced to the column's type."""
+    return CONFIDENCE_ORDER.index(effective_confidence(new, column)) > CONFIDENCE_ORDER.index(effective_confidence(old, column))
 
 
 def final_answer(candidate: Candidate, path: str) -> RowStep:
