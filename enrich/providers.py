@@ -20,6 +20,7 @@ stage provides it, else trafilatura.
 from __future__ import annotations
 
 import asyncio
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -82,7 +83,7 @@ class PageFetcher:
             if not await self._allowed(client, url):
                 return WebPage(url, skipped="robots")
             try:
-                html, content_type = await self._download(client, url)
+                html = await self._download(client, url)
             except _Skip as skip:
                 return WebPage(url, skipped=skip.reason)
             except httpx.HTTPError:
@@ -105,17 +106,16 @@ class PageFetcher:
         try:
             response = await client.get(f"{origin}/robots.txt")
         except httpx.HTTPError:
+            response = None
+        if response is None or response.status_code >= 500:
             parser.parse(["User-agent: *", "Disallow: /"])
-            return parser
-        if response.status_code >= 500:
-            parser.parse(["User-agent: *", "Disallow: /"])
-            return parser
-        if response.status_code >= 400:
+        elif response.status_code >= 400:
             return None
-        parser.parse(response.text[:500_000].splitlines())
+        else:
+            parser.parse(response.text[:500_000].splitlines())
         return parser
 
-    async def _download(self, client: httpx.AsyncClient, url: str) -> tuple[str, str]:
+    async def _download(self, client: httpx.AsyncClient, url: str) -> str:
         async with client.stream("GET", url) as response:
             if response.status_code >= 400:
                 raise _Skip("http_error")
@@ -130,7 +130,7 @@ class PageFetcher:
                 body.extend(piece)
                 if len(body) > self.gather.max_download_bytes:
                     raise _Skip("size")
-            return body.decode(response.encoding or "utf-8", errors="replace"), content_type
+            return body.decode(response.encoding or "utf-8", errors="replace")
 
     def _extract(self, url: str, html: str) -> tuple[str, str]:
         """(title, text): the clean stage's extraction when it exists, else trafilatura's."""
@@ -167,8 +167,6 @@ def _trafilatura_text(html: str) -> str:
 
 
 def _html_title(html: str) -> str:
-    import re
-
     match = re.search(r"<title[^>]*>(.*?)</title>", html[:50_000], re.I | re.S)
     return " ".join(match.group(1).split())[:200] if match else ""
 
