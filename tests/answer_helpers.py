@@ -47,20 +47,18 @@ ACME_DOCS = [
 
 def build_kb(settings, docs=ACME_DOCS, company: str = "acme-corp"):
     """Chunk, embed and store ``docs`` with the real model, BM25 and the configured store; returns the embedder."""
-    from chunk import chunk_document
+    from cikb.indexing import build_index
     from cikb.models import RawDocument
-    from embed import Bm25Encoder, load_embedder
+    from embed import load_embedder
     from store import open_store
 
     embedder = load_embedder(settings.embed)
-    chunks = []
-    for url, title, source_type, text in docs:
-        doc = RawDocument(url=url, title=title, content=text, source_type=source_type, company=company, scraped_at=CRAWLED)
-        chunks += chunk_document(doc, embedder.tokenizer, settings.chunk)
-    texts = [c.text for c in chunks]
-    probe = Bm25Encoder()
-    bm25 = Bm25Encoder(avg_len=probe.average_length(texts))
+    documents = [
+        RawDocument(url=url, title=title, content=text, source_type=source_type, company=company, scraped_at=CRAWLED)
+        for url, title, source_type, text in docs
+    ]
+    batch = build_index(documents, settings, embedder, bm25_avg_len=None)
     with open_store(settings) as store:
-        store.ensure_collection(embedder.info, bm25_avg_len=bm25.avg_len)
-        store.replace_company(company, chunks, embedder.embed_documents(texts), bm25.encode_documents(texts))
+        store.ensure_collection(batch.model, bm25_avg_len=batch.bm25_avg_len)
+        store.replace_company(company, batch.chunks, batch.dense, batch.sparse)
     return embedder
