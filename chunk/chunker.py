@@ -55,8 +55,9 @@ def chunk_document(doc: RawDocument, tokenizer: Tokenizer, settings: ChunkSettin
     budget = settings.max_tokens - special
     if settings.overlap_tokens * 2 >= budget:
         raise ValueError(f"overlap_tokens={settings.overlap_tokens} leaves no room in max_tokens={settings.max_tokens}")
+    tokens = TokenIndex(tokenizer.offsets(text))
     for _ in range(3):
-        spans = _Packer(text, tokenizer.offsets(text), budget, settings, special).pack()
+        spans = _Packer(text, tokens, budget, settings, special).pack()
         counts = [tokenizer.count_tokens(text[s.start : s.end]) for s in spans]
         excess = max(counts, default=0) - settings.max_tokens
         if excess <= 0:
@@ -87,10 +88,9 @@ class _Span:
 class _Packer:
     """Greedy packing of units into chunk spans, one document at a time."""
 
-    def __init__(self, text: str, offsets: list[tuple[int, int]], budget: int, settings: ChunkSettings, special: int) -> None:
+    def __init__(self, text: str, tokens: TokenIndex, budget: int, settings: ChunkSettings, special: int) -> None:
         self.text = text
-        self.offsets = offsets
-        self.tokens = TokenIndex(offsets)
+        self.tokens = tokens
         self.budget = budget
         self.target = max(settings.target_tokens - special, 1)
         self.close_at = max(self.target // 2, settings.min_tokens - special)
@@ -116,7 +116,7 @@ class _Packer:
                 current.units.append(unit)
                 current.end = unit.end
             else:
-                queue.extendleft(reversed(split(unit, self.text, self.tokens, self.offsets)))
+                queue.extendleft(reversed(split(unit, self.text, self.tokens)))
         if current and current.units:
             spans.append(current)
         return self._merge_small_tail(spans)
@@ -133,11 +133,10 @@ class _Packer:
         return _Span(start, start, previous.end)
 
     def _overlap_start(self, span: _Span) -> int:
-        first = self.tokens.first_in(span.start, span.end)
-        last = first + self.tokens.count(span.start, span.end)
-        if last == first:
+        starts = self.tokens.starts_in(span.start, span.end)
+        if not starts:
             return span.end
-        token_start = self.offsets[max(last - self.overlap, first)][0]
+        token_start = starts[max(len(starts) - self.overlap, 0)]
         word_start = self.word_starts[bisect_right(self.word_starts, token_start) - 1]
         if word_start < span.start or self.tokens.count(word_start, token_start) > self.overlap:
             return max(token_start, span.start)  # a giant word: cut inside it rather than double the overlap

@@ -40,8 +40,9 @@ class TokenIndex:
         """Tokens that begin in [start, end)."""
         return bisect_left(self.starts, end) - bisect_left(self.starts, start)
 
-    def first_in(self, start: int, end: int) -> int:
-        return bisect_left(self.starts, start)
+    def starts_in(self, start: int, end: int) -> list[int]:
+        """Start offsets of the tokens that begin in [start, end)."""
+        return self.starts[bisect_left(self.starts, start) : bisect_left(self.starts, end)]
 
 
 def sections(text: str) -> list[Unit]:
@@ -65,10 +66,10 @@ def sections(text: str) -> list[Unit]:
     return [unit for unit in units if unit is not None]
 
 
-def split(unit: Unit, text: str, tokens: TokenIndex, token_offsets: list[tuple[int, int]]) -> list[Unit]:
+def split(unit: Unit, text: str, tokens: TokenIndex) -> list[Unit]:
     """The unit's children at the first finer level that splits it; a single token cannot be split."""
     for level in range(unit.level + 1, TOKEN + 1):
-        spans = _token_spans(unit, tokens, token_offsets) if level == TOKEN else _regex_spans(unit, text, level)
+        spans = _token_spans(unit, tokens) if level == TOKEN else _regex_spans(unit, text, level)
         children = [c for a, b in spans if (c := _trimmed(text, a, b, level, level, unit.path)) is not None]
         if len(children) > 1:
             first = children[0]
@@ -88,10 +89,8 @@ def _regex_spans(unit: Unit, text: str, level: int) -> list[tuple[int, int]]:
     return spans
 
 
-def _token_spans(unit: Unit, tokens: TokenIndex, token_offsets: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    first = tokens.first_in(unit.start, unit.end)
-    last = first + tokens.count(unit.start, unit.end)
-    starts = [token_offsets[i][0] for i in range(first, last)]
+def _token_spans(unit: Unit, tokens: TokenIndex) -> list[tuple[int, int]]:
+    starts = tokens.starts_in(unit.start, unit.end)
     return list(zip(starts, starts[1:] + [unit.end]))
 
 
