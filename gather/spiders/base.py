@@ -18,7 +18,6 @@ from gather.middlewares import ACCEPT_KEY, ATTEMPT_KEY, PAGE_KEY, RETRY_EXCEPTIO
 from gather.reporter import SourceReporter
 from gather.urls import site_of
 
-KEY = PAGE_KEY
 START = "cikb_start"
 
 
@@ -71,7 +70,7 @@ class SourceSpider(Spider):
             errback=self.on_page_error,
             priority=priority,
             dont_filter=True,
-            meta={KEY: key, START: start, ACCEPT_KEY: accept or self.accept},
+            meta={PAGE_KEY: key, START: start, ACCEPT_KEY: accept or self.accept},
         )
 
     def parse_page(self, response: Response) -> Any:
@@ -84,7 +83,7 @@ class SourceSpider(Spider):
 
         Raises CloseSpider once the budget is reached, so nothing more is requested.
         """
-        self._pending.discard(response.meta.get(KEY, ""))
+        self._pending.discard(response.meta.get(PAGE_KEY, ""))
         key = canonicalize_url(response.url)
         if key in self._delivered:
             return False
@@ -106,7 +105,7 @@ class SourceSpider(Spider):
     def on_page_error(self, failure: Failure) -> None:
         """Count a failed page by its reason."""
         request: Request = failure.request  # type: ignore[attr-defined]
-        self._pending.discard(request.meta.get(KEY, ""))
+        self._pending.discard(request.meta.get(PAGE_KEY, ""))
         reason, detail = classify_failure(failure, request)
         self.reporter.drop(request.url, reason, detail, start=request.meta.get(START, False))
 

@@ -9,7 +9,8 @@ from urllib.parse import urljoin, urlsplit
 from scrapy import Request, Selector
 from scrapy.http import Response
 
-from gather.spiders.base import KEY, SourceSpider
+from gather.middlewares import PAGE_KEY
+from gather.spiders.base import SourceSpider
 from gather.urls import ALLOWED_SCHEMES
 
 FEED_CONTENT_TYPES = [
@@ -43,7 +44,7 @@ class NewsSpider(SourceSpider):
         if not is_feed(response):
             self.deliver(response)
             return
-        self._pending.discard(response.meta.get(KEY, ""))  # a feed is not a page
+        self._pending.discard(response.meta.get(PAGE_KEY, ""))  # a feed is not a page
         for url in feed_links(response):
             if request := self.page_request(url):
                 yield request
