@@ -102,7 +102,7 @@ class BudgetMiddleware:
             raise Dropped(DropReason.budget, "page budget spent")
 
     def process_response(self, request: Request, response: Response) -> Response:
-        if request.meta.get(PAGE_KEY) and 200 <= response.status < 300 and _content_type(response.headers) in self.accept:
+        if request.meta.get(PAGE_KEY) and 200 <= response.status < 300 and content_type_of(response.headers) in self.accept:
             self.pages += 1
         return response
 
@@ -172,11 +172,11 @@ class HtmlOnlyMiddleware:
         return cls(crawler)
 
     def headers_received(self, headers: Any, request: Request) -> None:
-        if not _accepted(request, _content_type(headers)):
+        if not _accepted(request, content_type_of(headers)):
             raise StopDownload(fail=True)
 
     def process_response(self, request: Request, response: Response) -> Response:
-        content_type = _content_type(response.headers)
+        content_type = content_type_of(response.headers)
         if 200 <= response.status < 300 and not _accepted(request, content_type):
             raise Dropped(DropReason.content_type, f"content type {content_type or 'missing'}")
         return response
@@ -184,13 +184,14 @@ class HtmlOnlyMiddleware:
     def process_exception(self, request: Request, exception: Exception) -> None:
         if isinstance(exception, StopDownload):
             response = getattr(exception, "response", None)
-            content_type = _content_type(response.headers) if response is not None else ""
+            content_type = content_type_of(response.headers) if response is not None else ""
             raise Dropped(DropReason.content_type, f"content type {content_type or 'missing'}")
         if isinstance(exception, (DownloadCancelledError, defer.CancelledError)):
             raise Dropped(DropReason.size, "response larger than max_download_bytes")
 
 
-def _content_type(headers: Any) -> str:
+def content_type_of(headers: Any) -> str:
+    """The lowercased media type of a Content-Type header, without parameters ('' when absent)."""
     raw = headers.get(b"Content-Type") or b""
     return raw.decode("latin-1").split(";")[0].strip().lower()
 

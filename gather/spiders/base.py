@@ -14,7 +14,7 @@ from twisted.python.failure import Failure
 from w3lib.url import canonicalize_url
 
 from cikb.models import DropReason
-from gather.middlewares import ACCEPT_KEY, ATTEMPT_KEY, PAGE_KEY, RETRY_EXCEPTIONS, Dropped
+from gather.middlewares import ACCEPT_KEY, ATTEMPT_KEY, PAGE_KEY, RETRY_EXCEPTIONS, Dropped, content_type_of
 from gather.reporter import SourceReporter
 from gather.urls import site_of
 
@@ -96,8 +96,8 @@ class SourceSpider(Spider):
             return False
         self._delivered.add(key)
         self._seen.add(key)
-        content_type = (response.headers.get(b"Content-Type") or b"text/html").decode("latin-1")
-        self.reporter.page(response.url, text, response.status, content_type.split(";")[0].strip())
+        content_type = content_type_of(response.headers) or "text/html"
+        self.reporter.page(response.url, text, response.status, content_type)
         if self.reporter.summary.fetched >= self.max_pages:
             raise CloseSpider("budget")
         return True
