@@ -28,18 +28,15 @@ Rules, with ``n(text)`` the model's token count *including* special tokens:
 from __future__ import annotations
 
 import hashlib
-import re
 import uuid
 from bisect import bisect_left, bisect_right
 from collections import deque
 from dataclasses import dataclass, field
 
 from chunk.tokenizer import Tokenizer
-from chunk.units import SECTION, TokenIndex, Unit, sections, split
+from chunk.units import SECTION, WORD_RUN, TokenIndex, Unit, sections, split
 from cikb.config import ChunkSettings
 from cikb.models import Chunk, ChunkMetadata, RawDocument
-
-_WORD = re.compile(r"\S+")
 
 
 def chunk_id(url: str, chunk_index: int) -> str:
@@ -96,7 +93,7 @@ class _Packer:
         self.close_at = max(self.target // 2, settings.min_tokens - special)
         self.min_new = max(settings.min_tokens - special, 0)
         self.overlap = settings.overlap_tokens
-        self.word_starts = [m.start() for m in _WORD.finditer(text)]
+        self.word_starts = [m.start() for m in WORD_RUN.finditer(text)]
 
     def pack(self) -> list[_Span]:
         spans: list[_Span] = []

@@ -18,7 +18,7 @@ _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n\s*")
-_WORD = re.compile(r"\S+")
+WORD_RUN = re.compile(r"\S+")
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def split(unit: Unit, text: str, tokens: TokenIndex) -> list[Unit]:
 
 def _regex_spans(unit: Unit, text: str, level: int) -> list[tuple[int, int]]:
     if level == WORD:
-        return [(m.start(), m.end()) for m in _WORD.finditer(text, unit.start, unit.end)]
+        return [(m.start(), m.end()) for m in WORD_RUN.finditer(text, unit.start, unit.end)]
     pattern = _PARAGRAPH_BREAK if level == PARAGRAPH else _SENTENCE_BREAK
     spans, start = [], unit.start
     for match in pattern.finditer(text, unit.start, unit.end):
