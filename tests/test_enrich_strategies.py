@@ -11,7 +11,7 @@ import pytest
 import enrich
 from cikb.config import Settings
 from cikb.errors import BadInputError
-from cikb.models import RowStep
+from cikb.models import DataProposal, RowStep
 from enrich import HttpJsonSearch, RowStrategy, answer_step, enrich_table, get_strategy, register_strategy
 from enrich.template import interpolate_template
 from enrich_support import SearchServer, TextKnowledgeBase, chunk_text, letsencrypt_chunks
@@ -201,19 +201,25 @@ def acme_pages(make_site):
     return site
 
 
+def research_acme(table: Path, kb: TextKnowledgeBase, hits: list[dict[str, str]], **options: str) -> DataProposal:
+    """Research the table's Founded year through a search server that answers ``hits`` to queries about Acme."""
+    server = SearchServer(lambda q: hits if "acme" in q.lower() else [])
+    try:
+        settings = web_settings(server.url)
+        settings.gather.request_timeout = 5
+        return enrich_table(table, "Founded", strategy="research", question="What year was {Company} founded?",
+                            column_type="number", settings=settings, kb=kb, web=HttpJsonSearch(settings), llm=None,
+                            **options)
+    finally:
+        server.close()
+
+
 def test_research_fetches_pages_and_obeys_robots(table: Path, kb: TextKnowledgeBase, acme_pages) -> None:
     hits = [
         {"url": acme_pages.url_for("/private/secret.html"), "title": "Acme", "snippet": "Acme Corp"},
         {"url": acme_pages.url_for("/history/"), "title": "Acme Corp history", "snippet": "The story of Acme Corp"},
     ]
-    server = SearchServer(lambda q: hits if "acme" in q.lower() else [])
-    try:
-        settings = web_settings(server.url)
-        settings.gather.request_timeout = 5
-        proposal = enrich_table(table, "Founded", strategy="research", question="What year was {Company} founded?",
-                                column_type="number", settings=settings, kb=kb, web=HttpJsonSearch(settings), llm=None)
-    finally:
-        server.close()
+    proposal = research_acme(table, kb, hits)
     acme = proposal.research_log[1]
     assert (acme.value, acme.answered_by, acme.strategy, acme.thoroughness) == ("1999", "web", "research", None)
     fetches = [s for s in acme.steps if s.type == "fetch"]
@@ -229,14 +235,7 @@ def test_comprehensive_research_tries_three_angles_and_assesses_coverage(table: 
         {"url": acme_pages.url_for("/history/"), "title": "Acme Corp history", "snippet": "Acme Corp was founded in 1999."},
         {"url": acme_pages.url_for("/blog/"), "title": "Acme blog", "snippet": "Acme Corp, founded in 1999"},
     ]
-    server = SearchServer(lambda q: hits if "acme" in q.lower() else [])
-    try:
-        settings = web_settings(server.url)
-        proposal = enrich_table(table, "Founded", strategy="research", thoroughness="comprehensive",
-                                question="What year was {Company} founded?", column_type="number",
-                                settings=settings, kb=kb, web=HttpJsonSearch(settings), llm=None)
-    finally:
-        server.close()
+    proposal = research_acme(table, kb, hits, thoroughness="comprehensive")
     acme = proposal.research_log[1]
     searches = [s for s in acme.steps if s.type == "search"]
     assert len(searches) >= 3 and len({s.detail for s in searches}) == len(searches)
