@@ -25,7 +25,6 @@ from twisted.internet import defer, error, task
 from twisted.web._newclient import ResponseFailed, ResponseNeverReceived
 
 from cikb.models import DropReason
-from gather.urls import site_of
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -61,7 +60,7 @@ class Dropped(IgnoreRequest):
 
 
 class OffsiteMiddleware:
-    """Refuse requests outside the spider's ``allowed_sites`` (registered domains), redirects included.
+    """Refuse requests the spider does not allow (``SourceSpider.allows``: its registered domains), redirects included.
 
     A spider whose ``allowed_sites`` is None (news: feed items live anywhere) is not restricted.
     """
@@ -74,8 +73,7 @@ class OffsiteMiddleware:
         return cls(crawler)
 
     def process_request(self, request: Request) -> None:
-        allowed: set[str] | None = getattr(self.crawler.spider, "allowed_sites", None)
-        if allowed is not None and site_of(request.url) not in allowed:
+        if not self.crawler.spider.allows(request.url):
             raise Dropped(DropReason.offsite, f"off-site: {request.url}")
 
 

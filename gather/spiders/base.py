@@ -48,6 +48,10 @@ class SourceSpider(Spider):
         crawler.signals.connect(spider.on_closed, signal=signals.spider_closed)
         return spider
 
+    def allows(self, url: str) -> bool:
+        """True when ``url`` lies on one of the source's sites (always, for a source with no bounds)."""
+        return self.allowed_sites is None or site_of(url) in self.allowed_sites
+
     def page_request(
         self,
         url: str,

@@ -22,7 +22,7 @@ from w3lib.url import canonicalize_url
 
 from cikb.models import DropReason
 from gather.spiders.base import SourceSpider
-from gather.urls import ALLOWED_SCHEMES, is_fact_page, is_other_language, site_of
+from gather.urls import ALLOWED_SCHEMES, is_fact_page, is_other_language
 
 START_PRIORITY = 100
 SITEMAP_FILE_PRIORITY = 90
@@ -81,7 +81,7 @@ class WebsiteSpider(SourceSpider):
             url = urldefrag(link.url)[0]
             if urlsplit(url).scheme not in ALLOWED_SCHEMES:
                 continue
-            if self.allowed_sites is not None and site_of(url) not in self.allowed_sites:
+            if not self.allows(url):
                 self._count_offsite(url)
                 continue
             urls.append(url)
@@ -115,7 +115,7 @@ class WebsiteSpider(SourceSpider):
         host_files = [u for u in self._sitemap_files if urlsplit(u).netloc == urlsplit(url).netloc]
         if url in self._sitemap_files or len(host_files) >= MAX_SITEMAP_FILES:
             return None
-        if self.allowed_sites is not None and site_of(url) not in self.allowed_sites:
+        if not self.allows(url):
             return None
         self._sitemap_files.add(url)
         return Request(
@@ -137,7 +137,7 @@ class WebsiteSpider(SourceSpider):
             yield from self._nested_sitemaps(entries)
             return
         for url in entries[:MAX_SITEMAP_ENTRIES]:
-            if self.allowed_sites is None or site_of(url) in self.allowed_sites:
+            if self.allows(url):
                 if request := self.page_request(url, priority=self.priority(url, SITEMAP_ENTRY_PRIORITY)):
                     yield request
 
