@@ -94,6 +94,11 @@ class QueryFilter:
     company: str | None = None
     source_types: tuple[str, ...] | None = None
 
+    @classmethod
+    def of(cls, company: str | None, source_types: Sequence[str] | None) -> QueryFilter:
+        """The filter of a search call's ``company`` and ``source_types`` arguments (no source types: any)."""
+        return cls(company=company, source_types=tuple(source_types) if source_types else None)
+
     @property
     def empty(self) -> bool:
         return self.company is None and not self.source_types
@@ -302,7 +307,7 @@ class VectorStore(ABC):
         """
         self._require_record()
         query = as_query_vector(dense)
-        where = QueryFilter(company=company, source_types=tuple(source_types) if source_types else None)
+        where = QueryFilter.of(company, source_types)
         hits = self._fused(query, sparse, where, prefetch_limit, qdrant_rrf_k(rrf_k), score_threshold)
         scored = [(hit, cosine(query, hit.dense)) for hit in hits]
         if score_threshold is not None and not any(cos is not None and cos >= score_threshold for _, cos in scored):
@@ -324,8 +329,7 @@ class VectorStore(ABC):
         """Dense retriever alone: the nearest chunks by cosine (score = dense_score = cosine)."""
         self._require_record()
         query = as_query_vector(dense)
-        where = QueryFilter(company=company, source_types=tuple(source_types) if source_types else None)
-        hits = self._dense(query, where, limit, score_threshold)
+        hits = self._dense(query, QueryFilter.of(company, source_types), limit, score_threshold)
         return _ranked(hits, dense_scores=True)
 
     def sparse_search(
@@ -337,10 +341,9 @@ class VectorStore(ABC):
     ) -> list[ScoredChunk]:
         """BM25 retriever alone (score = BM25 with the collection's IDF)."""
         self._require_record()
-        where = QueryFilter(company=company, source_types=tuple(source_types) if source_types else None)
         if not sparse.indices:
             return []
-        return _ranked(self._sparse(sparse, where, limit), dense_scores=False)
+        return _ranked(self._sparse(sparse, QueryFilter.of(company, source_types), limit), dense_scores=False)
 
     # -- lifecycle -----------------------------------------------------------------------
 
