@@ -167,12 +167,6 @@ def _name_parts(label: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return distinctive, tuple(sorted(acronyms))
 
 
-def company_terms(label: str) -> tuple[str, ...]:
-    """Every word and acronym that names the company in text."""
-    words, acronyms = _name_parts(label)
-    return tuple(sorted(set(words) | set(acronyms)))
-
-
 def _mentions_company(q: Question, sentence: str) -> bool:
     """The sentence is about the company: its acronym, most of its name's words, or a pronoun subject ('It was ...')."""
     if not q.company_terms:
