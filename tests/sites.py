@@ -23,7 +23,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -67,7 +67,7 @@ def flaky(fails: int, status: int, then: Reply) -> Behaviour:
 
 def slow(seconds: float, then: Reply) -> Behaviour:
     """Answer ``then`` after ``seconds``."""
-    return Reply(then.status, then.body, then.content_type, then.headers, delay=seconds)
+    return replace(then, delay=seconds)
 
 
 def gaps(times: list[float]) -> list[float]:
