@@ -19,6 +19,7 @@ import numpy as np
 
 from cikb.config import Settings
 from cikb.models import Chunk, ChunkMetadata, ModelInfo, SparseVector
+from cikb.slug import slugify
 from embed import Bm25Encoder
 
 SCRAPED = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
@@ -68,10 +69,6 @@ def squad_articles(corpora: Path) -> list[dict]:
     return json.loads((corpora / "squad" / "companies.json").read_text(encoding="utf-8"))
 
 
-def slug_of(title: str) -> str:
-    return title.lower().replace("_", "-").replace("(", "").replace(")", "")
-
-
 @cache
 def _stem_direction(stem: str) -> np.ndarray:
     seed = int.from_bytes(uuid.uuid5(uuid.NAMESPACE_OID, stem).bytes[:8], "little")
@@ -90,7 +87,7 @@ def squad_chunks(corpora: Path, articles: int | None = None) -> list[Chunk]:
     chunks = []
     for article in squad_articles(corpora)[:articles]:
         for index, paragraph in enumerate(article["paragraphs"]):
-            chunks.append(chunk(article["title"], company=slug_of(article["title"]), source_type="wikipedia", text=paragraph["context"], index=index))
+            chunks.append(chunk(article["title"], company=slugify(article["title"]), source_type="wikipedia", text=paragraph["context"], index=index))
     return chunks
 
 
@@ -100,5 +97,5 @@ def squad_questions(corpora: Path, articles: int | None = None, per_article: int
     for article in squad_articles(corpora)[:articles]:
         qas = [qa["question"] for p in article["paragraphs"] for qa in p["qas"][:1]]
         step = max(1, len(qas) // per_article)
-        questions += [(q, slug_of(article["title"])) for q in qas[::step][:per_article]]
+        questions += [(q, slugify(article["title"])) for q in qas[::step][:per_article]]
     return questions
