@@ -58,6 +58,7 @@ from clean.text import words  # noqa: E402
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "extraction"
 SHINGLE_TOKENS = 4
 FETCHED_AT = datetime(2024, 1, 1, tzinfo=timezone.utc)
+CLEAN_SETTINGS = CleanSettings()
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ def baseline_text(page: Page) -> str:
 
 
 def clean_stage(page: Page) -> RawDocument | None:
-    result = clean_page(FetchedPage(url=page.url, source_type="news", html=page.html, fetched_at=FETCHED_AT), "bench", CleanSettings())
+    result = clean_page(FetchedPage(url=page.url, source_type="news", html=page.html, fetched_at=FETCHED_AT), "bench", CLEAN_SETTINGS)
     return result if isinstance(result, RawDocument) else None
 
 
@@ -183,7 +184,8 @@ def sweep(pages: list[Page], english_pairs: Callable[[list[str]], list[tuple[str
     }
     print(f"\n{'sweep: extraction variant':<44} {'precision':>9} {'recall':>7} {'F1':>7}")
     for name, change in variants.items():
-        texts = [extraction_only({**EXTRACT_OPTIONS, **change})(page) for page in pages]
+        variant = extraction_only({**EXTRACT_OPTIONS, **change})
+        texts = [variant(page) for page in pages]
         result = score(english_pairs(texts))
         print(f"{name:<44} {result.precision:9.3f} {result.recall:7.3f} {result.f1:7.3f}")
 
