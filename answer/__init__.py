@@ -26,12 +26,9 @@ def ask(settings: Settings, question: str, company: str | None = None, retriever
 
     Opens (and closes) the configured store and model unless a ``retriever`` is passed in.
     """
-    own = retriever is None
-    retriever = retriever or open_retriever(settings)
-    try:
-        retrieval = retriever.search(question, company=company)
-        answerer = Answerer(LLMClient.from_settings(settings), embedder=retriever.embedder, bm25=retriever.bm25)
-        return answerer.answer(question, retrieval)
-    finally:
-        if own:
-            retriever.store.close()
+    if retriever is None:
+        with open_retriever(settings) as opened:
+            return ask(settings, question, company, opened)
+    retrieval = retriever.search(question, company=company)
+    answerer = Answerer(LLMClient.from_settings(settings), embedder=retriever.embedder, bm25=retriever.bm25)
+    return answerer.answer(question, retrieval)

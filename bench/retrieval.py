@@ -212,11 +212,8 @@ def run(args: argparse.Namespace) -> None:
             started = time.perf_counter()
             slugs = gather_all(settings, articles)
             gather_s = time.perf_counter() - started
-    retriever = open_retriever(settings)
-    try:
+    with open_retriever(settings) as retriever:
         report(args, settings, retriever, articles, slugs, gather_s)
-    finally:
-        retriever.store.close()
 
 
 def questions_of(articles: list[dict]) -> list[tuple[str, str, list[str]]]:

@@ -25,7 +25,7 @@ def open_retriever(settings: Settings) -> Retriever:
     """The configured store, embedding model and BM25 encoder behind one Retriever.
 
     Raises ModelMismatchError when the store's vectors come from another model
-    than the one that would embed the queries. Close it with ``retriever.store.close()``.
+    than the one that would embed the queries. Use it in a ``with`` block, or ``close()`` it.
     """
     from cikb.errors import ModelMismatchError
     from cikb.kb import recover_pending

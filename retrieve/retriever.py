@@ -50,6 +50,16 @@ class Retriever:
         self.company_names = dict(company_names or {})
         self.score_threshold = resolve_threshold(self.settings.score_threshold, embedder)
 
+    def close(self) -> None:
+        """Close the store (the retriever is done)."""
+        self.store.close()
+
+    def __enter__(self) -> Retriever:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def known_companies(self) -> dict[str, str | None]:
         """Every company slug the store holds, with its display name when known."""
         return {slug: self.company_names.get(slug) for slug in self.store.companies()}

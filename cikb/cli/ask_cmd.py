@@ -30,12 +30,9 @@ def ask_question(
     from retrieve import open_retriever
 
     cfg = settings()
-    retriever = open_retriever(cfg)
-    try:
+    with open_retriever(cfg) as retriever:
         _print_model(retriever.embedder)
         result = ask(cfg, question, company=company, retriever=retriever)
-    finally:
-        retriever.store.close()
     if as_json:
         print_json(result)
     else:
@@ -51,12 +48,9 @@ def search_chunks(
     """Show the chunks hybrid retrieval finds for a query: rank, fused score, cosine, source."""
     from retrieve import open_retriever
 
-    retriever = open_retriever(settings())
-    try:
+    with open_retriever(settings()) as retriever:
         _print_model(retriever.embedder)
         result = retriever.search(query, company=company)
-    finally:
-        retriever.store.close()
     if as_json:
         print_json(result)
     else:
