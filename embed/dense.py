@@ -18,7 +18,7 @@ import numpy as np
 
 from cikb.config import EmbedSettings
 from cikb.models import ModelInfo
-from embed.models import OFFLINE_MODEL, DenseModelSpec, model_spec
+from embed.models import KNOWN_MODELS, OFFLINE_MODEL, DenseModelSpec, model_spec
 from embed.resolve import Backend, ModelFiles, ModelUnavailableError, find_model, packaged_offline_model
 from embed.tokenizer import ModelTokenizer
 
@@ -187,8 +187,6 @@ def _pick_backend(settings: EmbedSettings) -> Backend:
 
 
 def _known_names() -> str:
-    from embed.models import KNOWN_MODELS
-
     return ", ".join(sorted({spec.name for spec in KNOWN_MODELS.values()}))
 
 
