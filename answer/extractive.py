@@ -192,12 +192,12 @@ def _candidates(context: list[ScoredChunk], stem: Stemmer) -> list[Candidate]:
     seen: set[str] = set()
     candidates = []
     for number, item in enumerate(context, start=1):
+        boilerplate = bool(_BOILERPLATE_TITLE.search(item.chunk.metadata.title))
         for sentence in split_sentences(item.chunk.text):
             key = " ".join(_WORD.findall(sentence.lower()))
             if key in seen:  # overlapping chunks repeat sentences: keep the better-ranked copy
                 continue
             seen.add(key)
-            boilerplate = bool(_BOILERPLATE_TITLE.search(item.chunk.metadata.title))
             candidates.append(Candidate(text=sentence, number=number, stems=stem(sentence), boilerplate=boilerplate))
     return candidates
 
