@@ -22,13 +22,27 @@ def company_statuses(settings: Settings) -> list[CompanyStatus]:
     return [_status(folder, points.get(folder.slug, 0)) for folder in folders]
 
 
+def company_names(settings: Settings) -> dict[str, str]:
+    """Each gathered company's display name (slug -> name), as its last gather recorded it."""
+    return {folder.slug: _display_name(_manifest(folder), folder.slug) for folder in list_companies(settings.data_dir)}
+
+
+def _manifest(folder: CompanyDir) -> dict:
+    generation = folder.current()
+    return generation.manifest() if generation else {}
+
+
+def _display_name(manifest: dict, slug: str) -> str:
+    return (manifest.get("company") or {}).get("name") or slug
+
+
 def _status(folder: CompanyDir, points: int) -> CompanyStatus:
     generation = folder.current()
-    manifest = generation.manifest() if generation else {}
+    manifest = _manifest(folder)
     model = manifest.get("model") or {}
     return CompanyStatus(
         slug=folder.slug,
-        name=(manifest.get("company") or {}).get("name", folder.slug),
+        name=_display_name(manifest, folder.slug),
         documents=manifest.get("documents", 0),
         chunks=points,
         model=f"{model.get('name')} ({model.get('variant')})" if model else None,

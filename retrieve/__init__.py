@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from retrieve.companies import infer_company, registered_names
+from retrieve.companies import infer_company
 from retrieve.retriever import Retriever
 
 if TYPE_CHECKING:
     from cikb.config import Settings
 
-__all__ = ["Retriever", "infer_company", "open_retriever", "registered_names"]
+__all__ = ["Retriever", "infer_company", "open_retriever"]
 
 
 def open_retriever(settings: Settings) -> Retriever:
@@ -28,7 +28,7 @@ def open_retriever(settings: Settings) -> Retriever:
     than the one that would embed the queries. Use it in a ``with`` block, or ``close()`` it.
     """
     from cikb.errors import ModelMismatchError
-    from cikb.kb import recover_pending
+    from cikb.kb import company_names, recover_pending
     from embed import Bm25Encoder, load_embedder
     from store import model_mismatch, open_store
 
@@ -43,4 +43,4 @@ def open_retriever(settings: Settings) -> Retriever:
     except BaseException:
         store.close()
         raise
-    return Retriever(settings, store, embedder, Bm25Encoder(), company_names=registered_names(settings))
+    return Retriever(settings, store, embedder, Bm25Encoder(), company_names=company_names(settings))

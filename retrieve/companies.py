@@ -10,9 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-from cikb.config import Settings
 from cikb.models import CompanyChoice
-from cikb.workspace import list_companies
 
 # Legal-form words dropped to get the name people actually type.
 LEGAL_SUFFIXES = frozenset(
@@ -123,16 +121,3 @@ def unmentioned_names(question: str, texts: Iterable[str], known: Iterable[str] 
         if words and f" {' '.join(words)} " not in haystack:
             missing.append(name)
     return missing
-
-
-def registered_names(settings: Settings) -> dict[str, str]:
-    """Each gathered company's display name, from the manifest its last gather wrote (slug -> name)."""
-    names = {}
-    for company in list_companies(settings.data_dir):
-        generation = company.current()
-        manifest = generation.manifest() if generation and generation.complete else {}
-        recorded = manifest.get("company")
-        name = recorded.get("name") if isinstance(recorded, dict) else manifest.get("company_name", recorded)
-        if isinstance(name, str) and name.strip():
-            names[company.slug] = name.strip()
-    return names
