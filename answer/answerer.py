@@ -84,7 +84,8 @@ class Answerer:
         embed_sentences, query_vector = None, None
         if self.embedder is not None:
             embed_sentences = self.embedder.embed_documents
-            query_vector = np.asarray(self.embedder.embed_query(question))
+            same_query = retrieval.query_vector is not None and retrieval.query == question
+            query_vector = np.asarray(retrieval.query_vector if same_query else self.embedder.embed_query(question), dtype=np.float32)
         found = extract_answer(question, retrieval.context, self.bm25.tokenize, embed_sentences, query_vector)
         context = sources_of(retrieval.context)
         if not found.sentences:

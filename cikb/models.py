@@ -276,6 +276,7 @@ class RetrievalResult(BaseModel):
     chunks: list[ScoredChunk] = Field(default_factory=list, description="Fused, thresholded, top-k, best first.")
     context: list[ScoredChunk] = Field(default_factory=list, description="The chunks handed to the answerer; context[i] is citation [i+1].")
     trace: RetrievalTrace
+    query_vector: list[float] | None = Field(None, exclude=True, description="The query's dense embedding, so the answerer need not embed it again.")
 
     @property
     def empty(self) -> bool:

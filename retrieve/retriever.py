@@ -88,7 +88,8 @@ class Retriever:
             trace.abstain_reason = "the knowledge base is empty"
             return self._finish(RetrievalResult(query=query, trace=trace), started)
 
-        chunks = self._hybrid(query, choice.slug, trace)
+        chunks, dense = self._hybrid(query, choice.slug, trace)
+        vector = [float(x) for x in dense]
         if choice.source != "explicit" and chunks:
             # A question naming something no passing chunk mentions is about a company (or person)
             # the knowledge base does not hold (R3), not about what retrieval happened to find.
@@ -97,13 +98,13 @@ class Retriever:
             if unknown:
                 trace.company = choice.model_copy(update={"known": False, "unknown_names": unknown})
                 trace.abstain_reason = f"no retrieved source mentions {', '.join(unknown)}"
-                return self._finish(RetrievalResult(query=query, chunks=chunks, trace=trace), started)
+                return self._finish(RetrievalResult(query=query, chunks=chunks, trace=trace, query_vector=vector), started)
         context = self._pack(chunks, trace)
         if not chunks:
             trace.abstain_reason = f"no chunk passed the dense threshold {self.score_threshold}"
-        return self._finish(RetrievalResult(query=query, chunks=chunks, context=context, trace=trace), started)
+        return self._finish(RetrievalResult(query=query, chunks=chunks, context=context, trace=trace, query_vector=vector), started)
 
-    def _hybrid(self, query: str, company: str | None, trace: RetrievalTrace) -> list[ScoredChunk]:
+    def _hybrid(self, query: str, company: str | None, trace: RetrievalTrace) -> tuple[list[ScoredChunk], Any]:
         t0 = time.perf_counter()
         dense = self.embedder.embed_query(query)
         sparse = self.bm25.encode_query(query)
@@ -116,7 +117,7 @@ class Retriever:
         trace.embed_ms = (t1 - t0) * 1000
         trace.search_ms = (time.perf_counter() - t1) * 1000
         trace.passed = len(chunks)
-        return chunks
+        return chunks, dense
 
     def _pack(self, chunks: list[ScoredChunk], trace: RetrievalTrace) -> list[ScoredChunk]:
         """Best-ranked chunks first, as many as fit ``context_tokens`` (counted by the embedding model's tokenizer)."""
