@@ -101,3 +101,15 @@ def test_chunk_does_not_import_embed() -> None:
     # cikb first: on Python < 3.13 it is what makes `import chunk` reach this stage, not the stdlib's module.
     code = "import sys, cikb, chunk; chunk.chunk_document; assert 'embed' not in sys.modules, 'chunk imported embed'"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_sentence_longer_than_a_chunk_is_split_between_words(tokenizer: ModelTokenizer) -> None:
+    words = [f"anvil{i}x" for i in range(700)]  # one sentence, no punctuation, far over 512 tokens
+    content = " ".join(words)
+    chunks = chunk_document(make_doc(content), tokenizer, ChunkSettings())
+    assert len(chunks) >= 2
+    vocabulary = set(words)
+    for c in chunks:
+        assert c.token_count <= 512
+        # Every piece starts and ends on a whole word: the cut falls between words, never inside one.
+        assert set(c.text.split()) <= vocabulary, c.text[:80]
