@@ -28,12 +28,9 @@ import json
 import re
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from functools import partial
-from http.server import BaseHTTPRequestHandler, SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from cikb.config import Settings  # noqa: E402
 from cikb.pipeline import gather_company  # noqa: E402
+from cikb.sample_site import serve_sample_site  # noqa: E402
 from cikb.slug import slugify  # noqa: E402
 from enrich import enrich_table  # noqa: E402
 from enrich.evidence import passages_from_chunks  # noqa: E402
@@ -136,37 +134,13 @@ def squad_page(article: dict) -> bytes:
             f"<footer>Text from Wikipedia via SQuAD v1.1, CC BY-SA 4.0.</footer></body></html>").encode()
 
 
-def serve(handler) -> tuple[ThreadingHTTPServer, str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}"
-
-
-def squad_server() -> tuple[ThreadingHTTPServer, str]:
-    pages = {f"/wiki/{a['title']}": squad_page(a) for a in json.loads((CORPORA / "squad" / "companies.json").read_text())}
-
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args) -> None:
-            pass
-
-        def do_GET(self) -> None:  # noqa: N802
-            body = pages.get(self.path)
-            self.send_response(200 if body else 404)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body or b"")))
-            self.end_headers()
-            self.wfile.write(body or b"")
-
-    return serve(Handler)
-
-
-def letsencrypt_server() -> tuple[ThreadingHTTPServer, str]:
-    class Quiet(SimpleHTTPRequestHandler):
-        def log_message(self, *args) -> None:
-            pass
-
-    return serve(partial(Quiet, directory=str(CORPORA / "site_letsencrypt")))
+def write_squad_site(root: Path) -> Path:
+    """Each SQuAD article as ``root/wiki/<title>``: extensionless, so serve_sample_site serves it as text/html."""
+    wiki = root / "wiki"
+    wiki.mkdir(parents=True, exist_ok=True)
+    for article in json.loads((CORPORA / "squad" / "companies.json").read_text()):
+        (wiki / article["title"]).write_bytes(squad_page(article))
+    return root
 
 
 # --- gather, enrich, score --------------------------------------------------------------
@@ -251,9 +225,9 @@ def main() -> None:
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="cikb-bench-enrich-"))
     settings = Settings(data_dir=data_dir)
     settings.gather.download_delay = 0
-    squad, squad_url = squad_server()
-    letsencrypt, le_url = letsencrypt_server()
-    try:
+    with (tempfile.TemporaryDirectory(prefix="cikb-bench-squad-") as squad_dir,
+          serve_sample_site(write_squad_site(Path(squad_dir))) as squad_url,
+          serve_sample_site(CORPORA / "site_letsencrypt") as le_url):
         print(f"gathering {len(companies)} companies into {data_dir} ...", file=sys.stderr)
         gather_seconds = gather_all(settings, companies, squad_url, le_url, args.reuse)
         table = data_dir / "bench-companies.csv"
@@ -275,9 +249,6 @@ def main() -> None:
                 evidence[(log.label, column.name)] = next((st.data.get("evidence", "") for st in log.steps if st.type == "answer"), "")
         enrich_seconds = time.perf_counter() - started
         base = baseline(settings, [(c, col) for c, col, *_ in cells])
-    finally:
-        squad.shutdown()
-        letsencrypt.shutdown()
     report(cells, base, truth, gather_seconds, enrich_seconds, evidence if args.verbose else None)
 
 
