@@ -51,6 +51,14 @@ def web_settings(search_url: str) -> Settings:
     return settings
 
 
+def enrich_founded(table: Path, kb: TextKnowledgeBase, search_url: str, **options: str) -> DataProposal:
+    """The table's Founded year (a number column), from ``kb`` first, then the search endpoint at ``search_url``."""
+    settings = web_settings(search_url)
+    settings.gather.request_timeout = 5
+    return enrich_table(table, "Founded", question="What year was {Company} founded?", column_type="number",
+                        settings=settings, kb=kb, web=HttpJsonSearch(settings), llm=None, **options)
+
+
 # --- registry and templates ----------------------------------------------------
 
 
@@ -120,9 +128,7 @@ def test_a_question_naming_an_unknown_column_is_refused_before_any_row(table: Pa
 
 def test_lookup_answers_from_the_knowledge_base_and_never_searches_the_web(table: Path, kb: TextKnowledgeBase,
                                                                           search_server: SearchServer) -> None:
-    settings = web_settings(search_server.url)
-    proposal = enrich_table(table, "Founded", question="What year was {Company} founded?", column_type="number",
-                            settings=settings, kb=kb, web=HttpJsonSearch(settings), llm=None)
+    proposal = enrich_founded(table, kb, search_server.url)
     isrg = proposal.research_log[0]
     assert (isrg.status, isrg.value, isrg.confidence, isrg.answered_by) == ("found", "2013", "high", "kb")
     assert [s.type for s in isrg.steps][0] == "retrieve"
@@ -136,9 +142,7 @@ def test_lookup_answers_from_the_knowledge_base_and_never_searches_the_web(table
 
 def test_lookup_goes_to_the_web_only_when_the_kb_has_no_good_answer(table: Path, kb: TextKnowledgeBase,
                                                                      search_server: SearchServer) -> None:
-    settings = web_settings(search_server.url)
-    proposal = enrich_table(table, "Founded", question="What year was {Company} founded?", column_type="number",
-                            settings=settings, kb=kb, web=HttpJsonSearch(settings), llm=None)
+    proposal = enrich_founded(table, kb, search_server.url)
     acme = proposal.research_log[1]
     assert kb.searches[-1] == ("What year was Acme Corp founded?", "acme-corp")
     assert (acme.value, acme.answered_by) == ("1999", "web")
@@ -160,9 +164,7 @@ def test_without_a_search_provider_the_kb_is_the_only_path(table: Path, kb: Text
 def test_lookup_makes_at_most_two_search_turns(table: Path, kb: TextKnowledgeBase) -> None:
     server = SearchServer(lambda q: [{"url": "https://x.test/", "title": "Nothing here", "snippet": "No dates at all."}])
     try:
-        settings = web_settings(server.url)
-        enrich_table(table, "Founded", question="What year was {Company} founded?", column_type="number",
-                     settings=settings, kb=kb, web=HttpJsonSearch(settings), llm=None)
+        enrich_founded(table, kb, server.url)
         acme_queries = [q for q in server.queries if "Acme" in q]
         assert len(acme_queries) == 2 and acme_queries[1] != acme_queries[0]
     finally:
@@ -205,11 +207,7 @@ def research_acme(table: Path, kb: TextKnowledgeBase, hits: list[dict[str, str]]
     """Research the table's Founded year through a search server that answers ``hits`` to queries about Acme."""
     server = SearchServer(lambda q: hits if "acme" in q.lower() else [])
     try:
-        settings = web_settings(server.url)
-        settings.gather.request_timeout = 5
-        return enrich_table(table, "Founded", strategy="research", question="What year was {Company} founded?",
-                            column_type="number", settings=settings, kb=kb, web=HttpJsonSearch(settings), llm=None,
-                            **options)
+        return enrich_founded(table, kb, server.url, strategy="research", **options)
     finally:
         server.close()
 
