@@ -52,5 +52,5 @@ class LazyKnowledgeBase:
     def close(self) -> None:
         with self._lock:
             if self._inner is not None:
-                self._inner.retriever.store.close()
+                self._inner.retriever.close()
                 self._inner = None

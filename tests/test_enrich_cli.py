@@ -149,3 +149,11 @@ def test_ctrl_c_writes_the_proposal_for_the_finished_rows(tmp_path: Path) -> Non
     assert 4 <= len(finished) < 40
     assert all(r["status"] == "found" and r["value"] == f"done {r['row_id']}" for r in finished)
     assert {f"row-{r['row_id']}" for r in finished} <= {p.name for p in markers.iterdir()}
+
+
+def test_the_default_proposal_path_stays_beside_the_csv_whatever_the_column_name(monkeypatch, capsys, prices: Path) -> None:
+    code, _, err = cikb(monkeypatch, capsys, "enrich", str(prices), "--column", "../Price/Qty", "--strategy", "computation",
+                        "--formula", "{Price} / 2", "--type", "number")
+    assert code == 0, err
+    assert (prices.parent / "prices.price-qty.proposal.json").is_file()
+    assert [p.name for p in prices.parent.rglob("*.proposal.json")] == ["prices.price-qty.proposal.json"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import signal
 import sys
 from pathlib import Path
@@ -39,7 +40,8 @@ def enrich_command(
     """
     from enrich import CancellationToken, enrich_table_async, save_proposal
 
-    target = out_path or csv_path.with_name(f"{csv_path.stem}.{column.strip().lower().replace(' ', '-')}.proposal.json")
+    column_part = "-".join(re.findall(r"[a-z0-9]+", column.lower())) or "column"  # a name, never a path: "a/b" stays beside the CSV
+    target = out_path or csv_path.with_name(f"{csv_path.stem}.{column_part}.proposal.json")
     token = CancellationToken()
     with _progress_bar() as bar:
         task = bar.add_task("starting", total=1.0)
