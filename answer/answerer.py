@@ -6,14 +6,15 @@ import re
 from typing import Any
 
 import numpy as np
+from cikb.answer.citations import check_citations
+from cikb.answer.context import numbered_context, sources_of
+from cikb.answer.extractive import extract_answer
+from cikb.answer.models import ABSTENTION, Answer, AnswerMode, Source
+from cikb.embed.bm25 import Bm25Encoder
+from cikb.prompts import load_prompt
+from cikb.retrieve.models import RetrievalResult
 
-from answer.citations import check_citations
-from answer.context import numbered_context, sources_of
-from answer.extractive import extract_answer
-from cikb.llm import LLMClient
-from cikb.models import ABSTENTION, Answer, AnswerMode, RetrievalResult, Source
-from embed.bm25 import Bm25Encoder
-from prompts import load_prompt
+from cikb.core.models import ChatModel
 
 EXTRACTIVE_NOTE = (
     "Extractive answer: the best-matching sentences of the sources, quoted as they are "
@@ -32,7 +33,7 @@ class Answerer:
     rank sentences by meaning as well as words; ``bm25`` supplies the stems.
     """
 
-    def __init__(self, llm: LLMClient | None = None, embedder: Any = None, bm25: Any = None) -> None:
+    def __init__(self, llm: ChatModel | None = None, embedder: Any = None, bm25: Any = None) -> None:
         self.llm = llm
         self.embedder = embedder
         self.bm25 = bm25 or Bm25Encoder()

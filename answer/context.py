@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 
-from cikb.models import ScoredChunk, Source
+from cikb.answer.models import Source
+
+from cikb.core.models import ScoredChunk
 
 _FRAME_TAG = re.compile(r"<(\s*/?\s*(?:context|source|question|system|user|assistant)\b)", re.IGNORECASE)
 

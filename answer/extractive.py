@@ -25,9 +25,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from cikb.embed.bm25 import english_stopwords
 
-from cikb.models import ScoredChunk
-from embed.bm25 import english_stopwords
+from cikb.core.models import ScoredChunk
 
 MAX_SENTENCES = 3
 DENSE_CANDIDATES = 8

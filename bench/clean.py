@@ -50,10 +50,18 @@ from trafilatura.utils import decode_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cikb.config import CleanSettings  # noqa: E402
-from cikb.models import FetchedPage, RawDocument  # noqa: E402
-from clean import EXTRACT_OPTIONS, clean_page, clean_text, detect_language, extract, strip_markdown  # noqa: E402
-from clean.text import words  # noqa: E402
+from cikb.clean import (  # noqa: E402
+    EXTRACT_OPTIONS,
+    clean_page,
+    clean_text,
+    detect_language,
+    extract,
+    strip_markdown,
+)
+from cikb.clean.text import words  # noqa: E402
+
+from cikb.core.config import CleanSettings  # noqa: E402
+from cikb.core.models import FetchedPage, RawDocument  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "extraction"
 SHINGLE_TOKENS = 4

@@ -5,7 +5,7 @@
 1. Serves the shared corpora on 127.0.0.1: the letsencrypt.org build (ISRG's
    website) and each SQuAD article as a Wikipedia-like page.
 2. Gathers every company that has a known answer through the real pipeline
-   (``cikb.pipeline.gather_company``: crawl, clean, chunk, embed, store).
+   (``cikb.app.pipeline.gather_company``: crawl, clean, chunk, embed, store).
 3. Enriches a table of those companies column by column with ``lookup``,
    no LLM, no web search: the knowledge base alone, extractively.
 4. Scores each cell whose true value is known (``letsencrypt_facts.json``;
@@ -36,14 +36,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cikb.config import Settings  # noqa: E402
-from cikb.pipeline import gather_company  # noqa: E402
-from cikb.sample_site import serve_sample_site  # noqa: E402
-from cikb.slug import slugify  # noqa: E402
-from enrich import enrich_table  # noqa: E402
-from enrich.evidence import passages_from_chunks  # noqa: E402
-from enrich.extract import _shape_spans, analyse_question  # noqa: E402
-from enrich.kb import LazyKnowledgeBase  # noqa: E402
+from cikb.enrich.evidence import passages_from_chunks  # noqa: E402
+from cikb.enrich.extract import _shape_spans, analyse_question  # noqa: E402
+from cikb.enrich.kb import LazyKnowledgeBase  # noqa: E402
+
+from cikb.app.pipeline import gather_company  # noqa: E402
+from cikb.app.reading import (
+    enrich_table,  # noqa: E402
+    open_retriever,  # noqa: E402
+)
+from cikb.app.sample_site import serve_sample_site  # noqa: E402
+from cikb.core.config import Settings  # noqa: E402
+from cikb.core.slug import slugify  # noqa: E402
 
 CORPORA = ROOT.parent / "shared" / "corpora"
 ISRG = "ISRG"
@@ -186,7 +190,7 @@ def is_right(value: str, truths: list[str], column_type: str) -> bool:
 
 def baseline(settings: Settings, cells: list[tuple[str, Column]]) -> dict[tuple[str, str], str | None]:
     """The first value of the wanted kind in the top-ranked chunk, no sentence scoring, no confidence."""
-    kb = LazyKnowledgeBase(settings)
+    kb = LazyKnowledgeBase(lambda: open_retriever(settings))
     values: dict[tuple[str, str], str | None] = {}
     try:
         for company, column in cells:

@@ -5,7 +5,7 @@
 1. Renders the 26 articles of ``../shared/corpora/squad/companies.json`` (read in
    place) as Wikipedia-like pages, served on 127.0.0.1.
 2. Gathers each as its company's ``wikipedia`` source through the real pipeline
-   (``cikb.pipeline.gather_company``: crawl -> clean -> chunk -> embed -> store).
+   (``cikb.app.pipeline.gather_company``: crawl -> clean -> chunk -> embed -> store).
 3. For every question, with the article's company as the filter, measures
    answer-recall@1/5/10 and MRR@10 (a hit is a retrieved chunk containing a
    ground-truth answer) for BM25 alone, dense alone and hybrid (R1 as configured),
@@ -36,13 +36,14 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from cikb.answer import Answerer  # noqa: E402
+
 import cikb  # noqa: E402,F401  (first: it lets `import chunk` reach our stage)
-from answer import Answerer  # noqa: E402
-from cikb.config import Settings  # noqa: E402
-from cikb.pipeline import gather_company  # noqa: E402
-from cikb.slug import company_from_name  # noqa: E402
-from cikb.sample_site import serve_sample_site as serve  # noqa: E402  (serves any directory)
-from retrieve import open_retriever  # noqa: E402
+from cikb.app.pipeline import gather_company  # noqa: E402
+from cikb.app.reading import open_retriever  # noqa: E402
+from cikb.app.sample_site import serve_sample_site as serve  # noqa: E402  (serves any directory)
+from cikb.core.config import Settings  # noqa: E402
+from cikb.core.slug import company_from_name  # noqa: E402
 
 SQUAD = REPO.parent / "shared" / "corpora" / "squad" / "companies.json"
 UNKNOWN_COMPANY = "Initech Corporation"

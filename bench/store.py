@@ -72,8 +72,9 @@ def _zipf_terms(rng: np.random.Generator, size: int) -> np.ndarray:
 
 def corpus(n: int, start: int, stop: int):
     """Chunks ``start..stop`` of an ``n``-chunk corpus, with their dense and sparse vectors (deterministic)."""
-    from cikb.models import Chunk, ChunkMetadata, SparseVector
-    from embed import Bm25Encoder
+    from cikb.embed import Bm25Encoder
+
+    from cikb.core.models import Chunk, ChunkMetadata, SparseVector
 
     rng = np.random.default_rng([SEED, n, start])
     topics = _topics()
@@ -102,7 +103,7 @@ def corpus(n: int, start: int, stop: int):
 
 
 def queries(count: int):
-    from cikb.models import SparseVector
+    from cikb.core.models import SparseVector
 
     rng = np.random.default_rng([SEED, 99])
     topics = _topics()
@@ -117,13 +118,13 @@ def queries(count: int):
 
 
 def _settings(mode: str, path: Path):
-    from cikb.config import Settings
+    from cikb.core.config import Settings
 
     return Settings(data_dir=path, store={"mode": mode, "path": path})
 
 
 def _model():
-    from cikb.models import ModelInfo
+    from cikb.core.models import ModelInfo
 
     return ModelInfo(name="bench/random-unit-vectors", dim=DIM, backend="none", variant="synthetic-fp32", pooling="cls")
 
@@ -133,7 +134,7 @@ def _peak_rss_mb() -> float:
 
 
 def phase_build(mode: str, path: Path, n: int, batch: int) -> dict:
-    from store import open_store
+    from cikb.store import open_store
 
     store = open_store(_settings(mode, path))
     store.ensure_collection(_model(), bm25_avg_len=DOC_TOKENS)
@@ -153,7 +154,7 @@ def phase_build(mode: str, path: Path, n: int, batch: int) -> dict:
 
 
 def phase_query(mode: str, path: Path, n: int, count: int) -> dict:
-    from store import open_store
+    from cikb.store import open_store
 
     work = queries(count + WARMUP)
     t0 = time.perf_counter()

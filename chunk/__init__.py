@@ -7,7 +7,7 @@ Public interface:
 - :func:`chunk_id` ``(url, chunk_index) -> str`` — the deterministic point id.
 """
 
-from chunk.chunker import chunk_document, chunk_id
-from chunk.tokenizer import Tokenizer
+from cikb.chunk.chunker import chunk_document, chunk_id
+from cikb.chunk.tokenizer import Tokenizer
 
 __all__ = ["Tokenizer", "chunk_document", "chunk_id"]

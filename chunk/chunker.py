@@ -33,10 +33,11 @@ from bisect import bisect_left, bisect_right
 from collections import deque
 from dataclasses import dataclass, field
 
-from chunk.tokenizer import Tokenizer
-from chunk.units import SECTION, WORD_RUN, TokenIndex, Unit, sections, split
-from cikb.config import ChunkSettings
-from cikb.models import Chunk, ChunkMetadata, RawDocument
+from cikb.chunk.tokenizer import Tokenizer
+from cikb.chunk.units import SECTION, WORD_RUN, TokenIndex, Unit, sections, split
+
+from cikb.core.config import ChunkSettings
+from cikb.core.models import Chunk, ChunkMetadata, RawDocument
 
 
 def chunk_id(url: str, chunk_index: int) -> str:

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from cikb.config import CleanSettings
-from cikb.models import DropReason, FetchedPage, RawDocument
-from clean.dedupe import Deduplicator, canonical_order, jaccard
-from clean.extraction import EXTRACT_OPTIONS, Extracted, extract
-from clean.language import detect_language
-from clean.text import bound_bytes, normalize, strip_markdown, truncate
+from cikb.clean.dedupe import Deduplicator, canonical_order, jaccard
+from cikb.clean.extraction import EXTRACT_OPTIONS, Extracted, extract
+from cikb.clean.language import detect_language
+from cikb.clean.text import bound_bytes, normalize, strip_markdown, truncate
+
+from cikb.core.config import CleanSettings
+from cikb.core.models import DropReason, FetchedPage, RawDocument
 
 __all__ = [
     "EXTRACT_OPTIONS",

@@ -19,8 +19,9 @@ import hashlib
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
-from cikb.models import RawDocument
-from clean.text import words
+from cikb.clean.text import words
+
+from cikb.core.models import RawDocument
 
 SHINGLE_WORDS = 5
 

@@ -11,11 +11,22 @@ Public interface:
 Importing this package, and embedding with the fastembed backend, never imports torch.
 """
 
-from embed.bm25 import Bm25Encoder
-from embed.dense import DenseEmbedder, FastembedEmbedder, SentenceTransformerEmbedder, load_embedder
-from embed.models import ALL_MINILM_L6_V2, ARCTIC_EMBED_S, OFFLINE_MODEL, DenseModelSpec, model_spec
-from embed.resolve import ModelUnavailableError
-from embed.tokenizer import ModelTokenizer
+from cikb.embed.bm25 import Bm25Encoder
+from cikb.embed.dense import (
+    DenseEmbedder,
+    FastembedEmbedder,
+    SentenceTransformerEmbedder,
+    load_embedder,
+)
+from cikb.embed.models import (
+    ALL_MINILM_L6_V2,
+    ARCTIC_EMBED_S,
+    OFFLINE_MODEL,
+    DenseModelSpec,
+    model_spec,
+)
+from cikb.embed.resolve import ModelUnavailableError
+from cikb.embed.tokenizer import ModelTokenizer
 
 __all__ = [
     "ALL_MINILM_L6_V2",

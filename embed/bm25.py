@@ -25,7 +25,7 @@ from typing import Iterable
 import mmh3
 from py_rust_stemmers import SnowballStemmer
 
-from cikb.models import SparseVector
+from cikb.core.models import SparseVector
 
 STOPWORDS_FILE = "stopwords_english.txt"
 _NON_WORD = re.compile(r"[^\w\s]", flags=re.UNICODE)

@@ -15,12 +15,18 @@ from abc import ABC, abstractmethod
 from typing import Callable, Sequence
 
 import numpy as np
+from cikb.embed.models import KNOWN_MODELS, OFFLINE_MODEL, DenseModelSpec, model_spec
+from cikb.embed.resolve import (
+    Backend,
+    ModelFiles,
+    ModelUnavailableError,
+    find_model,
+    packaged_offline_model,
+)
+from cikb.embed.tokenizer import ModelTokenizer
 
-from cikb.config import EmbedSettings
-from cikb.models import ModelInfo
-from embed.models import KNOWN_MODELS, OFFLINE_MODEL, DenseModelSpec, model_spec
-from embed.resolve import Backend, ModelFiles, ModelUnavailableError, find_model, packaged_offline_model
-from embed.tokenizer import ModelTokenizer
+from cikb.core.config import EmbedSettings
+from cikb.core.models import ModelInfo
 
 log = logging.getLogger("cikb.embed")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from cikb.models import ModelInfo
+from cikb.core.models import ModelInfo
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from cikb.config import EmbedSettings
-from cikb.errors import CikbError
-from embed.models import OFFLINE_MODEL, DenseModelSpec
+from cikb.embed.models import OFFLINE_MODEL, DenseModelSpec
+
+from cikb.core.config import EmbedSettings
+from cikb.core.errors import CikbError
 
 log = logging.getLogger("cikb.embed")
 

@@ -2,7 +2,7 @@
 
 Public interface:
 
-- :func:`enrich_table` (and :func:`enrich_table_async`) — CSV + column + strategy -> :class:`~cikb.models.DataProposal`;
+- :func:`enrich_table` (and :func:`enrich_table_async`) — CSV + column + strategy -> :class:`~cikb.core.models.DataProposal`;
   :func:`save_proposal`, :func:`load_proposal`, :func:`review_rows`, :func:`apply_proposal`.
 - Strategies: :class:`RowStrategy`, :func:`register_strategy`, :func:`get_strategy`, :func:`get_all_strategies`,
   :func:`get_strategies_by_kind`; built-ins ``lookup``, ``research``, ``computation``;
@@ -12,9 +12,9 @@ Public interface:
 - Run control: :class:`CancellationToken`, :class:`ProgressEvent`.
 """
 
-from enrich import strategies  # noqa: F401  (registers the built-in strategies)
-from enrich.api import enrich_table, enrich_table_async
-from enrich.base import (
+from cikb.enrich import strategies  # noqa: F401  (registers the built-in strategies)
+from cikb.enrich.api import enrich_table, enrich_table_async
+from cikb.enrich.base import (
     ColumnSpec,
     Completer,
     EnrichContext,
@@ -28,13 +28,25 @@ from enrich.base import (
     register_strategy,
     unregister_strategy,
 )
-from enrich.coerce import coerce_value
-from enrich.evidence import KnowledgeFirstStrategy
-from enrich.orchestrator import CancellationToken, ProgressEvent, run_rows
-from enrich.proposal import apply_proposal, load_proposal, review_rows, save_proposal
-from enrich.providers import HttpJsonSearch, OpenAIWebSearch, PageFetcher, SearchHit, WebPage, WebProvider
-from enrich.safe_eval import safe_eval
-from enrich.template import interpolate_template
+from cikb.enrich.coerce import coerce_value
+from cikb.enrich.evidence import KnowledgeFirstStrategy
+from cikb.enrich.orchestrator import CancellationToken, ProgressEvent, run_rows
+from cikb.enrich.proposal import (
+    apply_proposal,
+    load_proposal,
+    review_rows,
+    save_proposal,
+)
+from cikb.enrich.providers import (
+    HttpJsonSearch,
+    OpenAIWebSearch,
+    PageFetcher,
+    SearchHit,
+    WebPage,
+    WebProvider,
+)
+from cikb.enrich.safe_eval import safe_eval
+from cikb.enrich.template import interpolate_template
 
 __all__ = [
     "CancellationToken", "ColumnSpec", "Completer", "EnrichContext", "HttpJsonSearch", "KnowledgeBase", "KnowledgeFirstStrategy",

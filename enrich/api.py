@@ -6,16 +6,24 @@ import asyncio
 from pathlib import Path
 from typing import Literal
 
-from cikb.config import Settings, load_settings
-from cikb.errors import BadInputError, CikbError
-from cikb.models import ColumnType, DataProposal, ProposalTarget
-from cikb.slug import slugify
-from enrich.base import ColumnSpec, Completer, EnrichContext, KnowledgeBase, RowInput, get_strategy, load_plugins
-from enrich.kb import LazyKnowledgeBase
-from enrich.orchestrator import CancellationToken, ProgressCallback, run_rows
-from enrich.proposal import build_proposal
-from enrich.providers import WebProvider, open_web_provider
-from enrich.table import Table, read_table
+from cikb.enrich.base import (
+    ColumnSpec,
+    Completer,
+    EnrichContext,
+    KnowledgeBase,
+    RowInput,
+    get_strategy,
+    load_plugins,
+)
+from cikb.enrich.models import ColumnType, DataProposal, ProposalTarget
+from cikb.enrich.orchestrator import CancellationToken, ProgressCallback, run_rows
+from cikb.enrich.proposal import build_proposal
+from cikb.enrich.providers import WebProvider, open_web_provider
+from cikb.enrich.table import Table, read_table
+
+from cikb.core.config import Settings, load_settings
+from cikb.core.errors import BadInputError, CikbError
+from cikb.core.slug import slugify
 
 Auto = Literal["auto"]
 COLUMN_TYPES: tuple[ColumnType, ...] = ("text", "number", "boolean", "select")
@@ -24,14 +32,15 @@ COLUMN_TYPES: tuple[ColumnType, ...] = ("text", "number", "boolean", "select")
 def enrich_table(csv_path: str | Path, column: str, *, strategy: str = "lookup", question: str | None = None,
                  formula: str | None = None, thoroughness: str | None = None, column_type: ColumnType = "text",
                  options: list[str] | None = None, company_column: str | None = None,
-                 settings: Settings | None = None, kb: KnowledgeBase | None | Auto = "auto",
-                 web: WebProvider | None | Auto = "auto", llm: Completer | None | Auto = "auto",
+                 settings: Settings | None = None, kb: KnowledgeBase | None = None,
+                 web: WebProvider | None | Auto = "auto", llm: Completer | None = None,
                  on_progress: ProgressCallback | None = None, cancel: CancellationToken | None = None) -> DataProposal:
     """Fill ``column`` of the CSV by ``strategy`` and return the proposal; the CSV is only read.
 
-    ``kb``, ``web`` and ``llm`` default to what ``settings`` configures (the
-    knowledge base, ``enrich.search_provider``, ``llm``); pass ``None`` to
-    leave one out, or an object of your own (tests, notebooks).
+    ``kb`` (the knowledge base) and ``llm`` are what the caller hands in; None
+    leaves one out. ``web`` defaults to ``enrich.search_provider``. The
+    application's ``cikb.app.reading.enrich_table`` wires the configured
+    knowledge base and LLM.
     """
     return asyncio.run(enrich_table_async(
         csv_path, column, strategy=strategy, question=question, formula=formula, thoroughness=thoroughness,
@@ -44,8 +53,8 @@ async def enrich_table_async(csv_path: str | Path, column: str, *, strategy: str
                              question: str | None = None, formula: str | None = None,
                              thoroughness: str | None = None, column_type: ColumnType = "text",
                              options: list[str] | None = None, company_column: str | None = None,
-                             settings: Settings | None = None, kb: KnowledgeBase | None | Auto = "auto",
-                             web: WebProvider | None | Auto = "auto", llm: Completer | None | Auto = "auto",
+                             settings: Settings | None = None, kb: KnowledgeBase | None = None,
+                             web: WebProvider | None | Auto = "auto", llm: Completer | None = None,
                              on_progress: ProgressCallback | None = None,
                              cancel: CancellationToken | None = None) -> DataProposal:
     """The same as :func:`enrich_table`, inside a running event loop."""
@@ -57,18 +66,11 @@ async def enrich_table_async(csv_path: str | Path, column: str, *, strategy: str
     chosen = get_strategy(strategy)
     params = {k: v for k, v in {"question": question, "formula": formula, "thoroughness": thoroughness}.items() if v is not None}
     ctx = EnrichContext(settings=settings, column=column_spec, columns=table.columns,
-                        kb=LazyKnowledgeBase(settings) if kb == "auto" else kb,
-                        web=open_web_provider(settings) if web == "auto" else web,
-                        llm=default_completer(settings) if llm == "auto" else llm)
+                        kb=kb, web=open_web_provider(settings) if web == "auto" else web, llm=llm)
     chosen.validate_params(params, ctx)
     rows = [_row_input(i, row, identity) for i, row in enumerate(table.rows)]
-    model = None
-    try:
-        logs, cancelled = await run_rows(chosen, rows, params, ctx, on_progress=on_progress, cancel=cancel)
-    finally:
-        if isinstance(ctx.kb, LazyKnowledgeBase):
-            model = ctx.kb.model_description
-            ctx.kb.close()
+    logs, cancelled = await run_rows(chosen, rows, params, ctx, on_progress=on_progress, cancel=cancel)
+    model = getattr(kb, "model_description", None)  # a LazyKnowledgeBase knows it once a search opened it
     target = ProposalTarget(csv_path=str(Path(csv_path).resolve()), csv_sha256=table.sha256, column=column_spec.name,
                             column_type=column_spec.type, options=list(column_spec.options), company_column=identity)
     proposal = build_proposal(target=target, strategy_name=chosen.name, description=chosen.describe(params), params=params,
@@ -96,16 +98,3 @@ def _row_input(row_id: int, row: dict[str, str], identity: str) -> RowInput:
         company = None
     return RowInput(row_id=row_id, data=row, label=label, company=company)
 
-
-def default_completer(settings: Settings) -> Completer | None:
-    """The configured LLM as a Completer (every call logged by cikb.llm), or None offline."""
-    from cikb.llm import LLMClient
-
-    client = LLMClient.from_settings(settings)
-    if not client.configured:
-        return None
-
-    def complete(step: str, messages: list[dict[str, str]]) -> str:
-        return client.complete(step, messages).text
-
-    return complete

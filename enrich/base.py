@@ -1,7 +1,7 @@
 """The strategy base class and the registry built-ins and plugins share (spec N1).
 
 A strategy is one small class: four class attributes, ``validate_params`` and
-an async ``execute_one`` that yields :class:`~cikb.models.RowStep` items and
+an async ``execute_one`` that yields :class:`~cikb.core.models.RowStep` items and
 ends with an ``answer`` step. The orchestrator finds strategies only through
 this registry, so a new one registers without touching it::
 
@@ -27,12 +27,15 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal, Protocol
 
-from cikb.errors import BadInputError
-from cikb.models import ColumnType, Confidence, EnrichSource, RowStep, ScoredChunk
+from cikb.enrich.models import ColumnType, Confidence, EnrichSource, RowStep
+
+from cikb.core.errors import BadInputError
+from cikb.core.models import ScoredChunk
 
 if TYPE_CHECKING:
-    from cikb.config import Settings
-    from enrich.providers import WebProvider
+    from cikb.enrich.providers import WebProvider
+
+    from cikb.core.config import Settings
 
 StrategyKind = Literal["enrichment", "action"]
 

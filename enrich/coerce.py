@@ -13,7 +13,7 @@ import difflib
 import re
 from decimal import Decimal, InvalidOperation
 
-from cikb.models import CONFIDENCE_ORDER, ColumnType, Confidence
+from cikb.enrich.models import CONFIDENCE_ORDER, ColumnType, Confidence
 
 MAX_TEXT_CHARS = 2000
 

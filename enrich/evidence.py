@@ -21,14 +21,28 @@ from abc import abstractmethod
 from collections.abc import AsyncIterator
 from urllib.parse import urlsplit
 
-from cikb.errors import BadInputError
-from cikb.models import CONFIDENCE_ORDER, Confidence, EnrichSource, RowStep, ScoredChunk
-from enrich.base import ColumnSpec, EnrichContext, RowInput, RowStrategy, answer_step
-from enrich.coerce import coerce_value, confidence_at_least, is_not_found, min_confidence, strip_preamble
-from enrich.extract import Candidate, Passage, extract_answer
-from enrich.providers import SearchError, SearchHit, WebPage
-from enrich.template import check_template, interpolate_template
-from prompts import load_prompt
+from cikb.enrich.base import (
+    ColumnSpec,
+    EnrichContext,
+    RowInput,
+    RowStrategy,
+    answer_step,
+)
+from cikb.enrich.coerce import (
+    coerce_value,
+    confidence_at_least,
+    is_not_found,
+    min_confidence,
+    strip_preamble,
+)
+from cikb.enrich.extract import Candidate, Passage, extract_answer
+from cikb.enrich.models import CONFIDENCE_ORDER, Confidence, EnrichSource, RowStep
+from cikb.enrich.providers import SearchError, SearchHit, WebPage
+from cikb.enrich.template import check_template, interpolate_template
+from cikb.prompts import load_prompt
+
+from cikb.core.errors import BadInputError
+from cikb.core.models import ScoredChunk
 
 STOP_CONFIDENCE: Confidence = "medium"
 _LEVELS = ("high", "medium", "low")

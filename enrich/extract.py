@@ -23,7 +23,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from cikb.models import ColumnType, Confidence, EnrichSource
+from cikb.enrich.models import ColumnType, Confidence, EnrichSource
 
 _STOPWORDS = frozenset(
     """a an the of in on at to for from by with and or but is are was were be been being do does did done

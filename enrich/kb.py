@@ -3,17 +3,17 @@
 :class:`RetrieverKnowledgeBase` adapts ``retrieve.Retriever`` (R1, company
 filter explicit). Searches run one at a time: the embedder and the embedded
 store are shared by all rows in flight. :class:`LazyKnowledgeBase` opens the
-configured retriever on the first search, so strategies that never look
-anything up (computation) never load a model.
+retriever on the first search (through the opener the application hands it),
+so strategies that never look anything up (computation) never load a model.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
-from cikb.config import Settings
-from cikb.models import ScoredChunk
+from cikb.core.models import ScoredChunk
 
 
 class RetrieverKnowledgeBase:
@@ -29,19 +29,17 @@ class RetrieverKnowledgeBase:
 
 
 class LazyKnowledgeBase:
-    """Opens ``retrieve.open_retriever(settings)`` on first use; ``close()`` closes its store."""
+    """Calls ``open_retriever()`` on first use; ``close()`` closes the retriever's store."""
 
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
+    def __init__(self, open_retriever: Callable[[], Any]) -> None:
+        self._open_retriever = open_retriever
         self._inner: RetrieverKnowledgeBase | None = None
         self._lock = threading.Lock()
 
     def search(self, question: str, company: str | None) -> list[ScoredChunk]:
         with self._lock:
             if self._inner is None:
-                from retrieve import open_retriever
-
-                self._inner = RetrieverKnowledgeBase(open_retriever(self.settings))
+                self._inner = RetrieverKnowledgeBase(self._open_retriever())
         return self._inner.search(question, company)
 
     @property

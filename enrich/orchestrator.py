@@ -2,7 +2,7 @@
 
 Per row: the strategy's steps are collected as the trace, its final
 ``answer`` step is coerced to the column's type (spec N5), and the row
-becomes a :class:`~cikb.models.RowLog`. A row that fails is logged with
+becomes a :class:`~cikb.core.models.RowLog`. A row that fails is logged with
 status ``error``; it never stops the other rows.
 """
 
@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from cikb.models import EnrichSource, RowLog, RowStep
-from enrich.base import EnrichContext, RowInput, RowStrategy
-from enrich.coerce import coerce_value, min_confidence
+from cikb.enrich.base import EnrichContext, RowInput, RowStrategy
+from cikb.enrich.coerce import coerce_value, min_confidence
+from cikb.enrich.models import EnrichSource, RowLog, RowStep
 
 Stage = Literal["starting", "searching", "fetching", "computing", "row_done", "row_skipped", "complete", "cancelled"]
 _STEP_STAGE: dict[str, Stage] = {"retrieve": "searching", "search": "searching", "fetch": "fetching", "compute": "computing"}

@@ -11,12 +11,19 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from pathlib import Path
 
+from cikb.enrich.coerce import confidence_at_least
+from cikb.enrich.models import (
+    ApplyResult,
+    Confidence,
+    DataProposal,
+    ProposalOperation,
+    ProposalTarget,
+    RowLog,
+)
+from cikb.enrich.table import read_table, write_table_atomic, write_text_atomic
 from pydantic import ValidationError
 
-from cikb.errors import BadInputError
-from cikb.models import ApplyResult, Confidence, DataProposal, ProposalOperation, ProposalTarget, RowLog
-from enrich.coerce import confidence_at_least
-from enrich.table import read_table, write_table_atomic, write_text_atomic
+from cikb.core.errors import BadInputError
 
 
 def build_proposal(*, target: ProposalTarget, strategy_name: str, description: str, params: dict,

@@ -30,8 +30,8 @@ from urllib.robotparser import RobotFileParser
 
 import httpx
 
-from cikb.config import GatherSettings, Settings
-from cikb.errors import BadInputError, CikbError
+from cikb.core.config import GatherSettings, Settings
+from cikb.core.errors import BadInputError, CikbError
 
 
 class SearchError(CikbError):
@@ -147,10 +147,10 @@ class _Skip(Exception):
 
 def _clean_stage_text(url: str, html: str, settings: Settings) -> str | None:
     try:
-        from clean import clean_page
+        from cikb.clean import clean_page
     except ImportError:
         return None
-    from cikb.models import FetchedPage, RawDocument
+    from cikb.core.models import FetchedPage, RawDocument
 
     page = FetchedPage(url=url, source_type="news", html=html, fetched_at=datetime.now(timezone.utc))
     try:

@@ -20,7 +20,7 @@ import math
 import operator
 from collections.abc import Callable, Mapping
 
-from cikb.errors import BadInputError
+from cikb.core.errors import BadInputError
 
 MAX_SOURCE_LEN = 2_000
 MAX_NODES = 400

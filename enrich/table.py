@@ -10,7 +10,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from cikb.errors import BadInputError
+from cikb.core.errors import BadInputError
 
 _IDENTITY_NAMES = ("company", "company name", "name", "organisation", "organization", "org")
 

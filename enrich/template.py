@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from cikb.errors import BadInputError
+from cikb.core.errors import BadInputError
 
 PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 

@@ -20,11 +20,18 @@ from collections.abc import Callable
 from time import monotonic
 from typing import IO
 
-from cikb.config import GatherSettings
-from cikb.errors import GatherFailedError
-from cikb.models import CrawlEvent, CrawlResult, SourceRequest, SourceResult, SourceSummary
-from gather.reporter import CrawlJob, Message
-from gather.urls import resolve_source, validate_url
+from cikb.gather.reporter import CrawlJob, Message
+from cikb.gather.urls import resolve_source, validate_url
+
+from cikb.core.config import GatherSettings
+from cikb.core.errors import GatherFailedError
+from cikb.core.models import (
+    CrawlEvent,
+    CrawlResult,
+    SourceRequest,
+    SourceResult,
+    SourceSummary,
+)
 
 __all__ = ["CrawlEvent", "CrawlResult", "SourceRequest", "SourceResult", "crawl", "resolve_source", "validate_url"]
 
@@ -48,7 +55,7 @@ def crawl(requests: list[SourceRequest], settings: GatherSettings, on_event: OnE
 def _run_child(job: CrawlJob, collector: _Collector) -> None:
     with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as stderr:
         child = subprocess.Popen(
-            [sys.executable, "-m", "gather._child"],
+            [sys.executable, "-m", "cikb.gather._child"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=stderr,

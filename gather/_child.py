@@ -13,9 +13,10 @@ import sys
 import threading
 from typing import IO
 
-from cikb.models import SourceRequest
-from gather.reporter import CrawlJob, Message, Send, SourceReporter
-from gather.urls import host_of
+from cikb.gather.reporter import CrawlJob, Message, Send, SourceReporter
+from cikb.gather.urls import host_of
+
+from cikb.core.models import SourceRequest
 
 REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 
@@ -37,11 +38,10 @@ def run(job: CrawlJob, send: Send) -> None:
     from scrapy.utils.reactor import install_reactor
 
     install_reactor(REACTOR)
+    from cikb.gather.settings import scrapy_settings
+    from cikb.gather.spiders import SPIDERS
     from scrapy.crawler import CrawlerRunner
     from twisted.internet import defer, reactor, task
-
-    from gather.settings import scrapy_settings
-    from gather.spiders import SPIDERS
 
     settings = {**scrapy_settings(job.settings), "LOG_INSTALL_ROOT_HANDLER": True}
     configure_logging(settings)

@@ -24,7 +24,7 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet import defer, error, task
 from twisted.web._newclient import ResponseFailed, ResponseNeverReceived
 
-from cikb.models import DropReason
+from cikb.core.models import DropReason
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -13,8 +13,15 @@ from time import monotonic
 
 from pydantic import BaseModel
 
-from cikb.config import GatherSettings
-from cikb.models import CrawlEvent, CrawlEventKind, DropReason, FetchedPage, SourceRequest, SourceSummary
+from cikb.core.config import GatherSettings
+from cikb.core.models import (
+    CrawlEvent,
+    CrawlEventKind,
+    DropReason,
+    FetchedPage,
+    SourceRequest,
+    SourceSummary,
+)
 
 
 class CrawlJob(BaseModel):

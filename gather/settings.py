@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cikb.config import GatherSettings
+from cikb.core.config import GatherSettings
 
-_MW = "gather.middlewares"
+_MW = "cikb.gather.middlewares"
 
 # Numbers order the chain as Scrapy's built-ins do (engine side low, downloader side high).
 DOWNLOADER_MIDDLEWARES: dict[str, int | None] = {

@@ -12,9 +12,9 @@ from urllib.parse import quote, urldefrag, urlsplit
 
 import tldextract
 
-from cikb.config import GatherSettings
-from cikb.errors import BadInputError
-from cikb.models import SOURCE_TYPES, SourceRequest, SourceType
+from cikb.core.config import GatherSettings
+from cikb.core.errors import BadInputError
+from cikb.core.models import SOURCE_TYPES, SourceRequest, SourceType
 
 ALLOWED_SCHEMES = ("http", "https")
 

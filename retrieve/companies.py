@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-from cikb.models import CompanyChoice
+from cikb.retrieve.models import CompanyChoice
 
 # Legal-form words dropped to get the name people actually type.
 LEGAL_SUFFIXES = frozenset(

@@ -7,10 +7,11 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 import numpy as np
+from cikb.retrieve.companies import infer_company, name_variants, unmentioned_names
+from cikb.retrieve.models import CompanyChoice, RetrievalResult, RetrievalTrace
 
-from cikb.config import Settings
-from cikb.models import CompanyChoice, RetrievalResult, RetrievalTrace, ScoredChunk, SparseVector
-from retrieve.companies import infer_company, name_variants, unmentioned_names
+from cikb.core.config import Settings
+from cikb.core.models import ScoredChunk, SparseVector
 
 
 class QueryEmbedder(Protocol):
@@ -150,7 +151,7 @@ def resolve_threshold(configured: float | None, embedder: Any) -> float:
     """The configured dense threshold, else the query model's own (R1a), else the spec's 0.3."""
     if configured is not None:
         return configured
-    from embed import model_spec
+    from cikb.embed import model_spec
 
     spec = model_spec(getattr(getattr(embedder, "info", None), "name", "") or "")
     return spec.relevance_threshold if spec is not None else 0.3

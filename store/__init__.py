@@ -15,9 +15,7 @@ Public interface:
 
 from __future__ import annotations
 
-from cikb.config import Settings
-from cikb.errors import BadInputError
-from store._base import (
+from cikb.store._base import (
     CollectionNotReadyError,
     CollectionRecord,
     StoredPoint,
@@ -25,6 +23,9 @@ from store._base import (
     VectorStore,
     model_mismatch,
 )
+
+from cikb.core.config import Settings
+from cikb.core.errors import BadInputError
 
 
 def open_store(settings: Settings) -> VectorStore:
@@ -35,10 +36,10 @@ def open_store(settings: Settings) -> VectorStore:
     """
     cfg = settings.store
     if cfg.mode == "embedded":
-        from store.edge import EdgeStore
+        from cikb.store.edge import EdgeStore
 
         return EdgeStore(settings.store_path, cfg.collection, lock_timeout=cfg.lock_timeout)
-    from store.client import ClientStore
+    from cikb.store.client import ClientStore
 
     if cfg.mode == "local":
         return ClientStore.local(settings.store_path / "local", cfg.collection)

@@ -16,8 +16,8 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from cikb.errors import CikbError, ModelMismatchError
-from cikb.models import Chunk, ChunkMetadata, ModelInfo, ScoredChunk, SparseVector
+from cikb.core.errors import CikbError, ModelMismatchError
+from cikb.core.models import Chunk, ChunkMetadata, ModelInfo, ScoredChunk, SparseVector
 
 DENSE = "dense"
 SPARSE = "sparse"

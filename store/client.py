@@ -15,13 +15,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import numpy as np
-from qdrant_client import QdrantClient
-from qdrant_client import models as qm
-from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
-
-from cikb.errors import LockedError
-from cikb.models import SparseVector
-from store._base import (
+from cikb.store._base import (
     DENSE,
     INDEXED_FIELDS,
     SPARSE,
@@ -33,6 +27,12 @@ from store._base import (
     VectorStore,
     payload_chunk,
 )
+from qdrant_client import QdrantClient
+from qdrant_client import models as qm
+from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
+
+from cikb.core.errors import LockedError
+from cikb.core.models import SparseVector
 
 RECORD_KEY = "cikb"
 UPSERT_BATCH = 256

@@ -21,14 +21,11 @@ from typing import Any
 
 import numpy as np
 import qdrant_edge as qe
-
-from cikb.errors import LockedError
-from cikb.models import SparseVector
-from store._base import (
+from cikb.store._base import (
     DENSE,
-    CollectionNotReadyError,
     INDEXED_FIELDS,
     SPARSE,
+    CollectionNotReadyError,
     CollectionRecord,
     Hit,
     QueryFilter,
@@ -36,6 +33,9 @@ from store._base import (
     VectorStore,
     payload_chunk,
 )
+
+from cikb.core.errors import LockedError
+from cikb.core.models import SparseVector
 
 UPSERT_BATCH = 1_000
 # No HNSW graph (m=0): at the spec's volume (<= 100k chunks) an exact scan answers

@@ -16,11 +16,11 @@ from functools import cache
 from pathlib import Path
 
 import numpy as np
+from cikb.embed import Bm25Encoder
 
-from cikb.config import Settings
-from cikb.models import Chunk, ChunkMetadata, ModelInfo, SparseVector
-from cikb.slug import slugify
-from embed import Bm25Encoder
+from cikb.core.config import Settings
+from cikb.core.models import Chunk, ChunkMetadata, ModelInfo, SparseVector
+from cikb.core.slug import slugify
 
 SCRAPED = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
 TOY_DIM = 8

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from cikb.config import RetrieveSettings
-from cikb.models import Chunk, ChunkMetadata, CompanyChoice, RetrievalResult, RetrievalTrace, ScoredChunk
+from cikb.retrieve.models import CompanyChoice, RetrievalResult, RetrievalTrace
+
+from cikb.core.config import RetrieveSettings
+from cikb.core.models import Chunk, ChunkMetadata, ScoredChunk
 
 CRAWLED = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 
@@ -47,10 +49,11 @@ ACME_DOCS = [
 
 def build_kb(settings, docs=ACME_DOCS, company: str = "acme-corp"):
     """Chunk, embed and store ``docs`` with the real model, BM25 and the configured store; returns the embedder."""
-    from cikb.indexing import build_index
-    from cikb.models import RawDocument
-    from embed import load_embedder
-    from store import open_store
+    from cikb.embed import load_embedder
+    from cikb.store import open_store
+
+    from cikb.app.indexing import build_index
+    from cikb.core.models import RawDocument
 
     embedder = load_embedder(settings.embed)
     documents = [

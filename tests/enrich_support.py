@@ -25,7 +25,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import trafilatura
 
-from cikb.models import Chunk, ChunkMetadata, ScoredChunk
+from cikb.core.models import Chunk, ChunkMetadata, ScoredChunk
 
 LETSENCRYPT_PAGES = {
     "/about/": "about/index.html",

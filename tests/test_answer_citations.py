@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from answer.citations import check_citations, cited_numbers, split_sentences
+from cikb.answer.citations import check_citations, cited_numbers, split_sentences
 
 
 @pytest.mark.parametrize(

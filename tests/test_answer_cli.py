@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from answer_helpers import build_kb
+from cikb.answer import ABSTENTION, EXTRACTIVE_NOTE
 from typer.testing import CliRunner
 
-from answer import ABSTENTION, EXTRACTIVE_NOTE
-from answer_helpers import build_kb
 from cikb.cli import app
-from cikb.config import Settings
+from cikb.core.config import Settings
 
 pytestmark = pytest.mark.slow
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-
-from answer import ABSTENTION, EXTRACTIVE_NOTE, Answerer
-from answer.extractive import answer_type, short_answer, split_sentences
 from answer_helpers import retrieval
+from cikb.answer import ABSTENTION, EXTRACTIVE_NOTE, Answerer
+from cikb.answer.extractive import answer_type, short_answer, split_sentences
 
 ABOUT = """# About Acme Corp
 

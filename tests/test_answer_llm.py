@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from answer import ABSTENTION, Answerer
-from cikb.config import Settings
-from cikb.llm import LLMClient
 from answer_helpers import retrieval
+from cikb.answer import ABSTENTION, Answerer
+
+from cikb.app.llm import LLMClient
+from cikb.core.config import Settings
 
 FACTS = [
     "Acme Corp was founded in 1999 by Jane Doe in Springfield.",

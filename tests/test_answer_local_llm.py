@@ -20,11 +20,12 @@ from pathlib import Path
 
 import httpx
 import pytest
-
-from answer import ABSTENTION, ask
 from answer_helpers import build_kb
-from cikb.config import Settings
-from cikb.llm import LLMClient
+from cikb.answer import ABSTENTION
+
+from cikb.app.llm import LLMClient
+from cikb.app.reading import ask
+from cikb.core.config import Settings
 
 pytestmark = [pytest.mark.llm, pytest.mark.slow]
 

@@ -7,11 +7,11 @@ import sys
 from datetime import datetime, timezone
 
 import pytest
+from cikb.chunk import Tokenizer, chunk_document, chunk_id
+from cikb.embed import ModelTokenizer
 
-from chunk import Tokenizer, chunk_document, chunk_id
-from cikb.config import ChunkSettings
-from cikb.models import RawDocument
-from embed import ModelTokenizer
+from cikb.core.config import ChunkSettings
+from cikb.core.models import RawDocument
 
 SCRAPED = datetime(2024, 5, 1, tzinfo=timezone.utc)
 SENTENCE = "Acme Corporation builds industrial robots for warehouses and factories across Europe. "

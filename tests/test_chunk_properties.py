@@ -9,13 +9,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from cikb.chunk import chunk_document
+from cikb.embed import ModelTokenizer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chunk import chunk_document
-from cikb.config import ChunkSettings
-from cikb.models import Chunk, RawDocument
-from embed import ModelTokenizer
+from cikb.core.config import ChunkSettings
+from cikb.core.models import Chunk, RawDocument
 
 MAX, MIN, OVERLAP = 512, 50, 50
 SCRAPED = datetime(2024, 5, 1, tzinfo=timezone.utc)

@@ -17,10 +17,10 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from cikb.clean import clean_page
 
-from cikb.config import CleanSettings
-from cikb.models import DropReason, FetchedPage, RawDocument
-from clean import clean_page
+from cikb.core.config import CleanSettings
+from cikb.core.models import DropReason, FetchedPage, RawDocument
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 FETCHED_AT = datetime(2024, 1, 1, tzinfo=timezone.utc)

@@ -6,10 +6,10 @@ import itertools
 from datetime import datetime, timezone
 
 import pytest
+from cikb.clean import Deduplicator, clean_page
 
-from cikb.config import CleanSettings
-from cikb.models import FetchedPage, RawDocument
-from clean import Deduplicator, clean_page
+from cikb.core.config import CleanSettings
+from cikb.core.models import FetchedPage, RawDocument
 
 SCRAPED_AT = datetime(2024, 5, 1, tzinfo=timezone.utc)
 

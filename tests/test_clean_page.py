@@ -6,10 +6,10 @@ import unicodedata
 from datetime import datetime, timezone
 
 import pytest
+from cikb.clean import clean_page, detect_language
 
-from cikb.config import CleanSettings
-from cikb.models import DropReason, FetchedPage, RawDocument
-from clean import clean_page, detect_language
+from cikb.core.config import CleanSettings
+from cikb.core.models import DropReason, FetchedPage, RawDocument
 
 FETCHED_AT = datetime(2024, 5, 1, 12, 0, tzinfo=timezone.utc)
 

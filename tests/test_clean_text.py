@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import unicodedata
 
+from cikb.clean.text import bound_bytes, normalize, strip_markdown, truncate
 from hypothesis import given
 from hypothesis import strategies as st
-
-from clean.text import bound_bytes, normalize, strip_markdown, truncate
 
 
 @given(st.text(), st.integers(min_value=0, max_value=200))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cikb.sample_site import serve_sample_site
+from cikb.app.sample_site import serve_sample_site
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -67,7 +67,7 @@ def test_gather_the_sample_site_then_list_and_forget_it(isolated_env: Path) -> N
 
 
 def test_config_reference_in_the_readme_is_the_generated_one() -> None:
-    from cikb.config import config_reference_markdown
+    from cikb.core.config import config_reference_markdown
 
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert config_reference_markdown() in readme, "README's configuration table is stale: paste `cikb config --reference`"

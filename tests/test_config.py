@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from cikb.config import load_settings
+from cikb.core.config import load_settings
 
 
 def test_defaults_hold_the_spec_bounds() -> None:

@@ -9,9 +9,8 @@ from pathlib import Path
 
 import mmh3
 import pytest
-
-from embed import Bm25Encoder
-from embed.bm25 import english_stopwords, token_id
+from cikb.embed import Bm25Encoder
+from cikb.embed.bm25 import english_stopwords, token_id
 
 
 @pytest.fixture(scope="module")

@@ -13,16 +13,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from cikb.config import EmbedSettings
-from cikb.errors import CikbError
-from embed import (
+from cikb.embed import (
     ALL_MINILM_L6_V2,
     ARCTIC_EMBED_S,
     FastembedEmbedder,
     ModelUnavailableError,
     load_embedder,
 )
+
+from cikb.core.config import EmbedSettings
+from cikb.core.errors import CikbError
 
 GOLDEN_TEXT = "Acme Corporation builds industrial robots for warehouses."
 # First 8 values of GOLDEN_TEXT's vector. Tolerance 1e-4: ~1,000x the noise of fp32 math between
@@ -59,9 +59,9 @@ def torch_embedder(cache_dir: Path):
 
 
 def test_default_model_falls_back_to_packaged_minilm_and_says_why(cache_dir: Path, caplog: pytest.LogCaptureFixture) -> None:
-    import embed.dense
+    import cikb.embed.dense
 
-    embed.dense._ANNOUNCED.clear()  # announced once per process: this test must see it
+    cikb.embed.dense._ANNOUNCED.clear()  # announced once per process: this test must see it
     with caplog.at_level(logging.WARNING, logger="cikb.embed"):
         embedder = load_embedder(EmbedSettings(cache_dir=cache_dir))
     assert embedder.info.name == "sentence-transformers/all-MiniLM-L6-v2"
@@ -162,8 +162,8 @@ def test_embeddings_are_deterministic_batched_and_report_progress(fastembed_embe
 def test_fastembed_path_never_imports_torch(tmp_path: Path) -> None:
     code = f"""
 import json, sys
-import embed
-from cikb.config import EmbedSettings
+from cikb import embed
+from cikb.core.config import EmbedSettings
 embedder = embed.load_embedder(EmbedSettings(cache_dir={str(tmp_path)!r}, backend="fastembed"))
 vectors = embedder.embed_documents(["hello world"])
 embedder.embed_query("hello")

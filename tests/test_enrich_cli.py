@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from enrich_support import run_cli
 
 
@@ -96,7 +95,7 @@ PLUGIN = textwrap.dedent('''
     import asyncio
     from pathlib import Path
 
-    from enrich import RowStrategy, answer_step, register_strategy
+    from cikb.enrich import RowStrategy, answer_step, register_strategy
 
 
     class Crawl(RowStrategy):

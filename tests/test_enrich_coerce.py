@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import pytest
-
-from enrich.coerce import MAX_TEXT_CHARS, coerce_value, is_not_found, strip_preamble
+from cikb.enrich.coerce import (
+    MAX_TEXT_CHARS,
+    coerce_value,
+    is_not_found,
+    strip_preamble,
+)
 
 
 @pytest.mark.parametrize(

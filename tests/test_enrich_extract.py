@@ -6,10 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-
-from cikb.models import EnrichSource
-from enrich.evidence import passages_from_chunks
-from enrich.extract import Passage, analyse_question, extract_answer
+from cikb.enrich.evidence import passages_from_chunks
+from cikb.enrich.extract import Passage, analyse_question, extract_answer
+from cikb.enrich.models import EnrichSource
 from enrich_support import TextKnowledgeBase, chunk_text, letsencrypt_chunks
 
 

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-
-from cikb.config import Settings
-from cikb.pipeline import gather_company
 from enrich_support import run_cli
+
+from cikb.app.pipeline import gather_company
+from cikb.core.config import Settings
 
 PAGES = ["/2022/02/25/ford-foundation.html", "/2023/05/24/isrg-10th-anniversary.html", "/about/"]
 

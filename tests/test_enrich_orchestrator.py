@@ -8,14 +8,23 @@ import time
 from pathlib import Path
 
 import pytest
-
-import enrich
-from cikb.config import Settings
-from cikb.models import RowStep, ScoredChunk
-from enrich import CancellationToken, ProgressEvent, RowStrategy, answer_step, enrich_table, get_strategy, register_strategy
-from enrich.base import ColumnSpec, EnrichContext
-from enrich.orchestrator import concurrency_limit
+from cikb.enrich import (
+    CancellationToken,
+    ProgressEvent,
+    RowStrategy,
+    answer_step,
+    enrich_table,
+    get_strategy,
+    register_strategy,
+)
+from cikb.enrich.base import ColumnSpec, EnrichContext
+from cikb.enrich.models import RowStep
+from cikb.enrich.orchestrator import concurrency_limit
 from enrich_support import chunk_text
+
+from cikb import enrich
+from cikb.core.config import Settings
+from cikb.core.models import ScoredChunk
 
 
 def companies_csv(tmp_path: Path, n: int, blank: tuple[int, ...] = ()) -> Path:

@@ -7,11 +7,17 @@ import os
 from pathlib import Path
 
 import pytest
-
-from cikb.errors import BadInputError
-from enrich import apply_proposal, enrich_table, load_proposal, review_rows, save_proposal
-from enrich.table import file_sha256, read_table
+from cikb.enrich import (
+    apply_proposal,
+    enrich_table,
+    load_proposal,
+    review_rows,
+    save_proposal,
+)
+from cikb.enrich.table import file_sha256, read_table
 from enrich_support import TextKnowledgeBase, chunk_text
+
+from cikb.core.errors import BadInputError
 
 CSV = "Company,Website\nAcme Corp,https://acme.test\nBeta GmbH,https://beta.test\nGamma Ltd,https://gamma.test\n"
 

@@ -10,10 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
-
-from cikb.config import Settings
-from cikb.errors import BadInputError
-from enrich.providers import (
+from cikb.enrich.providers import (
     HttpJsonSearch,
     OpenAIWebSearch,
     PageFetcher,
@@ -24,6 +21,9 @@ from enrich.providers import (
 )
 from enrich_support import SearchServer
 from sites import Reply, page, paragraphs
+
+from cikb.core.config import Settings
+from cikb.core.errors import BadInputError
 
 
 def run(coro):

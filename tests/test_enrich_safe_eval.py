@@ -10,10 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
-from enrich.safe_eval import (
+from cikb.enrich.safe_eval import (
     MAX_INT_BITS,
     MAX_STR_LEN,
     FormulaEvalError,
@@ -21,6 +18,8 @@ from enrich.safe_eval import (
     format_value,
     safe_eval,
 )
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 VARIABLES = {"_c0": 12, "_c1": 2.5, "_c2": "Acme", "_c3": 0, "_c4": -3}
 DANGEROUS_MODULES = {"os", "posix", "subprocess", "sys", "shutil", "socket", "importlib", "ctypes", "builtins", "pty", "io"}

@@ -7,15 +7,28 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-import enrich
-from cikb.config import Settings
-from cikb.errors import BadInputError
-from cikb.models import DataProposal, RowStep
-from enrich import HttpJsonSearch, RowStrategy, answer_step, enrich_table, get_strategy, register_strategy
-from enrich.template import interpolate_template
-from enrich_support import SearchServer, TextKnowledgeBase, chunk_text, letsencrypt_chunks
+from cikb.app import reading  # the configured LLM is wired by the application
+from cikb.enrich import (
+    HttpJsonSearch,
+    RowStrategy,
+    answer_step,
+    enrich_table,
+    get_strategy,
+    register_strategy,
+)
+from cikb.enrich.models import DataProposal, RowStep
+from cikb.enrich.template import interpolate_template
+from enrich_support import (
+    SearchServer,
+    TextKnowledgeBase,
+    chunk_text,
+    letsencrypt_chunks,
+)
 from sites import Reply, page, paragraphs
+
+from cikb import enrich
+from cikb.core.config import Settings
+from cikb.core.errors import BadInputError
 
 
 @pytest.fixture(scope="module")
@@ -255,8 +268,8 @@ def test_with_an_llm_the_kb_answer_is_extracted_by_it_and_logged(table: Path, kb
                              if "ISRG" in body["messages"][-1]["content"] else "Answer: Could not determine an answer.\nConfidence: low\nSources:")
     settings = Settings()
     settings.llm.base_url, settings.llm.model = fake_openai.base_url, "fake-model"
-    proposal = enrich_table(table, "Founded", question="What year was {Company} founded?", column_type="number",
-                            settings=settings, kb=kb, web=None)
+    proposal = reading.enrich_table(table, "Founded", question="What year was {Company} founded?", column_type="number",
+                                    settings=settings, kb=kb, web=None)
     isrg, acme = proposal.research_log
     assert (isrg.value, isrg.confidence, isrg.answered_by) == ("2013", "high", "kb")
     first_chunk_url = kb.search("What year was ISRG founded?", "isrg")[0].chunk.metadata.url
@@ -274,8 +287,8 @@ def test_an_llm_answer_without_a_valid_citation_is_low_confidence(table: Path, k
     fake_openai.respond_with(lambda body: "Answer: 2013\nConfidence: high\nSources: [42]")
     settings = Settings()
     settings.llm.base_url, settings.llm.model = fake_openai.base_url, "fake-model"
-    proposal = enrich_table(table, "Founded", question="What year was {Company} founded?", column_type="number",
-                            settings=settings, kb=kb, web=None)
+    proposal = reading.enrich_table(table, "Founded", question="What year was {Company} founded?", column_type="number",
+                                    settings=settings, kb=kb, web=None)
     assert proposal.research_log[0].confidence == "low" and proposal.research_log[0].sources == []
 
 
@@ -323,8 +336,8 @@ def test_a_formula_beyond_the_safe_subset_goes_to_the_llm_when_configured(prices
     settings = Settings()
     settings.llm.base_url, settings.llm.model = fake_openai.base_url, "fake-model"
     settings.enrich.concurrency["computation"] = 1  # replies are queued in row order
-    proposal = enrich_table(prices, "Euros", strategy="computation", formula="convert {Price} to euros",
-                            column_type="number", settings=settings, kb=None, web=None)
+    proposal = reading.enrich_table(prices, "Euros", strategy="computation", formula="convert {Price} to euros",
+                                    column_type="number", settings=settings, kb=None, web=None)
     assert [r.value for r in proposal.research_log] == ["1104", "2.3", None, "4.6"]
     assert proposal.research_log[0].answered_by == "llm" and proposal.research_log[0].confidence == "medium"
     assert "Formula: convert {Price} to euros" in fake_openai.chat_requests[0]["messages"][1]["content"]
@@ -334,7 +347,7 @@ def test_kb_chunks_become_citations_with_url_and_title() -> None:
     chunks = chunk_text("https://acme.test/about", "About Acme", "acme-corp", "Acme Corp was founded in 1999 by Jane Doe.")
     kb = TextKnowledgeBase(chunks)
     result = kb.search("When was Acme Corp founded?", "acme-corp")
-    from enrich.evidence import passages_from_chunks
+    from cikb.enrich.evidence import passages_from_chunks
 
     source = passages_from_chunks(result)[0].source
     assert (source.kind, source.url, source.title, source.chunk_id) == ("kb", "https://acme.test/about", "About Acme", chunks[0].id)

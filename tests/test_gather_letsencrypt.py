@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from cikb.gather.urls import is_fact_page, language_prefix
 from sites import TOLERANCE, SiteServer, gaps
 
-import gather
-from cikb.config import GatherSettings
-from gather.urls import is_fact_page, language_prefix
+from cikb import gather
+from cikb.core.config import GatherSettings
 
 DELAY = 0.3
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import pytest
 from sites import TOLERANCE, SiteServer, acme_routes, gaps, page, paragraphs
 
-import gather
-from cikb.config import GatherSettings
-from cikb.models import CrawlEvent, CrawlResult, SourceResult
+from cikb import gather
+from cikb.core.config import GatherSettings
+from cikb.core.models import CrawlEvent, CrawlResult, SourceResult
 
 DELAY = 0.3
 BACKOFF = 0.3

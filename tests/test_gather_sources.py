@@ -14,10 +14,10 @@ from collections.abc import Iterator
 import pytest
 from sites import TOLERANCE, SiteServer, acme_routes, gaps, page, paragraphs
 
-import gather
-from cikb.config import GatherSettings
-from cikb.errors import BadInputError
-from cikb.models import SourceResult
+from cikb import gather
+from cikb.core.config import GatherSettings
+from cikb.core.errors import BadInputError
+from cikb.core.models import SourceResult
 
 FAST = GatherSettings(download_delay=0.02, request_timeout=2.0, backoff_base=0.05)
 ARTICLES = ["/news/2024/acme-raises-series-b.html", "/news/2023/acme-opens-berlin-office.html"]
@@ -144,8 +144,8 @@ def test_killing_the_caller_stops_the_crawler_process(make_site, tmp_path) -> No
     site = _small_site(make_site, "127.0.0.1", 30)
     script = textwrap.dedent(
         f"""
-        import gather
-        from cikb.config import GatherSettings
+        from cikb import gather
+        from cikb.core.config import GatherSettings
         settings = GatherSettings(download_delay=0.2)
         gather.crawl([gather.resolve_source("website", {site.url + "/"!r}, settings)], settings)
         """

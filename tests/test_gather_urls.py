@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from cikb.gather import resolve_source, validate_url
+from cikb.gather._child import host_groups
+from cikb.gather.urls import is_fact_page, is_other_language, language_prefix, site_of
 
-from cikb.config import GatherSettings
-from cikb.errors import BadInputError
-from cikb.models import SourceRequest
-from gather import resolve_source, validate_url
-from gather._child import host_groups
-from gather.urls import is_fact_page, is_other_language, language_prefix, site_of
+from cikb.core.config import GatherSettings
+from cikb.core.errors import BadInputError
+from cikb.core.models import SourceRequest
 
 
 @pytest.mark.parametrize(

@@ -7,12 +7,19 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from fake_openai import FakeError
 from typer.testing import CliRunner
 
+from cikb.app.llm import (
+    MIGRATIONS,
+    CallLog,
+    LLMClient,
+    LLMError,
+    LLMNotConfiguredError,
+    migrate,
+)
 from cikb.cli import app
-from cikb.config import Settings
-from cikb.llm import MIGRATIONS, CallLog, LLMClient, LLMError, LLMNotConfiguredError, migrate
-from fake_openai import FakeError
+from cikb.core.config import Settings
 
 
 def _settings(tmp_path: Path, base_url: str | None, **llm: object) -> Settings:

@@ -11,18 +11,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-from cikb.config import Settings, load_settings
-from cikb.documents import read_documents
-from cikb.errors import GatherFailedError, LockedError
-from cikb.indexing import load_index
-from cikb.kb import company_statuses, forget_company
-import gather
-from cikb.pipeline import clean_crawl, gather_company, resolve_sources
-from cikb.slug import company_from_name
-from cikb.workspace import CompanyDir
+from cikb.store import open_store
 from sites import TOLERANCE, SiteServer, page, paragraphs
-from store import open_store
+
+from cikb import gather
+from cikb.app.documents import read_documents
+from cikb.app.indexing import load_index
+from cikb.app.kb import company_statuses, forget_company
+from cikb.app.pipeline import clean_crawl, gather_company, resolve_sources
+from cikb.app.workspace import CompanyDir
+from cikb.core.config import Settings, load_settings
+from cikb.core.errors import GatherFailedError, LockedError
+from cikb.core.slug import company_from_name
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -165,18 +165,18 @@ def test_a_gather_killed_halfway_leaves_the_previous_gather_intact(make_site: Ca
 def test_a_commit_interrupted_after_the_swap_is_finished_by_the_next_command(make_site: Callable[..., SiteServer], monkeypatch: pytest.MonkeyPatch) -> None:
     settings = fast_settings()
     gather_company(settings, "Initech", {"website": small_site(make_site, "Initech", pages=1).url + "/"})
-    import cikb.indexing
+    import cikb.app.indexing
 
     def die(*args: object) -> None:
         raise SystemExit("killed between the raw swap and the store write")
 
-    monkeypatch.setattr(cikb.indexing, "_write_points", die)
+    monkeypatch.setattr(cikb.app.indexing, "_write_points", die)
     with pytest.raises(SystemExit):
         gather_company(settings, "Initech", {"website": small_site(make_site, "Initech", pages=4).url + "/"})
     monkeypatch.undo()
     folder = CompanyDir(settings.data_dir, "initech")
     assert folder.indexed_id() != folder.current().id  # raw files are the new gather's, points still the old one's
-    from retrieve import open_retriever
+    from cikb.app.reading import open_retriever
 
     open_retriever(settings).store.close()  # the next reader finishes the commit from the staged index
     assert folder.indexed_id() == folder.current().id
@@ -235,7 +235,7 @@ def test_a_store_held_by_another_process_fails_the_commit_before_anything_change
         # After the early model check, before the commit: another process takes the embedded store.
         if event.stage == "crawl" and not holders:
             holder = subprocess.Popen(
-                [sys.executable, "-c", "import time, cikb; from cikb.config import load_settings; from store import open_store;"
+                [sys.executable, "-c", "import time, cikb; from cikb.core.config import load_settings; from store import open_store;"
                  f" s = open_store(load_settings(data_dir={str(settings.data_dir)!r})); print('open', flush=True); time.sleep(60)"],
                 cwd=REPO, stdout=subprocess.PIPE, text=True,
             )

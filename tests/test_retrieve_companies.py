@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import pytest
-
-from retrieve.companies import candidate_names, infer_company, name_variants, unmentioned_names
+from cikb.retrieve.companies import (
+    candidate_names,
+    infer_company,
+    name_variants,
+    unmentioned_names,
+)
 
 KB = {"acme-corp": "Acme Corp", "general-electric": "General Electric Company", "ge-healthcare": None, "3m": "3M"}
 

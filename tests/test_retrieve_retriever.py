@@ -7,12 +7,12 @@ from datetime import datetime, timezone
 
 import numpy as np
 import pytest
+from cikb.embed import Bm25Encoder
+from cikb.retrieve import Retriever
+from cikb.store import open_store
 
-from cikb.config import Settings
-from cikb.models import Chunk, ChunkMetadata, ModelInfo
-from embed import Bm25Encoder
-from retrieve import Retriever
-from store import open_store
+from cikb.core.config import Settings
+from cikb.core.models import Chunk, ChunkMetadata, ModelInfo
 
 DIM = 128
 

@@ -2,9 +2,10 @@
 
 from types import SimpleNamespace
 
-from cikb.models import ModelInfo
-from embed import ALL_MINILM_L6_V2, ARCTIC_EMBED_S
-from retrieve.retriever import resolve_threshold
+from cikb.embed import ALL_MINILM_L6_V2, ARCTIC_EMBED_S
+from cikb.retrieve.retriever import resolve_threshold
+
+from cikb.core.models import ModelInfo
 
 
 def _embedder(spec) -> SimpleNamespace:

@@ -1,7 +1,7 @@
 import pytest
 
-from cikb.errors import BadInputError
-from cikb.slug import check_slug, company_from_name, slugify
+from cikb.core.errors import BadInputError
+from cikb.core.slug import check_slug, company_from_name, slugify
 
 
 @pytest.mark.parametrize(

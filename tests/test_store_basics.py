@@ -6,10 +6,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from _store_corpus import QUERY, TOY_DIM, chunk, model, settings, sparse, with_cosine
-from cikb.errors import LockedError, ModelMismatchError
-from store import CollectionNotReadyError, open_store
+from cikb.store import CollectionNotReadyError, open_store
+
+from cikb.core.errors import LockedError, ModelMismatchError
 
 MODES = ["embedded", "local"]
 

@@ -12,11 +12,10 @@ import math
 from pathlib import Path
 
 import numpy as np
-from rank_bm25 import BM25Okapi
-
 from _store_corpus import SQUAD_DIM, model, settings, squad_chunks, squad_questions
-from embed import Bm25Encoder
-from store import open_store
+from cikb.embed import Bm25Encoder
+from cikb.store import open_store
+from rank_bm25 import BM25Okapi
 
 TOP = 10
 

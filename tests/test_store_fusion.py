@@ -7,11 +7,21 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from _store_corpus import QUERY, SQUAD_DIM, chunk, model, pseudo_embedding, settings, sparse, squad_chunks, squad_questions, with_cosine
-from embed import Bm25Encoder
-from store import open_store
-from store._base import QueryFilter, qdrant_rrf_k
+from _store_corpus import (
+    QUERY,
+    SQUAD_DIM,
+    chunk,
+    model,
+    pseudo_embedding,
+    settings,
+    sparse,
+    squad_chunks,
+    squad_questions,
+    with_cosine,
+)
+from cikb.embed import Bm25Encoder
+from cikb.store import open_store
+from cikb.store._base import QueryFilter, qdrant_rrf_k
 
 MODES = ["embedded", "local"]
 TERM = 7  # the query's one BM25 term

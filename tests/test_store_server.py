@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
+from cikb.store import StoreUnavailableError, open_store
 
-from cikb.config import Settings
-from cikb.errors import BadInputError, CikbError
-from store import StoreUnavailableError, open_store
+from cikb.core.config import Settings
+from cikb.core.errors import BadInputError, CikbError
 
 
 def _server_settings(tmp_path: Path, url: str | None, api_key: str | None = None) -> Settings:

@@ -8,10 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from cikb.documents import document_filename, parse_document, read_documents, render_document, write_document
-from cikb.errors import BadInputError, LockedError
-from cikb.models import RawDocument
-from cikb.workspace import CompanyDir, list_companies
+from cikb.app.documents import (
+    document_filename,
+    parse_document,
+    read_documents,
+    render_document,
+    write_document,
+)
+from cikb.app.workspace import CompanyDir, list_companies
+from cikb.core.errors import BadInputError, LockedError
+from cikb.core.models import RawDocument
 
 
 def _doc(url: str = "https://acme.example/about/", content: str = "# About\n\nAcme makes robots.") -> RawDocument:

@@ -12,12 +12,26 @@ import asyncio
 import re
 from collections.abc import AsyncIterator, Mapping
 
-from cikb.errors import BadInputError
-from cikb.models import RowStep
-from enrich.base import EnrichContext, RowInput, RowStrategy, answer_step, register_strategy
-from enrich.safe_eval import FormulaEvalError, UnsafeFormulaError, Value, format_value, parse_formula, safe_eval
-from enrich.template import PLACEHOLDER, check_template, placeholders
-from prompts import load_prompt
+from cikb.enrich.base import (
+    EnrichContext,
+    RowInput,
+    RowStrategy,
+    answer_step,
+    register_strategy,
+)
+from cikb.enrich.models import RowStep
+from cikb.enrich.safe_eval import (
+    FormulaEvalError,
+    UnsafeFormulaError,
+    Value,
+    format_value,
+    parse_formula,
+    safe_eval,
+)
+from cikb.enrich.template import PLACEHOLDER, check_template, placeholders
+from cikb.prompts import load_prompt
+
+from cikb.core.errors import BadInputError
 
 _CELL_NUMBER = re.compile(r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|-?\.\d+")
 

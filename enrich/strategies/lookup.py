@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from cikb.models import RowStep
-from enrich.base import EnrichContext, RowInput, register_strategy
-from enrich.evidence import (
-    KnowledgeFirstStrategy, better, extract, final_answer, good_enough, passages_from_hits, web_search,
+from cikb.enrich.base import EnrichContext, RowInput, register_strategy
+from cikb.enrich.evidence import (
+    KnowledgeFirstStrategy,
+    better,
+    extract,
+    final_answer,
+    good_enough,
+    passages_from_hits,
+    web_search,
 )
-from enrich.extract import Candidate
+from cikb.enrich.extract import Candidate
+from cikb.enrich.models import RowStep
 
 
 def refined_query(question: str, row: RowInput) -> str:

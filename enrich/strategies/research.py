@@ -12,16 +12,25 @@ import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
-from cikb.errors import BadInputError
-from cikb.models import Confidence, RowStep
-from enrich.base import EnrichContext, RowInput, register_strategy
-from enrich.coerce import min_confidence
-from enrich.evidence import (
-    KnowledgeFirstStrategy, better, domain, extract, final_answer, good_enough, number_sources, passage_from_page,
-    passages_from_hits, web_search,
+from cikb.enrich.base import EnrichContext, RowInput, register_strategy
+from cikb.enrich.coerce import min_confidence
+from cikb.enrich.evidence import (
+    KnowledgeFirstStrategy,
+    better,
+    domain,
+    extract,
+    final_answer,
+    good_enough,
+    number_sources,
+    passage_from_page,
+    passages_from_hits,
+    web_search,
 )
-from enrich.extract import Candidate, Passage, analyse_question
-from prompts import load_prompt
+from cikb.enrich.extract import Candidate, Passage, analyse_question
+from cikb.enrich.models import Confidence, RowStep
+from cikb.prompts import load_prompt
+
+from cikb.core.errors import BadInputError
 
 THOROUGHNESS = {"exploratory": 5, "comprehensive": 12}  # step budgets (searches + fetches)
 MIN_ANGLES = {"exploratory": 1, "comprehensive": 3}

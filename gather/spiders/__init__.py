@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from gather.spiders.base import SourceSpider
-from gather.spiders.news import NewsSpider
-from gather.spiders.pages import CrunchbaseSpider, WikipediaSpider
-from gather.spiders.website import WebsiteSpider
+from cikb.gather.spiders.base import SourceSpider
+from cikb.gather.spiders.news import NewsSpider
+from cikb.gather.spiders.pages import CrunchbaseSpider, WikipediaSpider
+from cikb.gather.spiders.website import WebsiteSpider
 
 SPIDERS: dict[str, type[SourceSpider]] = {
     spider.name: spider for spider in (WebsiteSpider, WikipediaSpider, NewsSpider, CrunchbaseSpider)

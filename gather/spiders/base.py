@@ -5,6 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from cikb.gather.middlewares import (
+    ACCEPT_KEY,
+    ATTEMPT_KEY,
+    PAGE_KEY,
+    RETRY_EXCEPTIONS,
+    Dropped,
+    content_type_of,
+)
+from cikb.gather.reporter import SourceReporter
+from cikb.gather.urls import site_of
 from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import CloseSpider, IgnoreRequest
@@ -13,10 +23,7 @@ from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.python.failure import Failure
 from w3lib.url import canonicalize_url
 
-from cikb.models import DropReason
-from gather.middlewares import ACCEPT_KEY, ATTEMPT_KEY, PAGE_KEY, RETRY_EXCEPTIONS, Dropped, content_type_of
-from gather.reporter import SourceReporter
-from gather.urls import site_of
+from cikb.core.models import DropReason
 
 START = "cikb_start"
 

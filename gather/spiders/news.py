@@ -6,12 +6,11 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
+from cikb.gather.middlewares import PAGE_KEY
+from cikb.gather.spiders.base import SourceSpider
+from cikb.gather.urls import ALLOWED_SCHEMES
 from scrapy import Request, Selector
 from scrapy.http import Response
-
-from gather.middlewares import PAGE_KEY
-from gather.spiders.base import SourceSpider
-from gather.urls import ALLOWED_SCHEMES
 
 FEED_CONTENT_TYPES = [
     "application/rss+xml",

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
+from cikb.gather.spiders.base import SourceSpider
 from scrapy import Request
-
-from gather.spiders.base import SourceSpider
 
 
 class PageSpider(SourceSpider):

@@ -13,6 +13,8 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
+from cikb.gather.spiders.base import SourceSpider
+from cikb.gather.urls import ALLOWED_SCHEMES, is_fact_page, is_other_language
 from scrapy import Request, signals
 from scrapy.crawler import Crawler
 from scrapy.http import Response
@@ -20,9 +22,7 @@ from scrapy.linkextractors import LinkExtractor
 from scrapy.utils.sitemap import Sitemap
 from w3lib.url import canonicalize_url
 
-from cikb.models import DropReason
-from gather.spiders.base import SourceSpider
-from gather.urls import ALLOWED_SCHEMES, is_fact_page, is_other_language
+from cikb.core.models import DropReason
 
 START_PRIORITY = 100
 SITEMAP_FILE_PRIORITY = 90

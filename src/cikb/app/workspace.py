@@ -30,8 +30,8 @@ from typing import Iterator
 
 from filelock import FileLock, Timeout
 
-from cikb.errors import LockedError
-from cikb.slug import check_slug
+from cikb.core.errors import LockedError
+from cikb.core.slug import check_slug
 
 MANIFEST = "manifest.json"
 
@@ -98,6 +98,16 @@ class CompanyDir:
         generation = Generation(self.raw_link.resolve().parent)
         return generation if generation.complete else None
 
+    def manifest(self) -> dict:
+        """The current generation's manifest ({} before the first gather)."""
+        generation = self.current()
+        return generation.manifest() if generation else {}
+
+    def pending(self) -> bool:
+        """A gather was killed between its raw swap and its store write (recovery rolls it forward)."""
+        current = self.current()
+        return current is not None and self.indexed_id() != current.id
+
     def indexed_id(self) -> str | None:
         return self.indexed_file.read_text().strip() if self.indexed_file.is_file() else None
 
@@ -147,7 +157,8 @@ class CompanyDir:
         if not self.generations_dir.is_dir():
             return
         for path in self.generations_dir.iterdir():
-            if current is None or path != current.path:
+            # Compared resolved: `current` comes from resolving the `raw` link, iterdir() does not resolve.
+            if current is None or path.resolve() != current.path.resolve():
                 shutil.rmtree(path, ignore_errors=True)
         for stale_link in self.root.glob(".raw-*"):
             stale_link.unlink(missing_ok=True)
@@ -169,6 +180,15 @@ def list_companies(data_dir: Path) -> list[CompanyDir]:
         if company.exists():
             found.append(company)
     return found
+
+
+def company_names(data_dir: Path) -> dict[str, str]:
+    """Each gathered company's display name (slug -> name), as its last gather recorded it."""
+    return {folder.slug: display_name(folder.manifest(), folder.slug) for folder in list_companies(data_dir)}
+
+
+def display_name(manifest: dict, slug: str) -> str:
+    return (manifest.get("company") or {}).get("name") or slug
 
 
 def _atomic_write(path: Path, text: str) -> None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from cikb.config import Settings
-from cikb.errors import LockedError, UnknownCompanyError
-from cikb.indexing import recover
-from cikb.models import CompanyStatus
-from cikb.slug import check_slug
-from cikb.workspace import CompanyDir, list_companies
-from store import open_store
+from cikb.store import open_store
+
+from cikb.app.indexing import recover
+from cikb.app.models import CompanyStatus
+from cikb.app.workspace import CompanyDir, display_name, list_companies
+from cikb.core.config import Settings
+from cikb.core.errors import LockedError, UnknownCompanyError
+from cikb.core.slug import check_slug
 
 
 def company_statuses(settings: Settings) -> list[CompanyStatus]:
@@ -22,27 +23,13 @@ def company_statuses(settings: Settings) -> list[CompanyStatus]:
     return [_status(folder, points.get(folder.slug, 0)) for folder in folders]
 
 
-def company_names(settings: Settings) -> dict[str, str]:
-    """Each gathered company's display name (slug -> name), as its last gather recorded it."""
-    return {folder.slug: _display_name(_manifest(folder), folder.slug) for folder in list_companies(settings.data_dir)}
-
-
-def _manifest(folder: CompanyDir) -> dict:
-    generation = folder.current()
-    return generation.manifest() if generation else {}
-
-
-def _display_name(manifest: dict, slug: str) -> str:
-    return (manifest.get("company") or {}).get("name") or slug
-
-
 def _status(folder: CompanyDir, points: int) -> CompanyStatus:
     generation = folder.current()
-    manifest = _manifest(folder)
+    manifest = folder.manifest()
     model = manifest.get("model") or {}
     return CompanyStatus(
         slug=folder.slug,
-        name=_display_name(manifest, folder.slug),
+        name=display_name(manifest, folder.slug),
         documents=manifest.get("documents", 0),
         chunks=points,
         model=f"{model.get('name')} ({model.get('variant')})" if model else None,
@@ -76,8 +63,7 @@ def recover_pending(settings: Settings) -> list[str]:
     """
     recovered = []
     for folder in list_companies(settings.data_dir):
-        current = folder.current()
-        if current is None or folder.indexed_id() == current.id:
+        if not folder.pending():
             continue
         try:
             with folder.lock(0):

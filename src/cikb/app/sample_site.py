@@ -1,6 +1,7 @@
 """Serve the demo's sample company site on 127.0.0.1 (this machine has no internet).
 
-The site lives in ``data/_samples/acme-site``: a small company website with a
+The site is package data (``cikb/app/samples/acme-site``), so a wheel install
+serves it too: a small company website with a
 robots.txt, a sitemap, an RSS feed under /news/, a German page and a
 Wikipedia-like article under /wiki/.
 """
@@ -11,11 +12,15 @@ import functools
 import threading
 from contextlib import contextmanager
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
 from pathlib import Path
 from typing import Iterator
 
-SAMPLE_SITE = Path(__file__).resolve().parents[1] / "data" / "_samples" / "acme-site"
-SAMPLE_TABLE = SAMPLE_SITE.parent / "companies.csv"
+# A regular package's resources are files on disk (wheel and editable installs alike),
+# so the HTTP server can serve the folder in place.
+_SAMPLES = Path(str(resources.files("cikb.app") / "samples"))
+SAMPLE_SITE = _SAMPLES / "acme-site"
+SAMPLE_TABLE = _SAMPLES / "companies.csv"
 
 
 class _SiteHandler(SimpleHTTPRequestHandler):

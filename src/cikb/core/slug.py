@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from cikb.errors import BadInputError
-from cikb.models import Company
+from cikb.core.errors import BadInputError
+from cikb.core.models import Company
 
 # Legal-form suffixes carry no identity: "Acme Corp, Inc." and "Acme Corp" are one company.
 _LEGAL_SUFFIXES = {"inc", "incorporated", "llc", "ltd", "limited", "plc", "gmbh", "ag", "sa", "sas", "bv", "nv", "co"}

@@ -1,7 +1,7 @@
 """The `cikb` command: a thin shell over the Python API.
 
 Every command lives in a module of this package and only parses flags, calls
-the library and prints. Expected errors (`cikb.errors.CikbError`) print one
+the library and prints. Expected errors (`cikb.core.errors.CikbError`) print one
 line and exit non-zero; they never show a traceback.
 """
 
@@ -12,13 +12,15 @@ import sys
 from pydantic import ValidationError
 from rich.markup import escape
 
+from cikb.cli import (
+    ask_cmd,  # noqa: F401
+    config_cmd,  # noqa: F401
+    demo_cmd,  # noqa: F401
+    enrich_cmd,  # noqa: F401
+    gather_cmd,  # noqa: F401  (registers commands, in --help order)
+)
 from cikb.cli._app import app, console
-from cikb.cli import gather_cmd  # noqa: F401  (registers commands, in --help order)
-from cikb.cli import ask_cmd  # noqa: F401
-from cikb.cli import enrich_cmd  # noqa: F401
-from cikb.cli import demo_cmd  # noqa: F401
-from cikb.cli import config_cmd  # noqa: F401
-from cikb.errors import CikbError
+from cikb.core.errors import CikbError
 
 __all__ = ["app", "main"]
 

@@ -5,13 +5,20 @@ from __future__ import annotations
 from typing import Optional
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
+from cikb.app.kb import company_statuses, forget_company
+from cikb.app.models import GatherEvent, GatherSummary
+from cikb.app.pipeline import gather_company
 from cikb.cli._app import app, console, out, print_json, settings
-from cikb.kb import company_statuses, forget_company
-from cikb.models import GatherEvent, GatherSummary
-from cikb.pipeline import gather_company
 
 
 @app.command("gather")

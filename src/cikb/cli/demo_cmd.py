@@ -11,8 +11,8 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
+from cikb.app.sample_site import SAMPLE_TABLE, serve_sample_site
 from cikb.cli._app import app, console, out, state
-from cikb.sample_site import SAMPLE_TABLE, serve_sample_site
 
 QUESTIONS = ("Who founded Acme Corp and when?", "What products does Acme make?")
 COLUMNS = (

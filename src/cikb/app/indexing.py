@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from time import monotonic
 
 import numpy as np
+from cikb.chunk import chunk_document
+from cikb.embed import Bm25Encoder, DenseEmbedder
+from cikb.store import VectorStore, model_mismatch, open_store
 
-from chunk import chunk_document
-from cikb.config import Settings
-from cikb.errors import ModelMismatchError
-from cikb.models import Chunk, ModelInfo, RawDocument, SparseVector
-from cikb.workspace import CompanyDir, Generation
-from embed import Bm25Encoder, DenseEmbedder
-from store import VectorStore, model_mismatch, open_store
+from cikb.app.workspace import CompanyDir, Generation
+from cikb.core.config import Settings
+from cikb.core.errors import ModelMismatchError
+from cikb.core.models import Chunk, ModelInfo, RawDocument, SparseVector
 
 OnProgress = Callable[[str, int, int | None, str], None]  # stage, done, total, message
 

@@ -13,7 +13,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
 from cikb.cli._app import app, console, out, print_json, settings
-from cikb.models import DataProposal
+from cikb.enrich.models import DataProposal
 
 _CONFIDENCES = ("high", "medium", "low", "none")
 _STYLE = {"high": "green", "medium": "yellow", "low": "red", "none": "dim"}
@@ -38,7 +38,8 @@ def enrich_command(
     Nothing is written to the CSV: review the proposal with `cikb review`, then `cikb apply` it.
     Ctrl-C stops the run and still writes the proposal for the rows that finished.
     """
-    from enrich import CancellationToken, enrich_table_async, save_proposal
+    from cikb.app.reading import enrich_table_async
+    from cikb.enrich import CancellationToken, save_proposal
 
     column_part = "-".join(re.findall(r"[a-z0-9]+", column.lower())) or "column"  # a name, never a path: "a/b" stays beside the CSV
     target = out_path or csv_path.with_name(f"{csv_path.stem}.{column_part}.proposal.json")
@@ -102,7 +103,7 @@ def review_command(
     as_json: bool = typer.Option(False, "--json", help="Print the rows as JSON."),
 ) -> None:
     """Show a proposal: each row's value, confidence, and where it came from (KB chunk or web page)."""
-    from enrich import load_proposal, review_rows
+    from cikb.enrich import load_proposal, review_rows
 
     proposal = load_proposal(proposal_path)
     rows = review_rows(proposal)
@@ -130,8 +131,8 @@ def apply_command(
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Write the proposal's values into a copy of the CSV (atomically). Refuses a proposal made for another file or column."""
-    from cikb.errors import BadInputError
-    from enrich import apply_proposal
+    from cikb.core.errors import BadInputError
+    from cikb.enrich import apply_proposal
 
     if min_confidence not in ("high", "medium", "low"):
         raise BadInputError(f"--min-confidence must be high, medium or low, not {min_confidence!r}")

@@ -22,7 +22,7 @@ import json
 import re
 from pathlib import Path
 
-from cikb.models import RawDocument
+from cikb.core.models import RawDocument
 
 _FIELDS = ("url", "title", "source_type", "company", "scraped_at")
 _FENCE = "---"

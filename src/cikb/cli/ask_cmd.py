@@ -9,9 +9,10 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from cikb.answer.models import Answer
+from cikb.app.llm import LOG_DB_NAME, CallLog, one_line
 from cikb.cli._app import app, console, out, print_json, settings
-from cikb.llm import LOG_DB_NAME, CallLog, one_line
-from cikb.models import Answer, RetrievalResult, RetrievalTrace
+from cikb.retrieve.models import RetrievalResult, RetrievalTrace
 
 
 @app.command("ask")
@@ -26,8 +27,7 @@ def ask_question(
     from the retrieved sources only; without one it quotes their best sentences.
     When nothing relevant is known the answer is "I don't have enough information about that."
     """
-    from answer import ask
-    from retrieve import open_retriever
+    from cikb.app.reading import ask, open_retriever
 
     cfg = settings()
     with open_retriever(cfg) as retriever:
@@ -46,7 +46,7 @@ def search_chunks(
     as_json: bool = typer.Option(False, "--json", help="The retrieved chunks, scores, sources and trace as JSON."),
 ) -> None:
     """Show the chunks hybrid retrieval finds for a query: rank, fused score, cosine, source."""
-    from retrieve import open_retriever
+    from cikb.app.reading import open_retriever
 
     with open_retriever(settings()) as retriever:
         _print_model(retriever.embedder)

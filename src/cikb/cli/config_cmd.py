@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from cikb.cli._app import app, out, print_json, settings
-from cikb.config import config_reference_markdown
+from cikb.core.config import config_reference_markdown
 
 
 @app.command("config")

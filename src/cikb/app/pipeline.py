@@ -3,7 +3,7 @@
     summary = gather_company(settings, "Acme Corp", {"website": ["https://acme.example"]})
 
 Nothing current changes until the new gather has produced its documents and its index
-(spec G4, G5): the work is staged in a new generation (see cikb.workspace), then swapped in
+(spec G4, G5): the work is staged in a new generation (see cikb.app.workspace), then swapped in
 and written to the store. A gather whose sources all fail raises GatherFailedError and leaves
 the previous knowledge base exactly as it was; two gathers of one company cannot interleave.
 """
@@ -14,26 +14,32 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timezone
 from time import monotonic
 
-import clean
-import gather
-from cikb.config import Settings
-from cikb.documents import write_document
-from cikb.errors import BadInputError, GatherFailedError
-from cikb.indexing import IndexBatch, build_index, check_store_model, commit, recover, save_index
-from cikb.models import (
+from cikb.embed import DenseEmbedder, load_embedder
+
+from cikb import clean, gather
+from cikb.app.documents import write_document
+from cikb.app.indexing import (
+    IndexBatch,
+    build_index,
+    check_store_model,
+    commit,
+    recover,
+    save_index,
+)
+from cikb.app.models import GatherEvent, GatherSummary
+from cikb.app.workspace import CompanyDir
+from cikb.core.config import Settings
+from cikb.core.errors import BadInputError, GatherFailedError
+from cikb.core.models import (
     Company,
     CrawlEvent,
     CrawlResult,
     DropReason,
-    GatherEvent,
-    GatherSummary,
     RawDocument,
     SourceRequest,
     SourceSummary,
 )
-from cikb.slug import company_from_name
-from cikb.workspace import CompanyDir
-from embed import DenseEmbedder, load_embedder
+from cikb.core.slug import company_from_name
 
 OnEvent = Callable[[GatherEvent], None]
 SourceUrls = Mapping[str, str | Sequence[str]]

@@ -16,7 +16,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -143,7 +143,7 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="CIKB_", env_nested_delimiter="__", extra="forbid")
 
-    data_dir: Path = Field(Path("data"), description="Raw documents, the embedded store and logs live here.")
+    data_dir: Path = Field(Path("data"), description="Raw documents, the embedded store and logs live here. Relative paths (here and in store.path, embed.model_path, embed.cache_dir) are taken from the working directory when the settings load.")
     gather: GatherSettings = Field(default_factory=GatherSettings)
     clean: CleanSettings = Field(default_factory=CleanSettings)
     chunk: ChunkSettings = Field(default_factory=ChunkSettings)
@@ -166,12 +166,26 @@ class Settings(BaseSettings):
         toml_file = _config_file.get() or os.environ.get(CONFIG_ENV_VAR, DEFAULT_CONFIG_FILE)
         return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls, toml_file=toml_file))
 
+    @model_validator(mode="after")
+    def _resolve_paths(self) -> Settings:
+        # Resolved once, here: every later comparison, symlink and child process sees absolute paths,
+        # so a relative data_dir behaves exactly like the absolute one.
+        self.data_dir = _absolute(self.data_dir)
+        self.store.path = _absolute(self.store.path)
+        self.embed.model_path = _absolute(self.embed.model_path)
+        self.embed.cache_dir = _absolute(self.embed.cache_dir)
+        return self
+
     @property
     def store_path(self) -> Path:
         return self.store.path or self.data_dir / "_qdrant"
 
     def company_dir(self, slug: str) -> Path:
         return self.data_dir / slug
+
+
+def _absolute(path: Path | None) -> Path | None:
+    return None if path is None else Path(os.path.abspath(path.expanduser()))
 
 
 def load_settings(config_file: Path | None = None, **overrides: object) -> Settings:

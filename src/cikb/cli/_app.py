@@ -10,7 +10,7 @@ import typer
 from pydantic import BaseModel
 from rich.console import Console
 
-from cikb.config import Settings, load_settings
+from cikb.core.config import Settings, load_settings
 
 app = typer.Typer(
     name="cikb",

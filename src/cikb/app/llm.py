@@ -24,9 +24,10 @@ from typing import Any
 
 import openai
 
-from cikb.config import LLMSettings, Settings
-from cikb.errors import CikbError
-from cikb.models import LLMCall, LLMResult
+from cikb.app.models import LLMCall
+from cikb.core.config import LLMSettings, Settings
+from cikb.core.errors import CikbError
+from cikb.core.models import LLMResult
 
 LOG_DB_NAME = "logs.db"
 # Keyless local servers (llama.cpp, vLLM) still need some bearer token for the client.

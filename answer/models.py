@@ -1,0 +1,51 @@
+"""A grounded answer with its numbered sources, or the abstention sentence (spec A1-A3, R3)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from cikb.retrieve.models import RetrievalTrace
+from pydantic import BaseModel, Field
+
+from cikb.core.models import SourceType
+
+ABSTENTION = "I don't have enough information about that."
+
+
+AnswerMode = Literal["llm", "extractive"]
+
+
+class Source(BaseModel):
+    """A numbered context chunk as the answer cites it: [number] -> title, url, crawl date."""
+
+    number: int
+    title: str
+    url: str
+    source_type: SourceType
+    company: str
+    crawled_at: datetime
+    chunk_id: str
+    score: float = Field(description="The chunk's fused retrieval score.")
+    dense_score: float | None = None
+
+
+class Answer(BaseModel):
+    """A grounded answer with citations, or the abstention sentence (spec A1-A3, R3)."""
+
+    question: str
+    answer: str
+    mode: AnswerMode
+    grounded: bool = Field(description="Every sentence of substance cites a source that was in the context.")
+    abstained: bool = Field(False, description="The answer is exactly the abstention sentence.")
+    citations: list[int] = Field(default_factory=list, description="Valid source numbers the answer cites, in order of first use.")
+    removed_citations: list[int] = Field(default_factory=list, description="Numbers the answer cited that were not in the context: removed (A2).")
+    uncited_sentences: list[str] = Field(default_factory=list, description="Sentences of substance that cite nothing.")
+    short_answer: str | None = Field(None, description="Extractive mode: the year, number or name that answers a when/how-many/who question.")
+    sources: list[Source] = Field(default_factory=list, description="The cited sources, by number.")
+    context: list[Source] = Field(default_factory=list, description="Every numbered source that was in the context.")
+    note: str | None = Field(None, description="A line to show with the answer, e.g. that it is extractive.")
+    warnings: list[str] = Field(default_factory=list)
+    llm_model: str | None = None
+    llm_log_id: int | None = None
+    retrieval: RetrievalTrace

@@ -1,0 +1,57 @@
+"""What retrieval returns: the chosen company, the passing chunks and a trace (spec R1-R3)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from cikb.core.models import ScoredChunk
+
+CompanySource = Literal["explicit", "inferred", "llm", "none"]
+
+
+class CompanyChoice(BaseModel):
+    """Which company a question is about, and how that was decided (spec R2)."""
+
+    slug: str | None = Field(None, description="The company filter, or None to search every company.")
+    source: CompanySource = "none"
+    matched: str | None = Field(None, description="The words of the question that named it.")
+    known: bool = Field(True, description="False when the company asked about is not in the knowledge base.")
+    unknown_names: list[str] = Field(default_factory=list, description="Names in the question that no retrieved chunk mentions.")
+
+
+class RetrievalTrace(BaseModel):
+    """What retrieval did, for --json and debugging."""
+
+    query: str
+    company: CompanyChoice
+    embedding_model: str | None = None
+    prefetch_limit: int
+    rrf_k: int
+    top_k: int
+    score_threshold: float
+    context_budget: int = Field(description="Context tokens allowed (settings.retrieve.context_tokens).")
+    passed: int = Field(0, description="Chunks that passed the dense threshold, after fusion.")
+    in_context: int = 0
+    context_tokens: int = 0
+    skipped_for_budget: list[str] = Field(default_factory=list, description="Ids of passing chunks that did not fit the budget.")
+    abstain_reason: str | None = None
+    embed_ms: float = 0.0
+    search_ms: float = 0.0
+    total_ms: float = 0.0
+
+
+class RetrievalResult(BaseModel):
+    """The chunks that passed retrieval, and those numbered as context [1]..[n] within the token budget."""
+
+    query: str
+    chunks: list[ScoredChunk] = Field(default_factory=list, description="Fused, thresholded, top-k, best first.")
+    context: list[ScoredChunk] = Field(default_factory=list, description="The chunks handed to the answerer; context[i] is citation [i+1].")
+    trace: RetrievalTrace
+    query_vector: list[float] | None = Field(None, exclude=True, description="The query's dense embedding, so the answerer need not embed it again.")
+
+    @property
+    def empty(self) -> bool:
+        """Nothing to answer from: the answer is the abstention sentence (spec R3)."""
+        return not self.context

@@ -1,0 +1,65 @@
+"""What the application reports: gather progress and summaries, company statuses, logged LLM calls."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from cikb.core.models import Company, CrawlEvent, SourceSummary
+
+GatherStage = Literal["crawl", "clean", "chunk", "embed", "store"]
+
+
+class GatherSummary(BaseModel):
+    """The run summary a gather prints (or returns as JSON)."""
+
+    company: Company
+    sources: list[SourceSummary]
+    documents: int = 0
+    chunks: int = 0
+    raw_dir: str
+    model: str | None = None
+    seconds: float = 0.0
+    started_at: datetime
+    ok: bool = True
+    error: str | None = None
+
+
+class GatherEvent(BaseModel):
+    """Progress of a whole gather (crawl -> clean -> chunk -> embed -> store), for a live display."""
+
+    stage: GatherStage
+    message: str = ""
+    done: int = 0
+    total: int | None = None
+    crawl: CrawlEvent | None = Field(None, description="The crawler's own event, during the crawl stage.")
+
+
+class CompanyStatus(BaseModel):
+    """One company in the knowledge base, as `cikb companies` lists it."""
+
+    slug: str
+    name: str
+    documents: int
+    chunks: int = Field(description="Points in the store.")
+    model: str | None = None
+    gathered_at: str | None = None
+    indexed: bool = Field(True, description="False while a commit is unfinished (the next gather or forget finishes it).")
+
+
+class LLMCall(BaseModel):
+    """One logged LLM call (a row of logs.db), for `cikb logs` and replay (spec A5)."""
+
+    id: int
+    step: str
+    model: str
+    messages: list[dict] = Field(description="The request's messages, as sent.")
+    params: dict = Field(default_factory=dict, description="Other request parameters (temperature, max_tokens...).")
+    response: str | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    latency_s: float | None = None
+    error: str | None = None
+    created_at: datetime

@@ -1,0 +1,108 @@
+"""Reading the knowledge base: a retriever over the configured store, answers, enrichment.
+
+Nothing here imports the write path (chunking, indexing, gathering): reading never
+embeds a document. The one exception is repair: when a gather was killed between its
+raw swap and its store write, the first reader rolls that commit forward, and only
+then is the write path imported.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from cikb.answer import Answerer
+from cikb.answer.models import Answer
+from cikb.embed import Bm25Encoder, load_embedder
+from cikb.enrich import enrich_table_async as enrich_rows_async
+from cikb.enrich.base import Completer
+from cikb.enrich.kb import LazyKnowledgeBase
+from cikb.enrich.models import DataProposal
+from cikb.retrieve import Retriever
+from cikb.store import model_mismatch, open_store
+
+from cikb.app.llm import LLMClient
+from cikb.app.workspace import company_names, list_companies
+from cikb.core.config import Settings, load_settings
+from cikb.core.errors import ModelMismatchError
+
+Auto = Literal["auto"]
+
+
+def open_retriever(settings: Settings) -> Retriever:
+    """The configured store, embedding model and BM25 encoder behind one Retriever.
+
+    Raises ModelMismatchError when the store's vectors come from another model
+    than the one that would embed the queries. Use it in a ``with`` block, or ``close()`` it.
+    """
+    finish_interrupted_commits(settings)
+    store = open_store(settings)
+    try:
+        embedder = load_embedder(settings.embed)
+        stored = store.model_info()
+        problem = model_mismatch(stored, embedder.info) if stored is not None else None
+        if problem:
+            raise ModelMismatchError(problem)
+    except BaseException:
+        store.close()
+        raise
+    return Retriever(settings, store, embedder, Bm25Encoder(), company_names=company_names(settings.data_dir))
+
+
+def finish_interrupted_commits(settings: Settings) -> None:
+    """Roll forward a gather killed mid-commit, so no reader sees a company half old, half new."""
+    if any(folder.pending() for folder in list_companies(settings.data_dir)):
+        from cikb.app.kb import (
+            recover_pending,  # the write path, only when there is something to repair
+        )
+
+        recover_pending(settings)
+
+
+def ask(settings: Settings, question: str, company: str | None = None, retriever: Retriever | None = None) -> Answer:
+    """Answer ``question`` from the knowledge base (the company given, or inferred from the question).
+
+    Opens (and closes) the configured store and model unless a ``retriever`` is passed in.
+    """
+    if retriever is None:
+        with open_retriever(settings) as opened:
+            return ask(settings, question, company, opened)
+    retrieval = retriever.search(question, company=company)
+    answerer = Answerer(LLMClient.from_settings(settings), embedder=retriever.embedder, bm25=retriever.bm25)
+    return answerer.answer(question, retrieval)
+
+
+def default_completer(settings: Settings) -> Completer | None:
+    """The configured LLM as enrichment's Completer (every call logged by cikb.app.llm), or None offline."""
+    client = LLMClient.from_settings(settings)
+    if not client.configured:
+        return None
+
+    def complete(step: str, messages: list[dict[str, str]]) -> str:
+        return client.complete(step, messages).text
+
+    return complete
+
+
+async def enrich_table_async(csv_path: str | Path, column: str, *, settings: Settings | None = None,
+                             kb: Any = "auto", llm: Any = "auto", **options: Any) -> DataProposal:
+    """``cikb.enrich.enrich_table_async`` over the configured knowledge base and LLM.
+
+    ``kb`` and ``llm`` default to what ``settings`` configures; pass None to leave one
+    out, or an object of your own. Every other option goes to the enrich stage as is.
+    """
+    settings = settings or load_settings()
+    opened = LazyKnowledgeBase(lambda: open_retriever(settings)) if kb == "auto" else None
+    try:
+        return await enrich_rows_async(csv_path, column, settings=settings, kb=opened or kb,
+                                       llm=default_completer(settings) if llm == "auto" else llm, **options)
+    finally:
+        if opened is not None:
+            opened.close()
+
+
+def enrich_table(csv_path: str | Path, column: str, **options: Any) -> DataProposal:
+    """:func:`enrich_table_async` for code without a running event loop."""
+    import asyncio
+
+    return asyncio.run(enrich_table_async(csv_path, column, **options))

@@ -1,0 +1,226 @@
+"""The data that crosses stage boundaries (the foundation every stage may import).
+
+gather -> FetchedPage -> clean -> RawDocument -> chunk -> Chunk -> embed/store -> ScoredChunk
+A type that one stage alone uses lives in that stage (``cikb.retrieve.models``,
+``cikb.answer.models``, ``cikb.enrich.models``); the application's own in ``cikb.app.models``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import Enum
+from typing import Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SourceType = Literal["website", "wikipedia", "news", "crunchbase"]
+SOURCE_TYPES: tuple[SourceType, ...] = ("website", "wikipedia", "news", "crunchbase")
+
+
+class Company(BaseModel):
+    """A company as the user named it, and its safe slug (spec G1)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    slug: str
+
+
+class DropReason(str, Enum):
+    """Why a page did not become a document (spec G7)."""
+
+    robots = "robots"
+    content_type = "content_type"
+    size = "size"
+    http_error = "http_error"
+    network_error = "network_error"
+    offsite = "offsite"
+    language = "language"
+    too_short = "too_short"
+    duplicate = "duplicate"
+    budget = "budget"
+
+
+# --- gather -----------------------------------------------------------------
+
+
+class FetchedPage(BaseModel):
+    """One HTML page as a spider fetched it, before cleaning."""
+
+    url: str
+    source_type: SourceType
+    html: str
+    status: int = 200
+    content_type: str = "text/html"
+    fetched_at: datetime
+
+
+class SourceSummary(BaseModel):
+    """What one source did in one gather."""
+
+    source_type: SourceType
+    start_urls: list[str] = Field(default_factory=list)
+    fetched: int = 0
+    kept: int = 0
+    dropped: dict[str, int] = Field(default_factory=dict)
+    documents: int = 0
+    chunks: int = 0
+    seconds: float = 0.0
+    error: str | None = None
+
+    def drop(self, reason: DropReason | str, count: int = 1) -> None:
+        key = reason.value if isinstance(reason, DropReason) else reason
+        self.dropped[key] = self.dropped.get(key, 0) + count
+
+
+class SourceRequest(BaseModel):
+    """One source to crawl: its type and the http(s) URLs it starts from (see gather.resolve_source)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source_type: SourceType
+    start_urls: list[str]
+
+
+class SourceResult(BaseModel):
+    """What one source of a crawl delivered: HTML pages and the counts of what it fetched and dropped."""
+
+    request: SourceRequest
+    pages: list[FetchedPage] = Field(default_factory=list)
+    summary: SourceSummary
+
+
+class CrawlResult(BaseModel):
+    """The outcome of gather.crawl: one SourceResult per SourceRequest, in the same order."""
+
+    sources: list[SourceResult]
+    seconds: float = 0.0
+
+    @property
+    def pages(self) -> list[FetchedPage]:
+        return [page for source in self.sources for page in source.pages]
+
+
+CrawlEventKind = Literal["source_started", "page_fetched", "page_dropped", "source_finished"]
+
+
+class CrawlEvent(BaseModel):
+    """A progress event streamed while a crawl runs (for a live display)."""
+
+    kind: CrawlEventKind
+    source_index: int = Field(description="Index of the source in the crawl's request list.")
+    source_type: SourceType
+    url: str | None = None
+    reason: str | None = Field(None, description="A DropReason value, for page_dropped.")
+    detail: str | None = Field(None, description="Why, in words (e.g. the HTTP status or network error).")
+    summary: SourceSummary | None = Field(None, description="The source's final counts, for source_finished.")
+
+
+
+
+# --- clean ------------------------------------------------------------------
+
+
+class RawDocument(BaseModel):
+    """One clean English document, stored as Markdown with front matter (spec G6)."""
+
+    url: str
+    title: str
+    content: str = Field(description="Clean Markdown, UTF-8, NFC.")
+    source_type: SourceType
+    company: str = Field(description="The company's slug.")
+    scraped_at: datetime
+
+
+# --- chunk ------------------------------------------------------------------
+
+
+class ChunkMetadata(BaseModel):
+    """What a chunk needs to be cited, filtered and traced (spec K3)."""
+
+    url: str
+    title: str
+    company: str
+    source_type: SourceType
+    chunk_index: int
+    scraped_at: datetime
+    heading_path: list[str] = Field(default_factory=list)
+
+
+class Chunk(BaseModel):
+    """A piece of a document sized for the embedding model."""
+
+    id: str = Field(description="UUID derived from sha256(url + chunk_index).")
+    text: str
+    token_count: int
+    metadata: ChunkMetadata
+
+
+# --- embed ------------------------------------------------------------------
+
+
+class ModelInfo(BaseModel):
+    """Facts about the dense model in use; recorded with the collection (spec E2)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str = Field(description="e.g. Snowflake/snowflake-arctic-embed-s")
+    dim: int
+    backend: str = Field(description="fastembed | sentence-transformers")
+    variant: str = Field(description="weights actually loaded, e.g. onnx-fp32, onnx-int8, torch-fp32")
+    pooling: Literal["cls", "mean"]
+    query_prefix: str = ""
+    max_tokens: int = 512
+    normalized: bool = True
+
+
+class SparseVector(BaseModel):
+    """BM25 term weights: token ids and their weights (IDF is applied by the store)."""
+
+    indices: list[int]
+    values: list[float]
+
+
+# --- store ------------------------------------------------------------------
+
+
+class ScoredChunk(BaseModel):
+    """A chunk as a query returned it."""
+
+    chunk: Chunk
+    score: float = Field(description="The fused (RRF) score, or the single retriever's score.")
+    dense_score: float | None = Field(None, description="Cosine similarity to the query, when known.")
+    rank: int = Field(description="1-based rank in the result list.")
+
+
+# --- knowledge base ---------------------------------------------------------
+
+
+# --- llm --------------------------------------------------------------------
+
+
+class LLMResult(BaseModel):
+    """One chat completion as the endpoint returned it (spec A3, A5)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    model: str = Field(description="The model the endpoint says answered.")
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    latency_s: float
+    log_id: int | None = Field(None, description="Row id of this call in logs.db.")
+
+
+class ChatModel(Protocol):
+    """What a stage needs of a language model; ``cikb.app.llm.LLMClient`` is the one implementation.
+
+    Stages take this protocol, never the client itself, so they do not import the application layer.
+    """
+
+    @property
+    def configured(self) -> bool: ...
+
+    def complete(self, step: str, messages: list[dict[str, str]]) -> LLMResult: ...
+
+
