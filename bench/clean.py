@@ -37,7 +37,6 @@ import argparse
 import json
 import logging
 import statistics
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -46,11 +45,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import trafilatura
-from trafilatura.utils import decode_file
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from cikb.clean import (  # noqa: E402
+from cikb.clean import (
     EXTRACT_OPTIONS,
     clean_page,
     clean_text,
@@ -58,10 +53,11 @@ from cikb.clean import (  # noqa: E402
     extract,
     strip_markdown,
 )
-from cikb.clean.text import words  # noqa: E402
+from cikb.clean.text import words
+from trafilatura.utils import decode_file
 
-from cikb.core.config import CleanSettings  # noqa: E402
-from cikb.core.models import FetchedPage, RawDocument  # noqa: E402
+from cikb.core.config import CleanSettings
+from cikb.core.models import FetchedPage, RawDocument
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "extraction"
 SHINGLE_TOKENS = 4

@@ -28,8 +28,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"
-sys.path.insert(0, str(ROOT))
-import cikb  # noqa: E402,F401 - first: on Python < 3.13 it lets `import chunk` reach cikb's stage, not the stdlib module
 
 
 def real_chunks(n: int) -> list[str]:
@@ -70,7 +68,7 @@ def export_fp32(target: Path) -> None:
             super().__init__()
             self.model = model
 
-        def forward(self, input_ids, attention_mask, token_type_ids):  # noqa: ANN001
+        def forward(self, input_ids, attention_mask, token_type_ids):
             return self.model(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids).last_hidden_state
 
     (target / "onnx").mkdir(parents=True, exist_ok=True)

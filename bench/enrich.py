@@ -33,22 +33,17 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from cikb.enrich.evidence import passages_from_chunks
+from cikb.enrich.extract import _shape_spans, analyse_question
+from cikb.enrich.kb import LazyKnowledgeBase
+
+from cikb.app.pipeline import gather_company
+from cikb.app.reading import enrich_table, open_retriever
+from cikb.app.sample_site import serve_sample_site
+from cikb.core.config import Settings
+from cikb.core.slug import slugify
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from cikb.enrich.evidence import passages_from_chunks  # noqa: E402
-from cikb.enrich.extract import _shape_spans, analyse_question  # noqa: E402
-from cikb.enrich.kb import LazyKnowledgeBase  # noqa: E402
-
-from cikb.app.pipeline import gather_company  # noqa: E402
-from cikb.app.reading import (
-    enrich_table,  # noqa: E402
-    open_retriever,  # noqa: E402
-)
-from cikb.app.sample_site import serve_sample_site  # noqa: E402
-from cikb.core.config import Settings  # noqa: E402
-from cikb.core.slug import slugify  # noqa: E402
-
 CORPORA = ROOT.parent / "shared" / "corpora"
 ISRG = "ISRG"
 

@@ -34,16 +34,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
-from cikb.answer import Answerer  # noqa: E402
+from cikb.answer import Answerer
 
-import cikb  # noqa: E402,F401  (first: it lets `import chunk` reach our stage)
-from cikb.app.pipeline import gather_company  # noqa: E402
-from cikb.app.reading import open_retriever  # noqa: E402
-from cikb.app.sample_site import serve_sample_site as serve  # noqa: E402  (serves any directory)
-from cikb.core.config import Settings  # noqa: E402
-from cikb.core.slug import company_from_name  # noqa: E402
+import cikb
+from cikb.app.pipeline import gather_company
+from cikb.app.reading import open_retriever
+from cikb.app.sample_site import serve_sample_site as serve
+from cikb.core.config import Settings
+from cikb.core.slug import company_from_name
 
 SQUAD = REPO.parent / "shared" / "corpora" / "squad" / "companies.json"
 UNKNOWN_COMPANY = "Initech Corporation"
