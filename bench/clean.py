@@ -45,6 +45,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import trafilatura
+from trafilatura.utils import decode_file
+
 from cikb.clean import (
     EXTRACT_OPTIONS,
     clean_page,
@@ -54,8 +56,6 @@ from cikb.clean import (
     strip_markdown,
 )
 from cikb.clean.text import words
-from trafilatura.utils import decode_file
-
 from cikb.core.config import CleanSettings
 from cikb.core.models import FetchedPage, RawDocument
 

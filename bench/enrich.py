@@ -33,15 +33,14 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from cikb.enrich.evidence import passages_from_chunks
-from cikb.enrich.extract import _shape_spans, analyse_question
-from cikb.enrich.kb import LazyKnowledgeBase
-
 from cikb.app.pipeline import gather_company
 from cikb.app.reading import enrich_table, open_retriever
 from cikb.app.sample_site import serve_sample_site
 from cikb.core.config import Settings
 from cikb.core.slug import slugify
+from cikb.enrich.evidence import passages_from_chunks
+from cikb.enrich.extract import _shape_spans, analyse_question
+from cikb.enrich.kb import LazyKnowledgeBase
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"

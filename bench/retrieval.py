@@ -33,17 +33,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-
-from cikb.answer import Answerer
-
 import cikb
+from cikb.answer import Answerer
 from cikb.app.pipeline import gather_company
 from cikb.app.reading import open_retriever
 from cikb.app.sample_site import serve_sample_site as serve
 from cikb.core.config import Settings
 from cikb.core.slug import company_from_name
 
+REPO = Path(__file__).resolve().parents[1]
 SQUAD = REPO.parent / "shared" / "corpora" / "squad" / "companies.json"
 UNKNOWN_COMPANY = "Initech Corporation"
 KS = (1, 5, 10)

@@ -71,9 +71,8 @@ def _zipf_terms(rng: np.random.Generator, size: int) -> np.ndarray:
 
 def corpus(n: int, start: int, stop: int):
     """Chunks ``start..stop`` of an ``n``-chunk corpus, with their dense and sparse vectors (deterministic)."""
-    from cikb.embed import Bm25Encoder
-
     from cikb.core.models import Chunk, ChunkMetadata, SparseVector
+    from cikb.embed import Bm25Encoder
 
     rng = np.random.default_rng([SEED, n, start])
     topics = _topics()
