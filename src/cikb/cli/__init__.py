@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 
+import typer
 from pydantic import ValidationError
 from rich.markup import escape
 
@@ -45,12 +46,12 @@ def main() -> None:
     except SystemExit:
         raise
     except Exception as err:  # click's usage errors arrive here in non-standalone mode
-        import click
-
-        if isinstance(err, click.exceptions.ClickException):
-            err.show()
-            sys.exit(err.exit_code)
-        if isinstance(err, click.exceptions.Abort):
+        # typer >= 0.2x vendors click (typer._click), older ones use click itself: a ClickException
+        # of either is recognised by its show() and exit_code, Abort by typer's public name.
+        if callable(getattr(err, "show", None)) and isinstance(getattr(err, "exit_code", None), int):
+            err.show()  # type: ignore[attr-defined]
+            sys.exit(err.exit_code)  # type: ignore[attr-defined]
+        if isinstance(err, typer.Abort):
             console.print("aborted")
             sys.exit(1)
         raise
