@@ -156,11 +156,27 @@ def load_embedder(settings: EmbedSettings) -> DenseEmbedder:
                 raise
             raise ModelUnavailableError(f"cannot load {settings.model} with {backend}: {exc}") from exc
         reason = str(exc) if isinstance(exc, ModelUnavailableError) else f"loading failed: {type(exc).__name__}: {exc}"
+        notice = _fallback_notice(settings, spec, exc)
     embedder = _construct(packaged_offline_model(settings, backend), settings, requested=settings.model, fallback_reason=reason)
-    if embedder.description not in _ANNOUNCED:  # once per process, not once per command or bench step
-        _ANNOUNCED.add(embedder.description)
-        log.warning("embedding model in use: %s", embedder.description)
+    if notice not in _ANNOUNCED:  # once per process (a command), not once per load: gather and retrieval both load it
+        _ANNOUNCED.add(notice)
+        log.warning("%s", notice)
     return embedder
+
+
+def _fallback_notice(settings: EmbedSettings, spec: DenseModelSpec | None, exc: Exception) -> str:
+    """One short line: which model could not load, why in a few words, and what is used instead.
+
+    The full reason (every place tried) stays in ``embedder.fallback_reason`` and ``description``.
+    """
+    if spec is None:
+        why = "is not a model cikb knows"
+    elif not isinstance(exc, ModelUnavailableError):
+        why = f"failed to load ({type(exc).__name__})"
+    else:
+        where = "at model_path or in the local cache" if settings.model_path is not None else "in the local cache"
+        why = f"is not {where} and " + ("could not be downloaded" if settings.allow_download else "allow_download is off")
+    return f"{settings.model} {why}: using the packaged {OFFLINE_MODEL.name.split('/')[-1]}"
 
 
 _ANNOUNCED: set[str] = set()

