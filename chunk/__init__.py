@@ -4,7 +4,7 @@ Public interface:
 
 - :func:`chunk_document` ``(doc, tokenizer, settings.chunk) -> list[Chunk]``
 - :class:`Tokenizer` — the token-counter protocol the embed stage implements.
-- :func:`chunk_id` ``(url, chunk_index) -> str`` — the deterministic point id.
+- :func:`chunk_id` ``(company, url, chunk_index) -> str`` — the deterministic point id (per company).
 """
 
 from cikb.chunk.chunker import chunk_document, chunk_id

@@ -21,8 +21,10 @@ Rules, with ``n(text)`` the model's token count *including* special tokens:
   (not prefixed into the text: a prefix would count against the 512 tokens of
   every chunk and break the exact overlap; a chunk that starts a section already
   begins with its ``#`` heading line).
-- ``chunk.id`` is ``str(uuid.UUID(bytes=sha256(f"{url}#{chunk_index}".encode()).digest()[:16]))``;
-  the ``#`` keeps ``url + index`` unambiguous (``…/a1`` + ``0`` vs ``…/a`` + ``10``).
+- ``chunk.id`` is ``str(uuid.UUID(bytes=sha256(f"{company}#{url}#{chunk_index}".encode()).digest()[:16]))``:
+  the company's slug is part of it, so two companies that gather the same page (a shared
+  news article) get points of their own and neither replaces the other's. The ``#``s keep
+  it unambiguous (a slug has no ``#``; ``…/a1`` + ``0`` vs ``…/a`` + ``10``).
 """
 
 from __future__ import annotations
@@ -40,9 +42,9 @@ from cikb.core.config import ChunkSettings
 from cikb.core.models import Chunk, ChunkMetadata, RawDocument
 
 
-def chunk_id(url: str, chunk_index: int) -> str:
-    """The chunk's point id: a UUID made of the first 16 bytes of sha256(url + "#" + chunk_index)."""
-    digest = hashlib.sha256(f"{url}#{chunk_index}".encode("utf-8")).digest()
+def chunk_id(company: str, url: str, chunk_index: int) -> str:
+    """The chunk's point id: a UUID made of the first 16 bytes of sha256(company + "#" + url + "#" + chunk_index)."""
+    digest = hashlib.sha256(f"{company}#{url}#{chunk_index}".encode("utf-8")).digest()
     return str(uuid.UUID(bytes=digest[:16]))
 
 
@@ -158,7 +160,7 @@ class _Packer:
 
 def _chunk(doc: RawDocument, index: int, span: _Span, token_count: int) -> Chunk:
     return Chunk(
-        id=chunk_id(doc.url, index),
+        id=chunk_id(doc.company, doc.url, index),
         text=doc.content[span.start : span.end],
         token_count=token_count,
         metadata=ChunkMetadata(

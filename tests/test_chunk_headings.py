@@ -36,11 +36,13 @@ def test_model_tokenizer_implements_the_protocol_and_counts_special_tokens(token
     assert tokenizer.count_tokens(long_text) == len(tokenizer.encode(long_text)) + 2 > 512  # never truncated
 
 
-def test_chunk_id_is_a_uuid_of_sha256_of_url_and_index() -> None:
-    # Pinned: sha256("https://acme.example/about#0")[:16] as a UUID.
-    assert chunk_id("https://acme.example/about", 0) == "0c6f0a63-0838-02ca-4cba-533d446d89cd"
-    assert chunk_id("https://acme.example/a1", 0) != chunk_id("https://acme.example/a", 10)
-    assert chunk_id("https://acme.example/about", 3) == chunk_id("https://acme.example/about", 3)
+def test_chunk_id_is_a_uuid_of_sha256_of_company_url_and_index() -> None:
+    # Pinned: sha256("acme-corp#https://acme.example/about#0")[:16] as a UUID.
+    assert chunk_id("acme-corp", "https://acme.example/about", 0) == "dc405762-4928-8a9b-4094-ef2ff54f339d"
+    assert chunk_id("acme-corp", "https://acme.example/a1", 0) != chunk_id("acme-corp", "https://acme.example/a", 10)
+    assert chunk_id("acme-corp", "https://acme.example/about", 3) == chunk_id("acme-corp", "https://acme.example/about", 3)
+    # Two companies that gathered the same page own different points.
+    assert chunk_id("acme-corp", "https://news.example/deal", 0) != chunk_id("globex", "https://news.example/deal", 0)
 
 
 def test_sections_start_chunks_and_carry_their_heading_path(tokenizer: ModelTokenizer) -> None:
@@ -79,7 +81,7 @@ def test_metadata_comes_from_the_document(tokenizer: ModelTokenizer) -> None:
         assert (meta.url, meta.title, meta.company, meta.source_type, meta.scraped_at) == (
             doc.url, doc.title, doc.company, doc.source_type, doc.scraped_at,
         )
-        assert meta.chunk_index == index and chunk.id == chunk_id(doc.url, index)
+        assert meta.chunk_index == index and chunk.id == chunk_id(doc.company, doc.url, index)
 
 
 def test_a_word_longer_than_a_chunk_is_cut_at_tokens(tokenizer: ModelTokenizer) -> None:

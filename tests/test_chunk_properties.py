@@ -63,8 +63,8 @@ def documents(draw: st.DrawFn, sources: list[list[str]]) -> str:
     return "\n\n".join(out)
 
 
-def expected_id(url: str, index: int) -> str:
-    return str(uuid.UUID(bytes=hashlib.sha256(f"{url}#{index}".encode()).digest()[:16]))
+def expected_id(company: str, url: str, index: int) -> str:
+    return str(uuid.UUID(bytes=hashlib.sha256(f"{company}#{url}#{index}".encode()).digest()[:16]))
 
 
 def suffix_prefix_overlap(a: str, b: str) -> str:
@@ -75,7 +75,7 @@ def suffix_prefix_overlap(a: str, b: str) -> str:
     return ""
 
 
-def check_chunks(content: str, chunks: list[Chunk], tokenizer: ModelTokenizer) -> None:
+def check_chunks(content: str, chunks: list[Chunk], tokenizer: ModelTokenizer, company: str) -> None:
     whole = tokenizer.count_tokens(content)
     if not content.strip():
         assert chunks == []
@@ -87,7 +87,7 @@ def check_chunks(content: str, chunks: list[Chunk], tokenizer: ModelTokenizer) -
         assert chunk.token_count == tokenizer.count_tokens(chunk.text) <= MAX
         assert chunk.token_count >= MIN or whole < MIN
         # K3: ids and metadata.
-        assert chunk.id == expected_id("https://example.org/doc", i)
+        assert chunk.id == expected_id(company, "https://example.org/doc", i)
         assert chunk.metadata.chunk_index == i
         # Chunks are substrings in document order that leave nothing out.
         new_position = content.find(chunk.text, position + 1)
@@ -119,7 +119,7 @@ def test_chunks_of_real_text_keep_every_rule(data: st.DataObject, sources: list[
     target = data.draw(st.sampled_from([256, 384, 512]))
     doc = RawDocument(url="https://example.org/doc", title="T", content=content, source_type="news", company="acme", scraped_at=SCRAPED)
     chunks = chunk_document(doc, tokenizer, ChunkSettings(target_tokens=target))
-    check_chunks(content, chunks, tokenizer)
+    check_chunks(content, chunks, tokenizer, "acme")
     assert chunk_document(doc, tokenizer, ChunkSettings(target_tokens=target)) == chunks  # stable
 
 
@@ -130,7 +130,7 @@ def test_every_squad_article_whole(corpora: Path, tokenizer: ModelTokenizer) -> 
         content = f"# {article['title']}\n\n" + "\n\n".join(p["context"] for p in article["paragraphs"])
         doc = RawDocument(url="https://example.org/doc", title="T", content=content, source_type="wikipedia", company="c", scraped_at=SCRAPED)
         chunks = chunk_document(doc, tokenizer, ChunkSettings())
-        check_chunks(content, chunks, tokenizer)
+        check_chunks(content, chunks, tokenizer, "c")
         assert all(c.metadata.heading_path == [article["title"]] for c in chunks)
         sizes = [c.token_count for c in chunks[:-1]]
         assert min(sizes) >= (384 - 2) // 2  # every chunk but the last closes at half the target or more

@@ -202,6 +202,25 @@ def test_forget_removes_exactly_one_company(make_site: Callable[..., SiteServer]
     assert snapshot(settings, "globex") == globex
 
 
+def test_two_companies_that_gather_the_same_page_each_keep_their_chunks(make_site: Callable[..., SiteServer]) -> None:
+    # A shared page (a news article about both) is one URL: its chunks must be points of each company.
+    settings = fast_settings()
+    shared = small_site(make_site, "Merger news")
+    first = gather_company(settings, "Initech", {"news": [shared.url + "/"], "website": small_site(make_site, "Initech").url + "/"})
+    initech = snapshot(settings, "initech")
+    second = gather_company(settings, "Globex", {"news": [shared.url + "/"], "website": small_site(make_site, "Globex").url + "/"})
+    globex = snapshot(settings, "globex")
+    with open_store(settings) as store:
+        assert store.companies() == {"globex": second.chunks, "initech": first.chunks}
+    assert snapshot(settings, "initech") == initech  # the second gather took nothing from the first
+    assert not set(initech["ids"]) & set(globex["ids"])  # the same page, points of their own
+    assert {(s.slug, s.chunks) for s in company_statuses(settings)} == {("initech", first.chunks), ("globex", second.chunks)}
+    forget_company(settings, "globex")
+    assert snapshot(settings, "initech") == initech
+    with open_store(settings) as store:
+        assert store.companies() == {"initech": first.chunks}
+
+
 # --- the real site --------------------------------------------------------------------
 
 

@@ -150,7 +150,7 @@ class ChunkMetadata(BaseModel):
 class Chunk(BaseModel):
     """A piece of a document sized for the embedding model."""
 
-    id: str = Field(description="UUID derived from sha256(url + chunk_index).")
+    id: str = Field(description="UUID derived from sha256(company + url + chunk_index).")
     text: str
     token_count: int
     metadata: ChunkMetadata
