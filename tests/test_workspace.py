@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -103,3 +106,47 @@ def test_list_companies_ignores_non_company_dirs(tmp_path: Path) -> None:
     company.swap_in(_sealed(company, [_doc()]))
     assert [c.slug for c in list_companies(tmp_path)] == ["acme-corp"]
     assert os.path.islink(company.raw_link)
+
+
+# --- a relative data directory (issue 9, item 2) --------------------------------------
+
+
+def test_a_relative_root_prunes_every_generation_but_the_current_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `current` comes from resolving the `raw` link (absolute), iterdir() of a relative root does not
+    # resolve: compared as they come, the current generation looked like a stale one and was deleted.
+    monkeypatch.chdir(tmp_path)
+    company = CompanyDir(Path("data"), "acme-corp")
+    old = _sealed(company, [_doc()])
+    company.swap_in(old)
+    current = _sealed(company, [_doc("https://acme.example/team/")])
+    company.swap_in(current)
+    stale = company.new_generation()  # a gather killed before sealing
+    company.prune()
+    assert current.path.is_dir() and not old.path.exists() and not stale.path.exists()
+    assert company.current() is not None and company.current().id == current.id
+    assert [d.url for d in read_documents(company.raw_link)] == ["https://acme.example/team/"]
+
+
+def test_gather_in_an_empty_directory_with_the_default_relative_data_dir(make_site, tmp_path: Path) -> None:
+    # Default settings, no --data-dir and no CIKB_DATA_DIR: data/ is relative to the working directory.
+    from sites import page, paragraphs
+
+    site = make_site({"/": page("Initech", paragraphs("Initech makes staplers in Springfield since 1990. " * 8))})
+    workdir = tmp_path / "empty"
+    workdir.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "CIKB_DATA_DIR"}
+    command = [str(Path(sys.executable).with_name("cikb"))]
+    gathered = subprocess.run([*command, "gather", "Initech", "--website", site.url + "/", "--delay", "0", "--json"],
+                              cwd=workdir, env=env, capture_output=True, text=True, timeout=180)
+    assert gathered.returncode == 0, gathered.stderr
+    company = CompanyDir(workdir / "data", "initech")
+    raw_files = list((workdir / "data" / "initech" / "raw").glob("*.md"))
+    assert raw_files and all(p.is_file() for p in raw_files)
+    assert company.raw_link.is_symlink() and company.raw_link.resolve().is_dir()
+    current = company.current()
+    assert current is not None
+    assert [p.name for p in company.generations_dir.iterdir()] == [current.id]
+    listed = subprocess.run([*command, "companies", "--json"], cwd=workdir, env=env, capture_output=True, text=True, timeout=120)
+    assert listed.returncode == 0, listed.stderr
+    [status] = json.loads(listed.stdout)
+    assert (status["slug"], status["documents"], status["chunks"]) == ("initech", len(raw_files), json.loads(gathered.stdout)["chunks"])
