@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing, contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -28,6 +28,7 @@ from cikb.app.models import LLMCall
 from cikb.core.config import LLMSettings, Settings
 from cikb.core.errors import CikbError
 from cikb.core.models import LLMResult
+from cikb.core.secrets import mask_secrets, mask_url, secrets_in_url
 
 LOG_DB_NAME = "logs.db"
 # Keyless local servers (llama.cpp, vLLM) still need some bearer token for the client.
@@ -96,10 +97,18 @@ def migrate(db: sqlite3.Connection) -> list[str]:
 
 
 class CallLog:
-    """The SQLite log of LLM calls (``<data_dir>/logs.db``)."""
+    """The SQLite log of LLM calls (``<data_dir>/logs.db``).
 
-    def __init__(self, path: Path) -> None:
+    Nothing secret is written or read back: ``secrets`` (the configured API key, credentials
+    in the endpoint's URL) and any URL credentials or tokens are masked as ``****``.
+    """
+
+    def __init__(self, path: Path, secrets: Iterable[str | None] = ()) -> None:
         self.path = path
+        self.secrets = frozenset(s for s in secrets if s)
+
+    def _mask(self, text: str | None) -> str | None:
+        return None if text is None else mask_secrets(text, self.secrets)
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -123,8 +132,9 @@ class CallLog:
     ) -> int:
         """Append one call; return its id."""
         row = (
-            step, model, json.dumps(messages, ensure_ascii=False), json.dumps(params, default=str),
-            response, prompt_tokens, completion_tokens, latency_s, error, _now().isoformat(),
+            self._mask(step), self._mask(model), self._mask(json.dumps(messages, ensure_ascii=False)),
+            self._mask(json.dumps(params, default=str)), self._mask(response), prompt_tokens, completion_tokens,
+            latency_s, self._mask(error), _now().isoformat(),
         )
         with self._connect() as db, db:
             cursor = db.execute(
@@ -142,7 +152,7 @@ class CallLog:
         with self._connect() as db:
             db.row_factory = sqlite3.Row
             rows = db.execute(f"SELECT * FROM calls {where} ORDER BY id DESC LIMIT ?", [*args, limit]).fetchall()
-        return [_call_from_row(row) for row in rows]
+        return [_call_from_row(row, self._mask) for row in rows]
 
     def count(self) -> int:
         if not self.path.exists():
@@ -151,8 +161,9 @@ class CallLog:
             return int(db.execute("SELECT COUNT(*) FROM calls").fetchone()[0])
 
 
-def _call_from_row(row: sqlite3.Row) -> LLMCall:
-    data = dict(row)
+def _call_from_row(row: sqlite3.Row, mask: Callable[[str | None], str | None]) -> LLMCall:
+    # Masked again on the way out: rows written before masking existed show no credentials either.
+    data = {key: mask(value) if isinstance(value, str) and key != "created_at" else value for key, value in dict(row).items()}
     data["messages"] = json.loads(data["messages"])
     data["params"] = json.loads(data["params"] or "{}")
     return LLMCall(**data)
@@ -175,7 +186,7 @@ class LLMClient:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> LLMClient:
-        return cls(settings.llm, CallLog(settings.data_dir / LOG_DB_NAME))
+        return cls(settings.llm, CallLog(settings.data_dir / LOG_DB_NAME, secrets=llm_secrets(settings.llm)))
 
     @property
     def configured(self) -> bool:
@@ -203,7 +214,7 @@ class LLMClient:
             response = self._openai().chat.completions.create(model=model, messages=messages, **request)
         except openai.OpenAIError as err:
             latency = time.perf_counter() - started
-            message = self._describe(err)
+            message = mask_secrets(self._describe(err), self.log.secrets | llm_secrets(self.settings))
             self.log.record(step=step, model=model, messages=messages, params=request, response=None,
                             prompt_tokens=None, completion_tokens=None, latency_s=latency, error=message)
             raise LLMError(message) from err
@@ -234,7 +245,7 @@ class LLMClient:
 
     def _describe(self, err: openai.OpenAIError) -> str:
         """One line a user can act on."""
-        where = f"LLM endpoint {self.settings.base_url}"
+        where = f"LLM endpoint {mask_url(self.settings.base_url or '')}"
         if isinstance(err, openai.APITimeoutError):
             return f"{where} timed out after {self.settings.timeout:g} s"
         if isinstance(err, openai.APIConnectionError):
@@ -247,6 +258,12 @@ class LLMClient:
             body = err.body if isinstance(err.body, dict) else {}
             return f"{where} answered HTTP {err.status_code}: {one_line(str(body.get('message') or err.message))}"
         return f"{where} failed: {one_line(str(err))}"
+
+
+def llm_secrets(settings: LLMSettings) -> set[str]:
+    """The values of the LLM settings that must never be shown: the API key and the endpoint URL's credentials."""
+    found = {settings.api_key} if settings.api_key else set()
+    return found | secrets_in_url(settings.base_url or "")
 
 
 def one_line(text: str, limit: int = 200) -> str:

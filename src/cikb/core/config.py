@@ -24,6 +24,8 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from cikb.core.secrets import mask_tree, secrets_in
+
 CONFIG_ENV_VAR = "CIKB_CONFIG"
 DEFAULT_CONFIG_FILE = "cikb.toml"
 # The file load_settings() was given; it outranks CIKB_CONFIG and ./cikb.toml.
@@ -89,7 +91,7 @@ class StoreSettings(BaseModel):
     )
     collection: str = Field("company_intel")
     url: str | None = Field(None, description="Qdrant server URL for mode=server.")
-    api_key: str | None = Field(None, description="Qdrant API key for mode=server.")
+    api_key: str | None = Field(None, repr=False, description="Qdrant API key for mode=server.")
     path: Path | None = Field(None, description="Directory of the embedded store (default: <data_dir>/_qdrant; names starting with _ are never company slugs).")
     timeout: float = Field(10.0, gt=0, description="Seconds per request to a Qdrant server (mode=server).")
     lock_timeout: float = Field(10.0, ge=0, description="Seconds to wait while another process has the embedded store open; 0 fails at once.")
@@ -111,7 +113,7 @@ class LLMSettings(BaseModel):
     """Any OpenAI-compatible endpoint. Without base_url and model, cikb runs offline."""
 
     base_url: str | None = Field(None, description="e.g. https://api.openai.com/v1 or http://127.0.0.1:8080/v1")
-    api_key: str | None = Field(None, description="Sent as the bearer token; a placeholder is used for keyless local servers.")
+    api_key: str | None = Field(None, repr=False, description="Sent as the bearer token; a placeholder is used for keyless local servers.")
     model: str | None = Field(None, description="Model name the endpoint expects.")
     timeout: float = Field(60.0, gt=0)
     max_tokens: int = Field(512, ge=16)
@@ -175,6 +177,14 @@ class Settings(BaseSettings):
         self.embed.model_path = _absolute(self.embed.model_path)
         self.embed.cache_dir = _absolute(self.embed.cache_dir)
         return self
+
+    def secrets(self) -> set[str]:
+        """Every configured secret (API keys, credentials in URLs): values no output may show."""
+        return secrets_in(self.model_dump(mode="json"))
+
+    def masked_dump(self) -> dict:
+        """The effective configuration as JSON data with every secret shown as ``****`` (``cikb config``)."""
+        return mask_tree(self.model_dump(mode="json"), self.secrets())
 
     @property
     def store_path(self) -> Path:
