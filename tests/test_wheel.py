@@ -23,7 +23,8 @@ import pytest
 
 from cikb.app.sample_site import serve_sample_site
 
-pytestmark = pytest.mark.slow
+# The first test also builds the venv: ~35 s with a warm pip cache, minutes with a cold one.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 REPO = Path(__file__).resolve().parents[1]
 # A default install holds no PyTorch (a CUDA torch alone is ~5 GB); today's is ~550 MB.
