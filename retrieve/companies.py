@@ -2,14 +2,19 @@
 
 A company is named in a question by its display name ("Acme Corp"), that name
 without its legal suffix ("Acme"), or its slug's words ("acme corp"); matching
-is on whole words, case-insensitive, possessives folded ("Acme's" -> "acme").
+is on whole words, case-insensitive, possessives folded ("Acme's" -> "acme"),
+and apostrophes inside a name dropped as in its slug ("Let's Encrypt" -> "lets encrypt").
+A name in a script written without spaces ("株式会社メルカリ", or "メルカリ" without
+its legal form) is found anywhere in the question, since no space marks its ends.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 
+from cikb.core.slug import strip_legal_forms, written_without_spaces
 from cikb.retrieve.models import CompanyChoice
 
 # Legal-form words dropped to get the name people actually type.
@@ -29,6 +34,7 @@ _ACRONYM_SKIP = frozenset("of and the on for in at to de".split())
 # Initials that are everyday words: never taken as a company's name.
 _COMMON_SHORT_WORDS = frozenset("and are but can did for had has her his how its may not our out she the was who why you all any".split())
 _POSSESSIVE = re.compile(r"['’]s\b", re.IGNORECASE)
+_APOSTROPHE = re.compile("['’ʼ]")
 _NON_WORD = re.compile(r"[^\w&]+")
 # A run of capitalised words (or acronyms), allowing inner "&", "-", "." like "AT&T", "Coca-Cola", "Amazon.com".
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*")
@@ -36,7 +42,13 @@ _CAPITALISED_RUN = re.compile(r"\b[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*")
 
 def normalize(text: str) -> str:
     """Lower-case words separated by single spaces, possessives and punctuation removed."""
+    text = unicodedata.normalize("NFKC", text)
     return " ".join(_NON_WORD.sub(" ", _POSSESSIVE.sub("", text)).lower().split())
+
+
+def _unpossessive(text: str) -> str:
+    """``normalize`` with apostrophes dropped instead of read as possessives: "Let's Encrypt" -> "lets encrypt"."""
+    return normalize(_APOSTROPHE.sub("", text))
 
 
 def name_variants(slug: str, name: str | None) -> set[str]:
@@ -49,6 +61,8 @@ def name_variants(slug: str, name: str | None) -> set[str]:
     if name:
         undotted = _INNER_DOT.sub("", name)  # "F.C." -> "FC", "U.S." -> "US"
         forms += [name, undotted, _QUALIFIER.sub("", undotted)]
+        forms += [_APOSTROPHE.sub("", form) for form in forms[1:] if _APOSTROPHE.search(form)]  # "Let's" -> "Lets", as the slug
+        forms += [strip_legal_forms(unicodedata.normalize("NFKC", name))]  # "株式会社メルカリ" -> "メルカリ"
     variants = set()
     for form in forms:
         words = normalize(form).split()
@@ -79,11 +93,14 @@ def infer_company(question: str, companies: Mapping[str, str | None]) -> Company
 
     ``companies`` maps each slug the knowledge base holds to its display name (or None).
     """
-    text = f" {normalize(question)} "
+    texts = {f" {normalize(question)} ", f" {_unpossessive(question)} "}
     best: tuple[int, str, str] | None = None
     for slug, name in sorted(companies.items()):
         for variant in name_variants(slug, name):
-            if f" {variant} " in text and (best is None or len(variant) > best[0]):
+            found = any(
+                (variant in text) if len(variant) > 1 and written_without_spaces(variant) else (f" {variant} " in text) for text in texts
+            )
+            if found and (best is None or len(variant) > best[0]):
                 best = (len(variant), slug, variant)
     if best is None:
         return CompanyChoice(source="none")

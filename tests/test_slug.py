@@ -11,7 +11,7 @@ from cikb.core.slug import check_slug, company_from_name, slugify
         ("Acme Corp", "acme-corp"),
         ("  ACME   corp  ", "acme-corp"),
         ("Société Générale S.A.", "societe-generale-s-a"),
-        ("Let's Encrypt", "let-s-encrypt"),
+        ("Let's Encrypt", "lets-encrypt"),  # apostrophes join their word (was let-s-encrypt)
         ("3M", "3m"),
         ("Inc", "inc"),
     ],
@@ -20,7 +20,7 @@ def test_slugify(name: str, slug: str) -> None:
     assert slugify(name) == slug
 
 
-@pytest.mark.parametrize("name", ["", "   ", "../../etc", "..", "a/b", "a\\b", "!!!", "\x00"])
+@pytest.mark.parametrize("name", ["", "   ", "../../etc", "..", "a/b", "a\\b", "\x00"])  # "!!!" now gets a hashed slug (test_slug_scripts.py)
 def test_slugify_refuses_empty_or_path_like_names(name: str) -> None:
     with pytest.raises(BadInputError):
         slugify(name)
