@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -65,4 +66,10 @@ def print_json(payload: BaseModel | dict | list) -> None:
         text = payload.model_dump_json(indent=2)
     else:
         text = json.dumps(payload, indent=2, default=str, ensure_ascii=False)
+    # JSON escapes C0 controls itself; C1 controls (a raw CSI) and bidi overrides only appear
+    # inside strings, where \uXXXX means the same character without a terminal acting on it.
+    text = _RAW_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     out.print(text, markup=False, highlight=False)
+
+
+_RAW_CONTROLS = re.compile("[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from cikb.answer.models import Answer
 from cikb.app.llm import LOG_DB_NAME, CallLog, one_line
 from cikb.cli._app import app, console, out, print_json, settings
+from cikb.cli._text import plain, safe
 from cikb.retrieve.models import RetrievalResult, RetrievalTrace
 
 
@@ -59,36 +59,36 @@ def search_chunks(
 
 def _print_answer(result: Answer) -> None:
     _print_company(result.retrieval)
-    out.print(escape(result.answer), highlight=False)
+    out.print(safe(result.answer, multiline=True), highlight=False)
     if result.short_answer:
-        out.print(f"\n[bold]In short:[/bold] {escape(result.short_answer)}", highlight=False)
+        out.print(f"\n[bold]In short:[/bold] {safe(result.short_answer)}", highlight=False)
     if result.note:
         style = "yellow" if not result.grounded and not result.abstained else "dim"
-        out.print(f"\n[{style}]{escape(result.note)}[/{style}]", highlight=False)
+        out.print(f"\n[{style}]{safe(result.note, multiline=True)}[/{style}]", highlight=False)
     for warning in result.warnings:
-        console.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False)
+        console.print(f"[yellow]warning:[/yellow] {safe(warning)}", highlight=False)
     if result.sources:
         out.print("\nSources:", highlight=False)
         for source in result.sources:
-            out.print(f"  [{source.number}] {escape(source.title)} — {escape(source.url)} (crawled {source.crawled_at:%Y-%m-%d})",
+            out.print(f"  [{source.number}] {safe(source.title)} — {safe(source.url)} (crawled {source.crawled_at:%Y-%m-%d})",
                       highlight=False, markup=True)
     if result.abstained and result.retrieval.abstain_reason:
-        console.print(f"[dim]why: {escape(result.retrieval.abstain_reason)}[/dim]", highlight=False)
+        console.print(f"[dim]why: {safe(result.retrieval.abstain_reason)}[/dim]", highlight=False)
 
 
 def _print_chunks(result: RetrievalResult) -> None:
     _print_company(result.trace)
     if not result.chunks:
-        out.print(f"no chunk found: {escape(result.trace.abstain_reason or 'nothing passed retrieval')}", highlight=False)
+        out.print(f"no chunk found: {safe(result.trace.abstain_reason or 'nothing passed retrieval')}", highlight=False)
         return
     in_context = {c.chunk.id for c in result.context}
     for item in result.chunks:
         meta = item.chunk.metadata
         cosine = f"{item.dense_score:.3f}" if item.dense_score is not None else "-"
         budget = "" if item.chunk.id in in_context else "  (outside the context budget)"
-        out.print(f"[bold][{item.rank}][/bold] rrf {item.score:.4f}  cosine {cosine}  {escape(meta.title)}{budget}", highlight=False)
-        out.print(f"    {escape(meta.url)} (crawled {meta.scraped_at:%Y-%m-%d}, chunk {meta.chunk_index})", highlight=False)
-        out.print(f"    {escape(one_line(item.chunk.text, 300))}\n", highlight=False)
+        out.print(f"[bold][{item.rank}][/bold] rrf {item.score:.4f}  cosine {cosine}  {safe(meta.title)}{budget}", highlight=False)
+        out.print(f"    {safe(meta.url)} (crawled {meta.scraped_at:%Y-%m-%d}, chunk {meta.chunk_index})", highlight=False)
+        out.print(f"    {safe(one_line(plain(item.chunk.text), 300))}\n", highlight=False)
 
 
 def _print_model(embedder: Any) -> None:
@@ -96,15 +96,15 @@ def _print_model(embedder: Any) -> None:
     line = f"embedding model: {info.name} ({info.backend}, {info.variant})"
     if getattr(embedder, "fallback_reason", None):
         line += f", the offline fallback for {embedder.requested}"
-    console.print(escape(line), highlight=False, soft_wrap=True)
+    console.print(safe(line), highlight=False, soft_wrap=True)
 
 
 def _print_company(trace: RetrievalTrace) -> None:
     choice = trace.company
     if choice.slug and choice.source == "inferred":
-        console.print(f"company: {choice.slug} (inferred from {choice.matched!r})", highlight=False)
+        console.print(f"company: {safe(choice.slug)} (inferred from {safe(repr(choice.matched))})", highlight=False)
     elif choice.slug:
-        console.print(f"company: {choice.slug}", highlight=False)
+        console.print(f"company: {safe(choice.slug)}", highlight=False)
     else:
         console.print("company: all (none named in the question)", highlight=False)
 
@@ -116,16 +116,17 @@ def show_logs(
     as_json: bool = typer.Option(False, "--json", help="Full calls (messages, response, params) as JSON."),
 ) -> None:
     """Show the most recent LLM calls (newest first) from data/logs.db."""
-    calls = CallLog(settings().data_dir / LOG_DB_NAME).recent(count, step=step)
+    cfg = settings()
+    calls = CallLog(cfg.data_dir / LOG_DB_NAME, secrets=cfg.secrets()).recent(count, step=step)
     if as_json:
         print_json([call.model_dump(mode="json") for call in calls])
         return
     table = Table("id", "when (UTC)", "step", "model", "tokens in/out", "latency", "response or error")
     for call in calls:
         # Plain Text cells: a logged response or error is shown as written, never read as Rich markup.
-        outcome = Text(one_line(call.error or call.response or "", 80), style="red" if call.error else "")
+        outcome = Text(one_line(plain(call.error or call.response or ""), 80), style="red" if call.error else "")
         table.add_row(
-            str(call.id), call.created_at.strftime("%Y-%m-%d %H:%M:%S"), Text(call.step), Text(call.model),
+            str(call.id), call.created_at.strftime("%Y-%m-%d %H:%M:%S"), Text(plain(call.step)), Text(plain(call.model)),
             f"{call.prompt_tokens or '-'}/{call.completion_tokens or '-'}",
             f"{call.latency_s:.2f}s" if call.latency_s is not None else "-", outcome,
         )

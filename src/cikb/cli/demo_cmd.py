@@ -13,6 +13,7 @@ from rich.table import Table
 
 from cikb.app.sample_site import SAMPLE_TABLE, serve_sample_site
 from cikb.cli._app import app, console, out, state
+from cikb.cli._text import safe
 
 QUESTIONS = ("Who founded Acme Corp and when?", "What products does Acme make?")
 COLUMNS = (
@@ -49,22 +50,22 @@ def demo_cmd(
         enriched = workdir / f"companies.{column.lower()}.csv"
         _run(["apply", str(proposal), str(table), "--min-confidence", "medium", "--out", str(enriched)])
         table = enriched
-    console.rule(f"the enriched table: {table}")
+    console.rule(f"the enriched table: {safe(table)}")
     out.print(_as_table(table))
 
 
 def _as_table(path: Path) -> Table:
     with open(path, newline="", encoding="utf-8") as handle:
         rows = list(csv.reader(handle))
-    table = Table(*rows[0])
+    table = Table(*(safe(cell) for cell in rows[0]))
     for row in rows[1:]:
-        table.add_row(*row)
+        table.add_row(*(safe(cell) for cell in row))
     return table
 
 
 def _run(args: list[str]) -> None:
     """Run one cikb command in this process, as the user would type it."""
-    console.rule(f"$ cikb {shlex.join(args)}", align="left", style="cyan")
+    console.rule(f"$ cikb {safe(shlex.join(args))}", align="left", style="cyan")
     prefix = ["--data-dir", str(state.data_dir)] if state.data_dir else []
     prefix += ["--config", str(state.config_file)] if state.config_file else []
     app(prefix + args, standalone_mode=False)

@@ -13,6 +13,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
 from cikb.cli._app import app, console, out, print_json, settings
+from cikb.cli._text import safe
 from cikb.enrich.models import DataProposal
 
 _CONFIDENCES = ("high", "medium", "low", "none")
@@ -49,7 +50,7 @@ def enrich_command(
 
         def on_progress(event) -> None:
             label = f"{event.stage} {event.label}".strip()
-            bar.update(task, completed=event.fraction, description=label[:60])
+            bar.update(task, completed=event.fraction, description=safe(label[:60]))
 
         async def run() -> DataProposal:
             _cancel_on_ctrl_c(token)
@@ -91,10 +92,10 @@ def _cancel_on_ctrl_c(token) -> None:
 def _summary(proposal: DataProposal, target: Path) -> None:
     counts = {c: sum(1 for r in proposal.research_log if r.status == "found" and r.confidence == c) for c in _CONFIDENCES}
     by_level = ", ".join(f"{counts[c]} {c}" for c in _CONFIDENCES[:3] if counts[c])
-    console.print(f"{proposal.reasoning}" + (f" ({by_level})" if by_level else ""), highlight=False, soft_wrap=True)
+    console.print(safe(proposal.reasoning) + (f" ({by_level})" if by_level else ""), highlight=False, soft_wrap=True)
     if proposal.embedding_model:
-        console.print(f"embedding model: {proposal.embedding_model}", highlight=False, soft_wrap=True)
-    console.print(f"proposal written to {target}; review it with `cikb review {target}`", highlight=False, soft_wrap=True)
+        console.print(f"embedding model: {safe(proposal.embedding_model)}", highlight=False, soft_wrap=True)
+    console.print(f"proposal written to {safe(target)}; review it with `cikb review {safe(target)}`", highlight=False, soft_wrap=True)
 
 
 @app.command("review")
@@ -110,14 +111,14 @@ def review_command(
     if as_json:
         print_json({"reasoning": proposal.reasoning, "target": proposal.target.model_dump(), "rows": rows})
         return
-    table = RichTable(title=proposal.reasoning, title_justify="left")
+    table = RichTable(title=safe(proposal.reasoning), title_justify="left")
     for name in ("row", "label", "value", "confidence", "from", "source"):
         table.add_column(name, overflow="fold")
     for row in rows:
         style = _STYLE.get(row["confidence"], "")
         source = row["source"] or ""
-        table.add_row(str(row["row"]), row["label"], row["value"] or f"[dim]{row['status']}[/dim]",
-                      f"[{style}]{row['confidence']}[/{style}]", row["answered_by"], source)
+        table.add_row(str(row["row"]), safe(row["label"]), safe(row["value"]) if row["value"] else f"[dim]{safe(row['status'])}[/dim]",
+                      f"[{style}]{safe(row['confidence'])}[/{style}]", safe(row["answered_by"]), safe(source))
     out.print(table)
 
 
@@ -142,7 +143,7 @@ def apply_command(
         print_json(result)
         return
     console.print(
-        f"wrote {result.out}: {result.updated} cell(s) of {result.column!r} filled; "
+        f"wrote {safe(result.out)}: {result.updated} cell(s) of {safe(repr(result.column))} filled; "
         f"{result.below_min_confidence} below {min_confidence} confidence left as they were; {result.not_found} row(s) without a value",
         highlight=False, soft_wrap=True,
     )

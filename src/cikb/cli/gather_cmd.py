@@ -19,6 +19,7 @@ from cikb.app.kb import company_statuses, forget_company
 from cikb.app.models import GatherEvent, GatherSummary
 from cikb.app.pipeline import gather_company
 from cikb.cli._app import app, console, out, print_json, settings
+from cikb.cli._text import plain, safe
 
 
 @app.command("gather")
@@ -64,7 +65,7 @@ def companies_cmd(as_json: bool = typer.Option(False, "--json", help="Print as J
         return
     table = Table("company", "name", "documents", "chunks", "model", "last gather")
     for s in statuses:
-        table.add_row(s.slug, s.name, str(s.documents), str(s.chunks), s.model or "-", _minutes(s.gathered_at))
+        table.add_row(safe(s.slug), safe(s.name), str(s.documents), str(s.chunks), safe(s.model or "-"), _minutes(s.gathered_at))
     out.print(table)
 
 
@@ -78,7 +79,7 @@ def forget_cmd(
     if as_json:
         print_json(removed)
     else:
-        console.print(f"forgot {company}: {removed['points']} points, {removed['documents']} raw documents")
+        console.print(f"forgot {safe(company)}: {removed['points']} points, {removed['documents']} raw documents", highlight=False)
 
 
 def _minutes(iso: str | None) -> str:
@@ -109,7 +110,7 @@ class GatherProgress:
             self._crawl(event)
         else:
             task = self._stage_task(event.stage)
-            self.progress.update(task, completed=event.done, total=event.total, note=event.message)
+            self.progress.update(task, completed=event.done, total=event.total, note=safe(event.message))
 
     def _crawl(self, event: GatherEvent) -> None:
         crawl = event.crawl
@@ -119,26 +120,28 @@ class GatherProgress:
             self.sources[crawl.source_index] = task
         if crawl.kind == "page_fetched":
             self.progress.advance(task)
-            self.progress.update(task, note=crawl.url or "")
+            self.progress.update(task, note=safe(crawl.url or ""))
         elif crawl.kind == "page_dropped":
-            self.progress.update(task, note=f"dropped ({crawl.reason})")
+            self.progress.update(task, note=safe(f"dropped ({crawl.reason})"))
         elif crawl.kind == "source_finished" and crawl.summary is not None:
             s = crawl.summary
-            self.progress.update(task, total=max(s.fetched, 1), completed=s.fetched, note=s.error or f"{s.fetched} pages")
+            self.progress.update(task, total=max(s.fetched, 1), completed=s.fetched, note=safe(s.error or f"{s.fetched} pages"))
 
     def _stage_task(self, stage: str) -> TaskID:
         if stage not in self.stages:
-            self.stages[stage] = self.progress.add_task(stage, total=None, note="")
+            self.stages[stage] = self.progress.add_task(safe(stage), total=None, note="")
         return self.stages[stage]
 
 
 def print_summary(summary: GatherSummary) -> None:
-    table = Table("source", "fetched", "kept", "dropped", "documents", "chunks", "seconds", title=f"gathered {summary.company.name} ({summary.company.slug})")
+    table = Table("source", "fetched", "kept", "dropped", "documents", "chunks", "seconds",
+                  title=f"gathered {safe(summary.company.name)} ({safe(summary.company.slug)})")
     for s in summary.sources:
         dropped = ", ".join(f"{n} {reason}" for reason, n in sorted(s.dropped.items())) or "-"
         if s.error:
             dropped = f"{dropped}; error: {s.error}"
-        table.add_row(s.source_type, str(s.fetched), str(s.kept), dropped, str(s.documents), str(s.chunks), f"{s.seconds:.1f}")
+        table.add_row(safe(s.source_type), str(s.fetched), str(s.kept), safe(dropped), str(s.documents), str(s.chunks), f"{s.seconds:.1f}")
     out.print(table)
-    out.print(f"{summary.documents} documents in {summary.raw_dir}/, {summary.chunks} chunks stored, {summary.seconds:.1f} s", highlight=False)
-    out.print(f"embedding model: {summary.model}", highlight=False)
+    out.print(f"{summary.documents} documents in {plain(summary.raw_dir)}/, {summary.chunks} chunks stored, {summary.seconds:.1f} s",
+              highlight=False, markup=False)
+    out.print(f"embedding model: {plain(summary.model)}", highlight=False, markup=False)
