@@ -2,14 +2,16 @@
 
 Every command lives in a module of this package and only parses flags, calls
 the library and prints. Expected errors (`cikb.core.errors.CikbError`) print one
-line and exit non-zero; they never show a traceback.
+`error:` line and exit non-zero; usage errors (an unknown option or command, a
+missing or invalid argument) print one `error:` line and exit 2. Neither shows a
+traceback, and neither shows a secret (see `cikb.core.secrets`).
 """
 
 from __future__ import annotations
 
 import sys
+from typing import NoReturn
 
-import typer
 from pydantic import ValidationError
 from rich.markup import escape
 
@@ -20,8 +22,10 @@ from cikb.cli import (
     enrich_cmd,  # noqa: F401
     gather_cmd,  # noqa: F401  (registers commands, in --help order)
 )
-from cikb.cli._app import app, console
+from cikb.cli._app import app, console, state
+from cikb.cli._text import plain
 from cikb.core.errors import CikbError
+from cikb.core.secrets import mask_secrets
 
 __all__ = ["app", "main"]
 
@@ -30,28 +34,61 @@ def main() -> None:
     try:
         app(standalone_mode=False)
     except CikbError as err:
-        console.print(f"[red]error:[/red] {escape(str(err))}", highlight=False, soft_wrap=True)
-        sys.exit(err.exit_code)
+        _fail(str(err), err.exit_code)
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        console.print(f"[red]error:[/red] invalid configuration {where}: {first['msg']}", highlight=False, soft_wrap=True)
-        sys.exit(2)
+        _fail(f"invalid configuration {where}: {first['msg']}", 2)
     except FileNotFoundError as err:
-        console.print(f"[red]error:[/red] {escape(str(err))}", highlight=False, soft_wrap=True)
-        sys.exit(2)
+        _fail(str(err), 2)
     except KeyboardInterrupt:
         console.print("interrupted")
         sys.exit(130)
     except SystemExit:
         raise
     except Exception as err:  # click's usage errors arrive here in non-standalone mode
-        # typer >= 0.2x vendors click (typer._click), older ones use click itself: a ClickException
-        # of either is recognised by its show() and exit_code, Abort by typer's public name.
-        if callable(getattr(err, "show", None)) and isinstance(getattr(err, "exit_code", None), int):
-            err.show()  # type: ignore[attr-defined]
-            sys.exit(err.exit_code)  # type: ignore[attr-defined]
-        if isinstance(err, typer.Abort):
-            console.print("aborted")
-            sys.exit(1)
-        raise
+        code = _usage_error(err)
+        if code is None:
+            raise
+        sys.exit(code)
+
+
+def _fail(message: str, code: int) -> NoReturn:
+    _print_error(message)
+    sys.exit(code)
+
+
+def _print_error(message: str) -> None:
+    """One ``error:`` line on stderr: secrets masked, the message shown as text (no markup, no control characters)."""
+    secrets = state.settings.secrets() if state.settings is not None else ()
+    text = plain(mask_secrets(message, secrets))
+    console.print(f"[red]error:[/red] {escape(text)}", highlight=False, soft_wrap=True)
+
+
+def _from_click(err: BaseException) -> bool:
+    """Raised by click, or by the copy of click that typer vendors (``typer._click``, typer >= 0.24)."""
+    return any(cls.__module__.split(".")[0] in ("click", "typer") for cls in type(err).__mro__)
+
+
+def _usage_error(err: Exception) -> int | None:
+    """The exit code for click's (or typer's vendored click's) own exceptions, after one line; None for any other.
+
+    Matched by shape, not by class, so that it holds whichever click the installed typer uses:
+    a ClickException has ``format_message()`` and an integer ``exit_code``.
+    """
+    if not _from_click(err):
+        return None
+    name = type(err).__name__
+    if name == "Abort":
+        console.print("aborted")
+        return 1
+    if name == "NoArgsIsHelpError":  # bare `cikb`: the help, not an error line
+        console.print(err.format_message(), markup=False, highlight=False)
+        return 2
+    if callable(getattr(err, "format_message", None)) and isinstance(getattr(err, "exit_code", None), int):
+        message = " ".join(str(err.format_message()).split()) or name
+        command = getattr(getattr(err, "ctx", None), "command_path", None) or "cikb"
+        message += f" (see `{command} --help`)"
+        _print_error(message)
+        return err.exit_code
+    return None
