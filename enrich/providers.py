@@ -32,6 +32,7 @@ import httpx
 
 from cikb.core.config import GatherSettings, Settings
 from cikb.core.errors import BadInputError, CikbError
+from cikb.core.secrets import mask_secrets
 
 
 class SearchError(CikbError):
@@ -210,7 +211,8 @@ class HttpJsonSearch(WebProvider):
                 response.raise_for_status()
                 payload = response.json()
         except (httpx.HTTPError, ValueError) as err:
-            raise SearchError(f"search provider {self.url} failed: {err}") from None
+            # The message reaches proposals and review: no key in the URL or the error survives into them.
+            raise SearchError(mask_secrets(f"search provider {self.url} failed: {err}", self.settings.secrets())) from None
         return _hits_from_json(payload)[:max_results]
 
 
@@ -259,7 +261,7 @@ class OpenAIWebSearch(WebProvider):
                 input=f"Search the web and report what the results say, with sources: {query}",
             )
         except openai.OpenAIError as err:
-            raise SearchError(f"OpenAI web search failed: {err}") from None
+            raise SearchError(mask_secrets(f"OpenAI web search failed: {err}", self.settings.secrets())) from None
         finally:
             await client.close()
         return hits_from_response(response.model_dump())[:max_results]
