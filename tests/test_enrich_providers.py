@@ -68,6 +68,15 @@ def test_a_failing_search_endpoint_is_a_search_error(settings: Settings, make_si
         run(HttpJsonSearch(settings).search("x"))
 
 
+def test_a_search_error_never_shows_the_key_in_the_search_url(settings: Settings, make_site) -> None:
+    site = make_site({"/search": Reply(status=500, body="oops")})
+    settings.enrich.search_provider = "http"
+    settings.enrich.search_url = site.url_for("/search").replace("://", "://user:pw-planted-4821@") + "?api_key=sk-planted-key-4821"
+    with pytest.raises(SearchError) as raised:
+        run(HttpJsonSearch(settings).search("x"))
+    assert "planted" not in str(raised.value) and "search provider" in str(raised.value)
+
+
 def test_provider_configuration_errors_are_clear(settings: Settings) -> None:
     assert open_web_provider(settings) is None  # the default: knowledge base only
     settings.enrich.search_provider = "http"
