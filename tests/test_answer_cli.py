@@ -76,3 +76,16 @@ def test_search_lists_chunks_with_scores_and_sources(cli):
     assert all(c["dense_score"] >= 0.3 for c in payload["chunks"])
     table = cli("search", "rocket skate", "--company", "acme-corp").stdout
     assert "https://acme.example/products" in table and "Rocket Skate" in table
+
+
+def test_the_model_fallback_is_one_line_once_per_command(kb_dir, monkeypatch) -> None:
+    import subprocess
+    import sys
+
+    cikb = Path(sys.executable).with_name("cikb")
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(kb_dir), "CIKB_DATA_DIR": str(kb_dir / "data"), "CIKB_CONFIG": str(kb_dir / "cikb.toml")}
+    for command in (["ask", "When was Acme founded?"], ["search", "founders"]):
+        result = subprocess.run([str(cikb), *command], capture_output=True, text=True, env=env, timeout=300)
+        assert result.returncode == 0, result.stderr
+        lines = [line for line in result.stderr.splitlines() if "snowflake-arctic-embed-s" in line.lower()]
+        assert len(lines) == 1, result.stderr

@@ -9,6 +9,7 @@ traceback, and neither shows a secret (see `cikb.core.secrets`).
 
 from __future__ import annotations
 
+import logging
 import sys
 from typing import NoReturn
 
@@ -32,6 +33,9 @@ __all__ = ["app", "main"]
 
 def main() -> None:
     try:
+    # Each command prints its own one-line `embedding model:` notice (the fallback included),
+    # so the library's logged copy of that notice would say it twice.
+    logging.getLogger("cikb.embed").addHandler(logging.NullHandler())
         app(standalone_mode=False)
     except CikbError as err:
         _fail(str(err), err.exit_code)
