@@ -44,6 +44,7 @@ def scrapy_settings(settings: GatherSettings) -> dict[str, Any]:
         "CIKB_ALLOWED_CONTENT_TYPES": list(settings.allowed_content_types),
         "CIKB_MAX_PAGES": settings.max_pages_per_source,
         "CIKB_LANGUAGE": settings.language,
+        "CIKB_CRAWL_ORDER": settings.crawl_order,
         # FIFO within one priority: the crawl reaches pages breadth-first, not depth-first.
         "SCHEDULER_MEMORY_QUEUE": "scrapy.squeues.FifoMemoryQueue",
         "SCHEDULER_DISK_QUEUE": "scrapy.squeues.PickleFifoDiskQueue",

@@ -18,13 +18,6 @@ from cikb.core.models import SOURCE_TYPES, SourceRequest, SourceType
 
 ALLOWED_SCHEMES = ("http", "https")
 
-# Path words of pages that usually state company facts (who, what, where, since when).
-FACT_WORDS = frozenset(
-    """about about-us company team leadership management people founders board history mission
-    our-story who-we-are press news newsroom media contact contact-us imprint impressum legal
-    terms privacy trademarks investors investor-relations careers jobs""".split()
-)
-
 # ISO 639-1 codes: a first path segment like /de/ or /pt-br/ marks a translated copy of the site.
 _LANGUAGE_CODES = frozenset(
     """aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy
@@ -121,8 +114,8 @@ def is_other_language(url: str, language: str) -> bool:
 
 
 def is_fact_page(url: str) -> bool:
-    """True when a path segment names a page that usually holds company facts (about, team, contact...)."""
-    path = urlsplit(url).path.lower()
-    segments = [s.rsplit(".", 1)[0] for s in path.split("/") if s]
-    words = set(segments) | {w for s in segments for w in re.split(r"[-_]", s)}
-    return bool(words & FACT_WORDS)
+    """True when the URL names a page that usually holds company facts: its last path segment says
+    about, company, team, leadership, contact, pricing, press, legal, imprint, careers... (see gather.scoring)."""
+    from cikb.gather.scoring import is_core_url  # scoring builds on this module
+
+    return is_core_url(url)

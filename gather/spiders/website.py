@@ -1,45 +1,53 @@
-"""The company's own website: a crawl of its registered domain that spends the page budget on facts first.
+"""The company's own website: a best-first crawl of its registered domain that spends the page budget on facts first.
 
-Order of requests (Scrapy priorities; FIFO within one priority, so breadth-first):
-the start URL, then sitemaps (robots.txt ``Sitemap:`` lines, else /sitemap.xml),
-then pages whose path names company facts (about, team, contact, legal...), then
-other sitemap entries, then any other link, and pages under another language's
-path prefix (/de/, /fr/) last.
+The start URL comes first; then the sitemaps (robots.txt ``Sitemap:`` lines, else
+/sitemap.xml), which are not pages and cost no budget. Every page URL the crawl learns of
+(a sitemap entry, a link with its anchor text) goes to a :class:`~cikb.gather.scoring.Frontier`,
+which hands out the candidate most likely to state company facts (see gather.scoring):
+about, team, contact, pricing, legal and press pages, then one section index (/blog/,
+/news/) whose post titles become anchor texts, then announcement posts, then the rest;
+listings, generic articles and other-language paths (/de/, /fr/) last.
+
+Exactly one page request is out at a time, and none while a sitemap is being read, so the
+order of fetches is the frontier's order whatever the scheduler or the concurrency settings,
+and each pick sees everything learnt before it. With ``gather.crawl_order = "breadth_first"``
+the scorer is off: pages come in the order they were found (other languages still last).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
+from cikb.gather.scoring import Candidate, FactScorer, Frontier, fact_page_title, is_core_url
 from cikb.gather.spiders.base import SourceSpider
-from cikb.gather.urls import ALLOWED_SCHEMES, is_fact_page, is_other_language
+from cikb.gather.urls import ALLOWED_SCHEMES, is_other_language
 from scrapy import Request, signals
 from scrapy.crawler import Crawler
+from scrapy.exceptions import DontCloseSpider
 from scrapy.http import Response
 from scrapy.linkextractors import LinkExtractor
 from scrapy.utils.sitemap import Sitemap
+from twisted.python.failure import Failure
 from w3lib.url import canonicalize_url
 
 from cikb.core.models import DropReason
 
 START_PRIORITY = 100
 SITEMAP_FILE_PRIORITY = 90
-FACT_PRIORITY = 50
-SITEMAP_ENTRY_PRIORITY = 20
-LINK_PRIORITY = 0
-OTHER_LANGUAGE_PRIORITY = -50
+PAGE_PRIORITY = 0
 
 MAX_SITEMAP_FILES = 5  # per host: a sitemap index may list one per language
-MAX_SITEMAP_ENTRIES = 1000  # per sitemap file: bounds the queue, not the budget
+MAX_SITEMAP_ENTRIES = 1000  # per sitemap file: bounds the frontier, not the budget
+CANDIDATE_KEY = "cikb_candidate"
 
 
 class WebsiteSpider(SourceSpider):
-    """Crawl the company's website within its registered domain (spec G2)."""
+    """Crawl the company's website within its registered domain (spec G2), fact pages first."""
 
     name = "website"
-    # One request in the downloader at a time keeps the scheduler's priority order exact.
+    # One request in the downloader at a time: politeness, and the frontier's order is the fetch order.
     custom_settings = {"CONCURRENT_REQUESTS": 1}
 
     def __init__(self, *args: Any, **kwargs: Any):
@@ -49,34 +57,92 @@ class WebsiteSpider(SourceSpider):
         self._sitemap_files: set[str] = set()
         self._sitemap_hosts: set[str] = set()
         self._offsite: set[str] = set()
+        self.frontier = Frontier()
+        self._pages_out = 0  # page requests yielded and not answered yet
+        self._sitemaps_out = 0  # sitemap requests yielded and not answered yet
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> WebsiteSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
+        best_first = crawler.settings.get("CIKB_CRAWL_ORDER", "facts_first") != "breadth_first"
+        spider.frontier = Frontier(FactScorer(spider.language, enabled=best_first))
         crawler.signals.connect(spider.on_robots_parsed, signal=signals.robots_parsed)
+        crawler.signals.connect(spider.on_idle, signal=signals.spider_idle)
         return spider
 
     async def start(self) -> AsyncIterator[Request]:
         for url in self.start_urls:
             if request := self.page_request(url, priority=START_PRIORITY, start=True):
+                self._pages_out += 1
                 yield request
 
-    def priority(self, url: str, base: int) -> int:
-        if is_other_language(url, self.language):
-            return OTHER_LANGUAGE_PRIORITY
-        return max(base, FACT_PRIORITY) if is_fact_page(url) else base
+    # --- the frontier -----------------------------------------------------------------
+
+    def remember(self, url: str, *, anchor: str = "", in_sitemap: bool = False, from_fact_page: bool = False) -> None:
+        """Add a page URL to the frontier (unless it was requested already)."""
+        key = canonicalize_url(url)
+        if key not in self._seen:
+            self.frontier.add(url, key, anchor=anchor, in_sitemap=in_sitemap, from_fact_page=from_fact_page)
+
+    def next_requests(self) -> list[Request]:
+        """The frontier's best page, when no page and no sitemap is out and the budget is not spent."""
+        if self._pages_out or self._sitemaps_out or self.reporter.summary.fetched >= self.max_pages:
+            return []
+        while (candidate := self.frontier.pop()) is not None:
+            request = self.page_request(candidate.url, priority=PAGE_PRIORITY)
+            if request is None:  # requested meanwhile under this canonical URL
+                self.frontier.untake(candidate)
+                continue
+            request.meta[CANDIDATE_KEY] = candidate
+            self._pages_out += 1
+            return [request]
+        return []
+
+    def on_idle(self, spider: Any) -> None:
+        """A safety net: should a page request vanish without an answer, the crawl goes on."""
+        if self._pages_out or self._sitemaps_out:
+            self._pages_out = self._sitemaps_out = 0
+        requests = self.next_requests()
+        for request in requests:
+            self.crawler.engine.crawl(request)
+        if requests:
+            raise DontCloseSpider
+
+    def on_closed(self, spider: Any, reason: str) -> None:
+        # Candidates never requested: the budget ran out first (or the crawl was stopped).
+        for candidate in self.frontier.remaining():
+            self.reporter.drop(candidate.url, DropReason.budget, f"not fetched: crawl closed ({reason})")
+        super().on_closed(spider, reason)
+
+    # --- pages --------------------------------------------------------------------------
 
     def parse_page(self, response: Response) -> Iterator[Request]:
-        if not self.deliver(response):
-            return
-        yield from self.sitemap_requests(response.url)
-        for url in self.onsite_links(response):
-            if request := self.page_request(url, priority=self.priority(url, LINK_PRIORITY)):
-                yield request
+        self._pages_out = max(0, self._pages_out - 1)
+        if self.deliver(response):
+            fact = self._is_fact_page(response)
+            for url, anchor in self.onsite_links(response):
+                self.remember(url, anchor=anchor, from_fact_page=fact)
+            yield from self.sitemap_requests(response.url)
+        yield from self.next_requests()
 
-    def onsite_links(self, response: Response) -> list[str]:
-        """http(s) links of the page without fragments; off-site ones are counted once and left out."""
-        urls = []
+    def on_page_error(self, failure: Failure) -> Iterable[Request]:  # type: ignore[override]
+        super().on_page_error(failure)
+        self._pages_out = max(0, self._pages_out - 1)
+        candidate: Candidate | None = failure.request.meta.get(CANDIDATE_KEY)  # type: ignore[attr-defined]
+        if candidate is not None:
+            self.frontier.untake(candidate)  # a page that failed covers no category
+        return self.next_requests()
+
+    def _is_fact_page(self, response: Response) -> bool:
+        candidate: Candidate | None = response.meta.get(CANDIDATE_KEY)
+        if candidate is not None and (candidate.core or candidate.events):
+            return True
+        title = response.css("title::text").get() or ""
+        return is_core_url(response.url) or fact_page_title(title)
+
+    def onsite_links(self, response: Response) -> list[tuple[str, str]]:
+        """(URL, anchor text) of the page's http(s) links without fragments; off-site ones are counted once and left out."""
+        links = []
         for link in self._links.extract_links(response):
             url = urldefrag(link.url)[0]
             if urlsplit(url).scheme not in ALLOWED_SCHEMES:
@@ -84,8 +150,8 @@ class WebsiteSpider(SourceSpider):
             if not self.allows(url):
                 self._count_offsite(url)
                 continue
-            urls.append(url)
-        return urls
+            links.append((url, link.text or ""))
+        return links
 
     def _count_offsite(self, url: str) -> None:
         key = canonicalize_url(url)
@@ -93,7 +159,7 @@ class WebsiteSpider(SourceSpider):
             self._offsite.add(key)
             self.reporter.drop(url, DropReason.offsite, "link to another site, not followed")
 
-    # --- sitemaps -----------------------------------------------------------
+    # --- sitemaps -------------------------------------------------------------------------
 
     def on_robots_parsed(self, robotparser: Any, request: Request) -> None:
         """Remember the ``Sitemap:`` lines of a host's robots.txt (Protego exposes them)."""
@@ -118,6 +184,7 @@ class WebsiteSpider(SourceSpider):
         if not self.allows(url):
             return None
         self._sitemap_files.add(url)
+        self._sitemaps_out += 1
         return Request(
             url,
             callback=self.parse_sitemap,
@@ -127,6 +194,11 @@ class WebsiteSpider(SourceSpider):
         )
 
     def parse_sitemap(self, response: Response) -> Iterator[Request]:
+        self._sitemaps_out = max(0, self._sitemaps_out - 1)
+        yield from self._sitemap_entries(response)
+        yield from self.next_requests()
+
+    def _sitemap_entries(self, response: Response) -> Iterator[Request]:
         try:
             sitemap = Sitemap(response.body)
         except Exception:  # noqa: BLE001 -- a broken sitemap only costs its entries
@@ -134,19 +206,17 @@ class WebsiteSpider(SourceSpider):
             return
         entries = [urljoin(response.url, entry["loc"]) for entry in sitemap if entry.get("loc")]
         if sitemap.type == "sitemapindex":
-            yield from self._nested_sitemaps(entries)
+            # Sitemaps of translations hold only translated pages: not worth their requests.
+            for url in entries:
+                if not is_other_language(url, self.language) and (request := self.sitemap_request(url)):
+                    yield request
             return
         for url in entries[:MAX_SITEMAP_ENTRIES]:
             if self.allows(url):
-                if request := self.page_request(url, priority=self.priority(url, SITEMAP_ENTRY_PRIORITY)):
-                    yield request
+                self.remember(url, in_sitemap=True)
 
-    def _nested_sitemaps(self, urls: list[str]) -> Iterator[Request]:
-        # Sitemaps of translations hold only translated pages: not worth their requests.
-        for url in urls:
-            if not is_other_language(url, self.language) and (request := self.sitemap_request(url)):
-                yield request
-
-    def on_sitemap_error(self, failure: Any) -> None:
+    def on_sitemap_error(self, failure: Failure) -> list[Request]:
         # A missing sitemap is normal; it is not a page, so it is not counted as a drop.
-        self.logger.info("no sitemap at %s: %s", failure.request.url, failure.value)
+        self._sitemaps_out = max(0, self._sitemaps_out - 1)
+        self.logger.info("no sitemap at %s: %s", failure.request.url, failure.value)  # type: ignore[attr-defined]
+        return self.next_requests()

@@ -48,6 +48,10 @@ class GatherSettings(BaseModel):
     crunchbase_base_url: str = Field("https://www.crunchbase.com/organization/", description="Where `--crunchbase NAME` organisation pages are looked up.")
     lock_timeout: float = Field(0.0, ge=0, description="Seconds to wait for another gather of the same company; 0 fails at once.")
     language: str = Field("en", description="The website spider fetches pages under another language's path prefix (/de/, /fr/) last.")
+    crawl_order: Literal["facts_first", "breadth_first"] = Field(
+        "facts_first",
+        description="Website crawl order: facts_first scores each URL (about, team, contact, legal, press, announcement posts first; listings and generic articles last); breadth_first fetches in the order found.",
+    )
 
 
 class CleanSettings(BaseModel):

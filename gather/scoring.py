@@ -1,0 +1,511 @@
+"""Best-first crawl order for a company's website: which page to fetch next, within a small page budget.
+
+A page is worth fetching when it is likely to state facts about the company: who it is
+(about, team, contact, pricing, legal, press pages) and what happened to it (posts that
+announce funding, an acquisition, a rename, an anniversary, a partnership, an award, an
+appointment, or an annual letter). Listing pages (author, category, tag, archive, page/N)
+and generic articles (tutorials, how-tos, docs, changelogs, transparency reports) are not.
+
+The shape follows Crawl4AI's ``BestFirstCrawlingStrategy`` with a composite scorer: every
+candidate URL gets a score from general signals, and a priority queue hands out the best
+one next. The signals, all words any company site uses (none are taken from one site):
+
+- the URL's path: its last segment names the page (``/about/``, ``/company/leadership``);
+  a slug's words name the post (``/2024/03/acme-raises-series-b``); a section above it
+  (``/press/...``) says the post is company news; a query string (``?page=2``) or a
+  listing segment (``/tag/``, ``/page/3/``) marks a listing;
+- the anchor texts of the links to it (nav labels such as "About us", post titles on an
+  index page such as "Acme raises $20M Series B");
+- whether the site's sitemap lists it, and the title of the page that linked to it;
+- freshness: among equal scores, the newer year in the URL first (the latest annual
+  letter states the current facts), then the order of discovery (breadth-first).
+
+Scores are tiers plus weights (larger first): pages named by the URL as fact pages
+(``core``), then ones whose short nav label names one, then one section index (``/blog/``,
+``/news/``: its post titles become anchor texts for the rest), then announcement posts,
+then everything else, then generic articles and listings, then other languages.
+Coverage over depth: each further page of a category already fetched (a third annual
+letter, a second privacy page) counts for less (``DECAY``), so a small budget is spread
+over kinds of facts instead of spent on one kind.
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlsplit
+
+from cikb.gather.urls import is_other_language, language_prefix
+
+# --- vocabulary -------------------------------------------------------------------------------
+# Each category: a weight, single words, and phrases (space-separated words, matched in order).
+
+
+@dataclass(frozen=True)
+class Category:
+    name: str
+    weight: float
+    words: frozenset[str] = frozenset()
+    phrases: tuple[str, ...] = ()
+    pattern: re.Pattern[str] | None = None  # on the words joined by single spaces
+
+
+def _category(name: str, weight: float, words: str = "", phrases: Iterable[str] = (), pattern: str = "") -> Category:
+    return Category(name, weight, frozenset(words.split()), tuple(phrases), re.compile(pattern) if pattern else None)
+
+
+# Pages that say who the company is. A URL's last segment or a short nav label names them.
+CORE_CATEGORIES: tuple[Category, ...] = (
+    _category(
+        "about", 10, "about company history mission vision values story purpose",
+        ["about us", "who we are", "our story", "what we do"],
+    ),
+    _category(
+        "team", 9, "team leadership management people founders founder board executives directors governance",
+        ["our team", "meet the team", "board of directors"],
+    ),
+    _category("contact", 8, "contact offices locations headquarters", ["contact us", "get in touch", "our offices"]),
+    _category("pricing", 7, "pricing prices plans", ["plans and pricing"]),
+    _category(
+        "press", 7, "press newsroom news media investors investor",
+        ["press releases", "press release", "press room", "press kit", "media kit", "investor relations", "in the news"],
+    ),
+    _category(
+        "legal", 5, "legal imprint impressum terms tos privacy trademarks trademark",
+        ["terms of service", "terms of use", "terms and conditions", "privacy policy", "legal notice"],
+    ),
+    _category("careers", 4, "careers jobs", ["work with us", "join us"]),
+)
+
+# Overview pages of what the company sells: first among the pages that are neither facts nor news.
+OVERVIEW_WORDS = frozenset("products services solutions platform customers".split())
+
+# Posts that announce what happened to the company, judged by slug and anchor words.
+EVENT_CATEGORIES: tuple[Category, ...] = (
+    _category(
+        "funding", 8, "funding funded financing raises raised investment invests grant grants valuation ipo",
+        ["funding round", "seed round", "goes public", "public offering"],
+        r"\bseries [a-h]\b",
+    ),
+    _category(  # not bare "acquisition" or "merge": customer acquisition, merge conflicts
+        "acquisition", 8, "acquires acquired merger mergers",
+        ["joins forces", "to acquire", "acquisition of", "completes acquisition", "announces acquisition", "merges with", "merged with"],
+    ),
+    _category("rename", 7, "rename renamed renames rebrand rebrands rebranded rebranding", ["new name", "name change", "changes its name", "changes name"]),
+    _category(
+        "anniversary", 7, "anniversary birthday founded founding", ["decade of"],
+        r"\b(turns|celebrates|celebrating) \d+\b|\b\d+ years\b|\b\d+(st|nd|rd|th) (year|birthday)\b",
+    ),
+    _category(
+        "people", 6, "appoints appointed appointment ceo cfo cto coo cmo chairman chairwoman chairperson president cofounder",
+        ["joins as", "named ceo", "names new", "new ceo", "chief executive", "executive director", "co founder", "joins the board", "joins board"],
+    ),
+    _category("announce", 6, "announcing announces announced announcement", ["press release"]),
+    _category(
+        "partnership", 5, "partnership partnerships partnering collaboration collaborate collaborates collaborating alliance",
+        ["partners with", "teams up", "team up"],
+    ),
+    _category("award", 5, "award awards awarded prize honored honoured", ["named a leader", "recognized as"]),
+    _category(
+        "letter", 5, "letter shareholders",
+        ["annual report", "annual letter", "year in review", "in review", "year end", "end of year", "state of the company", "letter from"],
+    ),
+)
+
+# Words that may stand beside a core word in a page's name: /about-us, /terms-of-service, /investor-relations.
+FILLER_WORDS = frozenset(
+    """a an and the of to for with in on at by our us we who are what do get touch work join meet page pages policy
+    policies notice info information overview relations releases release kit room center centre service use conditions
+    statement sales general corporate global""".split()
+)
+
+# Blog-like sections: a page under them is a post, whatever its slug says (/blog/about-time).
+POST_SECTIONS = frozenset("blog blogs posts post articles stories journal insights updates".split())
+
+# Section indexes whose links carry post titles: one of them is worth a page early.
+HUB_WORDS = frozenset("blog news newsroom press updates stories insights articles announcements posts journal".split())
+HUB_PHRASES = ("press releases", "press room", "latest news")
+
+# Sections that hold company news or people: a page under them is more likely a fact page.
+FACT_SECTIONS = frozenset("press newsroom news announcements investors investor media company about team leadership people".split())
+
+# Generic articles: any company publishes them, few state facts about it.
+GENERIC_SECTIONS = frozenset(
+    """docs doc documentation developers developer api apis reference kb help support tutorials tutorial guides
+    guide learn academy webinars webinar ebooks ebook whitepapers podcasts podcast glossary changelog changelogs
+    integrations integration templates examples forum forums community status downloads download""".split()
+)
+GENERIC_WORDS = frozenset(
+    """tutorial tutorials howto guide guides docs documentation changelog changelogs api apis sdk glossary
+    webinar webinars ebook whitepaper podcast tips tricks cheatsheet checklist troubleshooting explained strategies
+    template templates""".split()
+)
+GENERIC_PHRASES = (
+    "how to", "transparency report", "release notes", "release note", "deep dive", "best practices",
+    "step by step", "getting started", "get started", "what is", "introduction to", "case study", "case studies",
+    "cheat sheet", "engineering blog", "under the hood",
+)
+
+# Listing pages: they list other pages and state nothing of their own.
+LISTING_SEGMENTS = frozenset(
+    """author authors category categories tag tags topic topics archive archives page search feed feeds rss atom
+    login signin signup register cart checkout account comments share print wp-json xmlrpc attachment""".split()
+)
+LISTING_QUERY_KEYS = frozenset("page paged pg offset start s q query search sort order orderby filter tag category author".split())
+
+# --- weights ----------------------------------------------------------------------------------
+
+CORE_URL_TIER = 100.0  # the URL's last segment names a fact page
+CORE_ANCHOR_TIER = 80.0  # a short link label names one
+HUB_TIER = 60.0  # the first section index (blog, news); later ones get HUB_TIER * HUB_DECAY
+EVENT_TIER = 40.0  # announcement posts
+LISTING_PENALTY = -200.0
+GENERIC_PENALTY = -45.0
+OTHER_LANGUAGE_PENALTY = -1000.0
+QUERY_PENALTY = -3.0  # ?ref=footer and the like: usually a copy of a page without the query
+FACT_SECTION_BONUS = 3.0
+OVERVIEW_BONUS = 5.0  # /products/, /services/: what the company does
+SITEMAP_BONUS = 1.0
+PARENT_BONUS = 1.0  # a link found on a fact page
+DEPTH_COST = 0.3  # per path segment beyond the first (numbers such as dates not counted)
+EXTRA_CATEGORY_BONUS = 0.5  # per further category an announcement matches (at most two)
+DECAY = 0.5  # a category's weight is multiplied by this for each page of it already taken
+HUB_DECAY = 0.0
+CORE_MAX_WORDS = 4  # a page's name or nav label ("Meet the team"), not a post title
+CORE_MAX_OTHER_WORDS = 1  # "About Acme" and "Contact sales", not "Dashboards people actually read"
+
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+_EXTENSION = re.compile(r"\.(html?|php|aspx?|jsp|cfm|shtml)$")
+_YEAR = re.compile(r"(?<!\d)(19[89]\d|20\d\d)(?!\d)")
+
+
+def words(text: str) -> list[str]:
+    """Lowercased words of ``text`` (letters and digits; ``about-us_page`` -> about, us, page)."""
+    return _TOKEN.findall(text.lower())
+
+
+def _segments(url: str) -> list[str]:
+    """Path segments without a file extension and without a leading language prefix."""
+    parts = urlsplit(url)
+    segments = [s for s in parts.path.lower().split("/") if s]
+    if segments and language_prefix(url) is not None:
+        segments = segments[1:]
+    if segments:
+        segments[-1] = _EXTENSION.sub("", segments[-1])
+    return [s for s in segments if s and s != "index"]
+
+
+def _matches(category: Category, tokens: list[str], text: str) -> bool:
+    if category.words.intersection(tokens) or any(f" {phrase} " in text for phrase in category.phrases):
+        return True
+    return bool(category.pattern and category.pattern.search(text))
+
+
+def _matched(categories: Iterable[Category], tokens: list[str]) -> list[Category]:
+    text = f" {' '.join(tokens)} "
+    return [c for c in categories if _matches(c, tokens, text)]
+
+
+def _has_any(tokens: list[str], vocabulary: frozenset[str], phrases: tuple[str, ...] = ()) -> bool:
+    text = f" {' '.join(tokens)} "
+    return bool(vocabulary.intersection(tokens)) or any(f" {phrase} " in text for phrase in phrases)
+
+
+def is_listing(url: str) -> bool:
+    """True for pages that list other pages: author, category, tag, archive, page/N, search, date archives, ?page=."""
+    segments = _segments(url)
+    if any(s in LISTING_SEGMENTS for s in segments):
+        return True
+    if any(re.fullmatch(r"page-?\d+", s) for s in segments):
+        return True
+    if len(segments) >= 2 and segments[-1].isdigit() and int(segments[-1]) < 1000 and segments[-2] in HUB_WORDS:
+        return True  # /blog/2/: page 2 of the blog
+    if segments and all(s.isdigit() for s in segments) and len(segments) <= 3 and _YEAR.fullmatch(segments[0]):
+        return True  # /2024/ or /2024/05/: a date archive
+    keys = {key.lower() for key, _ in parse_qsl(urlsplit(url).query, keep_blank_values=True)}
+    return bool(keys & LISTING_QUERY_KEYS)
+
+
+def is_generic(url: str, anchor: str = "") -> bool:
+    """True for generic articles: tutorials, how-tos, docs, changelogs, transparency reports..."""
+    segments = _segments(url)
+    if any(s in GENERIC_SECTIONS for s in segments):
+        return True
+    slug = words(segments[-1]) if segments else []
+    return is_generic_text(" ".join(slug)) or is_generic_text(anchor)
+
+
+def is_generic_text(text: str) -> bool:
+    """True when a slug, anchor or title names a generic article (a how-to, a guide, a transparency report...)."""
+    return _has_any(words(text), GENERIC_WORDS, GENERIC_PHRASES)
+
+
+def _core_name(tokens: list[str]) -> list[Category]:
+    """Core categories of a page name or nav label: a few words, a core word, at most one other word."""
+    if not tokens or len(tokens) > CORE_MAX_WORDS:
+        return []
+    found = _matched(CORE_CATEGORIES, tokens)
+    if not found:
+        return []
+    vocabulary = FILLER_WORDS.union(*(c.words for c in CORE_CATEGORIES))
+    return found if sum(t not in vocabulary for t in tokens) <= CORE_MAX_OTHER_WORDS else []
+
+
+def core_categories(url: str) -> list[Category]:
+    """Fact-page categories the URL's last segment names (``/company/leadership`` -> team), or []."""
+    segments = _segments(url)
+    if not segments or is_listing(url) or is_generic(url) or year_of(url):
+        return []  # a dated path is a post (/2019/05/about-time), not a page of the site
+    if any(s in POST_SECTIONS for s in segments[:-1]):
+        return []  # so is a page under /blog/
+    return _core_name(words(segments[-1]))
+
+
+def is_core_url(url: str) -> bool:
+    """True when the URL names a page that usually holds company facts (about, team, contact, legal...)."""
+    return bool(core_categories(url))
+
+
+def is_hub(url: str) -> bool:
+    """True for a section index that lists posts by title: /blog/, /news/, /company/press/ (not /blog/page/2/)."""
+    segments = _segments(url)
+    if not segments or len(segments) > 2 or is_listing(url) or urlsplit(url).query:
+        return False
+    slug = words(segments[-1])
+    return _has_any(slug, HUB_WORDS, HUB_PHRASES) and len(slug) <= 2
+
+
+def year_of(url: str) -> int:
+    """The newest plausible year written in the URL's path (0 when none): a freshness hint."""
+    years = [int(y) for y in _YEAR.findall(urlsplit(url).path)]
+    return max(years, default=0)
+
+
+# --- scoring ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Candidate:
+    """A URL the crawl knows of and has not requested yet, with what was learnt about it."""
+
+    url: str
+    key: str
+    seq: int  # discovery order
+    anchors: list[str] = field(default_factory=list)
+    in_sitemap: bool = False
+    from_fact_page: bool = False
+    version: int = 0  # bumped when the static score changes (a new anchor)
+    static: float = 0.0
+    core: list[Category] = field(default_factory=list)  # core categories (URL, else anchor)
+    core_from_url: bool = False
+    events: list[Category] = field(default_factory=list)
+    hub: bool = False
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why a URL scored what it did (for benchmarks, tests and the curious)."""
+
+    score: float
+    tier: str
+    categories: tuple[str, ...]
+
+
+class FactScorer:
+    """Scores candidate URLs by the signals above; ``enabled=False`` scores every page alike (breadth-first)."""
+
+    def __init__(self, language: str = "en", *, enabled: bool = True):
+        self.language = language
+        self.enabled = enabled
+
+    def analyse(self, candidate: Candidate) -> None:
+        """Compute the candidate's static score and categories from its URL, anchors and sources."""
+        url = candidate.url
+        other_language = is_other_language(url, self.language)
+        if not self.enabled:
+            candidate.static = OTHER_LANGUAGE_PENALTY if other_language else 0.0
+            candidate.core, candidate.events, candidate.hub = [], [], False
+            return
+        anchors = [a for a in candidate.anchors if a]
+        anchor_tokens = [words(a) for a in anchors]
+        segments = _segments(url)
+        slug = words(segments[-1]) if segments else []
+        listing = is_listing(url)
+        generic = is_generic(url) or any(is_generic_text(a) for a in anchors)
+
+        core = core_categories(url)
+        candidate.core_from_url = bool(core)
+        if not core and not listing and not generic:
+            for tokens in anchor_tokens:
+                core = core or _core_name(tokens)
+        candidate.core = core
+        candidate.hub = is_hub(url)
+        events: list[Category] = []
+        for tokens in [slug, *anchor_tokens]:
+            events += [c for c in _matched(EVENT_CATEGORIES, tokens) if c not in events]
+        candidate.events = [] if listing or generic else events
+
+        score = 0.0
+        if listing:
+            score += LISTING_PENALTY
+        elif generic:
+            score += GENERIC_PENALTY
+        if other_language:
+            score += OTHER_LANGUAGE_PENALTY
+        if urlsplit(url).query:
+            score += QUERY_PENALTY
+        if any(s in FACT_SECTIONS for s in segments[:-1]) and not core:
+            score += FACT_SECTION_BONUS
+        if not listing and not generic and 0 < len(slug) <= 2 and OVERVIEW_WORDS.intersection(slug) and not year_of(url):
+            score += OVERVIEW_BONUS
+        if candidate.in_sitemap:
+            score += SITEMAP_BONUS
+        if candidate.from_fact_page:
+            score += PARENT_BONUS
+        score -= DEPTH_COST * max(0, len([s for s in segments if not s.isdigit()]) - 1)
+        candidate.static = score
+
+    def score(self, candidate: Candidate, taken: Counter[str]) -> float:
+        """The candidate's score now, given how many pages of each category were already taken."""
+        score = candidate.static
+        if candidate.core:
+            tier = CORE_URL_TIER if candidate.core_from_url else CORE_ANCHOR_TIER
+            score += tier + max(c.weight * DECAY ** taken[c.name] for c in candidate.core)
+        elif candidate.hub:
+            score += HUB_TIER * HUB_DECAY ** taken["hub"]
+        if candidate.events and not candidate.core:
+            weights = sorted((c.weight * DECAY ** taken[c.name] for c in candidate.events), reverse=True)
+            score += EVENT_TIER + weights[0] + EXTRA_CATEGORY_BONUS * min(2, len(weights) - 1)
+        return score
+
+    def explain(self, candidate: Candidate, taken: Counter[str] | None = None) -> Explanation:
+        taken = taken or Counter()
+        if is_other_language(candidate.url, self.language):
+            tier = "other-language"
+        elif candidate.core:
+            tier = "core" if candidate.core_from_url else "core-anchor"
+        elif candidate.hub:
+            tier = "hub"
+        elif candidate.events:
+            tier = "event"
+        elif candidate.static <= LISTING_PENALTY / 2:
+            tier = "listing"
+        elif candidate.static <= GENERIC_PENALTY / 2:
+            tier = "generic"
+        else:
+            tier = "other"
+        names = tuple(c.name for c in candidate.core or candidate.events) + (("hub",) if candidate.hub else ())
+        return Explanation(round(self.score(candidate, taken), 3), tier, names)
+
+
+def score_url(url: str, anchors: Iterable[str] = (), *, language: str = "en", in_sitemap: bool = False) -> Explanation:
+    """Score one URL with its anchor texts, as the first pick of a fresh crawl would."""
+    candidate = Candidate(url=url, key=url, seq=0, anchors=list(anchors), in_sitemap=in_sitemap)
+    scorer = FactScorer(language)
+    scorer.analyse(candidate)
+    return scorer.explain(candidate)
+
+
+class Frontier:
+    """The crawl's to-do list: a best-first priority queue of candidate URLs.
+
+    ``add`` records a URL (again: one more anchor text or source for it); ``pop`` hands out
+    the best one and counts its categories as taken, which lowers the score of others of the
+    same kind. Scores only fall when a category is taken, so a lazily re-checked heap is exact;
+    a new anchor that raises a score pushes a fresh entry (the stale one is skipped).
+    """
+
+    def __init__(self, scorer: FactScorer | None = None):
+        self.scorer = scorer or FactScorer()
+        self.taken: Counter[str] = Counter()
+        self._candidates: dict[str, Candidate] = {}
+        self._heap: list[tuple[float, int, int, int, str]] = []
+        self._seq = 0
+
+    def __len__(self) -> int:
+        return len(self._candidates)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._candidates
+
+    def add(self, url: str, key: str, *, anchor: str = "", in_sitemap: bool = False, from_fact_page: bool = False) -> None:
+        """Record ``url`` (canonical ``key``) as a candidate, or what is new about it."""
+        anchor = " ".join(anchor.split())[:200]
+        candidate = self._candidates.get(key)
+        if candidate is None:
+            self._seq += 1
+            candidate = Candidate(url=url, key=key, seq=self._seq)
+            self._candidates[key] = candidate
+            changed = True
+        else:
+            changed = False
+        if anchor and anchor not in candidate.anchors and len(candidate.anchors) < 10:
+            candidate.anchors.append(anchor)
+            changed = True
+        if in_sitemap and not candidate.in_sitemap:
+            candidate.in_sitemap = changed = True
+        if from_fact_page and not candidate.from_fact_page:
+            candidate.from_fact_page = changed = True
+        if changed:
+            candidate.version += 1
+            self.scorer.analyse(candidate)
+            self._push(candidate)
+
+    def _push(self, candidate: Candidate) -> None:
+        score = self.scorer.score(candidate, self.taken)
+        year = year_of(candidate.url) if self.scorer.enabled else 0
+        entry = (-score, -year, candidate.seq, candidate.version, candidate.key)
+        heapq.heappush(self._heap, entry)
+
+    def pop(self) -> Candidate | None:
+        """The best candidate now (removed from the frontier), its categories counted as taken; None when empty."""
+        while self._heap:
+            neg_score, neg_year, seq, version, key = heapq.heappop(self._heap)
+            candidate = self._candidates.get(key)
+            if candidate is None or candidate.version != version:
+                continue  # taken already, or superseded by a newer entry
+            current = -self.scorer.score(candidate, self.taken)
+            if current > neg_score and self._heap and (current, neg_year, seq) > self._heap[0][:3]:
+                heapq.heappush(self._heap, (current, neg_year, seq, version, key))  # fell behind: re-queue
+                continue
+            del self._candidates[key]
+            self.take(candidate)
+            return candidate
+        return None
+
+    def take(self, candidate: Candidate) -> None:
+        """Count the candidate's categories as taken (``pop`` does; a page that failed is given back with ``untake``)."""
+        self.taken.update(self._kinds(candidate))
+
+    def untake(self, candidate: Candidate) -> None:
+        """Give back what ``take`` counted; others' scores may rise, so the queue is rebuilt."""
+        self.taken.subtract(self._kinds(candidate))
+        self._heap = []
+        for other in self._candidates.values():
+            self._push(other)
+
+    @staticmethod
+    def _kinds(candidate: Candidate) -> set[str]:
+        kinds = {c.name for c in candidate.core} | {c.name for c in candidate.events}
+        return kinds | ({"hub"} if candidate.hub else set())
+
+    def remaining(self) -> Iterator[Candidate]:
+        """Candidates never handed out, best first."""
+        entries = sorted(
+            (-self.scorer.score(c, self.taken), -(year_of(c.url) if self.scorer.enabled else 0), c.seq, c.key)
+            for c in self._candidates.values()
+        )
+        for *_, key in entries:
+            yield self._candidates[key]
+
+
+def fact_page_title(title: str) -> bool:
+    """True when a page's title names a fact page or an announcement (its links then get a small bonus)."""
+    tokens = words(title)
+    if not tokens or is_generic_text(title):
+        return False
+    parts = re.split(r"\s[|\-\u2013\u2014:\u00b7]\s|\|", title)  # "About Acme | Acme": the page's own name first
+    return any(_core_name(words(part)) for part in parts) or bool(_matched(EVENT_CATEGORIES, tokens))
