@@ -38,8 +38,7 @@ from cikb.app.reading import enrich_table, open_retriever
 from cikb.app.sample_site import serve_sample_site
 from cikb.core.config import Settings
 from cikb.core.slug import slugify
-from cikb.enrich.evidence import passages_from_chunks
-from cikb.enrich.extract import _shape_spans, analyse_question
+from cikb.answer.reader import plain, read_question, spans, split_sentences
 from cikb.enrich.kb import LazyKnowledgeBase
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -190,9 +189,9 @@ def baseline(settings: Settings, cells: list[tuple[str, Column]]) -> dict[tuple[
         for company, column in cells:
             question = column.question.replace("{Company}", company)
             chunks = kb.search(question, slugify(company))
-            q = analyse_question(question, column.type, company)
-            spans = _shape_spans(q, passages_from_chunks(chunks[:1])[0].text) if chunks else []
-            values[(company, column.name)] = spans[0][0] if spans else None
+            q = read_question(question, column.type, company)
+            found = [span for sentence in split_sentences(chunks[0].chunk.text) for span in spans(q, plain(sentence))] if chunks else []
+            values[(company, column.name)] = found[0].text if found else None
     finally:
         kb.close()
     return values

@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
+from cikb.answer.reader import read_question
 from cikb.enrich.base import EnrichContext, RowInput, register_strategy
 from cikb.enrich.coerce import min_confidence
 from cikb.enrich.evidence import (
@@ -26,7 +27,7 @@ from cikb.enrich.evidence import (
     passages_from_hits,
     web_search,
 )
-from cikb.enrich.extract import Candidate, Passage, analyse_question
+from cikb.enrich.extract import Candidate, Passage
 from cikb.enrich.models import Confidence, RowStep
 from cikb.prompts import load_prompt
 
@@ -129,7 +130,7 @@ async def _more_queries(question: str, row: RowInput, ctx: EnrichContext, tried:
                 return fresh[:3]
         except Exception:  # fall through to the offline angles
             pass
-    terms = " ".join(analyse_question(question, ctx.column.type, row.label).key_terms)
+    terms = " ".join(read_question(question, ctx.column.type, row.label).keywords)
     angles = [f'"{row.label}" {terms}', f"{row.label} {terms} official site", f"{row.label} {terms} wikipedia"]
     return [q for q in angles if q not in tried]
 

@@ -1,0 +1,1073 @@
+"""One reader for offline answers: the question's type, the sentences that answer it, the typed span.
+
+``cikb ask`` (extractive mode) and ``cikb enrich`` (lookup and research without an LLM) both read
+retrieved text through this module, so the same chunks give the same answer to the same question.
+
+1. :func:`read_question` types the question — ``year``, ``date``, ``number``, ``money``, ``person``,
+   ``org``, ``place`` or free ``text`` (a column may also ask for an ``option`` of a select or a
+   ``boolean``) — and keeps its key terms as Snowball stems (the stems BM25 uses), the subject's own
+   words left out.
+2. :func:`split_sentences` is the one sentence splitter: Markdown-aware, abbreviation-aware.
+3. Each sentence is scored: the IDF-weighted share of the key terms it holds (one table of
+   relation words: founded ~ established ~ formed, headquartered ~ based ~ located ...; related
+   words count half), whether it is about the subject (named as the subject, or mentioned), a
+   prior for better-ranked passages, and penalties for negations and legal pages.
+4. Typed spans are read from the best sentences: dates validated and normalised with ``dateparser``,
+   money with ``price-parser``, numbers written as words with ``number-parser``, names and places
+   from capitalisation and the words around them (spaCy's ``en_core_web_sm`` was measured for
+   this and not adopted: see the README's *Ask* section).
+5. :func:`read` votes among the best sentences' values and says how sure it is: ``high`` needs the
+   sentence to hold every key term, be about the subject, tie the value tightly to the question's
+   predicate ("was founded in 2013") and no equally strong sentence to propose another value. Free
+   text is never more than ``low``, a boolean never more than ``medium``.
+
+When no sentence holds a value of the kind asked, :class:`Reading` has no answer: callers say so
+rather than quote unrelated sentences.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from functools import cache, lru_cache
+from typing import Any, Literal
+
+from cikb.embed.bm25 import english_stopwords
+from dateparser.date import DateDataParser
+from number_parser import parse_number
+from price_parser import Price
+from py_rust_stemmers import SnowballStemmer
+
+Kind = Literal["year", "date", "number", "money", "person", "org", "place", "option", "boolean", "text"]
+Confidence = Literal["high", "medium", "low", "none"]
+TYPED_KINDS = frozenset({"year", "date", "number", "money", "person", "org", "place", "option"})
+# What a reader calls the value a question of each kind wants (for "no sentence states ...").
+KIND_NOUNS = {"year": "a year", "date": "a date", "number": "a number", "money": "an amount of money",
+              "person": "a name", "org": "an organisation's name", "place": "a place", "option": "one of the options",
+              "boolean": "a yes or no", "text": "an answer"}
+
+MAX_SENTENCES = 8  # the best sentences that vote on a typed value
+RELATED_WEIGHT = 0.5
+NEGATION_PENALTY = 0.5
+BOILERPLATE_PENALTY = 0.1
+RANK_PRIOR, CUE_BONUS = 0.05, 0.15
+# A sentence's score by whether it is about the question's subject: its subject, mentioned, not named.
+ABOUT_SUBJECT = {2: 1.0, 1: 0.8, 0: 0.5}
+AGREEMENT_WEIGHT = 0.15
+RIVAL_DISTANCE = 12  # a sentence about the subject proposing another value this close to the predicate is a rival
+NEAR = 8  # tokens between a value and the question's predicate that still tie them
+
+# --- words ------------------------------------------------------------------------------------
+
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'’\-]*")
+_WH_WORDS = frozenset({"who", "whom", "whose", "when", "where", "what", "which", "how", "why"})
+# Words a question asks with that say nothing about the answer's content.
+_QUESTION_FILLER = frozenset(
+    """company companies organisation organization firm business year years name named date kind type many much
+    number currently current today ever also tell give know""".split()
+)
+_LEGAL_SUFFIXES = frozenset({"inc", "ltd", "llc", "corp", "plc", "co", "gmbh", "ag", "sa", "limited", "corporation"})
+
+# One table of relation words, as Snowball stems. Words in one group name the same relation
+# ("founded" ~ "established"); a related word counts half ("launched" for "founded").
+EQUIVALENT_STEMS = [
+    {"found", "founder", "cofound", "co-found", "establish", "incorpor", "form", "creat", "set-up"},
+    {"headquart", "hq", "base", "locat"},
+    {"employ", "employe", "staff", "workforc", "worker", "headcount"},
+    {"revenu", "sale", "turnov"},
+    {"own", "owner", "parent", "subsidiari"},
+    {"acquir", "acquisit", "bought", "purchas", "buy"},
+    {"ceo", "chief"},
+]
+RELATED_STEMS = {
+    "found": ("launch", "start", "began", "begin"),
+    "headquart": ("offic", "head", "address", "hous"),
+    "ceo": ("execut", "director", "presid", "chairman", "head", "leader", "lead"),
+    "execut": ("ceo", "chief", "director", "presid", "head", "leader", "lead"),
+    "director": ("ceo", "chief", "execut", "presid", "head", "leader", "lead"),
+    "presid": ("ceo", "chief", "execut", "director", "chairman"),
+    "employ": ("peopl", "team", "member"),
+    "revenu": ("incom", "earn"),
+    "sell": ("make", "build", "offer", "product", "provid", "produc", "manufactur", "design", "develop", "servic"),
+    "make": ("build", "produc", "manufactur", "design", "sell", "offer", "product"),
+    "product": ("make", "sell", "offer", "servic"),
+    "run": ("oper", "project", "program", "manag"),
+    "project": ("program", "initi", "servic"),
+}
+# Words Snowball merges with a different word: "can be found" is not "founded", "the club's form" is not "formed".
+_STEM_EXCEPTIONS = {"found": "find", "form": "form-noun", "forms": "form-noun"}
+
+_NEGATION = re.compile(r"\b(?:never|not|no|don't|doesn't|didn't|won't|cannot|can't|neither|nor)\b", re.IGNORECASE)
+# Pages whose sentences rarely answer questions about the company itself.
+_BOILERPLATE_TITLE = re.compile(r"\b(?:legal|privacy|cookies?|terms|imprint|disclaimer|impressum)\b", re.IGNORECASE)
+
+
+@cache
+def _stemmer() -> SnowballStemmer:
+    return SnowballStemmer("english")
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """A word's Snowball stem (the stems BM25 uses), lowercased; 'found' alone is the past of 'find'."""
+    lower = word.lower().strip("'’").replace("’", "'")
+    if lower.endswith("'s"):
+        lower = lower[:-2]
+    return _STEM_EXCEPTIONS.get(lower) or _stemmer().stem_word(lower)
+
+
+def _group(term: str) -> frozenset[str]:
+    for group in EQUIVALENT_STEMS:
+        if term in group:
+            return frozenset(group)
+    return frozenset({term})
+
+
+def _match_weight(term: str, stems: set[str]) -> float:
+    """1 when a sentence holds the term (or a word of the same relation), a half for a related word, else 0."""
+    if _group(term) & stems:
+        return 1.0
+    if stems.intersection(RELATED_STEMS.get(term, ())):
+        return RELATED_WEIGHT
+    return 0.0
+
+
+def _tokens(text: str) -> list[tuple[str, int, int]]:
+    return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
+
+
+def _stems_of(word: str) -> set[str]:
+    """The stems of a word and of its hyphenated parts ("co-founded" -> co-found, co, found)."""
+    stems = {stem(word)}
+    if "-" in word:
+        stems.update(stem(part) for part in word.split("-") if part)
+    return stems
+
+
+# --- the question -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Question:
+    """What a question asks for, as far as plain text analysis can tell."""
+
+    text: str
+    kind: Kind
+    terms: tuple[str, ...]  # the key terms' stems; the subject's own words are never key terms
+    keywords: tuple[str, ...]  # the key words as written (for search queries)
+    subject_terms: tuple[str, ...] = ()  # every word and acronym of the subject's name, lowercased
+    subject_words: tuple[str, ...] = ()  # the name's distinctive words
+    subject_acronyms: tuple[str, ...] = ()
+    options: tuple[str, ...] = ()
+    percent: bool = False  # a number question that asks for a share
+
+
+_MONEY_WORDS = frozenset(
+    "revenue revenues turnover sales price prices cost costs funding fund raise raised valuation valued worth income "
+    "profit profits budget salary capital spend spent pay paid fee fees".split()
+)
+_ORG_WORDS = frozenset("organisation organization organisations organizations company companies institution "
+                       "agency firm group body society foundation government".split())
+_PLACE_WORDS = frozenset("city country state place address town region county headquarters headquartered based "
+                         "located location continent".split())
+_PERSON_ROLES = frozenset("ceo founder founders president chairman chairwoman chair director executive chief "
+                          "head leader owner cto cfo coo manager editor".split())
+
+
+def read_question(question: str, column_type: str | None = None, company: str = "",
+                  options: Sequence[str] = ()) -> Question:
+    """Type ``question`` and keep its key terms. ``column_type`` (number, boolean, select, text) narrows
+    the type; ``company`` is the subject, whose own words are never key terms."""
+    words = [w for w, _, _ in _tokens(question)]
+    lower = [w.lower() for w in words]
+    subject_words, acronyms = _name_parts(company) if company else ((), ())
+    own = set(subject_words) | set(acronyms) | {w.lower() for w, _, _ in _tokens(company)}
+    if not own & set(lower):
+        # The question names something else ("When did Let's Encrypt issue ..."): its words are the key
+        # terms, and the evidence need not name the row's company.
+        subject_words, acronyms, own = (), (), set()
+    stop = english_stopwords() - {"other"}  # "what other projects": the answer is an other one
+    kept = _without_exclusions(lower)
+    keywords = tuple(dict.fromkeys(
+        w for w in kept
+        if w not in stop and w not in _WH_WORDS and w not in _QUESTION_FILLER and w not in own and len(w) > 1
+        and w.replace("’", "'") not in own
+    ))
+    terms = tuple(dict.fromkeys(stem(w) for w in keywords))
+    kind = _kind(lower, column_type)
+    percent = any(w in ("percent", "percentage", "share", "proportion") for w in lower)
+    return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent)
+
+
+_EXCLUDING = re.compile(r"\b(?:besides|except|excluding|other than|apart from|aside from|beyond)\b")
+
+
+def _without_exclusions(lower: list[str]) -> list[str]:
+    """The question's words without what it excludes: 'besides Let's Encrypt', 'other than its CEO'."""
+    text = " ".join(lower)
+    match = _EXCLUDING.search(text)
+    if match is None:
+        return lower
+    return [w for w in text[:match.start()].split() if w != "other" or "other than" not in match.group()]
+
+
+def _kind(lower: list[str], column_type: str | None) -> Kind:
+    first = lower[0] if lower else ""
+    asks_year = "year" in lower or "decade" in lower or "century" in lower
+    asks_when = "when" in lower or asks_year or (("date" in lower or "day" in lower) and ("what" in lower or "which" in lower))
+    if column_type == "select":
+        return "option"
+    if column_type == "boolean":
+        return "boolean"
+    if column_type == "number":
+        if asks_when:
+            return "year"
+        return "money" if _MONEY_WORDS & set(lower) else "number"
+    if asks_when:
+        return "year" if asks_year else "date"
+    if "how" in lower and ("many" in lower or "much" in lower):
+        return "money" if "much" in lower and (_MONEY_WORDS & set(lower) or "cost" in lower) else "number"
+    if _asks_for(lower, ("what", "which"), ("percentage", "percent", "number", "amount", "total")):
+        return "money" if _MONEY_WORDS & set(lower) else "number"
+    if _asks_for(lower, ("what", "which"), tuple(_MONEY_WORDS)):
+        return "money"
+    if first in ("who", "whom", "whose") or "whom" in lower or (first == "who"):
+        return "person"
+    if "who" in lower[:3]:
+        return "person"
+    if _asks_for(lower, ("what", "which"), tuple(_ORG_WORDS)):
+        return "org"
+    if "where" in lower or _asks_for(lower, ("what", "which", "in"), tuple(_PLACE_WORDS)) or "address" in lower:
+        return "place"
+    if _asks_for(lower, ("what", "which"), tuple(_PERSON_ROLES)) and "is" in lower:
+        return "person"
+    return "text"
+
+
+def _asks_for(lower: list[str], wh: tuple[str, ...], nouns: tuple[str, ...]) -> bool:
+    """'what city', 'which organisation', 'what is the revenue': a wh-word followed, within three words, by one of ``nouns``."""
+    for i, word in enumerate(lower):
+        if word in wh and any(w in nouns for w in lower[i + 1:i + 4]):
+            return True
+    return False
+
+
+def _name_parts(label: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The distinctive words of a name and its acronyms: 'Royal Institute of British Architects (RIBA)'
+    -> (royal, institute, british, architects), (riba,)."""
+    stop = english_stopwords()
+    words = [w for w, _, _ in _tokens(re.sub(r"\([^)]*\)", " ", label))
+             if w.lower() not in stop and w.lower() not in _LEGAL_SUFFIXES]
+    distinctive = tuple(dict.fromkeys(w.lower() for w in words if len(w) > 1))
+    acronyms = {m.lower() for m in re.findall(r"\(([A-Z][A-Za-z&]{1,9})\)", label)}
+    capitals = [w[0] for w in words if w[0].isupper()]
+    if len(capitals) >= 2:
+        acronyms.add("".join(capitals).lower())
+    if len(words) == 1 and words[0].isupper():
+        acronyms.add(words[0].lower())
+    return distinctive, tuple(sorted(acronyms))
+
+
+# --- sentences --------------------------------------------------------------------------------
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)]?\s+(?=[\"'“(]?[A-Z0-9])")
+# Abbreviations that end in a dot without ending a sentence.
+_ABBREVIATION = re.compile(
+    r"(?:\b(?:Inc|Corp|Co|Ltd|Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|vs|etc|e\.g|i\.e|approx|No|U\.S|U\.K|a\.m|p\.m|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)|\b[A-Z])\.$"
+)
+_MARKDOWN_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_MARKDOWN_MARKS = re.compile(r"(\*\*|__|\*|`)")
+_LABEL = re.compile(r"^\s*[*_]*[A-Z][\w ]{0,30}[*_]*:\s")  # "Employees: about 420"
+_LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+
+
+def split_sentences(markdown: str) -> list[str]:
+    """The prose sentences of Markdown or plain text: headings, tables and rules skipped, links and marks undone.
+
+    Lines of a paragraph are joined, except list items and "Label: value" lines, which stand alone.
+    A sentence has at least four words.
+    """
+    sentences: list[str] = []
+    for block in re.split(r"\n\s*\n", markdown):
+        lines = [line for line in block.splitlines() if line.strip() and not _is_markup_line(line)]
+        for piece in _pieces(lines):
+            prose = _MARKDOWN_MARKS.sub("", _MARKDOWN_LINK.sub(r"\1", piece))
+            sentences.extend(_split_prose(prose))
+    return [s for s in sentences if len(_WORD.findall(s)) >= 4]
+
+
+def _pieces(lines: list[str]) -> list[str]:
+    pieces: list[str] = []
+    joinable = False
+    for line in lines:
+        standalone = bool(_LIST_MARKER.match(line) or _LABEL.match(line))
+        text = _LIST_MARKER.sub("", line).strip()
+        if joinable and not standalone:
+            pieces[-1] = f"{pieces[-1]} {text}"
+        else:
+            pieces.append(text)
+        joinable = not standalone
+    return pieces
+
+
+def _is_markup_line(line: str) -> bool:
+    stripped = line.strip()
+    return stripped.startswith(("#", "|", "---", "===", "```", ">")) and not stripped.startswith("> ")
+
+
+def _split_prose(prose: str) -> list[str]:
+    sentences: list[str] = []
+    for piece in _SENTENCE_END.split(" ".join(prose.split())):
+        if sentences and _ABBREVIATION.search(sentences[-1]):
+            sentences[-1] = f"{sentences[-1]} {piece}"  # "Acme Corp. was founded..." is one sentence
+        else:
+            sentences.append(piece.strip())
+    return [s for s in sentences if s]
+
+
+# --- what a sentence says ---------------------------------------------------------------------
+
+_PARENTHESIS = re.compile(r"\s*\([^()]*\)")
+# ", which was originally founded in 1888" describes the noun before it, not the sentence's subject.
+_RELATIVE_CLAUSE = re.compile(r",\s+(?:which|who|whose)\b[^,;.]*|\s+(?:that|which|who)\s+(?:had |has |have )?(?:been|was|were)\b[^,;.]*")
+# ", created by Victor Lardent at Monotype" describes the noun before it, unless that noun is the subject
+# ("The University, founded in 1890, is ...").
+_REDUCED_RELATIVE = re.compile(r",\s+(?:created|founded|established|formed|built|designed|developed|launched|started|owned)"
+                               r"\s+(?:by|in|on|at)\b[^,;.]*")
+
+
+def _names_only(text: str) -> bool:
+    """Only a name before this point: 'The University of Chicago', 'Acme Corp.'."""
+    words = [w for w, _, _ in _tokens(text)]
+    return bool(words) and all(w[0].isupper() or w.lower() in ("of", "and", "the", "&") for w in words)
+
+
+# Phrases that look like a founding and are not.
+_NOT_FOUNDING = [
+    (re.compile(r"\b(?:found(?:ing|er)|charter)\s+(members?|clubs?|partners?|signator(?:y|ies))\b", re.I), r"charter \1"),
+    (re.compile(r"\bincorporated\s+(into|with)\b", re.I), r"merged \1"),
+    (re.compile(r"\bbased\s+(on|upon)\b", re.I), r"drawn \1"),  # "based on the Latham Loop" is no location
+    (re.compile(r"\bset\s+up\b", re.I), "set-up"),
+    (re.compile(r"\bform(?:s|ed|ing)?\s+(?:a\s+|an\s+|the\s+)?(part|basis|backbone|core)\b", re.I), r"made \1"),
+    (re.compile(r"\b(?:well[- ])?established\s+(broadcast|networks?|brands?|players?|teams?|firms?|companies|practices?|procedures?)\b", re.I), r"older \1"),
+]
+
+
+def plain(sentence: str) -> str:
+    """The sentence as the reader reads it: asides in parentheses and relative clauses dropped (they are about
+    something else: "its sister paper (founded in 1821)"), look-alike phrases ("founding member of") reworded."""
+    text = _PARENTHESIS.sub("", sentence)
+    text = _RELATIVE_CLAUSE.sub("", text)
+    text = _REDUCED_RELATIVE.sub(lambda m: m.group() if _names_only(text[:m.start()]) else "", text)
+    for pattern, replacement in _NOT_FOUNDING:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+_PRONOUN_SUBJECT = frozenset({"it", "its", "we", "our", "they", "their"})
+_SELF_NOUNS = frozenset(
+    """company firm club organisation organization group network museum institute university college paper newspaper
+    league agency corporation society team studio studios party fund foundation nonprofit non-profit charity
+    association bank school startup business competition broadcaster channel station publisher brand chain retailer
+    manufacturer maker operator provider body authority institution academy project service platform""".split()
+)
+# Words of organisation names that name no one in particular ("Harvard University": Harvard names it).
+_GENERIC_NAME_WORDS = frozenset(
+    """university college school company club museum party league group corporation institute agency fund
+    administration television studios studio national united royal british american international football fc
+    association society foundation bank records archives panel council network newspaper times
+    new north south east west research security""".split()
+)
+
+
+def subject_role(q: Question, sentence: str) -> int:
+    """2 when the sentence's subject is the question's subject (its name, acronym, 'It', 'The company'),
+    1 when it only mentions it, 0 when it does not. Without a subject every sentence counts as 2."""
+    if not q.subject_terms:
+        return 2
+    lowered = {w.lower().replace("’", "'").removesuffix("'s") for w, _, _ in _tokens(sentence)}
+    mentioned = bool(lowered & set(q.subject_acronyms)) or _names_subject(q, lowered) or _short_name(q, sentence)
+    # The subject starts the sentence, or follows an opening phrase ("In 1934, it moved"; "Founded in 1899 by
+    # Swiss, English and Catalan players, the club ...").
+    first = sentence.split(maxsplit=1)[0].lower().strip(",") if sentence.strip() else ""
+    introduced = first in _INTRODUCERS or first.endswith(("ed", "ing", "ly"))
+    commas = [m.end() for m in re.finditer(r",\s+", sentence[:200])][:3] if introduced else []
+    for text in (sentence, *(sentence[i:] for i in commas)):
+        lead = _leading_name(text)
+        if lead is None:
+            continue
+        words = [w.lower().replace("’", "'").removesuffix("'s") for w in lead]
+        if words[0] in _PRONOUN_SUBJECT or (words[0] == "the" and len(words) > 1 and words[1] in _SELF_NOUNS):
+            return 2
+        named = [w for w in words if w not in ("the", "of", "and", "&")]
+        # "Arsenal Football Club" for Arsenal; not "RIBA Enterprises" for RIBA (another body).
+        if (named and any(w in q.subject_terms for w in named)
+                and all(w in q.subject_terms or w in _LEGAL_SUFFIXES or w in _NAME_COMPLETIONS for w in named)):
+            return 2
+    return 1 if mentioned else 0
+
+
+# Words that complete a name without naming another body: "Arsenal Football Club" is Arsenal; "the FC Barcelona
+# Foundation" and "RIBA Enterprises" are not FC Barcelona and RIBA.
+_NAME_COMPLETIONS = frozenset("club football fc afc company corporation group holdings team".split())
+
+
+_INTRODUCERS = frozenset("in on at after before since during when while although though as by with from for "
+                         "following until unlike like despite under within throughout upon".split())
+
+
+_CREATION = frozenset({"found", "cofound", "co-found", "establish", "creat", "form", "incorpor", "launch", "start", "set-up"})
+_DETERMINERS = frozenset("the a an its their his her our another new two three several".split())
+
+
+def _creates_other(q: Question, sentence: str) -> bool:
+    """Every creation word of the question in the sentence is active with an object other than the subject:
+    "the university announced plans to establish the Milton Friedman Institute" founds something else."""
+    tokens = _tokens(sentence)
+    found_any = False
+    for i, (word, _, _) in enumerate(tokens):
+        stems = _stems_of(word)
+        if not (stems & _CREATION and any(_match_weight(t, stems) == 1.0 for t in q.terms)):
+            continue
+        found_any = True
+        after = [w for w, _, _ in tokens[i + 1:i + 6]]
+        if not after or after[0].lower() not in _DETERMINERS and not after[0][0].isupper():
+            return False  # "was founded in", "formed as", "founding of": not an active verb with an object
+        if i > 0 and tokens[i - 1][0].lower() in ("was", "were", "is", "are", "been", "being", "be", "its", "their"):
+            return False
+        named = {w.lower().removesuffix("'s") for w in after}
+        if not q.subject_terms or named & set(q.subject_terms) or (after[0].lower() == "the" and len(after) > 1 and after[1].lower() in _SELF_NOUNS):
+            return False  # "Jane Doe and I founded ISRG", "established the company"
+    return found_any
+
+
+def _owned_predicate(q: Question, sentence: str) -> bool:
+    """A predicate word of the question owned by the subject: "its founding", "ISRG's creation", "the club's founding"."""
+    tokens = _tokens(sentence)
+    owners = {"its", "their", "our"}
+    for i, (word, _, _) in enumerate(tokens[1:], start=1):
+        if not any(_match_weight(t, _stems_of(word)) == 1.0 for t in q.terms):
+            continue
+        before = tokens[i - 1][0].lower().replace("’", "'")
+        if before in owners or (before.endswith("'s") and (before[:-2] in q.subject_terms or before[:-2] in _SELF_NOUNS)):
+            return True
+    return False
+
+
+def _short_name(q: Question, sentence: str) -> bool:
+    """The name's first two words, as a phrase: 'the National Archives' for the National Archives and Records Administration."""
+    if len(q.subject_words) < 3:
+        return False
+    return bool(re.search(rf"\b{re.escape(q.subject_words[0])}\s+{re.escape(q.subject_words[1])}\b", sentence, re.I))
+
+
+def _names_subject(q: Question, lowered: set[str]) -> bool:
+    words = q.subject_words
+    if any(w in lowered for w in words if w not in _GENERIC_NAME_WORDS):
+        return True
+    return bool(words) and sum(w in lowered for w in words) / len(words) >= 0.6
+
+
+def _leading_name(text: str) -> list[str] | None:
+    """The words a sentence starts with up to its first lowercase word (its subject's name part):
+    'The Royal Institute of British Architects is' -> [The, Royal, Institute, of, British, Architects];
+    'It was' -> [It]; 'The club has' -> [The, club]."""
+    tokens = [w for w, _, _ in _tokens(text[:200])]
+    if not tokens:
+        return None
+    if tokens[0].lower() in _PRONOUN_SUBJECT:
+        return [tokens[0]]
+    if tokens[0].lower() == "the" and len(tokens) > 1 and tokens[1].lower() in _SELF_NOUNS:
+        return tokens[:2]
+    lead = []
+    for i, token in enumerate(tokens):
+        if token[0].isupper() or token[0].isdigit() or (lead and token.lower() in ("of", "and", "&", "the") and i + 1 < len(tokens) and tokens[i + 1][0].isupper()):
+            lead.append(token)
+        else:
+            break
+    return lead or None
+
+
+# --- typed spans ------------------------------------------------------------------------------
+
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_MONTH = rf"(?:{_MONTHS}|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
+_YEAR = r"(?:1[5-9]\d\d|20\d\d)"
+_YEAR_RE = re.compile(rf"(?<![\d$€£.,/-]){_YEAR}(?![\d%/])")
+_DATE_RE = re.compile(
+    rf"\b(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+{_YEAR}"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}"
+    rf"|{_MONTH}\s+(?:of\s+)?{_YEAR}"
+    rf"|{_YEAR}-\d\d-\d\d)\b"
+)
+_MULTIPLIERS = {"thousand": 10**3, "k": 10**3, "million": 10**6, "mn": 10**6, "m": 10**6,
+                "billion": 10**9, "bn": 10**9, "b": 10**9, "trillion": 10**12, "tn": 10**12}
+_MULTIPLIER = r"(?:\s?(?:thousand|million|billion|trillion|mn|bn|tn|[kmb])\b)"
+_CURRENCY = r"(?:[$€£¥₹]|US\$|USD|EUR|GBP|CHF|JPY)"
+_AMOUNT = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_MONEY_RE = re.compile(
+    rf"(?<![\w.]){_CURRENCY}\s?(?:{_AMOUNT}){_MULTIPLIER}?"
+    rf"|(?<![\w.])(?:{_AMOUNT}){_MULTIPLIER}?\s?(?:{_CURRENCY}|dollars|euros|pounds)\b",
+    re.IGNORECASE,
+)
+_NUMBER_WORD = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+                r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|dozen)")
+_NUMBER_RE = re.compile(
+    rf"(?<![\w.,/-])(?:{_AMOUNT})(?:{_MULTIPLIER}|\s?(?:%|percent)\b)?(?![\w/-])"
+    rf"|\b{_NUMBER_WORD}(?:[\s-]+(?:and\s+)?{_NUMBER_WORD})*\b(?:\s(?:million|billion)\b)?",
+    re.IGNORECASE,
+)
+_NAME_PART = r"(?:[A-Z][a-zA-Z'’\-]+|[A-Z]\.)"
+_NAME_RE = re.compile(rf"\b{_NAME_PART}(?:\s+(?:{_NAME_PART}|de|van|von|der|da|di|la|le|du|bin|al))*\s+[A-Z][a-zA-Z'’\-]+\b")
+_ORG_RE = re.compile(
+    r"\b(?:[A-Z][\w'’&.\-]*|[A-Z]{2,})(?:\s+(?:of|for|and|on|the|de|&)?\s*(?:[A-Z][\w'’&.\-]*|[A-Z]{2,}))*"
+)
+_ADDRESS_RE = re.compile(r"\b(?:PO Box|P\.O\. Box|\d{1,5})\s+[A-Z0-9][^.;:\n]{3,80}?,\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?(?:,\s*[A-Z][A-Za-z]+)?")
+_STREET_RE = re.compile(r"\b\d{1,5}\s+(?:[A-Z][\w'’.\-]*\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Place|Boulevard|Blvd|Lane|Way|Drive|Square|Plaza)\b\.?(?:,\s*[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*)?")
+_PLACE_AFTER_RE = re.compile(
+    r"\b(?:in|at|(?<!based )on|near|from)\s+((?:the\s+)?(?:\d{1,5}\s+)?[A-Z][\w'’.&\-]*(?:(?:\s+|,\s*)(?:of\s+|and\s+|the\s+|upon\s+)?[A-Z0-9][\w'’.&\-]*){0,6})"
+)
+_AREA_OF = re.compile(
+    r" (?:district|borough|neighbou?rhood|area|region|county|suburb|quarter) of (?:the )?"
+    r"[A-Z][\w'’.&\-]*(?:\s+(?:of\s+|and\s+|the\s+)?[A-Z][\w'’.&\-]*){0,6}"
+)
+_NON_NAMES = frozenset(
+    {"The", "In", "On", "At", "By", "For", "From", "It", "Its", "This", "That", "These", "Those", "After", "Before", "During",
+     "When", "While", "Since", "As", "A", "An", "And", "But", "Our", "We", "They", "He", "She", "His", "Her", "Their",
+     "Executive", "Director", "Chief", "Officer", "President", "Chairman", "Chairwoman", "Founder", "Co-founder",
+     "CEO", "CTO", "CFO", "COO", "Head", "Vice", "Senior", "General", "Manager", "Editor", "Board", "Mr", "Mrs", "Ms",
+     "Dr", "Sir", "Prime", "Minister", "Pope", "King", "Queen", "Prince", "Princess", "Lord", "Lady", "Saint", "St",
+     "Professor", "Prof", "Former", "Founded", "Established", "Formed", "According", "Today", "Yesterday", "However",
+     "Also", "Then", "Now", "Here", "There", "If", "Although", "Because", "Many", "Some", "All", "Each", "Every",
+     "Read", "See", "Learn", "More", "Please", "Thank", "Thanks", "Donate", "Sponsor", "Support", "Like", "With"}
+    | set(_MONTHS.split("|")) | {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
+)
+
+
+@dataclass(frozen=True)
+class Span:
+    """A typed value in a sentence: its text as written, where it starts, and its normal form for voting."""
+
+    text: str
+    start: int
+    key: str
+
+
+def spans(q: Question, sentence: str) -> list[Span]:
+    """The values of the kind ``q`` asks for in ``sentence``, in order."""
+    kind = q.kind
+    if kind == "year":
+        return [Span(m.group(), m.start(), m.group()) for m in _YEAR_RE.finditer(sentence)]
+    if kind == "date":
+        return _date_spans(sentence)
+    if kind == "money":
+        return _money_spans(sentence) or [s for s in _number_spans(q, sentence) if _has_multiplier(s.text)]
+    if kind == "number":
+        return _number_spans(q, sentence)
+    if kind == "person":  # people, or the organisation that did it ("founded by the Baptist Education Society")
+        people = _person_spans(q, sentence)
+        bodies = [o for o in _org_spans(q, sentence) if not any(_overlap(o, p) for p in people)]
+        return sorted(people + bodies, key=lambda s: s.start)
+    if kind == "org":
+        return _org_spans(q, sentence)
+    if kind == "place":
+        return _place_spans(q, sentence)
+    if kind == "option":
+        found = []
+        for option in q.options:
+            match = re.search(r"(?<!\w)" + re.escape(option.strip()) + r"(?!\w)", sentence, re.I)
+            if match:
+                found.append(Span(option, match.start(), _normal(option)))
+        return found
+    if kind == "boolean":
+        value = "no" if re.search(r"\b(?:not|never|no longer)\b", sentence, re.I) else "yes"
+        return [Span(value, 0, value)]
+    return _text_spans(q, sentence)
+
+
+def _overlap(a: Span, b: Span) -> bool:
+    return a.start < b.start + len(b.text) and b.start < a.start + len(a.text)
+
+
+@cache
+def _date_parser() -> DateDataParser:
+    return DateDataParser(languages=["en"], settings={"PREFER_DAY_OF_MONTH": "first", "REQUIRE_PARTS": ["year"]})
+
+
+@lru_cache(maxsize=4096)
+def normal_date(text: str) -> str | None:
+    """'May 24, 2013' and '24 May 2013' -> '2013-05-24'; 'September 2015' -> '2015-09'; None when no such date."""
+    data = _date_parser().get_date_data(text)
+    if data.date_obj is None:
+        return None
+    if data.period == "day":
+        return data.date_obj.strftime("%Y-%m-%d")
+    if data.period == "month":
+        return data.date_obj.strftime("%Y-%m")
+    return data.date_obj.strftime("%Y")
+
+
+def _date_spans(sentence: str) -> list[Span]:
+    found: list[Span] = []
+    covered: list[tuple[int, int]] = []
+    for m in _DATE_RE.finditer(sentence):
+        key = normal_date(m.group())
+        if key is not None:
+            found.append(Span(m.group(), m.start(), key))
+            covered.append((m.start(), m.end()))
+    for m in _YEAR_RE.finditer(sentence):
+        if not any(a <= m.start() < b for a, b in covered):
+            found.append(Span(m.group(), m.start(), m.group()))
+    return sorted(found, key=lambda s: s.start)
+
+
+def _has_multiplier(text: str) -> bool:
+    return bool(re.search(r"(?:thousand|million|billion|trillion)\b", text, re.I))
+
+
+def _money_spans(sentence: str) -> list[Span]:
+    found = []
+    for m in _MONEY_RE.finditer(sentence):
+        price = Price.fromstring(m.group())
+        if price.amount is None:
+            continue
+        amount = price.amount * _multiplier(m.group())
+        currency = (price.currency or "").strip() or "?"
+        found.append(Span(m.group().strip(), m.start(), f"{currency} {_format_decimal(amount)}"))
+    return found
+
+
+def _multiplier(text: str) -> int:
+    match = re.search(r"\d\s?(thousand|million|billion|trillion|mn|bn|tn|[kmb])\b", text, re.I)
+    return _MULTIPLIERS[match.group(1).lower()] if match else 1
+
+
+def _number_spans(q: Question, sentence: str) -> list[Span]:
+    money = [(m.start(), m.end()) for m in _MONEY_RE.finditer(sentence)]
+    dates = [(m.start(), m.end()) for m in _DATE_RE.finditer(sentence)]
+    found = []
+    for m in _NUMBER_RE.finditer(sentence):
+        text = m.group().strip()
+        if _YEAR_RE.fullmatch(text) or any(a <= m.start() < b for a, b in money + dates):
+            continue
+        if ("%" in text or "percent" in text.lower()) != q.percent:
+            continue
+        value = number_value(text)
+        if value is None:
+            continue
+        found.append(Span(text, m.start(), _format_decimal(value)))
+    return found
+
+
+def number_value(text: str) -> Decimal | None:
+    """'1,250' -> 1250, '3.2 million' -> 3200000, 'twenty-five' -> 25, '40%' -> 40; None when no number."""
+    digits = re.search(_AMOUNT, text)
+    if digits:
+        try:
+            value = Decimal(digits.group().replace(",", ""))
+        except InvalidOperation:
+            return None
+        return value * _multiplier(text)
+    words = re.sub(r"\s(?:million|billion)\b", "", text, flags=re.I)
+    parsed = parse_number(words.lower().replace("-", " "))
+    if parsed is None:
+        return None
+    return Decimal(parsed) * _multiplier_word(text)
+
+
+def _multiplier_word(text: str) -> int:
+    match = re.search(r"\b(million|billion)\b", text, re.I)
+    return _MULTIPLIERS[match.group(1).lower()] if match else 1
+
+
+def _format_decimal(number: Decimal) -> str:
+    try:
+        text = format(number.normalize(), "f")
+    except InvalidOperation:
+        return str(number)
+    return "0" if text in ("-0", "") else text
+
+
+def _name_words_ok(q: Question, words: list[str]) -> bool:
+    stop = english_stopwords()
+    if any(w in _NON_NAMES or "’s" in w or "'s" in w for w in words):
+        return False
+    if {w.lower() for w in words} & set(q.subject_terms):
+        return False
+    return not any(w.lower() in stop or w.rstrip(".").lower() in _LEGAL_SUFFIXES for w in words)
+
+
+def _person_spans(q: Question, sentence: str) -> list[Span]:
+    found = []
+    for match in _NAME_RE.finditer(sentence):
+        words = match.group().split()
+        start = match.start()
+        while words and words[0] in _NON_NAMES:
+            start = sentence.find(words[1], start + len(words[0])) if len(words) > 1 else start
+            words = words[1:]
+        while words and words[-1] in _NON_NAMES:
+            words = words[:-1]
+        if len(words) < 2 or not _name_words_ok(q, words):
+            continue
+        if any(w.isupper() and len(w) > 1 for w in words):  # acronyms belong to organisations
+            continue
+        if any(w.lower() in _ORG_HEADS or w.lower() in _GENERIC_NAME_WORDS or w.lower() in _EVENT_WORDS for w in words):
+            continue  # "United Nations", "Spanish Civil War" name no person
+        name = " ".join(words)
+        found.append(Span(name, start, _normal(name)))
+    return _merge_list(sentence, found)
+
+
+_ORG_HEADS = frozenset(
+    """organization organisation organizations organisations society association foundation institute institution
+    university college school council committee board commission agency administration department ministry
+    programme program fund bank company corporation group network league union court colony government
+    assembly parliament congress church order trust partnership consortium federation alliance""".split()
+)
+
+
+_EVENT_WORDS = frozenset("war wars cup championship championships games olympics award awards prize festival "
+                         "conference summit act treaty agreement revolution crisis".split())
+
+
+def _org_spans(q: Question, sentence: str) -> list[Span]:
+    found = []
+    for match in _ORG_RE.finditer(sentence):
+        words = [w.rstrip(".,") for w in match.group().split()]
+        start = match.start()
+        while words and (words[0] in _NON_NAMES or words[0].lower() in ("of", "and", "the", "for", "on", "&")):
+            start += len(words[0]) + 1
+            words = words[1:]
+        while words and words[-1].lower() in ("of", "and", "the", "for", "on", "&"):
+            words = words[:-1]
+        if not words or {w.lower() for w in words} <= set(q.subject_terms) | _LEGAL_SUFFIXES:
+            continue
+        if set(q.subject_terms) and {w.lower() for w in words} & set(q.subject_acronyms):
+            continue
+        is_org = len(words) >= 2 and any(w.lower() in _ORG_HEADS for w in words) or (len(words) == 1 and words[0].isupper() and len(words[0]) > 1)
+        if not is_org:
+            continue
+        name = " ".join(words).strip(".,")
+        found.append(Span(name, start, _normal(name)))
+    return _merge_list(sentence, found)
+
+
+def _merge_list(sentence: str, found: list[Span]) -> list[Span]:
+    """'Eric Rescorla, Alex Halderman, Peter Eckersley and I founded' is one answer: the list of names."""
+    if len(found) < 2:
+        return found
+    merged: list[list[Span]] = [[found[0]]]
+    for span in found[1:]:
+        last = merged[-1][-1]
+        gap = sentence[last.start + len(last.text):span.start]
+        if re.fullmatch(r"\s*(?:,|and|,\s*and|&)\s*(?:the\s+)?", gap):
+            merged[-1].append(span)
+        else:
+            merged.append([span])
+    out = []
+    for group in merged:
+        if len(group) == 1:
+            out.append(group[0])
+            continue
+        text = ", ".join(s.text for s in group)
+        if re.search(r"\band\s+(?:the\s+)?$", sentence[:group[-1].start]):
+            text = ", ".join(s.text for s in group[:-1]) + " and " + group[-1].text
+        out.append(Span(text, group[0].start, _normal(text)))
+    return out
+
+
+def _place_spans(q: Question, sentence: str) -> list[Span]:
+    found = [Span(m.group().strip(), m.start(), _normal(m.group())) for m in _ADDRESS_RE.finditer(sentence)]
+    if found:
+        return found
+    streets = [Span(m.group().strip(" ,."), m.start(), _normal(m.group())) for m in _STREET_RE.finditer(sentence)]
+    for match in _PLACE_AFTER_RE.finditer(sentence):
+        place = re.sub(r"^the\s+", "", match.group(1).strip(" ,"))
+        first = place.split()[0] if place.split() else ""
+        if not place or first in _NON_NAMES or re.fullmatch(r"\d+", place) or _YEAR_RE.fullmatch(place):
+            continue
+        if re.match(r"\d", place) and not any(s.start <= match.start(1) < s.start + len(s.text) + 1 for s in streets):
+            continue
+        if {w.lower() for w, _, _ in _tokens(place)} & set(q.subject_terms):
+            continue
+        area = _AREA_OF.match(sentence, match.end(1))
+        text = (place + (area.group() if area else "")).rstrip(".,;:")
+        found.append(Span(text, match.start(1), _normal(text)))
+    found += [s for s in streets if not any(f.start <= s.start < f.start + len(f.text) for f in found)]
+    return sorted(found, key=lambda s: s.start)
+
+
+def _text_spans(q: Question, sentence: str) -> list[Span]:
+    """The clause after the last key term: weak evidence, so its confidence stays low."""
+    tokens = _tokens(sentence)
+    positions = [i for i, (w, _, _) in enumerate(tokens) if any(_match_weight(t, _stems_of(w)) == 1.0 for t in q.terms)]
+    if not positions:
+        return []
+    after = tokens[positions[-1]][2]
+    tail = sentence[after:].strip(" ,:;-")
+    tail = re.split(r"[.;]\s", tail)[0].rstrip(".")
+    if len(tail) < 3:
+        return []
+    text = " ".join(tail.split()[:12])
+    return [Span(text, sentence.find(tail[:10]), _normal(text))]
+
+
+def _normal(value: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", value.lower()))
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Passage:
+    """Retrieved text to read, where it came from (any reference the caller needs back) and its rank."""
+
+    text: str
+    ref: Any = None
+    rank: int = 1
+    title: str = ""
+
+
+@dataclass
+class Sentence:
+    """One sentence of the passages and how well it answers."""
+
+    text: str  # as the source has it
+    passage: Passage
+    plain: str
+    stems: set[str]
+    coverage: float = 0.0  # share of the key terms it holds (related words a half)
+    lexical: float = 0.0  # the same, IDF-weighted over the sentences read
+    role: int = 0  # subject_role
+    negated: bool = False
+    boilerplate: bool = False
+    spans: list[Span] = field(default_factory=list)
+    dense: float | None = None
+    score: float = 0.0
+
+    @property
+    def about_subject(self) -> bool:
+        return self.role > 0
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A typed value, the sentence that states it, every passage that agrees, and how sure the reader is."""
+
+    value: str
+    confidence: Confidence
+    sentence: Sentence
+    support: list[Sentence]
+
+
+@dataclass
+class Reading:
+    """What the reader made of the passages for one question."""
+
+    question: Question
+    sentences: list[Sentence]  # every sentence, best first
+    answer: Answer | None = None
+
+    @property
+    def relevant(self) -> list[Sentence]:
+        return [s for s in self.sentences if s.lexical > 0]
+
+
+def read(question: Question, passages: Sequence[Passage], *, max_sentences: int = MAX_SENTENCES) -> Reading:
+    """Score every sentence of ``passages`` for ``question`` and pick the typed value it asks for."""
+    sentences = _sentences(passages)
+    _score(question, sentences)
+    sentences.sort(key=lambda s: -s.score)
+    reading = Reading(question, sentences)
+    reading.answer = _decide(question, sentences, max_sentences)
+    return reading
+
+
+def rerank(reading: Reading, dense: dict[int, float], dense_weight: float = 0.4) -> None:
+    """Mix dense cosines (``id(sentence) -> cosine``) into the sentence order (free-text questions only)."""
+    for s in reading.sentences:
+        if id(s) in dense:
+            s.dense = dense[id(s)]
+            s.score = (1 - dense_weight) * s.score + dense_weight * max(s.dense, 0.0)
+        else:
+            s.score = (1 - dense_weight) * s.score
+    reading.sentences.sort(key=lambda s: -s.score)
+
+
+def _sentences(passages: Sequence[Passage]) -> list[Sentence]:
+    seen: set[str] = set()
+    out = []
+    for passage in sorted(passages, key=lambda p: p.rank):
+        boilerplate = bool(_BOILERPLATE_TITLE.search(passage.title or ""))
+        for text in split_sentences(passage.text):
+            key = _normal(text)
+            if key in seen:  # overlapping chunks repeat sentences: keep the better-ranked copy
+                continue
+            seen.add(key)
+            simple = plain(text)
+            stems = set().union(*(_stems_of(w) for w, _, _ in _tokens(simple))) if simple.strip() else set()
+            out.append(Sentence(text, passage, simple, stems, boilerplate=boilerplate))
+    return out
+
+
+def _score(q: Question, sentences: list[Sentence]) -> None:
+    total = len(sentences) or 1
+    holding = Counter(t for s in sentences for t in q.terms if _match_weight(t, s.stems) > 0)
+    idf = {t: math.log((total - holding[t] + 0.5) / (holding[t] + 0.5) + 1) for t in q.terms}
+    weight = sum(idf.values()) or 1.0
+    for s in sentences:
+        if q.terms:
+            matches = {t: _match_weight(t, s.stems) for t in q.terms}
+            s.coverage = sum(matches.values()) / len(q.terms)
+            s.lexical = sum(idf[t] * m for t, m in matches.items()) / weight
+        else:
+            s.coverage = s.lexical = 0.5
+        s.negated = bool(_NEGATION.search(s.plain))
+        if s.negated:  # "we never sell it" does not say what is sold
+            s.lexical *= NEGATION_PENALTY
+        if s.lexical == 0:
+            continue
+        if _creates_other(q, s.plain):  # "In 2008 the University announced plans to establish the X Institute"
+            s.coverage *= RELATED_WEIGHT
+            s.lexical *= RELATED_WEIGHT
+        s.role = subject_role(q, s.plain)
+        if s.role == 1 and _owned_predicate(q, s.plain):
+            s.role = 2  # "Since its founding in 2013, ISRG's ...": the predicate is the subject's
+        s.spans = spans(q, s.plain)
+        cue = CUE_BONUS if s.spans and q.kind != "text" else 0.0
+        s.score = ((s.lexical + cue + RANK_PRIOR / max(s.passage.rank, 1)) * ABOUT_SUBJECT[s.role]
+                   - (BOILERPLATE_PENALTY if s.boilerplate else 0.0))
+
+
+def _nearest(q: Question, s: Sentence) -> tuple[Span, int]:
+    """The span closest to a predicate word of the question, and its distance in tokens."""
+    return min(((span, distance(q, s.plain, span)) for span in s.spans), key=lambda x: (x[1], x[0].start))
+
+
+def distance(q: Question, sentence: str, span: Span) -> int:
+    """Tokens between a span and the nearest word of the question's key terms (99 when none is there)."""
+    tokens = _tokens(sentence)
+    inside = [i for i, (_, a, b) in enumerate(tokens) if a >= span.start and b <= span.start + len(span.text)]
+    if not inside:
+        inside = [min(range(len(tokens)), key=lambda i: abs(tokens[i][1] - span.start))] if tokens else [0]
+    positions = [i for i, (w, _, _) in enumerate(tokens) if i not in inside and any(_match_weight(t, _stems_of(w)) > 0 for t in q.terms)]
+    if not positions:
+        return 99
+    return min(min(abs(i - p) for i in (inside[0], inside[-1])) for p in positions)
+
+
+def _decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answer | None:
+    candidates = [s for s in sentences if s.spans and s.lexical > 0][:max_sentences]
+    if not candidates:
+        return None
+    weights: dict[str, list[float]] = defaultdict(list)
+    support: dict[str, list[Sentence]] = defaultdict(list)
+    for s in candidates:
+        span, far = _nearest(q, s)
+        weights[span.key].append(s.score * (1.0 if far <= NEAR or _agent_of(q, s.plain, span) else 0.5))
+        support[span.key].append(s)
+    # The best statement of a value counts; more sentences repeating it add a little (a value a page repeats
+    # in passing must not outvote the one sentence that states the fact).
+    votes = {k: max(w) + AGREEMENT_WEIGHT * (sum(w) - max(w)) for k, w in weights.items()}
+    best_key = max(votes, key=lambda k: (votes[k], -candidates.index(support[k][0])))
+    # The evidence: the supporting sentence that states the value most directly, then the best scored.
+    best = max(support[best_key], key=lambda s: (s.coverage == 1.0 and s.role == 2 and tightly_linked(q, s.plain, _nearest(q, s)[0]),
+                                                   s.score))
+    span, far = _nearest(q, best)
+    value = span.text
+    confidence = _confidence(q, best, span, far, candidates, best_key)
+    return Answer(value, confidence, best, support[best_key])
+
+
+def _same_value(a: str, b: str) -> bool:
+    """'portland place' and '66 portland place london' name one place; '2013-05-24' and '2013' one date."""
+    wa, wb = set(re.split(r"[\s-]+", a)), set(re.split(r"[\s-]+", b))
+    return wa <= wb or wb <= wa
+
+
+def _agent_of(q: Question, sentence: str, span: Span) -> bool:
+    """A name in the 'by ...' phrase of the question's predicate: "founded in 1899 by a group of players led by Jane Roe"."""
+    if q.kind not in ("person", "org"):
+        return False
+    tokens = _tokens(sentence[:span.start])
+    for i in range(len(tokens) - 1, max(-1, len(tokens) - 25), -1):
+        if any(_match_weight(t, _stems_of(tokens[i][0])) == 1.0 for t in q.terms):
+            after = sentence[tokens[i][2]:span.start]
+            return bool(re.search(r"\bby\b", after)) and not re.search(r"[.;:]", after)
+    return False
+
+
+def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: list[Sentence], best_key: str) -> Confidence:
+    if q.kind == "text":
+        return "low"
+    # A rival: another sentence about the subject that states a different value as directly.
+    rivals = {key for key in (_nearest(q, s)[0].key for s in candidates
+                              if s.coverage == 1.0 and s.role == 2 and _nearest(q, s)[1] <= RIVAL_DISTANCE)
+              if not _same_value(key, best_key)}
+    direct = best.coverage == 1.0 and best.about_subject and bool(q.terms)
+    tight = tightly_linked(q, best.plain, span)
+    if q.kind == "boolean":
+        return "medium" if direct and not rivals else "low"
+    keys = {s.key for s in best.spans}
+    unique = len(keys) == 1 or (tight and not any(tightly_linked(q, best.plain, s) for s in best.spans if s.key != span.key))
+    if direct and unique and not rivals and tight and best.role == 2:
+        return "high"
+    if direct and (tight or far <= 4):
+        return "medium"
+    if best.coverage >= 0.5 and best.about_subject and tight and not rivals:
+        return "medium"
+    return "low"
+
+
+# Words that may stand between a question's predicate and its answer in a sentence that states the fact
+# directly: "was founded in 2013", "founded by Jane Doe", "Jane Doe and I founded", "headquartered at 100 Main St".
+_CONNECTORS = frozenset(
+    """in on at by the was were is are been has had have its their of a an and i we co since first originally
+    officially formally jointly later initially currently now still""".split()
+) | {m.lower() for m in _MONTHS.split("|")}
+
+
+def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
+    """True when only connecting words (or the subject's own name, or date parts) separate the value from a
+    predicate word of the question: the sentence states the fact, it does not merely contain both."""
+    tokens = _tokens(sentence)
+    inside = [i for i, (_, a, b) in enumerate(tokens) if a >= span.start and b <= span.start + len(span.text)]
+    if not inside:
+        return False
+    predicates = [i for i, (w, _, _) in enumerate(tokens)
+                  if i not in inside and any(_match_weight(t, _stems_of(w)) == 1.0 for t in q.terms)
+                  and not (i > 0 and tokens[i - 1][0].lower() == "to")]  # "to form" is no statement of fact
+    own = set(q.subject_terms)
+    for p in predicates:
+        between = tokens[p + 1:inside[0]] if p < inside[0] else tokens[inside[-1] + 1:p]
+        words = _without_agents([w.strip("'’") for w, _, _ in between])
+        if len(words) <= 5 and all(w in _CONNECTORS or w in own or w.isdigit() or w.rstrip("s") in own
+                                   or w.removesuffix("'s").removesuffix("’s") in own for w in words):
+            return True
+    return False
+
+
+def _without_agents(words: list[str]) -> list[str]:
+    """Drop 'as Dial Square' (a former name) and 'by publisher John Walter' (the agent) from the words between a
+    predicate and its value: "formed as Dial Square in 1886", "founded by John Walter on 1 January 1785"."""
+    kept: list[str] = []
+    i = 0
+    while i < len(words):
+        if words[i].lower() in ("as", "by"):
+            j = i + 1
+            while j < len(words) and (words[j].lower() in ("the", "a") or (j == i + 1 and words[j].islower())):
+                j += 1
+            k = j
+            while k < len(words) and words[k][:1].isupper():
+                k += 1
+            if k > j:
+                i = k
+                continue
+        kept.append(words[i].lower())
+        i += 1
+    return kept
