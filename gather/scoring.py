@@ -87,20 +87,23 @@ OVERVIEW_WORDS = frozenset("products services solutions platform customers".spli
 EVENT_CATEGORIES: tuple[Category, ...] = (
     _category(
         "funding", 8, "funding funded financing raises raised investment invests grant grants valuation ipo",
-        ["funding round", "seed round", "goes public", "public offering"],
+        ["funding round", "seed round", "goes public", "public offering", "backed by"],
         r"\bseries [a-h]\b",
     ),
     _category(  # not bare "acquisition" or "merge": customer acquisition, merge conflicts
         "acquisition", 8, "acquires acquired merger mergers",
         ["joins forces", "to acquire", "acquisition of", "completes acquisition", "announces acquisition", "merges with", "merged with"],
     ),
-    _category("rename", 7, "rename renamed renames rebrand rebrands rebranded rebranding", ["new name", "name change", "changes its name", "changes name"]),
+    _category(
+        "rename", 7, "rename renamed renames rebrand rebrands rebranded rebranding",
+        ["new name", "name change", "changes its name", "changes name", "new brand"],
+    ),
     _category(
         "anniversary", 7, "anniversary birthday founded founding", ["decade of"],
         r"\b(turns|celebrates|celebrating) \d+\b|\b\d+ years\b|\b\d+(st|nd|rd|th) (year|birthday)\b",
     ),
     _category(
-        "people", 6, "appoints appointed appointment ceo cfo cto coo cmo chairman chairwoman chairperson president cofounder",
+        "people", 6, "appoints appointed appointment hires ceo cfo cto coo cmo chief chairman chairwoman chairperson president cofounder",
         ["joins as", "named ceo", "names new", "new ceo", "chief executive", "executive director", "co founder", "joins the board", "joins board"],
     ),
     _category("announce", 6, "announcing announces announced announcement", ["press release"]),
@@ -108,10 +111,11 @@ EVENT_CATEGORIES: tuple[Category, ...] = (
         "partnership", 5, "partnership partnerships partnering collaboration collaborate collaborates collaborating alliance",
         ["partners with", "teams up", "team up"],
     ),
-    _category("award", 5, "award awards awarded prize honored honoured", ["named a leader", "recognized as"]),
+    _category("award", 5, "award awards awarded prize honored honoured", ["named a leader", "named to", "recognized as", "recognized in"]),
     _category(
         "letter", 5, "letter shareholders",
         ["annual report", "annual letter", "year in review", "in review", "year end", "end of year", "state of the company", "letter from"],
+        r"\b(19|20)\d\d (recap|retrospective)\b",
     ),
 )
 
@@ -154,6 +158,7 @@ LISTING_SEGMENTS = frozenset(
     """author authors category categories tag tags topic topics archive archives page search feed feeds rss atom
     login signin signup register cart checkout account comments share print wp-json xmlrpc attachment""".split()
 )
+LISTING_WORDS = frozenset("author authors category categories tag tags topic topics archive archives".split())
 LISTING_QUERY_KEYS = frozenset("page paged pg offset start s q query search sort order orderby filter tag category author".split())
 
 # --- weights ----------------------------------------------------------------------------------
@@ -219,6 +224,8 @@ def is_listing(url: str) -> bool:
     segments = _segments(url)
     if any(s in LISTING_SEGMENTS for s in segments):
         return True
+    if any(len(w := words(s)) <= 2 and LISTING_WORDS.intersection(w) for s in segments):
+        return True  # /blog-categories/product, /post-tags/security
     if any(re.fullmatch(r"page-?\d+", s) for s in segments):
         return True
     if len(segments) >= 2 and segments[-1].isdigit() and int(segments[-1]) < 1000 and segments[-2] in HUB_WORDS:
