@@ -60,24 +60,24 @@ def _category(name: str, weight: float, words: str = "", phrases: Iterable[str] 
 # Pages that say who the company is. A URL's last segment or a short nav label names them.
 CORE_CATEGORIES: tuple[Category, ...] = (
     _category(
-        "about", 10, "about company history mission vision values story purpose",
-        ["about us", "who we are", "our story", "what we do"],
+        "about", 10, "about company history mission vision values story purpose unternehmen",
+        ["about us", "who we are", "our story", "what we do", "ueber uns", "uber uns", "a propos", "qui sommes nous"],
     ),
     _category(
         "team", 9, "team leadership management people founders founder board executives directors governance",
         ["our team", "meet the team", "board of directors"],
     ),
-    _category("contact", 8, "contact offices locations headquarters", ["contact us", "get in touch", "our offices"]),
+    _category("contact", 8, "contact kontakt offices locations headquarters", ["contact us", "get in touch", "our offices"]),
     _category("pricing", 7, "pricing prices plans", ["plans and pricing"]),
     _category(
-        "press", 7, "press newsroom news media investors investor",
+        "press", 7, "press presse newsroom news media investors investor",
         ["press releases", "press release", "press room", "press kit", "media kit", "investor relations", "in the news"],
     ),
     _category(
-        "legal", 5, "legal imprint impressum terms tos privacy trademarks trademark",
-        ["terms of service", "terms of use", "terms and conditions", "privacy policy", "legal notice"],
+        "legal", 5, "legal imprint impressum terms tos privacy trademarks trademark datenschutz agb",
+        ["terms of service", "terms of use", "terms and conditions", "privacy policy", "legal notice", "mentions legales"],
     ),
-    _category("careers", 4, "careers jobs", ["work with us", "join us"]),
+    _category("careers", 4, "careers jobs karriere", ["work with us", "join us"]),
 )
 
 # Overview pages of what the company sells: first among the pages that are neither facts nor news.
@@ -124,6 +124,10 @@ FILLER_WORDS = frozenset(
     """a an and the of to for with in on at by our us we who are what do get touch work join meet page pages policy
     policies notice info information overview relations releases release kit room center centre service use conditions
     statement sales general corporate global""".split()
+)
+
+_CORE_VOCABULARY = FILLER_WORDS.union(
+    *(c.words for c in CORE_CATEGORIES), *(phrase.split() for c in CORE_CATEGORIES for phrase in c.phrases)
 )
 
 # Blog-like sections: a page under them is a post, whatever its slug says (/blog/about-time).
@@ -257,8 +261,7 @@ def _core_name(tokens: list[str]) -> list[Category]:
     found = _matched(CORE_CATEGORIES, tokens)
     if not found:
         return []
-    vocabulary = FILLER_WORDS.union(*(c.words for c in CORE_CATEGORIES))
-    return found if sum(t not in vocabulary for t in tokens) <= CORE_MAX_OTHER_WORDS else []
+    return found if sum(t not in _CORE_VOCABULARY for t in tokens) <= CORE_MAX_OTHER_WORDS else []
 
 
 def core_categories(url: str) -> list[Category]:

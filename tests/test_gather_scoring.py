@@ -46,6 +46,8 @@ def u(path: str) -> str:
         ("/terms-of-service", "legal"),
         ("/privacy-policy.html", "legal"),
         ("/careers/", "careers"),
+        ("/de/ueber-uns/", "about"),  # for a crawl in German (language="de"); an English one fetches /de/ last
+        ("/fr/mentions-legales", "legal"),
     ],
 )
 def test_core_pages_are_named_by_the_last_path_segment(path: str, category: str) -> None:
