@@ -6,6 +6,9 @@ Public interface:
   LLM mode when a configured :class:`~cikb.core.models.ChatModel` is given, extractive
   otherwise, and exactly :data:`ABSTENTION` when retrieval found nothing (without calling the model).
 - :func:`check_citations` — the post-generation citation check (A2).
+- The reader (:mod:`cikb.answer.reader`): :func:`read_question` types a question, :func:`read` finds the
+  sentence and the typed value it asks for in passages, with a confidence. Extractive ``ask`` and
+  offline ``enrich`` both read through it.
 
 ``cikb.app.reading.ask`` runs retrieval and this stage over the configured knowledge base.
 """
@@ -15,5 +18,7 @@ from __future__ import annotations
 from cikb.answer.answerer import EXTRACTIVE_NOTE, Answerer
 from cikb.answer.citations import check_citations
 from cikb.answer.models import ABSTENTION
+from cikb.answer.reader import Passage, Reading, read, read_question, split_sentences
 
-__all__ = ["ABSTENTION", "EXTRACTIVE_NOTE", "Answerer", "check_citations"]
+__all__ = ["ABSTENTION", "EXTRACTIVE_NOTE", "Answerer", "Passage", "Reading", "check_citations", "read", "read_question",
+           "split_sentences"]

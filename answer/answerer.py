@@ -30,7 +30,7 @@ class Answerer:
     With a configured ``llm`` the answer is generated from the numbered context
     (prompts ``answer_system`` / ``answer_user``) and its citations are checked;
     otherwise it is extractive. ``embedder`` (optional) lets extractive mode
-    rank sentences by meaning as well as words; ``bm25`` supplies the stems.
+    rank free-text answers by meaning as well as words (``bm25`` is accepted for callers; the reader stems with the same Snowball stemmer).
     """
 
     def __init__(self, llm: ChatModel | None = None, embedder: Any = None, bm25: Any = None) -> None:
@@ -87,16 +87,26 @@ class Answerer:
             embed_sentences = self.embedder.embed_documents
             same_query = retrieval.query_vector is not None and retrieval.query == question
             query_vector = np.asarray(retrieval.query_vector if same_query else self.embedder.embed_query(question), dtype=np.float32)
-        found = extract_answer(question, retrieval.context, self.bm25.tokenize, embed_sentences, query_vector)
+        found = extract_answer(question, retrieval.context, _subject(retrieval), embed_sentences, query_vector)
         context = sources_of(retrieval.context)
         if not found.sentences:
-            return self.abstain(question, retrieval, warnings=["no sentence of the sources could be quoted"])
+            # Sources were found, but none of their sentences states what was asked: say so, quote nothing.
+            why = f"none of the {len(context)} retrieved source(s) has a sentence that states {found.unanswered or 'an answer'} for this question"
+            return self.abstain(question, retrieval, warnings=[why])
         numbers = list(dict.fromkeys(c.number for c in found.sentences))
+        warnings = [] if found.confidence != "low" or found.short_answer is None else [
+            f"low confidence: the quoted sentence may not state {found.short_answer!r} as the answer"]
         return Answer(
             question=question, answer=found.text, mode="extractive", grounded=True, citations=numbers,
             short_answer=found.short_answer, sources=_cited(context, numbers), context=context,
-            note=EXTRACTIVE_NOTE, retrieval=retrieval.trace,
+            note=EXTRACTIVE_NOTE, warnings=warnings, retrieval=retrieval.trace,
         )
+
+
+def _subject(retrieval: RetrievalResult) -> str:
+    """The company the question is about, as the question named it (else its slug's words)."""
+    choice = retrieval.trace.company
+    return choice.matched or (choice.slug or "").replace("-", " ")
 
 
 def _cited(context: list[Source], numbers: list[int]) -> list[Source]:

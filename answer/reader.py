@@ -237,7 +237,7 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
         return "money"
     if first in ("who", "whom", "whose") or "whom" in lower or (first == "who"):
         return "person"
-    if "who" in lower[:3]:
+    if "who" in lower:  # "What is Acme and who runs it?": the name is the part a sentence can state
         return "person"
     if _asks_for(lower, ("what", "which"), tuple(_ORG_WORDS)):
         return "org"
@@ -267,7 +267,7 @@ def _name_parts(label: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     capitals = [w[0] for w in words if w[0].isupper()]
     if len(capitals) >= 2:
         acronyms.add("".join(capitals).lower())
-    if len(words) == 1 and words[0].isupper():
+    if len(words) == 1:  # "ISRG", or a slug's one word
         acronyms.add(words[0].lower())
     return distinctive, tuple(sorted(acronyms))
 
@@ -283,6 +283,7 @@ _MARKDOWN_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _MARKDOWN_MARKS = re.compile(r"(\*\*|__|\*|`)")
 _LABEL = re.compile(r"^\s*[*_]*[A-Z][\w ]{0,30}[*_]*:\s")  # "Employees: about 420"
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_INLINE_HEADING = re.compile(r"(?:^|\s)#{1,6}\s+")
 
 
 def split_sentences(markdown: str) -> list[str]:
@@ -296,6 +297,7 @@ def split_sentences(markdown: str) -> list[str]:
         lines = [line for line in block.splitlines() if line.strip() and not _is_markup_line(line)]
         for piece in _pieces(lines):
             prose = _MARKDOWN_MARKS.sub("", _MARKDOWN_LINK.sub(r"\1", piece))
+            prose = _INLINE_HEADING.sub(" ", prose)  # "[## Title](url)" in listings leaves heading marks inside a line
             sentences.extend(_split_prose(prose))
     return [s for s in sentences if len(_WORD.findall(s)) >= 4]
 
@@ -446,12 +448,17 @@ def _creates_other(q: Question, sentence: str) -> bool:
 
 
 def _owned_predicate(q: Question, sentence: str) -> bool:
-    """A predicate word of the question owned by the subject: "its founding", "ISRG's creation", "the club's founding"."""
+    """A predicate word of the question owned by the subject ("its founding", "ISRG's creation", "the club's founding")
+    or with the subject as its object ("... and I founded ISRG")."""
     tokens = _tokens(sentence)
     owners = {"its", "their", "our"}
     for i, (word, _, _) in enumerate(tokens[1:], start=1):
         if not any(_match_weight(t, _stems_of(word)) == 1.0 for t in q.terms):
             continue
+        lead = _leading_name(sentence[tokens[i + 1][1]:]) if i + 1 < len(tokens) else None
+        named = [w.lower().replace("’", "'").removesuffix("'s") for w in lead or [] if w.lower() not in ("the", "of", "and", "&")]
+        if named and all(w in q.subject_terms or w in _LEGAL_SUFFIXES or w in _NAME_COMPLETIONS for w in named):
+            return True  # "Jane Doe and I founded Acme": the subject is what was founded (not "formed Acme City Studios")
         before = tokens[i - 1][0].lower().replace("’", "'")
         if before in owners or (before.endswith("'s") and (before[:-2] in q.subject_terms or before[:-2] in _SELF_NOUNS)):
             return True
@@ -558,7 +565,16 @@ class Span:
 
 
 def spans(q: Question, sentence: str) -> list[Span]:
-    """The values of the kind ``q`` asks for in ``sentence``, in order."""
+    """The values of the kind ``q`` asks for in ``sentence``, in order; never one the question itself names
+    ("Who founded Acme, besides Jane Doe?" is not answered by Jane Doe)."""
+    found = _spans(q, sentence)
+    if q.kind in ("person", "org", "place", "text"):
+        asked = set(_normal(q.text).split())
+        found = [s for s in found if not set(s.key.split()) <= asked]
+    return found
+
+
+def _spans(q: Question, sentence: str) -> list[Span]:
     kind = q.kind
     if kind == "year":
         return [Span(m.group(), m.start(), m.group()) for m in _YEAR_RE.finditer(sentence)]
@@ -739,7 +755,8 @@ def _org_spans(q: Question, sentence: str) -> list[Span]:
     for match in _ORG_RE.finditer(sentence):
         words = [w.rstrip(".,") for w in match.group().split()]
         start = match.start()
-        while words and (words[0] in _NON_NAMES or words[0].lower() in ("of", "and", "the", "for", "on", "&")):
+        while words and (words[0] in _NON_NAMES or words[0].lower() in ("of", "and", "the", "for", "on", "&")
+                         or words[0].lower() in q.subject_terms):  # "ISRG and The Linux Foundation" -> The Linux Foundation
             start += len(words[0]) + 1
             words = words[1:]
         while words and words[-1].lower() in ("of", "and", "the", "for", "on", "&"):

@@ -1,0 +1,155 @@
+"""The one reader (answer/reader.py): question types, typed spans, sentence choice and an honest confidence,
+on sentences written for these tests; and ask and enrich giving the same answer from the same chunks."""
+
+from __future__ import annotations
+
+import pytest
+from answer_helpers import retrieval, scored_chunk
+from cikb.answer import ABSTENTION, Answerer
+from cikb.answer.reader import Passage, normal_date, number_value, read, read_question, split_sentences
+from cikb.enrich.evidence import passages_from_chunks
+from cikb.enrich.extract import extract_answer
+
+
+def answer(question: str, *texts: str, company: str = "Brightwater Labs", column_type: str | None = None):
+    reading = read(read_question(question, column_type, company), [Passage(t, i, i + 1) for i, t in enumerate(texts)])
+    return reading.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "column_type", "kind"),
+    [
+        ("What year did Brightwater Labs open its first lab?", None, "year"),
+        ("When was Brightwater Labs registered?", None, "date"),
+        ("When was Brightwater Labs founded?", "number", "year"),
+        ("How many engineers does Brightwater Labs employ?", None, "number"),
+        ("How much funding has Brightwater Labs raised?", None, "money"),
+        ("What was Brightwater Labs' revenue in 2024?", "number", "money"),
+        ("Who runs Brightwater Labs?", None, "person"),
+        ("Which organisation owns Brightwater Labs?", None, "org"),
+        ("In what city is Brightwater Labs based?", None, "place"),
+        ("Where is Brightwater Labs headquartered?", None, "place"),
+        ("What does Brightwater Labs make?", None, "text"),
+        ("Is Brightwater Labs profitable?", "boolean", "boolean"),
+    ],
+)
+def test_the_question_is_typed(question: str, column_type: str | None, kind: str) -> None:
+    assert read_question(question, column_type, "Brightwater Labs").kind == kind
+
+
+def test_the_subject_is_never_a_key_term_and_exclusions_are_dropped() -> None:
+    q = read_question("What other products does Brightwater Labs sell besides its water filters?", None, "Brightwater Labs")
+    assert "brightwat" not in q.terms and "lab" not in q.terms
+    assert "filter" not in q.terms and "other" in q.terms
+
+
+def test_dates_numbers_and_money_are_read_by_their_libraries() -> None:
+    assert normal_date("March 3, 1987") == normal_date("3 March 1987") == "1987-03-03"
+    assert normal_date("Sept. 2015") == "2015-09"
+    assert number_value("twenty-five") == 25 and number_value("1,250") == 1250 and number_value("3.5 million") == 3_500_000
+    raised = answer("How much funding has Brightwater Labs raised?",
+                    "Brightwater Labs raised €12.5 million from two investors in 2021.")
+    assert raised is not None and raised.value == "€12.5 million"
+
+
+def test_one_splitter_reads_markdown_as_prose() -> None:
+    sentences = split_sentences("We build water filters for homes. Dr. Ana Ruiz leads the research team.\n\n"
+                                "## [Read more](https://example.test)\n\nFounded: 2016 in Porto, Portugal")
+    assert sentences == ["We build water filters for homes.", "Dr. Ana Ruiz leads the research team.",
+                         "Founded: 2016 in Porto, Portugal"]
+
+
+def test_a_direct_statement_about_the_subject_is_high() -> None:
+    found = answer("What year was Brightwater Labs founded?", "Brightwater Labs was founded in 2016 by Ana Ruiz and Tomas Berg.",
+                   column_type="number")
+    assert (found.value, found.confidence) == ("2016", "high")
+
+
+def test_a_founding_of_something_else_is_not_the_subjects() -> None:
+    texts = ["In 2022 Brightwater Labs established the Brightwater Prize for young chemists.",
+             "Brightwater Labs, a maker of water filters, was formed in 2016 in Porto."]
+    found = answer("When was Brightwater Labs founded?", *texts)
+    assert found.value == "2016"
+    # "a founding member of", "can be found", "the team's form" are not foundings either
+    look_alikes = answer("When was Brightwater Labs founded?",
+                         "Brightwater Labs became a founding member of the Clean Water Alliance in 2019.",
+                         "Our reports can be found online since 2018.", "The team's form improved in 2020.")
+    assert look_alikes is None
+
+
+def test_a_clause_about_another_noun_does_not_answer() -> None:
+    texts = ["Brightwater Labs uses the Kestrel membrane, created by Halvard Industries in 1994, in every filter.",
+             "Brightwater Labs was created in 2016."]
+    assert answer("What year was Brightwater Labs created?", *texts).value == "2016"
+
+
+def test_people_and_organisations_that_founded_it() -> None:
+    people = answer("Who founded Brightwater Labs?", "Ana Ruiz, Tomas Berg and Lena Hoff founded Brightwater Labs in a garage in Porto.")
+    assert people.value == "Ana Ruiz, Tomas Berg and Lena Hoff" and people.confidence == "high"
+    body = answer("Who founded Brightwater Labs?",
+                  "Brightwater Labs was set up in 2016 by the Porto Water Research Society with a grant from the city.")
+    assert body.value == "Porto Water Research Society"
+    led = answer("Who founded Brightwater Labs?",
+                 "Founded in 2016 by a group of chemists and engineers led by Ana Ruiz, the company now sells in 30 countries.")
+    assert led.value == "Ana Ruiz" and led.confidence != "high"
+
+
+def test_a_name_the_question_gives_is_no_answer() -> None:
+    found = answer("Who founded Brightwater Labs besides Ana Ruiz?", "Ana Ruiz and Tomas Berg founded Brightwater Labs in 2016.")
+    assert found is not None and "Tomas Berg" in found.value and found.value != "Ana Ruiz"
+
+
+def test_places() -> None:
+    hq = answer("Where is Brightwater Labs headquartered?", "Brightwater Labs is headquartered in Porto, Portugal, with a sales office in Lyon.")
+    assert hq.value == "Porto, Portugal" and hq.confidence == "high"
+    # "based on" is no location
+    assert answer("Where is Brightwater Labs based?", "The filter design is based on Kestrel Membranes research.") is None
+
+
+def test_conflicting_statements_are_not_high_and_other_subjects_never_are() -> None:
+    two = answer("What year was Brightwater Labs founded?", "Brightwater Labs was founded in 2016.",
+                 "Brightwater Labs was founded in 2015, its filings say.", column_type="number")
+    assert two.confidence != "high"
+    other = answer("What year was Brightwater Labs founded?", "Kestrel Membranes was founded in 1994.", column_type="number")
+    assert other is None or other.confidence != "high"
+
+
+def test_nothing_of_the_kind_asked_is_no_answer_and_free_text_is_low() -> None:
+    assert answer("What year was Brightwater Labs founded?", "Brightwater Labs builds water filters for homes and clinics.") is None
+    text = answer("What does Brightwater Labs make?", "Brightwater Labs makes water filters for homes and clinics.")
+    assert text.confidence == "low"
+
+
+ABOUT = ("# About Brightwater Labs\n\nBrightwater Labs builds water filters for homes and clinics. "
+         "The company was founded in 2016 by Ana Ruiz and Tomas Berg. It is headquartered in Porto, Portugal.")
+NEWS = ("# Brightwater opens a plant\n\nBrightwater Labs opened a second plant in Braga in 2023. "
+        "The plant employs 85 people.")
+
+
+@pytest.mark.parametrize(
+    ("question", "column_type"),
+    [("What year was Brightwater Labs founded?", "text"), ("Who founded Brightwater Labs?", "text"),
+     ("Where is Brightwater Labs headquartered?", "text"), ("How many people does the Braga plant of Brightwater Labs employ?", "text")],
+)
+def test_ask_and_enrich_give_the_same_answer_from_the_same_chunks(question: str, column_type: str) -> None:
+    result = retrieval(question, [NEWS, ABOUT], company="brightwater-labs")
+    result.trace.company.matched = "Brightwater Labs"
+    asked = Answerer().answer(question, result)
+    cell = extract_answer(question, column_type, passages_from_chunks(result.context), company="Brightwater Labs")
+    assert asked.short_answer is not None and asked.short_answer == cell.value
+    assert asked.answer.startswith(cell.evidence)
+
+
+def test_ask_says_plainly_when_no_sentence_states_what_was_asked() -> None:
+    question = "What year was Brightwater Labs founded?"
+    unrelated = retrieval(question, ["# Certificates\n\nEvery certificate is checked by the policy authority before it is used."])
+    asked = Answerer().answer(question, unrelated)
+    assert asked.answer == ABSTENTION and asked.abstained and not asked.citations and not asked.sources
+    assert asked.short_answer is None and "states a year" in asked.warnings[0]
+    empty = Answerer().answer(question, retrieval(question, []))  # R3: nothing retrieved
+    assert empty.answer == ABSTENTION and empty.warnings == []
+
+
+def test_scored_chunk_helper_is_what_enrich_reads() -> None:
+    chunk = scored_chunk(ABOUT, 1)
+    assert passages_from_chunks([chunk])[0].text == ABOUT
