@@ -8,6 +8,10 @@
 
 Then :class:`Deduplicator` keeps one copy of exact and near-exact duplicates
 (spec C1-C4). Same HTML in, same document out.
+
+:func:`site_facts` reads what the main text leaves out, from a company site's pages together:
+schema.org data (JSON-LD, microdata, RDFa) and the footer lines that repeat across its pages,
+as one facts document per company (see cikb.clean.facts).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from urllib.parse import urlsplit
 
 from cikb.clean.dedupe import Deduplicator, canonical_order, jaccard
 from cikb.clean.extraction import EXTRACT_OPTIONS, Extracted, extract
+from cikb.clean.facts import site_facts
 from cikb.clean.language import detect_language
 from cikb.clean.text import bound_bytes, normalize, strip_markdown, truncate
 
@@ -32,6 +37,7 @@ __all__ = [
     "detect_language",
     "extract",
     "jaccard",
+    "site_facts",
     "strip_markdown",
 ]
 

@@ -237,7 +237,11 @@ def test_letsencrypt_website_gather_keeps_fifteen_english_pages_with_the_default
     assert len(docs) >= 15, (sorted(paths), summary)
     assert "/about/" in paths
     assert not any(p.startswith("/de/") for p in paths)
-    assert summary.fetched <= 20 and summary.kept == len(docs)
+    pages = [d for d in docs if not d.url.endswith("#facts")]
+    assert summary.fetched <= 20 and summary.kept == len(pages) == summary.documents - 1
+    # ... and one facts document: the footer's schema.org addresses, kept once (issue 10, item 2)
+    [facts] = [d for d in docs if d.url.endswith("#facts")]
+    assert "548 Market St, PMB 77519" in facts.content and "PO Box 18666" in facts.content
     arrivals = letsencrypt_site.times()
     assert min(b - a for a, b in zip(arrivals, arrivals[1:])) >= settings.gather.download_delay - TOLERANCE
 

@@ -35,6 +35,7 @@ from cikb.core.models import (
     CrawlEvent,
     CrawlResult,
     DropReason,
+    FetchedPage,
     RawDocument,
     SourceRequest,
     SourceSummary,
@@ -82,9 +83,11 @@ def gather_company(settings: Settings, company_name: str, sources: SourceUrls, o
 
 
 def clean_crawl(crawl: CrawlResult, company: Company, settings: Settings, emit: OnEvent) -> tuple[list[RawDocument], list[SourceSummary]]:
-    """Clean every fetched page and store duplicates once; per-source counts are updated in place."""
+    """Clean every fetched page and store duplicates once, then add the site's facts document;
+    per-source counts are updated in place."""
     summaries = [result.summary.model_copy(deep=True) for result in crawl.sources]
     candidates: list[tuple[RawDocument, SourceSummary]] = []
+    site: list[tuple[FetchedPage, SourceSummary]] = []  # the company's own pages in the language kept
     pages = [(page, summary) for result, summary in zip(crawl.sources, summaries) for page in result.pages]
     for done, (page, summary) in enumerate(pages, start=1):
         outcome = clean.clean_page(page, company.slug, settings.clean, max_raw_bytes=settings.gather.max_raw_bytes)
@@ -92,8 +95,14 @@ def clean_crawl(crawl: CrawlResult, company: Company, settings: Settings, emit: 
             summary.drop(outcome)
         else:
             candidates.append((outcome, summary))
+        if page.source_type == "website" and outcome is not DropReason.language:
+            site.append((page, summary))
         emit(GatherEvent(stage="clean", done=done, total=len(pages)))
     documents = _dedupe(candidates, settings)
+    facts = clean.site_facts([page for page, _ in site], company, max_chars=settings.clean.max_chars) if site and settings.clean.site_facts else None
+    if facts is not None:  # schema.org data and the site-wide footer, once per company (counted with the website)
+        site[0][1].documents += 1
+        documents.append(facts)
     return documents, summaries
 
 

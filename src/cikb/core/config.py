@@ -61,6 +61,7 @@ class CleanSettings(BaseModel):
     max_chars: int = Field(50_000, ge=100, description="Documents longer than this are truncated.")
     language: str = Field("en", description="Only documents in this language (langdetect code) are kept.")
     near_duplicate_threshold: float = Field(0.9, gt=0, le=1, description="Jaccard similarity of word shingles at which two documents count as one.")
+    site_facts: bool = Field(True, description="Keep the website's schema.org data and its site-wide footer (address, phone, e-mail) as one facts document per company.")
 
 
 class ChunkSettings(BaseModel):

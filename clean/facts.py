@@ -1,0 +1,685 @@
+"""Site facts: a company's schema.org data and its site-wide footer, kept once per site (issue 10, item 2).
+
+    document = site_facts(pages, company)   # RawDocument | None
+
+The clean stage keeps a page's main text. What a site says about its owner in markup (schema.org
+JSON-LD, microdata and RDFa: Organization and its kinds, PostalAddress, ContactPoint, founder,
+foundingDate, numberOfEmployees, sameAs...) and in the footer that repeats on every page (address
+lines, telephone, e-mail) is not main text, so trafilatura drops it. This module reads both from
+the fetched HTML and writes them as one Markdown document of "Label: value" lines, each citing the
+page it came from:
+
+    # Facts about Acme Corp
+
+    ## schema.org data
+
+    ### Acme Corp
+
+    - Name: Acme Corp (Corporation) (from https://acme.example/)
+    - Address: 1 Main St, Portland, OR 97201, US (from https://acme.example/about/)
+
+    ## Site footer (the same on the site's pages)
+
+    - Send all mail to: PO Box 1, Portland, OR 97201 (from https://acme.example/)
+
+Only general signals are read: schema.org types and properties, and for the footer, text blocks
+inside footer, address and contact elements that repeat across the site's pages (kept once).
+Values are the pages' own, never completed or guessed. The same pages in the same order give the
+same document; its URL is the page most of its lines cite, with the fragment ``#facts``, so its
+file name and chunk ids never collide with that page's own.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import json
+import logging
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Union
+
+from lxml.html import HtmlElement
+from trafilatura.utils import load_html
+
+from cikb.clean.text import normalize, truncate
+from cikb.core.models import Company, FetchedPage, RawDocument
+
+__all__ = ["FRAGMENT", "footer_lines", "schema_items", "site_facts"]
+
+log = logging.getLogger(__name__)
+
+FRAGMENT = "#facts"
+
+# A schema.org node: property -> values, "@type" -> schema.org type names, "@id" -> its id.
+Node = dict[str, list["Value"]]
+Value = Union[str, Node]
+
+_MAX_DEPTH = 8
+_MAX_VALUE_CHARS = 500
+_MAX_VALUES = 10  # values of one property (employees, sameAs...)
+_MAX_ENTITY_LINES = 40
+_MAX_ENTITIES = 12
+_MAX_LOOSE_LINES = 20
+_MAX_FOOTER_LINES = 30
+_MAX_FOOTER_LINE_CHARS = 600
+
+# --- schema.org data ----------------------------------------------------------------------------
+
+_SCHEMA_IRI = re.compile(r"^(?:https?://(?:www\.)?schema\.org/|schema:)", re.IGNORECASE)
+_TERM = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+_TAG = re.compile(r"<[^>]{0,200}>")
+# <!-- ... --> or //<![CDATA[ ... //]]> around a script's JSON (old pages)
+_WRAPPER_START = re.compile(r"^\s*(?://\s*)?(?:<!--|<!\[CDATA\[)")
+_WRAPPER_END = re.compile(r"(?://\s*)?(?:-->|\]\]>)\s*$")
+
+
+def schema_items(html: str, url: str) -> list[Node]:
+    """The schema.org items of one page (JSON-LD, microdata, RDFa) as plain nodes; [] when it has none.
+
+    A syntax that cannot be read (garbled JSON, broken markup) is skipped; the others still count.
+    """
+    tree = load_html(html) if html else None
+    return _schema_items(tree, html, url) if tree is not None else []
+
+
+def _schema_items(tree: HtmlElement, html: str, url: str) -> list[Node]:
+    items = _json_ld(tree)
+    if re.search(r"\bitemscope\b", html, re.IGNORECASE):
+        items += _guarded(_microdata, tree, url)
+    if re.search(r"\btypeof\s*=", html, re.IGNORECASE):
+        items += _guarded(_rdfa, html, url)
+    return items
+
+
+def _guarded(reader, source, url: str) -> list[Node]:  # noqa: ANN001 -- one of the readers below
+    try:
+        return reader(source, url)
+    except Exception as error:  # noqa: BLE001 -- a page's broken markup costs its items, never the gather
+        log.debug("schema.org %s unreadable on %s: %s", reader.__name__.strip("_"), url, error)
+        return []
+
+
+def _json_ld(tree: HtmlElement) -> list[Node]:
+    nodes: list[Node] = []
+    for script in tree.iter("script"):
+        if (script.get("type") or "").split(";")[0].strip().lower() != "application/ld+json":
+            continue
+        text = _WRAPPER_END.sub("", _WRAPPER_START.sub("", script.text or ""))
+        try:
+            data = json.loads(text, strict=False)  # strict=False: raw newlines inside strings are common
+        except ValueError:
+            continue  # garbled JSON-LD: ignored
+        found: list[Node] = []
+        _json_ld_nodes(data, None, found)
+        nodes += _resolve_ids(found)
+    return nodes
+
+
+def _json_ld_nodes(data: object, context: object, out: list[Node]) -> None:
+    if isinstance(data, list):
+        for item in data:
+            _json_ld_nodes(item, context, out)
+        return
+    if not isinstance(data, dict):
+        return
+    context = data.get("@context", context)
+    if "@graph" in data:
+        _json_ld_nodes(data["@graph"], context, out)
+        return
+    if context is not None and "schema.org" not in json.dumps(context):
+        return  # another vocabulary
+    node = _json_node(data, 0)
+    if node:
+        out.append(node)
+
+
+def _json_node(data: dict, depth: int) -> Node:
+    node: Node = {}
+    for key, raw in data.items():
+        if key == "@type":
+            types = [name for name in (_schema_name(t) for t in _as_list(raw)) if name]
+            if types:
+                node["@type"] = list(types)
+        elif key == "@id":
+            if isinstance(raw, str) and raw.strip():
+                node["@id"] = [raw.strip()]
+        elif not key.startswith("@"):
+            name = _schema_name(key)
+            values = [v for v in (_json_value(item, depth + 1) for item in _as_list(raw)) if v]
+            if name and values:
+                node[name] = values
+    return node
+
+
+def _json_value(raw: object, depth: int) -> Value | None:
+    if isinstance(raw, dict):
+        if "@value" in raw:
+            return _json_value(raw["@value"], depth)
+        return _json_node(raw, depth) if depth <= _MAX_DEPTH else None
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, int | float):
+        return str(int(raw)) if float(raw).is_integer() else str(raw)
+    if isinstance(raw, str):
+        return _text(raw)
+    return None
+
+
+def _resolve_ids(nodes: list[Node]) -> list[Node]:
+    """A JSON-LD graph names its nodes by @id ({"publisher": {"@id": "#org"}}): references become the nodes."""
+    by_id = {node["@id"][0]: node for node in nodes if "@id" in node and len(node) > 1}
+
+    def resolve(value: Value, seen: frozenset[str], depth: int) -> Value:
+        if isinstance(value, str):
+            return value
+        ref = value.get("@id", [""])[0]
+        if len(value) == 1 and ref in by_id and ref not in seen and depth <= _MAX_DEPTH:
+            value, seen = by_id[ref], seen | {ref}
+        return {key: [resolve(v, seen, depth + 1) for v in values] if not key.startswith("@") else values for key, values in value.items()}
+
+    return [resolve(node, frozenset(node.get("@id", [])), 0) for node in nodes]  # type: ignore[misc]
+
+
+def _microdata(tree: HtmlElement, url: str) -> list[Node]:
+    from extruct.w3cmicrodata import MicrodataExtractor
+
+    items = MicrodataExtractor().extract_items(tree, url)
+    return [node for node in (_microdata_node(item, 0) for item in items) if node]
+
+
+def _microdata_node(item: dict, depth: int) -> Node:
+    types = [str(t) for t in _as_list(item.get("type"))]
+    if types and not any(_SCHEMA_IRI.match(t) for t in types):
+        return {}  # another vocabulary
+    node: Node = {}
+    if types:
+        node["@type"] = [name for name in (_schema_name(t) for t in types) if name]
+    for key, raw in (item.get("properties") or {}).items():
+        name = _schema_name(key)
+        values: list[Value] = []
+        for value in _as_list(raw):
+            if isinstance(value, dict) and depth < _MAX_DEPTH:
+                nested = _microdata_node(value, depth + 1)
+                if nested:
+                    values.append(nested)
+            elif isinstance(value, str) and _text(value):
+                values.append(_text(value))
+        if name and values:
+            node[name] = values
+    return node
+
+
+def _rdfa(html: str, url: str) -> list[Node]:
+    from extruct.rdfa import RDFaExtractor
+
+    graph = [n for n in RDFaExtractor().extract(html, base_url=url) if isinstance(n, dict)]
+    by_id = {n.get("@id"): n for n in graph}
+    referenced = {v.get("@id") for n in graph for key, vs in n.items() if not key.startswith("@") for v in _as_list(vs) if isinstance(v, dict)}
+
+    def convert(raw: dict, seen: frozenset[str]) -> Node:
+        node: Node = {}
+        types = [name for name in (_schema_name(t) for t in _as_list(raw.get("@type")) if _SCHEMA_IRI.match(str(t))) if name]
+        if types:
+            node["@type"] = sorted(types)
+        for key, values in raw.items():
+            if key.startswith("@") or not _SCHEMA_IRI.match(key):
+                continue
+            out: list[Value] = []
+            for value in _as_list(values):
+                if not isinstance(value, dict):
+                    continue
+                if "@value" in value and _text(str(value["@value"])):
+                    out.append(_text(str(value["@value"])))
+                elif (ref := value.get("@id")) in by_id and ref not in seen and len(seen) < _MAX_DEPTH:
+                    nested = convert(by_id[ref], seen | {ref})
+                    if nested:
+                        out.append(nested)
+                elif isinstance(ref, str) and not ref.startswith("_:"):
+                    out.append(ref)
+            if out:  # an RDF graph has no order: sorted, so a re-gather writes the same lines
+                node[_schema_name(key)] = sorted(out, key=lambda v: json.dumps(v, sort_keys=True))
+        return node
+
+    roots = [convert(n, frozenset({n.get("@id")})) for n in graph if n.get("@type") and n.get("@id") not in referenced]
+    return sorted((r for r in roots if r.get("@type")), key=lambda r: json.dumps(r, sort_keys=True))
+
+
+def _schema_name(term: object) -> str:
+    """"https://schema.org/Organization", "schema:Organization" or "Organization" -> "Organization"; else ""."""
+    text = str(term).strip()
+    bare = _SCHEMA_IRI.sub("", text)
+    return bare if _TERM.fullmatch(bare) else ""
+
+
+def _as_list(value: object) -> list:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, list | tuple) else [value]
+
+
+def _text(value: str) -> str:
+    text = " ".join(_TAG.sub(" ", html_lib.unescape(value)).split())
+    return re.sub(r"\s+([,.;:])", r"\1", text)
+
+
+# --- what the items say -------------------------------------------------------------------------
+
+_ORG_TYPES = frozenset(
+    "Organization Corporation LocalBusiness NGO OnlineBusiness OnlineStore EducationalOrganization "
+    "GovernmentOrganization MedicalOrganization NewsMediaOrganization PerformingGroup ResearchOrganization "
+    "SportsOrganization WorkersUnion Consortium FundingScheme LibrarySystem Airline CollegeOrUniversity School "
+    "Store ProfessionalService FinancialService LegalService Project ResearchProject".split()
+)
+# Properties only an organization has (a typed LocalBusiness subtype such as Dentist is one by them).
+_ORG_PROPERTIES = frozenset(
+    "foundingDate founder founders numberOfEmployees legalName leiCode taxID vatID duns naics isicV4 "
+    "iso6523Code parentOrganization subOrganization foundingLocation dissolutionDate employee employees".split()
+)
+# Where an organization sits inside another item and is still the site's own (a WebSite's publisher,
+# an AboutPage's mainEntity); "mentions", "about" of a post and the like name others.
+_FOLLOW = frozenset(
+    "publisher author creator provider copyrightHolder sourceOrganization mainEntity isPartOf owner "
+    "producer manufacturer worksFor affiliation".split()
+)
+# (property, label): the order of an organization's lines.
+_LABELS: tuple[tuple[str, str], ...] = (
+    ("legalName", "Legal name"),
+    ("alternateName", "Also known as"),
+    ("description", "Description"),
+    ("slogan", "Slogan"),
+    ("foundingDate", "Founded"),
+    ("foundingLocation", "Founding location"),
+    ("founder", "Founder"),
+    ("founders", "Founder"),
+    ("dissolutionDate", "Dissolved"),
+    ("numberOfEmployees", "Number of employees"),
+    ("address", "Address"),
+    ("location", "Location"),
+    ("areaServed", "Area served"),
+    ("telephone", "Telephone"),
+    ("faxNumber", "Fax"),
+    ("email", "Email"),
+    ("contactPoint", "Contact"),
+    ("url", "Website"),
+    ("sameAs", "Same as"),
+    ("logo", "Logo"),
+    ("parentOrganization", "Parent organization"),
+    ("subOrganization", "Sub-organization"),
+    ("department", "Department"),
+    ("memberOf", "Member of"),
+    ("brand", "Brand"),
+    ("award", "Award"),
+    ("awards", "Award"),
+    ("employee", "Employee"),
+    ("employees", "Employee"),
+    ("taxID", "Tax ID"),
+    ("vatID", "VAT ID"),
+    ("leiCode", "LEI code"),
+    ("duns", "DUNS number"),
+    ("naics", "NAICS code"),
+    ("isicV4", "ISIC code"),
+    ("iso6523Code", "ISO 6523 code"),
+    ("globalLocationNumber", "Global Location Number"),
+    ("openingHours", "Opening hours"),
+    ("geo", "Coordinates"),
+)
+# Values long enough to stand on a line of their own each; others share one line ("a; b; c").
+_LINE_EACH = frozenset("address location contactPoint department subOrganization".split())
+
+
+@dataclass
+class _Lines:
+    """Label: value lines, each with the first page that said it; a repeat adds nothing."""
+
+    cited: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def add(self, label: str, value: str, url: str) -> None:
+        if value:
+            self.cited.setdefault((label, value), url)
+
+
+@dataclass
+class _Facts:
+    entities: dict[str, tuple[str, _Lines]] = field(default_factory=dict)  # key -> (display name, lines)
+    loose: _Lines = field(default_factory=_Lines)  # addresses, contacts, places, people on their own
+
+    def values(self) -> set[str]:
+        every = [self.loose, *(lines for _, lines in self.entities.values())]
+        return {_key(value) for lines in every for (_, value) in lines.cited}
+
+
+def _collect(node: Node, url: str, facts: _Facts, top: bool = True, depth: int = 0) -> None:
+    types = set(_strings(node, "@type"))
+    if _is_organization(node, types):
+        _add_organization(node, types, url, facts)
+        return
+    if top and "Person" in types and _first(node, "jobTitle"):
+        facts.loose.add("Person", _person(node, with_employer=True), url)
+    elif top and "PostalAddress" in types:
+        facts.loose.add("Address", _address(node), url)
+    elif top and "ContactPoint" in types:
+        facts.loose.add("Contact", _contact(node), url)
+    elif top and "Place" in types and "address" in node:
+        name = _first(node, "name")
+        facts.loose.add(f"Place{' ' + name if name else ''}, address", "; ".join(_render(v, "address") for v in node["address"]), url)
+    if depth >= _MAX_DEPTH:
+        return
+    for prop, values in node.items():
+        if prop in _FOLLOW:
+            for value in values:
+                if isinstance(value, dict):
+                    _collect(value, url, facts, top=False, depth=depth + 1)
+
+
+def _is_organization(node: Node, types: set[str]) -> bool:
+    if "Person" in types:
+        return False
+    return bool(types & _ORG_TYPES) or any(t.endswith(("Organization", "Business")) for t in types) or not _ORG_PROPERTIES.isdisjoint(node)
+
+
+def _add_organization(node: Node, types: set[str], url: str, facts: _Facts) -> None:
+    name = _first(node, "name") or _first(node, "legalName") or _first(node, "url")
+    key = _key(name) or (node.get("@id") or [""])[0]
+    if not key:
+        return
+    if key not in facts.entities:
+        if len(facts.entities) >= _MAX_ENTITIES:
+            return
+        facts.entities[key] = (name or key, _Lines())
+    display, lines = facts.entities[key]
+    kinds = ", ".join(sorted(types))
+    if name:
+        lines.add("Name", f"{name} ({kinds})" if kinds else name, url)
+    for prop, label in _LABELS:
+        rendered = [r for r in (_render(v, prop) for v in node.get(prop, [])[:_MAX_VALUES]) if r]
+        if prop in _LINE_EACH:
+            for value in rendered:
+                lines.add(label, value, url)
+        elif rendered:
+            lines.add(label, "; ".join(dict.fromkeys(rendered)), url)
+
+
+def _render(value: Value, prop: str = "") -> str:
+    """A value as text: a string as written; an address, contact, quantity... in one line; else its name."""
+    if isinstance(value, str):
+        text = value
+        if prop == "email":
+            text = text.removeprefix("mailto:")
+        elif prop in ("telephone", "faxNumber"):
+            text = text.removeprefix("tel:")
+        return _short(text)
+    types = set(_strings(value, "@type"))
+    if "PostalAddress" in types or (prop in ("address", "location") and not types and _address(value)):
+        return _address(value)
+    if "ContactPoint" in types or prop == "contactPoint":
+        return _contact(value)
+    if "QuantitativeValue" in types or prop == "numberOfEmployees":
+        exact = _first(value, "value")
+        low, high = _first(value, "minValue"), _first(value, "maxValue")
+        return exact or (f"{low} to {high}" if low and high else f"at least {low}" if low else f"at most {high}" if high else "")
+    if "GeoCoordinates" in types or prop == "geo":
+        lat, lon = _first(value, "latitude"), _first(value, "longitude")
+        return f"latitude {lat}, longitude {lon}" if lat and lon else ""
+    if "ImageObject" in types or prop == "logo":
+        return _first(value, "url") or _first(value, "contentUrl")
+    if "Person" in types:
+        return _person(value)
+    if "Place" in types and not _first(value, "name") and "address" in value:
+        return "; ".join(_render(v, "address") for v in value["address"])
+    for key in ("name", "legalName", "alternateName", "url"):
+        if found := _first(value, key):
+            return found
+    ref = (value.get("@id") or [""])[0]
+    return ref if len(value) == 1 and isinstance(ref, str) and ref.startswith(("http://", "https://")) else ""  # a link
+
+
+def _address(node: Node) -> str:
+    parts = [_first(node, "streetAddress")]
+    box = _first(node, "postOfficeBoxNumber")
+    if box:
+        parts.append(box if re.search(r"[A-Za-z]", box) else f"PO Box {box}")
+    parts.append(_first(node, "addressLocality"))
+    parts.append(" ".join(p for p in (_first(node, "addressRegion"), _first(node, "postalCode")) if p))
+    parts.append(_first(node, "addressCountry"))
+    text = ", ".join(dict.fromkeys(p for p in parts if p))
+    return text or _first(node, "name")
+
+
+def _contact(node: Node) -> str:
+    details = []
+    for prop, label in (("telephone", "telephone"), ("email", "email"), ("faxNumber", "fax"), ("url", "web"),
+                        ("areaServed", "area served"), ("availableLanguage", "languages"), ("hoursAvailable", "hours")):
+        values = [r for r in (_render(v, prop) for v in node.get(prop, [])[:_MAX_VALUES]) if r]
+        if values:
+            details.append(f"{label} {', '.join(values)}")
+    kind = _first(node, "contactType") or _first(node, "name")
+    text = ", ".join(details)
+    return f"{kind}: {text}" if kind and text else text
+
+
+def _person(node: Node, with_employer: bool = False) -> str:
+    name = _first(node, "name") or " ".join(p for p in (_first(node, "givenName"), _first(node, "familyName")) if p)
+    parts = [name, _first(node, "jobTitle")]
+    if with_employer and (employer := _first(node, "worksFor")):
+        parts.append(f"works for {employer}")
+    return ", ".join(p for p in parts if p)
+
+
+def _first(node: Node, prop: str) -> str:
+    for value in node.get(prop, []):
+        text = _render(value, prop)
+        if text:
+            return text
+    return ""
+
+
+def _strings(node: Node, prop: str) -> list[str]:
+    return [v for v in node.get(prop, []) if isinstance(v, str)]
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    if len(text) <= _MAX_VALUE_CHARS:
+        return text
+    cut = text[:_MAX_VALUE_CHARS]
+    return cut[: cut.rfind(" ")] if " " in cut else cut
+
+
+def _key(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+# --- the site-wide footer -----------------------------------------------------------------------
+
+_FOOTER_TOKENS = frozenset({"footer", "contentinfo", "contact", "contacts", "address", "vcard", "hcard", "adr"})
+_NOT_CONTAINERS = frozenset({"html", "body", "main", "article", "head"})
+_SKIP = frozenset(
+    "script style noscript template svg form button select input textarea iframe nav option object embed canvas head".split()
+)
+_BLOCKS = frozenset(
+    "p div li ul ol dl dt dd address section article aside header footer h1 h2 h3 h4 h5 h6 table tr td th "
+    "blockquote figure figcaption main".split()
+)
+_HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())
+_TOKEN = re.compile(r"[^a-z0-9]+")
+_COPYRIGHT = re.compile(r"©|&copy;|\(c\)\s*\d{4}|\bcopyright\b|\ball rights reserved\b", re.IGNORECASE)
+_MAX_CONTAINER_CHARS = 5000  # larger is a page wrapper whose class mentions a footer, not a footer
+
+
+def footer_lines(html: str) -> list[str]:
+    """The text lines of a page's footer, address and contact elements, navigation and link lists left out.
+
+    A line is one block (paragraph, list item, cell...); lines within a block broken by <br> are
+    joined; a label ending in ":" is joined to the line after it.
+    """
+    tree = load_html(html) if html else None
+    return _footer_lines(tree) if tree is not None else []
+
+
+def _footer_lines(tree: HtmlElement) -> list[str]:
+    lines: list[str] = []
+    for container in _footer_containers(tree):
+        lines += _merge_labels(_block_lines(container))
+    return list(dict.fromkeys(lines))
+
+
+def _footer_containers(tree: HtmlElement) -> Iterator[HtmlElement]:
+    chosen: list[HtmlElement] = []
+    for element in tree.iter():
+        if not isinstance(element.tag, str) or element.tag in _NOT_CONTAINERS or element.tag in _SKIP:
+            continue
+        if not _is_footer(element) or any(a in chosen for a in element.iterancestors()):
+            continue
+        if len(element.text_content()) > _MAX_CONTAINER_CHARS:
+            continue
+        chosen.append(element)
+        yield element
+
+
+def _is_footer(element: HtmlElement) -> bool:
+    if element.tag in ("footer", "address") or (element.get("role") or "").lower() == "contentinfo":
+        return True
+    marks = f"{element.get('class') or ''} {element.get('id') or ''}".lower()
+    return not _FOOTER_TOKENS.isdisjoint(_TOKEN.split(marks))
+
+
+@dataclass
+class _Line:
+    pieces: list[list[tuple[str, bool]]] = field(default_factory=lambda: [[]])  # <br>-separated runs of (text, in a link)
+    heading: bool = False
+
+    def text(self) -> tuple[str, int]:
+        """The line's text and how many of its characters are link text."""
+        runs, link_chars = [], 0
+        for run in self.pieces:
+            text = " ".join("".join(t for t, _ in run).split())
+            link_chars += sum(len("".join(t.split())) for t, linked in run if linked)
+            if text:
+                runs.append(text)
+        joined = ""
+        for run in runs:
+            joined = run if not joined else f"{joined}{' ' if joined[-1] in '.!?:;,' else ', '}{run}"
+        return re.sub(r"\s+([,.;:!?])", r"\1", joined), link_chars
+
+
+def _block_lines(container: HtmlElement) -> list[str]:
+    out: list[_Line] = []
+    current = _Line()
+
+    def flush(heading: bool = False) -> None:
+        nonlocal current
+        current.heading = heading
+        out.append(current)
+        current = _Line()
+
+    def visit(element: HtmlElement, linked: bool) -> None:
+        tag = element.tag if isinstance(element.tag, str) else ""
+        if not tag or tag in _SKIP or element.get("hidden") is not None:
+            return
+        if tag == "br":
+            current.pieces.append([])
+            return
+        block = tag in _BLOCKS
+        if block:
+            flush()
+        linked = linked or tag == "a"
+        if element.text:
+            current.pieces[-1].append((element.text, linked))
+        for child in element:
+            visit(child, linked)
+            if child.tail:
+                current.pieces[-1].append((child.tail, linked))
+        if block:
+            flush(heading=tag in _HEADINGS)
+
+    visit(container, False)
+    flush()
+    lines = []
+    for line in out:
+        text, link_chars = line.text()
+        letters = len("".join(text.split()))
+        if not text or letters < 3 or len(text) > _MAX_FOOTER_LINE_CHARS:
+            continue
+        if link_chars * 2 >= letters:
+            continue  # navigation, social links, a copyright link
+        if _COPYRIGHT.search(text):
+            continue  # the same boilerplate on every site
+        if line.heading and not text.endswith(":"):
+            continue  # "Contact us", "Subscribe": a heading says what follows, not a fact
+        if len(text.split()) < 2 and not re.search(r"[\d@]", text):
+            continue
+        lines.append(text)
+    return lines
+
+
+def _merge_labels(lines: list[str]) -> list[str]:
+    merged: list[str] = []
+    for line in lines:
+        if merged and merged[-1].endswith(":"):
+            merged[-1] = f"{merged[-1]} {line}"
+        else:
+            merged.append(line)
+    return [line for line in merged if not line.endswith(":")]
+
+
+def _site_footer(pages: Sequence[tuple[FetchedPage, HtmlElement]]) -> list[tuple[str, str]]:
+    """(line, first page's URL) for the footer lines that repeat across the site's pages, in page order."""
+    first_seen: dict[str, str] = {}
+    count: dict[str, int] = {}
+    for page, tree in pages:
+        for line in _footer_lines(tree):
+            first_seen.setdefault(line, page.url)
+            count[line] = count.get(line, 0) + 1
+    if len(pages) == 1:
+        return list(first_seen.items())  # a site of one page: nothing to compare with
+    # Site-wide: on two pages or more (a site's sections may have footers of their own).
+    return [(line, url) for line, url in first_seen.items() if count[line] >= 2]
+
+
+# --- the document -------------------------------------------------------------------------------
+
+
+def site_facts(pages: Sequence[FetchedPage], company: Company, *, max_chars: int = 50_000) -> RawDocument | None:
+    """One facts document from a company site's pages (in crawl order), or None when they state none."""
+    parsed = [(page, tree) for page in pages if page.html and (tree := load_html(page.html)) is not None]
+    if not parsed:
+        return None
+    facts = _Facts()
+    for page, tree in parsed:
+        for item in _schema_items(tree, page.html, page.url):
+            _collect(item, page.url, facts)
+    known = facts.values()
+    footer = [(line, url) for line, url in _site_footer(parsed) if _key(line) not in known][:_MAX_FOOTER_LINES]
+
+    cited: list[str] = []  # the URL of every line, to name the document after
+    schema = [_lines(list(facts.loose.cited.items())[:_MAX_LOOSE_LINES], cited)] if facts.loose.cited else []
+    for display, lines in facts.entities.values():
+        if all(label == "Name" for label, _ in lines.cited):
+            continue  # a name alone (an employer, a publisher) says nothing more than the pages do
+        schema.append(f"### {display}\n\n" + _lines(list(lines.cited.items())[:_MAX_ENTITY_LINES], cited))
+    sections = ["## schema.org data\n\n" + "\n\n".join(schema)] if schema else []
+    if footer:
+        sections.append("## Site footer (the same on the site's pages)\n\n" + _lines([(("", line), url) for line, url in footer], cited))
+    if not sections:
+        return None
+    home = max(dict.fromkeys(cited), key=cited.count)  # the page most lines cite; the earliest on a tie
+    page = next(p for p, _ in parsed if p.url == home)
+    title = f"Facts about {company.name}"
+    content = truncate(normalize(f"# {title}\n\n" + "\n\n".join(sections)), max_chars)
+    return RawDocument(
+        url=home.split("#")[0] + FRAGMENT,
+        title=title,
+        content=content,
+        source_type=page.source_type,
+        company=company.slug,
+        scraped_at=page.fetched_at,
+    )
+
+
+def _lines(items: Iterable[tuple[tuple[str, str], str]], cited: list[str]) -> str:
+    out = []
+    for (label, value), url in items:
+        cited.append(url)
+        out.append(f"- {label + ': ' if label else ''}{value} (from {url})")
+    return "\n".join(out)
