@@ -1,4 +1,4 @@
-"""retrieve stage: hybrid dense + BM25 retrieval with RRF fusion, company inference and a context budget.
+"""retrieve stage: hybrid dense + BM25 retrieval (fused, then reranked by best sentence), company inference and a context budget.
 
 Public interface:
 

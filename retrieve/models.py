@@ -28,7 +28,10 @@ class RetrievalTrace(BaseModel):
     company: CompanyChoice
     embedding_model: str | None = None
     prefetch_limit: int
+    fusion: str = "dbsf"
+    fusion_weights: tuple[float, float] = (1.0, 1.0)
     rrf_k: int
+    rerank: str = "sentences"
     top_k: int
     score_threshold: float
     context_budget: int = Field(description="Context tokens allowed (settings.retrieve.context_tokens).")

@@ -7,8 +7,10 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 import numpy as np
+from cikb.embed import Bm25Encoder
 from cikb.retrieve.companies import infer_company, name_variants, unmentioned_names
 from cikb.retrieve.models import CompanyChoice, RetrievalResult, RetrievalTrace
+from cikb.retrieve.rerank import Tokenize, rerank_by_sentences
 
 from cikb.core.config import Settings
 from cikb.core.models import ScoredChunk, SparseVector
@@ -50,6 +52,8 @@ class Retriever:
         self.bm25 = bm25
         self.company_names = dict(company_names or {})
         self.score_threshold = resolve_threshold(self.settings.score_threshold, embedder)
+        # The rerank counts the stems BM25 counts (stop words dropped, Snowball stems).
+        self._tokenize: Tokenize = getattr(bm25, "tokenize", None) or Bm25Encoder().tokenize
 
     def close(self) -> None:
         """Close the store (the retriever is done)."""
@@ -110,11 +114,17 @@ class Retriever:
         dense = self.embedder.embed_query(query)
         sparse = self.bm25.encode_query(query)
         t1 = time.perf_counter()
+        cfg = self.settings
+        reranked = cfg.rerank == "sentences"
         chunks = self.store.hybrid_search(
             dense, sparse, company=company,
-            prefetch_limit=self.settings.prefetch_limit, rrf_k=self.settings.rrf_k,
-            limit=self.settings.top_k, score_threshold=self.score_threshold,
+            prefetch_limit=cfg.prefetch_limit, rrf_k=cfg.rrf_k,
+            limit=max(cfg.top_k, cfg.rerank_depth) if reranked else cfg.top_k, score_threshold=self.score_threshold,
+            fusion=cfg.fusion, weights=cfg.fusion_weights,
         )
+        if reranked:  # the fused top rerank_depth by their best sentence; any beyond keep the fused order
+            chunks = rerank_by_sentences(query, chunks[: cfg.rerank_depth], self._tokenize, cfg.rerank_weight) + chunks[cfg.rerank_depth :]
+            chunks = chunks[: cfg.top_k]
         trace.embed_ms = (t1 - t0) * 1000
         trace.search_ms = (time.perf_counter() - t1) * 1000
         trace.passed = len(chunks)
@@ -137,7 +147,8 @@ class Retriever:
         info = getattr(self.embedder, "info", None)
         return RetrievalTrace(
             query=query, company=choice, embedding_model=getattr(info, "name", None),
-            prefetch_limit=self.settings.prefetch_limit, rrf_k=self.settings.rrf_k, top_k=self.settings.top_k,
+            prefetch_limit=self.settings.prefetch_limit, fusion=self.settings.fusion, fusion_weights=self.settings.fusion_weights,
+            rrf_k=self.settings.rrf_k, rerank=self.settings.rerank, top_k=self.settings.top_k,
             score_threshold=self.score_threshold, context_budget=self.settings.context_tokens,
         )
 

@@ -1,7 +1,7 @@
 """What every store does the same way: the collection's facts, the model check, and R1's fusion policy.
 
 A backend (Qdrant Edge in-process, or qdrant-client for a server / its local
-mode) implements a handful of primitives (``_upsert_points``, ``_fused``...);
+mode) implements a handful of primitives (``_upsert_points``, ``_prefetched``...);
 :class:`VectorStore` turns them into the public interface, so both paths build
 the same collection, run the same queries and post-process results identically.
 """
@@ -18,6 +18,7 @@ import numpy as np
 
 from cikb.core.errors import CikbError, ModelMismatchError
 from cikb.core.models import Chunk, ChunkMetadata, ModelInfo, ScoredChunk, SparseVector
+from cikb.store.fusion import fuse
 
 DENSE = "dense"
 SPARSE = "sparse"
@@ -148,11 +149,6 @@ def as_query_vector(dense: Sequence[float] | np.ndarray) -> np.ndarray:
     if not np.all(np.isfinite(vector)) or not np.any(vector):
         raise ValueError("the dense query vector must be finite and non-zero")
     return vector
-
-
-def qdrant_rrf_k(rrf_k: int) -> int:
-    """Qdrant's RRF constant for Cormack's 1/(k + rank), rank from 1: Qdrant ranks from 0, so k + 1."""
-    return rrf_k + 1
 
 
 class VectorStore(ABC):
@@ -293,29 +289,40 @@ class VectorStore(ABC):
         rrf_k: int = 60,
         limit: int = 10,
         score_threshold: float | None = 0.3,
+        fusion: str = "rrf",
+        weights: tuple[float, float] = (1.0, 1.0),
     ) -> list[ScoredChunk]:
-        """R1: dense top-``prefetch_limit`` (cosine >= ``score_threshold``) and sparse top-``prefetch_limit``, fused by RRF.
+        """R1: dense top-``prefetch_limit`` (cosine >= ``score_threshold``) and sparse top-``prefetch_limit``, fused.
 
-        RRF score = sum over the two lists of 1 / (``rrf_k`` + rank), rank from 1
-        (Cormack et al.; Qdrant's ``Rrf(k=rrf_k + 1)``). R1a: the threshold is a
-        cosine bound on the dense side: it filters the dense prefetch, so only
-        chunks at or above it get the dense list's votes; BM25 candidates keep
-        their own votes (an answer is often a lexical match the dense model
-        scores low). When no chunk of the filter reaches the threshold, nothing
-        is related and the result is empty (R3). The fused score is never
-        compared with the threshold. ``dense_score`` carries each chunk's cosine.
+        ``fusion`` (see :mod:`cikb.store.fusion`), with ``weights`` = (dense, BM25):
+        ``rrf``, score = sum over the two lists of w / (``rrf_k`` + rank), rank
+        from 1 (Cormack et al.; with equal weights Qdrant's ``Rrf(k=rrf_k + 1)``);
+        ``dbsf``, Qdrant's distribution-based score fusion (each list's scores
+        normalised by its mean +- 3 standard deviations, weighted, summed). Both
+        lists are fetched in one batch and fused here, so every store fuses alike.
+
+        R1a: the threshold is a cosine bound on the dense side: it filters the
+        dense prefetch, so only chunks at or above it get the dense list's
+        votes; BM25 candidates keep their own votes (an answer is often a
+        lexical match the dense model scores low). When no chunk of the filter
+        reaches the threshold, nothing is related and the result is empty (R3).
+        The fused score is never compared with the threshold. ``dense_score``
+        carries each chunk's cosine.
         """
         self._require_record()
         query = as_query_vector(dense)
         where = QueryFilter.of(company, source_types)
-        hits = self._fused(query, sparse, where, prefetch_limit, qdrant_rrf_k(rrf_k), score_threshold)
-        scored = [(hit, cosine(query, hit.dense)) for hit in hits]
-        if score_threshold is not None and not any(cos is not None and cos >= score_threshold for _, cos in scored):
+        dense_hits, sparse_hits = self._prefetched(query, sparse, where, prefetch_limit, score_threshold)
+        if score_threshold is not None and not dense_hits:
             return []  # the dense prefetch came back empty: nothing passes the threshold
-        scored.sort(key=lambda pair: (-round(pair[0].score / SCORE_TIE), -(pair[1] or -math.inf), pair[0].id))
+        lists = [_in_order(dense_hits), _in_order(sparse_hits)]
+        fused = fuse(fusion, [[(hit.id, hit.score) for hit in hits] for hits in lists], rrf_k, weights)
+        hits = {hit.id: hit for hits in lists for hit in hits}
+        scored = [(hits[point], score, cosine(query, hits[point].dense)) for point, score in fused.items()]
+        scored.sort(key=lambda item: (-round(item[1] / SCORE_TIE), -(item[2] if item[2] is not None else -math.inf), item[0].id))
         return [
-            ScoredChunk(chunk=payload_chunk(hit.id, hit.payload), score=hit.score, dense_score=cos, rank=rank)
-            for rank, (hit, cos) in enumerate(scored[:limit], start=1)
+            ScoredChunk(chunk=payload_chunk(hit.id, hit.payload), score=score, dense_score=cos, rank=rank)
+            for rank, (hit, score, cos) in enumerate(scored[:limit], start=1)
         ]
 
     def dense_search(
@@ -395,14 +402,23 @@ class VectorStore(ABC):
     def _retrieve(self, ids: list[str]) -> list[StoredPoint]: ...
 
     @abstractmethod
-    def _fused(self, dense: np.ndarray, sparse: SparseVector, where: QueryFilter, prefetch_limit: int, qdrant_k: int, score_threshold: float | None) -> list[Hit]:
-        """All fused candidates (up to 2 x prefetch_limit) with payload and dense vector."""
+    def _prefetched(
+        self, dense: np.ndarray, sparse: SparseVector, where: QueryFilter, prefetch_limit: int, score_threshold: float | None
+    ) -> tuple[list[Hit], list[Hit]]:
+        """R1's two candidate lists, best first, in one request: the dense top-``prefetch_limit`` with cosine >=
+        ``score_threshold``, and the BM25 top-``prefetch_limit`` (none when ``sparse`` is empty); every hit with
+        its payload and dense vector."""
 
     @abstractmethod
     def _dense(self, dense: np.ndarray, where: QueryFilter, limit: int, score_threshold: float | None) -> list[Hit]: ...
 
     @abstractmethod
     def _sparse(self, sparse: SparseVector, where: QueryFilter, limit: int) -> list[Hit]: ...
+
+
+def _in_order(hits: list[Hit]) -> list[Hit]:
+    """A candidate list best first, exact ties by id, so every engine hands fusion the same ranks."""
+    return sorted(hits, key=lambda h: (-round(h.score / SCORE_TIE), h.id))
 
 
 def _ranked(hits: list[Hit], dense_scores: bool) -> list[ScoredChunk]:

@@ -157,22 +157,21 @@ class ClientStore(VectorStore):
             records = {str(r.id): r for r in self.client.retrieve(self.collection, ids, with_payload=True, with_vectors=True)}
         return [_stored(pid, records[pid]) for pid in ids if pid in records]
 
-    def _fused(self, dense: np.ndarray, sparse: SparseVector, where: QueryFilter, prefetch_limit: int, qdrant_k: int, score_threshold: float | None) -> list[Hit]:
+    def _prefetched(
+        self, dense: np.ndarray, sparse: SparseVector, where: QueryFilter, prefetch_limit: int, score_threshold: float | None
+    ) -> tuple[list[Hit], list[Hit]]:
         flt = _filter(where)
-        prefetch = [qm.Prefetch(query=dense.tolist(), using=DENSE, limit=prefetch_limit, filter=flt, score_threshold=score_threshold)]
-        if sparse.indices:
-            prefetch.append(qm.Prefetch(query=_sparse(sparse), using=SPARSE, limit=prefetch_limit, filter=flt))
-        with self._guard():
-            response = self.client.query_points(
-                self.collection,
-                prefetch=prefetch,
-                query=qm.RrfQuery(rrf=qm.Rrf(k=qdrant_k)),
-                query_filter=flt,
-                limit=2 * prefetch_limit,
-                with_payload=True,
-                with_vectors=[DENSE],
+        requests = [
+            qm.QueryRequest(
+                query=dense.tolist(), using=DENSE, filter=flt, limit=prefetch_limit, score_threshold=score_threshold, with_payload=True, with_vector=[DENSE]
             )
-        return [_hit(p, with_dense=True) for p in response.points]
+        ]
+        if sparse.indices:
+            requests.append(qm.QueryRequest(query=_sparse(sparse), using=SPARSE, filter=flt, limit=prefetch_limit, with_payload=True, with_vector=[DENSE]))
+        with self._guard():
+            responses = self.client.query_batch_points(self.collection, requests)
+        results = [[_hit(p, with_dense=True) for p in response.points] for response in responses]
+        return results[0], results[1] if len(results) > 1 else []
 
     def _dense(self, dense: np.ndarray, where: QueryFilter, limit: int, score_threshold: float | None) -> list[Hit]:
         with self._guard():

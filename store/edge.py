@@ -174,15 +174,22 @@ class EdgeStore(VectorStore):
         records = {str(r.id): r for r in self.shard.retrieve(ids, with_payload=True, with_vector=True)}
         return [_stored(pid, records[pid]) for pid in ids if pid in records]
 
-    def _fused(self, dense: np.ndarray, sparse: SparseVector, where: QueryFilter, prefetch_limit: int, qdrant_k: int, score_threshold: float | None) -> list[Hit]:
+    def _prefetched(
+        self, dense: np.ndarray, sparse: SparseVector, where: QueryFilter, prefetch_limit: int, score_threshold: float | None
+    ) -> tuple[list[Hit], list[Hit]]:
         flt = _filter(where)
-        prefetches = [qe.Prefetch(limit=prefetch_limit, query=qe.Query.Nearest(dense.tolist(), using=DENSE), filter=flt, score_threshold=score_threshold)]
+        queries = [
+            qe.QueryRequest(
+                limit=prefetch_limit, query=qe.Query.Nearest(dense.tolist(), using=DENSE), filter=flt,
+                score_threshold=score_threshold, with_payload=True, with_vector=[DENSE],
+            )
+        ]
         if sparse.indices:
-            prefetches.append(qe.Prefetch(limit=prefetch_limit, query=qe.Query.Nearest(_sparse(sparse), using=SPARSE), filter=flt))
-        request = qe.QueryRequest(
-            limit=2 * prefetch_limit, prefetches=prefetches, query=qe.Fusion.Rrf(k=qdrant_k), filter=flt, with_payload=True, with_vector=[DENSE]
-        )
-        return [_hit(p, with_dense=True) for p in self.shard.query(request)]
+            queries.append(
+                qe.QueryRequest(limit=prefetch_limit, query=qe.Query.Nearest(_sparse(sparse), using=SPARSE), filter=flt, with_payload=True, with_vector=[DENSE])
+            )
+        results = [[_hit(p, with_dense=True) for p in points] for points in self.shard.query_batch(qe.QueryBatchRequest(queries))]
+        return results[0], results[1] if len(results) > 1 else []
 
     def _dense(self, dense: np.ndarray, where: QueryFilter, limit: int, score_threshold: float | None) -> list[Hit]:
         request = qe.QueryRequest(

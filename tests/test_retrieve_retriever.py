@@ -168,3 +168,19 @@ def test_context_is_packed_best_first_within_the_token_budget(kb):
     assert packed.trace.context_tokens == used <= 100 and packed.trace.in_context == len(expected)
     assert packed.trace.skipped_for_budget and set(packed.trace.skipped_for_budget).isdisjoint(expected)
     assert packed.chunks == full.chunks  # the budget trims the context, not the retrieved list
+
+
+def test_fusion_and_rerank_follow_the_settings_and_the_trace_says_so(kb):
+    settings, store, embedder, bm25 = kb
+    question = "When was Acme founded?"
+    default = _retriever(kb).search(question, company="acme-corp")
+    assert (default.trace.fusion, default.trace.fusion_weights, default.trace.rerank) == ("dbsf", (1.0, 1.0), "sentences")
+    assert 0.0 <= min(c.score for c in default.chunks) and max(c.score for c in default.chunks) <= 1.0  # the reranked mix
+    # Equal-vote RRF without the rerank is exactly the store's RRF, as before issue 10.
+    plain = _retriever(kb, fusion="rrf", rerank="none").search(question, company="acme-corp")
+    stored = store.hybrid_search(embedder.embed_query(question), bm25.encode_query(question), company="acme-corp", fusion="rrf")
+    assert [(c.chunk.id, c.score) for c in plain.chunks] == [(c.chunk.id, c.score) for c in stored]
+    assert (plain.trace.fusion, plain.trace.rerank) == ("rrf", "none")
+    # The rerank reorders, never adds or drops: the same chunks either way.
+    assert {c.chunk.id for c in default.chunks} == {c.chunk.id for c in _retriever(kb, rerank="none").search(question, company="acme-corp").chunks}
+    assert default.context[0].chunk.metadata.title == "Acme founders"

@@ -3,6 +3,7 @@ dense side, and the same results through Qdrant Edge and through qdrant-client (
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +22,7 @@ from _store_corpus import (
 )
 from cikb.embed import Bm25Encoder
 from cikb.store import open_store
-from cikb.store._base import QueryFilter, qdrant_rrf_k
+from cikb.store._base import QueryFilter
 
 MODES = ["embedded", "local"]
 TERM = 7  # the query's one BM25 term
@@ -82,12 +83,14 @@ def test_when_no_chunk_reaches_the_threshold_nothing_comes_back_even_with_bm25_m
     assert len(store.hybrid_search(QUERY, sparse({TERM: 1.0}), score_threshold=0.2)) == 2
 
 
-def test_the_store_applies_the_dense_prefetch_threshold_under_fusion(store) -> None:
-    """The engine itself (Edge, qdrant-client) must drop dense candidates under the threshold inside a fused query:
-    here nothing is left for our own post-check to catch."""
+def test_the_store_applies_the_dense_prefetch_threshold(store) -> None:
+    """The engine itself (Edge, qdrant-client) must drop dense candidates under the threshold in the dense prefetch:
+    fusion takes the lists as they come."""
     _put(store, {"above": (0.35, 0.0), "below": (0.25, 0.0), "sparse-only": (0.05, 1.0)})
-    fused = store._fused(np.array(QUERY), sparse({TERM: 1.0}), QueryFilter(), 20, qdrant_rrf_k(60), 0.3)
-    assert sorted(h.payload["title"] for h in fused) == ["above", "sparse-only"]
+    dense, bm25 = store._prefetched(np.array(QUERY), sparse({TERM: 1.0}), QueryFilter(), 20, 0.3)
+    assert [h.payload["title"] for h in dense] == ["above"]
+    assert [h.payload["title"] for h in bm25] == ["sparse-only"]
+    assert all(h.dense is not None for h in dense + bm25)  # both lists carry the dense vector: every hit gets its cosine
 
 
 def test_rrf_fusion_order_and_scores_match_the_hand_computed_example(store) -> None:
@@ -104,6 +107,48 @@ def test_rrf_fusion_order_and_scores_match_the_hand_computed_example(store) -> N
     assert [h.score for h in hits] == pytest.approx(expected, rel=1e-6)
     assert [h.rank for h in hits] == [1, 2, 3, 4, 5]
     assert _names(store.hybrid_search(QUERY, sparse({TERM: 1.0}), rrf_k=1))[0] == "p5"  # small k: the other order
+
+
+def test_weighted_rrf_order_and_scores_match_the_hand_computed_example(store) -> None:
+    # The points above, BM25 weighted 3 (w / (60 + rank), ranks from 1):
+    #   p5 = 1/65 + 3/61 = .064565   p3 = 1/63 + 3/62 = .064260   p4 = 1/64 + 3/63 = .063244
+    #   p1 = 1/61        = .016393   p2 = 1/62        = .016129
+    _put(store, {"p1": (0.95, 0.0), "p2": (0.90, 0.0), "p3": (0.85, 2.0), "p4": (0.80, 1.0), "p5": (0.75, 3.0)})
+    hits = store.hybrid_search(QUERY, sparse({TERM: 1.0}), fusion="rrf", weights=(1.0, 3.0))
+    assert _names(hits) == ["p5", "p3", "p4", "p1", "p2"]
+    assert [h.score for h in hits] == pytest.approx([1 / 65 + 3 / 61, 1 / 63 + 3 / 62, 1 / 64 + 3 / 63, 1 / 61, 1 / 62], rel=1e-6)
+
+
+def test_dbsf_order_and_scores_match_the_hand_computed_example(store) -> None:
+    # dense (cosine): x .50 > y .49 > z .48 -- mean .49, sample sd .01, so (s - (mean - 3 sd)) / 6 sd = 0.5 + (s - .49) / .06:
+    #   x .666667, y .5, z .333333
+    # BM25: y (weight 5) > x (weight 1), z lacks the term. Any list of two, whatever the IDF scales it by:
+    #   mean -+ half the gap, sd = gap / sqrt 2, so 0.5 +- sqrt(2) / 12: y .617851, x .382149
+    # DBSF = the sum:   y = .5 + .617851 = 1.117851   x = .666667 + .382149 = 1.048816   z = .333333
+    # Equal-vote RRF ties x and y (1/61 + 1/62 each) and the cosine puts x first; DBSF sees y's clear BM25 lead.
+    _put(store, {"x": (0.50, 1.0), "y": (0.49, 5.0), "z": (0.48, 0.0)})
+    hits = store.hybrid_search(QUERY, sparse({TERM: 1.0}), fusion="dbsf")
+    assert _names(hits) == ["y", "x", "z"]
+    half_gap = math.sqrt(2) / 12
+    assert [h.score for h in hits] == pytest.approx([0.5 + 0.5 + half_gap, 0.5 + 0.01 / 0.06 + 0.5 - half_gap, 0.5 - 0.01 / 0.06], rel=1e-4)
+    assert [h.dense_score for h in hits] == pytest.approx([0.49, 0.50, 0.48], abs=1e-5)
+    assert _names(store.hybrid_search(QUERY, sparse({TERM: 1.0}), fusion="rrf")) == ["x", "y", "z"]
+    # Weighted DBSF: the dense list counted 3 times puts x first: 3 x .666667 + .382149 > 3 x .5 + .617851.
+    assert _names(store.hybrid_search(QUERY, sparse({TERM: 1.0}), fusion="dbsf", weights=(3.0, 1.0)))[0] == "x"
+
+
+def test_dbsf_keeps_the_threshold_and_abstention(store) -> None:
+    # R1a / R3 do not depend on the fusion: BM25 hits under the cosine bound keep their place, and nothing
+    # comes back when no chunk reaches it.
+    _put(store, {"related": (0.90, 0.0), "bm25-unrelated": (0.10, 3.0), "dense-below": (0.29, 0.0)})
+    assert sorted(_names(store.hybrid_search(QUERY, sparse({TERM: 1.0}), fusion="dbsf", score_threshold=0.3))) == ["bm25-unrelated", "related"]
+    assert store.hybrid_search(QUERY, sparse({TERM: 1.0}), fusion="dbsf", score_threshold=0.95) == []
+
+
+def test_an_unknown_fusion_is_refused(store) -> None:
+    _put(store, {"a": (0.9, 1.0)})
+    with pytest.raises(ValueError, match="unknown fusion 'combsum'"):
+        store.hybrid_search(QUERY, sparse({TERM: 1.0}), fusion="combsum")
 
 
 def test_ties_are_broken_by_the_dense_cosine(store) -> None:
@@ -136,6 +181,8 @@ def test_edge_and_qdrant_client_give_the_same_results_on_real_text(corpora: Path
             searches = {
                 "hybrid": lambda s: s.hybrid_search(qd, qs, **where),
                 "hybrid, no threshold": lambda s: s.hybrid_search(qd, qs, score_threshold=None, **where),
+                "hybrid, dbsf": lambda s: s.hybrid_search(qd, qs, fusion="dbsf", **where),
+                "hybrid, weighted rrf": lambda s: s.hybrid_search(qd, qs, weights=(1.0, 3.0), **where),
                 "dense": lambda s: s.dense_search(qd, **where),
                 "sparse": lambda s: s.sparse_search(qs, **where),
             }

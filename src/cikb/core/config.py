@@ -16,7 +16,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, NonNegativeFloat, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -108,7 +108,22 @@ class RetrieveSettings(BaseModel):
     """Hybrid retrieval (spec R1)."""
 
     prefetch_limit: int = Field(20, ge=1, description="Candidates from each of dense and sparse.")
+    fusion: Literal["dbsf", "rrf"] = Field(
+        "dbsf",
+        description="How the dense and BM25 lists become one: dbsf, Qdrant's distribution-based score fusion (each list's scores "
+        "normalised by its mean +- 3 standard deviations, summed); rrf, reciprocal rank fusion, 1/(rrf_k + rank).",
+    )
+    fusion_weights: tuple[NonNegativeFloat, NonNegativeFloat] = Field(
+        (1.0, 1.0), description="(dense, BM25) weights: weighted RRF w/(rrf_k + rank), or w x DBSF's normalised score."
+    )
     rrf_k: int = Field(60, ge=1, description="RRF constant in the 1/(k + rank) convention with ranks from 1.")
+    rerank: Literal["sentences", "none"] = Field(
+        "sentences",
+        description="sentences: reorder the fused top rerank_depth by each chunk's best sentence (the IDF-weighted share of "
+        "the question's words it holds); none: the fused order.",
+    )
+    rerank_depth: int = Field(10, ge=1, description="Fused candidates the rerank reorders (top_k are kept).")
+    rerank_weight: float = Field(0.5, ge=0, le=1, description="Share of the best-sentence score in the reranked score; the rest is the fused score (both min-max normalised).")
     top_k: int = Field(10, ge=1)
     score_threshold: float | None = Field(None, ge=-1, le=1, description="Minimum cosine on the dense side (R1a). Unset: the model's own, 0.3 for arctic-embed-s, 0.15 for the offline all-MiniLM-L6-v2.")
     context_tokens: int = Field(4000, ge=100, description="Retrieved context handed to the answerer, at most.")

@@ -188,7 +188,7 @@ class ScoredChunk(BaseModel):
     """A chunk as a query returned it."""
 
     chunk: Chunk
-    score: float = Field(description="The fused (RRF) score, or the single retriever's score.")
+    score: float = Field(description="The fused score (after the sentence rerank, when on), or the single retriever's score.")
     dense_score: float | None = Field(None, description="Cosine similarity to the query, when known.")
     rank: int = Field(description="1-based rank in the result list.")
 

@@ -1,0 +1,80 @@
+"""R1's last step: the fused top candidates reordered by their best sentence (``retrieve.rerank = "sentences"``).
+
+A question is usually answered by one sentence, and a chunk's whole-text scores
+(BM25 over ~400 tokens, one mean-pooled vector) blur where its words sit: a
+chunk that repeats the question's common words in many sentences can outscore
+the one holding a sentence with all of them. Passage-level evidence (Callan,
+SIGIR 1994) puts that back: each candidate chunk gets the score of its best
+sentence, the IDF-weighted share of the question's stems it holds,
+
+    evidence(c) = max over sentences s of c:  SUM_{t in q & s} idf(t) / SUM_{t in q} idf(t)
+    idf(t)      = ln((n - n(t) + 0.5) / (n(t) + 0.5) + 1)
+
+over the ``n`` sentences of the candidates (``n(t)`` of them hold ``t``): a
+stem every candidate sentence repeats, such as the company's name, counts
+little. The fused score and the evidence are each min-max normalised over the
+candidates and mixed,
+
+    score(c) = (1 - weight) * fused_norm(c) + weight * evidence_norm(c)
+
+ties broken by the fused order. Cheap: a few ms for 10 chunks (stems from the
+BM25 tokenizer, no model). It reorders the candidates, never adds or drops one,
+so recall at the depth it reranks is unchanged.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from cikb.core.models import ScoredChunk
+
+Tokenize = Callable[[str], list[str]]
+# A sentence ends at . ! ? (closing quotes and brackets stay with it) before white space, or at a line break.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"'”’)\]])\s+|\s*\n+\s*")
+
+
+def split_sentences(text: str) -> list[str]:
+    """The sentences (and lines: headings, list items) of a chunk's text."""
+    return [piece.strip() for piece in _SENTENCE_END.split(text) if piece and piece.strip()]
+
+
+def sentence_evidence(question_stems: set[str], candidates: Sequence[Sequence[set[str]]]) -> list[float]:
+    """Each candidate's best-sentence score, in [0, 1]: the IDF-weighted share of ``question_stems`` one sentence holds.
+
+    ``candidates`` holds each candidate's sentences as sets of stems; the IDF is
+    taken over all of them.
+    """
+    if not question_stems:
+        return [0.0] * len(candidates)
+    n = sum(len(sentences) for sentences in candidates)
+    holding = Counter(stem for sentences in candidates for sentence in sentences for stem in sentence & question_stems)
+    idf = {stem: math.log((n - holding[stem] + 0.5) / (holding[stem] + 0.5) + 1) for stem in question_stems}
+    total = sum(idf.values()) or 1.0
+    return [max((sum(idf[s] for s in sentence & question_stems) for sentence in sentences), default=0.0) / total for sentences in candidates]
+
+
+def rerank_by_sentences(question: str, chunks: Sequence[ScoredChunk], tokenize: Tokenize, weight: float = 0.5) -> list[ScoredChunk]:
+    """``chunks`` (fused, best first) reordered by ``(1 - weight) * fused + weight * best-sentence evidence``, both min-max normalised.
+
+    The new ``score`` is that mix, in [0, 1]; ``rank`` is renumbered from 1.
+    """
+    if not chunks:
+        return []
+    if not 0.0 <= weight <= 1.0:
+        raise ValueError(f"the rerank weight must be within [0, 1], got {weight}")
+    stems = [[set(tokenize(sentence)) for sentence in split_sentences(c.chunk.text)] for c in chunks]
+    evidence = _min_max(sentence_evidence(set(tokenize(question)), stems))
+    fused = _min_max([c.score for c in chunks])
+    mixed = [(1 - weight) * f + weight * e for f, e in zip(fused, evidence)]
+    order = sorted(range(len(chunks)), key=lambda i: (-round(mixed[i], 12), i))
+    return [chunks[i].model_copy(update={"score": mixed[i], "rank": rank}) for rank, i in enumerate(order, start=1)]
+
+
+def _min_max(values: list[float]) -> list[float]:
+    low, high = min(values), max(values)
+    if high - low <= 1e-12:
+        return [0.0] * len(values)  # no spread: this signal cannot tell the candidates apart
+    return [(v - low) / (high - low) for v in values]
