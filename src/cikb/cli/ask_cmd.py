@@ -86,7 +86,7 @@ def _print_chunks(result: RetrievalResult) -> None:
         meta = item.chunk.metadata
         cosine = f"{item.dense_score:.3f}" if item.dense_score is not None else "-"
         budget = "" if item.chunk.id in in_context else "  (outside the context budget)"
-        out.print(f"[bold][{item.rank}][/bold] rrf {item.score:.4f}  cosine {cosine}  {safe(meta.title)}{budget}", highlight=False)
+        out.print(f"[bold][{item.rank}][/bold] score {item.score:.4f}  cosine {cosine}  {safe(meta.title)}{budget}", highlight=False)
         out.print(f"    {safe(meta.url)} (crawled {meta.scraped_at:%Y-%m-%d}, chunk {meta.chunk_index})", highlight=False)
         out.print(f"    {safe(one_line(plain(item.chunk.text), 300))}\n", highlight=False)
 
