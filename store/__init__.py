@@ -11,6 +11,9 @@ Public interface:
   ``model_info``, ``bm25_avg_len``, ``optimize``, ``close``.
 - :class:`CollectionRecord` — the model and BM25 avg_len recorded with the collection.
 - :class:`StoreUnavailableError` — the configured server cannot be reached (one line).
+- :class:`StoreDamagedError` — the embedded store's files cannot be read (one line naming
+  them and ``cikb rebuild --all``).
+- :func:`open_empty_store` — the store with its collection dropped, damaged or not (rebuild).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 from cikb.store._base import (
     CollectionNotReadyError,
     CollectionRecord,
+    StoreDamagedError,
     StoredPoint,
     StoreUnavailableError,
     VectorStore,
@@ -48,12 +52,37 @@ def open_store(settings: Settings) -> VectorStore:
     return ClientStore.connect(cfg.url, cfg.api_key, cfg.collection, cfg.timeout, cfg.shard_number, cfg.replication_factor)
 
 
+def open_empty_store(settings: Settings) -> VectorStore:
+    """The configured store with its whole collection dropped, even when its files are damaged.
+
+    For ``cikb rebuild --all``, which then writes every company again. Raises LockedError
+    while another process has the embedded store open.
+    """
+    try:
+        store = open_store(settings)
+    except StoreDamagedError:
+        if settings.store.mode != "embedded":
+            raise
+        from cikb.store.edge import EdgeStore
+
+        EdgeStore.discard(settings.store_path, settings.store.collection)  # unreadable: nothing to keep
+        store = open_store(settings)
+    try:
+        store.drop()
+    except BaseException:
+        store.close()
+        raise
+    return store
+
+
 __all__ = [
     "CollectionNotReadyError",
     "CollectionRecord",
+    "StoreDamagedError",
     "StoreUnavailableError",
     "StoredPoint",
     "VectorStore",
     "model_mismatch",
+    "open_empty_store",
     "open_store",
 ]

@@ -16,7 +16,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from cikb.core.errors import CikbError, ModelMismatchError
+from cikb.core.errors import CikbError, DamagedError, ModelMismatchError
 from cikb.core.models import Chunk, ChunkMetadata, ModelInfo, ScoredChunk, SparseVector
 from cikb.store.fusion import fuse
 
@@ -40,6 +40,13 @@ class StoreUnavailableError(CikbError):
 
 class CollectionNotReadyError(CikbError):
     """The collection has no recorded model yet: nothing was ever stored."""
+
+
+class StoreDamagedError(DamagedError):
+    """The store's files cannot be read; `cikb rebuild --all` rebuilds it from the raw documents."""
+
+
+REBUILD_ALL = "cikb rebuild --all"
 
 
 @dataclass(frozen=True)
@@ -120,7 +127,7 @@ def model_mismatch(stored: ModelInfo, current: ModelInfo) -> str | None:
     return (
         f"the knowledge base was built with {stored.name} ({stored.variant}, {stored.dim}-d) "
         f"but the model in use is {current.name} ({current.variant}, {current.dim}-d): {'; '.join(diffs)}. "
-        "Use the same model, or forget every company and gather again."
+        f"Use the same model, or run `{REBUILD_ALL}` to embed every company again with this one."
     )
 
 
@@ -185,14 +192,29 @@ class VectorStore(ABC):
             self._create_collection(info.dim)
             self._write_record(record)
         else:
-            problem = model_mismatch(record.model, info)
-            if problem:
-                raise ModelMismatchError(problem)
+            self.check_model(info)
             if record.bm25_avg_len is None and bm25_avg_len is not None:
                 record = CollectionRecord(model=record.model, bm25_avg_len=bm25_avg_len, created_at=record.created_at)
                 self._write_record(record)
         self._record = record
         return record
+
+    def check_model(self, info: ModelInfo) -> None:
+        """Raise ModelMismatchError, naming the store, when its vectors come from another model than ``info``."""
+        record = self.record()
+        problem = model_mismatch(record.model, info) if record is not None else None
+        if problem:
+            raise ModelMismatchError(f"{self.location}: {problem}")
+
+    @property
+    def location(self) -> str:
+        """Where the points live, for messages (a directory, or a server's URL and collection)."""
+        return f"collection {self.collection!r}"
+
+    def drop(self) -> None:
+        """Delete the whole collection, every company's points (``cikb rebuild --all`` refills it)."""
+        self._drop_collection()
+        self._record = None
 
     def record(self) -> CollectionRecord | None:
         """The collection's record (model, BM25 avg_len), or None when there is no collection yet."""

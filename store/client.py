@@ -49,6 +49,10 @@ class ClientStore(VectorStore):
         self.shard_number = shard_number
         self.replication_factor = replication_factor
 
+    @property
+    def location(self) -> str:
+        return f"{self.where} (collection {self.collection!r})"
+
     @classmethod
     def connect(
         cls, url: str, api_key: str | None, collection: str, timeout: float, shard_number: int | None = None, replication_factor: int | None = None

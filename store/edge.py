@@ -8,6 +8,11 @@ milliseconds at 100k points (``bench/store.py``). On disk, under the store path:
 
 The shard's write-ahead log holds an exclusive lock: a second process that opens
 the store waits up to ``lock_timeout`` seconds, then gets a LockedError.
+
+Damaged files (truncated, garbled, unreadable) make qdrant_edge raise plain
+exceptions, or panic (a ``BaseException``); either becomes one StoreDamagedError
+naming the store and ``cikb rebuild --all``, or an AccessDeniedError when the
+system refused access.
 """
 
 from __future__ import annotations
@@ -15,9 +20,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 import time
+import functools
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import qdrant_edge as qe
@@ -25,18 +34,20 @@ from cikb.store._base import (
     DENSE,
     INDEXED_FIELDS,
     SPARSE,
-    CollectionNotReadyError,
+    REBUILD_ALL,
     CollectionRecord,
     Hit,
     QueryFilter,
+    StoreDamagedError,
     StoredPoint,
     VectorStore,
     payload_chunk,
 )
 
-from cikb.core.errors import LockedError
+from cikb.core.errors import CikbError, LockedError, access_denied
 from cikb.core.models import SparseVector
 
+T = TypeVar("T")
 UPSERT_BATCH = 1_000
 # No HNSW graph (m=0): at the spec's volume (<= 100k chunks) an exact scan answers
 # a filtered hybrid query in a few ms (bench/store.py), while building the graph
@@ -46,6 +57,17 @@ UPSERT_BATCH = 1_000
 # turns full appendable segments into immutable, memory-mapped ones (6 s at 100k),
 # which is what makes reopening fast: 0.2 s at 100k instead of 2 s.
 NO_GRAPH = qe.HnswIndexConfig(m=0, ef_construct=100, full_scan_threshold=10_000, payload_m=0)
+
+
+def _guarded(method: Callable[..., T]) -> Callable[..., T]:
+    """Run a shard operation under :meth:`EdgeStore._guard`."""
+
+    @functools.wraps(method)
+    def guarded(self: EdgeStore, *args: Any, **kwargs: Any) -> T:
+        with self._guard():
+            return method(self, *args, **kwargs)
+
+    return guarded
 
 
 class EdgeStore(VectorStore):
@@ -61,8 +83,14 @@ class EdgeStore(VectorStore):
         self.lock_timeout = lock_timeout
         self._shard: qe.EdgeShard | None = None
         self._dirty = False  # written since the last optimize
-        if self.shard_dir.is_dir():
-            self._shard = self._load()
+        self._broken = False  # a read or write failed on damaged files: close without flushing
+        with self._guard():
+            if self.shard_dir.is_dir():
+                self._shard = self._load()
+
+    @property
+    def location(self) -> str:
+        return str(self.shard_dir)
 
     # -- shard lifecycle -----------------------------------------------------------------
 
@@ -78,12 +106,46 @@ class EdgeStore(VectorStore):
                     raise LockedError(f"the knowledge base at {self.shard_dir} is open in another cikb process; try again when it finishes") from None
                 time.sleep(0.2)
 
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        """Damaged or unreadable files -> one StoreDamagedError (or AccessDeniedError) line, never a traceback.
+
+        The engine's own panic report (and a Rust backtrace under RUST_BACKTRACE) goes to the
+        process's stderr; it is silenced here, the panic's message is in the error line.
+        """
+        try:
+            with _quiet_stderr():
+                yield
+        except (CikbError, KeyboardInterrupt, SystemExit, GeneratorExit):
+            raise
+        except BaseException as err:  # qdrant_edge raises plain Exceptions, and pyo3 PanicExceptions on corrupt files
+            self._broken = True
+            raise self._damaged(err) from None
+
+    def _damaged(self, err: BaseException) -> CikbError:
+        detail = " ".join(str(err).split())[:300] or type(err).__name__
+        if isinstance(err, PermissionError) or "Permission denied" in detail or "Operation not permitted" in detail:
+            return access_denied(self.root.parent, detail)
+        return StoreDamagedError(f"the embedded store {self.shard_dir} is damaged ({detail}): run `{REBUILD_ALL}` to rebuild it from the raw documents")
+
+    @classmethod
+    def discard(cls, root: Path, collection: str) -> None:
+        """Remove a collection's files without opening them (a damaged store that ``cikb rebuild --all`` replaces)."""
+        edge = Path(root) / "edge"
+        try:
+            if (edge / collection).is_dir():
+                shutil.rmtree(edge / collection)
+            (edge / f"{collection}.json").unlink(missing_ok=True)
+        except PermissionError as err:
+            raise access_denied(Path(root), err.strerror) from None
+
     @property
     def shard(self) -> qe.EdgeShard:
         if self._shard is None:
             raise RuntimeError("the Edge shard is not open")
         return self._shard
 
+    @_guarded
     def _create_collection(self, dim: int) -> None:
         config = qe.EdgeConfig(
             vectors={DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
@@ -104,12 +166,13 @@ class EdgeStore(VectorStore):
         if self._shard is None:
             return
         if self._count(QueryFilter()) > 0:
-            raise CollectionNotReadyError(
-                f"{self.shard_dir} holds points but its record {self.record_file.name} is missing: "
-                "restore the file, or remove the directory and gather again"
+            raise StoreDamagedError(
+                f"the embedded store {self.shard_dir} holds points but its record {self.record_file} is missing: "
+                f"run `{REBUILD_ALL}` to rebuild the store from the raw documents"
             )
         self._drop_collection()
 
+    @_guarded
     def _drop_collection(self) -> None:
         if self._shard is not None:
             self._shard.close()
@@ -121,33 +184,54 @@ class EdgeStore(VectorStore):
     def _read_record(self) -> CollectionRecord | None:
         if self._shard is None or not self.record_file.is_file():
             return None
-        return CollectionRecord.from_json(json.loads(self.record_file.read_text(encoding="utf-8")))
+        try:
+            return CollectionRecord.from_json(json.loads(self.record_file.read_text(encoding="utf-8")))
+        except PermissionError as err:
+            raise access_denied(self.root.parent, err.strerror) from None
+        except (ValueError, KeyError, TypeError) as err:  # garbled JSON or text, or not a record
+            detail = " ".join(str(err).split())[:200]
+            raise StoreDamagedError(
+                f"the embedded store's record {self.record_file} is damaged ({type(err).__name__}: {detail}): "
+                f"run `{REBUILD_ALL}` to rebuild the store from the raw documents"
+            ) from None
 
     def _write_record(self, record: CollectionRecord) -> None:
         tmp = self.record_file.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(record.to_json(), indent=2), encoding="utf-8")
-        os.replace(tmp, self.record_file)
+        with self._guard():
+            tmp.write_text(json.dumps(record.to_json(), indent=2), encoding="utf-8")
+            os.replace(tmp, self.record_file)
 
     def optimize(self) -> None:
         """Seal full segments, merge small ones, vacuum deleted points (seconds at most; no graph to build)."""
         if self._shard is not None:
-            self.shard.optimize()
+            with self._guard():
+                self.shard.optimize()
             self._dirty = False
 
     def close(self) -> None:
-        if self._shard is not None:
-            if self._dirty:  # leave the shard quick to load for the next process
-                self.optimize()
-            self._shard.flush()
-            self._shard.close()
+        if self._shard is None:
+            return
+        shard, self._shard = self._shard, None
+        if self._broken:
+            return  # its files are damaged: flushing could only fail again (or panic)
+        self._shard = shard
+        try:
+            with self._guard():
+                if self._dirty:  # leave the shard quick to load for the next process
+                    self.optimize()
+                shard.flush()
+                shard.close()
+        finally:
             self._shard = None
 
     def _after_write(self) -> None:
-        self.shard.flush()  # durable now, not only in the WAL
+        with self._guard():
+            self.shard.flush()  # durable now, not only in the WAL
         self._dirty = True
 
     # -- writes --------------------------------------------------------------------------
 
+    @_guarded
     def _upsert_points(self, ids: list[str], dense: np.ndarray, sparse: list[SparseVector], payloads: list[dict[str, Any]]) -> None:
         for start in range(0, len(ids), UPSERT_BATCH):
             end = start + UPSERT_BATCH
@@ -157,23 +241,28 @@ class EdgeStore(VectorStore):
             ]
             self.shard.update(qe.UpdateOperation.upsert_points(points))
 
+    @_guarded
     def _delete(self, company: str, keep_ids: list[str] | None) -> None:
         must_not = [qe.HasIdCondition(set(keep_ids))] if keep_ids else None
         self.shard.update(qe.UpdateOperation.delete_points_by_filter(qe.Filter(must=[_match("company", company)], must_not=must_not)))
 
     # -- reads ---------------------------------------------------------------------------
 
+    @_guarded
     def _count(self, where: QueryFilter) -> int:
         return self.shard.count(qe.CountRequest(filter=_filter(where), exact=True))
 
+    @_guarded
     def _company_counts(self) -> dict[str, int]:
         facets = self.shard.facet(qe.FacetRequest(key="company", limit=1_000_000, exact=True))
         return {str(hit.value): hit.count for hit in facets}
 
+    @_guarded
     def _retrieve(self, ids: list[str]) -> list[StoredPoint]:
         records = {str(r.id): r for r in self.shard.retrieve(ids, with_payload=True, with_vector=True)}
         return [_stored(pid, records[pid]) for pid in ids if pid in records]
 
+    @_guarded
     def _prefetched(
         self, dense: np.ndarray, sparse: SparseVector, where: QueryFilter, prefetch_limit: int, score_threshold: float | None
     ) -> tuple[list[Hit], list[Hit]]:
@@ -188,18 +277,73 @@ class EdgeStore(VectorStore):
             queries.append(
                 qe.QueryRequest(limit=prefetch_limit, query=qe.Query.Nearest(_sparse(sparse), using=SPARSE), filter=flt, with_payload=True, with_vector=[DENSE])
             )
-        results = [[_hit(p, with_dense=True) for p in points] for points in self.shard.query_batch(qe.QueryBatchRequest(queries))]
+        results = [
+            _check_vectors([_hit(p, with_dense=True) for p in points], str(self.shard_dir))
+            for points in self.shard.query_batch(qe.QueryBatchRequest(queries))
+        ]
+        if not results[0] and score_threshold is not None:
+            # Nothing passed the threshold: make sure that is the question, not vectors read from damaged files.
+            points, _ = self.shard.scroll(qe.ScrollRequest(limit=1, filter=flt, with_payload=False, with_vector=[DENSE]))
+            _check_vectors([Hit(id=str(p.id), score=0.0, payload={}, dense=list(p.vector[DENSE])) for p in points if p.vector], str(self.shard_dir))
         return results[0], results[1] if len(results) > 1 else []
 
+    @_guarded
     def _dense(self, dense: np.ndarray, where: QueryFilter, limit: int, score_threshold: float | None) -> list[Hit]:
         request = qe.QueryRequest(
             limit=limit, query=qe.Query.Nearest(dense.tolist(), using=DENSE), filter=_filter(where), score_threshold=score_threshold, with_payload=True
         )
         return [_hit(p) for p in self.shard.query(request)]
 
+    @_guarded
     def _sparse(self, sparse: SparseVector, where: QueryFilter, limit: int) -> list[Hit]:
         request = qe.QueryRequest(limit=limit, query=qe.Query.Nearest(_sparse(sparse), using=SPARSE), filter=_filter(where), with_payload=True)
         return [_hit(p) for p in self.shard.query(request)]
+
+
+_devnull: int | None = None
+_quiet_depth = 0
+
+
+@contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Point file descriptor 2 at /dev/null for the duration (re-entrant)."""
+    global _devnull, _quiet_depth
+    if _quiet_depth:
+        _quiet_depth += 1
+        try:
+            yield
+        finally:
+            _quiet_depth -= 1
+        return
+    try:
+        sys.stderr.flush()
+        if _devnull is None:
+            _devnull = os.open(os.devnull, os.O_WRONLY)
+        saved = os.dup(2)
+    except (OSError, ValueError, AttributeError):  # no stderr to silence
+        yield
+        return
+    os.dup2(_devnull, 2)
+    _quiet_depth = 1
+    try:
+        yield
+    finally:
+        _quiet_depth = 0
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _check_vectors(hits: list[Hit], where: str) -> list[Hit]:
+    """Stored dense vectors are unit length (cosine); anything else was read from damaged files."""
+    for hit in hits:
+        if hit.dense is not None:
+            norm = float(np.linalg.norm(np.asarray(hit.dense, dtype=np.float64)))
+            if not np.isfinite(norm) or abs(norm - 1.0) > 1e-3:
+                raise StoreDamagedError(
+                    f"the embedded store {where} is damaged (point {hit.id} has a dense vector of length {norm:.4g}, not 1): "
+                    f"run `{REBUILD_ALL}` to rebuild it from the raw documents"
+                )
+    return hits
 
 
 def _match(key: str, value: str) -> qe.FieldCondition:

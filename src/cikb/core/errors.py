@@ -1,5 +1,8 @@
 """Expected errors: the CLI prints their message as one line, never a traceback."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 
 class CikbError(Exception):
     """Base of every error a user can cause or fix (bad input, missing model, busy lock...)."""
@@ -29,3 +32,37 @@ class ModelMismatchError(CikbError):
 
 class UnknownCompanyError(CikbError):
     """The knowledge base holds nothing for that company."""
+
+
+class DamagedError(CikbError):
+    """A file of the knowledge base cannot be used as it is (truncated, garbled, missing, a broken link).
+
+    The message names the path and the command that repairs it, e.g. `cikb rebuild acme-corp`.
+    """
+
+    exit_code = 4
+
+
+class AccessDeniedError(CikbError):
+    """The operating system refused cikb access to a path of the knowledge base."""
+
+    exit_code = 4
+
+
+def access_denied(path: object, detail: object = "permission denied", root: object | None = None) -> AccessDeniedError:
+    """One line naming the path the system refused, and how to give cikb access again (to ``root``, default the path)."""
+    fix = root if root is not None else path
+    return AccessDeniedError(
+        f"cannot access {path} ({detail}): give this user read and write access to {fix} "
+        f"(`chmod -R u+rwX {fix}`, and `chattr -R -i {fix}` if it is immutable), then run the command again"
+    )
+
+
+@contextmanager
+def access_checked(root: object | None = None) -> Iterator[None]:
+    """A PermissionError inside becomes an AccessDeniedError naming the path the system refused (fix: ``root``)."""
+    try:
+        yield
+    except PermissionError as err:
+        path = err.filename2 or err.filename or root or "a file of the knowledge base"
+        raise access_denied(path, err.strerror or err, root) from None
