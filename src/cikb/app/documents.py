@@ -22,6 +22,9 @@ import json
 import re
 from pathlib import Path
 
+from pydantic import ValidationError
+
+from cikb.core.errors import DamagedError
 from cikb.core.models import RawDocument
 
 _FIELDS = ("url", "title", "source_type", "company", "scraped_at")
@@ -49,9 +52,17 @@ def parse_document(text: str) -> RawDocument:
         raise ValueError("no front matter")
     end = lines.index(_FENCE, 1)
     fields = {}
-    for line in lines[1:end]:
+    for number, line in enumerate(lines[1:end], start=2):
         key, _, value = line.partition(": ")
-        fields[key] = json.loads(value)
+        try:
+            parsed = json.loads(value)
+        except ValueError:  # another tool's field is fine; a line that is no `key: value` is not
+            raise ValueError(f"line {number}, {line[:60]!r}, is not `key: JSON value`") from None
+        if key in _FIELDS:
+            fields[key] = parsed
+    missing = [field for field in _FIELDS if field not in fields]
+    if missing:
+        raise ValueError(f"front matter lacks {', '.join(missing)}")
     content = "\n".join(lines[end + 1 :]).rstrip("\n")
     return RawDocument(content=content, **fields)
 
@@ -62,8 +73,24 @@ def write_document(directory: Path, doc: RawDocument) -> Path:
     return path
 
 
-def read_documents(directory: Path) -> list[RawDocument]:
-    """Every document in a raw directory, in file-name order."""
+def read_documents(directory: Path, repair: str = "then run the command again") -> list[RawDocument]:
+    """Every document in a raw directory, in file-name order.
+
+    A file that is not a raw document (garbled front matter, not UTF-8) raises DamagedError
+    naming it: fix or delete it, then ``repair``.
+    """
     if not directory.is_dir():
         return []
-    return [parse_document(p.read_text(encoding="utf-8")) for p in sorted(directory.glob("*.md"))]
+    documents = []
+    for path in sorted(directory.glob("*.md")):
+        try:
+            documents.append(parse_document(path.read_text(encoding="utf-8")))
+        except (ValueError, UnicodeDecodeError) as err:  # json, pydantic (a ValueError) and our own checks
+            detail = _validation_detail(err) if isinstance(err, ValidationError) else " ".join(str(err).split())[:200]
+            raise DamagedError(f"{path} is not a raw document ({detail}): fix its front matter or delete the file, {repair}") from None
+    return documents
+
+
+def _validation_detail(err: ValidationError) -> str:
+    first = err.errors()[0]
+    return f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"

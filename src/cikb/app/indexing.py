@@ -1,9 +1,11 @@
 """Documents -> points: chunk, embed (dense + BM25) and write to the store (spec K, E, S).
 
-A gather stages its index (chunks and vectors) in its generation's ``index/``
-before anything current changes; :func:`commit` then makes the generation
-current and writes its points; :func:`recover` finishes a commit that was
-interrupted between the two (roll forward from the staged index).
+A gather (or a rebuild) stages its index (chunks and vectors) in its generation's
+``index/`` before anything current changes (:func:`stage`); :func:`commit` then
+makes the generation current and writes its points; :func:`recover` finishes a
+commit that was interrupted between the two (roll forward from the staged index).
+A staged index that cannot be read stops recovery with one DamagedError line
+naming it and ``cikb rebuild <slug>``.
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ from time import monotonic
 import numpy as np
 from cikb.chunk import chunk_document
 from cikb.embed import Bm25Encoder, DenseEmbedder
-from cikb.store import VectorStore, model_mismatch, open_store
+from cikb.store import VectorStore, open_store
 
-from cikb.app.workspace import CompanyDir, Generation
+from cikb.app.documents import write_document
+from cikb.app.workspace import CompanyDir, Generation, rebuild_command
 from cikb.core.config import Settings
-from cikb.core.errors import ModelMismatchError
+from cikb.core.errors import DamagedError
 from cikb.core.models import Chunk, ModelInfo, RawDocument, SparseVector
 
 OnProgress = Callable[[str, int, int | None, str], None]  # stage, done, total, message
@@ -28,6 +31,7 @@ OnProgress = Callable[[str, int, int | None, str], None]  # stage, done, total, 
 _CHUNKS = "chunks.jsonl"
 _DENSE = "dense.npy"
 _SPARSE = "sparse.jsonl"
+_META = "meta.json"
 
 
 @dataclass
@@ -47,9 +51,7 @@ def check_store_model(settings: Settings, embedder: DenseEmbedder) -> float | No
     with open_store(settings) as store:
         if not store.count():
             return None  # an empty collection takes any model and a fresh avg_len
-        problem = model_mismatch(store.model_info(), embedder.info)
-        if problem:
-            raise ModelMismatchError(problem)
+        store.check_model(embedder.info)
         return store.bm25_avg_len()
 
 
@@ -62,9 +64,19 @@ def build_index(
 ) -> IndexBatch:
     """Chunk every document, then embed the chunks densely and as BM25 term weights."""
     report = on_progress or (lambda *args: None)
-    chunks = [c for doc in documents for c in chunk_document(doc, embedder.tokenizer, settings.chunk)]
-    texts = [c.text for c in chunks]
+    chunks = chunk_documents(documents, settings, embedder)
     report("chunk", len(chunks), len(chunks), f"{len(chunks)} chunks from {len(documents)} documents")
+    return embed_chunks(chunks, embedder, bm25_avg_len, on_progress)
+
+
+def chunk_documents(documents: Sequence[RawDocument], settings: Settings, embedder: DenseEmbedder) -> list[Chunk]:
+    return [c for doc in documents for c in chunk_document(doc, embedder.tokenizer, settings.chunk)]
+
+
+def embed_chunks(chunks: list[Chunk], embedder: DenseEmbedder, bm25_avg_len: float | None, on_progress: OnProgress | None = None) -> IndexBatch:
+    """Dense vectors and BM25 term weights of ``chunks`` (avg_len computed from them when not given)."""
+    report = on_progress or (lambda *args: None)
+    texts = [c.text for c in chunks]
     started = monotonic()
     dense = embedder.embed_documents(texts, on_progress=lambda done, total: report("embed", done, total, ""))
     rate = len(chunks) / max(monotonic() - started, 1e-9)
@@ -82,16 +94,69 @@ def save_index(generation: Generation, batch: IndexBatch) -> None:
     with open(directory / _SPARSE, "w", encoding="utf-8") as handle:
         handle.writelines(s.model_dump_json() + "\n" for s in batch.sparse)
     np.save(directory / _DENSE, batch.dense.astype(np.float32))
-    (directory / "meta.json").write_text(json.dumps({"bm25_avg_len": batch.bm25_avg_len, "model": batch.model.model_dump()}))
+    (directory / _META).write_text(json.dumps({"bm25_avg_len": batch.bm25_avg_len, "model": batch.model.model_dump()}))
 
 
 def load_index(generation: Generation) -> IndexBatch:
+    """The staged index, checked whole; DamagedError naming the file and ``cikb rebuild <slug>`` when it is not."""
     directory = generation.index_dir
-    chunks = [Chunk.model_validate_json(line) for line in (directory / _CHUNKS).read_text(encoding="utf-8").splitlines()]
-    sparse = [SparseVector.model_validate_json(line) for line in (directory / _SPARSE).read_text(encoding="utf-8").splitlines()]
-    meta = json.loads((directory / "meta.json").read_text())
-    dense = np.load(directory / _DENSE)
-    return IndexBatch(chunks, dense, sparse, meta["bm25_avg_len"], ModelInfo(**meta["model"]))
+    repair = f"run `{rebuild_command(generation.slug)}` to chunk and embed its raw documents again"
+    for name in (_CHUNKS, _SPARSE, _DENSE, _META):
+        if not (directory / name).is_file():
+            raise DamagedError(f"the staged index {directory} has no {name}, so the interrupted commit of {generation.slug!r} cannot be finished: {repair}")
+    current = _CHUNKS
+    try:
+        chunks = [Chunk.model_validate_json(line) for line in (directory / _CHUNKS).read_text(encoding="utf-8").splitlines()]
+        current = _SPARSE
+        sparse = [SparseVector.model_validate_json(line) for line in (directory / _SPARSE).read_text(encoding="utf-8").splitlines()]
+        current = _META
+        meta = json.loads((directory / _META).read_text(encoding="utf-8"))
+        model, avg_len = ModelInfo(**meta["model"]), float(meta["bm25_avg_len"])
+        current = _DENSE
+        dense = np.load(directory / _DENSE, allow_pickle=False)
+    except (ValueError, UnicodeDecodeError, KeyError, TypeError, EOFError) as err:  # garbled or truncated (pydantic, json, numpy)
+        detail = " ".join(str(err).split())[:200]
+        raise DamagedError(f"the staged index file {directory / current} is damaged ({type(err).__name__}: {detail}): {repair}") from None
+    problem = _batch_problem(generation.slug, chunks, dense, sparse, model)
+    if problem:
+        raise DamagedError(f"the staged index {directory} is damaged ({problem}): {repair}")
+    return IndexBatch(chunks, dense, sparse, avg_len, model)
+
+
+def _batch_problem(slug: str, chunks: list[Chunk], dense: np.ndarray, sparse: list[SparseVector], model: ModelInfo) -> str | None:
+    if not chunks:
+        return "no chunks"
+    if dense.ndim != 2 or dense.shape != (len(chunks), model.dim):
+        return f"{len(chunks)} chunks but dense vectors of shape {dense.shape}, not ({len(chunks)}, {model.dim})"
+    if len(sparse) != len(chunks):
+        return f"{len(chunks)} chunks but {len(sparse)} sparse vectors"
+    if not np.all(np.isfinite(dense)):
+        return "dense vectors that are not finite numbers"
+    others = {c.metadata.company for c in chunks} - {slug}
+    if others:
+        return f"chunks of other companies: {sorted(others)}"
+    return None
+
+
+def stage(
+    settings: Settings,
+    company: CompanyDir,
+    documents: Sequence[RawDocument],
+    batch_for: Callable[[], IndexBatch],
+    manifest_for: Callable[[IndexBatch], dict],
+) -> tuple[Generation, IndexBatch]:
+    """Write a new, sealed generation (documents, staged index, manifest) beside the current one.
+
+    Nothing current changes: :func:`commit` makes it current. On failure the half-written
+    generation is left for the next prune.
+    """
+    generation = company.new_generation()
+    for doc in documents:
+        write_document(generation.raw_dir, doc)
+    batch = batch_for()
+    save_index(generation, batch)
+    company.seal(generation, manifest_for(batch))
+    return generation, batch
 
 
 def commit(settings: Settings, company: CompanyDir, generation: Generation, batch: IndexBatch) -> int:
@@ -109,18 +174,36 @@ def commit(settings: Settings, company: CompanyDir, generation: Generation, batc
 
 
 def recover(settings: Settings, company: CompanyDir) -> bool:
-    """Finish an interrupted commit (raw swapped, points not yet written); True if one was finished."""
+    """Finish an interrupted commit (raw swapped, points not yet written); True if one was finished.
+
+    Raises DamagedError (naming the file and ``cikb rebuild <slug>``) when the staged index
+    cannot be read: the company is left as it is, never marked indexed without its points.
+    """
     current = company.current()
     if current is None or company.indexed_id() == current.id:
         company.prune()
         return False
-    if (current.index_dir / _CHUNKS).is_file():
-        batch = load_index(current)
-        with open_store(settings) as store:
-            _write_points(store, company.slug, batch)
+    batch = load_index(current)
+    with open_store(settings) as store:
+        _write_points(store, company.slug, batch)
     company.mark_indexed(current)
     company.prune()
     return True
+
+
+def write_all(store: VectorStore, staged: Sequence[tuple[CompanyDir, Generation, IndexBatch]]) -> None:
+    """Make each staged generation current and write its points (``cikb rebuild --all``, into an emptied store).
+
+    Every company is swapped first: if we die after that, each is a commit in flight that
+    the next command rolls forward from its staged index.
+    """
+    for company, generation, _ in staged:
+        company.swap_in(generation)
+    for company, generation, batch in staged:
+        _write_points(store, company.slug, batch)
+        company.mark_indexed(generation)
+    for company, _, _ in staged:
+        company.prune()
 
 
 def _write_points(store: VectorStore, slug: str, batch: IndexBatch) -> None:

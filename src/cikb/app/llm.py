@@ -26,7 +26,7 @@ import openai
 
 from cikb.app.models import LLMCall
 from cikb.core.config import LLMSettings, Settings
-from cikb.core.errors import CikbError
+from cikb.core.errors import CikbError, DamagedError
 from cikb.core.models import LLMResult
 from cikb.core.secrets import mask_secrets, mask_url, secrets_in_url
 
@@ -113,9 +113,16 @@ class CallLog:
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with closing(sqlite3.connect(self.path, timeout=10)) as db:
-            migrate(db)
-            yield db
+        try:
+            with closing(sqlite3.connect(self.path, timeout=10)) as db:
+                migrate(db)
+                yield db
+        except sqlite3.DatabaseError as err:
+            if isinstance(err, sqlite3.OperationalError):  # locked, read-only...: not damage
+                raise
+            raise DamagedError(
+                f"the LLM call log {self.path} is damaged ({err}): move it aside (`mv {self.path} {self.path}.damaged`), cikb starts a new one"
+            ) from None
 
     def record(
         self,

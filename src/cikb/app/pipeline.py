@@ -17,19 +17,18 @@ from time import monotonic
 from cikb.embed import DenseEmbedder, load_embedder
 
 from cikb import clean, gather
-from cikb.app.documents import write_document
 from cikb.app.indexing import (
     IndexBatch,
     build_index,
     check_store_model,
     commit,
     recover,
-    save_index,
+    stage,
 )
 from cikb.app.models import GatherEvent, GatherSummary
 from cikb.app.workspace import CompanyDir
 from cikb.core.config import Settings
-from cikb.core.errors import BadInputError, GatherFailedError
+from cikb.core.errors import BadInputError, DamagedError, GatherFailedError, access_checked
 from cikb.core.models import (
     Company,
     CrawlEvent,
@@ -61,8 +60,11 @@ def gather_company(settings: Settings, company_name: str, sources: SourceUrls, o
     emit = on_event or (lambda event: None)
     started_at, started = datetime.now(timezone.utc), monotonic()
     folder = CompanyDir(settings.data_dir, company.slug)
-    with folder.lock(settings.gather.lock_timeout):
-        recover(settings, folder)  # a previous gather killed mid-commit is finished first
+    with access_checked(settings.data_dir), folder.lock(settings.gather.lock_timeout):
+        try:
+            recover(settings, folder)  # a previous gather killed mid-commit is finished first
+        except DamagedError:
+            pass  # its staged index is damaged: this gather replaces the company's raw files and points anyway
         embedder = load_embedder(settings.embed)
         avg_len = check_store_model(settings, embedder)  # refuse a model mismatch before crawling
         crawl = gather.crawl(requests, settings.gather, lambda e: emit(GatherEvent(stage="crawl", crawl=e)))
@@ -128,13 +130,15 @@ def _stage_and_commit(
     emit: OnEvent,
     started_at: datetime,
 ) -> IndexBatch:
-    generation = folder.new_generation()
-    for doc in documents:
-        write_document(generation.raw_dir, doc)
-    batch = build_index(documents, settings, embedder, avg_len, lambda stage, done, total, msg: emit(GatherEvent(stage=stage, done=done, total=total, message=msg)))
-    _count_chunks(batch, summaries)
-    save_index(generation, batch)
-    folder.seal(generation, _manifest(company, summaries, batch, started_at))
+    def manifest(batch: IndexBatch) -> dict:
+        _count_chunks(batch, summaries)
+        return _manifest(company, summaries, batch, started_at)
+
+    generation, batch = stage(
+        settings, folder, documents,
+        lambda: build_index(documents, settings, embedder, avg_len, lambda step, done, total, msg: emit(GatherEvent(stage=step, done=done, total=total, message=msg))),
+        manifest,
+    )
     emit(GatherEvent(stage="store", message=f"writing {len(batch.chunks)} points"))
     commit(settings, folder, generation, batch)
     emit(GatherEvent(stage="store", done=len(batch.chunks), total=len(batch.chunks), message="done"))

@@ -19,12 +19,12 @@ from cikb.enrich.base import Completer
 from cikb.enrich.kb import LazyKnowledgeBase
 from cikb.enrich.models import DataProposal
 from cikb.retrieve import Retriever
-from cikb.store import model_mismatch, open_store
+from cikb.store import VectorStore, open_store
 
 from cikb.app.llm import LLMClient
-from cikb.app.workspace import company_names, list_companies
+from cikb.app.workspace import check_companies, check_points, company_names, list_companies
 from cikb.core.config import Settings, load_settings
-from cikb.core.errors import ModelMismatchError
+from cikb.core.errors import access_checked
 
 Auto = Literal["auto"]
 
@@ -33,20 +33,29 @@ def open_retriever(settings: Settings) -> Retriever:
     """The configured store, embedding model and BM25 encoder behind one Retriever.
 
     Raises ModelMismatchError when the store's vectors come from another model
-    than the one that would embed the queries. Use it in a ``with`` block, or ``close()`` it.
+    than the one that would embed the queries, DamagedError (the path and the command
+    that repairs it) when the knowledge base's files are damaged. Use it in a ``with``
+    block, or ``close()`` it.
     """
-    finish_interrupted_commits(settings)
-    store = open_store(settings)
-    try:
-        embedder = load_embedder(settings.embed)
-        stored = store.model_info()
-        problem = model_mismatch(stored, embedder.info) if stored is not None else None
-        if problem:
-            raise ModelMismatchError(problem)
-    except BaseException:
-        store.close()
-        raise
-    return Retriever(settings, store, embedder, Bm25Encoder(), company_names=company_names(settings.data_dir))
+    with access_checked(settings.data_dir):
+        check_companies(settings.data_dir)
+        finish_interrupted_commits(settings)
+        store = open_store(settings)
+        try:
+            check_store(settings, store)
+            embedder = load_embedder(settings.embed)
+            store.check_model(embedder.info)
+        except BaseException:
+            store.close()
+            raise
+        return Retriever(settings, store, embedder, Bm25Encoder(), company_names=company_names(settings.data_dir))
+
+
+def check_store(settings: Settings, store: VectorStore) -> None:
+    """DamagedError when the store lacks the points of a gathered company (a deleted or damaged store)."""
+    companies = list_companies(settings.data_dir)
+    if companies:
+        check_points(companies, store.companies(), store.location)
 
 
 def finish_interrupted_commits(settings: Settings) -> None:
@@ -92,6 +101,12 @@ async def enrich_table_async(csv_path: str | Path, column: str, *, settings: Set
     out, or an object of your own. Every other option goes to the enrich stage as is.
     """
     settings = settings or load_settings()
+    if kb == "auto":  # damage is one clear error now, not an error in every row that looks something up
+        with access_checked(settings.data_dir):
+            finish_interrupted_commits(settings)
+            if check_companies(settings.data_dir):
+                with open_store(settings) as store:
+                    check_store(settings, store)
     opened = LazyKnowledgeBase(lambda: open_retriever(settings)) if kb == "auto" else None
     try:
         return await enrich_rows_async(csv_path, column, settings=settings, kb=opened or kb,

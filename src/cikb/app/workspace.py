@@ -14,6 +14,11 @@ previous one stays the current one until the single `os.replace` of the `raw` sy
 gather that fails, yields nothing, or is killed with SIGKILL leaves the previous documents
 exactly as they were. `indexed` lags `raw` only between the swap and the store write; the
 next command that opens the knowledge base finishes that write from `index/` (roll forward).
+
+Damage (a dangling or replaced `raw` link, a missing or garbled manifest) is reported by
+:meth:`CompanyDir.problem` as one DamagedError naming the path and the command that
+repairs it: `cikb rebuild <slug>` while raw documents are left to rebuild from
+(:meth:`CompanyDir.rebuild_source`), else `cikb forget <slug>` and a new gather.
 """
 
 from __future__ import annotations
@@ -30,10 +35,15 @@ from typing import Iterator
 
 from filelock import FileLock, Timeout
 
-from cikb.core.errors import LockedError
+from cikb.core.errors import BadInputError, DamagedError, LockedError
 from cikb.core.slug import check_slug
 
 MANIFEST = "manifest.json"
+REPLACED_RAW = ".raw-replaced-"  # a `raw` that was a real directory, kept until the swap that replaces it is done
+
+
+def rebuild_command(slug: str) -> str:
+    return f"cikb rebuild {slug}"
 
 
 @dataclass(frozen=True)
@@ -58,8 +68,27 @@ class Generation:
     def complete(self) -> bool:
         return (self.path / MANIFEST).is_file()
 
+    @property
+    def slug(self) -> str:
+        return self.path.parent.parent.name  # data/<slug>/generations/<id>
+
     def manifest(self) -> dict:
-        return json.loads((self.path / MANIFEST).read_text(encoding="utf-8"))
+        """The generation's manifest; DamagedError (naming it and the repair) when it cannot be read."""
+        path = self.path / MANIFEST
+        try:
+            manifest = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise DamagedError(f"{path} is missing: run `{rebuild_command(self.slug)}` to rebuild the company from its raw documents") from None
+        except (ValueError, UnicodeDecodeError) as err:  # garbled JSON or bytes
+            raise DamagedError(
+                f"{path} is damaged ({type(err).__name__}: {_short(err)}): run `{rebuild_command(self.slug)}` to rebuild the company from its raw documents"
+            ) from None
+        if not isinstance(manifest, dict):
+            raise DamagedError(f"{path} is damaged (not a JSON object): run `{rebuild_command(self.slug)}` to rebuild the company from its raw documents")
+        return manifest
+
+    def has_documents(self) -> bool:
+        return self.raw_dir.is_dir() and any(self.raw_dir.glob("*.md"))
 
 
 @dataclass(frozen=True)
@@ -111,15 +140,83 @@ class CompanyDir:
     def indexed_id(self) -> str | None:
         return self.indexed_file.read_text().strip() if self.indexed_file.is_file() else None
 
+    def generations(self) -> list[Generation]:
+        """Every generation on disk, newest first (complete or not)."""
+        if not self.generations_dir.is_dir():
+            return []
+        return sorted((Generation(p) for p in self.generations_dir.iterdir() if p.is_dir()), key=lambda g: g.id, reverse=True)
+
+    def problem(self) -> DamagedError | None:
+        """What is damaged in this company's files, as an error naming the path and the repair; None when sound.
+
+        A directory with no `raw` link and no `indexed` marker is not damaged: it is a first
+        gather in progress (or killed before its commit), which changed nothing yet.
+        """
+        link = self.raw_link
+        if link.is_symlink():
+            try:
+                target = link.resolve()
+            except (OSError, RuntimeError):  # a link loop
+                return self._lost(f"{link} points to {os.readlink(link)}, which does not resolve")
+            if not target.is_dir():
+                return self._lost(f"{link} points to {os.readlink(link)}, which is missing")
+            generation = Generation(target.parent)
+            if not generation.complete:
+                return DamagedError(
+                    f"{generation.path / MANIFEST} is missing: run `{rebuild_command(self.slug)}` to rebuild the company from its raw documents"
+                )
+            try:
+                generation.manifest()
+            except DamagedError as err:
+                return err
+            return None
+        if link.is_dir():
+            return self._lost(f"{link} is a directory, not the link to the current generation cikb keeps")
+        if link.exists():
+            return self._lost(f"{link} is a file, not the link to the current generation cikb keeps")
+        if self.indexed_file.exists():
+            return self._lost(f"{link} is missing")
+        return None
+
+    def _lost(self, what: str) -> DamagedError:
+        if self.rebuild_source() is not None:
+            return DamagedError(f"{what}: run `{rebuild_command(self.slug)}` to rebuild the company from its raw documents")
+        return DamagedError(f"{what}, and no raw document of {self.slug!r} is left: run `cikb forget {self.slug}`, then gather it again")
+
+    def rebuild_source(self) -> Path | None:
+        """The raw documents a rebuild starts from: the current ones, else the last indexed or newest sealed generation's."""
+        link = self.raw_link
+        if link.is_dir() and any(link.glob("*.md")):  # the current generation, or a real directory in the link's place
+            return link.resolve() if link.is_symlink() else link
+        indexed = self.indexed_id()
+        candidates = [g for g in self.generations() if g.id == indexed] + [g for g in self.generations() if g.complete]
+        for generation in candidates:
+            if generation.has_documents():
+                return generation.raw_dir
+        return None
+
+    def source_manifest(self, source: Path) -> dict:
+        """The manifest beside a rebuild source, when there is a readable one ({} otherwise)."""
+        try:
+            return Generation(source.parent).manifest() if source.name == "raw" and source.parent.parent == self.generations_dir else {}
+        except DamagedError:
+            return {}
+
     @contextmanager
     def lock(self, timeout: float = 0.0) -> Iterator[None]:
-        """Two gathers of one company cannot interleave; the OS drops the lock if we die."""
+        """Two gathers (rebuilds, forgets) of one company cannot interleave; the OS drops the lock if we die.
+
+        The lock is an flock on `.lock`, not the file's existence: a lock file left behind by
+        a killed process blocks nothing.
+        """
         self.root.mkdir(parents=True, exist_ok=True)
         lock = FileLock(str(self.root / ".lock"), timeout=timeout)
         try:
             lock.acquire()
         except Timeout:
-            raise LockedError(f"another gather of {self.slug!r} is running (lock: {self.root / '.lock'})") from None
+            raise LockedError(
+                f"another gather, rebuild or forget of {self.slug!r} is running (lock: {self.root / '.lock'}); try again when it finishes"
+            ) from None
         try:
             yield
         finally:
@@ -145,6 +242,10 @@ class CompanyDir:
         if tmp_link.is_symlink():
             tmp_link.unlink()
         tmp_link.symlink_to(Path("generations") / generation.id / "raw")
+        if self.raw_link.is_dir() and not self.raw_link.is_symlink():
+            # Damage repaired by a rebuild or a new gather: a real directory where the link belongs
+            # (a copy that followed links) cannot be renamed over; it is kept aside until prune.
+            self.raw_link.rename(self.root / f"{REPLACED_RAW}{generation.id}")
         os.replace(tmp_link, self.raw_link)
         _fsync_dir(self.root)
 
@@ -152,34 +253,88 @@ class CompanyDir:
         _atomic_write(self.indexed_file, generation.id)
 
     def prune(self) -> None:
-        """Remove every generation but the current one (failed, killed or replaced gathers)."""
+        """Remove every generation but the current one (failed, killed or replaced gathers).
+
+        While `raw` is damaged (no current generation, but one was indexed), the generation a
+        rebuild would start from is kept too: a failed gather must not take it away.
+        """
         current = self.current()
         if not self.generations_dir.is_dir():
             return
+        keep = current.path if current is not None else None
+        if keep is None and self.indexed_file.exists():
+            source = self.rebuild_source()
+            keep = source.parent if source is not None and source.name == "raw" else None
         for path in self.generations_dir.iterdir():
             # Compared resolved: `current` comes from resolving the `raw` link, iterdir() does not resolve.
-            if current is None or path.resolve() != current.path.resolve():
+            if keep is None or path.resolve() != keep.resolve():
                 shutil.rmtree(path, ignore_errors=True)
-        for stale_link in self.root.glob(".raw-*"):
-            stale_link.unlink(missing_ok=True)
+        for stale in self.root.glob(".raw-*"):
+            if stale.is_dir() and not stale.is_symlink():
+                shutil.rmtree(stale, ignore_errors=True)  # a replaced real `raw` directory
+            else:
+                stale.unlink(missing_ok=True)
 
     def remove(self) -> None:
+        # The markers first: a reader never sees a half-removed company as a damaged one.
+        self.indexed_file.unlink(missing_ok=True)
+        if self.raw_link.is_symlink() or self.raw_link.is_file():
+            self.raw_link.unlink(missing_ok=True)
         shutil.rmtree(self.root, ignore_errors=True)
 
 
-def list_companies(data_dir: Path) -> list[CompanyDir]:
-    """Companies with a current generation, by slug."""
+def company_dirs(data_dir: Path) -> list[CompanyDir]:
+    """Every directory of data_dir named like a company, by slug (sound, damaged or half-gathered)."""
     if not data_dir.is_dir():
         return []
     found = []
     for path in sorted(data_dir.iterdir()):
         try:
             company = CompanyDir(data_dir, path.name)
-        except Exception:
+        except BadInputError:
             continue  # not a company directory (the store, logs, samples...)
-        if company.exists():
+        if path.is_dir():
             found.append(company)
     return found
+
+
+def list_companies(data_dir: Path) -> list[CompanyDir]:
+    """Companies with a current generation, by slug."""
+    return [company for company in company_dirs(data_dir) if company.exists()]
+
+
+def check_companies(data_dir: Path) -> list[CompanyDir]:
+    """The gathered companies; DamagedError (the path and the command that repairs it) for the first damaged one."""
+    for company in company_dirs(data_dir):
+        problem = company.problem()
+        if problem is not None and company.problem() is not None:  # asked twice: a gather may have just swapped
+            raise problem
+    return list_companies(data_dir)
+
+
+def check_points(companies: list[CompanyDir], points: dict[str, int], store_location: str) -> None:
+    """DamagedError when the store lacks points a company's committed gather wrote (a deleted or damaged store).
+
+    Companies with a commit in flight (`indexed` behind `raw`) are skipped: recovery or the
+    gather holding their lock finishes them.
+    """
+    for company in companies:
+        current = company.current()
+        if current is None or company.indexed_id() != current.id:
+            continue
+        expected = current.manifest().get("chunks")
+        found = points.get(company.slug, 0)
+        if not expected or found == expected:
+            continue
+        if not points:
+            raise DamagedError(
+                f"the store {store_location} holds no points, but {company.slug!r} has raw documents in {company.raw_link}: "
+                "run `cikb rebuild --all` to rebuild the store from the raw documents"
+            )
+        raise DamagedError(
+            f"the store {store_location} holds {found} points of {company.slug!r}, its raw documents in {company.raw_link} "
+            f"made {expected}: run `{rebuild_command(company.slug)}` to rebuild its points"
+        )
 
 
 def company_names(data_dir: Path) -> dict[str, str]:
@@ -189,6 +344,10 @@ def company_names(data_dir: Path) -> dict[str, str]:
 
 def display_name(manifest: dict, slug: str) -> str:
     return (manifest.get("company") or {}).get("name") or slug
+
+
+def _short(err: BaseException) -> str:
+    return " ".join(str(err).split())[:200]
 
 
 def _atomic_write(path: Path, text: str) -> None:
