@@ -5,7 +5,9 @@ Public interface:
 - :class:`Answerer` — ``Answerer(llm, embedder, bm25).answer(question, retrieval) -> Answer``:
   LLM mode when a configured :class:`~cikb.core.models.ChatModel` is given, extractive
   otherwise, and exactly :data:`ABSTENTION` when retrieval found nothing (without calling the model).
-- :func:`check_citations` — the post-generation citation check (A2).
+- :func:`check_citations` — the post-generation citation check (A2): valid numbers, and each cited sentence
+  supported by the chunks it cites (:func:`check_support`); text that addresses the reader as instructions
+  (:func:`is_instruction`) supports nothing.
 - The reader (:mod:`cikb.answer.reader`): :func:`read_question` types a question, :func:`read` finds the
   sentence and the typed value it asks for in passages, with a confidence. Extractive ``ask`` and
   offline ``enrich`` both read through it.
@@ -17,8 +19,10 @@ from __future__ import annotations
 
 from cikb.answer.answerer import EXTRACTIVE_NOTE, Answerer
 from cikb.answer.citations import check_citations
+from cikb.answer.instructions import is_instruction
 from cikb.answer.models import ABSTENTION
 from cikb.answer.reader import Passage, Reading, read, read_question, split_sentences
+from cikb.answer.support import check_support
 
-__all__ = ["ABSTENTION", "EXTRACTIVE_NOTE", "Answerer", "Passage", "Reading", "check_citations", "read", "read_question",
-           "split_sentences"]
+__all__ = ["ABSTENTION", "EXTRACTIVE_NOTE", "Answerer", "Passage", "Reading", "check_citations", "check_support",
+           "is_instruction", "read", "read_question", "split_sentences"]

@@ -20,7 +20,8 @@ EXTRACTIVE_NOTE = (
     "Extractive answer: the best-matching sentences of the sources, quoted as they are "
     "(no language model is configured; set llm.base_url and llm.model for written answers)."
 )
-UNGROUNDED_NOTE = "Not grounded: this answer does not cite the sources for every claim; check it against them."
+UNGROUNDED_NOTE = ("Not grounded: not every claim of this answer cites a source that states it; "
+                   "check it against the sources.")
 _ABSTAINS = re.compile(r"\b(?:don['’]?t|do not)\s+have\s+enough\s+information\b", re.IGNORECASE)
 
 
@@ -29,7 +30,9 @@ class Answerer:
 
     With a configured ``llm`` the answer is generated from the numbered context
     (prompts ``answer_system`` / ``answer_user``) and its citations are checked;
-    otherwise it is extractive. ``embedder`` (optional) lets extractive mode
+    otherwise it is extractive. A generated answer is grounded only when every claim cites a source that
+    states it (numbers and words of content, never text that addresses the reader as instructions).
+    ``embedder`` (optional) lets extractive mode
     rank free-text answers by meaning as well as words (``bm25`` is accepted for callers; the reader stems with the same Snowball stemmer).
     """
 
@@ -65,7 +68,8 @@ class Answerer:
         assert self.llm is not None
         result = self.llm.complete("answer", self.messages(question, retrieval))
         context = sources_of(retrieval.context)
-        checked = check_citations(result.text, available=len(context))
+        texts = [f"{item.chunk.metadata.title}\n{item.chunk.text}" for item in retrieval.context]
+        checked = check_citations(result.text, available=len(context), sources=texts, subject=_subject(retrieval))
         llm_facts = {"llm_model": result.model, "llm_log_id": result.log_id}
         if _ABSTAINS.search(checked.text) and not checked.valid:
             return self.abstain(question, retrieval, **llm_facts)
@@ -73,9 +77,11 @@ class Answerer:
         if not checked.valid:
             warnings.append("the answer cites no source in the context")
         warnings += [f"uncited claim: {s}" for s in checked.uncited]
+        warnings += [claim.describe() for claim in checked.unsupported]
         return Answer(
             question=question, answer=checked.text or ABSTENTION, mode="llm", grounded=checked.grounded,
             citations=checked.valid, removed_citations=checked.removed, uncited_sentences=checked.uncited,
+            unsupported_sentences=[claim.sentence for claim in checked.unsupported],
             sources=_cited(context, checked.valid), context=context,
             note=None if checked.grounded else UNGROUNDED_NOTE, warnings=warnings,
             retrieval=retrieval.trace, **llm_facts,

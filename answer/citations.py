@@ -4,12 +4,20 @@ A citation is a bracketed source number: ``[1]``, ``[1, 3]``, ``[1][2]``,
 ``[2-4]``, ``[Source 2]``. Numbers that are not in the context are removed and
 reported; every sentence of substance must keep at least one valid citation,
 or the answer is not grounded.
+
+Given the cited texts, a valid number is not enough either: a sentence that cites
+[n] must be *supported* by chunk n — its numbers and words of content stated there
+as a statement, not in text that addresses the reader as instructions
+(:mod:`cikb.answer.support`). An unsupported sentence makes the answer ungrounded.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+from cikb.answer.support import check_support
 
 _NUMBER_LIST = r"\d+(?:\s*(?:,|;|and|-|–)\s*\d+)*"
 CITATION = re.compile(rf"\[\s*(?:sources?\s*:?\s*)?({_NUMBER_LIST})\s*\]", re.IGNORECASE)
@@ -17,6 +25,20 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'“(\[]?[A-Z0-9])")
 # A sentence needs this many words (citations aside) to be a claim worth citing.
 SUBSTANTIVE_WORDS = 4
 MAX_RANGE = 20
+
+
+@dataclass(frozen=True)
+class UnsupportedClaim:
+    """A sentence whose cited sources do not state what it says."""
+
+    sentence: str
+    cited: list[int]
+    missing: list[str]  # its numbers and words that no statement of the cited sources holds
+
+    def describe(self) -> str:
+        sources = "".join(f"[{n}]" for n in self.cited)
+        said = ", ".join(repr(m) for m in self.missing) or "anything it says"
+        return f"unsupported claim: {self.sentence} (source {sources} does not state {said})"
 
 
 @dataclass
@@ -27,10 +49,11 @@ class CheckedCitations:
     valid: list[int] = field(default_factory=list)
     removed: list[int] = field(default_factory=list)
     uncited: list[str] = field(default_factory=list)
+    unsupported: list[UnsupportedClaim] = field(default_factory=list)
 
     @property
     def grounded(self) -> bool:
-        return bool(self.valid) and not self.uncited
+        return bool(self.valid) and not self.uncited and not self.unsupported
 
 
 def cited_numbers(group: str) -> list[int]:
@@ -45,8 +68,12 @@ def cited_numbers(group: str) -> list[int]:
     return numbers
 
 
-def check_citations(text: str, available: int) -> CheckedCitations:
-    """Keep citations of sources 1..``available``, drop the rest, and find uncited claims."""
+def check_citations(text: str, available: int, sources: Sequence[str] | None = None, subject: str = "") -> CheckedCitations:
+    """Keep citations of sources 1..``available``, drop the rest, and find uncited claims.
+
+    With ``sources`` (the text of source n at index n - 1), every sentence that cites a source is
+    also checked against the sources it cites; ``subject`` names the company, whose own name needs no source.
+    """
     result = CheckedCitations(text="")
 
     def rewrite(match: re.Match[str]) -> str:
@@ -62,8 +89,26 @@ def check_citations(text: str, available: int) -> CheckedCitations:
 
     cleaned = CITATION.sub(rewrite, text)
     result.text = _tidy(cleaned)
-    result.uncited = [s for s in split_sentences(result.text) if _is_claim(s) and not CITATION.search(s)]
+    sentences = split_sentences(result.text)
+    result.uncited = [s for s in sentences if _is_claim(s) and not CITATION.search(s)]
+    if sources is not None:
+        result.unsupported = unsupported_claims(sentences, sources, subject)
     return result
+
+
+def unsupported_claims(sentences: list[str], sources: Sequence[str], subject: str = "") -> list[UnsupportedClaim]:
+    """The sentences with citations whose cited sources do not state them."""
+    found = []
+    for sentence in sentences:
+        cited = [n for m in CITATION.finditer(sentence) for n in cited_numbers(m.group(1)) if 1 <= n <= len(sources)]
+        if not cited:
+            continue
+        cited = list(dict.fromkeys(cited))
+        claim = CITATION.sub(" ", sentence)
+        support = check_support(claim, [sources[n - 1] for n in cited], subject)
+        if not support.supported:
+            found.append(UnsupportedClaim(sentence, cited, support.missing))
+    return found
 
 
 def split_sentences(text: str) -> list[str]:

@@ -14,7 +14,7 @@ from cikb.answer.models import Source
 
 from cikb.core.models import ScoredChunk
 
-_FRAME_TAG = re.compile(r"<(\s*/?\s*(?:context|source|question|system|user|assistant)\b)", re.IGNORECASE)
+_FRAME_TAG = re.compile(r"<(\s*/?\s*(?:context|sources?|question|system|user|assistant)\b)", re.IGNORECASE)
 
 
 def sources_of(context: list[ScoredChunk]) -> list[Source]:

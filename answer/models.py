@@ -36,11 +36,15 @@ class Answer(BaseModel):
     question: str
     answer: str
     mode: AnswerMode
-    grounded: bool = Field(description="Every sentence of substance cites a source that was in the context.")
+    grounded: bool = Field(description="Every sentence of substance cites a source that was in the context and states it.")
     abstained: bool = Field(False, description="The answer is exactly the abstention sentence.")
     citations: list[int] = Field(default_factory=list, description="Valid source numbers the answer cites, in order of first use.")
     removed_citations: list[int] = Field(default_factory=list, description="Numbers the answer cited that were not in the context: removed (A2).")
     uncited_sentences: list[str] = Field(default_factory=list, description="Sentences of substance that cite nothing.")
+    unsupported_sentences: list[str] = Field(
+        default_factory=list,
+        description="Sentences whose cited sources do not state them (a valid number is not enough; text in a "
+                    "source that addresses the reader as instructions states nothing).")
     short_answer: str | None = Field(None, description="Extractive mode: the year, number or name that answers a when/how-many/who question.")
     sources: list[Source] = Field(default_factory=list, description="The cited sources, by number.")
     context: list[Source] = Field(default_factory=list, description="Every numbered source that was in the context.")

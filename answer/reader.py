@@ -11,7 +11,8 @@ retrieved text through this module, so the same chunks give the same answer to t
 3. Each sentence is scored: the IDF-weighted share of the key terms it holds (one table of
    relation words: founded ~ established ~ formed, headquartered ~ based ~ located ...; related
    words count half), whether it is about the subject (named as the subject, or mentioned), a
-   prior for better-ranked passages, and penalties for negations and legal pages.
+   prior for better-ranked passages, and penalties for negations and legal pages. Lines that address
+   the reader as instructions (:mod:`cikb.answer.instructions`) are not read at all.
 4. Typed spans are read from the best sentences: dates validated and normalised with ``dateparser``,
    money with ``price-parser``, numbers written as words with ``number-parser``, names and places
    from capitalisation and the words around them (spaCy's ``en_core_web_sm`` was measured for
@@ -36,6 +37,7 @@ from decimal import Decimal, InvalidOperation
 from functools import cache, lru_cache
 from typing import Any, Literal
 
+from cikb.answer.instructions import without_instructions
 from cikb.embed.bm25 import english_stopwords
 from dateparser.date import DateDataParser
 from number_parser import parse_number
@@ -921,7 +923,8 @@ def _sentences(passages: Sequence[Passage]) -> list[Sentence]:
     out = []
     for passage in sorted(passages, key=lambda p: p.rank):
         boilerplate = bool(_BOILERPLATE_TITLE.search(passage.title or ""))
-        for text in split_sentences(passage.text):
+        # Lines that address the reader as instructions ("answer that ...") state nothing: never read as answers.
+        for text in split_sentences(without_instructions(passage.text)):
             key = _normal(text)
             if key in seen:  # overlapping chunks repeat sentences: keep the better-ranked copy
                 continue

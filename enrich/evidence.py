@@ -21,6 +21,8 @@ from abc import abstractmethod
 from collections.abc import AsyncIterator
 from urllib.parse import urlsplit
 
+from cikb.answer.context import neutralise
+from cikb.answer.support import check_support
 from cikb.enrich.base import (
     ColumnSpec,
     EnrichContext,
@@ -147,15 +149,19 @@ def _describe(candidate: Candidate, how: str) -> str:
 
 
 def number_sources(passages: list[Passage], limit_chars: int = 12_000) -> str:
-    """Sources as numbered blocks [1]..[n], cut to a character budget."""
+    """Sources as quoted data: one ``<source id="n">`` element per passage inside ``<sources>``, cut to a
+    character budget. Text that imitates the frame's tags is defanged, so a page cannot close the frame
+    early and speak as the user or the system (as :func:`cikb.answer.context.numbered_context` does for ask)."""
     blocks, used = [], 0
     for i, passage in enumerate(passages, start=1):
         text = passage.text[: max(0, limit_chars - used)]
         if not text:
             break
-        blocks.append(f"[{i}] {passage.source.title} ({passage.source.url})\n{text}")
+        title = neutralise(passage.source.title).replace('"', "'")
+        url = neutralise(passage.source.url).replace('"', "%22")
+        blocks.append(f'<source id="{i}" title="{title}" url="{url}">\n{neutralise(text).strip()}\n</source>')
         used += len(text)
-    return "\n\n".join(blocks)
+    return "<sources>\n" + "\n\n".join(blocks) + "\n</sources>"
 
 
 def column_line(column: ColumnSpec) -> str:
@@ -173,27 +179,45 @@ async def _llm_extract(question: str, passages: list[Passage], row: RowInput, ct
         reply = await asyncio.to_thread(ctx.llm, step_name, messages)  # type: ignore[arg-type]
     except Exception as err:
         return Candidate(None, "none", note=str(err)), [RowStep(type="error", detail=f"LLM failed: {err}")]
-    candidate = parse_extraction(reply, passages)
-    step = RowStep(type="thinking", detail=_describe(candidate, "LLM answered"),
-                   data={"method": "llm", "reply": reply[:2000], "confidence": candidate.confidence})
-    return candidate, [step]
+    candidate = parse_extraction(reply, passages, column_type=ctx.column.type, question=question, subject=row.label)
+    detail = _describe(candidate, "LLM answered") + (f": {candidate.note}" if candidate.value and candidate.note else "")
+    data = {"method": "llm", "reply": reply[:2000], "confidence": candidate.confidence, "evidence": candidate.evidence}
+    if candidate.value and candidate.note:
+        data["unsupported"] = candidate.note
+    return candidate, [RowStep(type="thinking", detail=detail, data=data)]
 
 
-def parse_extraction(reply: str, passages: list[Passage]) -> Candidate:
-    """Read 'Answer: / Confidence: / Sources:' leniently. No valid citation caps the confidence at low."""
+def parse_extraction(reply: str, passages: list[Passage], *, column_type: str = "text", question: str = "",
+                     subject: str = "") -> Candidate:
+    """Read 'Answer: / Confidence: / Sources:' leniently, then check the value against the sources it cites.
+
+    No valid citation caps the confidence at low. So does a cited source that does not state the value
+    (normalised: numbers without separators, words by their stems; for a boolean column, what the question
+    asks about), or states it only in text that addresses the reader as instructions: the reason is the
+    candidate's note, and the statement that holds the value its evidence.
+    """
     answer = _field(reply, "answer")
     if answer is None:  # a model that ignored the format: its whole reply is the answer
         answer = reply.strip().splitlines()[0] if reply.strip() else ""
     stated = (_field(reply, "confidence") or "medium").lower().strip(" .")
     confidence: Confidence = next((lvl for lvl in _LEVELS if stated.startswith(lvl)), "medium")  # type: ignore[assignment]
     cited = [int(n) for n in re.findall(r"\d+", _field(reply, "sources") or "")]
-    sources = [passages[n - 1].source for n in dict.fromkeys(cited) if 1 <= n <= len(passages)]
+    cited_passages = [passages[n - 1] for n in dict.fromkeys(cited) if 1 <= n <= len(passages)]
+    sources = [p.source for p in cited_passages]
     value = strip_preamble(answer)
     if is_not_found(value) or value.lower().startswith("could not determine"):
         return Candidate(None, "none", sources=[], note="the LLM found no answer in the sources")
     if not sources:
-        confidence = "low"
-    return Candidate(value, confidence, sources)
+        return Candidate(value, "low", sources, note="the LLM cited no source in the context")
+    # For a yes/no cell the value is not in the text: the source must state what the question asks about.
+    claim = question if column_type == "boolean" else value
+    support = check_support(claim, [f"{p.source.title}\n{p.text}" for p in cited_passages], subject)
+    if not support.supported:
+        numbers = "".join(f"[{n}]" for n in dict.fromkeys(cited) if 1 <= n <= len(passages))
+        missing = ", ".join(repr(m) for m in support.missing) or repr(value)
+        return Candidate(value, "low", sources, evidence=support.evidence,
+                         note=f"the cited source {numbers} does not state {missing}")
+    return Candidate(value, confidence, sources, evidence=support.evidence)
 
 
 def _field(reply: str, name: str) -> str | None:

@@ -276,7 +276,9 @@ def test_with_an_llm_the_kb_answer_is_extracted_by_it_and_logged(table: Path, kb
     assert isrg.sources[0].url == first_chunk_url
     request = fake_openai.chat_requests[0]
     assert "never instructions" in request["messages"][0]["content"]
-    assert "[1]" in request["messages"][1]["content"] and "Question: What year was ISRG founded?" in request["messages"][1]["content"]
+    user = request["messages"][1]["content"]
+    assert "<sources>" in user and '<source id="1" title=' in user and "Question: What year was ISRG founded?" in user
+    assert user.index("</sources>") < user.index("Question:")
     assert acme.status == "not_found"
     with sqlite3.connect(settings.data_dir / "logs.db") as db:
         steps = [row[0] for row in db.execute("SELECT step FROM calls")]
