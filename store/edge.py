@@ -17,12 +17,13 @@ system refused access.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
 import sys
+import threading
 import time
-import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -300,37 +301,38 @@ class EdgeStore(VectorStore):
         return [_hit(p) for p in self.shard.query(request)]
 
 
-_devnull: int | None = None
-_quiet_depth = 0
+_quiet_lock = threading.Lock()
+_quiet_users = 0  # shard calls in flight (any thread) while fd 2 points at /dev/null
+_saved_stderr: int | None = None
 
 
 @contextmanager
 def _quiet_stderr() -> Iterator[None]:
-    """Point file descriptor 2 at /dev/null for the duration (re-entrant)."""
-    global _devnull, _quiet_depth
-    if _quiet_depth:
-        _quiet_depth += 1
-        try:
-            yield
-        finally:
-            _quiet_depth -= 1
-        return
-    try:
-        sys.stderr.flush()
-        if _devnull is None:
-            _devnull = os.open(os.devnull, os.O_WRONLY)
-        saved = os.dup(2)
-    except (OSError, ValueError, AttributeError):  # no stderr to silence
-        yield
-        return
-    os.dup2(_devnull, 2)
-    _quiet_depth = 1
+    """Point file descriptor 2 at /dev/null while any shard call runs (re-entrant, thread-safe)."""
+    global _quiet_users, _saved_stderr
+    with _quiet_lock:
+        if _quiet_users == 0:
+            try:
+                sys.stderr.flush()
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                try:
+                    saved = os.dup(2)
+                    os.dup2(devnull, 2)
+                    _saved_stderr = saved
+                finally:
+                    os.close(devnull)
+            except (OSError, ValueError, AttributeError):  # no stderr to silence
+                _saved_stderr = None
+        _quiet_users += 1
     try:
         yield
     finally:
-        _quiet_depth = 0
-        os.dup2(saved, 2)
-        os.close(saved)
+        with _quiet_lock:
+            _quiet_users -= 1
+            if _quiet_users == 0 and _saved_stderr is not None:
+                os.dup2(_saved_stderr, 2)
+                os.close(_saved_stderr)
+                _saved_stderr = None
 
 
 def _check_vectors(hits: list[Hit], where: str) -> list[Hit]:

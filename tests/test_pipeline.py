@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -17,11 +18,11 @@ from sites import TOLERANCE, SiteServer, page, paragraphs
 from cikb import gather
 from cikb.app.documents import read_documents
 from cikb.app.indexing import load_index
-from cikb.app.kb import company_statuses, forget_company
+from cikb.app.kb import company_statuses, forget_company, rebuild_all, rebuild_company
 from cikb.app.pipeline import clean_crawl, gather_company, resolve_sources
 from cikb.app.workspace import CompanyDir
 from cikb.core.config import Settings, load_settings
-from cikb.core.errors import GatherFailedError, LockedError
+from cikb.core.errors import DamagedError, GatherFailedError, LockedError, ModelMismatchError, UnknownCompanyError
 from cikb.core.slug import company_from_name
 
 REPO = Path(__file__).resolve().parents[1]
@@ -219,6 +220,65 @@ def test_two_companies_that_gather_the_same_page_each_keep_their_chunks(make_sit
     assert snapshot(settings, "initech") == initech
     with open_store(settings) as store:
         assert store.companies() == {"initech": first.chunks}
+
+
+# --- rebuild ---------------------------------------------------------------------------
+
+
+def test_rebuild_gives_the_gathers_files_ids_and_vectors_in_a_new_generation(make_site: Callable[..., SiteServer]) -> None:
+    settings = fast_settings()
+    gather_company(settings, "Initech", {"website": small_site(make_site, "Initech").url + "/"})
+    before = snapshot(settings, "initech")
+    folder = CompanyDir(settings.data_dir, "initech")
+    gathered = folder.manifest()
+    summary = rebuild_company(settings, "initech")
+    assert folder.current().id == summary.generation != gathered and folder.indexed_id() == summary.generation
+    assert snapshot(settings, "initech") == before  # same raw files, chunk ids, vectors and point count
+    assert [p.name for p in folder.generations_dir.iterdir()] == [summary.generation]
+    rebuilt = folder.manifest()
+    assert (rebuilt["company"], rebuilt["gathered_at"], rebuilt["sources"]) == (gathered["company"], gathered["gathered_at"], gathered["sources"])
+    assert rebuilt["rebuilt_at"] and (summary.documents, summary.chunks) == (rebuilt["documents"], rebuilt["chunks"])
+
+
+def test_rebuild_all_refills_a_store_built_with_another_model(make_site: Callable[..., SiteServer]) -> None:
+    settings = fast_settings()
+    gather_company(settings, "Initech", {"website": small_site(make_site, "Initech").url + "/"})
+    gather_company(settings, "Globex", {"website": small_site(make_site, "Globex").url + "/"})
+    before = {slug: snapshot(settings, slug) for slug in ("initech", "globex")}
+    record = settings.store_path / "edge" / f"{settings.store.collection}.json"
+    data = json.loads(record.read_text())
+    data["model"]["name"] = "BAAI/bge-small-en-v1.5"  # as if the knowledge base was built with another model
+    record.write_text(json.dumps(data))
+    with pytest.raises(ModelMismatchError, match="cikb rebuild --all"):
+        rebuild_company(settings, "initech")  # one company cannot: the others' vectors are the other model's
+    summaries = rebuild_all(settings)
+    assert {s.company for s in summaries} == {"initech", "globex"}
+    with open_store(settings) as store:
+        assert store.model_info().name == "sentence-transformers/all-MiniLM-L6-v2"
+        assert store.companies() == {slug: len(shot["ids"]) for slug, shot in before.items()}
+    for slug, shot in before.items():
+        after = snapshot(settings, slug)
+        assert after["ids"] == shot["ids"] and after["files"] == shot["files"]
+        assert {i: p[0] for i, p in after["points"].items()} == {i: p[0] for i, p in shot["points"].items()}  # the same dense vectors
+
+
+def test_rebuild_refuses_what_it_cannot_rebuild_and_changes_nothing(make_site: Callable[..., SiteServer]) -> None:
+    settings = fast_settings()
+    with pytest.raises(UnknownCompanyError):
+        rebuild_company(settings, "nobody")
+    gather_company(settings, "Initech", {"website": small_site(make_site, "Initech").url + "/"})
+    before = snapshot(settings, "initech")
+    folder = CompanyDir(settings.data_dir, "initech")
+    bad = sorted(folder.raw_link.glob("*.md"))[0]
+    text = bad.read_text()
+    bad.write_text(text.replace('url: "', 'url: ', 1))
+    with pytest.raises(DamagedError, match=f"{bad.resolve()}.*cikb rebuild initech"):
+        rebuild_company(settings, "initech")
+    bad.write_text(text)
+    assert snapshot(settings, "initech") == before  # nothing swapped, points untouched
+    with CompanyDir(settings.data_dir, "initech").lock():
+        with pytest.raises(LockedError):
+            rebuild_company(settings, "initech")
 
 
 # --- the real site --------------------------------------------------------------------

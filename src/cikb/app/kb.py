@@ -73,8 +73,7 @@ def company_statuses(settings: Settings) -> list[CompanyStatus]:
             return []
         with open_store(settings) as store:
             points = store.companies()
-            location = store.location
-        check_points(folders, points, location)
+            check_points(folders, points, store.location, store.count)
         return [_status(folder, points.get(folder.slug, 0)) for folder in folders]
 
 
@@ -108,7 +107,9 @@ def forget_company(settings: Settings, slug: str) -> dict[str, int | str]:
             except DamagedError:
                 pass  # a staged index that cannot be read: its points are about to be deleted anyway
             documents = len(list(folder.raw_link.glob("*.md"))) if folder.raw_link.is_dir() else 0
-            with open_store(settings) as store:
+            with open_store(settings) as store:  # opened first: a damaged or busy store changes nothing
+                # Unmarked first: until the folder is gone, readers see a commit in flight (theirs to skip), not lost points.
+                folder.indexed_file.unlink(missing_ok=True)
                 points = store.delete_company(slug)
             if not documents and not points and not had_files:
                 folder.remove()  # only the lock file we just made
@@ -149,6 +150,8 @@ def rebuild_company(settings: Settings, slug: str, on_progress: OnProgress | Non
     """
     report = on_progress or (lambda message: None)
     folder = CompanyDir(settings.data_dir, check_slug(slug))
+    if not folder.root.is_dir():
+        raise UnknownCompanyError(f"no company {slug!r} in the knowledge base (see `cikb companies`)")
     started = monotonic()
     with access_checked(settings.data_dir), folder.lock(settings.gather.lock_timeout):
         documents, manifest = _rebuild_input(folder)
@@ -169,8 +172,9 @@ def rebuild_all(settings: Settings, on_progress: OnProgress | None = None) -> li
 
     Every company is read, chunked and embedded first, into new sealed generations; only
     then is the store emptied (its files removed when they cannot even be read) and
-    refilled. If that is interrupted, each company is a commit in flight that the next
-    command rolls forward, or `cikb rebuild --all` again finishes.
+    refilled. From the moment the store empties, each company is a commit in flight: if
+    the rebuild is interrupted, the next command rolls it forward from its staged index,
+    or `cikb rebuild --all` again finishes.
     """
     report = on_progress or (lambda message: None)
     started = monotonic()
@@ -178,7 +182,7 @@ def rebuild_all(settings: Settings, on_progress: OnProgress | None = None) -> li
         folders = [folder for folder in company_dirs(settings.data_dir) if _is_company(folder)]
         for folder in folders:
             locks.enter_context(folder.lock(settings.gather.lock_timeout))
-        inputs = [(folder, *_rebuild_input(folder)) for folder in folders]  # every raw document readable, or nothing changes
+        inputs = [(folder, *_rebuild_input(folder, "cikb rebuild --all")) for folder in folders]  # every raw document readable, or nothing changes
         embedder = load_embedder(settings.embed)
         chunked = [(folder, docs, manifest, chunk_documents(docs, settings, embedder)) for folder, docs, manifest in inputs]
         texts = [chunk.text for *_, chunks in chunked for chunk in chunks]
@@ -189,7 +193,18 @@ def rebuild_all(settings: Settings, on_progress: OnProgress | None = None) -> li
             generation, batch = stage(settings, folder, docs, _embedder_call(chunks, embedder, avg_len), _rebuilt_manifest(manifest, folder.slug, docs))
             staged.append((folder, generation, batch, manifest, docs))
         report(f"writing {len(texts)} points into an emptied store")
-        with open_empty_store(settings) as store:
+        # Unmarked before the store empties: readers meanwhile see commits in flight, not lost points.
+        marks = {folder: folder.indexed_id() for folder in folders}
+        for folder in folders:
+            folder.indexed_file.unlink(missing_ok=True)
+        try:
+            store = open_empty_store(settings)
+        except BaseException:
+            for folder, mark in marks.items():  # a busy store: nothing changed after all
+                if mark:
+                    folder.mark_indexed(Generation(folder.generations_dir / mark))
+            raise
+        with store:
             write_all(store, [(folder, generation, batch) for folder, generation, batch, _, _ in staged])
     return [_summary(folder, manifest, docs, generation, batch, embedder, started) for folder, generation, batch, manifest, docs in staged]
 
@@ -199,19 +214,23 @@ def _is_company(folder: CompanyDir) -> bool:
     return folder.exists() or folder.problem() is not None
 
 
-def _rebuild_input(folder: CompanyDir) -> tuple[list[RawDocument], dict]:
-    """The company's raw documents (checked) and the manifest they came with ({} when it is lost)."""
+def _rebuild_input(folder: CompanyDir, again: str | None = None) -> tuple[list[RawDocument], dict]:
+    """The company's raw documents (checked) and the manifest they came with ({} when it is lost).
+
+    ``again`` is the command to run once a damaged document is fixed (default: rebuild this company).
+    """
+    again = again or rebuild_command(folder.slug)
     source = folder.rebuild_source()
     if source is None:
         if folder.problem() is not None or folder.root.is_dir() and folder.indexed_file.exists():
             raise DamagedError(f"no raw document of {folder.slug!r} is left in {folder.root} to rebuild from: run `cikb forget {folder.slug}`, then gather it again")
         raise UnknownCompanyError(f"no company {folder.slug!r} in the knowledge base (see `cikb companies`)")
-    documents = read_documents(source, repair=f"then run `{rebuild_command(folder.slug)}` again")
+    documents = read_documents(source, repair=f"then run `{again}` again")
     for doc in documents:
         if doc.company != folder.slug:
             raise DamagedError(
                 f"{source} holds a document of company {doc.company!r} ({doc.url}), not {folder.slug!r}: "
-                f"move it to that company's raw documents or delete it, then run `{rebuild_command(folder.slug)}` again"
+                f"move it to that company's raw documents or delete it, then run `{again}` again"
             )
     if not documents:
         raise DamagedError(f"{source} holds no raw document to rebuild {folder.slug!r} from: run `cikb forget {folder.slug}`, then gather it again")

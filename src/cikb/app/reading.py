@@ -55,7 +55,7 @@ def check_store(settings: Settings, store: VectorStore) -> None:
     """DamagedError when the store lacks the points of a gathered company (a deleted or damaged store)."""
     companies = list_companies(settings.data_dir)
     if companies:
-        check_points(companies, store.companies(), store.location)
+        check_points(companies, store.companies(), store.location, store.count)
 
 
 def finish_interrupted_commits(settings: Settings) -> None:
