@@ -17,12 +17,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from cikb.answer.support import check_support
+from cikb.answer.support import check_support, claim_terms
 
 _NUMBER_LIST = r"\d+(?:\s*(?:,|;|and|-|–)\s*\d+)*"
 CITATION = re.compile(rf"\[\s*(?:sources?\s*:?\s*)?({_NUMBER_LIST})\s*\]", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'“(\[]?[A-Z0-9])")
-# A sentence needs this many words (citations aside) to be a claim worth citing.
+# A sentence of this many words (citations aside) is a claim worth citing; a shorter one when it states a number or a word of content.
 SUBSTANTIVE_WORDS = 4
 MAX_RANGE = 20
 
@@ -90,7 +90,7 @@ def check_citations(text: str, available: int, sources: Sequence[str] | None = N
     cleaned = CITATION.sub(rewrite, text)
     result.text = _tidy(cleaned)
     sentences = split_sentences(result.text)
-    result.uncited = [s for s in sentences if _is_claim(s) and not CITATION.search(s)]
+    result.uncited = [s for s in sentences if _is_claim(s, subject) and not CITATION.search(s)]
     if sources is not None:
         result.unsupported = unsupported_claims(sentences, sources, subject)
     return result
@@ -130,9 +130,16 @@ def _attach_trailing_citations(sentences: list[str]) -> list[str]:
     return merged
 
 
-def _is_claim(sentence: str) -> bool:
-    words = CITATION.sub(" ", sentence).split()
-    return len(words) >= SUBSTANTIVE_WORDS and not sentence.rstrip().endswith(":")
+def _is_claim(sentence: str, subject: str = "") -> bool:
+    """A sentence of substance: four words or more, or fewer that still state something ("It is bankrupt.",
+    "Founded in 2004."); a lead-in ending in a colon is none."""
+    text = CITATION.sub(" ", sentence)
+    if sentence.rstrip().endswith(":"):
+        return False
+    if len(text.split()) >= SUBSTANTIVE_WORDS:
+        return True
+    numbers, words = claim_terms(text, subject)
+    return bool(numbers or words)
 
 
 def _tidy(text: str) -> str:

@@ -32,14 +32,14 @@ from cikb.embed.bm25 import english_stopwords
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_][\w'’\-]*")
 _MULTIPLIERS = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12,
                 "k": 10**3, "m": 10**6, "mn": 10**6, "bn": 10**9}
-# Words that frame a claim without stating anything a source must hold.
+# Words that frame a claim ("according to the sources", "in short", "sure,") without stating anything a source must hold.
 FRAMING_WORDS = frozenset(
     """company companies firm business organisation organization corporation inc corp ltd llc plc gmbh co
     source sources according accordingly page pages website site text context information data provided
     state states stated say says said mention mentions mentioned describe describes described note notes noted
     report reports reported indicate indicates indicated show shows shown list lists listed
     currently current also called named known approximately around roughly nearly almost about over
-    answer yes""".split()
+    answer yes short summary briefly brief overall sum sure okay ok certainly course thanks thank hope helps help glad""".split()
 )
 
 

@@ -123,6 +123,13 @@ def test_a_cited_sentence_must_be_supported_by_the_source_it_cites():
     assert check_citations("Initrode Systems is bankrupt [2].", 2).grounded
 
 
+def test_a_short_sentence_that_states_something_needs_a_citation_too():
+    checked = check_citations("Initrode Systems was founded in 2004 [1]. It is bankrupt.", 2, [ABOUT, INJECTED], "Initrode Systems")
+    assert not checked.grounded and checked.uncited == ["It is bankrupt."]
+    for courtesy in ("Sure! ", "In short: "):
+        assert check_citations(f"{courtesy}Initrode Systems was founded in 2004 [1].", 1, [ABOUT], "Initrode Systems").grounded
+
+
 # --- enrich: the cell against the sources the LLM cites ------------------------------------------
 
 
