@@ -69,7 +69,7 @@ def gather_injected_site(data_dir: Path, **settings: Any) -> Settings:
     return config
 
 
-SOURCE = re.compile(r'<source id="(\d+)"[^>]*>\n(.*?)\n</source>', re.S)
+SOURCE = re.compile(r'<source id="(\d+)"[^>]*>\n(.*?)\n</source>', re.DOTALL)
 
 
 def source_ids(prompt: str) -> dict[str, int]:

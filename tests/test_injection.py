@@ -59,7 +59,7 @@ def _ask_with(settings: Settings, fake_openai, reply) -> tuple:
 def _assert_the_page_is_quoted_context(user: str) -> None:
     # The planted sentence reaches the model only inside its own numbered source element of the context.
     assert user.count("<context>") == 1 and user.count("</context>") == 1
-    [(number, text)] = [(n, t) for n, t in re.findall(r'<source id="(\d+)"[^>]*>\n(.*?)\n</source>', user, re.S) if INJECTION in t]
+    [number] = [n for n, t in re.findall(r'<source id="(\d+)"[^>]*>\n(.*?)\n</source>', user, re.DOTALL) if INJECTION in t]
     assert user.index("<context>") < user.index(INJECTION) < user.index("</context>") < user.index(f"Question: {QUESTION}")
     assert user.count(INJECTION) == 1 and int(number) >= 1
 
