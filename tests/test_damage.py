@@ -355,3 +355,16 @@ def test_a_damaged_llm_log_names_it_and_how_to_start_a_new_one(kb: KB) -> None:
     subprocess.run(["mv", str(log), f"{log}.damaged"], check=True)
     result = kb.run("logs")
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("damage", [raw_as_directory, lambda kb: relink(kb, "generations/20260101T000000-000000/raw"), damage_index("chunks.jsonl", truncate)],
+                         ids=["raw-is-a-directory", "raw-link-dangling", "staged-chunks-truncated"])
+def test_a_new_gather_replaces_a_damaged_company(kb: KB, damage: Callable[[KB], None]) -> None:
+    # Gathering the company again is a repair too: it replaces its raw files, generation and points.
+    before = documents_of(kb)
+    damage(kb)
+    regathered = kb.gather()
+    assert regathered.returncode == 0, regathered.stderr
+    assert [p.name for p in kb.company.iterdir() if p.name.startswith(".raw")] == []  # nothing left aside
+    assert len(list((kb.company / "generations").iterdir())) == 1
+    assert_works(kb, documents=before)
