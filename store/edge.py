@@ -124,7 +124,8 @@ class EdgeStore(VectorStore):
             raise self._damaged(err) from None
 
     def _damaged(self, err: BaseException) -> CikbError:
-        detail = " ".join(str(err).split())[:300] or type(err).__name__
+        # The engine names every file by its full path: shown relative to the store, the cause fits on the line.
+        detail = " ".join(str(err).replace(f"{self.shard_dir}/", "").split())[:300] or type(err).__name__
         if isinstance(err, PermissionError) or "Permission denied" in detail or "Operation not permitted" in detail:
             return access_denied(self.root.parent, detail)
         return StoreDamagedError(f"the embedded store {self.shard_dir} is damaged ({detail}): run `{REBUILD_ALL}` to rebuild it from the raw documents")

@@ -13,12 +13,15 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from time import monotonic
+from typing import TypeVar
 
 import numpy as np
 from cikb.chunk import chunk_document
 from cikb.embed import Bm25Encoder, DenseEmbedder
 from cikb.store import VectorStore, open_store
+from pydantic import BaseModel, ValidationError
 
 from cikb.app.documents import write_document
 from cikb.app.workspace import CompanyDir, Generation, rebuild_command
@@ -32,6 +35,7 @@ _CHUNKS = "chunks.jsonl"
 _DENSE = "dense.npy"
 _SPARSE = "sparse.jsonl"
 _META = "meta.json"
+M = TypeVar("M", bound=BaseModel)
 
 
 @dataclass
@@ -106,9 +110,9 @@ def load_index(generation: Generation) -> IndexBatch:
             raise DamagedError(f"the staged index {directory} has no {name}, so the interrupted commit of {generation.slug!r} cannot be finished: {repair}")
     current = _CHUNKS
     try:
-        chunks = [Chunk.model_validate_json(line) for line in (directory / _CHUNKS).read_text(encoding="utf-8").splitlines()]
+        chunks = _jsonl(directory / _CHUNKS, Chunk)
         current = _SPARSE
-        sparse = [SparseVector.model_validate_json(line) for line in (directory / _SPARSE).read_text(encoding="utf-8").splitlines()]
+        sparse = _jsonl(directory / _SPARSE, SparseVector)
         current = _META
         meta = json.loads((directory / _META).read_text(encoding="utf-8"))
         model, avg_len = ModelInfo(**meta["model"]), float(meta["bm25_avg_len"])
@@ -121,6 +125,16 @@ def load_index(generation: Generation) -> IndexBatch:
     if problem:
         raise DamagedError(f"the staged index {directory} is damaged ({problem}): {repair}")
     return IndexBatch(chunks, dense, sparse, avg_len, model)
+
+
+def _jsonl(path: Path, model: type[M]) -> list[M]:
+    items = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        try:
+            items.append(model.model_validate_json(line))
+        except ValidationError as err:
+            raise ValueError(f"line {number}: {err.errors()[0]['msg']}") from None
+    return items
 
 
 def _batch_problem(slug: str, chunks: list[Chunk], dense: np.ndarray, sparse: list[SparseVector], model: ModelInfo) -> str | None:
