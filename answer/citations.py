@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from cikb.answer.support import check_support, claim_terms
+from cikb.core import sentences as sentence_splitter
 
 _NUMBER_LIST = r"\d+(?:\s*(?:,|;|and|-|–)\s*\d+)*"
 CITATION = re.compile(rf"\[\s*(?:sources?\s*:?\s*)?({_NUMBER_LIST})\s*\]", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'“(\[]?[A-Z0-9])")
 # A sentence of this many words (citations aside) is a claim worth citing; a shorter one when it states a number or a word of content.
 SUBSTANTIVE_WORDS = 4
 MAX_RANGE = 20
@@ -112,11 +112,8 @@ def unsupported_claims(sentences: list[str], sources: Sequence[str], subject: st
 
 
 def split_sentences(text: str) -> list[str]:
-    """Sentences of an answer (lines are kept apart, so list items count one by one)."""
-    sentences = []
-    for line in text.splitlines():
-        sentences.extend(s.strip() for s in _SENTENCE_END.split(line.strip()) if s.strip())
-    return _attach_trailing_citations(sentences)
+    """Sentences of an answer, each with its trailing citations; lines are kept apart (a citation ends its line)."""
+    return _attach_trailing_citations([s for line in text.splitlines() for s in sentence_splitter.split_sentences(line)])
 
 
 def _attach_trailing_citations(sentences: list[str]) -> list[str]:

@@ -7,7 +7,7 @@ retrieved text through this module, so the same chunks give the same answer to t
    ``org``, ``place`` or free ``text`` (a column may also ask for an ``option`` of a select or a
    ``boolean``) — and keeps its key terms as Snowball stems (the stems BM25 uses), the subject's own
    words left out.
-2. :func:`split_sentences` is the one sentence splitter: Markdown-aware, abbreviation-aware.
+2. :func:`split_sentences`: the sentences to weigh, cut by the one splitter (:mod:`cikb.core.sentences`).
 3. Each sentence is scored: the IDF-weighted share of the key terms it holds (one table of
    relation words: founded ~ established ~ formed, headquartered ~ based ~ located ...; related
    words count half), whether it is about the subject (named as the subject, or mentioned), a
@@ -38,6 +38,7 @@ from functools import cache, lru_cache
 from typing import Any, Literal
 
 from cikb.answer.instructions import without_instructions
+from cikb.core import sentences as sentence_splitter
 from cikb.embed.bm25 import english_stopwords
 from dateparser.date import DateDataParser
 from number_parser import parse_number
@@ -276,61 +277,9 @@ def _name_parts(label: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 # --- sentences --------------------------------------------------------------------------------
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)]?\s+(?=[\"'“(]?[A-Z0-9])")
-# Abbreviations that end in a dot without ending a sentence.
-_ABBREVIATION = re.compile(
-    r"(?:\b(?:Inc|Corp|Co|Ltd|Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|vs|etc|e\.g|i\.e|approx|No|U\.S|U\.K|a\.m|p\.m|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)|\b[A-Z])\.$"
-)
-_MARKDOWN_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_MARKDOWN_MARKS = re.compile(r"(\*\*|__|\*|`)")
-_LABEL = re.compile(r"^\s*[*_]*[A-Z][\w ]{0,30}[*_]*:\s")  # "Employees: about 420"
-_LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
-_INLINE_HEADING = re.compile(r"(?:^|\s)#{1,6}\s+")
-
-
 def split_sentences(markdown: str) -> list[str]:
-    """The prose sentences of Markdown or plain text: headings, tables and rules skipped, links and marks undone.
-
-    Lines of a paragraph are joined, except list items and "Label: value" lines, which stand alone.
-    A sentence has at least four words.
-    """
-    sentences: list[str] = []
-    for block in re.split(r"\n\s*\n", markdown):
-        lines = [line for line in block.splitlines() if line.strip() and not _is_markup_line(line)]
-        for piece in _pieces(lines):
-            prose = _MARKDOWN_MARKS.sub("", _MARKDOWN_LINK.sub(r"\1", piece))
-            prose = _INLINE_HEADING.sub(" ", prose)  # "[## Title](url)" in listings leaves heading marks inside a line
-            sentences.extend(_split_prose(prose))
-    return [s for s in sentences if len(_WORD.findall(s)) >= 4]
-
-
-def _pieces(lines: list[str]) -> list[str]:
-    pieces: list[str] = []
-    joinable = False
-    for line in lines:
-        standalone = bool(_LIST_MARKER.match(line) or _LABEL.match(line))
-        text = _LIST_MARKER.sub("", line).strip()
-        if joinable and not standalone:
-            pieces[-1] = f"{pieces[-1]} {text}"
-        else:
-            pieces.append(text)
-        joinable = not standalone
-    return pieces
-
-
-def _is_markup_line(line: str) -> bool:
-    stripped = line.strip()
-    return stripped.startswith(("#", "|", "---", "===", "```", ">")) and not stripped.startswith("> ")
-
-
-def _split_prose(prose: str) -> list[str]:
-    sentences: list[str] = []
-    for piece in _SENTENCE_END.split(" ".join(prose.split())):
-        if sentences and _ABBREVIATION.search(sentences[-1]):
-            sentences[-1] = f"{sentences[-1]} {piece}"  # "Acme Corp. was founded..." is one sentence
-        else:
-            sentences.append(piece.strip())
-    return [s for s in sentences if s]
+    """The sentences the reader weighs: prose of four words or more (the one splitter, cikb.core.sentences)."""
+    return sentence_splitter.split_sentences(markdown, min_words=4)
 
 
 # --- what a sentence says ---------------------------------------------------------------------

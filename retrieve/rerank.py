@@ -25,22 +25,13 @@ so recall at the depth it reranks is unchanged.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
 from cikb.core.models import ScoredChunk
+from cikb.core.sentences import split_sentences
 
 Tokenize = Callable[[str], list[str]]
-# A sentence ends at . ! ? (closing quotes and brackets stay with it) before white space, or at a line break.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"'”’)\]])\s+|\s*\n+\s*")
-
-
-def split_sentences(text: str) -> list[str]:
-    """The sentences (and lines: headings, list items) of a chunk's text."""
-    return [piece.strip() for piece in _SENTENCE_END.split(text) if piece and piece.strip()]
-
-
 def sentence_evidence(question_stems: set[str], candidates: Sequence[Sequence[set[str]]]) -> list[float]:
     """Each candidate's best-sentence score, in [0, 1]: the IDF-weighted share of ``question_stems`` one sentence holds.
 
@@ -65,7 +56,7 @@ def rerank_by_sentences(question: str, chunks: Sequence[ScoredChunk], tokenize: 
         return []
     if not 0.0 <= weight <= 1.0:
         raise ValueError(f"the rerank weight must be within [0, 1], got {weight}")
-    stems = [[set(tokenize(sentence)) for sentence in split_sentences(c.chunk.text)] for c in chunks]
+    stems = [[set(tokenize(sentence)) for sentence in split_sentences(c.chunk.text, headings=True)] for c in chunks]
     evidence = _min_max(sentence_evidence(set(tokenize(question)), stems))
     fused = _min_max([c.score for c in chunks])
     mixed = [(1 - weight) * f + weight * e for f, e in zip(fused, evidence)]

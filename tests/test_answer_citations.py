@@ -47,5 +47,5 @@ def test_short_lead_ins_need_no_citation():
 
 def test_split_sentences_keeps_lines_apart():
     assert split_sentences("One claim here [1]. Two claim here [2].\n- a listed claim [3]") == [
-        "One claim here [1].", "Two claim here [2].", "- a listed claim [3]",
+        "One claim here [1].", "Two claim here [2].", "a listed claim [3]",
     ]

@@ -7,7 +7,8 @@ from datetime import datetime, timezone
 
 import pytest
 from cikb.embed import Bm25Encoder
-from cikb.retrieve.rerank import rerank_by_sentences, sentence_evidence, split_sentences
+from cikb.core.sentences import split_sentences
+from cikb.retrieve.rerank import rerank_by_sentences, sentence_evidence
 
 from cikb.core.models import Chunk, ChunkMetadata, ScoredChunk
 
@@ -38,7 +39,7 @@ def test_the_rerank_matches_the_hand_computed_example() -> None:
     # fused min-max: c1 (.9 - .1) / .8 = 1, c2 .5, c3 0
     # weight .5:     c1 .5 + .5 x .279955 = .639978   c2 .25 + .5 = .75   c3 0
     idf_acm, idf_found = math.log(12 / 7), math.log(4)
-    evidence = sentence_evidence({"acm", "found"}, [[set(TOKENIZE(s)) for s in split_sentences(c.chunk.text)] for c in FUSED])
+    evidence = sentence_evidence({"acm", "found"}, [[set(TOKENIZE(s)) for s in split_sentences(c.chunk.text, headings=True)] for c in FUSED])
     assert evidence == pytest.approx([idf_acm / (idf_acm + idf_found), 1.0, 0.0])
     reranked = rerank_by_sentences(QUESTION, FUSED, TOKENIZE, weight=0.5)
     assert [c.chunk.metadata.title for c in reranked] == ["c2", "c1", "c3"]
@@ -74,6 +75,6 @@ def test_a_word_every_sentence_repeats_counts_little() -> None:
 
 
 def test_sentences_split_at_ends_and_lines() -> None:
-    assert split_sentences('# Title\n\nA first one (see it). "Quoted." Next line\n- item one\n- item two? Yes! 3.5 percent.') == [
-        "# Title", "A first one (see it).", '"Quoted."', "Next line", "- item one", "- item two?", "Yes!", "3.5 percent.",
+    assert split_sentences('# Title\n\nA first one (see it). "Quoted." Next line\n- item one\n- item two? Yes! 3.5 percent.', headings=True) == [
+        "Title", "A first one (see it).", '"Quoted."', "Next line", "item one", "item two?", "Yes!", "3.5 percent.",
     ]

@@ -1,0 +1,89 @@
+"""The one sentence splitter: Markdown-aware and abbreviation-aware.
+
+Every stage that reads sentences uses it: retrieval's sentence rerank (chunk text), the
+answer reader (chunk text), and the citation check (an LLM's answer). Markdown is read as
+prose: tables, rules and code fences are skipped, headings are kept only when asked for,
+links and emphasis marks are undone, the lines of a paragraph are joined, and list items
+and "Label: value" lines stand alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A sentence ends at . ! ? (a closing quote or bracket stays with it) before white space and a
+# capital, a digit, an opening quote or a citation "[n]".
+_SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"'”’)\]]))\s+(?=[\"'“(\[]?[A-Z0-9])")
+# Abbreviations that end in a dot without ending a sentence.
+_ABBREVIATION = re.compile(
+    r"(?:\b(?:Inc|Corp|Co|Ltd|Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|vs|etc|e\.g|i\.e|approx|No|U\.S|U\.K|a\.m|p\.m"
+    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)|\b[A-Z])\.$"
+)
+_MARKDOWN_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_MARKDOWN_MARKS = re.compile(r"(\*\*|__|\*|`)")
+_LABEL = re.compile(r"^\s*[*_]*[A-Z][\w ]{0,30}[*_]*:\s")  # "Employees: about 420"
+_LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_INLINE_HEADING = re.compile(r"(?:^|\s)#{1,6}\s+")
+_HEADING = re.compile(r"^\s*#{1,6}\s+")
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'’\-]*")
+
+
+def split_sentences(text: str, *, min_words: int = 1, headings: bool = False) -> list[str]:
+    """The sentences of Markdown or plain text, in order.
+
+    ``min_words`` drops shorter pieces; ``headings`` keeps each heading's text as a sentence of its own.
+    """
+    sentences: list[str] = []
+    for block in re.split(r"\n\s*\n", text):
+        lines = [line for line in block.splitlines() if line.strip()]
+        kept: list[str] = []
+        for line in lines:
+            if _HEADING.match(line):
+                if headings:
+                    sentences.extend(_split_prose(_plain(_pieces(kept))))
+                    kept = []
+                    sentences.append(_plain([_HEADING.sub("", line)])[0])
+            elif not _is_markup_line(line):
+                kept.append(line)
+        sentences.extend(_split_prose(_plain(_pieces(kept))))
+    return [s for s in sentences if len(_WORD.findall(s)) >= min_words]
+
+
+def _plain(pieces: list[str]) -> list[str]:
+    plain = []
+    for piece in pieces:
+        prose = _MARKDOWN_MARKS.sub("", _MARKDOWN_LINK.sub(r"\1", piece))
+        plain.append(_INLINE_HEADING.sub(" ", prose))  # "[## Title](url)" in listings leaves heading marks inside a line
+    return plain
+
+
+def _pieces(lines: list[str]) -> list[str]:
+    pieces: list[str] = []
+    joinable = False
+    for line in lines:
+        standalone = bool(_LIST_MARKER.match(line) or _LABEL.match(line))
+        text = _LIST_MARKER.sub("", line).strip()
+        if joinable and not standalone:
+            pieces[-1] = f"{pieces[-1]} {text}"
+        else:
+            pieces.append(text)
+        joinable = not standalone
+    return pieces
+
+
+def _is_markup_line(line: str) -> bool:
+    stripped = line.strip()
+    return stripped.startswith(("|", "---", "===", "```", ">")) and not stripped.startswith("> ")
+
+
+def _split_prose(pieces: list[str]) -> list[str]:
+    sentences: list[str] = []
+    for prose in pieces:
+        pending: list[str] = []
+        for piece in _SENTENCE_END.split(" ".join(prose.split())):
+            if pending and _ABBREVIATION.search(pending[-1]):
+                pending[-1] = f"{pending[-1]} {piece}"  # "Acme Corp. was founded..." is one sentence
+            else:
+                pending.append(piece.strip())
+        sentences.extend(s for s in pending if s)
+    return sentences

@@ -1,0 +1,25 @@
+"""cikb.core.sentences: the one sentence splitter that retrieval, the reader and the citation check share."""
+
+from __future__ import annotations
+
+from cikb.core.sentences import split_sentences
+
+
+def test_abbreviations_and_initials_do_not_end_a_sentence() -> None:
+    text = "Acme Corp. was founded by John F. Kennedy in 2011. Dr. Ruiz joined in 2014."
+    assert split_sentences(text) == ["Acme Corp. was founded by John F. Kennedy in 2011.", "Dr. Ruiz joined in 2014."]
+
+
+def test_a_closing_quote_stays_with_its_sentence() -> None:
+    assert split_sentences('She said "We ship today." Then it shipped.') == ['She said "We ship today."', "Then it shipped."]
+
+
+def test_markdown_is_read_as_prose() -> None:
+    markdown = ("# About\n\nWe make [anvils](https://acme.example/anvils) for **roadrunners**\nand coyotes.\n\n"
+                "| a | b |\n|---|---|\n\n- Founded: 2011\nEmployees: 420")
+    assert split_sentences(markdown) == ["We make anvils for roadrunners and coyotes.", "Founded: 2011", "Employees: 420"]
+    assert split_sentences(markdown, headings=True)[0] == "About"
+
+
+def test_short_pieces_are_dropped_on_request() -> None:
+    assert split_sentences("Yes! Acme was founded in 2011.", min_words=4) == ["Acme was founded in 2011."]
