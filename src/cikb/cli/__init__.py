@@ -33,10 +33,10 @@ __all__ = ["app", "main"]
 
 
 def main() -> None:
-    try:
     # Each command prints its own one-line `embedding model:` notice (the fallback included),
     # so the library's logged copy of that notice would say it twice.
     logging.getLogger("cikb.embed").addHandler(logging.NullHandler())
+    try:
         app(standalone_mode=False)
     except CikbError as err:
         _fail(str(err), err.exit_code)
