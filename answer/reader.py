@@ -931,7 +931,9 @@ def distance(q: Question, sentence: str, span: Span) -> int:
 
 
 def _decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answer | None:
-    candidates = [s for s in sentences if s.spans and s.lexical > 0][:max_sentences]
+    # A typed value needs a sentence that holds one of the question's own terms (or a word of the same
+    # relation): "opened offices in 2005" is related to a founding, and does not state one.
+    candidates = [s for s in sentences if s.spans and s.lexical > 0 and _states_a_term(q, s)][:max_sentences]
     if not candidates:
         return None
     weights: dict[str, list[float]] = defaultdict(list)
@@ -951,6 +953,10 @@ def _decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answe
     value = span.text
     confidence = _confidence(q, best, span, far, candidates, best_key)
     return Answer(value, confidence, best, support[best_key])
+
+
+def _states_a_term(q: Question, s: Sentence) -> bool:
+    return q.kind == "text" or not q.terms or any(_match_weight(t, s.stems) == 1.0 for t in q.terms)
 
 
 def _same_value(a: str, b: str) -> bool:
