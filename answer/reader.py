@@ -931,8 +931,9 @@ def distance(q: Question, sentence: str, span: Span) -> int:
 
 
 def _decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answer | None:
-    # A typed value needs a sentence that holds one of the question's own terms (or a word of the same
-    # relation): "opened offices in 2005" is related to a founding, and does not state one.
+    # A date or an amount needs a sentence that holds one of the question's own terms (or a word of the
+    # same relation): "opened offices in 2005" dates a related event, not the founding. A place may come
+    # from a related word ("Address: ...", "head office in ...": still where the company is).
     candidates = [s for s in sentences if s.spans and s.lexical > 0 and _states_a_term(q, s)][:max_sentences]
     if not candidates:
         return None
@@ -956,7 +957,9 @@ def _decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answe
 
 
 def _states_a_term(q: Question, s: Sentence) -> bool:
-    return q.kind == "text" or not q.terms or any(_match_weight(t, s.stems) == 1.0 for t in q.terms)
+    if q.kind not in ("year", "date", "number", "money") or not q.terms:
+        return True
+    return any(_match_weight(t, s.stems) == 1.0 for t in q.terms)
 
 
 def _same_value(a: str, b: str) -> bool:
