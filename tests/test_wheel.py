@@ -177,8 +177,9 @@ def test_the_whole_user_path_from_an_empty_folder(installed: Installed, tmp_path
     cikb = installed.cikb
     with serve_sample_site() as site:
         gathered = cikb("gather", "Acme Corp", "--website", f"{site}/", "--delay", "0.05", cwd=workdir)
-        # The fallback notice: one short line, once.
-        notices = [line for line in gathered.stderr.splitlines() if "using the packaged all-MiniLM-L6-v2" in line]
+        # The fallback notice: one short line, once (the command's own `embedding model:` line).
+        output = (gathered.stdout + gathered.stderr).splitlines()
+        notices = [line for line in output if "snowflake-arctic-embed-s" in line.lower()]
         assert len(notices) == 1 and len(notices[0]) < 160, notices
         assert "fastembed, onnx-int8" in gathered.stdout + gathered.stderr
 
