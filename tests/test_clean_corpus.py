@@ -9,16 +9,14 @@ corpus asks for a new measurement instead of silently moving the floor.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
-import sys
 from datetime import datetime, timezone
 from pathlib import Path
-from types import ModuleType
 
 import pytest
-from cikb.clean import clean_page
+from bench_loader import load_bench
 
+from cikb.clean import clean_page
 from cikb.core.config import CleanSettings
 from cikb.core.models import DropReason, FetchedPage, RawDocument
 
@@ -32,16 +30,6 @@ EPSILON = 0.005
 F1_FLOOR = 0.954 - EPSILON
 RECALL_FLOOR = 0.980 - EPSILON
 LANGUAGE_ACCURACY_FLOOR = 1.0
-
-
-def load_bench() -> ModuleType:
-    """bench/clean.py holds the benchmark's scoring; the gate uses the same code."""
-    spec = importlib.util.spec_from_file_location("bench_clean", REPO_ROOT / "bench" / "clean.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while being defined
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +65,7 @@ def test_real_non_english_articles_are_dropped(corpora: Path, truth: dict[str, d
 def test_quality_gate_on_the_extraction_corpus(corpora: Path) -> None:
     digest = hashlib.sha256((corpora / "extraction" / "ground_truth.json").read_bytes()).hexdigest()
     assert digest == CORPUS_SHA256, "the extraction corpus changed: re-run bench/clean.py and re-pin the floors"
-    bench = load_bench()
+    bench = load_bench("clean")
     pages = bench.load_corpus(corpora / "extraction")
     docs = [bench.clean_stage(page) for page in pages]
     texts = [bench.strip_markdown(doc.content) if doc else "" for doc in docs]

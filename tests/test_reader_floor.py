@@ -8,34 +8,25 @@ less, and high-confidence cells must stay >= 95% right.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from bench_loader import load_bench
+from enrich_support import TextKnowledgeBase, chunk_text, letsencrypt_chunks
+
 from cikb.core.slug import slugify
 from cikb.enrich.evidence import passages_from_chunks
 from cikb.enrich.extract import extract_answer
-from enrich_support import TextKnowledgeBase, chunk_text, letsencrypt_chunks
 
-ROOT = Path(__file__).resolve().parents[1]
 MEASURED_RIGHT, EPSILON = 28, 2
 MIN_HIGH = 13  # measured 15
 
 pytestmark = pytest.mark.slow
 
 
-def _bench():
-    spec = importlib.util.spec_from_file_location("bench_enrich", ROOT / "bench" / "enrich.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_enrich"] = module  # its dataclasses look themselves up there
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
-
-
 def test_enrichment_cells_stay_above_the_floor(corpora: Path) -> None:
-    bench = _bench()
+    bench = load_bench("enrich")
     companies, truth = bench.load_truth()
     chunks = letsencrypt_chunks(corpora, company=slugify(bench.ISRG))
     articles = {a["title"]: a for a in json.loads((corpora / "squad" / "companies.json").read_text(encoding="utf-8"))}

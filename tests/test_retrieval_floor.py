@@ -16,15 +16,14 @@ About 3-4 minutes on 2 cores, most of it the gather.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from bench_loader import load_bench
+
 from cikb.app.reading import open_retriever
 
-ROOT = Path(__file__).resolve().parents[1]
 MEASURED_R1, EPSILON_R1 = 0.905, 0.010
 MEASURED_R10, EPSILON_R10 = 0.991, 0.005
 EVERY = 2  # every second question
@@ -32,16 +31,8 @@ EVERY = 2  # every second question
 pytestmark = pytest.mark.slow
 
 
-def _bench():
-    spec = importlib.util.spec_from_file_location("bench_retrieval", ROOT / "bench" / "retrieval.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_retrieval"] = module  # its dataclasses look themselves up there
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
-
-
 def test_hybrid_retrieval_stays_above_the_floor_on_the_squad_articles(corpora: Path, tmp_path: Path) -> None:
-    bench = _bench()
+    bench = load_bench("retrieval")
     articles = json.loads((corpora / "squad" / "companies.json").read_text(encoding="utf-8"))
     with bench.serve(bench.write_site(articles, tmp_path / "site")) as base_url:
         settings = bench.bench_settings(tmp_path / "data", base_url)
