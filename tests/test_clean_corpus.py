@@ -20,7 +20,6 @@ from cikb.clean import clean_page
 from cikb.core.config import CleanSettings
 from cikb.core.models import DropReason, FetchedPage, RawDocument
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
 FETCHED_AT = datetime(2024, 1, 1, tzinfo=timezone.utc)
 
 # Measured 2024 with trafilatura 2.3.1 (bench/clean.py): ours P 0.929 R 0.980
