@@ -604,7 +604,7 @@ def _money_spans(sentence: str) -> list[Span]:
             continue
         amount = price.amount * _multiplier(m.group())
         currency = (price.currency or "").strip() or "?"
-        found.append(Span(m.group().strip(), m.start(), f"{currency} {_format_decimal(amount)}"))
+        found.append(Span(m.group().strip(), m.start(), f"{currency} {format_number(amount)}"))
     return found
 
 
@@ -626,13 +626,13 @@ def _number_spans(q: Question, sentence: str) -> list[Span]:
         value = number_value(text)
         if value is None:
             continue
-        found.append(Span(text, m.start(), _format_decimal(value)))
+        found.append(Span(text, m.start(), format_number(value)))
     return found
 
 
 def number_value(text: str) -> Decimal | None:
     """'1,250' -> 1250, '3.2 million' -> 3200000, 'twenty-five' -> 25, '40%' -> 40; None when no number."""
-    digits = re.search(_AMOUNT, text)
+    digits = re.search(rf"(?<![\w-])-?(?:{_AMOUNT})", text)  # "-12" is a negative number, "2005-2011" two years
     if digits:
         try:
             value = Decimal(digits.group().replace(",", ""))
@@ -651,7 +651,8 @@ def _multiplier_word(text: str) -> int:
     return _MULTIPLIERS[match.group(1).lower()] if match else 1
 
 
-def _format_decimal(number: Decimal) -> str:
+def format_number(number: Decimal) -> str:
+    """1250 -> '1250', 3.20 -> '3.2', -0 -> '0': a number as a cell holds it."""
     try:
         text = format(number.normalize(), "f")
     except InvalidOperation:

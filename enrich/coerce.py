@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import difflib
 import re
-from decimal import Decimal, InvalidOperation
 
+from cikb.answer.reader import format_number, number_value
 from cikb.enrich.models import CONFIDENCE_ORDER, ColumnType, Confidence
 
 MAX_TEXT_CHARS = 2000
@@ -40,12 +40,8 @@ NOT_FOUND_SENTINELS = frozenset(
 )
 
 _CURRENCY = "$€£¥₹"
-_NUMBER_RE = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|(?<![\w])-?\.\d+")
-_MULTIPLIERS = {
-    "thousand": 10**3, "k": 10**3, "million": 10**6, "mn": 10**6, "m": 10**6,
-    "billion": 10**9, "bn": 10**9, "b": 10**9, "trillion": 10**12, "tn": 10**12,
-}
-_MULTIPLIER_RE = re.compile(r"^\s*(" + "|".join(sorted(_MULTIPLIERS, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+# A number and nothing else: the only shape a number cell is sure of.
+_PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 _TRUE_WORDS = frozenset({"yes", "true", "1", "y"})
 _FALSE_WORDS = frozenset({"no", "false", "0", "n"})
@@ -93,27 +89,15 @@ def coerce_value(raw: str | None, column_type: ColumnType, options: list[str] | 
 
 
 def coerce_number(text: str) -> tuple[str | None, Confidence]:
-    """Currency symbols and thousands separators removed, the first number kept; high only if nothing else was there."""
+    """The number the text states (the reader's one number parser: separators, multipliers, words);
+    high only when the text is a bare number and nothing else."""
     cleaned = text.strip().rstrip(".")
     bare = cleaned.lstrip(_CURRENCY).strip()
-    match = _NUMBER_RE.search(bare)
-    if match is None:
+    number = number_value(bare)
+    if number is None:
         return None, "none"
-    number = Decimal(match.group().replace(",", ""))
-    rest = bare[match.end():]
-    multiplier = _MULTIPLIER_RE.match(rest)
-    if multiplier:
-        number *= _MULTIPLIERS[multiplier.group(1).lower()]
-    clean = match.group() == bare and "," not in bare and bare == cleaned
-    return _format_decimal(number), "high" if clean else "medium"
-
-
-def _format_decimal(number: Decimal) -> str:
-    try:
-        text = format(number.normalize(), "f")
-    except InvalidOperation:
-        return str(number)
-    return "0" if text in ("-0", "") else text
+    clean = bool(_PLAIN_NUMBER.fullmatch(bare)) and bare == cleaned
+    return format_number(number), "high" if clean else "medium"
 
 
 def coerce_boolean(text: str) -> tuple[str | None, Confidence]:
