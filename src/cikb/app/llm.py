@@ -28,7 +28,7 @@ from cikb.app.models import LLMCall
 from cikb.core.config import LLMSettings, Settings
 from cikb.core.errors import CikbError, DamagedError
 from cikb.core.models import LLMResult
-from cikb.core.secrets import mask_secrets, mask_url, secrets_in_url
+from cikb.core.secrets import mask_secrets, mask_url, secrets_in
 
 LOG_DB_NAME = "logs.db"
 # Keyless local servers (llama.cpp, vLLM) still need some bearer token for the client.
@@ -269,8 +269,7 @@ class LLMClient:
 
 def llm_secrets(settings: LLMSettings) -> set[str]:
     """The values of the LLM settings that must never be shown: the API key and the endpoint URL's credentials."""
-    found = {settings.api_key} if settings.api_key else set()
-    return found | secrets_in_url(settings.base_url or "")
+    return secrets_in(settings.model_dump(mode="json"))
 
 
 def one_line(text: str, limit: int = 200) -> str:
