@@ -42,7 +42,7 @@ from typing import Union
 from lxml.html import HtmlElement
 from trafilatura.utils import load_html
 
-from cikb.clean.text import normalize, truncate
+from cikb.clean.text import normalize, truncate, words
 from cikb.core.models import Company, FetchedPage, RawDocument
 
 __all__ = ["FRAGMENT", "footer_lines", "schema_items", "site_facts"]
@@ -487,7 +487,7 @@ def _short(text: str) -> str:
 
 
 def _key(text: str) -> str:
-    return " ".join(re.findall(r"\w+", text.lower()))
+    return " ".join(words(text))
 
 
 # --- the site-wide footer -----------------------------------------------------------------------
