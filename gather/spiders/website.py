@@ -100,8 +100,7 @@ class WebsiteSpider(SourceSpider):
 
     def on_idle(self, spider: Any) -> None:
         """A safety net: should a page request vanish without an answer, the crawl goes on."""
-        if self._pages_out or self._sitemaps_out:
-            self._pages_out = self._sitemaps_out = 0
+        self._pages_out = self._sitemaps_out = 0
         requests = self.next_requests()
         for request in requests:
             self.crawler.engine.crawl(request)
