@@ -35,6 +35,7 @@ import html as html_lib
 import json
 import logging
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Union
@@ -626,11 +627,11 @@ def _merge_labels(lines: list[str]) -> list[str]:
 def _site_footer(pages: Sequence[tuple[FetchedPage, HtmlElement]]) -> list[tuple[str, str]]:
     """(line, first page's URL) for the footer lines that repeat across the site's pages, in page order."""
     first_seen: dict[str, str] = {}
-    count: dict[str, int] = {}
+    count: Counter[str] = Counter()
     for page, tree in pages:
         for line in _footer_lines(tree):
             first_seen.setdefault(line, page.url)
-            count[line] = count.get(line, 0) + 1
+            count[line] += 1
     if len(pages) == 1:
         return list(first_seen.items())  # a site of one page: nothing to compare with
     # Site-wide: on two pages or more (a site's sections may have footers of their own).
