@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from cikb.answer.instructions import is_instruction
-from cikb.answer.reader import EQUIVALENT_STEMS, split_sentences, stem
+from cikb.answer.reader import _group, _stems_of, split_sentences
 from cikb.embed.bm25 import english_stopwords
 
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_][\w'’\-]*")
@@ -99,29 +99,15 @@ class _Vocabulary:
                 if i + 1 < len(tokens) and (scaled := _scaled(number, tokens[i + 1])):
                     self.numbers.add(scaled)
             else:
-                self.stems.update(_stems(token))
+                self.stems.update(_stems_of(token))
 
     def holds(self, word: str) -> bool:
-        for s in _stems(word):
-            if s in self.stems or _group(s) & self.stems:
+        for s in _stems_of(word):
+            if _group(s) & self.stems:  # the stem itself or a word of its relation group
                 return True
             if len(s) >= 4 and any(len(t) >= 4 and (t.startswith(s) or s.startswith(t)) for t in self.stems):
                 return True
         return False
-
-
-def _stems(word: str) -> set[str]:
-    parts = [word, *word.split("-")] if "-" in word else [word]
-    return {stem(p) for p in parts if p}
-
-
-@cache
-def _group_of() -> dict[str, frozenset[str]]:
-    return {s: frozenset(group) for group in EQUIVALENT_STEMS for s in group}
-
-
-def _group(s: str) -> frozenset[str]:
-    return _group_of().get(s, frozenset())
 
 
 def claim_terms(claim: str, subject: str = "") -> tuple[list[str], list[str]]:
