@@ -123,11 +123,14 @@ def stem(word: str) -> str:
     return _STEM_EXCEPTIONS.get(lower) or _stemmer().stem_word(lower)
 
 
+@cache
+def _groups() -> dict[str, frozenset[str]]:
+    return {term: frozenset(group) for group in EQUIVALENT_STEMS for term in group}
+
+
 def _group(term: str) -> frozenset[str]:
-    for group in EQUIVALENT_STEMS:
-        if term in group:
-            return frozenset(group)
-    return frozenset({term})
+    """The relation group of a stem (the stem alone when it is in none)."""
+    return _groups().get(term) or frozenset({term})
 
 
 def _match_weight(term: str, stems: set[str]) -> float:
