@@ -10,7 +10,6 @@ from cikb.answer.citations import check_citations
 from cikb.answer.context import numbered_context, sources_of
 from cikb.answer.extractive import extract_answer
 from cikb.answer.models import ABSTENTION, Answer, AnswerMode, Source
-from cikb.embed.bm25 import Bm25Encoder
 from cikb.prompts import load_prompt
 from cikb.retrieve.models import RetrievalResult
 
@@ -33,13 +32,14 @@ class Answerer:
     otherwise it is extractive. A generated answer is grounded only when every claim cites a source that
     states it (numbers and words of content, never text that addresses the reader as instructions).
     ``embedder`` (optional) lets extractive mode
-    rank free-text answers by meaning as well as words (``bm25`` is accepted for callers; the reader stems with the same Snowball stemmer).
+    rank free-text answers by meaning as well as words. ``bm25`` is unused (the reader stems with the same Snowball
+    stemmer); it is still accepted because ``cikb.app.reading`` passes it.
     """
 
     def __init__(self, llm: ChatModel | None = None, embedder: Any = None, bm25: Any = None) -> None:
         self.llm = llm
         self.embedder = embedder
-        self.bm25 = bm25 or Bm25Encoder()
+        del bm25  # accepted for callers, used by nothing
 
     @property
     def mode(self) -> AnswerMode:
