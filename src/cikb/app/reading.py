@@ -22,7 +22,7 @@ from cikb.retrieve import Retriever
 from cikb.store import VectorStore, open_store
 
 from cikb.app.llm import LLMClient
-from cikb.app.workspace import check_companies, check_points, company_names, list_companies
+from cikb.app.workspace import CompanyDir, check_companies, check_points, company_names, list_companies
 from cikb.core.config import Settings, load_settings
 from cikb.core.errors import access_checked
 
@@ -40,20 +40,20 @@ def open_retriever(settings: Settings) -> Retriever:
     with access_checked(settings.data_dir):
         check_companies(settings.data_dir)
         finish_interrupted_commits(settings)
+        companies = list_companies(settings.data_dir)
         store = open_store(settings)
         try:
-            check_store(settings, store)
+            check_store(store, companies)
             embedder = load_embedder(settings.embed)
             store.check_model(embedder.info)
         except BaseException:
             store.close()
             raise
-        return Retriever(settings, store, embedder, Bm25Encoder(), company_names=company_names(settings.data_dir))
+        return Retriever(settings, store, embedder, Bm25Encoder(), company_names=company_names(companies))
 
 
-def check_store(settings: Settings, store: VectorStore) -> None:
+def check_store(store: VectorStore, companies: list[CompanyDir]) -> None:
     """DamagedError when the store lacks the points of a gathered company (a deleted or damaged store)."""
-    companies = list_companies(settings.data_dir)
     if companies:
         check_points(companies, store.companies(), store.location, store.count)
 
@@ -104,9 +104,9 @@ async def enrich_table_async(csv_path: str | Path, column: str, *, settings: Set
     if kb == "auto":  # damage is one clear error now, not an error in every row that looks something up
         with access_checked(settings.data_dir):
             finish_interrupted_commits(settings)
-            if check_companies(settings.data_dir):
+            if companies := check_companies(settings.data_dir):
                 with open_store(settings) as store:
-                    check_store(settings, store)
+                    check_store(store, companies)
     opened = LazyKnowledgeBase(lambda: open_retriever(settings)) if kb == "auto" else None
     try:
         return await enrich_rows_async(csv_path, column, settings=settings, kb=opened or kb,

@@ -339,9 +339,9 @@ def check_points(companies: list[CompanyDir], points: dict[str, int], store_loca
         )
 
 
-def company_names(data_dir: Path) -> dict[str, str]:
-    """Each gathered company's display name (slug -> name), as its last gather recorded it."""
-    return {folder.slug: display_name(folder.manifest(), folder.slug) for folder in list_companies(data_dir)}
+def company_names(companies: list[CompanyDir]) -> dict[str, str]:
+    """Each company's display name (slug -> name), as its last gather recorded it."""
+    return {folder.slug: display_name(folder.manifest(), folder.slug) for folder in companies}
 
 
 def display_name(manifest: dict, slug: str) -> str:
