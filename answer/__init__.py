@@ -2,7 +2,7 @@
 
 Public interface:
 
-- :class:`Answerer` — ``Answerer(llm, embedder, bm25).answer(question, retrieval) -> Answer``:
+- :class:`Answerer` — ``Answerer(llm, embedder).answer(question, retrieval) -> Answer``:
   LLM mode when a configured :class:`~cikb.core.models.ChatModel` is given, extractive
   otherwise, and exactly :data:`ABSTENTION` when retrieval found nothing (without calling the model).
 - :func:`check_citations` — the post-generation citation check (A2): valid numbers, and each cited sentence

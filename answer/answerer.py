@@ -32,14 +32,12 @@ class Answerer:
     otherwise it is extractive. A generated answer is grounded only when every claim cites a source that
     states it (numbers and words of content, never text that addresses the reader as instructions).
     ``embedder`` (optional) lets extractive mode
-    rank free-text answers by meaning as well as words. ``bm25`` is unused (the reader stems with the same Snowball
-    stemmer); it is still accepted because ``cikb.app.reading`` passes it.
+    rank free-text answers by meaning as well as words.
     """
 
-    def __init__(self, llm: ChatModel | None = None, embedder: Any = None, bm25: Any = None) -> None:
+    def __init__(self, llm: ChatModel | None = None, embedder: Any = None) -> None:
         self.llm = llm
         self.embedder = embedder
-        del bm25  # accepted for callers, used by nothing
 
     @property
     def mode(self) -> AnswerMode:

@@ -349,8 +349,8 @@ def report(args, settings: Settings, retriever, articles: list[dict], slugs: dic
 
 def extractive(args, retriever, questions) -> None:
     sample = questions[:: max(1, len(questions) // args.extractive_sample)][: args.extractive_sample]
-    answerer = Answerer(llm=None, embedder=retriever.embedder, bm25=retriever.bm25)
-    lexical_only = Answerer(llm=None, embedder=None, bm25=retriever.bm25)
+    answerer = Answerer(llm=None, embedder=retriever.embedder)
+    lexical_only = Answerer(llm=None, embedder=None)
     print(f"\n## Extractive answers (no LLM), {len(sample)} questions (every {max(1, len(questions) // args.extractive_sample)}th)\n")
     print("| answerer | EM | token F1 | quoted sentences contain an answer | short answer given | ms p50 |\n|---|---|---|---|---|---|")
     for name, which in (("words + meaning (default)", answerer), ("words only", lexical_only)):

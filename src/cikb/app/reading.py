@@ -77,7 +77,7 @@ def ask(settings: Settings, question: str, company: str | None = None, retriever
         with open_retriever(settings) as opened:
             return ask(settings, question, company, opened)
     retrieval = retriever.search(question, company=company)
-    answerer = Answerer(LLMClient.from_settings(settings), embedder=retriever.embedder, bm25=retriever.bm25)
+    answerer = Answerer(LLMClient.from_settings(settings), embedder=retriever.embedder)
     return answerer.answer(question, retrieval)
 
 
