@@ -51,9 +51,10 @@ def _columns(text: str | None) -> list[str] | None:
     names = [name for name in names if name]
     if not names:
         raise BadInputError("--columns is empty: give names separated by commas, e.g. Company,Website,City")
-    repeated = sorted({name for name in names if [n.lower() for n in names].count(name.lower()) > 1})
+    lowered = [name.lower() for name in names]
+    repeated = next((name for n, name in enumerate(names) if name.lower() in lowered[:n]), None)
     if repeated:
-        raise BadInputError(f"--columns names {', '.join(repeated)} more than once")
+        raise BadInputError(f"--columns names {repeated} more than once (names compare without case)")
     return names
 
 
@@ -65,7 +66,7 @@ def terminal_approval(plan, round: int):
     title = "Planned searches" if round == 0 else f"Retry round {round}: planned searches"
     console.print(f"{title} ({len(plan.tasks)}):", highlight=False)
     _show(plan_lines(plan))
-    console.print(HELP, highlight=False, markup=False)
+    console.print(HELP, highlight=False, markup=False, soft_wrap=True)
     feedback = ""
     while True:
         command = input("approve> ")
