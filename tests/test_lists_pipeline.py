@@ -75,6 +75,8 @@ def test_the_filter_falls_back_to_every_candidate_and_the_search_request_has_too
     assert search["tools"][0]["type"] == "web_search"
     assert search["text"]["format"]["type"] == "json_schema"
     assert search["text"]["format"]["schema"]["properties"]["items"]["items"]["required"] == ["Company", "Website", "url", "title", "source"]
+    logged = [call for call in LLMClient.from_settings(settings).log.recent(50) if call.step.startswith("build:search:")]
+    assert len(logged) == 8 and logged[0].params["tools"][0]["type"] == "web_search"  # every search is in `cikb logs`
 
 
 def test_retry_rounds_send_the_performance_report_and_stop_at_the_limit(settings: Settings, fake_openai) -> None:

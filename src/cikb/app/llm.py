@@ -210,7 +210,7 @@ class LLMClient:
 
         ``params`` go to ``chat.completions.create`` as they are (``stop``,
         ``response_format``...) and override the configured ``max_tokens`` and
-        ``temperature``. Raises :class:`LLMError` on any endpoint failure,
+        ``temperature``; ``model`` overrides ``llm.model``. Raises :class:`LLMError` on any endpoint failure,
         after logging it.
         """
         if not self.configured:
@@ -259,7 +259,7 @@ class LLMClient:
         logged = {"api": "responses", **request}
         started = time.perf_counter()
         try:
-            response = self._openai().responses.create(model=model, instructions=instructions, input=input, **request)
+            response = self._openai().responses.create(model=model, input=input, **({"instructions": instructions} if instructions else {}), **request)
         except openai.OpenAIError as err:
             self._log_failure(step, model, messages, logged, started, err)
             if isinstance(err, openai.NotFoundError) and not tools:
