@@ -31,10 +31,10 @@ def build_command(
     from cikb.lists import BuildRequest
     from cikb.lists.pipeline import approve_all
 
-    request = BuildRequest.model_construct(description=description.strip(), min_items=min_items, columns=_columns(columns))
-    if not request.description:
+    if not description.strip():
         raise BadInputError("the description is empty: say what the list holds, e.g. \"cloud-monitoring startups in the US\"")
-    result, path = build_list(settings(), BuildRequest.model_validate(request.model_dump()),
+    request = BuildRequest(description=description, min_items=min_items, columns=_columns(columns))
+    result, path = build_list(settings(), request,
                               approve=approve_all if yes else terminal_approval, mock_search=mock_search or None,
                               on_event=lambda line: console.print(safe(line), highlight=False, soft_wrap=True))
     if as_json:
