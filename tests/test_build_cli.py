@@ -120,9 +120,13 @@ def test_ctrl_c_during_the_searches_exports_the_rows_found_so_far(tmp_path: Path
     assert [row["Company"] for row in exported(tmp_path)] == ["Company 1", "Company 2"]
 
 
-def test_yes_with_mock_search_runs_unattended_and_every_call_is_logged(tmp_path: Path, fake_openai, build_env, monkeypatch, capsys) -> None:
+@pytest.mark.parametrize("mock", ["--mock-search", "CIKB_LISTS__USE_MOCK_SEARCH=true"])
+def test_yes_with_mock_search_runs_unattended_and_every_call_is_logged(mock: str, tmp_path: Path, fake_openai, build_env, monkeypatch, capsys) -> None:
     fake_openai.respond_with(ListScript())
-    code, out, err = run_cli(monkeypatch, capsys, "build", "cloud monitoring startups", "--min-items", "5", "--yes", "--mock-search", "--json")
+    flags = [mock] if mock.startswith("--") else []
+    if not flags:
+        monkeypatch.setenv(*mock.split("="))
+    code, out, err = run_cli(monkeypatch, capsys, "build", "cloud monitoring startups", "--min-items", "5", "--yes", *flags, "--json")
     assert code == 0, err
     result = json.loads(out)
     assert result["columns"] == ["Company", "Website", "City"]  # the scripted schema step

@@ -146,3 +146,17 @@ def test_respond_falls_back_to_chat_completions_on_an_endpoint_without_responses
     calls = client.log.recent(5)
     assert [c.step for c in calls] == ["build:schema", "build:schema"] and calls[1].error and calls[0].error is None
     assert calls[1].params["api"] == "responses"
+
+
+def test_the_export_has_only_the_columns_and_never_overwrites(tmp_path) -> None:
+    from datetime import datetime
+
+    from cikb.app.lists import export_list
+    from cikb.lists import BuildResult
+
+    result = BuildResult(request=BuildRequest(description="x", min_items=1), columns=["Company", "Website"],
+                         rows=[{"Company": "Acme", "Website": "https://acme.example/", "source_query_id": "1", "source_strategy": "web"}])
+    now = datetime(2026, 1, 2, 3, 4, 5)
+    first, second = export_list(result, tmp_path, now), export_list(result, tmp_path, now)
+    assert (first.name, second.name) == ("output_20260102_030405.csv", "output_20260102_030405_2.csv")
+    assert first.read_bytes() == b"Company,Website\r\nAcme,https://acme.example/\r\n"  # csv's own line ends
