@@ -160,3 +160,17 @@ def test_the_export_has_only_the_columns_and_never_overwrites(tmp_path) -> None:
     first, second = export_list(result, tmp_path, now), export_list(result, tmp_path, now)
     assert (first.name, second.name) == ("output_20260102_030405.csv", "output_20260102_030405_2.csv")
     assert first.read_bytes() == b"Company,Website\r\nAcme,https://acme.example/\r\n"  # csv's own line ends
+
+
+def test_a_chat_endpoint_that_refuses_json_schema_gets_the_prompt_alone(settings: Settings, fake_openai) -> None:
+    # llama-cpp-python's server: no /responses, and only `text` or `json_object` response formats
+    settings.llm.max_retries = 0  # the openai client would send the 500 again
+    client = LLMClient.from_settings(settings)
+    fake_openai.reply(FakeError(404, "no /responses"), FakeError(500, "response_format.type: Input should be 'text' or 'json_object'"),
+                      '{"ids": ["1"]}', '{"ids": ["2"]}')
+    assert client.respond("build:filter", "{}", schema={"name": "ids", "schema": {"type": "object"}}).text == '{"ids": ["1"]}'
+    assert client.respond("build:filter", "{}", schema={"name": "ids", "schema": {"type": "object"}}).text == '{"ids": ["2"]}'
+    first_chat, *plain_chats = fake_openai.chat_requests
+    assert "response_format" in first_chat and not any("response_format" in r for r in plain_chats) and len(plain_chats) == 2
+    assert len(fake_openai.responses_requests) == 1  # the 404 is remembered
+    assert "asked again as a chat completion" in client.log.recent(10)[-1].error

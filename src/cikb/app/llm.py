@@ -191,6 +191,7 @@ class LLMClient:
         self.log = log
         self._client: openai.OpenAI | None = None
         self._chat_only = False  # set once the endpoint answered 404 for /responses
+        self._no_json_schema = False  # set once its chat completions refused a json_schema response_format
 
     @classmethod
     def from_settings(cls, settings: Settings) -> LLMClient:
@@ -261,8 +262,9 @@ class LLMClient:
         try:
             response = self._openai().responses.create(model=model, input=input, **({"instructions": instructions} if instructions else {}), **request)
         except openai.OpenAIError as err:
-            self._log_failure(step, model, messages, logged, started, err)
-            if isinstance(err, openai.NotFoundError) and not tools:
+            falls_back = isinstance(err, openai.NotFoundError) and not tools
+            self._log_failure(step, model, messages, logged, started, err, "; asked again as a chat completion" if falls_back else "")
+            if falls_back:
                 self._chat_only = True
                 return self._respond_by_chat(step, messages, model, schema, params)
             raise LLMError(self._masked(err)) from err
@@ -273,13 +275,23 @@ class LLMClient:
 
     def _respond_by_chat(self, step: str, messages: list[dict], model: str, schema: dict | None, params: dict) -> LLMResult:
         chat_params: dict[str, Any] = {"max_tokens": params.pop("max_output_tokens", self.settings.max_tokens)}
-        if schema:
-            chat_params["response_format"] = {"type": "json_schema", "json_schema": {"name": schema["name"], "schema": schema["schema"], "strict": True}}
+        if not schema or self._no_json_schema:
+            return self.complete(step, messages, model=model, **chat_params, **params)
+        json_schema = {"name": schema["name"], "schema": schema["schema"], "strict": True}
+        try:
+            return self.complete(step, messages, model=model, response_format={"type": "json_schema", "json_schema": json_schema},
+                                 **chat_params, **params)
+        except LLMError as err:
+            if "response_format" not in str(err):
+                raise
+        # Some local servers (llama-cpp-python) refuse json_schema: the prompt's own JSON instructions remain.
+        self._no_json_schema = True
         return self.complete(step, messages, model=model, **chat_params, **params)
 
-    def _log_failure(self, step: str, model: str, messages: list[dict], request: dict, started: float, err: openai.OpenAIError) -> None:
+    def _log_failure(self, step: str, model: str, messages: list[dict], request: dict, started: float,
+                     err: openai.OpenAIError, note: str = "") -> None:
         self.log.record(step=step, model=model, messages=messages, params=request, response=None, prompt_tokens=None,
-                        completion_tokens=None, latency_s=time.perf_counter() - started, error=self._masked(err))
+                        completion_tokens=None, latency_s=time.perf_counter() - started, error=self._masked(err) + note)
 
     def _masked(self, err: openai.OpenAIError) -> str:
         return mask_secrets(self._describe(err), self.log.secrets | llm_secrets(self.settings))
