@@ -155,7 +155,7 @@ def test_bad_input_gets_one_clear_line(args, env, message, tmp_path: Path, build
             monkeypatch.delenv(key)
         else:
             monkeypatch.setenv(key, value.format(tmp=tmp_path))
-    code, out, err = run_cli(monkeypatch, capsys, "build", *args)
+    code, _, err = run_cli(monkeypatch, capsys, "build", *args)
     assert code == 2
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], err

@@ -10,7 +10,17 @@ from list_script import ListScript, company
 
 from cikb.app.llm import LLMClient
 from cikb.core.config import Settings, load_settings
-from cikb.lists import Approval, BuildRequest, ItemTable, ListBuilder, MockSearch, SearchPlan, SearchTask, WebSearch, edit_plan
+from cikb.lists import (
+    Approval,
+    BuildRequest,
+    ItemTable,
+    ListBuilder,
+    MockSearch,
+    SearchPlan,
+    SearchTask,
+    WebSearch,
+    edit_plan,
+)
 from cikb.lists.parsing import fallback_searches, parse_searches
 from cikb.lists.plan import PlanEditError
 

@@ -11,7 +11,14 @@ from cikb.app.llm import LLMClient
 from cikb.core.config import Settings
 from cikb.core.errors import BadInputError
 from cikb.enrich.table import write_table_atomic
-from cikb.lists import BuildRequest, BuildResult, ListBuilder, MockSearch, SearchProvider, WebSearch
+from cikb.lists import (
+    BuildRequest,
+    BuildResult,
+    ListBuilder,
+    MockSearch,
+    SearchProvider,
+    WebSearch,
+)
 from cikb.lists.pipeline import ApproveFn, approve_all
 
 NO_ENDPOINT = ("cikb build needs an LLM endpoint: set llm.base_url and llm.model "

@@ -19,7 +19,13 @@ from cikb.lists.models import (
 )
 from cikb.lists.pipeline import ApproveFn, BuildCancelled, ListBuilder, StepModels
 from cikb.lists.plan import PlanEditError, edit_plan
-from cikb.lists.search import JsonModel, MockSearch, SearchFailed, SearchProvider, WebSearch
+from cikb.lists.search import (
+    JsonModel,
+    MockSearch,
+    SearchFailed,
+    SearchProvider,
+    WebSearch,
+)
 from cikb.lists.table import ItemTable
 
 __all__ = [

@@ -10,7 +10,14 @@ from typing import Any
 from cikb.core.config import ListSettings
 from cikb.core.errors import CikbError
 from cikb.lists import parsing, schemas
-from cikb.lists.models import Approval, BuildRequest, BuildResult, SearchPlan, SearchReport, SearchTask
+from cikb.lists.models import (
+    Approval,
+    BuildRequest,
+    BuildResult,
+    SearchPlan,
+    SearchReport,
+    SearchTask,
+)
 from cikb.lists.search import JsonModel, SearchFailed, SearchProvider
 from cikb.lists.table import ItemTable
 from cikb.prompts import load_prompt
