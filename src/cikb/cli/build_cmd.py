@@ -100,7 +100,10 @@ def _status(result, path) -> None:
     for search in failed:
         console.print(plain(f"  [{search.id}] [{search.strategy}] {search.query}: {search.note}"), highlight=False, markup=False, soft_wrap=True)
     if len(result.rows) < result.request.min_items and not result.interrupted:
-        console.print(f"the list is short of --min-items after {result.retries_used} retry rounds (lists.max_retry_rounds)", highlight=False)
+        console.print(f"the list is short of --min-items after {result.retries_used} retry rounds (lists.max_retry_rounds); performance report:", highlight=False, soft_wrap=True)
+        for search in result.searches:
+            console.print(plain(f"  [{search.id}] [{search.strategy}] {search.query}: {search.items_found} new; {search.note}"),
+                          highlight=False, markup=False, soft_wrap=True)
     if result.interrupted:
         console.print("interrupted: the rows found so far are exported", highlight=False)
     console.print(f"list written to {safe(path)} ({len(result.rows)} rows: {safe(', '.join(result.columns))})", highlight=False, soft_wrap=True)

@@ -76,5 +76,6 @@ class BuildResult(BaseModel):
         """Searches that failed or added nothing."""
         return [search for search in self.searches if search.items_found == 0]
 
-    def report(self, feedback: str = "") -> PerformanceReport:
-        return PerformanceReport(total_items=len(self.rows), searches=self.searches, user_feedback=feedback)
+    def report(self, total_items: int, feedback: str = "") -> PerformanceReport:
+        """The performance report of the searches so far, with ``total_items`` rows kept."""
+        return PerformanceReport(total_items=total_items, searches=self.searches, user_feedback=feedback)

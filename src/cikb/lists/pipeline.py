@@ -73,6 +73,7 @@ class ListBuilder:
         result = BuildResult(request=request, columns=request.columns or [])
         table = ItemTable(result.columns)
         self._searching = False
+        self._taken = set()  # ids of this build's searches
         try:
             self._rounds(request, result, table)
         except (KeyboardInterrupt, EOFError):
@@ -114,8 +115,7 @@ class ListBuilder:
 
     def regenerate(self, description: str, result: BuildResult, table: ItemTable, feedback: str, batch: int) -> list[SearchTask]:
         """New searches from the performance report of the rounds so far."""
-        report = result.report(feedback)
-        report.total_items = len(table)
+        report = result.report(len(table), feedback)
         self.say(f"retry round {result.retries_used}: {len(table)} of {result.request.min_items} items, asking for new searches")
         payload = {"list": description, "count": self.settings.per_batch, "performance_report": report.model_dump(),
                    "user_feedback": feedback}
