@@ -2,7 +2,10 @@
 
 The real ``openai`` client talks to it over HTTP, so tests exercise the same
 request/response path a hosted endpoint would. It serves
-``POST /v1/chat/completions`` and ``GET /v1/models`` and records every request.
+``POST /v1/chat/completions``, ``POST /v1/responses`` (the Responses API; a request with the
+``web_search`` tool gets a ``web_search_call`` output item before the message) and
+``GET /v1/models``, and records every request. Both POST routes draw on one script; a
+responder tells them apart by ``request["_path"]``.
 
     def test_x(fake_openai):
         fake_openai.reply("Acme was founded in 1999 [1].")         # queued, used once
@@ -66,6 +69,10 @@ class FakeOpenAI:
     def chat_requests(self) -> list[dict[str, Any]]:
         return [r for r in self.requests if r["_path"].endswith("/chat/completions")]
 
+    @property
+    def responses_requests(self) -> list[dict[str, Any]]:
+        return [r for r in self.requests if r["_path"].endswith("/responses")]
+
     def _next_reply(self, body: dict[str, Any]) -> Reply:
         with self._lock:
             self.requests.append(body)
@@ -86,6 +93,28 @@ def _completion(text: str, body: dict[str, Any]) -> dict[str, Any]:
         "usage": {"prompt_tokens": prompt_words, "completion_tokens": completion_words,
                   "total_tokens": prompt_words + completion_words},
     }
+
+
+def _response(text: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A Responses API answer: the text as one ``output_text`` part, after a search call when the web_search tool was asked for."""
+    output: list[dict[str, Any]] = []
+    if any(tool.get("type", "").startswith("web_search") for tool in body.get("tools") or []):
+        query = str(body.get("input", ""))[:200]
+        output.append({"type": "web_search_call", "id": "ws_fake", "status": "completed", "action": {"type": "search", "query": query}})
+    output.append({"type": "message", "id": "msg_fake", "role": "assistant", "status": "completed",
+                   "content": [{"type": "output_text", "text": text, "annotations": []}]})
+    input_words = len(str(body.get("instructions") or "").split()) + len(str(body.get("input", "")).split())
+    output_words = len(text.split())
+    return {
+        "id": f"resp_fake_{time.monotonic_ns()}", "object": "response", "created_at": int(time.time()),
+        "model": body.get("model", FAKE_MODEL), "status": "completed", "output": output,
+        "parallel_tool_calls": True, "tool_choice": body.get("tool_choice", "auto"), "tools": body.get("tools") or [],
+        "usage": {"input_tokens": input_words, "output_tokens": output_words, "total_tokens": input_words + output_words,
+                  "input_tokens_details": {"cached_tokens": 0}, "output_tokens_details": {"reasoning_tokens": 0}},
+    }
+
+
+_ROUTES = {"/v1/chat/completions": _completion, "/v1/responses": _response}
 
 
 def _handler(script: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
@@ -112,14 +141,15 @@ def _handler(script: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             body = json.loads(self.rfile.read(length) or b"{}")
             body["_path"] = self.path
             body["_headers"] = {k.lower(): v for k, v in self.headers.items()}
-            if not self.path.rstrip("/").endswith("/v1/chat/completions"):
+            route = next((build for suffix, build in _ROUTES.items() if self.path.rstrip("/").endswith(suffix)), None)
+            if route is None:
                 self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
                 return
             reply = script._next_reply(body)
             if isinstance(reply, FakeError):
                 self._send(reply.status, {"error": {"message": reply.message, "type": "scripted", "code": reply.status}})
             else:
-                self._send(200, _completion(reply, body))
+                self._send(200, route(reply, body))
 
     return Handler
 

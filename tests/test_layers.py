@@ -35,6 +35,12 @@ def test_the_foundation_imports_no_stage_and_no_application() -> None:
     assert {layer_of(m) for m in cikb_imports(REPO / "src" / "cikb" / "core")} <= {"core"}
 
 
+def test_the_list_builder_imports_only_the_foundation_and_the_prompts() -> None:
+    # Like a stage: the model and the search come in through protocols (cikb.lists.JsonModel, SearchProvider).
+    used = {layer_of(m) for m in cikb_imports(REPO / "src" / "cikb" / "lists")}
+    assert used <= {"core", "prompts", "lists"}, f"cikb.lists imports {sorted(used - {'core', 'prompts', 'lists'})}"
+
+
 @pytest.mark.parametrize("stage", STAGES)
 def test_a_stage_imports_only_the_foundation_and_earlier_stages(stage: str) -> None:
     allowed = {"core", stage, *ORDER[: ORDER.index(stage)]}

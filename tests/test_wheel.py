@@ -106,7 +106,7 @@ def expected_wheel_files() -> set[str]:
                 name.endswith(".py")
                 or (package == "cikb.prompts" and relative.endswith(".txt"))
                 or (package == "cikb.embed" and (relative.endswith(".txt") or relative.startswith("all-MiniLM-L6-v2/") and relative.endswith(".json")))
-                or (package == "cikb" and relative.startswith("app/samples/"))
+                or (package == "cikb" and (relative.startswith("app/samples/") or relative == "lists/mock_results.json"))
             )
             if wanted:
                 expected.add(f"{target}/{relative}")
@@ -121,7 +121,8 @@ def test_the_wheel_holds_every_module_and_data_file_under_one_top_level_name(ins
     expected = expected_wheel_files()
     # The sanity of the expectation itself: the stages, the prompts, the tokenizer and the sample site are in it.
     for path in ("cikb/gather/spiders/website.py", "cikb/enrich/strategies/__init__.py", "cikb/embed/stopwords_english.txt",
-                 "cikb/embed/all-MiniLM-L6-v2/tokenizer.json", "cikb/app/samples/companies.csv", "cikb/app/samples/acme-site/index.html"):
+                 "cikb/embed/all-MiniLM-L6-v2/tokenizer.json", "cikb/app/samples/companies.csv", "cikb/app/samples/acme-site/index.html",
+                 "cikb/lists/mock_results.json"):
         assert path in expected, path
     assert any(p.startswith("cikb/prompts/") and p.endswith(".txt") for p in expected)
     missing = sorted(expected - names)

@@ -184,12 +184,14 @@ def _now() -> datetime:
 
 
 class LLMClient:
-    """Chat completions from the configured endpoint through the ``openai`` client, logged."""
+    """Chat completions and Responses API calls to the configured endpoint through the ``openai`` client, logged."""
 
     def __init__(self, settings: LLMSettings, log: CallLog) -> None:
         self.settings = settings
         self.log = log
         self._client: openai.OpenAI | None = None
+        self._chat_only = False  # set once the endpoint answered 404 for /responses
+        self._no_json_schema = False  # set once its chat completions refused a json_schema response_format
 
     @classmethod
     def from_settings(cls, settings: Settings) -> LLMClient:
@@ -209,36 +211,105 @@ class LLMClient:
 
         ``params`` go to ``chat.completions.create`` as they are (``stop``,
         ``response_format``...) and override the configured ``max_tokens`` and
-        ``temperature``. Raises :class:`LLMError` on any endpoint failure,
+        ``temperature``; ``model`` overrides ``llm.model``. Raises :class:`LLMError` on any endpoint failure,
         after logging it.
         """
         if not self.configured:
             raise LLMNotConfiguredError("no LLM endpoint configured (set llm.base_url and llm.model)")
+        model = str(params.pop("model", None) or self.settings.model)
         request = {"max_tokens": self.settings.max_tokens, "temperature": self.settings.temperature, **params}
-        model = str(self.settings.model)
         started = time.perf_counter()
         try:
             response = self._openai().chat.completions.create(model=model, messages=messages, **request)
         except openai.OpenAIError as err:
-            latency = time.perf_counter() - started
-            message = mask_secrets(self._describe(err), self.log.secrets | llm_secrets(self.settings))
-            self.log.record(step=step, model=model, messages=messages, params=request, response=None,
-                            prompt_tokens=None, completion_tokens=None, latency_s=latency, error=message)
-            raise LLMError(message) from err
+            self._log_failure(step, model, messages, request, started, err)
+            raise LLMError(self._masked(err)) from err
         latency = time.perf_counter() - started
         return self._result(step, model, messages, request, response, latency)
+
+    def respond(
+        self,
+        step: str,
+        input: str,
+        *,
+        instructions: str | None = None,
+        model: str | None = None,
+        tools: list[dict] | None = None,
+        schema: dict | None = None,
+        **params: Any,
+    ) -> LLMResult:
+        """One Responses API call (``responses.create``), logged like a chat completion.
+
+        ``schema`` is ``{"name": ..., "schema": {JSON schema}}``: the answer is JSON of that shape
+        (structured outputs). ``tools`` are Responses tools, e.g. ``[{"type": "web_search"}]``.
+        ``model`` overrides ``llm.model`` for this call. An endpoint without ``/responses``
+        (HTTP 404) gets the same request as a chat completion instead, when no tool is asked for:
+        local servers (llama.cpp, vLLM) often only speak chat completions.
+        """
+        if not self.configured:
+            raise LLMNotConfiguredError("no LLM endpoint configured (set llm.base_url and llm.model)")
+        model = model or str(self.settings.model)
+        messages = ([{"role": "system", "content": instructions}] if instructions else []) + [{"role": "user", "content": input}]
+        if self._chat_only and not tools:
+            return self._respond_by_chat(step, messages, model, schema, params)
+        request: dict[str, Any] = {"max_output_tokens": self.settings.max_tokens, **params}
+        if tools:
+            request["tools"] = tools
+        if schema:
+            request["text"] = {"format": {"type": "json_schema", "name": schema["name"], "schema": schema["schema"], "strict": True}}
+        logged = {"api": "responses", **request}
+        started = time.perf_counter()
+        try:
+            response = self._openai().responses.create(model=model, input=input, **({"instructions": instructions} if instructions else {}), **request)
+        except openai.OpenAIError as err:
+            falls_back = isinstance(err, openai.NotFoundError) and not tools
+            self._log_failure(step, model, messages, logged, started, err, "; asked again as a chat completion" if falls_back else "")
+            if falls_back:
+                self._chat_only = True
+                return self._respond_by_chat(step, messages, model, schema, params)
+            raise LLMError(self._masked(err)) from err
+        latency = time.perf_counter() - started
+        usage = response.usage
+        return self._logged_result(step, response.model or model, messages, logged, response.output_text or "",
+                                   usage.input_tokens if usage else None, usage.output_tokens if usage else None, latency)
+
+    def _respond_by_chat(self, step: str, messages: list[dict], model: str, schema: dict | None, params: dict) -> LLMResult:
+        chat_params: dict[str, Any] = {"max_tokens": params.pop("max_output_tokens", self.settings.max_tokens)}
+        if not schema or self._no_json_schema:
+            return self.complete(step, messages, model=model, **chat_params, **params)
+        json_schema = {"name": schema["name"], "schema": schema["schema"], "strict": True}
+        try:
+            return self.complete(step, messages, model=model, response_format={"type": "json_schema", "json_schema": json_schema},
+                                 **chat_params, **params)
+        except LLMError as err:
+            if "response_format" not in str(err):
+                raise
+        # Some local servers (llama-cpp-python) refuse json_schema: the prompt's own JSON instructions remain.
+        self._no_json_schema = True
+        return self.complete(step, messages, model=model, **chat_params, **params)
+
+    def _log_failure(self, step: str, model: str, messages: list[dict], request: dict, started: float,
+                     err: openai.OpenAIError, note: str = "") -> None:
+        self.log.record(step=step, model=model, messages=messages, params=request, response=None, prompt_tokens=None,
+                        completion_tokens=None, latency_s=time.perf_counter() - started, error=self._masked(err) + note)
+
+    def _masked(self, err: openai.OpenAIError) -> str:
+        return mask_secrets(self._describe(err), self.log.secrets | llm_secrets(self.settings))
+
+    def _logged_result(self, step: str, model: str, messages: list[dict], request: dict, text: str,
+                       prompt_tokens: int | None, completion_tokens: int | None, latency: float) -> LLMResult:
+        log_id = self.log.record(step=step, model=model, messages=messages, params=request, response=text,
+                                 prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
+                                 latency_s=latency, error=None)
+        return LLMResult(text=text, model=model, prompt_tokens=prompt_tokens,
+                         completion_tokens=completion_tokens, latency_s=latency, log_id=log_id)
 
     def _result(self, step: str, model: str, messages: list[dict], request: dict, response: Any, latency: float) -> LLMResult:
         text = (response.choices[0].message.content or "") if response.choices else ""
         usage = response.usage
         prompt_tokens = usage.prompt_tokens if usage else None
         completion_tokens = usage.completion_tokens if usage else None
-        answered_by = response.model or model
-        log_id = self.log.record(step=step, model=answered_by, messages=messages, params=request, response=text,
-                                 prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
-                                 latency_s=latency, error=None)
-        return LLMResult(text=text, model=answered_by, prompt_tokens=prompt_tokens,
-                         completion_tokens=completion_tokens, latency_s=latency, log_id=log_id)
+        return self._logged_result(step, response.model or model, messages, request, text, prompt_tokens, completion_tokens, latency)
 
     def _openai(self) -> openai.OpenAI:
         if self._client is None:

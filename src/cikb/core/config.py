@@ -160,6 +160,46 @@ class EnrichSettings(BaseModel):
     plugins: list[str] = Field(default_factory=list, description="Python modules imported before enriching; each registers its strategies with enrich.register_strategy.")
 
 
+class SearchStrategy(BaseModel):
+    """How one search strategy of `cikb build` searches (spec L1): the web_search tool's parameters and a hint."""
+
+    max_results: int = Field(8, ge=1, le=50, description="Items one search of this strategy returns at most.")
+    search_context_size: Literal["low", "medium", "high"] = Field("medium", description="The web_search tool's search_context_size.")
+    hint: str = Field("", description="Added to the search instructions (e.g. prefer recent news, directory pages).")
+
+
+def _default_strategies() -> dict[str, SearchStrategy]:
+    return {
+        "web": SearchStrategy(max_results=8, hint="A general web search."),
+        "news": SearchStrategy(max_results=5, search_context_size="low", hint="Prefer recent news articles (the last 12 months)."),
+        "agg": SearchStrategy(max_results=8, hint="Prefer directory, ranking and list pages (site:-style queries) that name many items at once."),
+    }
+
+
+class ListSettings(BaseModel):
+    """`cikb build`: from a description to a CSV list (spec L1, L2). Models default to llm.model."""
+
+    generate_model: str | None = Field(None, description="Model that writes candidate searches (default: llm.model).")
+    filter_model: str | None = Field(None, description="Model that picks the searches to run (default: llm.model).")
+    schema_model: str | None = Field(None, description="Model that proposes the columns when --columns is not given (default: llm.model).")
+    search_model: str | None = Field(None, description="Model that runs each search with the Responses API web_search tool (default: llm.model).")
+    initial_batches: int = Field(2, ge=1, le=20, description="Batches of candidate searches generated first.")
+    per_batch: int = Field(25, ge=1, le=100, description="Candidate searches asked for per batch (and per retry round).")
+    filtered_count: int = Field(12, ge=1, le=200, description="Searches the filter keeps for approval.")
+    max_retry_rounds: int = Field(2, ge=0, le=10, description="Extra rounds (with a performance report) while the list is shorter than --min-items.")
+    max_output_tokens: int = Field(4000, ge=256, description="Output tokens per build call at most.")
+    default_columns: list[str] = Field(
+        default_factory=lambda: ["Company", "Website", "Description"],
+        description="Columns used when --columns is not given and no schema could be generated.",
+    )
+    export_dir: Path = Field(Path("lists"), description="Where `cikb build` writes output_YYYYMMDD_HHMMSS.csv (relative: from the working directory).")
+    use_mock_search: bool = Field(False, description="Answer searches from cikb's fixed local results instead of the web (tests, offline demos).")
+    strategies: dict[str, SearchStrategy] = Field(
+        default_factory=_default_strategies,
+        description="Search strategy -> web_search parameters; an unknown strategy searches as `web`.",
+    )
+
+
 class Settings(BaseSettings):
     """Every bound and endpoint of cikb, in one place."""
 
@@ -174,6 +214,7 @@ class Settings(BaseSettings):
     retrieve: RetrieveSettings = Field(default_factory=RetrieveSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
     enrich: EnrichSettings = Field(default_factory=EnrichSettings)
+    lists: ListSettings = Field(default_factory=ListSettings)
 
     @classmethod
     def settings_customise_sources(
@@ -196,6 +237,7 @@ class Settings(BaseSettings):
         self.store.path = _absolute(self.store.path)
         self.embed.model_path = _absolute(self.embed.model_path)
         self.embed.cache_dir = _absolute(self.embed.cache_dir)
+        self.lists.export_dir = _absolute(self.lists.export_dir)
         return self
 
     def secrets(self) -> set[str]:
@@ -256,4 +298,6 @@ def _show(value: object) -> str:
         return "unset"
     if isinstance(value, Path):
         return str(value)
+    if isinstance(value, dict):  # sections' tables of models ([lists] strategies) show as plain data
+        value = {key: item.model_dump() if isinstance(item, BaseModel) else item for key, item in value.items()}
     return str(value).replace("|", "\\|")

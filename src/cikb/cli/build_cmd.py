@@ -1,0 +1,110 @@
+"""`cikb build`: from a description to a CSV list of companies, approved in the terminal."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from cikb.cli._app import app, console, print_json, settings
+from cikb.cli._text import plain, safe
+from cikb.core.errors import BadInputError
+
+
+@app.command("build")
+def build_command(
+    description: str = typer.Argument(..., help='What the list holds, e.g. "Series A cloud-monitoring startups in the US".'),
+    min_items: int = typer.Option(10, "--min-items", "-n", min=1, help="Rows wanted at least: retry rounds run while the list is shorter."),
+    columns: str | None = typer.Option(None, "--columns", "-c", help="The CSV's columns, comma-separated (default: the model proposes them; Company first)."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Approve the planned searches without asking (for scripts)."),
+    mock_search: bool = typer.Option(False, "--mock-search", help="Answer searches from cikb's fixed local results, not the web (the planning steps still use the LLM endpoint)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result (rows, searches, CSV path) as JSON."),
+) -> None:
+    """Build a list: plan web searches, approve them, run them, export output_YYYYMMDD_HHMMSS.csv.
+
+    The approval step lists each search as \\[id] \\[strategy] query.
+    Enter approves; `d ID [ID...]` drops searches; `+ QUERY` adds one; `f TEXT` gives feedback for the next round.
+    Ctrl-C there cancels; Ctrl-C during the searches exports the rows found so far.
+    The CSV feeds `cikb gather --from-csv` and `cikb enrich`.
+    """
+    from cikb.app.lists import build_list
+    from cikb.lists import BuildRequest
+    from cikb.lists.pipeline import approve_all
+
+    if not description.strip():
+        raise BadInputError("the description is empty: say what the list holds, e.g. \"cloud-monitoring startups in the US\"")
+    request = BuildRequest(description=description, min_items=min_items, columns=_columns(columns))
+    result, path = build_list(settings(), request,
+                              approve=approve_all if yes else terminal_approval, mock_search=mock_search or None,
+                              on_event=lambda line: console.print(safe(line), highlight=False, soft_wrap=True))
+    if as_json:
+        print_json({"csv": str(path), **result.model_dump()})
+    _status(result, path)
+    if result.interrupted:
+        sys.exit(130)
+
+
+def _columns(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    names = [" ".join(name.split()) for name in text.split(",")]
+    names = [name for name in names if name]
+    if not names:
+        raise BadInputError("--columns is empty: give names separated by commas, e.g. Company,Website,City")
+    lowered = [name.lower() for name in names]
+    repeated = next((name for n, name in enumerate(names) if name.lower() in lowered[:n]), None)
+    if repeated:
+        raise BadInputError(f"--columns names {repeated} more than once (names compare without case)")
+    return names
+
+
+def terminal_approval(plan, round: int):
+    """The approval step at the terminal: show the plan, read commands until the user approves."""
+    from cikb.lists import Approval, PlanEditError, edit_plan
+    from cikb.lists.plan import HELP, plan_lines
+
+    title = "Planned searches" if round == 0 else f"Retry round {round}: planned searches"
+    console.print(f"{title} ({len(plan.tasks)}):", highlight=False)
+    _show(plan_lines(plan))
+    console.print(HELP, highlight=False, markup=False, soft_wrap=True)
+    feedback = ""
+    while True:
+        command = input("approve> ")
+        try:
+            edit = edit_plan(plan, command)
+        except PlanEditError as err:
+            console.print(f"[red]error:[/red] {safe(err)}", highlight=False)
+            continue
+        if edit.action == "approve" and not plan.tasks:
+            console.print("no searches left: add one with + QUERY", highlight=False)
+            continue
+        console.print(safe(edit.message), highlight=False)
+        if edit.action == "approve":
+            return Approval(plan=plan, feedback=feedback)
+        plan, feedback = edit.plan, edit.feedback or feedback
+        if edit.action in ("drop", "add"):
+            _show(plan_lines(plan))
+
+
+def _show(lines: list[str]) -> None:
+    for line in lines:
+        console.print(plain(line), highlight=False, markup=False, soft_wrap=True)
+
+
+def _status(result, path) -> None:
+    failed = result.zero_result
+    console.print(f"requested items: {result.request.min_items}", highlight=False)
+    console.print(f"actual items: {len(result.rows)}", highlight=False)
+    console.print(f"retries used: {result.retries_used}", highlight=False)
+    console.print(f"failed or zero-result queries: {len(failed)}", highlight=False)
+    for search in failed:
+        console.print(plain(f"  [{search.id}] [{search.strategy}] {search.query}: {search.note}"), highlight=False, markup=False, soft_wrap=True)
+    if len(result.rows) < result.request.min_items and not result.interrupted:
+        console.print(f"the list is short of --min-items after {result.retries_used} retry rounds (lists.max_retry_rounds); performance report:", highlight=False, soft_wrap=True)
+        for search in result.searches:
+            console.print(plain(f"  [{search.id}] [{search.strategy}] {search.query}: {search.items_found} new; {search.note}"),
+                          highlight=False, markup=False, soft_wrap=True)
+    if result.interrupted:
+        console.print("interrupted: the rows found so far are exported", highlight=False)
+    console.print(f"list written to {safe(path)} ({len(result.rows)} rows: {safe(', '.join(result.columns))})", highlight=False, soft_wrap=True)
+    console.print(f"next: cikb gather --from-csv {safe(path)}, then cikb enrich {safe(path)} --column ...", highlight=False, soft_wrap=True)

@@ -1,0 +1,100 @@
+"""Reading the model's JSON answers, and the seed's fallback when there is no JSON (seed 5.4)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from cikb.lists.models import SearchTask
+
+_FENCE = re.compile(r"^```[a-zA-Z]*\s*|\s*```$")
+_LIST_MARK = re.compile(r"^\s*(?:[-*•]|\d+[.)]|\[[^\]]*\])\s*")
+
+
+def load_json(text: str) -> Any:
+    """The JSON value in ``text``: as is, inside a Markdown fence, or the outermost {...} / [...]. ValueError if none."""
+    text = _FENCE.sub("", text.strip())
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        pass
+    for opener, closer in ("{}", "[]"):
+        start, end = text.find(opener), text.rfind(closer)
+        if 0 <= start < end:
+            try:
+                return json.loads(text[start:end + 1])
+            except json.JSONDecodeError:
+                continue
+    raise ValueError("no JSON in the answer")
+
+
+def _items(value: Any, key: str) -> list:
+    """``value[key]`` when ``value`` is an object holding a list there, ``value`` when it is a list itself."""
+    if isinstance(value, dict):
+        value = value.get(key)
+    if not isinstance(value, list):
+        raise ValueError(f"expected a list under {key!r}")
+    return value
+
+
+def parse_searches(text: str, batch: int, taken: set[str], strategies: set[str]) -> list[SearchTask]:
+    """Searches from ``{"searches": [{id, query, strategy, rationale}]}``; ValueError when there is no such list.
+
+    An id that is missing or already ``taken`` becomes ``<batch>_<n>`` (deterministic); an unknown strategy is ``web``.
+    """
+    tasks = []
+    for n, raw in enumerate(_items(load_json(text), "searches"), start=1):
+        if isinstance(raw, str):
+            raw = {"query": raw}
+        if not isinstance(raw, dict) or not str(raw.get("query") or "").strip():
+            continue
+        task_id = _unique_id(str(raw.get("id") or "").strip(), f"{batch}_{n}", taken)
+        strategy = str(raw.get("strategy") or "web").strip().lower()
+        tasks.append(SearchTask(id=task_id, query=" ".join(str(raw["query"]).split()),
+                                strategy=strategy if strategy in strategies else "web",
+                                rationale=str(raw.get("rationale") or "").strip() or None))
+    if not tasks:
+        raise ValueError("no searches in the answer")
+    return tasks
+
+
+def fallback_searches(text: str, batch: int, taken: set[str]) -> list[SearchTask]:
+    """The seed's last resort: each non-empty line of the answer is a ``web`` search."""
+    tasks = []
+    for n, line in enumerate((_LIST_MARK.sub("", line).strip(" \"',") for line in text.splitlines()), start=1):
+        if line and not line.startswith(("{", "}", "[", "]", "```")) and len(line) <= 300:
+            tasks.append(SearchTask(id=_unique_id("", f"{batch}_{n}", taken), query=line, strategy="web"))
+    return tasks
+
+
+def _unique_id(wanted: str, default: str, taken: set[str]) -> str:
+    candidate = wanted if wanted and wanted not in taken else default
+    suffix = 2
+    while candidate in taken:
+        candidate = f"{default}_{suffix}"
+        suffix += 1
+    taken.add(candidate)
+    return candidate
+
+
+def parse_ids(text: str) -> list[str]:
+    """Ids from ``{"ids": [...]}`` (strings or numbers)."""
+    return [str(i).strip() for i in _items(load_json(text), "ids") if str(i).strip()]
+
+
+def parse_columns(text: str) -> list[str]:
+    """Column names from ``{"columns": [...]}``, blanks and case-insensitive repeats dropped, order kept."""
+    columns: list[str] = []
+    for name in _items(load_json(text), "columns"):
+        name = " ".join(str(name).split())
+        if name and name.lower() not in {c.lower() for c in columns}:
+            columns.append(name)
+    if not columns:
+        raise ValueError("no columns in the answer")
+    return columns
+
+
+def parse_items(text: str) -> list[dict[str, Any]]:
+    """Result items from ``{"items": [{...}]}``; ValueError when there is no such list."""
+    return [item for item in _items(load_json(text), "items") if isinstance(item, dict)]

@@ -1,0 +1,193 @@
+"""The list builder's pipeline (seed 7.2-7.8): generate, schema, filter, approve, search, retry."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from cikb.core.config import ListSettings
+from cikb.core.errors import CikbError
+from cikb.lists import parsing, schemas
+from cikb.lists.models import (
+    Approval,
+    BuildRequest,
+    BuildResult,
+    SearchPlan,
+    SearchReport,
+    SearchTask,
+)
+from cikb.lists.search import JsonModel, SearchFailed, SearchProvider
+from cikb.lists.table import ItemTable
+from cikb.prompts import load_prompt
+
+ApproveFn = Callable[[SearchPlan, int], Approval]
+"""Shown the plan of a round (0: the first), returns the approved plan and feedback. May raise BuildCancelled."""
+
+
+class BuildCancelled(CikbError):
+    """The user stopped the build before any search ran."""
+
+    exit_code = 130
+
+
+@dataclass(frozen=True)
+class StepModels:
+    """The model of each step (None: the client's default)."""
+
+    generate: str | None = None
+    filter: str | None = None
+    schema: str | None = None
+
+    @classmethod
+    def from_settings(cls, settings: ListSettings) -> StepModels:
+        return cls(settings.generate_model, settings.filter_model, settings.schema_model)
+
+
+def approve_all(plan: SearchPlan, round: int) -> Approval:
+    """``--yes``: every search as planned."""
+    return Approval(plan=plan)
+
+
+class ListBuilder:
+    """One build: ``ListBuilder(model, search, settings, approve).build(request)``.
+
+    ``on_event`` receives one line per step ("searching [3] ..."), for a progress display.
+    """
+
+    def __init__(self, model: JsonModel, search: SearchProvider, settings: ListSettings,
+                 approve: ApproveFn = approve_all, on_event: Callable[[str], None] | None = None,
+                 models: StepModels | None = None) -> None:
+        self.model = model
+        self.search = search
+        self.settings = settings
+        self.approve = approve
+        self.say = on_event or (lambda message: None)
+        self.models = models or StepModels.from_settings(settings)
+        self._taken: set[str] = set()
+
+    def build(self, request: BuildRequest) -> BuildResult:
+        """Run every round. Ctrl-C (or end of input) before the first search raises :class:`BuildCancelled`;
+        after it, the result holds the rows found so far with ``interrupted`` set."""
+        result = BuildResult(request=request, columns=request.columns or [])
+        table = ItemTable(result.columns)
+        self._searching = False
+        self._taken = set()  # ids of this build's searches
+        try:
+            self._rounds(request, result, table)
+        except (KeyboardInterrupt, EOFError):
+            if not self._searching:
+                raise BuildCancelled("build cancelled before any search ran: nothing written") from None
+            result.interrupted = True
+            self.say("interrupted: keeping the rows found so far")
+        result.rows = table.rows
+        return result
+
+    def _rounds(self, request: BuildRequest, result: BuildResult, table: ItemTable) -> None:
+        if not request.columns:
+            result.columns = table.columns = self.derive_schema(request.description)
+        candidates = self.generate(request.description)
+        feedback = ""
+        for round in range(self.settings.max_retry_rounds + 1):
+            if round:
+                result.retries_used = round
+                candidates = self.regenerate(request.description, result, table, feedback, batch=self.settings.initial_batches + round)
+            approval = self.approve(self.filter(request.description, candidates), round)
+            feedback = approval.feedback or feedback
+            self._searching = True
+            for n, task in enumerate(approval.plan.tasks, start=1):
+                result.searches.append(self._run(task, request.description, table, f"{n}/{len(approval.plan.tasks)}"))
+            if len(table) >= request.min_items:
+                return
+
+    # --- steps ------------------------------------------------------------------
+
+    def generate(self, description: str) -> list[SearchTask]:
+        """``initial_batches`` batches of ``per_batch`` candidate searches."""
+        tasks: list[SearchTask] = []
+        for batch in range(1, self.settings.initial_batches + 1):
+            self.say(f"generating searches: batch {batch}/{self.settings.initial_batches}")
+            payload = {"list": description, "count": self.settings.per_batch, "batch": batch,
+                       "already_planned": [task.query for task in tasks]}
+            tasks += self._searches("build:generate", "build_generate_searches", payload, batch)
+        return tasks
+
+    def regenerate(self, description: str, result: BuildResult, table: ItemTable, feedback: str, batch: int) -> list[SearchTask]:
+        """New searches from the performance report of the rounds so far."""
+        report = result.report(len(table), feedback)
+        self.say(f"retry round {result.retries_used}: {len(table)} of {result.request.min_items} items, asking for new searches")
+        payload = {"list": description, "count": self.settings.per_batch, "performance_report": report.model_dump(),
+                   "user_feedback": feedback}
+        return self._searches("build:retry", "build_retry_searches", payload, batch)
+
+    def derive_schema(self, description: str) -> list[str]:
+        self.say("choosing the columns")
+        parsed, _ = self._ask("build:schema", "build_schema", {"list": description}, schemas.COLUMNS,
+                              self.models.schema, parsing.parse_columns)
+        columns = parsed or list(self.settings.default_columns)
+        # The list feeds `cikb gather` and `cikb enrich`, which look for a Company column.
+        if not any(column.lower() in ("company", "name", "company name") for column in columns):
+            columns.insert(0, "Company")
+        return columns
+
+    def filter(self, description: str, candidates: list[SearchTask]) -> SearchPlan:
+        """``filtered_count`` of the candidates, in the model's order; an empty or unusable answer keeps them all."""
+        if len(candidates) <= self.settings.filtered_count:
+            return SearchPlan(tasks=candidates)
+        self.say(f"choosing {self.settings.filtered_count} of {len(candidates)} searches")
+        payload = {"list": description, "count": self.settings.filtered_count,
+                   "candidates": [task.model_dump(exclude_none=True) for task in candidates]}
+        ids, _ = self._ask("build:filter", "build_filter_searches", payload, schemas.IDS, self.models.filter, parsing.parse_ids)
+        by_id = {task.id: task for task in candidates}
+        kept = list(dict.fromkeys(i for i in ids or [] if i in by_id))[: self.settings.filtered_count]
+        return SearchPlan(tasks=[by_id[i] for i in kept] if kept else candidates)
+
+    def _run(self, task: SearchTask, description: str, table: ItemTable, progress: str) -> SearchReport:
+        strategy = self.settings.strategies.get(task.strategy) or self.settings.strategies.get("web")
+        report = SearchReport(id=task.id, query=task.query, strategy=task.strategy, items_found=0)
+        try:
+            items = self.search.search(task, table.columns, strategy, description) if strategy else []
+        except SearchFailed as err:
+            report.note = f"failed: {err}"
+            self.say(f"searching {progress} [{task.id}] {task.query}: failed ({err})")
+            return report
+        report.items_found = sum(table.add(item, task) for item in items)
+        duplicates = len(items) - report.items_found
+        report.note = f"{len(items)} results, {duplicates} duplicates or empty" if items else "no results"
+        self.say(f"searching {progress} [{task.id}] {task.query}: {report.items_found} new ({len(table)} in all)")
+        return report
+
+    # --- model calls --------------------------------------------------------------
+
+    def _searches(self, step: str, prompt: str, payload: dict, batch: int) -> list[SearchTask]:
+        strategies = set(self.settings.strategies) | {"web"}
+        parsed, text = self._ask(step, prompt, payload, schemas.SEARCHES, self.models.generate,
+                                 lambda answer: parsing.parse_searches(answer, batch, set(self._taken), strategies))
+        tasks = parsed if parsed is not None else parsing.fallback_searches(text or "", batch, set(self._taken))
+        self._taken.update(task.id for task in tasks)
+        return tasks
+
+    def _ask(self, step: str, prompt: str, payload: dict, schema: dict, model: str | None,
+             parse: Callable[[str], Any]) -> tuple[Any | None, str | None]:
+        """The parsed answer, asking twice at most (seed 10); else (None, the last answer's text) for a fallback.
+
+        An endpoint error on both attempts is raised: without a model there is nothing to fall back on.
+        """
+        instructions = load_prompt(prompt).replace("{count}", str(payload.get("count", "")))
+        text: str | None = None
+        error: CikbError | None = None
+        for _attempt in range(2):
+            try:
+                text = self.model.respond(step, json.dumps(payload, ensure_ascii=False), instructions=instructions,
+                                          model=model, schema=schema, max_output_tokens=self.settings.max_output_tokens).text
+            except CikbError as err:
+                error = err
+                continue
+            try:
+                return parse(text), text
+            except ValueError:
+                continue
+        if text is None and error is not None:
+            raise error
+        return None, text

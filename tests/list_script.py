@@ -1,0 +1,74 @@
+"""A scripted model for `cikb build` tests: answers each list-builder step the way a real model would.
+
+Served through tests/fake_openai.py (``fake_openai.respond_with(ListScript(...))``), it tells the
+steps apart by the JSON the pipeline sends: ``candidates`` (filter), ``performance_report``
+(retry), ``query`` (web search), ``batch`` (generate), else the schema.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from fake_openai import FakeError
+
+
+@dataclass
+class ListScript:
+    """``companies``: the pool each web search answers from (``per_search`` of them, rotating)."""
+
+    companies: list[dict[str, str]] = field(default_factory=list)
+    per_search: int = 3
+    filter_ids: list[str] | None = None  # None: the first `count` candidates
+    search_delay: float = 0.0
+    failing_queries: set[str] = field(default_factory=set)  # searches answered with HTTP 429
+    searches_seen: list[str] = field(default_factory=list)
+    _next: int = 0
+
+    def __call__(self, request: dict[str, Any]) -> str | FakeError:
+        payload = _payload(request)
+        if "query" in payload:
+            return self.search(payload["query"])
+        if "candidates" in payload:
+            ids = self.filter_ids if self.filter_ids is not None else [c["id"] for c in payload["candidates"][: payload["count"]]]
+            return json.dumps({"ids": ids})
+        if "performance_report" in payload:
+            return _searches("retry", payload["count"], with_ids=True)
+        if "batch" in payload:
+            return _searches(f"b{payload['batch']}", payload["count"], with_ids=payload["batch"] % 2 == 1)
+        return json.dumps({"columns": ["Company", "Website", "City"]})
+
+    def search(self, query: str) -> str | FakeError:
+        self.searches_seen.append(query)
+        time.sleep(self.search_delay)
+        if query in self.failing_queries:
+            return FakeError(429, "rate limited")
+        items = []
+        for _ in range(self.per_search):
+            if not self.companies:
+                break
+            items.append(self.companies[self._next % len(self.companies)])
+            self._next += 1
+        return json.dumps({"items": items})
+
+
+def _payload(request: dict[str, Any]) -> dict[str, Any]:
+    text = request.get("input") if request["_path"].endswith("/responses") else request["messages"][-1]["content"]
+    return json.loads(text)
+
+
+def _searches(prefix: str, count: int, with_ids: bool) -> str:
+    """``count`` searches; the odd batches carry ids, the even ones leave them to the pipeline."""
+    strategies = ["web", "news", "agg"]
+    searches = [{"query": f"{prefix} query {n}", "strategy": strategies[n % 3], "rationale": "scripted"} for n in range(1, count + 1)]
+    if with_ids:
+        for n, search in enumerate(searches, start=1):
+            search["id"] = f"{prefix}-{n}"
+    return json.dumps({"searches": searches})
+
+
+def company(n: int, website: str | None = None) -> dict[str, str]:
+    return {"Company": f"Company {n}", "Website": website or f"https://company{n}.example/", "City": "Springfield",
+            "url": website or f"https://company{n}.example/", "title": f"Company {n}", "source": "https://list.example/"}

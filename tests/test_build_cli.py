@@ -1,0 +1,193 @@
+"""`cikb build` as a person runs it: the approval step in a pseudo-terminal, Ctrl-C, bad input, the CSV it exports."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+from enrich_support import run_cli
+from list_script import ListScript, company
+
+CIKB = Path(sys.executable).with_name("cikb")
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def build_env(tmp_path: Path, fake_openai, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """The environment of a `cikb build` against the scripted endpoint, small batches, exports under tmp."""
+    values = {
+        "CIKB_LLM__BASE_URL": fake_openai.base_url, "CIKB_LLM__MODEL": "fake-model", "CIKB_LLM__MAX_RETRIES": "0",
+        "CIKB_LISTS__INITIAL_BATCHES": "2", "CIKB_LISTS__PER_BATCH": "4", "CIKB_LISTS__FILTERED_COUNT": "3",
+        "CIKB_LISTS__MAX_RETRY_ROUNDS": "1", "CIKB_LISTS__EXPORT_DIR": str(tmp_path / "lists"),
+    }
+    for key, value in values.items():
+        monkeypatch.setenv(key, value)
+    return {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "TERM": "dumb"}
+
+
+def spawn(env: dict[str, str], *args: str, transcript: Path) -> pexpect.spawn:
+    child = pexpect.spawn(str(CIKB), ["build", *args], env=env, encoding="utf-8", timeout=30, dimensions=(50, 200))
+    child.logfile_read = transcript.open("w", encoding="utf-8")
+    return child
+
+
+def exported(tmp_path: Path) -> list[dict[str, str]]:
+    [path] = sorted((tmp_path / "lists").glob("output_*.csv"))
+    with path.open(newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_an_approval_session_drops_adds_and_gives_feedback(tmp_path: Path, fake_openai, build_env) -> None:
+    script = ListScript(companies=[company(n) for n in range(1, 8)], per_search=2)
+    fake_openai.respond_with(script)
+    transcript = tmp_path / "approval.txt"
+    child = spawn(build_env, "cloud monitoring startups in the US", "--min-items", "8", "--columns", "Company,Website,City",
+                  transcript=transcript)
+    child.expect_exact("Planned searches (3):")
+    child.expect_exact("[b1-1] [news] b1 query 1")
+    child.expect_exact("[b1-2] [agg] b1 query 2")
+    child.expect_exact("[b1-3] [web] b1 query 3")
+    child.expect_exact("approve> ")
+    child.sendline("d b1-2")
+    child.expect_exact("dropped b1-2; 2 searches left")
+    child.expect_exact("approve> ")
+    child.sendline("d nope")
+    child.expect_exact("error: no search with id nope: nothing dropped")
+    child.expect_exact("approve> ")
+    child.sendline("+ monitoring startups series A 2024")
+    child.expect_exact("added [u1] [web] monitoring startups series A 2024")
+    child.expect_exact("[u1] [web] monitoring startups series A 2024")
+    child.expect_exact("approve> ")
+    child.sendline("f more companies outside California")
+    child.expect_exact("feedback kept for the next round")
+    child.expect_exact("approve> ")
+    child.sendline("")
+    child.expect_exact("approved 3 searches")
+    child.expect_exact("searching 3/3 [u1] monitoring startups series A 2024: 2 new (6 in all)")
+    child.expect_exact("Retry round 1: planned searches (3):")  # 6 rows < 8
+    child.expect_exact("approve> ")
+    child.sendline("")
+    child.expect_exact("searching 1/3 [retry-1] retry query 1: 1 new (7 in all)")  # Company 7, and Company 1 again
+    child.expect_exact("requested items: 8")
+    child.expect_exact("actual items: 7")
+    child.expect_exact("retries used: 1")
+    child.expect_exact("failed or zero-result queries: 2")
+    child.expect_exact("[retry-2] [agg] retry query 2: 2 results, 2 duplicates or empty")
+    child.expect_exact("the list is short of --min-items after 1 retry rounds (lists.max_retry_rounds); performance report:")
+    child.expect_exact("  [b1-1] [news] b1 query 1: 2 new; 2 results, 0 duplicates or empty")
+    child.expect_exact("list written to ")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, transcript.read_text()
+    assert script.searches_seen[:3] == ["b1 query 1", "b1 query 3", "monitoring startups series A 2024"]
+    retry = next(json.loads(r["input"]) for r in fake_openai.responses_requests if "performance_report" in json.loads(r["input"]))
+    assert retry["user_feedback"] == "more companies outside California"
+    assert retry["performance_report"]["total_items"] == 6
+    rows = exported(tmp_path)
+    assert list(rows[0]) == ["Company", "Website", "City"]  # only the schema's columns
+    assert [row["Company"] for row in rows] == [f"Company {n}" for n in (1, 2, 3, 4, 5, 6, 7)]
+
+
+def test_ctrl_c_at_the_approval_step_is_one_line_and_writes_nothing(tmp_path: Path, fake_openai, build_env) -> None:
+    fake_openai.respond_with(ListScript(companies=[company(1)]))
+    child = spawn(build_env, "anything", "--columns", "Company", transcript=tmp_path / "t.txt")
+    child.expect_exact("approve> ")
+    child.sendintr()
+    child.expect_exact("error: build cancelled before any search ran: nothing written")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert "Traceback" not in (tmp_path / "t.txt").read_text()
+    assert not list((tmp_path / "lists").glob("output_*.csv"))
+
+
+def test_ctrl_c_during_the_searches_exports_the_rows_found_so_far(tmp_path: Path, fake_openai, build_env) -> None:
+    script = ListScript(companies=[company(n) for n in range(1, 20)], per_search=2, search_delay=1.5)
+    fake_openai.respond_with(script)
+    child = spawn(build_env, "anything", "--min-items", "50", "--columns", "Company,Website", "--yes", transcript=tmp_path / "t.txt")
+    child.expect_exact("searching 1/3 [b1-1] b1 query 1: 2 new (2 in all)")
+    child.sendintr()
+    child.expect_exact("interrupted: keeping the rows found so far")
+    child.expect_exact("actual items: 2")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert [row["Company"] for row in exported(tmp_path)] == ["Company 1", "Company 2"]
+
+
+@pytest.mark.parametrize("mock", ["--mock-search", "CIKB_LISTS__USE_MOCK_SEARCH=true"])
+def test_yes_with_mock_search_runs_unattended_and_every_call_is_logged(mock: str, tmp_path: Path, fake_openai, build_env, monkeypatch, capsys) -> None:
+    fake_openai.respond_with(ListScript())
+    flags = [mock] if mock.startswith("--") else []
+    if not flags:
+        monkeypatch.setenv(*mock.split("="))
+    code, out, err = run_cli(monkeypatch, capsys, "build", "cloud monitoring startups", "--min-items", "5", "--yes", *flags, "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["columns"] == ["Company", "Website", "City"]  # the scripted schema step
+    rows = exported(tmp_path)
+    assert len(rows) == len(result["rows"]) >= 5 and all(row["Website"].endswith(".example/") for row in rows)
+    code, out, _ = run_cli(monkeypatch, capsys, "logs", "-n", "50", "--json")
+    steps = [call["step"] for call in json.loads(out)]
+    assert {"build:schema", "build:generate"} <= set(steps) and len(steps) == len(fake_openai.responses_requests)
+
+
+@pytest.mark.parametrize(
+    "args, env, message",
+    [
+        (["x", "--min-items", "0"], {}, "Invalid value for '--min-items'"),
+        (["  ", "--yes"], {}, "the description is empty"),
+        (["x", "--columns", " , "], {}, "--columns is empty"),
+        (["x", "--columns", "A,a"], {}, "names a more than once"),
+        (["x", "--yes"], {"CIKB_LLM__BASE_URL": None}, "cikb build needs an LLM endpoint: set llm.base_url and llm.model"),
+        (["x", "--yes"], {"CIKB_LISTS__EXPORT_DIR": "{tmp}/a-file/lists"}, "cannot write to the export directory"),
+    ],
+)
+def test_bad_input_gets_one_clear_line(args, env, message, tmp_path: Path, build_env, monkeypatch, capsys) -> None:
+    (tmp_path / "a-file").write_text("not a folder")
+    for key, value in env.items():
+        if value is None:
+            monkeypatch.delenv(key)
+        else:
+            monkeypatch.setenv(key, value.format(tmp=tmp_path))
+    code, _, err = run_cli(monkeypatch, capsys, "build", *args)
+    assert code == 2
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], err
+
+
+@pytest.mark.slow
+def test_build_then_gather_an_exported_website_then_enrich_and_apply(tmp_path: Path, fake_openai, build_env) -> None:
+    """The loop build -> gather -> enrich -> apply (`gather --from-csv` arrives from another branch: here one row's Website)."""
+    from cikb.app.sample_site import serve_sample_site
+
+    with serve_sample_site() as site:
+        fake_openai.respond_with(ListScript(companies=[
+            {"Company": "Acme Corp", "Website": f"{site}/", "url": f"{site}/", "title": "Acme Corp", "source": f"{site}/news/"},
+            {"Company": "Globex Corporation", "Website": "http://globex.example/", "url": "http://globex.example/", "title": "Globex", "source": "x"},
+        ], per_search=2))
+        built = subprocess.run([str(CIKB), "build", "anvil makers", "--min-items", "2", "--columns", "Company,Website", "--yes"],
+                               env=build_env, capture_output=True, text=True, timeout=120)
+        assert built.returncode == 0, built.stderr
+        [path] = sorted((tmp_path / "lists").glob("output_*.csv"))
+        rows = exported(tmp_path)
+        assert [row["Company"] for row in rows] == ["Acme Corp", "Globex Corporation"]
+        offline = {k: v for k, v in build_env.items() if not k.startswith("CIKB_LLM__")}
+        gathered = subprocess.run([str(CIKB), "gather", rows[0]["Company"], "--website", rows[0]["Website"], "--delay", "0.05"],
+                                  env=offline, capture_output=True, text=True, timeout=300)
+        assert gathered.returncode == 0, gathered.stderr
+    proposal, enriched = tmp_path / "founded.json", tmp_path / "enriched.csv"
+    for command in (["enrich", str(path), "--column", "Founded", "--question", "What year was {Company} founded?",
+                     "--type", "number", "--out", str(proposal)],
+                    ["apply", str(proposal), str(path), "--out", str(enriched)]):
+        step = subprocess.run([str(CIKB), *command], env=offline, capture_output=True, text=True, timeout=300)
+        assert step.returncode == 0, step.stderr
+    with enriched.open(newline="", encoding="utf-8") as handle:
+        table = {row["Company"]: row for row in csv.DictReader(handle)}
+    assert table["Acme Corp"]["Founded"] == "2011" and table["Globex Corporation"]["Founded"] == ""
