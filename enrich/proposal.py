@@ -9,6 +9,7 @@ result atomically; the input CSV is never modified by ``enrich``.
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 from cikb.enrich.coerce import confidence_at_least
@@ -65,25 +66,52 @@ def _first_error(err: Exception) -> str:
 def apply_proposal(proposal: DataProposal | str | Path, csv_path: str | Path, out: str | Path, *,
                    min_confidence: Confidence = "low", column: str | None = None) -> ApplyResult:
     """Write ``csv_path`` plus the proposal's values (at least ``min_confidence``) to ``out``, atomically."""
-    if not isinstance(proposal, DataProposal):
-        proposal = load_proposal(proposal)
+    return apply_proposals([proposal], csv_path, out, min_confidence=min_confidence, column=column)[0]
+
+
+def apply_proposals(proposals: Sequence[DataProposal | str | Path], csv_path: str | Path, out: str | Path, *,
+                    min_confidence: Confidence = "low", column: str | None = None,
+                    accepted: Mapping[str, Collection[int]] | None = None) -> list[ApplyResult]:
+    """Write ``csv_path`` plus several proposals' values (one column each) to ``out`` in one atomic write.
+
+    Every proposal is checked against the file's hash and its own column first; nothing is
+    written unless all pass. ``accepted`` (the review page's choice), keyed by each proposal's
+    column, limits a column to the rows named; a column it leaves out gets no value.
+    """
+    loaded = [p if isinstance(p, DataProposal) else load_proposal(p) for p in proposals]
     table = read_table(csv_path)
-    _check_target(proposal, table.sha256, column)
-    target = table.find_column(proposal.target.column) or proposal.target.column
-    columns = table.columns if target in table.columns else [*table.columns, target]
-    confidence = {log.row_id: log.confidence for log in proposal.research_log}
+    for proposal in loaded:
+        _check_target(proposal, table.sha256, column)
+    columns = list(table.columns)
     rows = [dict(row) for row in table.rows]
-    updated = below = 0
+    results = []
+    for proposal in loaded:
+        target = table.find_column(proposal.target.column) or proposal.target.column
+        if target not in columns:
+            columns.append(target)
+        keep = None if accepted is None else set(accepted.get(proposal.target.column, ()))
+        results.append(_apply_one(proposal, rows, target, min_confidence, keep, out))
+    write_table_atomic(Path(out), columns, rows)
+    return results
+
+
+def _apply_one(proposal: DataProposal, rows: list[dict[str, str]], target: str, min_confidence: Confidence,
+               keep: set[int] | None, out: str | Path) -> ApplyResult:
+    """Write one proposal's values into ``rows`` (in place): those at least ``min_confidence`` and in ``keep``."""
+    confidence = {log.row_id: log.confidence for log in proposal.research_log}
+    updated = below = not_accepted = 0
     for operation in proposal.operations:
         _check_operation(operation, proposal.target.column, len(rows))
+        if keep is not None and operation.row_id not in keep:
+            not_accepted += 1
+            continue
         if not confidence_at_least(confidence.get(operation.row_id, "none"), min_confidence):
             below += 1
             continue
         rows[operation.row_id][target] = next(iter(operation.changes.values()))
         updated += 1
-    write_table_atomic(Path(out), columns, rows)
     return ApplyResult(out=str(out), column=target, updated=updated, below_min_confidence=below,
-                       not_found=len(rows) - len(proposal.operations))
+                       not_accepted=not_accepted, not_found=len(rows) - len(proposal.operations))
 
 
 def _check_target(proposal: DataProposal, sha256: str, column: str | None) -> None:

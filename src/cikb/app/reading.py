@@ -8,6 +8,7 @@ then is the write path imported.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -121,3 +122,8 @@ def enrich_table(csv_path: str | Path, column: str, **options: Any) -> DataPropo
     import asyncio
 
     return asyncio.run(enrich_table_async(csv_path, column, **options))
+
+
+def chunk_texts(retriever: Retriever, chunk_ids: Iterable[str]) -> dict[str, str]:
+    """The stored text of each chunk (an answer's sources), read back from the retriever's store."""
+    return {point.chunk.id: point.chunk.text for point in retriever.store.points(chunk_ids)}

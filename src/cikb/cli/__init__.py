@@ -23,6 +23,7 @@ from cikb.cli import (
     enrich_cmd,  # noqa: F401
     gather_cmd,  # noqa: F401  (registers commands, in --help order)
     kb_cmd,  # noqa: F401
+    serve_cmd,  # noqa: F401
 )
 from cikb.cli._app import app, console, state
 from cikb.cli._text import plain
