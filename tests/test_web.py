@@ -225,7 +225,10 @@ def test_scraped_text_with_a_script_tag_renders_escaped(make_site, tmp_path: Pat
     for response in pages:
         assert response.status_code == 200, response.text
         assert SCRIPT not in response.text and "&lt;script&gt;alert(1)&lt;/script&gt;" in response.text, response.url
-    assert "2001" in pages[0].text  # the answer itself came through
+    answer = pages[0].text
+    assert "2001" in answer and 'class="cite" href="#chunk-1"' in answer  # a citation links to its chunk...
+    chunk = answer[answer.index('id="chunk-1"'):]
+    assert "founded in 2001" in chunk[:chunk.index("</details>")]  # ...which holds the cited text
 
 
 def test_a_non_http_source_url_is_not_a_link(reviewed, tmp_path: Path) -> None:

@@ -64,6 +64,10 @@ class ReviewTable:
     def cell(self, row: int, column: int) -> Cell | None:
         return self.cells.get((row, column))
 
+    def has_values(self, row: int | None = None, column: int | None = None) -> bool:
+        """Whether the row (or column, or table) has a value to accept or reject."""
+        return any(cell.actionable and row in (None, r) and column in (None, c) for (r, c), cell in self.cells.items())
+
 
 def table_key(csv_path: str | Path) -> str:
     """A URL-safe name for a CSV, so its path never appears in a URL."""
