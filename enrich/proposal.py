@@ -20,7 +20,7 @@ from cikb.enrich.models import (
     ProposalTarget,
     RowLog,
 )
-from cikb.enrich.table import read_table, write_table_atomic, write_text_atomic
+from cikb.enrich.table import read_table, spreadsheet_safe, write_table_atomic, write_text_atomic
 from pydantic import ValidationError
 
 from cikb.core.errors import BadInputError
@@ -64,7 +64,11 @@ def _first_error(err: Exception) -> str:
 
 def apply_proposal(proposal: DataProposal | str | Path, csv_path: str | Path, out: str | Path, *,
                    min_confidence: Confidence = "low", column: str | None = None) -> ApplyResult:
-    """Write ``csv_path`` plus the proposal's values (at least ``min_confidence``) to ``out``, atomically."""
+    """Write ``csv_path`` plus the proposal's values (at least ``min_confidence``) to ``out``, atomically.
+
+    A proposed value that a spreadsheet would run as a formula gets a leading apostrophe
+    (:func:`~cikb.enrich.table.spreadsheet_safe`); the table's own cells are copied as they are.
+    """
     if not isinstance(proposal, DataProposal):
         proposal = load_proposal(proposal)
     table = read_table(csv_path)
@@ -79,7 +83,7 @@ def apply_proposal(proposal: DataProposal | str | Path, csv_path: str | Path, ou
         if not confidence_at_least(confidence.get(operation.row_id, "none"), min_confidence):
             below += 1
             continue
-        rows[operation.row_id][target] = next(iter(operation.changes.values()))
+        rows[operation.row_id][target] = spreadsheet_safe(next(iter(operation.changes.values())))  # a value from the web is data
         updated += 1
     write_table_atomic(Path(out), columns, rows)
     return ApplyResult(out=str(out), column=target, updated=updated, below_min_confidence=below,
