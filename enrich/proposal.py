@@ -8,8 +8,8 @@ result atomically; the input CSV is never modified by ``enrich``.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from collections.abc import Collection, Mapping, Sequence
+from datetime import datetime, timezone
 from pathlib import Path
 
 from cikb.enrich.coerce import confidence_at_least
@@ -21,7 +21,7 @@ from cikb.enrich.models import (
     ProposalTarget,
     RowLog,
 )
-from cikb.enrich.table import read_table, write_table_atomic, write_text_atomic
+from cikb.enrich.table import read_table, spreadsheet_safe, write_table_atomic, write_text_atomic
 from pydantic import ValidationError
 
 from cikb.core.errors import BadInputError
@@ -65,7 +65,11 @@ def _first_error(err: Exception) -> str:
 
 def apply_proposal(proposal: DataProposal | str | Path, csv_path: str | Path, out: str | Path, *,
                    min_confidence: Confidence = "low", column: str | None = None) -> ApplyResult:
-    """Write ``csv_path`` plus the proposal's values (at least ``min_confidence``) to ``out``, atomically."""
+    """Write ``csv_path`` plus the proposal's values (at least ``min_confidence``) to ``out``, atomically.
+
+    A proposed value that a spreadsheet would run as a formula gets a leading apostrophe
+    (:func:`~cikb.enrich.table.spreadsheet_safe`); the table's own cells are copied as they are.
+    """
     return apply_proposals([proposal], csv_path, out, min_confidence=min_confidence, column=column)[0]
 
 
@@ -108,7 +112,7 @@ def _apply_one(proposal: DataProposal, rows: list[dict[str, str]], target: str, 
         if not confidence_at_least(confidence.get(operation.row_id, "none"), min_confidence):
             below += 1
             continue
-        rows[operation.row_id][target] = next(iter(operation.changes.values()))
+        rows[operation.row_id][target] = spreadsheet_safe(next(iter(operation.changes.values())))  # a value from the web is data
         updated += 1
     return ApplyResult(out=str(out), column=target, updated=updated, below_min_confidence=below,
                        not_accepted=not_accepted, not_found=len(rows) - len(proposal.operations))

@@ -180,6 +180,20 @@ def test_apply_refuses_a_table_that_changed_since_the_proposal(reviewed, tmp_pat
     assert not (work / "out.csv").exists()
 
 
+def test_apply_writes_a_formula_like_value_as_text(reviewed, tmp_path: Path) -> None:
+    """The same CSV-injection guard as `cikb apply`: a value a spreadsheet would run gets a leading apostrophe."""
+    work, table = reviewed
+    formula = '=HYPERLINK("http://evil.example","x")'
+    save_proposal(proposal_for(table, "Link", {0: (formula, "high", "see it"), 2: ("-42", "high", "-42")}, ["Acme", "Globex", "Initech"]),
+                  work / "link.proposal.json")
+    web = signed_in(tmp_path, work)
+    url = review_url(web)
+    choose(web, url, "accept:all::")
+    assert web.post(f"{url}/apply", data={"token": TOKEN, "out": "safe.csv"}).status_code == 200
+    rows = read_rows(work / "safe.csv")
+    assert rows[0]["Link"] == "'" + formula and rows[2]["Link"] == "-42"
+
+
 @pytest.mark.parametrize("name", ["../escaped.csv", "/tmp/x.csv", "companies.csv", "notes.txt", ""])
 def test_apply_writes_only_a_new_csv_beside_the_table(reviewed, tmp_path: Path, name: str) -> None:
     work, table = reviewed

@@ -22,8 +22,8 @@ _STYLE = {"high": "green", "medium": "yellow", "low": "red", "none": "dim"}
 
 @app.command("enrich")
 def enrich_command(
-    csv_path: Path = typer.Argument(..., help="The table to enrich (CSV with a header row). It is only read."),
-    column: str = typer.Option(..., "--column", "-c", help="The column to fill (an existing one, or a new one)."),
+    csv_path: Path | None = typer.Argument(None, help="The table to enrich (CSV with a header row). It is only read."),
+    column: str | None = typer.Option(None, "--column", "-c", help="The column to fill (an existing one, or a new one)."),
     question: str | None = typer.Option(None, "--question", "-q", help="lookup/research: the question, with {Column} placeholders."),
     formula: str | None = typer.Option(None, "--formula", "-f", help="computation: e.g. '{Price} * {Quantity}'."),
     strategy: str = typer.Option("lookup", "--strategy", "-s", help="lookup | research | computation | a plugin's strategy."),
@@ -32,18 +32,22 @@ def enrich_command(
     options: str | None = typer.Option(None, "--options", help="select: the allowed values, comma-separated."),
     company_column: str | None = typer.Option(None, "--company-column", help="The column naming each row's company (default: Company/Name, else the first)."),
     out_path: Path | None = typer.Option(None, "--out", "-o", help="Where to write the proposal (default: <csv>.<column>.proposal.json beside the CSV)."),
+    resume: str | None = typer.Option(None, "--resume", help="Continue job ID (killed, failed or cancelled): only its unfinished rows run. See `cikb jobs`."),
     as_json: bool = typer.Option(False, "--json", help="Print the proposal as JSON."),
 ) -> None:
     """Propose values for a column, from the knowledge base first (web search only if configured).
 
     Nothing is written to the CSV: review the proposal with `cikb review`, then `cikb apply` it.
+    Every run is a job (its id is printed first): each finished row is kept in the data
+    directory's jobs database, so a killed run continues with `cikb enrich --resume ID`.
     Ctrl-C stops the run and still writes the proposal for the rows that finished.
     """
-    from cikb.app.reading import enrich_table_async
-    from cikb.enrich import CancellationToken, save_proposal
+    from cikb.app.jobs import run_job
+    from cikb.enrich import CancellationToken
 
-    column_part = "-".join(re.findall(r"[a-z0-9]+", column.lower())) or "column"  # a name, never a path: "a/b" stays beside the CSV
-    target = out_path or csv_path.with_name(f"{csv_path.stem}.{column_part}.proposal.json")
+    request = None if resume else _request(csv_path, column, strategy=strategy, question=question, formula=formula,
+                                            thoroughness=thoroughness, column_type=column_type, options=options,
+                                            company_column=company_column, out_path=out_path)
     token = CancellationToken()
     with _progress_bar() as bar:
         task = bar.add_task("starting", total=1.0)
@@ -52,21 +56,35 @@ def enrich_command(
             label = f"{event.stage} {event.label}".strip()
             bar.update(task, completed=event.fraction, description=safe(label[:60]))
 
-        async def run() -> DataProposal:
-            _cancel_on_ctrl_c(token)
-            return await enrich_table_async(
-                csv_path, column, strategy=strategy, question=question, formula=formula, thoroughness=thoroughness,
-                column_type=column_type, options=options.split(",") if options else None,  # type: ignore[arg-type]
-                company_column=company_column, settings=settings(), on_progress=on_progress, cancel=token,
-            )
+        def on_job(job_id: str) -> None:
+            console.print(f"job {job_id}" + (" resumed" if resume else ""), highlight=False)
 
-        proposal = asyncio.run(run())
-    save_proposal(proposal, target)
+        async def run():
+            _cancel_on_ctrl_c(token)
+            return await run_job(settings(), request, resume=resume, on_job=on_job, on_progress=on_progress, cancel=token)
+
+        job, proposal = asyncio.run(run())
     if as_json:
         print_json(proposal)
-    _summary(proposal, target)
+    _summary(proposal, Path(job.request.proposal_path))
     if proposal.cancelled:
+        console.print(f"continue it with `cikb enrich --resume {job.id}`", highlight=False)
         sys.exit(130)  # interrupted, as a shell expects after Ctrl-C (typer.Exit is swallowed outside standalone mode)
+
+
+def _request(csv_path: Path | None, column: str | None, *, out_path: Path | None, options: str | None, **fields):
+    """The job a new `cikb enrich` asks for; one usage error line when the table or column is missing."""
+    from cikb.app.jobs import JobRequest
+    from cikb.core.errors import BadInputError
+
+    for missing, value in (("argument 'CSV_PATH'", csv_path), ("option '--column'", column)):
+        if value is None:
+            raise BadInputError(f"Missing {missing}: a new job needs the CSV and --column, `--resume ID` continues one "
+                                "(see `cikb enrich --help`)")
+    column_part = "-".join(re.findall(r"[a-z0-9]+", column.lower())) or "column"  # a name, never a path: "a/b" stays beside the CSV
+    target = out_path or csv_path.with_name(f"{csv_path.stem}.{column_part}.proposal.json")
+    return JobRequest(csv_path=str(csv_path.resolve()), column=column, proposal_path=str(target.resolve()),
+                      options=options.split(",") if options else None, **fields)
 
 
 def _progress_bar() -> Progress:
