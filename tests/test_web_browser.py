@@ -2,7 +2,7 @@
 
 Needs Debian's `chromium` package (scripts/setup.sh test installs it when run as root) and
 Playwright (the dev extra), which drives that browser through ``executable_path``: no
-browser download. The review page's screenshot is written to tests/output/review.png.
+browser download. The screenshots of the review and jobs pages are written to tests/output/.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def start_server(proposals: Path) -> tuple[subprocess.Popen, str]:
 
 def test_review_page_in_chromium_accepts_one_cell_rejects_another_and_applies(tmp_path: Path) -> None:
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import expect, sync_playwright
     except ImportError:
         pytest.fail("Playwright is not installed: pip install -e '.[dev]'")
     browser_path = chromium()
@@ -75,24 +75,31 @@ def test_review_page_in_chromium_accepts_one_cell_rejects_another_and_applies(tm
             page.goto(url)
             assert page.locator("h1").inner_text() == "Companies"
             assert "acme-corp" in page.locator("table").inner_text()
+            page.click("text=Jobs")  # the two enrichments, done, with their progress
+            expect(page.locator('#jobs tr[data-status="done"]')).to_have_count(2)  # waits for the page, unlike count()
+            assert "2/2" in page.locator("#jobs").inner_text()
+            page.screenshot(path=str(tmp_path / "jobs.png"), full_page=True)
             page.click("text=Proposals")
             page.click("a:has-text('review')")
+            expect(page.locator("h1")).to_have_text("Review: companies.csv")
             founded = page.locator('td[data-row="0"][data-column="0"]')   # Acme Corp's Founded (columns in name order)
             headquarters = page.locator('td[data-row="0"][data-column="1"]')
             assert "2011" in founded.inner_text() and "high" in founded.inner_text()
             assert founded.locator("mark").first.inner_text() == "2011"   # the value marked in its evidence
             assert "Portland" in headquarters.inner_text()
             founded.locator("button.accept").click()
-            page.locator('td[data-row="0"][data-column="1"] button.reject').click()
-            assert page.locator('td[data-row="0"][data-column="0"]').get_attribute("data-decision") == "accept"
-            assert page.locator('td[data-row="0"][data-column="1"]').get_attribute("data-decision") == "reject"
+            expect(founded).to_have_attribute("data-decision", "accept")  # after the form's POST and the reload
+            headquarters.locator("button.reject").click()
+            expect(headquarters).to_have_attribute("data-decision", "reject")
+            expect(founded).to_have_attribute("data-decision", "accept")
             shot = tmp_path / "review.png"
             page.screenshot(path=str(shot), full_page=True)
             OUTPUT.mkdir(exist_ok=True)
             shutil.copyfile(shot, OUTPUT / "review.png")
+            shutil.copyfile(tmp_path / "jobs.png", OUTPUT / "jobs.png")
             page.fill("input[name=out]", "companies.reviewed.csv")
             page.click("#apply-button")
-            assert page.locator("h1").inner_text() == "Applied"
+            expect(page.locator("h1")).to_have_text("Applied")
             browser.close()
     finally:
         server.terminate()

@@ -90,6 +90,14 @@ def create_app(settings: Settings, guard: Guard, proposals_dir: Path) -> Starlet
         results = await run_in_threadpool(apply_table, table, decisions, fields.get("out", ""))
         return page(request, "applied.html", table=table, results=results)
 
+    async def jobs(request: Request) -> Response:
+        listed = await run_in_threadpool(_jobs, settings)
+        return page(request, "jobs.html", jobs=listed, live=any(job.status == "running" for job in listed))
+
+    async def job(request: Request) -> Response:
+        found, attempts, logs = await run_in_threadpool(_job, settings, request.path_params["job_id"])
+        return page(request, "job.html", job=found, attempts=attempts, logs=logs, live=found.status == "running")
+
     async def cikb_error(request: Request, exc: Exception) -> Response:
         status = 404 if isinstance(exc, UnknownCompanyError) else 400 if isinstance(exc, BadInputError) else 500
         return page(request, "error.html", status_code=status, message=str(exc))
@@ -102,6 +110,8 @@ def create_app(settings: Settings, guard: Guard, proposals_dir: Path) -> Starlet
         Route("/", companies),
         Route("/companies/{slug}", company),
         Route("/ask", ask_page),
+        Route("/jobs", jobs),
+        Route("/jobs/{job_id}", job),
         Route("/review", proposals),
         Route("/review/{key}", review),
         Route("/review/{key}/decide", review_decide, methods=["POST"]),
@@ -119,6 +129,24 @@ def _ask(settings: Settings, question: str, company: str | None):
     with open_retriever(settings) as retriever:
         answer = ask(settings, question, company, retriever)
         return answer, chunk_texts(retriever, [source.chunk_id for source in answer.context])
+
+
+def _jobs(settings: Settings):
+    """`cikb jobs`: every enrichment job, newest first."""
+    from cikb.app.jobs import JobStore
+
+    with JobStore(settings.data_dir) as store:
+        return store.list()
+
+
+def _job(settings: Settings, job_id: str):
+    """`cikb jobs show ID`: the job, its attempts, and each finished row's research log (its steps)."""
+    from cikb.app.jobs import JobStore
+
+    with JobStore(settings.data_dir) as store:
+        found = store.get(job_id)
+        logs = [log for column in found.columns for log in store.logs(found.id, column)]
+        return found, store.attempts(found.id), logs
 
 
 def href(url: str | None) -> str:
