@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from cikb.enrich import apply_proposals, load_proposal
+from cikb.enrich import apply_proposals, load_proposal, review_rows
 from cikb.enrich.models import ApplyResult, DataProposal, RowLog
 
 from cikb.core.errors import BadInputError, CikbError
@@ -113,18 +113,17 @@ def build_table(key: str, csv_path: Path, proposals: list[tuple[Path, DataPropos
     cells: dict[tuple[int, int], Cell] = {}
     for column, (_, proposal) in enumerate(proposals):
         chosen = decisions.of(key, proposal)
-        for log in proposal.research_log:
-            labels.setdefault(log.row_id, log.label)
-            cells[(log.row_id, column)] = _cell(log, column, chosen.get(log.row_id))
+        for line, log in zip(review_rows(proposal), proposal.research_log):  # `cikb review`'s rows, plus the evidence
+            labels.setdefault(line["row"], line["label"])
+            cells[(line["row"], column)] = _cell(line, evidence_of(log), column, chosen.get(line["row"]))
     return ReviewTable(key, csv_path, proposals, ignored, dict(sorted(labels.items())), cells)
 
 
-def _cell(log: RowLog, column: int, decision: Decision | None) -> Cell:
-    source = log.sources[0] if log.sources else None
-    return Cell(row=log.row_id, column=column, value=log.value if log.status == "found" else None,
-                confidence=log.confidence, status=log.status, evidence=highlight(evidence_of(log), log.value),
-                source_url=source.url if source else None, source_title=source.title if source else None,
-                decision=decision if log.status == "found" and log.value is not None else None)
+def _cell(line: dict, evidence: str, column: int, decision: Decision | None) -> Cell:
+    value = line["value"] if line["status"] == "found" else None
+    return Cell(row=line["row"], column=column, value=value, confidence=line["confidence"], status=line["status"],
+                evidence=highlight(evidence, value), source_url=line["source"], source_title=line["source_title"],
+                decision=decision if value is not None else None)
 
 
 def evidence_of(log: RowLog) -> str:
