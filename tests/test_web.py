@@ -135,6 +135,11 @@ def test_a_change_needs_the_token_in_the_form_not_only_the_cookie(reviewed, tmp_
     assert not (work / "x.csv").exists()
 
 
+def test_an_empty_knowledge_base_says_how_to_fill_it(tmp_path: Path) -> None:
+    html = signed_in(tmp_path).get("/").text
+    assert "The knowledge base is empty: run <code>cikb gather</code> first." in html
+
+
 # --- review and apply -------------------------------------------------------------
 
 
@@ -239,6 +244,7 @@ def test_scraped_text_with_a_script_tag_renders_escaped(make_site, tmp_path: Pat
     for response in pages:
         assert response.status_code == 200, response.text
         assert SCRIPT not in response.text and "&lt;script&gt;alert(1)&lt;/script&gt;" in response.text, response.url
+    assert f"{site.url}/" in pages[1].text and "<td>website</td>" in pages[1].text  # its source and its page
     answer = pages[0].text
     assert "2001" in answer and 'class="cite" href="#chunk-1"' in answer  # a citation links to its chunk...
     chunk = answer[answer.index('id="chunk-1"'):]

@@ -12,6 +12,8 @@ import os
 import shutil
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -69,6 +71,9 @@ def test_review_page_in_chromium_accepts_one_cell_rejects_another_and_applies(tm
 
     server, url = start_server(work)
     try:
+        with pytest.raises(urllib.error.HTTPError) as refused:  # the running server, without the token
+            urllib.request.urlopen(url.split("?")[0], timeout=10)
+        assert refused.value.code == 403
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=browser_path, headless=True)
             page = browser.new_page(viewport={"width": 1280, "height": 800})

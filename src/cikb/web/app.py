@@ -22,7 +22,8 @@ from starlette.templating import Jinja2Templates
 
 from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, CikbError, UnknownCompanyError
-from cikb.web.review import Decisions, apply_table, build_table, decide, find_proposals
+from cikb.core.secrets import mask_secrets
+from cikb.web.review import Decisions, ReviewTable, apply_table, build_table, decide, find_proposals
 from cikb.web.security import TOKEN_FIELD, Guard, TokenMiddleware, checked_form
 
 _HERE = Path(str(resources.files("cikb.web")))
@@ -31,95 +32,108 @@ _CITATION = re.compile(r"\[(\d+)\]")
 
 def create_app(settings: Settings, guard: Guard, proposals_dir: Path) -> Starlette:
     """The review page for ``settings``' knowledge base and the proposals in ``proposals_dir``."""
-    # Autoescape everything: page text, titles and chunks are scraped from the web.
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(_HERE / "templates"), autoescape=True)
-    env.filters["href"] = href
-    templates = Jinja2Templates(env=env)
-    decisions = Decisions()
-
-    def page(request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
-        return templates.TemplateResponse(request, name, {"token": guard.token, "token_field": TOKEN_FIELD, **context},
-                                          status_code=status_code)
-
-    async def companies(request: Request) -> Response:
-        from cikb.app.kb import company_statuses
-
-        return page(request, "companies.html", statuses=await run_in_threadpool(company_statuses, settings))
-
-    async def company(request: Request) -> Response:
-        from cikb.app.kb import company_detail
-
-        detail = await run_in_threadpool(company_detail, settings, request.path_params["slug"])
-        return page(request, "company.html", detail=detail)
-
-    async def ask_page(request: Request) -> Response:
-        question = request.query_params.get("q", "").strip()
-        company_slug = request.query_params.get("company", "").strip() or None
-        if not question:
-            return page(request, "ask.html", question="", company=company_slug or "", answer=None)
-        answer, texts = await run_in_threadpool(_ask, settings, question, company_slug)
-        return page(request, "ask.html", question=question, company=company_slug or "", answer=answer,
-                    parts=citation_parts(answer.answer), texts=texts)
-
-    async def proposals(request: Request) -> Response:
-        found = await run_in_threadpool(find_proposals, proposals_dir)
-        return page(request, "proposals.html", found=found, folder=proposals_dir)
-
-    def review_table(key: str):
-        found = find_proposals(proposals_dir)
-        if key not in found:
-            raise HTTPException(404, f"no proposals for this table in {proposals_dir} any more")
-        csv_path, items, ignored = found[key]
-        return build_table(key, csv_path, items, ignored, decisions)
-
-    async def review(request: Request) -> Response:
-        table = await run_in_threadpool(review_table, request.path_params["key"])
-        return page(request, "review.html", table=table, default_out=f"{table.csv_path.stem}.reviewed.csv")
-
-    async def review_decide(request: Request) -> Response:
-        fields = await checked_form(request, guard)
-        table = await run_in_threadpool(review_table, request.path_params["key"])
-        decision, scope, row, column = parse_choice(fields.get("choice", ""))
-        decide(table, decisions, decision, scope, row, column)
-        anchor = f"#row-{row}" if row is not None else ""
-        return RedirectResponse(f"/review/{table.key}{anchor}", status_code=303)
-
-    async def review_apply(request: Request) -> Response:
-        fields = await checked_form(request, guard)
-        table = await run_in_threadpool(review_table, request.path_params["key"])
-        results = await run_in_threadpool(apply_table, table, decisions, fields.get("out", ""))
-        return page(request, "applied.html", table=table, results=results)
-
-    async def jobs(request: Request) -> Response:
-        listed = await run_in_threadpool(_jobs, settings)
-        return page(request, "jobs.html", jobs=listed, live=any(job.status == "running" for job in listed))
-
-    async def job(request: Request) -> Response:
-        found, attempts, logs = await run_in_threadpool(_job, settings, request.path_params["job_id"])
-        return page(request, "job.html", job=found, attempts=attempts, logs=logs, live=found.status == "running")
-
-    async def cikb_error(request: Request, exc: Exception) -> Response:
-        status = 404 if isinstance(exc, UnknownCompanyError) else 400 if isinstance(exc, BadInputError) else 500
-        return page(request, "error.html", status_code=status, message=str(exc))
-
-    async def http_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, HTTPException)
-        return page(request, "error.html", status_code=exc.status_code, message=exc.detail)
-
+    pages = Pages(settings, guard, proposals_dir)
     routes = [
-        Route("/", companies),
-        Route("/companies/{slug}", company),
-        Route("/ask", ask_page),
-        Route("/jobs", jobs),
-        Route("/jobs/{job_id}", job),
-        Route("/review", proposals),
-        Route("/review/{key}", review),
-        Route("/review/{key}/decide", review_decide, methods=["POST"]),
-        Route("/review/{key}/apply", review_apply, methods=["POST"]),
+        Route("/", pages.companies),
+        Route("/companies/{slug}", pages.company),
+        Route("/ask", pages.ask),
+        Route("/jobs", pages.jobs),
+        Route("/jobs/{job_id}", pages.job),
+        Route("/review", pages.proposals),
+        Route("/review/{key}", pages.review),
+        Route("/review/{key}/decide", pages.review_decide, methods=["POST"]),
+        Route("/review/{key}/apply", pages.review_apply, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static"),
     ]
     return Starlette(routes=routes, middleware=[Middleware(TokenMiddleware, guard=guard)],
-                     exception_handlers={CikbError: cikb_error, HTTPException: http_error})
+                     exception_handlers={CikbError: pages.cikb_error, HTTPException: pages.http_error})
+
+
+class Pages:
+    """One handler per page; each calls the application's API (in a worker thread) and renders a template."""
+
+    def __init__(self, settings: Settings, guard: Guard, proposals_dir: Path) -> None:
+        self.settings = settings
+        self.guard = guard
+        self.proposals_dir = proposals_dir
+        self.decisions = Decisions()
+        # Autoescape everything: page text, titles and chunks are scraped from the web.
+        env = jinja2.Environment(loader=jinja2.FileSystemLoader(_HERE / "templates"), autoescape=True)
+        env.filters["href"] = href
+        self.templates = Jinja2Templates(env=env)
+
+    def page(self, request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
+        context = {"token": self.guard.token, "token_field": TOKEN_FIELD, **context}
+        return self.templates.TemplateResponse(request, name, context, status_code=status_code)
+
+    async def companies(self, request: Request) -> Response:
+        from cikb.app.kb import company_statuses
+
+        return self.page(request, "companies.html", statuses=await run_in_threadpool(company_statuses, self.settings))
+
+    async def company(self, request: Request) -> Response:
+        from cikb.app.kb import company_detail
+
+        detail = await run_in_threadpool(company_detail, self.settings, request.path_params["slug"])
+        return self.page(request, "company.html", detail=detail)
+
+    async def ask(self, request: Request) -> Response:
+        question = request.query_params.get("q", "").strip()
+        company = request.query_params.get("company", "").strip()
+        if not question:
+            return self.page(request, "ask.html", question="", company=company, answer=None)
+        answer, texts = await run_in_threadpool(_ask, self.settings, question, company or None)
+        return self.page(request, "ask.html", question=question, company=company, answer=answer,
+                         parts=citation_parts(answer.answer), texts=texts)
+
+    async def jobs(self, request: Request) -> Response:
+        listed = await run_in_threadpool(_jobs, self.settings)
+        return self.page(request, "jobs.html", jobs=listed, live=any(job.status == "running" for job in listed))
+
+    async def job(self, request: Request) -> Response:
+        found, attempts, logs = await run_in_threadpool(_job, self.settings, request.path_params["job_id"])
+        return self.page(request, "job.html", job=found, attempts=attempts, logs=logs, live=found.status == "running")
+
+    async def proposals(self, request: Request) -> Response:
+        found = await run_in_threadpool(find_proposals, self.proposals_dir)
+        return self.page(request, "proposals.html", found=found, folder=self.proposals_dir)
+
+    def review_table(self, key: str) -> ReviewTable:
+        found = find_proposals(self.proposals_dir)
+        if key not in found:
+            raise HTTPException(404, f"no proposals for this table in {self.proposals_dir} any more")
+        csv_path, items, ignored = found[key]
+        return build_table(key, csv_path, items, ignored, self.decisions)
+
+    async def review(self, request: Request) -> Response:
+        table = await run_in_threadpool(self.review_table, request.path_params["key"])
+        return self.page(request, "review.html", table=table, default_out=f"{table.csv_path.stem}.reviewed.csv")
+
+    async def review_decide(self, request: Request) -> Response:
+        fields = await checked_form(request, self.guard)
+        table = await run_in_threadpool(self.review_table, request.path_params["key"])
+        decision, scope, row, column = parse_choice(fields.get("choice", ""))
+        decide(table, self.decisions, decision, scope, row, column)
+        anchor = f"#row-{row}" if row is not None else ""
+        return RedirectResponse(f"/review/{table.key}{anchor}", status_code=303)
+
+    async def review_apply(self, request: Request) -> Response:
+        fields = await checked_form(request, self.guard)
+        table = await run_in_threadpool(self.review_table, request.path_params["key"])
+        results = await run_in_threadpool(apply_table, table, self.decisions, fields.get("out", ""))
+        return self.page(request, "applied.html", table=table, results=results)
+
+    async def cikb_error(self, request: Request, exc: Exception) -> Response:
+        status = 404 if isinstance(exc, UnknownCompanyError) else 400 if isinstance(exc, BadInputError) else 500
+        return self.error(request, str(exc), status)
+
+    async def http_error(self, request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return self.error(request, exc.detail, exc.status_code)
+
+    def error(self, request: Request, message: str, status: int) -> Response:
+        """One `error:` line, secrets masked as the CLI masks them."""
+        return self.page(request, "error.html", status_code=status, message=mask_secrets(message, self.settings.secrets()))
 
 
 def _ask(settings: Settings, question: str, company: str | None):
