@@ -31,6 +31,7 @@ from cikb.enrich.proposal import build_proposal, save_proposal
 from pydantic import BaseModel, Field
 
 from cikb.app.llm import Migration, migrate
+from cikb.app.workspace import process_alive
 from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, CikbError
 
@@ -150,18 +151,6 @@ class Job(BaseModel):
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def _alive(pid: int | None) -> bool:
-    if not pid:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # someone else's process: it exists
-    return True
 
 
 class JobStore:
@@ -311,7 +300,7 @@ def _params(request: JobRequest) -> dict:
 
 def _job(row: sqlite3.Row) -> Job:
     status = row["status"]
-    if status == "running" and not _alive(row["pid"]):
+    if status == "running" and not process_alive(row["pid"]):
         status = "interrupted"  # killed (SIGKILL, a crash, a power cut): resume it
     return Job(
         id=row["id"], status=status, csv_path=row["csv_path"], csv_sha256=row["csv_sha256"], columns=json.loads(row["columns"]),
