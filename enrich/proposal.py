@@ -69,14 +69,29 @@ def apply_proposal(proposal: DataProposal | str | Path, csv_path: str | Path, ou
     A proposed value that a spreadsheet would run as a formula gets a leading apostrophe
     (:func:`~cikb.enrich.table.spreadsheet_safe`); the table's own cells are copied as they are.
     """
-    if not isinstance(proposal, DataProposal):
-        proposal = load_proposal(proposal)
+    return apply_proposals([proposal], csv_path, out, min_confidence=min_confidence, column=column)[0]
+
+
+def apply_proposals(proposals: list[DataProposal | str | Path], csv_path: str | Path, out: str | Path, *,
+                    min_confidence: Confidence = "low", column: str | None = None) -> list[ApplyResult]:
+    """:func:`apply_proposal` for several proposals of one table (the columns of one job), in one write."""
+    loaded = [p if isinstance(p, DataProposal) else load_proposal(p) for p in proposals]
     table = read_table(csv_path)
-    _check_target(proposal, table.sha256, column)
-    target = table.find_column(proposal.target.column) or proposal.target.column
-    columns = table.columns if target in table.columns else [*table.columns, target]
-    confidence = {log.row_id: log.confidence for log in proposal.research_log}
+    columns = list(table.columns)
     rows = [dict(row) for row in table.rows]
+    results = []
+    for proposal in loaded:
+        _check_target(proposal, table.sha256, column)
+        target = table.find_column(proposal.target.column) or proposal.target.column
+        if target not in columns:
+            columns.append(target)
+        results.append(_fill(proposal, rows, target, min_confidence, str(out)))
+    write_table_atomic(Path(out), columns, rows)
+    return results
+
+
+def _fill(proposal: DataProposal, rows: list[dict[str, str]], target: str, min_confidence: Confidence, out: str) -> ApplyResult:
+    confidence = {log.row_id: log.confidence for log in proposal.research_log}
     updated = below = 0
     for operation in proposal.operations:
         _check_operation(operation, proposal.target.column, len(rows))
@@ -85,8 +100,7 @@ def apply_proposal(proposal: DataProposal | str | Path, csv_path: str | Path, ou
             continue
         rows[operation.row_id][target] = spreadsheet_safe(next(iter(operation.changes.values())))  # a value from the web is data
         updated += 1
-    write_table_atomic(Path(out), columns, rows)
-    return ApplyResult(out=str(out), column=target, updated=updated, below_min_confidence=below,
+    return ApplyResult(out=out, column=target, updated=updated, below_min_confidence=below,
                        not_found=len(rows) - len(proposal.operations))
 
 
