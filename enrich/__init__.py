@@ -3,7 +3,7 @@
 Public interface:
 
 - :func:`enrich_table` (and :func:`enrich_table_async`) — CSV + column + strategy -> :class:`~cikb.core.models.DataProposal`;
-  :func:`save_proposal`, :func:`load_proposal`, :func:`review_rows`, :func:`apply_proposal`, :func:`apply_proposals`.
+  :func:`save_proposal`, :func:`load_proposal`, :func:`review_rows`, :func:`apply_proposal` (:func:`apply_proposals` for several columns).
 - Strategies: :class:`RowStrategy`, :func:`register_strategy`, :func:`get_strategy`, :func:`get_all_strategies`,
   :func:`get_strategies_by_kind`; built-ins ``lookup``, ``research``, ``computation``;
   :class:`KnowledgeFirstStrategy` for new strategies that need outside facts (KB first, then ``search_web``).

@@ -76,7 +76,7 @@ def apply_proposal(proposal: DataProposal | str | Path, csv_path: str | Path, ou
 def apply_proposals(proposals: Sequence[DataProposal | str | Path], csv_path: str | Path, out: str | Path, *,
                     min_confidence: Confidence = "low", column: str | None = None,
                     accepted: Mapping[str, Collection[int]] | None = None) -> list[ApplyResult]:
-    """Write ``csv_path`` plus several proposals' values (one column each) to ``out`` in one atomic write.
+    """:func:`apply_proposal` for several proposals of one table (the columns of one job, or the review page's), in one write.
 
     Every proposal is checked against the file's hash and its own column first; nothing is
     written unless all pass. ``accepted`` (the review page's choice), keyed by each proposal's
@@ -94,12 +94,12 @@ def apply_proposals(proposals: Sequence[DataProposal | str | Path], csv_path: st
         if target not in columns:
             columns.append(target)
         keep = None if accepted is None else set(accepted.get(proposal.target.column, ()))
-        results.append(_apply_one(proposal, rows, target, min_confidence, keep, out))
+        results.append(_fill(proposal, rows, target, min_confidence, keep, out))
     write_table_atomic(Path(out), columns, rows)
     return results
 
 
-def _apply_one(proposal: DataProposal, rows: list[dict[str, str]], target: str, min_confidence: Confidence,
+def _fill(proposal: DataProposal, rows: list[dict[str, str]], target: str, min_confidence: Confidence,
                keep: set[int] | None, out: str | Path) -> ApplyResult:
     """Write one proposal's values into ``rows`` (in place): those at least ``min_confidence`` and in ``keep``."""
     confidence = {log.row_id: log.confidence for log in proposal.research_log}

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from enrich_support import run_cli
 
-from cikb.app.jobs import JobRequest, JobStore
+from cikb.app.jobs import ColumnRequest, JobRequest, JobStore
 
 ROWS = 400
 
@@ -167,12 +167,12 @@ def test_resume_refuses_a_table_that_changed(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path / "data")
     table = tmp_path / "t.csv"
     table.write_text("Company,A\nAcme,1\nBeta,2\n", encoding="utf-8")
-    request = JobRequest(csv_path=str(table), column="B", strategy="computation", formula="{A} + 1", column_type="number",
-                         proposal_path=str(tmp_path / "t.proposal.json"))
+    request = JobRequest(csv_path=str(table), columns=[ColumnRequest(name="B", strategy="computation", formula="{A} + 1",
+                                                                     column_type="number", proposal_path=str(tmp_path / "t.proposal.json"))])
     with JobStore(settings.data_dir) as jobs:
         job_id = jobs.create(request)
         jobs.finish(job_id, "failed", error="simulated")
-    job, proposal = asyncio.run(run_job(settings, resume=job_id))
+    job, [proposal] = asyncio.run(run_job(settings, resume=job_id))
     assert job.status == "done" and [op.changes for op in proposal.operations] == [{"B": "2"}, {"B": "3"}]
     with JobStore(settings.data_dir) as jobs:
         jobs.finish(job_id, "failed")

@@ -291,16 +291,16 @@ def test_serve_refuses_a_short_token_and_a_busy_port_with_one_error_line() -> No
 
 
 def test_the_jobs_page_polls_while_a_job_runs_and_shows_each_rows_steps(reviewed, tmp_path: Path) -> None:
-    from cikb.app.jobs import JobRequest, JobStore
+    from cikb.app.jobs import ColumnRequest, JobRequest, JobStore
 
     work, table = reviewed
     proposal = proposal_for(table, "Founded", {0: ("2011", "high", "Acme was founded in 2011."), 1: ("1989", "low", "since 1989")},
                             ["Acme", "Globex", "Initech"])
     data_dir = load_settings().data_dir
     with JobStore(data_dir) as store:  # this process runs the job: it is alive, so the job is running
-        job_id = store.create(JobRequest(csv_path=str(table), column="Founded", question="When was {Company} founded?",
-                                         proposal_path=str(work / "founded.proposal.json")))
-        store.started(job_id, proposal.target, {"question": "When was {Company} founded?"}, rows=3)
+        column = ColumnRequest(name="Founded", question="When was {Company} founded?", proposal_path=str(work / "founded.proposal.json"))
+        job_id = store.create(JobRequest(csv_path=str(table), columns=[column]))
+        store.started(job_id, "Founded", proposal.target, rows=3)
         store.record(job_id, proposal.research_log[0], "Founded")
     web = signed_in(tmp_path, work)
     listing = web.get("/jobs").text
@@ -314,4 +314,5 @@ def test_the_jobs_page_polls_while_a_job_runs_and_shows_each_rows_steps(reviewed
     assert 'data-status="done"' in listing and "3/3" in listing and 'http-equiv="refresh"' not in listing
     detail = web.get(f"/jobs/{job_id}").text
     assert detail.count("<tr data-row=") == 3 and "<strong>answer</strong> 2011" in detail
+    assert "Founded: lookup, question When was {Company} founded?; proposal" in detail
     assert web.get("/jobs/nope").status_code == 400

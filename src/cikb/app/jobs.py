@@ -18,8 +18,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import secrets
 import sqlite3
+import tomllib
 from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
@@ -28,9 +30,11 @@ from typing import Any, Literal
 from cikb.enrich import get_strategy
 from cikb.enrich.models import DataProposal, ProposalTarget, RowLog
 from cikb.enrich.proposal import build_proposal, save_proposal
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from cikb.app.llm import Migration, migrate
+from cikb.app.reading import enrich_table_async
+from cikb.app.workspace import process_alive
 from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, CikbError
 
@@ -51,18 +55,16 @@ _SCHEMA_001 = """
         id TEXT PRIMARY KEY,
         csv_path TEXT NOT NULL,
         csv_sha256 TEXT,
-        columns TEXT NOT NULL,          -- JSON list of column names
-        strategy TEXT NOT NULL,
-        params TEXT NOT NULL,           -- JSON: question / formula / thoroughness
-        request TEXT NOT NULL,          -- JSON: everything needed to run the job again
-        target TEXT,                    -- JSON ProposalTarget, once the table was read
+        columns TEXT NOT NULL,          -- JSON list of the column names asked for
+        strategy TEXT NOT NULL,         -- the columns' strategies, for listing
+        request TEXT NOT NULL,          -- JSON JobRequest: everything needed to run the job again
+        targets TEXT NOT NULL DEFAULT '{}',  -- JSON: column -> ProposalTarget, once the table was read
         status TEXT NOT NULL,
         total INTEGER NOT NULL DEFAULT 0,
         done INTEGER NOT NULL DEFAULT 0,
         found INTEGER NOT NULL DEFAULT 0,
         errors INTEGER NOT NULL DEFAULT 0,
         pid INTEGER,
-        proposal_path TEXT,
         embedding_model TEXT,
         error TEXT,
         created_at TEXT NOT NULL,
@@ -80,33 +82,43 @@ _SCHEMA_001 = """
         raw_value TEXT,
         confidence TEXT,
         answered_by TEXT,
-        sources TEXT,                   -- JSON list of sources
+        sources TEXT,                   -- JSON list of source URLs
         error TEXT,
         log TEXT NOT NULL,              -- the whole RowLog (steps included) as JSON
         created_at TEXT NOT NULL,
         PRIMARY KEY (job_id, column_name, row_id, attempt)
     );
-    CREATE INDEX attempts_final ON attempts (job_id, column_name, final, row_id);
-    """
+    CREATE INDEX attempts_final ON attempts (job_id, column_name, final, row_id)
+"""
 
 
-class JobRequest(BaseModel):
-    """What `cikb enrich` was asked: enough to run the job again on resume."""
+class ColumnRequest(BaseModel):
+    """One column a job fills: its name, how (strategy and question or formula), its type, its proposal file."""
 
-    csv_path: str
-    column: str
+    name: str
     strategy: str = "lookup"
     question: str | None = None
     formula: str | None = None
     thoroughness: str | None = None
     column_type: str = "text"
     options: list[str] | None = None
-    company_column: str | None = None
     proposal_path: str
 
     def enrich_options(self) -> dict:
-        """The keyword arguments of ``enrich_table_async`` (besides the CSV and the column)."""
-        return self.model_dump(exclude={"csv_path", "column", "proposal_path"})
+        """The keyword arguments of ``enrich_table_async`` for this column (besides the CSV and its name)."""
+        return self.model_dump(exclude={"name", "proposal_path"})
+
+    def params(self) -> dict:
+        return {k: v for k, v in {"question": self.question, "formula": self.formula,
+                                  "thoroughness": self.thoroughness}.items() if v is not None}
+
+
+class JobRequest(BaseModel):
+    """What `cikb enrich` was asked: enough to run the job again on resume."""
+
+    csv_path: str
+    company_column: str | None = None
+    columns: list[ColumnRequest] = Field(min_length=1)
 
 
 class Attempt(BaseModel):
@@ -126,7 +138,7 @@ class Attempt(BaseModel):
 
 
 class Job(BaseModel):
-    """One enrichment job; ``done`` counts cells finished out of ``total``."""
+    """One enrichment job; ``done`` counts cells (rows x columns) finished out of ``total``."""
 
     id: str
     status: JobStatus
@@ -134,34 +146,21 @@ class Job(BaseModel):
     csv_sha256: str | None
     columns: list[str]
     strategy: str
-    params: dict
     done: int
     total: int
     found: int
     errors: int
-    proposal_path: str | None
+    proposals: list[str]
     error: str | None = None
     created_at: str
     updated_at: str
     request: JobRequest
-    target: ProposalTarget | None = None
+    targets: dict[str, ProposalTarget] = Field(default_factory=dict)
     embedding_model: str | None = None
 
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def _alive(pid: int | None) -> bool:
-    if not pid:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # someone else's process: it exists
-    return True
 
 
 class JobStore:
@@ -194,12 +193,13 @@ class JobStore:
         """A new job in status running; returns its id."""
         job_id = secrets.token_hex(4)
         now = _now()
+        strategies = ", ".join(dict.fromkeys(c.strategy for c in request.columns))
         with self._db:
             self._db.execute(
-                "INSERT INTO jobs (id, csv_path, columns, strategy, params, request, status, pid, proposal_path, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)",
-                (job_id, request.csv_path, json.dumps([request.column]), request.strategy, json.dumps(_params(request)),
-                 request.model_dump_json(), os.getpid(), request.proposal_path, now, now),
+                "INSERT INTO jobs (id, csv_path, columns, strategy, request, status, pid, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)",
+                (job_id, request.csv_path, json.dumps([c.name for c in request.columns]), strategies,
+                 request.model_dump_json(), os.getpid(), now, now),
             )
         return job_id
 
@@ -207,46 +207,50 @@ class JobStore:
         """Take a job over to resume it; refused while another live process runs it, or once it is done."""
         job = self.get(job_id)
         if job.status == "running":
-            raise BadInputError(f"job {job_id} is running in another process (pid {self._pid(job_id)}); wait for it or stop it first")
+            raise BadInputError(f"job {job.id} is running in another process; wait for it or stop it first")
         if job.status == "done":
-            raise BadInputError(f"job {job_id} is done; its proposal is {job.proposal_path}")
+            raise BadInputError(f"job {job.id} is done; its proposals: {', '.join(job.proposals)}")
         with self._db:
-            self._db.execute("UPDATE jobs SET status='running', pid=?, error=NULL, updated_at=? WHERE id=?", (os.getpid(), _now(), job_id))
-        return self.get(job_id)
+            self._db.execute("UPDATE jobs SET status='running', pid=?, error=NULL, updated_at=? WHERE id=?", (os.getpid(), _now(), job.id))
+        return self.get(job.id)
 
-    def started(self, job_id: str, target: ProposalTarget, params: dict, rows: int) -> None:
-        """The table was read and checked: record its hash, the column's spelling and the cell count."""
+    def started(self, job_id: str, column: str, target: ProposalTarget, rows: int) -> None:
+        """A column's table was read and checked: record the table's hash, the column's target, the cell count."""
         job = self.get(job_id)
         if job.csv_sha256 is not None and job.csv_sha256 != target.csv_sha256:
             raise BadInputError(
                 f"{target.csv_path} changed since job {job_id} started (sha256 {job.csv_sha256[:12]}…); start a new job for it"
             )
+        targets = {name: t.model_dump() for name, t in {**job.targets, column: target}.items()}
         with self._db:
             self._db.execute(
-                "UPDATE jobs SET csv_sha256=?, target=?, columns=?, params=?, total=?, updated_at=? WHERE id=?",
-                (target.csv_sha256, target.model_dump_json(), json.dumps([target.column]), json.dumps(params), rows, _now(), job_id),
+                "UPDATE jobs SET csv_sha256=?, targets=?, total=?, updated_at=? WHERE id=?",
+                (target.csv_sha256, json.dumps(targets), rows * len(job.columns), _now(), job_id),
             )
 
     def record(self, job_id: str, log: RowLog, column: str, *, final: bool = True) -> None:
         """Write one finished attempt (and, when final, count the cell done) in one transaction."""
-        error = next((s.detail for s in log.steps if s.type == "error"), None) if log.status in ("error", "skipped") else None
+        error = next((s.detail for s in log.steps if s.type == "error"), None)
         with self._db:
-            attempt = self._db.execute(
-                "SELECT COALESCE(MAX(attempt), 0) + 1 FROM attempts WHERE job_id=? AND column_name=? AND row_id=?",
+            previous = self._db.execute(
+                "SELECT attempt, status FROM attempts WHERE job_id=? AND column_name=? AND row_id=? ORDER BY attempt DESC LIMIT 1",
                 (job_id, column, log.row_id),
-            ).fetchone()[0]
-            if final:
+            ).fetchone()
+            if final and previous is not None:
                 self._db.execute("UPDATE attempts SET final=0 WHERE job_id=? AND column_name=? AND row_id=?", (job_id, column, log.row_id))
             self._db.execute(
                 "INSERT INTO attempts (job_id, column_name, row_id, attempt, final, status, label, value, raw_value, confidence,"
                 " answered_by, sources, error, log, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (job_id, column, log.row_id, attempt, int(final), log.status, log.label, log.value, log.raw_value, log.confidence,
-                 log.answered_by, json.dumps([s.url for s in log.sources]), error, log.model_dump_json(), _now()),
+                (job_id, column, log.row_id, previous[0] + 1 if previous else 1, int(final), log.status, log.label, log.value,
+                 log.raw_value, log.confidence, log.answered_by, json.dumps([s.url for s in log.sources]), error,
+                 log.model_dump_json(), _now()),
             )
-            if final:
+            if final:  # a cell counts once: a retry replaces its earlier final attempt in the counts
+                was = previous["status"] if previous is not None else None
                 self._db.execute(
-                    "UPDATE jobs SET done=done+1, found=found+?, errors=errors+?, updated_at=? WHERE id=?",
-                    (int(log.status == "found"), int(log.status == "error"), _now(), job_id),
+                    "UPDATE jobs SET done=done+?, found=found+?, errors=errors+?, updated_at=? WHERE id=?",
+                    (int(previous is None), int(log.status == "found") - int(was == "found"),
+                     int(log.status == "error") - int(was == "error"), _now(), job_id),
                 )
 
     def finish(self, job_id: str, status: JobStatus, *, error: str | None = None, embedding_model: str | None = None) -> None:
@@ -289,36 +293,31 @@ class JobStore:
                         label=r["label"], value=r["value"], confidence=r["confidence"], answered_by=r["answered_by"],
                         sources=json.loads(r["sources"] or "[]"), error=r["error"]) for r in cursor]
 
-    def proposal(self, job_id: str, description: str) -> DataProposal:
-        """The job's proposal, built from its rows (not from any one process's memory)."""
+    def proposal(self, job_id: str, column: ColumnRequest) -> DataProposal:
+        """The proposal of one of the job's columns, built from its rows (not from any one process's memory)."""
         job = self.get(job_id)
-        if job.target is None:
-            raise BadInputError(f"job {job_id} never read its table ({job.error or 'no error recorded'})")
-        column = job.target.column
-        proposal = build_proposal(target=job.target, strategy_name=job.strategy, description=description, params=job.params,
-                                  logs=list(self.logs(job_id, column)), rows_total=job.total, cancelled=job.done < job.total)
+        target = job.targets.get(column.name)
+        if target is None:
+            raise BadInputError(f"job {job_id} never read its table for column {column.name!r} ({job.error or 'no error recorded'})")
+        rows = job.total // len(job.columns)
+        logs = list(self.logs(job_id, column.name))
+        proposal = build_proposal(target=target, strategy_name=column.strategy, description=get_strategy(column.strategy).describe(column.params()),
+                                  params=column.params(), logs=logs, rows_total=rows, cancelled=len(logs) < rows)
         return proposal.model_copy(update={"embedding_model": job.embedding_model})
-
-    def _pid(self, job_id: str) -> int | None:
-        row = self._db.execute("SELECT pid FROM jobs WHERE id=?", (job_id,)).fetchone()
-        return row[0] if row else None
-
-
-def _params(request: JobRequest) -> dict:
-    return {k: v for k, v in {"question": request.question, "formula": request.formula,
-                              "thoroughness": request.thoroughness}.items() if v is not None}
 
 
 def _job(row: sqlite3.Row) -> Job:
     status = row["status"]
-    if status == "running" and not _alive(row["pid"]):
+    if status == "running" and not process_alive(row["pid"]):
         status = "interrupted"  # killed (SIGKILL, a crash, a power cut): resume it
+    request = JobRequest.model_validate_json(row["request"])
     return Job(
         id=row["id"], status=status, csv_path=row["csv_path"], csv_sha256=row["csv_sha256"], columns=json.loads(row["columns"]),
-        strategy=row["strategy"], params=json.loads(row["params"]), done=row["done"], total=row["total"], found=row["found"],
-        errors=row["errors"], proposal_path=row["proposal_path"], error=row["error"], created_at=row["created_at"],
-        updated_at=row["updated_at"], request=JobRequest.model_validate_json(row["request"]),
-        target=ProposalTarget.model_validate_json(row["target"]) if row["target"] else None, embedding_model=row["embedding_model"],
+        strategy=row["strategy"], done=row["done"], total=row["total"], found=row["found"], errors=row["errors"],
+        proposals=[c.proposal_path for c in request.columns], error=row["error"], created_at=row["created_at"],
+        updated_at=row["updated_at"], request=request,
+        targets={name: ProposalTarget.model_validate(t) for name, t in json.loads(row["targets"]).items()},
+        embedding_model=row["embedding_model"],
     )
 
 
@@ -326,50 +325,104 @@ def _job(row: sqlite3.Row) -> Job:
 
 
 async def run_job(settings: Settings, request: JobRequest | None = None, *, resume: str | None = None,
-                  on_job: Callable[[str], None] | None = None, **options: Any) -> tuple[Job, DataProposal]:
-    """Run a new job for ``request``, or resume job ``resume``; write its proposal; return both.
+                  on_job: Callable[[str], None] | None = None, **options: Any) -> tuple[Job, list[DataProposal]]:
+    """Run a new job for ``request``, or resume job ``resume``; write one proposal per column; return them.
 
-    Each finished row is in the jobs database before the next starts reporting, so a run
-    killed at any point is resumed by ``run_job(settings, resume=job_id)``. ``options`` go
-    to ``cikb.app.reading.enrich_table_async`` (``on_progress``, ``cancel``, ``kb``, ``llm``...).
+    Columns run one after the other over the table. Each finished row is in the jobs database
+    before the next progress event, so a run killed at any point is resumed by
+    ``run_job(settings, resume=job_id)``. ``options`` go to ``cikb.app.reading.enrich_table_async``
+    (``on_progress``, ``cancel``, ``kb``, ``llm``...).
     """
-    from cikb.app.reading import enrich_table_async  # the read path: loads models only when a row searches
-
     with JobStore(settings.data_dir) as jobs:
         if resume is not None:
             request = jobs.claim(resume).request
             job_id: str | None = resume
             if on_job is not None:
-                on_job(job_id)
-        elif request is not None:
-            job_id = None  # created once the table and the column check out: bad input leaves no job behind
-        else:
+                on_job(resume)
+        elif request is None:
             raise ValueError("run_job needs a request or a job id to resume")
-        column_name = request.column
-
-        def started(target: ProposalTarget, params: dict, rows: int) -> None:
-            nonlocal column_name, job_id
-            column_name = target.column
-            if job_id is None:
-                job_id = jobs.create(request)
-                if on_job is not None:
-                    on_job(job_id)
-            jobs.started(job_id, target, params, rows)
-
-        target = jobs.get(resume).target if resume is not None else None  # None until the table was read once
+        else:
+            job_id = None  # created once the table and the first column check out: bad input leaves no job behind
         try:
-            proposal = await enrich_table_async(
-                request.csv_path, request.column, settings=settings, on_start=started,
-                skip_rows=jobs.finished_rows(resume, target.column) if target is not None else (),
-                on_row=lambda log: jobs.record(job_id, log, column_name), **request.enrich_options(), **options,
-            )
+            for column in request.columns:
+                def started(target: ProposalTarget, params: dict, rows: int, column: ColumnRequest = column) -> None:
+                    nonlocal job_id
+                    if job_id is None:
+                        job_id = jobs.create(request)
+                        if on_job is not None:
+                            on_job(job_id)
+                    jobs.started(job_id, column.name, target, rows)
+
+                skip = jobs.finished_rows(job_id, column.name) if job_id is not None else set()
+                proposal = await enrich_table_async(
+                    request.csv_path, column.name, settings=settings, company_column=request.company_column, on_start=started,
+                    skip_rows=skip, on_row=lambda log, name=column.name: jobs.record(job_id, log, name),
+                    **column.enrich_options(), **options,
+                )
+                if proposal.cancelled:
+                    break
         except BaseException as err:
             if job_id is not None:
                 jobs.finish(job_id, "cancelled" if isinstance(err, (KeyboardInterrupt, asyncio.CancelledError)) else "failed",
                             error=str(err) or type(err).__name__)
             raise
-        job = jobs.get(job_id)
         jobs.finish(job_id, "cancelled" if proposal.cancelled else "done", embedding_model=proposal.embedding_model)
-        whole = jobs.proposal(job_id, get_strategy(request.strategy).describe(job.params))
-        save_proposal(whole, request.proposal_path)
-        return jobs.get(job_id), whole
+        proposals = []
+        for column in request.columns:
+            if column.name in jobs.get(job_id).targets:
+                proposals.append(jobs.proposal(job_id, column))
+                save_proposal(proposals[-1], column.proposal_path)
+        return jobs.get(job_id), proposals
+
+
+# -- asking ----------------------------------------------------------------------------
+
+
+def proposal_path_for(csv_path: Path, column: str, folder: Path | None = None) -> Path:
+    """Where a column's proposal goes by default: ``<csv stem>.<column>.proposal.json`` beside the CSV (or in ``folder``)."""
+    column_part = "-".join(re.findall(r"[a-z0-9]+", column.lower())) or "column"  # a name, never a path: "a/b" stays beside the CSV
+    return (folder or csv_path.parent) / f"{csv_path.stem}.{column_part}.proposal.json"
+
+
+class _FileColumn(BaseModel, extra="forbid"):
+    name: str
+    strategy: str = "lookup"
+    question: str | None = None
+    formula: str | None = None
+    thoroughness: str | None = None
+    type: str = "text"
+    options: list[str] | None = None
+    out: str | None = None
+
+
+class _JobFile(BaseModel, extra="forbid"):
+    csv: str | None = None
+    company_column: str | None = None
+    column: list[_FileColumn] = Field(min_length=1)
+
+
+def load_job_file(path: Path, csv_path: Path | None = None) -> JobRequest:
+    """A job from a TOML file: ``csv``, ``company_column`` and one ``[[column]]`` table per column.
+
+    Each column has ``name`` and, as on the command line, ``strategy``, ``question`` or
+    ``formula``, ``thoroughness``, ``type``, ``options`` and ``out``. Relative paths are taken
+    from the file's folder; ``csv_path`` (the command's argument) wins over ``csv``.
+    """
+    try:
+        parsed = _JobFile.model_validate(tomllib.loads(Path(path).read_text(encoding="utf-8")))
+    except FileNotFoundError:
+        raise BadInputError(f"no such job file: {path}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+        raise BadInputError(f"malformed job file {path}: {err}") from None
+    except ValidationError as err:
+        first = err.errors()[0]
+        raise BadInputError(f"job file {path}: {'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+    base = Path(path).resolve().parent
+    table = csv_path.resolve() if csv_path is not None else base / parsed.csv if parsed.csv else None
+    if table is None:
+        raise BadInputError(f"job file {path} names no csv, and no CSV was given")
+    columns = [ColumnRequest(name=c.name, strategy=c.strategy, question=c.question, formula=c.formula, thoroughness=c.thoroughness,
+                             column_type=c.type, options=c.options,
+                             proposal_path=str(base / c.out if c.out else proposal_path_for(table, c.name)))
+               for c in parsed.column]
+    return JobRequest(csv_path=str(table), company_column=parsed.company_column, columns=columns)

@@ -55,9 +55,9 @@ def show_command(
         print_json({**job.model_dump(mode="json"), "attempts": [a.model_dump() for a in attempts]})
         return
     out.print(f"job {job.id}: {job.status}, {job.done}/{job.total} cells done, {job.found} found, {job.errors} errors", highlight=False)
-    out.print(f"table {safe(job.csv_path)}; column {safe(', '.join(job.columns))}; {safe(job.strategy)} {safe(job.params)}", highlight=False)
-    if job.proposal_path:
-        out.print(f"proposal {safe(job.proposal_path)}", highlight=False)
+    out.print(f"table {safe(job.csv_path)}", highlight=False)
+    for column in job.request.columns:
+        out.print(f"column {safe(column.name)}: {safe(column.strategy)} {safe(column.params())} -> {safe(column.proposal_path)}", highlight=False)
     if job.error:
         out.print(f"error: {safe(job.error)}", highlight=False)
     table = RichTable(title=f"{len(attempts)} attempt(s)", title_justify="left")
