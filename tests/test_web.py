@@ -136,8 +136,11 @@ def test_a_change_needs_the_token_in_the_form_not_only_the_cookie(reviewed, tmp_
 
 
 def test_an_empty_knowledge_base_says_how_to_fill_it(tmp_path: Path) -> None:
-    html = signed_in(tmp_path).get("/").text
-    assert "The knowledge base is empty: run <code>cikb gather</code> first." in html
+    web = signed_in(tmp_path)
+    assert "The knowledge base is empty: run <code>cikb gather</code> first." in web.get("/").text
+    asked = web.get("/ask", params={"q": "Who founded Acme?"})
+    assert asked.status_code == 409 and "error: " in asked.text and "gather a company first" in asked.text
+    assert web.get("/companies/acme").status_code == 404
 
 
 # --- review and apply -------------------------------------------------------------

@@ -124,7 +124,8 @@ class Pages:
         return self.page(request, "applied.html", table=table, results=results)
 
     async def cikb_error(self, request: Request, exc: Exception) -> Response:
-        status = 404 if isinstance(exc, UnknownCompanyError) else 400 if isinstance(exc, BadInputError) else 500
+        # Bad input 400, an unknown company 404; anything else the knowledge base's state refuses (not gathered, damaged, locked): 409.
+        status = 404 if isinstance(exc, UnknownCompanyError) else 400 if isinstance(exc, BadInputError) else 409
         return self.error(request, str(exc), status)
 
     async def http_error(self, request: Request, exc: Exception) -> Response:
