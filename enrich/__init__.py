@@ -3,7 +3,7 @@
 Public interface:
 
 - :func:`enrich_table` (and :func:`enrich_table_async`) — CSV + column + strategy -> :class:`~cikb.core.models.DataProposal`;
-  :func:`save_proposal`, :func:`load_proposal`, :func:`review_rows`, :func:`apply_proposal`.
+  :func:`save_proposal`, :func:`load_proposal`, :func:`review_rows`, :func:`apply_proposal` (:func:`apply_proposals` for several columns).
 - Strategies: :class:`RowStrategy`, :func:`register_strategy`, :func:`get_strategy`, :func:`get_all_strategies`,
   :func:`get_strategies_by_kind`; built-ins ``lookup``, ``research``, ``computation``;
   :class:`KnowledgeFirstStrategy` for new strategies that need outside facts (KB first, then ``search_web``).
@@ -33,6 +33,7 @@ from cikb.enrich.evidence import KnowledgeFirstStrategy
 from cikb.enrich.orchestrator import CancellationToken, ProgressEvent, run_rows
 from cikb.enrich.proposal import (
     apply_proposal,
+    apply_proposals,
     load_proposal,
     review_rows,
     save_proposal,
@@ -51,7 +52,7 @@ from cikb.enrich.template import interpolate_template
 __all__ = [
     "CancellationToken", "ColumnSpec", "Completer", "EnrichContext", "HttpJsonSearch", "KnowledgeBase", "KnowledgeFirstStrategy",
     "OpenAIWebSearch", "PageFetcher", "ProgressEvent", "RowInput", "RowStrategy", "SearchHit", "WebPage",
-    "WebProvider", "answer_step", "apply_proposal", "coerce_value", "enrich_table", "enrich_table_async",
+    "WebProvider", "answer_step", "apply_proposal", "apply_proposals", "coerce_value", "enrich_table", "enrich_table_async",
     "get_all_strategies", "get_strategies_by_kind", "get_strategy", "interpolate_template", "load_proposal",
     "register_strategy", "review_rows", "run_rows", "safe_eval", "save_proposal", "unregister_strategy",
 ]

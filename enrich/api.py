@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Literal
 
@@ -16,7 +17,7 @@ from cikb.enrich.base import (
     load_plugins,
 )
 from cikb.enrich.models import ColumnType, DataProposal, ProposalTarget
-from cikb.enrich.orchestrator import CancellationToken, ProgressCallback, run_rows
+from cikb.enrich.orchestrator import CancellationToken, ProgressCallback, RowCallback, run_rows
 from cikb.enrich.proposal import build_proposal
 from cikb.enrich.providers import WebProvider, open_web_provider
 from cikb.enrich.table import Table, read_table
@@ -26,6 +27,7 @@ from cikb.core.errors import BadInputError, CikbError
 from cikb.core.slug import slugify
 
 Auto = Literal["auto"]
+StartCallback = Callable[[ProposalTarget, dict, int], None]  # (target, params, rows in the table), before any row runs
 COLUMN_TYPES: tuple[ColumnType, ...] = ("text", "number", "boolean", "select")
 
 
@@ -56,8 +58,14 @@ async def enrich_table_async(csv_path: str | Path, column: str, *, strategy: str
                              settings: Settings | None = None, kb: KnowledgeBase | None = None,
                              web: WebProvider | None | Auto = "auto", llm: Completer | None = None,
                              on_progress: ProgressCallback | None = None,
-                             cancel: CancellationToken | None = None) -> DataProposal:
-    """The same as :func:`enrich_table`, inside a running event loop."""
+                             cancel: CancellationToken | None = None, on_start: StartCallback | None = None,
+                             on_row: RowCallback | None = None, skip_rows: Collection[int] = ()) -> DataProposal:
+    """The same as :func:`enrich_table`, inside a running event loop.
+
+    For a job store: ``on_start`` sees the checked target before any row runs, ``on_row``
+    each row as it finishes, and ``skip_rows`` names rows finished earlier (not run again,
+    not in the returned proposal: the job builds the whole proposal from its rows).
+    """
     settings = settings or load_settings()
     load_plugins(settings.enrich.plugins)
     table = read_table(csv_path)
@@ -68,13 +76,17 @@ async def enrich_table_async(csv_path: str | Path, column: str, *, strategy: str
     ctx = EnrichContext(settings=settings, column=column_spec, columns=table.columns,
                         kb=kb, web=open_web_provider(settings) if web == "auto" else web, llm=llm)
     chosen.validate_params(params, ctx)
-    rows = [_row_input(i, row, identity) for i, row in enumerate(table.rows)]
-    logs, cancelled = await run_rows(chosen, rows, params, ctx, on_progress=on_progress, cancel=cancel)
-    model = getattr(kb, "model_description", None)  # a LazyKnowledgeBase knows it once a search opened it
     target = ProposalTarget(csv_path=str(Path(csv_path).resolve()), csv_sha256=table.sha256, column=column_spec.name,
                             column_type=column_spec.type, options=list(column_spec.options), company_column=identity)
+    if on_start is not None:
+        on_start(target, params, len(table.rows))
+    skip = set(skip_rows)
+    rows = [_row_input(i, row, identity) for i, row in enumerate(table.rows) if i not in skip]
+    logs, cancelled = await run_rows(chosen, rows, params, ctx, on_progress=on_progress, cancel=cancel,
+                                     on_row=on_row, done_before=len(skip))
+    model = getattr(kb, "model_description", None)  # a LazyKnowledgeBase knows it once a search opened it
     proposal = build_proposal(target=target, strategy_name=chosen.name, description=chosen.describe(params), params=params,
-                              logs=logs, rows_total=len(rows), cancelled=cancelled)
+                              logs=logs, rows_total=len(table.rows), cancelled=cancelled)
     return proposal.model_copy(update={"embedding_model": model})
 
 

@@ -93,4 +93,5 @@ class ApplyResult(BaseModel):
     column: str
     updated: int = Field(description="Cells written.")
     below_min_confidence: int = 0
+    not_accepted: int = Field(0, description="Values the review left out (rejected or undecided).")
     not_found: int = Field(0, description="Rows the proposal has no value for (not found, skipped, error, or not run).")

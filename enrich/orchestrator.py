@@ -39,6 +39,7 @@ class ProgressEvent:
 
 
 ProgressCallback = Callable[[ProgressEvent], None]
+RowCallback = Callable[[RowLog], None]  # called as each row finishes, before the next progress event
 
 
 class CancellationToken:
@@ -63,24 +64,30 @@ def concurrency_limit(strategy: RowStrategy, params: dict, ctx: EnrichContext) -
 class _Run:
     """The shared state of one run: finished rows and the progress reporter."""
 
-    def __init__(self, total: int, on_progress: ProgressCallback | None) -> None:
+    def __init__(self, total: int, on_progress: ProgressCallback | None, done_before: int = 0) -> None:
         self.total = total
         self.logs: dict[int, RowLog] = {}
         self.on_progress = on_progress
+        self.done_before = done_before
 
     def emit(self, stage: Stage, **fields: object) -> None:
         if self.on_progress is not None:
-            done = len(self.logs)
+            done = self.done_before + len(self.logs)
             self.on_progress(ProgressEvent(stage=stage, fraction=done / self.total if self.total else 1.0,
                                            done=done, total=self.total, **fields))  # type: ignore[arg-type]
 
 
 async def run_rows(strategy: RowStrategy, rows: list[RowInput], params: dict, ctx: EnrichContext, *,
-                   on_progress: ProgressCallback | None = None,
-                   cancel: CancellationToken | None = None) -> tuple[list[RowLog], bool]:
-    """Work every row under the strategy's concurrency limit; return (logs in row order, cancelled)."""
+                   on_progress: ProgressCallback | None = None, cancel: CancellationToken | None = None,
+                   on_row: RowCallback | None = None, done_before: int = 0) -> tuple[list[RowLog], bool]:
+    """Work every row under the strategy's concurrency limit; return (logs in row order, cancelled).
+
+    ``on_row`` sees each finished row at once (a job store writes it there, so a
+    killed run loses no finished row); ``done_before`` counts rows a resumed job
+    finished earlier, for the progress fraction.
+    """
     cancel = cancel or CancellationToken()
-    run = _Run(len(rows), on_progress)
+    run = _Run(len(rows) + done_before, on_progress, done_before)
     semaphore = asyncio.Semaphore(concurrency_limit(strategy, params, ctx))
     run.emit("starting", detail=strategy.display_name)
 
@@ -89,6 +96,8 @@ async def run_rows(strategy: RowStrategy, rows: list[RowInput], params: dict, ct
             if cancel.cancelled:  # checked before a row starts: cancellation falls between rows
                 return
             log = await _run_row(strategy, row, params, ctx, run)
+            if on_row is not None:
+                on_row(log)
             run.logs[row.row_id] = log
             stage: Stage = "row_skipped" if log.status == "skipped" else "row_done"
             run.emit(stage, row_id=row.row_id, label=row.label, value=log.value, confidence=log.confidence)

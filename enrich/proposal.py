@@ -8,6 +8,7 @@ result atomically; the input CSV is never modified by ``enrich``.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from cikb.enrich.models import (
     ProposalTarget,
     RowLog,
 )
-from cikb.enrich.table import read_table, write_table_atomic, write_text_atomic
+from cikb.enrich.table import read_table, spreadsheet_safe, write_table_atomic, write_text_atomic
 from pydantic import ValidationError
 
 from cikb.core.errors import BadInputError
@@ -64,26 +65,57 @@ def _first_error(err: Exception) -> str:
 
 def apply_proposal(proposal: DataProposal | str | Path, csv_path: str | Path, out: str | Path, *,
                    min_confidence: Confidence = "low", column: str | None = None) -> ApplyResult:
-    """Write ``csv_path`` plus the proposal's values (at least ``min_confidence``) to ``out``, atomically."""
-    if not isinstance(proposal, DataProposal):
-        proposal = load_proposal(proposal)
+    """Write ``csv_path`` plus the proposal's values (at least ``min_confidence``) to ``out``, atomically.
+
+    A proposed value that a spreadsheet would run as a formula gets a leading apostrophe
+    (:func:`~cikb.enrich.table.spreadsheet_safe`); the table's own cells are copied as they are.
+    """
+    return apply_proposals([proposal], csv_path, out, min_confidence=min_confidence, column=column)[0]
+
+
+def apply_proposals(proposals: Sequence[DataProposal | str | Path], csv_path: str | Path, out: str | Path, *,
+                    min_confidence: Confidence = "low", column: str | None = None,
+                    accepted: Mapping[str, Collection[int]] | None = None) -> list[ApplyResult]:
+    """:func:`apply_proposal` for several proposals of one table (the columns of one job, or the review page's), in one write.
+
+    Every proposal is checked against the file's hash and its own column first; nothing is
+    written unless all pass. ``accepted`` (the review page's choice), keyed by each proposal's
+    column, limits a column to the rows named; a column it leaves out gets no value.
+    """
+    loaded = [p if isinstance(p, DataProposal) else load_proposal(p) for p in proposals]
     table = read_table(csv_path)
-    _check_target(proposal, table.sha256, column)
-    target = table.find_column(proposal.target.column) or proposal.target.column
-    columns = table.columns if target in table.columns else [*table.columns, target]
-    confidence = {log.row_id: log.confidence for log in proposal.research_log}
+    for proposal in loaded:
+        _check_target(proposal, table.sha256, column)
+    columns = list(table.columns)
     rows = [dict(row) for row in table.rows]
-    updated = below = 0
+    results = []
+    for proposal in loaded:
+        target = table.find_column(proposal.target.column) or proposal.target.column
+        if target not in columns:
+            columns.append(target)
+        keep = None if accepted is None else set(accepted.get(proposal.target.column, ()))
+        results.append(_fill(proposal, rows, target, min_confidence, keep, out))
+    write_table_atomic(Path(out), columns, rows)
+    return results
+
+
+def _fill(proposal: DataProposal, rows: list[dict[str, str]], target: str, min_confidence: Confidence,
+               keep: set[int] | None, out: str | Path) -> ApplyResult:
+    """Write one proposal's values into ``rows`` (in place): those at least ``min_confidence`` and in ``keep``."""
+    confidence = {log.row_id: log.confidence for log in proposal.research_log}
+    updated = below = not_accepted = 0
     for operation in proposal.operations:
         _check_operation(operation, proposal.target.column, len(rows))
+        if keep is not None and operation.row_id not in keep:
+            not_accepted += 1
+            continue
         if not confidence_at_least(confidence.get(operation.row_id, "none"), min_confidence):
             below += 1
             continue
-        rows[operation.row_id][target] = next(iter(operation.changes.values()))
+        rows[operation.row_id][target] = spreadsheet_safe(next(iter(operation.changes.values())))  # a value from the web is data
         updated += 1
-    write_table_atomic(Path(out), columns, rows)
     return ApplyResult(out=str(out), column=target, updated=updated, below_min_confidence=below,
-                       not_found=len(rows) - len(proposal.operations))
+                       not_accepted=not_accepted, not_found=len(rows) - len(proposal.operations))
 
 
 def _check_target(proposal: DataProposal, sha256: str, column: str | None) -> None:

@@ -6,6 +6,7 @@ import csv
 import hashlib
 import io
 import os
+import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +14,10 @@ from pathlib import Path
 from cikb.core.errors import BadInputError
 
 _IDENTITY_NAMES = ("company", "company name", "name", "organisation", "organization", "org")
+# OWASP's CSV injection advice: a cell starting with one of these is run as a formula by spreadsheets...
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# ...unless it is a plain number ("-12", "+3.5", "1e-3"), which a spreadsheet reads as the number it is.
+_PLAIN_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 
 @dataclass(frozen=True)
@@ -97,6 +102,17 @@ def _check_header(columns: list[str], name: str) -> None:
         if column.lower() in seen:
             raise BadInputError(f"malformed CSV {name}: column {column!r} appears twice in the header")
         seen.add(column.lower())
+
+
+def spreadsheet_safe(value: str) -> str:
+    """``value`` as a CSV cell no spreadsheet runs as a formula: a leading apostrophe when it starts like one.
+
+    Numbers stay numbers, negative ones included; the apostrophe is what OWASP advises (Excel and
+    LibreOffice show the text without it).
+    """
+    if value.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value
 
 
 def write_table_atomic(path: Path, columns: list[str], rows: list[dict[str, str]]) -> None:

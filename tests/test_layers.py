@@ -57,3 +57,15 @@ def test_reading_the_knowledge_base_does_not_load_the_write_path(tmp_path: Path)
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("folder", ["src/cikb/core", "src/cikb/app", *STAGES])
+def test_nothing_below_the_shells_imports_the_cli_or_the_web_page(folder: str) -> None:
+    """The CLI and the review page (cikb.web) are thin shells over cikb.app: nothing beneath may import them."""
+    used = {layer_of(m) for m in cikb_imports(REPO / folder)}
+    assert not used & {"cli", "web"}, f"{folder} imports {sorted(used & {'cli', 'web'})}"
+
+
+def test_the_web_page_does_not_import_the_cli() -> None:
+    """Both shells call the same Python API; neither goes through the other."""
+    assert "cli" not in {layer_of(m) for m in cikb_imports(REPO / "src" / "cikb" / "web")}

@@ -28,7 +28,7 @@ from cikb.app.indexing import (
     stage,
     write_all,
 )
-from cikb.app.models import CompanyStatus
+from cikb.app.models import CompanyDetail, CompanyStatus, PageRef
 from cikb.app.workspace import (
     CompanyDir,
     Generation,
@@ -41,7 +41,7 @@ from cikb.app.workspace import (
 )
 from cikb.core.config import Settings
 from cikb.core.errors import DamagedError, LockedError, UnknownCompanyError, access_checked
-from cikb.core.models import Chunk, RawDocument
+from cikb.core.models import Chunk, RawDocument, SourceSummary
 from cikb.core.slug import check_slug
 
 OnProgress = Callable[[str], None]
@@ -75,6 +75,20 @@ def company_statuses(settings: Settings) -> list[CompanyStatus]:
             points = store.companies()
             check_points(folders, points, store.location, store.count)
         return [_status(folder, points.get(folder.slug, 0)) for folder in folders]
+
+
+def company_detail(settings: Settings, slug: str) -> CompanyDetail:
+    """One company's status, its sources as the last gather summarised them, and its pages (url, title, type)."""
+    wanted = check_slug(slug)
+    status = next((s for s in company_statuses(settings) if s.slug == wanted), None)
+    if status is None:
+        raise UnknownCompanyError(f"no company {slug!r} in the knowledge base (see `cikb companies`)")
+    folder = CompanyDir(settings.data_dir, wanted)
+    with access_checked(settings.data_dir):
+        sources = [SourceSummary.model_validate(s) for s in folder.manifest().get("sources") or []]
+        documents = read_documents(folder.raw_link, repair=f"then run `{rebuild_command(wanted)}`")
+    pages = [PageRef(url=d.url, title=d.title, source_type=d.source_type, scraped_at=d.scraped_at) for d in documents]
+    return CompanyDetail(status=status, sources=sources, pages=sorted(pages, key=lambda p: (p.source_type, p.url)))
 
 
 def _status(folder: CompanyDir, points: int) -> CompanyStatus:

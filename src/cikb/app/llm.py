@@ -81,12 +81,12 @@ def m002_calls_created_index(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX calls_created_at ON calls (created_at)")
 
 
-def migrate(db: sqlite3.Connection) -> list[str]:
-    """Apply the migrations this database has not seen; return their names."""
+def migrate(db: sqlite3.Connection, migrations: list[tuple[str, Migration]] = MIGRATIONS) -> list[str]:
+    """Apply the migrations this database has not seen (the call log's by default); return their names."""
     db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
     done = {row[0] for row in db.execute("SELECT name FROM _migrations")}
     applied = []
-    for name, step in MIGRATIONS:
+    for name, step in migrations:
         if name in done:
             continue
         with db:  # each step and its record commit together

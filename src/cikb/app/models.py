@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from cikb.core.models import Company, CrawlEvent, SourceSummary
+from cikb.core.models import Company, CrawlEvent, SourceType, SourceSummary
 
 GatherStage = Literal["crawl", "clean", "chunk", "embed", "store"]
 
@@ -47,6 +47,23 @@ class CompanyStatus(BaseModel):
     model: str | None = None
     gathered_at: str | None = None
     indexed: bool = Field(True, description="False while a commit is unfinished (the next gather or forget finishes it).")
+
+
+class PageRef(BaseModel):
+    """One raw document of a company: where it came from, not its text."""
+
+    url: str
+    title: str
+    source_type: SourceType
+    scraped_at: datetime
+
+
+class CompanyDetail(BaseModel):
+    """One company with what its last gather or rebuild read: each source's summary and the pages kept."""
+
+    status: CompanyStatus
+    sources: list[SourceSummary] = Field(default_factory=list)
+    pages: list[PageRef] = Field(default_factory=list)
 
 
 class LLMCall(BaseModel):

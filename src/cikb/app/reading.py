@@ -8,6 +8,11 @@ then is the write path imported.
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
@@ -22,15 +27,20 @@ from cikb.retrieve import Retriever
 from cikb.store import VectorStore, open_store
 
 from cikb.app.llm import LLMClient
-from cikb.app.workspace import CompanyDir, check_companies, check_points, company_names, list_companies
+from cikb.app.workspace import CompanyDir, check_companies, check_points, company_names, list_companies, process_alive
 from cikb.core.config import Settings, load_settings
 from cikb.core.errors import access_checked
 
 Auto = Literal["auto"]
 
 
-def open_retriever(settings: Settings) -> Retriever:
+def open_retriever(settings: Settings, snapshot: Path | None = None) -> Retriever:
     """The configured store, embedding model and BM25 encoder behind one Retriever.
+
+    With ``snapshot`` (an empty directory), the embedded store is copied there and the
+    retriever reads the copy: the store's lock is held only while copying, so a gather can
+    commit meanwhile, and the reader keeps seeing one consistent state (the generation current
+    when it opened).
 
     Raises ModelMismatchError when the store's vectors come from another model
     than the one that would embed the queries, DamagedError (the path and the command
@@ -46,6 +56,9 @@ def open_retriever(settings: Settings) -> Retriever:
             check_store(store, companies)
             embedder = load_embedder(settings.embed)
             store.check_model(embedder.info)
+            if snapshot is not None and hasattr(store, "copy_to"):  # the embedded store; a server has no such lock
+                original, store = store, store.copy_to(snapshot)
+                original.close()
         except BaseException:
             store.close()
             raise
@@ -107,13 +120,17 @@ async def enrich_table_async(csv_path: str | Path, column: str, *, settings: Set
             if companies := check_companies(settings.data_dir):
                 with open_store(settings) as store:
                     check_store(store, companies)
-    opened = LazyKnowledgeBase(lambda: open_retriever(settings)) if kb == "auto" else None
-    try:
-        return await enrich_rows_async(csv_path, column, settings=settings, kb=opened or kb,
-                                       llm=default_completer(settings) if llm == "auto" else llm, **options)
-    finally:
-        if opened is not None:
-            opened.close()
+    with read_snapshot_dir(settings) as snapshot:
+        opened = LazyKnowledgeBase(lambda: open_retriever(settings, snapshot)) if kb == "auto" else None
+        try:
+            return await enrich_rows_async(csv_path, column, settings=settings, kb=opened or kb,
+                                           llm=default_completer(settings) if llm == "auto" else llm, **options)
+        finally:
+            if opened is not None:
+                opened.close()
+
+
+SNAPSHOTS = "_snapshots"  # under data_dir; names starting with _ are never company slugs
 
 
 def enrich_table(csv_path: str | Path, column: str, **options: Any) -> DataProposal:
@@ -121,3 +138,21 @@ def enrich_table(csv_path: str | Path, column: str, **options: Any) -> DataPropo
     import asyncio
 
     return asyncio.run(enrich_table_async(csv_path, column, **options))
+
+
+@contextmanager
+def read_snapshot_dir(settings: Settings) -> Iterator[Path]:
+    """An empty directory for one reader's copy of the store, removed afterwards (and when its process died)."""
+    root = settings.data_dir / SNAPSHOTS
+    root.mkdir(parents=True, exist_ok=True)
+    for stale in root.iterdir():
+        pid = stale.name.split("-", 1)[0]
+        if pid.isdigit() and not process_alive(int(pid)):  # left by a killed enrichment
+            shutil.rmtree(stale, ignore_errors=True)
+    with tempfile.TemporaryDirectory(dir=root, prefix=f"{os.getpid()}-") as directory:
+        yield Path(directory)
+
+
+def chunk_texts(retriever: Retriever, chunk_ids: Iterable[str]) -> dict[str, str]:
+    """The stored text of each chunk (an answer's sources), read back from the retriever's store."""
+    return {point.chunk.id: point.chunk.text for point in retriever.store.points(chunk_ids)}

@@ -348,6 +348,19 @@ def display_name(manifest: dict, slug: str) -> str:
     return (manifest.get("company") or {}).get("name") or slug
 
 
+def process_alive(pid: int | None) -> bool:
+    """Whether a process with this id exists (a job's or a snapshot's owner)."""
+    if not pid:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process: it exists
+    return True
+
+
 def _short(err: BaseException) -> str:
     return " ".join(str(err).split())[:200]
 

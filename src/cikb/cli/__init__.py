@@ -23,7 +23,9 @@ from cikb.cli import (
     demo_cmd,  # noqa: F401
     enrich_cmd,  # noqa: F401
     gather_cmd,  # noqa: F401  (registers commands, in --help order)
+    jobs_cmd,  # noqa: F401
     kb_cmd,  # noqa: F401
+    serve_cmd,  # noqa: F401
 )
 from cikb.cli._app import app, console, state
 from cikb.cli._text import plain

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import re
 import signal
 import sys
 from pathlib import Path
@@ -22,28 +21,41 @@ _STYLE = {"high": "green", "medium": "yellow", "low": "red", "none": "dim"}
 
 @app.command("enrich")
 def enrich_command(
-    csv_path: Path = typer.Argument(..., help="The table to enrich (CSV with a header row). It is only read."),
-    column: str = typer.Option(..., "--column", "-c", help="The column to fill (an existing one, or a new one)."),
-    question: str | None = typer.Option(None, "--question", "-q", help="lookup/research: the question, with {Column} placeholders."),
-    formula: str | None = typer.Option(None, "--formula", "-f", help="computation: e.g. '{Price} * {Quantity}'."),
-    strategy: str = typer.Option("lookup", "--strategy", "-s", help="lookup | research | computation | a plugin's strategy."),
-    thoroughness: str | None = typer.Option(None, "--thoroughness", help="research: exploratory (default) or comprehensive."),
-    column_type: str = typer.Option("text", "--type", "-t", help="text | number | boolean | select."),
-    options: str | None = typer.Option(None, "--options", help="select: the allowed values, comma-separated."),
+    csv_path: Path | None = typer.Argument(None, help="The table to enrich (CSV with a header row). It is only read."),
+    column: list[str] | None = typer.Option(None, "--column", "-c", help="The column to fill (an existing one, or a new one); repeat it to fill several in one job."),
+    question: list[str] | None = typer.Option(None, "--question", "-q", help="lookup/research: the question, with {Column} placeholders."),
+    formula: list[str] | None = typer.Option(None, "--formula", "-f", help="computation: e.g. '{Price} * {Quantity}'."),
+    strategy: list[str] | None = typer.Option(None, "--strategy", "-s", help="lookup (default) | research | computation | a plugin's strategy."),
+    thoroughness: list[str] | None = typer.Option(None, "--thoroughness", help="research: exploratory (default) or comprehensive."),
+    column_type: list[str] | None = typer.Option(None, "--type", "-t", help="text (default) | number | boolean | select."),
+    options: list[str] | None = typer.Option(None, "--options", help="select: the allowed values, comma-separated."),
     company_column: str | None = typer.Option(None, "--company-column", help="The column naming each row's company (default: Company/Name, else the first)."),
-    out_path: Path | None = typer.Option(None, "--out", "-o", help="Where to write the proposal (default: <csv>.<column>.proposal.json beside the CSV)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the proposal as JSON."),
+    out_path: Path | None = typer.Option(None, "--out", "-o", help="Where to write the proposal (default: <csv>.<column>.proposal.json beside the CSV); with several columns, a folder for their proposals."),
+    job_file: Path | None = typer.Option(None, "--job-file", help="A TOML job: csv, company_column and one [[column]] table per column (name, strategy, question or formula, type, options, out)."),
+    resume: str | None = typer.Option(None, "--resume", help="Continue job ID (killed, failed or cancelled): only its unfinished rows run. See `cikb jobs`."),
+    as_json: bool = typer.Option(False, "--json", help="Print the proposal as JSON (a list of proposals with several columns)."),
 ) -> None:
     """Propose values for a column, from the knowledge base first (web search only if configured).
 
     Nothing is written to the CSV: review the proposal with `cikb review`, then `cikb apply` it.
+    Several columns in one job: repeat --column, and give --question, --formula, --strategy,
+    --type, --options and --thoroughness once (for every column) or once per column, in the
+    same order ('' for none); or describe the job in a TOML file (--job-file).
+    Every run is a job (its id is printed first): each finished row is kept in the data
+    directory's jobs database, so a killed run continues with `cikb enrich --resume ID`.
     Ctrl-C stops the run and still writes the proposal for the rows that finished.
     """
-    from cikb.app.reading import enrich_table_async
-    from cikb.enrich import CancellationToken, save_proposal
+    from cikb.app.jobs import load_job_file, run_job
+    from cikb.enrich import CancellationToken
 
-    column_part = "-".join(re.findall(r"[a-z0-9]+", column.lower())) or "column"  # a name, never a path: "a/b" stays beside the CSV
-    target = out_path or csv_path.with_name(f"{csv_path.stem}.{column_part}.proposal.json")
+    if resume:
+        request = None
+    elif job_file is not None:
+        request = load_job_file(job_file, csv_path)
+    else:
+        request = _request(csv_path, column or [], company_column=company_column, out_path=out_path, strategy=strategy or [],
+                           question=question or [], formula=formula or [], thoroughness=thoroughness or [],
+                           column_type=column_type or [], options=options or [])
     token = CancellationToken()
     with _progress_bar() as bar:
         task = bar.add_task("starting", total=1.0)
@@ -52,21 +64,50 @@ def enrich_command(
             label = f"{event.stage} {event.label}".strip()
             bar.update(task, completed=event.fraction, description=safe(label[:60]))
 
-        async def run() -> DataProposal:
-            _cancel_on_ctrl_c(token)
-            return await enrich_table_async(
-                csv_path, column, strategy=strategy, question=question, formula=formula, thoroughness=thoroughness,
-                column_type=column_type, options=options.split(",") if options else None,  # type: ignore[arg-type]
-                company_column=company_column, settings=settings(), on_progress=on_progress, cancel=token,
-            )
+        def on_job(job_id: str) -> None:
+            console.print(f"job {job_id}" + (" resumed" if resume else ""), highlight=False)
 
-        proposal = asyncio.run(run())
-    save_proposal(proposal, target)
+        async def run():
+            _cancel_on_ctrl_c(token)
+            return await run_job(settings(), request, resume=resume, on_job=on_job, on_progress=on_progress, cancel=token)
+
+        job, proposals = asyncio.run(run())
     if as_json:
-        print_json(proposal)
-    _summary(proposal, target)
-    if proposal.cancelled:
+        print_json(proposals[0] if len(proposals) == 1 else [p.model_dump(mode="json") for p in proposals])
+    for proposal, column_request in zip(proposals, job.request.columns):
+        _summary(proposal, Path(column_request.proposal_path))
+    if job.status != "done":
+        console.print(f"continue it with `cikb enrich --resume {job.id}`", highlight=False)
         sys.exit(130)  # interrupted, as a shell expects after Ctrl-C (typer.Exit is swallowed outside standalone mode)
+
+
+_PER_COLUMN = {"strategy": "--strategy", "question": "--question", "formula": "--formula", "thoroughness": "--thoroughness",
+               "column_type": "--type", "options": "--options"}
+
+
+def _request(csv_path: Path | None, columns: list[str], *, company_column: str | None, out_path: Path | None, **given: list[str]):
+    """The job a new `cikb enrich` asks for; one usage error line when something is missing or does not pair up."""
+    from cikb.app.jobs import ColumnRequest, JobRequest, proposal_path_for
+    from cikb.core.errors import BadInputError
+
+    for missing, value in (("argument 'CSV_PATH'", csv_path), ("option '--column'", columns or None)):
+        if value is None:
+            raise BadInputError(f"Missing {missing}: a new job needs the CSV and --column, `--resume ID` continues one "
+                                "(see `cikb enrich --help`)")
+    for field, values in given.items():
+        if len(values) not in (0, 1, len(columns)):
+            raise BadInputError(f"{_PER_COLUMN[field]} was given {len(values)} times for {len(columns)} columns: "
+                                "give it once for all of them or once per column (see `cikb enrich --help`)")
+    columns_asked = []
+    for i, name in enumerate(columns):
+        fields = {f: (v[i] if len(v) > 1 else v[0]) for f, v in given.items() if v}
+        fields = {f: v for f, v in fields.items() if v != ""}  # '' leaves an option out for this column
+        if "options" in fields:
+            fields["options"] = fields["options"].split(",")
+        folder = out_path if out_path is not None and len(columns) > 1 else None
+        target = out_path if out_path is not None and len(columns) == 1 else proposal_path_for(csv_path, name, folder)
+        columns_asked.append(ColumnRequest(name=name, proposal_path=str(target.resolve()), **fields))
+    return JobRequest(csv_path=str(csv_path.resolve()), company_column=company_column, columns=columns_asked)
 
 
 def _progress_bar() -> Progress:
@@ -124,26 +165,29 @@ def review_command(
 
 @app.command("apply")
 def apply_command(
-    proposal_path: Path = typer.Argument(..., help="A proposal written by `cikb enrich`."),
-    csv_path: Path = typer.Argument(..., help="The CSV the proposal was made for (checked by its content hash)."),
+    proposal_paths: list[Path] = typer.Argument(..., metavar="PROPOSAL... CSV", help="Proposals written by `cikb enrich` (several: the columns of one job), then the CSV they were made for (checked by its content hash)."),
     out_path: Path | None = typer.Option(None, "--out", "-o", help="Where to write the enriched CSV (default: <csv>.enriched.csv)."),
     min_confidence: str = typer.Option("low", "--min-confidence", help="Apply only values at least this confident: high | medium | low."),
     column: str | None = typer.Option(None, "--column", help="Refuse unless the proposal fills this column."),
-    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON (a list with several proposals)."),
 ) -> None:
-    """Write the proposal's values into a copy of the CSV (atomically). Refuses a proposal made for another file or column."""
+    """Write the proposals' values into a copy of the CSV (atomically). Refuses a proposal made for another file or column."""
     from cikb.core.errors import BadInputError
-    from cikb.enrich import apply_proposal
+    from cikb.enrich import apply_proposals
 
+    if len(proposal_paths) < 2:
+        raise BadInputError("Missing argument 'CSV': give the proposal(s), then the CSV they were made for (see `cikb apply --help`)")
+    *proposals, csv_path = proposal_paths
     if min_confidence not in ("high", "medium", "low"):
         raise BadInputError(f"--min-confidence must be high, medium or low, not {min_confidence!r}")
     target = out_path or csv_path.with_name(f"{csv_path.stem}.enriched.csv")
-    result = apply_proposal(proposal_path, csv_path, target, min_confidence=min_confidence, column=column)  # type: ignore[arg-type]
+    results = apply_proposals(proposals, csv_path, target, min_confidence=min_confidence, column=column)  # type: ignore[arg-type]
     if as_json:
-        print_json(result)
+        print_json(results[0] if len(results) == 1 else [r.model_dump() for r in results])
         return
-    console.print(
-        f"wrote {safe(result.out)}: {result.updated} cell(s) of {safe(repr(result.column))} filled; "
-        f"{result.below_min_confidence} below {min_confidence} confidence left as they were; {result.not_found} row(s) without a value",
-        highlight=False, soft_wrap=True,
-    )
+    for result in results:
+        console.print(
+            f"wrote {safe(result.out)}: {result.updated} cell(s) of {safe(repr(result.column))} filled; "
+            f"{result.below_min_confidence} below {min_confidence} confidence left as they were; {result.not_found} row(s) without a value",
+            highlight=False, soft_wrap=True,
+        )

@@ -1,0 +1,428 @@
+"""Enrichment jobs in SQLite: a job row and one row per cell attempt, written as each row finishes.
+
+    <data_dir>/_jobs.sqlite       (names starting with _ are never company slugs)
+
+A job records what was asked (CSV path and hash, column, strategy, parameters, where its
+proposal goes), its status and counts; every finished cell is one ``attempts`` row holding
+its research log, committed before the next progress event. A killed run therefore loses
+only the rows in flight: ``cikb enrich --resume ID`` runs the rows without a final attempt
+and writes the proposal, which is always built from the job's rows.
+
+The schema moves forward only, by named migrations applied once each (the LLM call log's
+mechanism, ``cikb.app.llm.migrate``). The database runs in WAL mode, so `cikb jobs` reads
+while an enrichment writes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import secrets
+import sqlite3
+import tomllib
+from collections.abc import Callable, Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Literal
+
+from cikb.enrich import get_strategy
+from cikb.enrich.models import DataProposal, ProposalTarget, RowLog
+from cikb.enrich.proposal import build_proposal, save_proposal
+from pydantic import BaseModel, Field, ValidationError
+
+from cikb.app.llm import Migration, migrate
+from cikb.app.reading import enrich_table_async
+from cikb.app.workspace import process_alive
+from cikb.core.config import Settings
+from cikb.core.errors import BadInputError, CikbError
+
+JOBS_FILE = "_jobs.sqlite"
+JobStatus = Literal["running", "done", "cancelled", "failed", "interrupted"]
+
+
+def m001_jobs(db: sqlite3.Connection) -> None:
+    for statement in (s.strip() for s in _SCHEMA_001.split(";")):
+        if statement:
+            db.execute(statement)
+
+
+MIGRATIONS: list[tuple[str, Migration]] = [("m001_jobs", m001_jobs)]  # forward only: append, never edit
+
+_SCHEMA_001 = """
+    CREATE TABLE jobs (
+        id TEXT PRIMARY KEY,
+        csv_path TEXT NOT NULL,
+        csv_sha256 TEXT,
+        columns TEXT NOT NULL,          -- JSON list of the column names asked for
+        strategy TEXT NOT NULL,         -- the columns' strategies, for listing
+        request TEXT NOT NULL,          -- JSON JobRequest: everything needed to run the job again
+        targets TEXT NOT NULL DEFAULT '{}',  -- JSON: column -> ProposalTarget, once the table was read
+        status TEXT NOT NULL,
+        total INTEGER NOT NULL DEFAULT 0,
+        done INTEGER NOT NULL DEFAULT 0,
+        found INTEGER NOT NULL DEFAULT 0,
+        errors INTEGER NOT NULL DEFAULT 0,
+        pid INTEGER,
+        embedding_model TEXT,
+        error TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE attempts (
+        job_id TEXT NOT NULL REFERENCES jobs(id),
+        column_name TEXT NOT NULL,
+        row_id INTEGER NOT NULL,
+        attempt INTEGER NOT NULL,
+        final INTEGER NOT NULL,         -- 1: the cell's kept attempt
+        status TEXT NOT NULL,
+        label TEXT,
+        value TEXT,
+        raw_value TEXT,
+        confidence TEXT,
+        answered_by TEXT,
+        sources TEXT,                   -- JSON list of source URLs
+        error TEXT,
+        log TEXT NOT NULL,              -- the whole RowLog (steps included) as JSON
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (job_id, column_name, row_id, attempt)
+    );
+    CREATE INDEX attempts_final ON attempts (job_id, column_name, final, row_id)
+"""
+
+
+class ColumnRequest(BaseModel):
+    """One column a job fills: its name, how (strategy and question or formula), its type, its proposal file."""
+
+    name: str
+    strategy: str = "lookup"
+    question: str | None = None
+    formula: str | None = None
+    thoroughness: str | None = None
+    column_type: str = "text"
+    options: list[str] | None = None
+    proposal_path: str
+
+    def enrich_options(self) -> dict:
+        """The keyword arguments of ``enrich_table_async`` for this column (besides the CSV and its name)."""
+        return self.model_dump(exclude={"name", "proposal_path"})
+
+    def params(self) -> dict:
+        return {k: v for k, v in {"question": self.question, "formula": self.formula,
+                                  "thoroughness": self.thoroughness}.items() if v is not None}
+
+
+class JobRequest(BaseModel):
+    """What `cikb enrich` was asked: enough to run the job again on resume."""
+
+    csv_path: str
+    company_column: str | None = None
+    columns: list[ColumnRequest] = Field(min_length=1)
+
+
+class Attempt(BaseModel):
+    """One attempt at one cell, as `cikb jobs show` prints it."""
+
+    row_id: int
+    column: str
+    attempt: int
+    final: bool
+    status: str
+    label: str | None = None
+    value: str | None = None
+    confidence: str | None = None
+    answered_by: str | None = None
+    sources: list[str] = Field(default_factory=list)
+    error: str | None = None
+
+
+class Job(BaseModel):
+    """One enrichment job; ``done`` counts cells (rows x columns) finished out of ``total``."""
+
+    id: str
+    status: JobStatus
+    csv_path: str
+    csv_sha256: str | None
+    columns: list[str]
+    strategy: str
+    done: int
+    total: int
+    found: int
+    errors: int
+    proposals: list[str]
+    error: str | None = None
+    created_at: str
+    updated_at: str
+    request: JobRequest
+    targets: dict[str, ProposalTarget] = Field(default_factory=dict)
+    embedding_model: str | None = None
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class JobStore:
+    """The jobs database of one data directory. Use it in a ``with`` block, or ``close()`` it."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.path = Path(data_dir) / JOBS_FILE
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(self.path, timeout=30)
+            self._db.row_factory = sqlite3.Row
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit survives a killed process
+            migrate(self._db, MIGRATIONS)
+        except sqlite3.DatabaseError as err:
+            raise CikbError(f"the jobs database {self.path} cannot be read ({err}); move it aside to start a new one") from None
+
+    def __enter__(self) -> JobStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._db.close()
+
+    # -- writing -------------------------------------------------------------------------
+
+    def create(self, request: JobRequest) -> str:
+        """A new job in status running; returns its id."""
+        job_id = secrets.token_hex(4)
+        now = _now()
+        strategies = ", ".join(dict.fromkeys(c.strategy for c in request.columns))
+        with self._db:
+            self._db.execute(
+                "INSERT INTO jobs (id, csv_path, columns, strategy, request, status, pid, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)",
+                (job_id, request.csv_path, json.dumps([c.name for c in request.columns]), strategies,
+                 request.model_dump_json(), os.getpid(), now, now),
+            )
+        return job_id
+
+    def claim(self, job_id: str) -> Job:
+        """Take a job over to resume it; refused while another live process runs it, or once it is done."""
+        job = self.get(job_id)
+        if job.status == "running":
+            raise BadInputError(f"job {job.id} is running in another process; wait for it or stop it first")
+        if job.status == "done":
+            raise BadInputError(f"job {job.id} is done; its proposals: {', '.join(job.proposals)}")
+        with self._db:
+            self._db.execute("UPDATE jobs SET status='running', pid=?, error=NULL, updated_at=? WHERE id=?", (os.getpid(), _now(), job.id))
+        return self.get(job.id)
+
+    def started(self, job_id: str, column: str, target: ProposalTarget, rows: int) -> None:
+        """A column's table was read and checked: record the table's hash, the column's target, the cell count."""
+        job = self.get(job_id)
+        if job.csv_sha256 is not None and job.csv_sha256 != target.csv_sha256:
+            raise BadInputError(
+                f"{target.csv_path} changed since job {job_id} started (sha256 {job.csv_sha256[:12]}…); start a new job for it"
+            )
+        targets = {name: t.model_dump() for name, t in {**job.targets, column: target}.items()}
+        with self._db:
+            self._db.execute(
+                "UPDATE jobs SET csv_sha256=?, targets=?, total=?, updated_at=? WHERE id=?",
+                (target.csv_sha256, json.dumps(targets), rows * len(job.columns), _now(), job_id),
+            )
+
+    def record(self, job_id: str, log: RowLog, column: str, *, final: bool = True) -> None:
+        """Write one finished attempt (and, when final, count the cell done) in one transaction."""
+        error = next((s.detail for s in log.steps if s.type == "error"), None)
+        with self._db:
+            previous = self._db.execute(
+                "SELECT attempt, status FROM attempts WHERE job_id=? AND column_name=? AND row_id=? ORDER BY attempt DESC LIMIT 1",
+                (job_id, column, log.row_id),
+            ).fetchone()
+            if final and previous is not None:
+                self._db.execute("UPDATE attempts SET final=0 WHERE job_id=? AND column_name=? AND row_id=?", (job_id, column, log.row_id))
+            self._db.execute(
+                "INSERT INTO attempts (job_id, column_name, row_id, attempt, final, status, label, value, raw_value, confidence,"
+                " answered_by, sources, error, log, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (job_id, column, log.row_id, previous[0] + 1 if previous else 1, int(final), log.status, log.label, log.value,
+                 log.raw_value, log.confidence, log.answered_by, json.dumps([s.url for s in log.sources]), error,
+                 log.model_dump_json(), _now()),
+            )
+            if final:  # a cell counts once: a retry replaces its earlier final attempt in the counts
+                was = previous["status"] if previous is not None else None
+                self._db.execute(
+                    "UPDATE jobs SET done=done+?, found=found+?, errors=errors+?, updated_at=? WHERE id=?",
+                    (int(previous is None), int(log.status == "found") - int(was == "found"),
+                     int(log.status == "error") - int(was == "error"), _now(), job_id),
+                )
+
+    def finish(self, job_id: str, status: JobStatus, *, error: str | None = None, embedding_model: str | None = None) -> None:
+        with self._db:
+            self._db.execute(
+                "UPDATE jobs SET status=?, error=?, pid=NULL, embedding_model=COALESCE(?, embedding_model), updated_at=? WHERE id=?",
+                (status, error, embedding_model, _now(), job_id),
+            )
+
+    # -- reading -------------------------------------------------------------------------
+
+    def get(self, job_id: str) -> Job:
+        row = self._db.execute("SELECT * FROM jobs WHERE id=?", (job_id.strip(),)).fetchone()
+        if row is None:
+            raise BadInputError(f"no job {job_id!r} (see `cikb jobs`)")
+        return _job(row)
+
+    def list(self) -> list[Job]:
+        """Every job, newest first."""
+        return [_job(row) for row in self._db.execute("SELECT * FROM jobs ORDER BY created_at DESC, rowid DESC")]
+
+    def finished_rows(self, job_id: str, column: str) -> set[int]:
+        """The rows of ``column`` with a final attempt: a resume does not run them again."""
+        cursor = self._db.execute("SELECT row_id FROM attempts WHERE job_id=? AND column_name=? AND final=1", (job_id, column))
+        return {row[0] for row in cursor}
+
+    def logs(self, job_id: str, column: str) -> Iterator[RowLog]:
+        """The final research log of each finished cell of ``column``, by row."""
+        cursor = self._db.execute(
+            "SELECT log FROM attempts WHERE job_id=? AND column_name=? AND final=1 ORDER BY row_id", (job_id, column)
+        )
+        for (log,) in cursor:
+            yield RowLog.model_validate_json(log)
+
+    def attempts(self, job_id: str) -> list[Attempt]:
+        cursor = self._db.execute(
+            "SELECT * FROM attempts WHERE job_id=? ORDER BY column_name, row_id, attempt", (job_id,)
+        )
+        return [Attempt(row_id=r["row_id"], column=r["column_name"], attempt=r["attempt"], final=bool(r["final"]), status=r["status"],
+                        label=r["label"], value=r["value"], confidence=r["confidence"], answered_by=r["answered_by"],
+                        sources=json.loads(r["sources"] or "[]"), error=r["error"]) for r in cursor]
+
+    def proposal(self, job_id: str, column: ColumnRequest) -> DataProposal:
+        """The proposal of one of the job's columns, built from its rows (not from any one process's memory)."""
+        job = self.get(job_id)
+        target = job.targets.get(column.name)
+        if target is None:
+            raise BadInputError(f"job {job_id} never read its table for column {column.name!r} ({job.error or 'no error recorded'})")
+        rows = job.total // len(job.columns)
+        logs = list(self.logs(job_id, column.name))
+        proposal = build_proposal(target=target, strategy_name=column.strategy, description=get_strategy(column.strategy).describe(column.params()),
+                                  params=column.params(), logs=logs, rows_total=rows, cancelled=len(logs) < rows)
+        return proposal.model_copy(update={"embedding_model": job.embedding_model})
+
+
+def _job(row: sqlite3.Row) -> Job:
+    status = row["status"]
+    if status == "running" and not process_alive(row["pid"]):
+        status = "interrupted"  # killed (SIGKILL, a crash, a power cut): resume it
+    request = JobRequest.model_validate_json(row["request"])
+    return Job(
+        id=row["id"], status=status, csv_path=row["csv_path"], csv_sha256=row["csv_sha256"], columns=json.loads(row["columns"]),
+        strategy=row["strategy"], done=row["done"], total=row["total"], found=row["found"], errors=row["errors"],
+        proposals=[c.proposal_path for c in request.columns], error=row["error"], created_at=row["created_at"],
+        updated_at=row["updated_at"], request=request,
+        targets={name: ProposalTarget.model_validate(t) for name, t in json.loads(row["targets"]).items()},
+        embedding_model=row["embedding_model"],
+    )
+
+
+# -- running ---------------------------------------------------------------------------
+
+
+async def run_job(settings: Settings, request: JobRequest | None = None, *, resume: str | None = None,
+                  on_job: Callable[[str], None] | None = None, **options: Any) -> tuple[Job, list[DataProposal]]:
+    """Run a new job for ``request``, or resume job ``resume``; write one proposal per column; return them.
+
+    Columns run one after the other over the table. Each finished row is in the jobs database
+    before the next progress event, so a run killed at any point is resumed by
+    ``run_job(settings, resume=job_id)``. ``options`` go to ``cikb.app.reading.enrich_table_async``
+    (``on_progress``, ``cancel``, ``kb``, ``llm``...).
+    """
+    with JobStore(settings.data_dir) as jobs:
+        if resume is not None:
+            request = jobs.claim(resume).request
+            job_id: str | None = resume
+            if on_job is not None:
+                on_job(resume)
+        elif request is None:
+            raise ValueError("run_job needs a request or a job id to resume")
+        else:
+            job_id = None  # created once the table and the first column check out: bad input leaves no job behind
+        try:
+            for column in request.columns:
+                def started(target: ProposalTarget, params: dict, rows: int, column: ColumnRequest = column) -> None:
+                    nonlocal job_id
+                    if job_id is None:
+                        job_id = jobs.create(request)
+                        if on_job is not None:
+                            on_job(job_id)
+                    jobs.started(job_id, column.name, target, rows)
+
+                skip = jobs.finished_rows(job_id, column.name) if job_id is not None else set()
+                proposal = await enrich_table_async(
+                    request.csv_path, column.name, settings=settings, company_column=request.company_column, on_start=started,
+                    skip_rows=skip, on_row=lambda log, name=column.name: jobs.record(job_id, log, name),
+                    **column.enrich_options(), **options,
+                )
+                if proposal.cancelled:
+                    break
+        except BaseException as err:
+            if job_id is not None:
+                jobs.finish(job_id, "cancelled" if isinstance(err, (KeyboardInterrupt, asyncio.CancelledError)) else "failed",
+                            error=str(err) or type(err).__name__)
+            raise
+        jobs.finish(job_id, "cancelled" if proposal.cancelled else "done", embedding_model=proposal.embedding_model)
+        proposals = []
+        for column in request.columns:
+            if column.name in jobs.get(job_id).targets:
+                proposals.append(jobs.proposal(job_id, column))
+                save_proposal(proposals[-1], column.proposal_path)
+        return jobs.get(job_id), proposals
+
+
+# -- asking ----------------------------------------------------------------------------
+
+
+def proposal_path_for(csv_path: Path, column: str, folder: Path | None = None) -> Path:
+    """Where a column's proposal goes by default: ``<csv stem>.<column>.proposal.json`` beside the CSV (or in ``folder``)."""
+    column_part = "-".join(re.findall(r"[a-z0-9]+", column.lower())) or "column"  # a name, never a path: "a/b" stays beside the CSV
+    return (folder or csv_path.parent) / f"{csv_path.stem}.{column_part}.proposal.json"
+
+
+class _FileColumn(BaseModel, extra="forbid"):
+    name: str
+    strategy: str = "lookup"
+    question: str | None = None
+    formula: str | None = None
+    thoroughness: str | None = None
+    type: str = "text"
+    options: list[str] | None = None
+    out: str | None = None
+
+
+class _JobFile(BaseModel, extra="forbid"):
+    csv: str | None = None
+    company_column: str | None = None
+    column: list[_FileColumn] = Field(min_length=1)
+
+
+def load_job_file(path: Path, csv_path: Path | None = None) -> JobRequest:
+    """A job from a TOML file: ``csv``, ``company_column`` and one ``[[column]]`` table per column.
+
+    Each column has ``name`` and, as on the command line, ``strategy``, ``question`` or
+    ``formula``, ``thoroughness``, ``type``, ``options`` and ``out``. Relative paths are taken
+    from the file's folder; ``csv_path`` (the command's argument) wins over ``csv``.
+    """
+    try:
+        parsed = _JobFile.model_validate(tomllib.loads(Path(path).read_text(encoding="utf-8")))
+    except FileNotFoundError:
+        raise BadInputError(f"no such job file: {path}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+        raise BadInputError(f"malformed job file {path}: {err}") from None
+    except ValidationError as err:
+        first = err.errors()[0]
+        raise BadInputError(f"job file {path}: {'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+    base = Path(path).resolve().parent
+    table = csv_path.resolve() if csv_path is not None else base / parsed.csv if parsed.csv else None
+    if table is None:
+        raise BadInputError(f"job file {path} names no csv, and no CSV was given")
+    columns = [ColumnRequest(name=c.name, strategy=c.strategy, question=c.question, formula=c.formula, thoroughness=c.thoroughness,
+                             column_type=c.type, options=c.options,
+                             proposal_path=str(base / c.out if c.out else proposal_path_for(table, c.name)))
+               for c in parsed.column]
+    return JobRequest(csv_path=str(table), company_column=parsed.company_column, columns=columns)

@@ -1,0 +1,70 @@
+"""`cikb jobs` and `cikb jobs show ID`: the enrichment jobs of the data directory and their attempts."""
+
+from __future__ import annotations
+
+import typer
+from rich.table import Table as RichTable
+
+from cikb.cli._app import app, out, print_json, settings
+from cikb.cli._text import safe
+
+jobs_app = typer.Typer(help="Enrichment jobs: list them, or show one with its attempts.", no_args_is_help=False)
+app.add_typer(jobs_app, name="jobs")
+
+
+@jobs_app.callback(invoke_without_command=True)
+def jobs_command(
+    ctx: typer.Context,
+    as_json: bool = typer.Option(False, "--json", help="Print the jobs as JSON (a list of objects with id, status, done, total...)."),
+) -> None:
+    """List the enrichment jobs, newest first: status, cells done of all, the table and the proposal.
+
+    A job whose process died (killed, crashed) shows as interrupted: continue it with
+    `cikb enrich --resume ID`.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from cikb.app.jobs import JobStore
+
+    with JobStore(settings().data_dir) as store:
+        jobs = store.list()
+    if as_json:
+        print_json([job.model_dump(mode="json") for job in jobs])
+        return
+    table = RichTable(title=f"{len(jobs)} enrichment job(s)", title_justify="left")
+    for name in ("id", "status", "done", "found", "column", "strategy", "table", "updated"):
+        table.add_column(name, overflow="fold")
+    for job in jobs:
+        table.add_row(job.id, job.status, f"{job.done}/{job.total}", str(job.found), safe(", ".join(job.columns)),
+                      safe(job.strategy), safe(job.csv_path), job.updated_at)
+    out.print(table)
+
+
+@jobs_app.command("show")
+def show_command(
+    job_id: str = typer.Argument(..., help="The job's id (printed by `cikb enrich`, listed by `cikb jobs`)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the job and its attempts as JSON."),
+) -> None:
+    """One job: what was asked, its status and counts, and every attempt at every cell."""
+    from cikb.app.jobs import JobStore
+
+    with JobStore(settings().data_dir) as store:
+        job = store.get(job_id)
+        attempts = store.attempts(job.id)
+    if as_json:
+        print_json({**job.model_dump(mode="json"), "attempts": [a.model_dump() for a in attempts]})
+        return
+    out.print(f"job {job.id}: {job.status}, {job.done}/{job.total} cells done, {job.found} found, {job.errors} errors", highlight=False)
+    out.print(f"table {safe(job.csv_path)}", highlight=False)
+    for column in job.request.columns:
+        out.print(f"column {safe(column.name)}: {safe(column.strategy)} {safe(column.params())} -> {safe(column.proposal_path)}", highlight=False)
+    if job.error:
+        out.print(f"error: {safe(job.error)}", highlight=False)
+    table = RichTable(title=f"{len(attempts)} attempt(s)", title_justify="left")
+    for name in ("row", "label", "column", "try", "status", "value", "confidence", "source", "error"):
+        table.add_column(name, overflow="fold")
+    for attempt in attempts:
+        table.add_row(str(attempt.row_id), safe(attempt.label or ""), safe(attempt.column),
+                      f"{attempt.attempt}{'' if attempt.final else ' (replaced)'}", attempt.status, safe(attempt.value or ""),
+                      attempt.confidence or "", safe(attempt.sources[0] if attempt.sources else ""), safe(attempt.error or ""))
+    out.print(table)

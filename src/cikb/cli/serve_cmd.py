@@ -1,0 +1,36 @@
+"""`cikb serve`: the local review page (companies, ask, proposals to review and apply)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from cikb.cli._app import app, console, out, settings
+from cikb.cli._text import safe
+from cikb.core.errors import BadInputError
+
+
+@app.command("serve")
+def serve_cmd(
+    host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on. Keep the loopback default: anyone who can reach the port and has the token can act."),
+    port: int = typer.Option(8484, "--port", "-p", min=0, max=65535, help="The port to listen on (0: any free port)."),
+    token: str | None = typer.Option(None, "--token", envvar="CIKB_SERVE_TOKEN", help="The token every request must carry (default: a new random one per start). Env: CIKB_SERVE_TOKEN."),
+    proposals: Path = typer.Option(Path("."), "--proposals", help="The folder whose *.proposal.json files the review page lists (default: the current one)."),
+) -> None:
+    """Serve a local review page: companies, ask with citations, proposals to accept or reject cell by cell and apply.
+
+    Prints http://127.0.0.1:PORT/?token=... and opens nothing by itself. Every request needs that token (the page keeps it in a cookie); changes are POST forms carrying it; requests naming another Host are refused. Ctrl-C stops it.
+    """
+    from cikb.web import Guard, bind, new_token, serve
+
+    if token is not None and len(token.strip()) < 16:
+        raise BadInputError("--token must be at least 16 characters (leave it out for a random one)")
+    if not proposals.is_dir():
+        raise BadInputError(f"--proposals: no such folder: {proposals}")
+    cfg = settings()
+    sock = bind(host, port)
+    guard = Guard(token=(token or new_token()).strip(), host=host, port=sock.getsockname()[1])
+    console.print(f"cikb review page for {safe(cfg.data_dir)}; proposals from {safe(proposals.resolve())}; Ctrl-C stops it", highlight=False, soft_wrap=True)
+    out.print(guard.url(), markup=False, highlight=False, soft_wrap=True)
+    serve(cfg, guard, proposals.resolve(), sock)

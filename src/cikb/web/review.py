@@ -1,0 +1,192 @@
+"""The review page's model: the proposals made for one CSV as a table of cells, and the user's choices.
+
+Each proposal fills one column; the proposals found for the same CSV become the columns of
+one table (the newest proposal wins when two fill the same column). Choices (accept or reject
+a cell, a row, a column) live in the server's memory until the table is applied.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from cikb.enrich import apply_proposals, load_proposal, review_rows
+from cikb.enrich.models import ApplyResult, DataProposal, RowLog
+
+from cikb.core.errors import BadInputError, CikbError
+
+Decision = Literal["accept", "reject"]
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A piece of the evidence text; ``mark`` when it is the value itself."""
+
+    text: str
+    mark: bool = False
+
+
+@dataclass(frozen=True)
+class Cell:
+    row: int
+    column: int
+    value: str | None
+    confidence: str
+    status: str
+    evidence: list[Segment]
+    source_url: str | None
+    source_title: str | None
+    decision: Decision | None
+
+    @property
+    def actionable(self) -> bool:
+        return self.value is not None
+
+
+@dataclass
+class ReviewTable:
+    """One CSV's proposals: columns (one proposal each), rows (labels) and cells."""
+
+    key: str
+    csv_path: Path
+    proposals: list[tuple[Path, DataProposal]]
+    ignored: list[Path]
+    labels: dict[int, str]
+    cells: dict[tuple[int, int], Cell]
+
+    @property
+    def columns(self) -> list[str]:
+        return [proposal.target.column for _, proposal in self.proposals]
+
+    def cell(self, row: int, column: int) -> Cell | None:
+        return self.cells.get((row, column))
+
+    def has_values(self, row: int | None = None, column: int | None = None) -> bool:
+        """Whether the row (or column, or table) has a value to accept or reject."""
+        return any(cell.actionable and row in (None, r) and column in (None, c) for (r, c), cell in self.cells.items())
+
+
+def table_key(csv_path: str | Path) -> str:
+    """A URL-safe name for a CSV, so its path never appears in a URL."""
+    return hashlib.sha256(str(csv_path).encode("utf-8")).hexdigest()[:12]
+
+
+def find_proposals(folder: Path) -> dict[str, tuple[Path, list[tuple[Path, DataProposal]], list[Path]]]:
+    """The ``*.proposal.json`` files in ``folder``, grouped by the CSV they were made for.
+
+    Returns key -> (csv path, proposals in column order, files ignored: older ones for a column).
+    Files that are not proposals are left out.
+    """
+    groups: dict[str, list[tuple[Path, DataProposal]]] = {}
+    for path in sorted(folder.glob("*.proposal.json")):
+        try:
+            proposal = load_proposal(path)
+        except CikbError:
+            continue
+        groups.setdefault(proposal.target.csv_path, []).append((path, proposal))
+    found = {}
+    for csv_path, items in groups.items():
+        newest: dict[str, tuple[Path, DataProposal]] = {}
+        for path, proposal in sorted(items, key=lambda item: item[1].created_at):
+            newest[proposal.target.column.strip().lower()] = (path, proposal)
+        kept = sorted(newest.values(), key=lambda item: item[1].target.column.lower())
+        ignored = sorted({path for path, _ in items} - {path for path, _ in kept})
+        found[table_key(csv_path)] = (Path(csv_path), kept, ignored)
+    return found
+
+
+@dataclass
+class Decisions:
+    """Accept/reject per cell, keyed by CSV key, proposal creation time and column, then row."""
+
+    by_column: dict[tuple[str, str, str], dict[int, Decision]] = field(default_factory=dict)
+
+    def of(self, key: str, proposal: DataProposal) -> dict[int, Decision]:
+        return self.by_column.setdefault((key, proposal.created_at.isoformat(), proposal.target.column), {})
+
+
+def build_table(key: str, csv_path: Path, proposals: list[tuple[Path, DataProposal]], ignored: list[Path], decisions: Decisions) -> ReviewTable:
+    labels: dict[int, str] = {}
+    cells: dict[tuple[int, int], Cell] = {}
+    for column, (_, proposal) in enumerate(proposals):
+        chosen = decisions.of(key, proposal)
+        for line, log in zip(review_rows(proposal), proposal.research_log):  # `cikb review`'s rows, plus the evidence
+            labels.setdefault(line["row"], line["label"])
+            cells[(line["row"], column)] = _cell(line, evidence_of(log), column, chosen.get(line["row"]))
+    return ReviewTable(key, csv_path, proposals, ignored, dict(sorted(labels.items())), cells)
+
+
+def _cell(line: dict, evidence: str, column: int, decision: Decision | None) -> Cell:
+    value = line["value"] if line["status"] == "found" else None
+    return Cell(row=line["row"], column=column, value=value, confidence=line["confidence"], status=line["status"],
+                evidence=highlight(evidence, value), source_url=line["source"], source_title=line["source_title"],
+                decision=decision if value is not None else None)
+
+
+def evidence_of(log: RowLog) -> str:
+    """The sentence the value was read from: the last step that recorded one."""
+    for step in reversed(log.steps):
+        evidence = step.data.get("evidence")
+        if isinstance(evidence, str) and evidence.strip():
+            return evidence.strip()
+    return ""
+
+
+def highlight(text: str, value: str | None) -> list[Segment]:
+    """``text`` cut around each occurrence of ``value`` (case-insensitive), for <mark> in the template."""
+    if not text:
+        return []
+    if not value or not value.strip():
+        return [Segment(text)]
+    segments = []
+    last = 0
+    for match in re.finditer(re.escape(value.strip()), text, flags=re.IGNORECASE):
+        segments += [Segment(text[last:match.start()]), Segment(match.group(), mark=True)]
+        last = match.end()
+    segments.append(Segment(text[last:]))
+    return [s for s in segments if s.text]
+
+
+def decide(table: ReviewTable, decisions: Decisions, decision: Decision | None, scope: str, row: int | None, column: int | None) -> int:
+    """Set ``decision`` (None clears) on a cell, a row, a column or everything; returns the cells changed."""
+    changed = 0
+    for (cell_row, cell_column), cell in table.cells.items():
+        if not cell.actionable or not _in_scope(scope, row, column, cell_row, cell_column):
+            continue
+        chosen = decisions.of(table.key, table.proposals[cell_column][1])
+        if decision is None:
+            chosen.pop(cell_row, None)
+        else:
+            chosen[cell_row] = decision
+        changed += 1
+    return changed
+
+
+def _in_scope(scope: str, row: int | None, column: int | None, cell_row: int, cell_column: int) -> bool:
+    if scope == "cell":
+        return (row, column) == (cell_row, cell_column)
+    if scope == "row":
+        return row == cell_row
+    if scope == "column":
+        return column == cell_column
+    if scope == "all":
+        return True
+    raise BadInputError(f"unknown scope {scope!r}: cell, row, column or all")
+
+
+def apply_table(table: ReviewTable, decisions: Decisions, out_name: str) -> list[ApplyResult]:
+    """Write the CSV with the accepted cells only, beside the original, through enrich's apply (same checks)."""
+    name = out_name.strip()
+    if not name or Path(name).name != name or name in (".", ".."):
+        raise BadInputError(f"the output must be a file name beside {table.csv_path.name}, not {out_name!r}")
+    if not name.lower().endswith(".csv"):
+        raise BadInputError(f"the output must be a .csv file, not {name!r}")
+    target = table.csv_path.with_name(name)
+    if target.resolve() == table.csv_path.resolve():
+        raise BadInputError("the output must be a new file: the CSV the proposals were made for is never modified")
+    accepted = {proposal.target.column: {row for row, d in decisions.of(table.key, proposal).items() if d == "accept"}
+                for _, proposal in table.proposals}
+    return apply_proposals([proposal for _, proposal in table.proposals], table.csv_path, target, accepted=accepted)

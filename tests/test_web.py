@@ -1,0 +1,321 @@
+"""`cikb serve` without a browser: the token, the Host check, CSRF, escaping, and review -> apply (Starlette's TestClient)."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import socket
+import subprocess
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+from sites import SiteServer, page, paragraphs
+from starlette.testclient import TestClient
+from typer.testing import CliRunner
+
+from cikb.cli import app as cli_app
+from cikb.core.config import load_settings
+from cikb.enrich import save_proposal
+from cikb.enrich.models import DataProposal, EnrichSource, ProposalOperation, ProposalTarget, RowLog, RowStep
+from cikb.web import Guard, create_app
+
+TOKEN = "test-token-0123456789abcdef"
+PORT = 8765
+BASE = f"http://127.0.0.1:{PORT}"
+
+
+def client(tmp_path: Path, proposals: Path | None = None) -> TestClient:
+    guard = Guard(token=TOKEN, host="127.0.0.1", port=PORT)
+    return TestClient(create_app(load_settings(), guard, proposals or tmp_path), base_url=BASE, follow_redirects=False)
+
+
+def signed_in(tmp_path: Path, proposals: Path | None = None) -> TestClient:
+    web = client(tmp_path, proposals)
+    assert web.get(f"/?token={TOKEN}").status_code == 303
+    return web
+
+
+def write_table(path: Path, rows: list[list[str]]) -> Path:
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows(rows)
+    return path
+
+
+def proposal_for(table: Path, column: str, values: dict[int, tuple[str, str, str]], labels: list[str]) -> DataProposal:
+    """A proposal as `cikb enrich` writes one: ``values`` maps row -> (value, confidence, evidence sentence)."""
+    logs = []
+    for row, label in enumerate(labels):
+        if row in values:
+            value, confidence, evidence = values[row]
+            logs.append(RowLog(row_id=row, label=label, status="found", value=value, confidence=confidence, answered_by="kb",
+                               strategy="lookup", steps=[RowStep(type="answer", detail=value, data={"evidence": evidence})],
+                               sources=[EnrichSource(kind="kb", url=f"https://example.com/{row}", title=f"Page {row}")]))
+        else:
+            logs.append(RowLog(row_id=row, label=label, status="not_found", strategy="lookup"))
+    sha = hashlib.sha256(table.read_bytes()).hexdigest()
+    return DataProposal(
+        reasoning=f"Quick Lookup of {column}", target=ProposalTarget(csv_path=str(table.resolve()), csv_sha256=sha, column=column),
+        strategy="lookup", rows_total=len(labels), created_at=datetime.now(timezone.utc),
+        operations=[ProposalOperation(row_id=row, changes={column: values[row][0]}) for row in sorted(values)], research_log=logs,
+    )
+
+
+@pytest.fixture
+def reviewed(tmp_path: Path) -> tuple[Path, Path]:
+    """A three-company table with two proposals (Founded, City) in tmp_path/work."""
+    work = tmp_path / "work"
+    work.mkdir()
+    table = write_table(work / "companies.csv", [["Company", "Website"], ["Acme", "a.example"], ["Globex", "g.example"], ["Initech", "i.example"]])
+    labels = ["Acme", "Globex", "Initech"]
+    founded = {0: ("2011", "high", "Acme was founded in 2011."), 1: ("1989", "low", "Globex, since 1989, makes things."),
+               2: ("1999", "medium", "Initech opened in 1999.")}
+    city = {0: ("Portland", "medium", "Acme is based in Portland, Oregon."), 2: ("Austin", "high", "Initech's office is in Austin.")}
+    save_proposal(proposal_for(table, "Founded", founded, labels), work / "founded.proposal.json")
+    save_proposal(proposal_for(table, "City", city, labels), work / "city.proposal.json")
+    return work, table
+
+
+def review_url(web: TestClient) -> str:
+    listing = web.get("/review").text
+    start = listing.index('href="/review/') + len('href="')
+    return listing[start:listing.index('"', start)]
+
+
+def choose(web: TestClient, url: str, choice: str) -> None:
+    response = web.post(f"{url}/decide", data={"token": TOKEN, "choice": choice})
+    assert response.status_code == 303, response.text
+
+
+def read_rows(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+# --- access -------------------------------------------------------------------------
+
+
+def test_a_request_without_the_token_gets_403(tmp_path: Path) -> None:
+    web = client(tmp_path)
+    for path in ("/", "/ask", "/review", "/companies/acme", "/static/style.css"):
+        assert web.get(path).status_code == 403, path
+    assert web.get("/?token=wrong-token-0123456789").status_code == 403
+    assert web.post("/review/abc/apply", data={"token": TOKEN, "out": "x.csv"}).status_code == 403  # no cookie, no header
+
+
+def test_the_printed_url_sets_an_http_only_strict_cookie_and_drops_the_token_from_the_address(tmp_path: Path) -> None:
+    web = client(tmp_path)
+    first = web.get(f"/review?token={TOKEN}")
+    assert first.status_code == 303 and first.headers["location"] == "/review"
+    cookie = first.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=strict" in cookie and f"cikb_token_{PORT}=" in cookie
+    assert web.get("/review").status_code == 200
+    assert client(tmp_path).get("/review", headers={"X-Cikb-Token": TOKEN}).status_code == 200
+    assert client(tmp_path).get("/review", headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
+
+
+def test_another_host_name_is_refused_even_with_the_token(tmp_path: Path) -> None:
+    """DNS rebinding: a page on evil.example whose name now resolves to 127.0.0.1 sends Host: evil.example."""
+    web = signed_in(tmp_path)
+    assert web.get("/review").status_code == 200
+    assert web.get("/review", headers={"Host": f"evil.example:{PORT}"}).status_code == 403
+    assert web.get("/review", headers={"Host": f"localhost:{PORT}"}).status_code == 200
+    assert web.get("/review", headers={"Host": "127.0.0.1:9999"}).status_code == 403
+
+
+def test_a_change_needs_the_token_in_the_form_not_only_the_cookie(reviewed, tmp_path: Path) -> None:
+    """CSRF: the browser would send the cookie along; only the page's own form carries the token."""
+    work, table = reviewed
+    web = signed_in(tmp_path, work)
+    url = review_url(web)
+    assert web.post(f"{url}/decide", data={"choice": "accept:all::"}).status_code == 403
+    assert web.post(f"{url}/apply", data={"token": "wrong", "out": "x.csv"}).status_code == 403
+    assert web.get(f"{url}/decide").status_code == 405
+    assert not (work / "x.csv").exists()
+
+
+def test_an_empty_knowledge_base_says_how_to_fill_it(tmp_path: Path) -> None:
+    web = signed_in(tmp_path)
+    assert "The knowledge base is empty: run <code>cikb gather</code> first." in web.get("/").text
+    asked = web.get("/ask", params={"q": "Who founded Acme?"})
+    assert asked.status_code == 409 and "error: " in asked.text and "gather a company first" in asked.text
+    assert web.get("/companies/acme").status_code == 404
+
+
+# --- review and apply -------------------------------------------------------------
+
+
+def test_review_shows_value_confidence_word_evidence_with_the_value_marked_and_source(reviewed, tmp_path: Path) -> None:
+    work, _ = reviewed
+    web = signed_in(tmp_path, work)
+    html = web.get(review_url(web)).text
+    assert "<th data-column=\"0\">City" in html and "<th data-column=\"1\">Founded" in html  # one column per proposal
+    assert "Acme was founded in <mark>2011</mark>." in html
+    assert 'class="conf conf-high">high<' in html and 'class="conf conf-low">low<' in html
+    assert 'href="https://example.com/0"' in html
+    assert "not found" in html  # Globex has no City
+
+
+def test_accept_and_reject_per_cell_row_and_column_then_apply_writes_only_accepted_cells(reviewed, tmp_path: Path) -> None:
+    work, table = reviewed
+    original = table.read_bytes()
+    web = signed_in(tmp_path, work)
+    url = review_url(web)
+    choose(web, url, "accept:column::1")   # Founded: all three
+    choose(web, url, "reject:row:1:")      # Globex: none
+    choose(web, url, "accept:cell:0:0")    # Acme's City
+    choose(web, url, "reject:cell:2:0")    # Initech's City
+    html = web.get(url).text
+    assert html.count('data-decision="accept"') == 3 and html.count('data-decision="reject"') == 2
+    response = web.post(f"{url}/apply", data={"token": TOKEN, "out": "companies.reviewed.csv"})
+    assert response.status_code == 200, response.text
+    rows = read_rows(work / "companies.reviewed.csv")
+    assert [(r["Company"], r["Founded"], r["City"]) for r in rows] == [("Acme", "2011", "Portland"), ("Globex", "", ""), ("Initech", "1999", "")]
+    assert table.read_bytes() == original  # the input is never modified
+    choose(web, url, "clear:all::")
+    assert 'data-decision="accept"' not in web.get(url).text
+
+
+def test_apply_refuses_a_table_that_changed_since_the_proposal(reviewed, tmp_path: Path) -> None:
+    work, table = reviewed
+    web = signed_in(tmp_path, work)
+    url = review_url(web)
+    choose(web, url, "accept:all::")
+    table.write_text(table.read_text() + "Hooli,h.example\n")
+    response = web.post(f"{url}/apply", data={"token": TOKEN, "out": "out.csv"})
+    assert response.status_code == 400 and "another file or an earlier version" in response.text
+    assert not (work / "out.csv").exists()
+
+
+def test_apply_writes_a_formula_like_value_as_text(reviewed, tmp_path: Path) -> None:
+    """The same CSV-injection guard as `cikb apply`: a value a spreadsheet would run gets a leading apostrophe."""
+    work, table = reviewed
+    formula = '=HYPERLINK("http://evil.example","x")'
+    save_proposal(proposal_for(table, "Link", {0: (formula, "high", "see it"), 2: ("-42", "high", "-42")}, ["Acme", "Globex", "Initech"]),
+                  work / "link.proposal.json")
+    web = signed_in(tmp_path, work)
+    url = review_url(web)
+    choose(web, url, "accept:all::")
+    assert web.post(f"{url}/apply", data={"token": TOKEN, "out": "safe.csv"}).status_code == 200
+    rows = read_rows(work / "safe.csv")
+    assert rows[0]["Link"] == "'" + formula and rows[2]["Link"] == "-42"
+
+
+@pytest.mark.parametrize("name", ["../escaped.csv", "/tmp/x.csv", "companies.csv", "notes.txt", ""])
+def test_apply_writes_only_a_new_csv_beside_the_table(reviewed, tmp_path: Path, name: str) -> None:
+    work, table = reviewed
+    before = sorted(p.name for p in work.iterdir())
+    web = signed_in(tmp_path, work)
+    response = web.post(f"{review_url(web)}/apply", data={"token": TOKEN, "out": name})
+    assert response.status_code == 400 and "error:" in response.text
+    assert sorted(p.name for p in work.iterdir()) == before and not (tmp_path / "escaped.csv").exists()
+
+
+def test_an_unknown_choice_is_one_error_line(reviewed, tmp_path: Path) -> None:
+    work, _ = reviewed
+    web = signed_in(tmp_path, work)
+    response = web.post(f"{review_url(web)}/decide", data={"token": TOKEN, "choice": "approve:everything"})
+    assert response.status_code == 400 and "error: not a review choice" in response.text
+
+
+# --- escaping --------------------------------------------------------------------
+
+
+SCRIPT = "<script>alert(1)</script>"
+
+
+def test_scraped_text_with_a_script_tag_renders_escaped(make_site, tmp_path: Path) -> None:
+    """A page whose text (not markup) is a <script> tag: its chunk, title and review evidence show it as text."""
+    from cikb.app.pipeline import gather_company
+
+    escaped = "&lt;script&gt;alert(1)&lt;/script&gt;"
+    site: SiteServer = make_site({
+        "/": page(f"Evil Corp {escaped}", paragraphs(f"Evil Corp was founded in 2001 by people who write {escaped} on walls.",
+                                                      "Evil Corp makes tests for web pages and other software products.")),
+        "/robots.txt": "User-agent: *\nAllow: /\n",
+    })
+    settings = load_settings()
+    settings.gather.download_delay = 0.05
+    gather_company(settings, "Evil Corp", {"website": site.url + "/"})
+    work = tmp_path / "work"
+    work.mkdir()
+    table = write_table(work / "t.csv", [["Company"], [f"Evil {SCRIPT}"]])
+    save_proposal(proposal_for(table, "Founded", {0: ("2001", "high", f"founded in 2001 by {SCRIPT}")}, [f"Evil {SCRIPT}"]), work / "f.proposal.json")
+    web = signed_in(tmp_path, work)
+    pages = [web.get("/ask", params={"q": "When was Evil Corp founded?"}), web.get("/companies/evil-corp"), web.get(review_url(web))]
+    for response in pages:
+        assert response.status_code == 200, response.text
+        assert SCRIPT not in response.text and "&lt;script&gt;alert(1)&lt;/script&gt;" in response.text, response.url
+    assert f"{site.url}/" in pages[1].text and "<td>website</td>" in pages[1].text  # its source and its page
+    answer = pages[0].text
+    assert "2001" in answer and 'class="cite" href="#chunk-1"' in answer  # a citation links to its chunk...
+    chunk = answer[answer.index('id="chunk-1"'):]
+    assert "founded in 2001" in chunk[:chunk.index("</details>")]  # ...which holds the cited text
+
+
+def test_a_non_http_source_url_is_not_a_link(reviewed, tmp_path: Path) -> None:
+    work, table = reviewed
+    proposal = proposal_for(table, "Note", {0: ("x", "high", "x")}, ["Acme", "Globex", "Initech"])
+    proposal.research_log[0].sources[0].url = "javascript:alert(1)"
+    save_proposal(proposal, work / "note.proposal.json")
+    web = signed_in(tmp_path, work)
+    html = web.get(review_url(web)).text
+    assert 'href="javascript:' not in html
+
+
+# --- the command -------------------------------------------------------------------
+
+
+def test_serve_help_documents_host_port_and_token() -> None:
+    result = CliRunner().invoke(cli_app, ["serve", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    for words in ("--host", "--port", "--token", "127.0.0.1", "every request needs that token"):
+        assert words.lower() in " ".join(result.output.split()).lower(), words
+
+
+def run_cikb(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cikb", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_serve_refuses_a_short_token_and_a_busy_port_with_one_error_line() -> None:
+    short = run_cikb("serve", "--token", "short")
+    assert short.returncode == 2 and short.stderr.startswith("error: --token must be at least 16 characters"), short.stderr
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        taken = run_cikb("serve", "--port", str(port))
+    assert taken.returncode == 2 and taken.stderr.startswith(f"error: cannot listen on 127.0.0.1:{port}"), taken.stderr
+    assert "Traceback" not in short.stderr + taken.stderr
+
+
+# --- jobs -----------------------------------------------------------------------------
+
+
+def test_the_jobs_page_polls_while_a_job_runs_and_shows_each_rows_steps(reviewed, tmp_path: Path) -> None:
+    from cikb.app.jobs import ColumnRequest, JobRequest, JobStore
+
+    work, table = reviewed
+    proposal = proposal_for(table, "Founded", {0: ("2011", "high", "Acme was founded in 2011."), 1: ("1989", "low", "since 1989")},
+                            ["Acme", "Globex", "Initech"])
+    data_dir = load_settings().data_dir
+    with JobStore(data_dir) as store:  # this process runs the job: it is alive, so the job is running
+        column = ColumnRequest(name="Founded", question="When was {Company} founded?", proposal_path=str(work / "founded.proposal.json"))
+        job_id = store.create(JobRequest(csv_path=str(table), columns=[column]))
+        store.started(job_id, "Founded", proposal.target, rows=3)
+        store.record(job_id, proposal.research_log[0], "Founded")
+    web = signed_in(tmp_path, work)
+    listing = web.get("/jobs").text
+    assert f'data-job="{job_id}" data-status="running"' in listing and "1/3" in listing
+    assert '<meta http-equiv="refresh" content="2">' in listing  # polling while it runs
+    with JobStore(data_dir) as store:
+        store.record(job_id, proposal.research_log[1], "Founded")
+        store.record(job_id, proposal.research_log[2], "Founded")
+        store.finish(job_id, "done")
+    listing = web.get("/jobs").text
+    assert 'data-status="done"' in listing and "3/3" in listing and 'http-equiv="refresh"' not in listing
+    detail = web.get(f"/jobs/{job_id}").text
+    assert detail.count("<tr data-row=") == 3 and "<strong>answer</strong> 2011" in detail
+    assert "Founded: lookup, question When was {Company} founded?; proposal" in detail
+    assert web.get("/jobs/nope").status_code == 400
