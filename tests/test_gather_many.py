@@ -164,7 +164,7 @@ def test_a_csv_that_cannot_be_used_gets_one_error_line(tmp_path: Path, content: 
     [
         (["gather", "--from-csv", "x.csv", "Acme"], "give no company name or source option"),
         (["gather", "--from-csv", "x.csv", "--website", "https://acme.example/"], "give no company name or source option"),
-        (["gather", "--website", "https://acme.example/"], "name a company"),
+        (["gather", "--website", "https://acme.example/"], "Missing argument 'company' (or --from-csv FILE). (see `cikb gather --help`)"),
     ],
 )
 def test_from_csv_and_a_single_company_do_not_mix(args: list[str], message: str) -> None:

@@ -64,7 +64,7 @@ def gather_cmd(
         gather_csv(cfg, from_csv, as_json)
         return
     if company is None:
-        raise BadInputError("name a company (cikb gather \"Acme Corp\" --website URL), or give --from-csv FILE")
+        raise BadInputError("Missing argument 'company' (or --from-csv FILE). (see `cikb gather --help`)")
     with GatherProgress(cfg.gather.max_pages_per_source) as progress:
         summary = gather_company(cfg, company, {k: v for k, v in sources.items() if v}, on_event=progress.update)
     if as_json:
