@@ -234,9 +234,12 @@ class EdgeStore(VectorStore):
             self._end_session()
 
     def _end_session(self) -> None:
-        if self._in_session:
+        if getattr(self, "_in_session", False):
             self._in_session = False
             _SESSION.release()
+
+    def __del__(self) -> None:
+        self._end_session()  # a store dropped unclosed gives its turn back, as its shard's WAL lock goes with it
 
     def _close_shard(self) -> None:
         if self._shard is None:

@@ -20,6 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from _store_corpus import model
 from company_sites import PAGES, companies_csv, serve_companies
 from sites import TOLERANCE, gaps
 
@@ -27,8 +28,9 @@ from cikb.app import batch
 from cikb.app.batch import CompanyRow, gather_many, read_company_rows
 from cikb.app.models import GatherSummary
 from cikb.core.config import Settings
-from cikb.core.errors import BadInputError, GatherFailedError
+from cikb.core.errors import BadInputError, GatherFailedError, LockedError
 from cikb.core.slug import company_from_name
+from cikb.store import open_store
 
 REPO = Path(__file__).resolve().parents[1]
 COMPANIES = 30
@@ -210,3 +212,28 @@ def test_companies_sharing_a_domain_never_run_at_once_and_a_failure_stops_no_oth
     shared = sorted(fake.spans[name] for name in ("Shared A", "Shared B", "Shared C"))
     assert all(earlier[1] <= later[0] for earlier, later in zip(shared, shared[1:]))
     assert 2 <= max_overlap(list(fake.spans.values())) <= 3
+
+
+def test_threads_take_turns_with_the_embedded_store(tmp_path: Path) -> None:
+    # Gathers in threads share one process: a second open waits for the first to close (up to
+    # store.lock_timeout), even before the shard exists, when there is no WAL lock to meet: two
+    # first gathers must not both create it.
+    waiting = Settings(data_dir=tmp_path / "data", store={"lock_timeout": 10})
+    opened_at: list[float] = []
+
+    def second_open() -> None:
+        with open_store(waiting) as store:
+            opened_at.append(time.monotonic())
+            assert store.record() is not None
+
+    with open_store(waiting) as first:
+        with pytest.raises(LockedError, match="another cikb process"):
+            open_store(Settings(data_dir=tmp_path / "data", store={"lock_timeout": 0}))
+        thread = threading.Thread(target=second_open)
+        thread.start()
+        time.sleep(0.5)
+        assert not opened_at  # still waiting for its turn
+        first.ensure_collection(model())
+        closed_at = time.monotonic()
+    thread.join(timeout=10)
+    assert len(opened_at) == 1 and opened_at[0] >= closed_at
