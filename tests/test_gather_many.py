@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -120,6 +122,25 @@ def test_thirty_companies_from_a_csv_gather_in_parallel_politely_and_name_the_fa
     figures = f"{total:.1f} s; sequential floor {sequential_floor:.1f} s; ceil(N/P) x slowest floor {parallel_floor:.1f} s"
     print(f"gather --from-csv of {len(logs) + 1} companies, {PARALLEL} at once: {figures}")
     assert total < sequential_floor, figures
+
+
+def test_ctrl_c_stops_every_gather_and_commits_nothing(tmp_path: Path) -> None:
+    with serve_companies(3, first_host=40) as sites:
+        csv_path = tmp_path / "companies.csv"
+        csv_path.write_text(companies_csv(sites), encoding="utf-8")
+        run = subprocess.Popen([sys.executable, "-m", "cikb", "gather", "--from-csv", str(csv_path), "--delay", "1"], cwd=REPO,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        deadline = time.monotonic() + 60
+        while not any(len(site.server.log) >= 2 for site in sites) and time.monotonic() < deadline and run.poll() is None:
+            time.sleep(0.1)  # until a crawl is under way (each needs 9 s or more at 1 s a request)
+        os.killpg(run.pid, signal.SIGINT)  # as Ctrl-C in a terminal: the command and its crawlers
+        _, stderr = run.communicate(timeout=30)
+        requests = sum(len(site.server.log) for site in sites)
+        time.sleep(1.5)
+        assert sum(len(site.server.log) for site in sites) == requests  # no crawler left running
+    assert run.returncode == 130, stderr
+    assert "interrupted" in stderr and "Traceback" not in stderr
+    assert json.loads(cikb("companies", "--json").stdout) == []
 
 
 def test_rows_take_their_sources_from_columns_of_any_case(tmp_path: Path) -> None:

@@ -95,8 +95,8 @@ def gather_many(settings: Settings, rows: Sequence[CompanyRow], on_event: OnBatc
     """Gather every row's company; one result per row, in row order. Never raises for one company's failure.
 
     A row that cannot be gathered as given (no name, no source, a bad URL, a company
-    already listed) fails at once, before anything is fetched. Interrupted (Ctrl-C), the
-    running gathers stop before their commit, and KeyboardInterrupt is raised again.
+    already listed) fails at once, before anything is fetched. Interrupted (Ctrl-C), it
+    raises KeyboardInterrupt at once; see :meth:`_Runner.run` for the gathers still running.
     """
     emit = on_event or (lambda event: None)
     results: dict[int, CompanyResult] = {}
@@ -191,12 +191,14 @@ class _Runner:
                 while thread.is_alive():
                     thread.join(0.2)  # a timed join lets Ctrl-C reach this thread
         except KeyboardInterrupt:
+            # No company starts after this, and a running one stops at its next step before its
+            # commit. One whose crawler is mid-request is not waited for: it ends with this
+            # process (its crawler sees its stdin close), as a killed gather does, having changed
+            # nothing current unless its commit had begun.
             self.interrupted.set()
             with self.changed:
                 self.pending.clear()
                 self.changed.notify_all()
-            for thread in threads:
-                thread.join()
             raise
         return self.results
 
