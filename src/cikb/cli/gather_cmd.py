@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Self
 
 import typer
 from rich.progress import (
@@ -121,27 +121,30 @@ def _minutes(iso: str | None) -> str:
     return f"{iso[:10]} {iso[11:16]} UTC" if iso else "-"
 
 
-def _progress() -> Progress:
-    return Progress(
-        TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[note]}"), TimeElapsedColumn(), console=console
-    )
-
-
-class GatherProgress:
-    """A live display of a gather: one bar per source, then clean / embed / store."""
+class _LiveProgress:
+    """Rich progress bars on stderr, shown while the ``with`` block runs."""
 
     def __init__(self, page_budget: int) -> None:
         self.page_budget = page_budget
-        self.progress = _progress()
-        self.sources: dict[int, TaskID] = {}
-        self.stages: dict[str, TaskID] = {}
+        self.progress = Progress(
+            TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[note]}"), TimeElapsedColumn(), console=console
+        )
 
-    def __enter__(self) -> GatherProgress:
+    def __enter__(self) -> Self:
         self.progress.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.progress.stop()
+
+
+class GatherProgress(_LiveProgress):
+    """A live display of a gather: one bar per source, then clean / embed / store."""
+
+    def __init__(self, page_budget: int) -> None:
+        super().__init__(page_budget)
+        self.sources: dict[int, TaskID] = {}
+        self.stages: dict[str, TaskID] = {}
 
     def update(self, event: GatherEvent) -> None:
         if event.crawl is not None:
@@ -171,7 +174,7 @@ class GatherProgress:
         return self.stages[stage]
 
 
-class BatchProgress:
+class BatchProgress(_LiveProgress):
     """A live display of `gather --from-csv`: companies done of all, and one line per running company.
 
     A running company's bar counts its pages fetched (of its sources' page budget); its note
@@ -179,17 +182,9 @@ class BatchProgress:
     """
 
     def __init__(self, companies: int, page_budget: int) -> None:
-        self.page_budget = page_budget
-        self.progress = _progress()
+        super().__init__(page_budget)
         self.overall = self.progress.add_task("companies", total=companies, note="")
         self.running: dict[int, TaskID] = {}
-
-    def __enter__(self) -> BatchProgress:
-        self.progress.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.progress.stop()
 
     def update(self, event: BatchEvent) -> None:
         row = event.row
