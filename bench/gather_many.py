@@ -2,7 +2,7 @@
 
     python bench/gather_many.py [--companies N] [--parallel P] [--delay SECONDS]
 
-1. Serves N small company sites (four pages each, see tests/company_sites.py) on
+1. Serves N small company sites (four pages and four broken links each, tests/company_sites.py) on
    127.0.0.2, 127.0.0.3, ... one domain per company.
 2. Gathers them all with :func:`cikb.app.batch.gather_many`, first one at a time
    (``max_parallel_companies = 1``), then P at once, each run into a fresh data directory,
@@ -63,7 +63,7 @@ def main() -> None:
         parallel, parallel_floors = run(sites, args.parallel, args.delay)
     slowest = max(floors + parallel_floors)
     rounds = math.ceil(len(sites) / args.parallel)
-    print(f"{len(sites)} companies, one domain each, four pages, delay {args.delay} s; {args.parallel} at once")
+    print(f"{len(sites)} companies, one domain each, four pages and four broken links, delay {args.delay} s; {args.parallel} at once")
     print(f"slowest domain's floor     {slowest:7.2f} s")
     print(f"sum of the floors          {sum(floors):7.2f} s   (no one-at-a-time run is shorter)")
     print(f"one at a time              {sequential:7.2f} s   {sequential / slowest:5.1f}x the slowest floor")

@@ -6,7 +6,8 @@
         min(gaps(sites[0].server.times()))  # politeness, from the server's side
 
 Each site has a home page linking to three more (about, team, contact): four English pages
-with made-up, distinct facts, and no robots.txt or sitemap (404s, as on many small sites).
+with made-up, distinct facts; no robots.txt or sitemap, and four links to missing pages
+(404s, as on many small sites).
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from dataclasses import dataclass
 from sites import Behaviour, SiteServer, page, paragraphs
 
 PAGES = ("/", "/about/", "/team/", "/contact/")
+# Linked from the home page but missing (404), as on many small sites: requests that cost the
+# crawl its politeness delay but no cleaning or embedding.
+MISSING = ("/careers/", "/press/", "/partners/", "/history/")
 _CITIES = ("Tampere", "Porto", "Leeds", "Gdansk", "Rosario", "Kumamoto", "Ghent", "Halifax", "Brno", "Dunedin")
 _PRODUCTS = ("ferry engines", "beekeeping tools", "cold storage racks", "tidal sensors", "bakery ovens",
              "solar roof tiles", "wool insulation", "bicycle frames", "water meters", "printing presses")
@@ -47,7 +51,7 @@ def company_routes(n: int) -> dict[str, Behaviour]:
     chief, engineer = f"{_FIRST[n % 10]} {_LAST[(n // 10) % 10]}", f"{_FIRST[(n + 4) % 10]} {_LAST[(n + 7) % 10]}"
     return {
         "/": page(name, paragraphs(f"{name} designs and sells {product} from its workshop in {city}, and has done so for {n + 5} years."),
-                  links=list(PAGES[1:])),
+                  links=[*PAGES[1:], *MISSING]),
         "/about/": page(f"About {name}", paragraphs(
             f"{name} was founded in {1950 + n} in {city} by {chief}.",
             f"It makes {product} for customers in {n + 3} countries and employs {100 * n + 7} people.",
