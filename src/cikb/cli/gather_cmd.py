@@ -48,9 +48,9 @@ def gather_cmd(
     to English Markdown in data/<slug>/raw/, chunks, embeds and stores the chunks. A gather
     that yields nothing leaves the previous knowledge base untouched and exits non-zero.
 
-    With --from-csv, every company of the file is gathered the same way, one summary line
-    each; a company that fails does not stop the others, and the command exits non-zero
-    naming the ones that failed.
+    With --from-csv, every company of the file is gathered the same way and summarised in
+    a row of one table; a company that fails does not stop the others, and the command exits
+    non-zero naming the ones that failed.
     """
     cfg = settings()
     if max_pages is not None:
