@@ -7,7 +7,8 @@ milliseconds at 100k points (``bench/store.py``). On disk, under the store path:
     <store>/edge/<collection>.json    the collection record (model, BM25 avg_len)
 
 The shard's write-ahead log holds an exclusive lock: a second process that opens
-the store waits up to ``lock_timeout`` seconds, then gets a LockedError.
+the store waits up to ``lock_timeout`` seconds, then gets a LockedError; threads of one
+process take turns (``_SESSION``).
 
 Damaged files (truncated, garbled, unreadable) make qdrant_edge raise plain
 exceptions, or panic (a ``BaseException``); either becomes one StoreDamagedError
@@ -50,6 +51,11 @@ from cikb.core.models import SparseVector
 
 T = TypeVar("T")
 UPSERT_BATCH = 1_000
+# One open EdgeStore per process at a time. The shard's WAL lock (an flock) already refuses a
+# second open from another thread of this process, but a thread would poll it; `cikb gather
+# --from-csv` runs gathers in threads, so they queue here for the store instead. It also keeps
+# two threads from both creating the shard when there is none yet (no WAL lock to meet).
+_SESSION = threading.Lock()
 # No HNSW graph (m=0): at the spec's volume (<= 100k chunks) an exact scan answers
 # a filtered hybrid query in a few ms (bench/store.py), while building the graph
 # took 72 s per optimize at 100k on 2 cores and bought nothing for per-company
@@ -58,6 +64,10 @@ UPSERT_BATCH = 1_000
 # turns full appendable segments into immutable, memory-mapped ones (6 s at 100k),
 # which is what makes reopening fast: 0.2 s at 100k instead of 2 s.
 NO_GRAPH = qe.HnswIndexConfig(m=0, ef_construct=100, full_scan_threshold=10_000, payload_m=0)
+
+
+def _busy(shard_dir: Path) -> str:
+    return f"the knowledge base at {shard_dir} is open in another cikb process; try again when it finishes"
 
 
 def _guarded(method: Callable[..., T]) -> Callable[..., T]:
@@ -85,9 +95,17 @@ class EdgeStore(VectorStore):
         self._shard: qe.EdgeShard | None = None
         self._dirty = False  # written since the last optimize
         self._broken = False  # a read or write failed on damaged files: close without flushing
-        with self._guard():
-            if self.shard_dir.is_dir():
-                self._shard = self._load()
+        deadline = time.monotonic() + lock_timeout
+        self._in_session = _SESSION.acquire(timeout=lock_timeout)
+        if not self._in_session:
+            raise LockedError(_busy(self.shard_dir))
+        try:
+            with self._guard():
+                if self.shard_dir.is_dir():
+                    self._shard = self._load(deadline)
+        except BaseException:
+            self._end_session()
+            raise
 
     @property
     def location(self) -> str:
@@ -95,8 +113,7 @@ class EdgeStore(VectorStore):
 
     # -- shard lifecycle -----------------------------------------------------------------
 
-    def _load(self) -> qe.EdgeShard:
-        deadline = time.monotonic() + self.lock_timeout
+    def _load(self, deadline: float) -> qe.EdgeShard:
         while True:
             try:
                 return qe.EdgeShard.load(str(self.shard_dir))
@@ -104,7 +121,7 @@ class EdgeStore(VectorStore):
                 if "WouldBlock" not in str(err):
                     raise
                 if time.monotonic() >= deadline:
-                    raise LockedError(f"the knowledge base at {self.shard_dir} is open in another cikb process; try again when it finishes") from None
+                    raise LockedError(_busy(self.shard_dir)) from None
                 time.sleep(0.2)
 
     @contextmanager
@@ -228,6 +245,20 @@ class EdgeStore(VectorStore):
             self._dirty = False
 
     def close(self) -> None:
+        try:
+            self._close_shard()
+        finally:
+            self._end_session()
+
+    def _end_session(self) -> None:
+        if getattr(self, "_in_session", False):
+            self._in_session = False
+            _SESSION.release()
+
+    def __del__(self) -> None:
+        self._end_session()  # a store dropped unclosed gives its turn back, as its shard's WAL lock goes with it
+
+    def _close_shard(self) -> None:
         if self._shard is None:
             return
         shard, self._shard = self._shard, None

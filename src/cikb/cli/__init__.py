@@ -40,7 +40,7 @@ def main() -> None:
     # so the library's logged copy of that notice would say it twice.
     logging.getLogger("cikb.embed").addHandler(logging.NullHandler())
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)
     except CikbError as err:
         _fail(str(err), err.exit_code)
     except ValidationError as err:
@@ -50,8 +50,7 @@ def main() -> None:
     except FileNotFoundError as err:
         _fail(str(err), 2)
     except KeyboardInterrupt:
-        console.print("interrupted")
-        sys.exit(130)
+        _interrupted()
     except SystemExit:
         raise
     except Exception as err:  # click's usage errors arrive here in non-standalone mode
@@ -59,6 +58,13 @@ def main() -> None:
         if code is None:
             raise
         sys.exit(code)
+    if code == 130:  # typer turns Ctrl-C into Exit(130), which outside standalone mode it returns instead of raising
+        _interrupted()
+
+
+def _interrupted() -> NoReturn:
+    console.print("interrupted")
+    sys.exit(130)
 
 
 def _fail(message: str, code: int) -> NoReturn:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from pathlib import Path
+from typing import Optional, Self
 
 import typer
 from rich.progress import (
@@ -15,29 +16,41 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from cikb.app.batch import BatchEvent, CompanyResult, failures_line, gather_many, read_company_rows
 from cikb.app.kb import company_statuses, forget_company
 from cikb.app.models import GatherEvent, GatherSummary
 from cikb.app.pipeline import gather_company
 from cikb.cli._app import app, console, out, print_json, settings
 from cikb.cli._text import plain, safe
+from cikb.core.config import Settings
+from cikb.core.errors import BadInputError, GatherFailedError
 
 
 @app.command("gather")
 def gather_cmd(
-    company: str = typer.Argument(..., help='The company\'s name, e.g. "Acme Corp" (its slug, acme-corp, keys everything).'),
+    company: Optional[str] = typer.Argument(None, help='The company\'s name, e.g. "Acme Corp" (its slug, acme-corp, keys everything).', show_default=False),
     website: Optional[str] = typer.Option(None, "--website", help="The company's website; crawled within its registered domain."),
     wikipedia: Optional[str] = typer.Option(None, "--wikipedia", help="Wikipedia article URL, or its title (looked up under \\[gather] wikipedia_base_url)."),
     news: Optional[list[str]] = typer.Option(None, "--news", help="News page or RSS/Atom feed URL (repeatable)."),
     crunchbase: Optional[str] = typer.Option(None, "--crunchbase", help="Crunchbase organisation URL or name (robots.txt may forbid it: reported, not an error)."),
     max_pages: Optional[int] = typer.Option(None, "--max-pages", min=1, help="Pages per source at most (default from config: 20)."),
     delay: Optional[float] = typer.Option(None, "--delay", min=0, help="Seconds between requests to one domain (default from config: 1)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON."),
+    from_csv: Optional[Path] = typer.Option(
+        None, "--from-csv", metavar="FILE",
+        help="Gather every company of a CSV instead: a Company column and optional Website, Wikipedia, News (URLs separated by spaces) "
+        "and Crunchbase columns, any case. Companies on different domains run in parallel (\\[gather] max_parallel_companies).",
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON (with --from-csv: a list, one object per company)."),
 ) -> None:
     """Gather a company's public sources into the knowledge base (replacing its previous gather).
 
     Fetches politely (robots.txt, one request per second per domain, text/html only), cleans
     to English Markdown in data/<slug>/raw/, chunks, embeds and stores the chunks. A gather
     that yields nothing leaves the previous knowledge base untouched and exits non-zero.
+
+    With --from-csv, every company of the file is gathered the same way and summarised in
+    a row of one table; a company that fails does not stop the others, and the command exits
+    non-zero naming the ones that failed.
     """
     cfg = settings()
     if max_pages is not None:
@@ -45,12 +58,33 @@ def gather_cmd(
     if delay is not None:
         cfg.gather.download_delay = delay
     sources = {"website": website, "wikipedia": wikipedia, "news": news or None, "crunchbase": crunchbase}
+    if from_csv is not None:
+        if company is not None or any(sources.values()):
+            raise BadInputError("--from-csv reads the companies and their sources from the file: give no company name or source option with it")
+        gather_csv(cfg, from_csv, as_json)
+        return
+    if company is None:
+        raise BadInputError("Missing argument 'company' (or --from-csv FILE). (see `cikb gather --help`)")
     with GatherProgress(cfg.gather.max_pages_per_source) as progress:
         summary = gather_company(cfg, company, {k: v for k, v in sources.items() if v}, on_event=progress.update)
     if as_json:
         print_json(summary)
     else:
         print_summary(summary)
+
+
+def gather_csv(cfg: Settings, path: Path, as_json: bool) -> None:
+    """`cikb gather --from-csv FILE`: every company of the file, a summary per company, failures named at the end."""
+    rows = read_company_rows(path)
+    with BatchProgress(len(rows), cfg.gather.max_pages_per_source) as progress:
+        results = gather_many(cfg, rows, on_event=progress.update)
+    if as_json:
+        print_json([r.model_dump(mode="json") for r in results])
+    else:
+        print_batch_summary(results)
+    failed = failures_line(results)
+    if failed:
+        raise GatherFailedError(failed)
 
 
 @app.command("companies")
@@ -87,23 +121,30 @@ def _minutes(iso: str | None) -> str:
     return f"{iso[:10]} {iso[11:16]} UTC" if iso else "-"
 
 
-class GatherProgress:
-    """A live display of a gather: one bar per source, then clean / embed / store."""
+class _LiveProgress:
+    """Rich progress bars on stderr, shown while the ``with`` block runs."""
 
     def __init__(self, page_budget: int) -> None:
         self.page_budget = page_budget
         self.progress = Progress(
             TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[note]}"), TimeElapsedColumn(), console=console
         )
-        self.sources: dict[int, TaskID] = {}
-        self.stages: dict[str, TaskID] = {}
 
-    def __enter__(self) -> GatherProgress:
+    def __enter__(self) -> Self:
         self.progress.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.progress.stop()
+
+
+class GatherProgress(_LiveProgress):
+    """A live display of a gather: one bar per source, then clean / embed / store."""
+
+    def __init__(self, page_budget: int) -> None:
+        super().__init__(page_budget)
+        self.sources: dict[int, TaskID] = {}
+        self.stages: dict[str, TaskID] = {}
 
     def update(self, event: GatherEvent) -> None:
         if event.crawl is not None:
@@ -131,6 +172,60 @@ class GatherProgress:
         if stage not in self.stages:
             self.stages[stage] = self.progress.add_task(safe(stage), total=None, note="")
         return self.stages[stage]
+
+
+class BatchProgress(_LiveProgress):
+    """A live display of `gather --from-csv`: companies done of all, and one line per running company.
+
+    A running company's bar counts its pages fetched (of its sources' page budget); its note
+    says the page or stage. A finished company leaves one `ok` or `failed` line above the display.
+    """
+
+    def __init__(self, companies: int, page_budget: int) -> None:
+        super().__init__(page_budget)
+        self.overall = self.progress.add_task("companies", total=companies, note="")
+        self.running: dict[int, TaskID] = {}
+
+    def update(self, event: BatchEvent) -> None:
+        row = event.row
+        if event.kind == "started":
+            pages = self.page_budget * max(len(row.sources), 1)
+            self.running[row.number] = self.progress.add_task(safe(row.name[:28]), total=pages, note="starting")
+        elif event.kind == "progress" and event.event is not None and row.number in self.running:
+            self._step(self.running[row.number], event.event)
+        elif event.kind == "finished" and event.result is not None:
+            task = self.running.pop(row.number, None)
+            if task is not None:
+                self.progress.remove_task(task)
+            self.progress.advance(self.overall)
+            self.progress.console.print(_outcome_line(event.result), highlight=False, markup=False)
+
+    def _step(self, task: TaskID, event: GatherEvent) -> None:
+        crawl = event.crawl
+        if crawl is None:
+            self.progress.update(task, note=safe(f"{event.stage} {event.message}".strip()))
+        elif crawl.kind == "page_fetched":
+            self.progress.advance(task)
+            self.progress.update(task, note=safe(crawl.url or ""))
+
+
+def _outcome_line(result: CompanyResult) -> str:
+    if result.status == "ok":
+        return f"ok      {plain(result.company.name)}: {result.documents} documents, {result.chunks} chunks, {result.seconds:.1f} s"
+    return f"failed  {plain(result.company.name) or '(no name)'} (row {result.row}): {plain(result.error or '')}"
+
+
+def print_batch_summary(results: list[CompanyResult]) -> None:
+    """One table row per company, then each failure's reason on a line of its own (too long for a cell)."""
+    table = Table("row", "company", "slug", "status", "fetched", "documents", "chunks", "seconds",
+                  title=f"gathered {sum(r.status == 'ok' for r in results)} of {len(results)} companies")
+    for r in results:
+        fetched = sum(s.fetched for s in r.sources)
+        table.add_row(str(r.row), safe(r.company.name), safe(r.company.slug or "-"), r.status, str(fetched), str(r.documents), str(r.chunks), f"{r.seconds:.1f}")
+    out.print(table)
+    for r in results:
+        if r.status == "failed":
+            out.print(f"row {r.row} {plain(r.company.name) or '(no name)'}: {plain(r.error or '')}", highlight=False, markup=False)
 
 
 def print_summary(summary: GatherSummary) -> None:

@@ -47,6 +47,9 @@ class GatherSettings(BaseModel):
     wikipedia_base_url: str = Field("https://en.wikipedia.org/wiki/", description="Where `--wikipedia NAME` articles are looked up.")
     crunchbase_base_url: str = Field("https://www.crunchbase.com/organization/", description="Where `--crunchbase NAME` organisation pages are looked up.")
     lock_timeout: float = Field(0.0, ge=0, description="Seconds to wait for another gather of the same company; 0 fails at once.")
+    max_parallel_companies: int = Field(
+        4, ge=1, description="`cikb gather --from-csv`: companies gathered at once; two whose sources share a domain never run together."
+    )
     language: str = Field("en", description="The website spider fetches pages under another language's path prefix (/de/, /fr/) last.")
     crawl_order: Literal["facts_first", "breadth_first"] = Field(
         "facts_first",

@@ -1,0 +1,252 @@
+"""Many companies in one run: ``cikb gather --from-csv companies.csv``.
+
+    rows = read_company_rows("companies.csv")
+    results = gather_many(settings, rows, on_event=print)   # one CompanyResult per row, in row order
+
+Every company is gathered by :func:`cikb.app.pipeline.gather_company`, so each keeps the
+single gather's bounds and guarantees (a staged generation, one atomic swap, its own lock).
+Up to ``gather.max_parallel_companies`` run at once, in threads of this process. Each
+gather crawls in its own Scrapy child process, which keeps one domain's requests
+``download_delay`` apart only within that crawl; so two companies whose sources share a
+registered domain never run at the same time, and politeness per domain holds across
+companies too. The threads share the embedded store safely: its opens take turns (see
+``cikb.store.edge``). A company that fails is recorded with its error and the others go on.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from time import monotonic
+from typing import Literal
+
+from cikb.enrich.table import read_table
+from cikb.gather.urls import site_of
+
+from cikb.app.models import GatherEvent, GatherSummary
+from cikb.app.pipeline import gather_company, resolve_sources
+from cikb.core.config import Settings
+from cikb.core.errors import BadInputError, CikbError
+from cikb.core.models import Company
+from cikb.core.slug import company_from_name
+
+# The list builder's columns (any case); an empty cell means no such source.
+SOURCE_COLUMNS = ("website", "wikipedia", "news", "crunchbase")
+MULTI_URL_COLUMNS = ("news",)  # several URLs in one cell, separated by whitespace
+
+
+@dataclass(frozen=True)
+class CompanyRow:
+    """One company of the CSV: its row number (the first row under the header is 1), name and source cells."""
+
+    number: int
+    name: str
+    sources: dict[str, str | list[str]] = field(default_factory=dict)
+
+
+class CompanyResult(GatherSummary):
+    """A single gather's summary, plus where the company came from and whether its gather succeeded."""
+
+    row: int
+    status: Literal["ok", "failed"]
+
+
+@dataclass(frozen=True)
+class BatchEvent:
+    """Progress of one company: ``started``, ``progress`` (with its GatherEvent) or ``finished`` (with its result)."""
+
+    row: CompanyRow
+    kind: Literal["started", "progress", "finished"]
+    event: GatherEvent | None = None
+    result: CompanyResult | None = None
+
+
+OnBatchEvent = Callable[[BatchEvent], None]
+
+
+def read_company_rows(path: str | Path) -> list[CompanyRow]:
+    """The companies of a CSV with a Company column; BadInputError (one line) when the file cannot be used."""
+    table = read_table(path)
+    name_column = table.find_column("company")
+    if name_column is None:
+        raise BadInputError(f"{table.path.name} has no Company column (columns: {', '.join(table.columns)})")
+    if not table.rows:
+        raise BadInputError(f"{table.path.name} lists no companies under its header")
+    columns = {kind: table.find_column(kind) for kind in SOURCE_COLUMNS}
+    return [
+        CompanyRow(number, row[name_column].strip(), _sources(row, columns))
+        for number, row in enumerate(table.rows, start=1)
+    ]
+
+
+def _sources(row: dict[str, str], columns: dict[str, str | None]) -> dict[str, str | list[str]]:
+    sources: dict[str, str | list[str]] = {}
+    for kind, column in columns.items():
+        cell = row[column].strip() if column else ""
+        if cell:
+            sources[kind] = cell.split() if kind in MULTI_URL_COLUMNS else cell
+    return sources
+
+
+def gather_many(settings: Settings, rows: Sequence[CompanyRow], on_event: OnBatchEvent | None = None) -> list[CompanyResult]:
+    """Gather every row's company; one result per row, in row order. Never raises for one company's failure.
+
+    A row that cannot be gathered as given (no name, no source, a bad URL, a company
+    already listed) fails at once, before anything is fetched. Interrupted (Ctrl-C), it
+    raises KeyboardInterrupt at once; see :meth:`_Runner.run` for the gathers still running.
+    """
+    emit = on_event or (lambda event: None)
+    results: dict[int, CompanyResult] = {}
+    jobs: list[_Job] = []
+    seen: dict[str, int] = {}
+    for row in rows:
+        planned = _plan(row, settings, seen)
+        if isinstance(planned, _Job):
+            jobs.append(planned)
+        else:
+            results[row.number] = planned
+            emit(BatchEvent(row, "finished", result=planned))
+    runner = _Runner(settings, jobs, emit)
+    for number, result in runner.run(_parallelism(settings, len(jobs))).items():
+        results[number] = result
+    return [results[row.number] for row in rows]
+
+
+def failures_line(results: Sequence[CompanyResult]) -> str | None:
+    """One line naming every company that failed, by name and row (None when all succeeded); the reasons are in their results."""
+    failed = [r for r in results if r.status == "failed"]
+    if not failed:
+        return None
+    names = ", ".join(f"{r.company.name or '(no name)'} (row {r.row})" for r in failed)
+    return f"{len(failed)} of {len(results)} companies failed: {names}"
+
+
+def _parallelism(settings: Settings, jobs: int) -> int:
+    if settings.store.mode == "local":
+        return 1  # qdrant-client's local mode refuses a second open even within one process
+    return max(1, min(settings.gather.max_parallel_companies, jobs))
+
+
+@dataclass(frozen=True)
+class _Job:
+    row: CompanyRow
+    domains: frozenset[str]  # registered domains of its start URLs: two jobs sharing one never run at once
+
+
+def _plan(row: CompanyRow, settings: Settings, seen: dict[str, int]) -> _Job | CompanyResult:
+    """The row as a job, or its failed result when it cannot be gathered as given."""
+    started_at = datetime.now(timezone.utc)
+    try:
+        if not row.name:
+            raise BadInputError("no company name")
+        if not row.sources:
+            raise BadInputError(f"no source: its {', '.join(c.capitalize() for c in SOURCE_COLUMNS)} cells are empty")
+        company = company_from_name(row.name)
+        if company.slug in seen:
+            raise BadInputError(f"the same company as row {seen[company.slug]} ({company.slug})")
+        requests = resolve_sources(row.sources, settings)
+    except BadInputError as err:
+        return _failed(row, settings, str(err), started_at, 0.0)
+    seen[company.slug] = row.number
+    return _Job(row, frozenset(site_of(url) for request in requests for url in request.start_urls))
+
+
+def _failed(row: CompanyRow, settings: Settings, error: str, started_at: datetime, seconds: float) -> CompanyResult:
+    try:
+        company = company_from_name(row.name)
+    except BadInputError:
+        company = Company(name=row.name, slug="")
+    raw_dir = str(settings.data_dir / company.slug / "raw") if company.slug else ""
+    return CompanyResult(
+        company=company, sources=[], raw_dir=raw_dir, seconds=round(seconds, 3), started_at=started_at,
+        ok=False, error=error, row=row.number, status="failed",
+    )
+
+
+class _Interrupted(Exception):
+    """Raised inside a running gather (from its progress callback) to stop it before its commit."""
+
+
+class _Runner:
+    """Worker threads taking jobs whose domains no running job holds."""
+
+    def __init__(self, settings: Settings, jobs: list[_Job], emit: OnBatchEvent) -> None:
+        self.settings = settings
+        self.pending = list(jobs)
+        self.emit = emit
+        self.busy: set[str] = set()
+        self.results: dict[int, CompanyResult] = {}
+        self.changed = threading.Condition()
+        self.interrupted = threading.Event()
+
+    def run(self, workers: int) -> dict[int, CompanyResult]:
+        threads = [threading.Thread(target=self._work, name=f"cikb-gather-{n}", daemon=True) for n in range(workers if self.pending else 0)]
+        for thread in threads:
+            thread.start()
+        try:
+            for thread in threads:
+                while thread.is_alive():
+                    thread.join(0.2)  # a timed join lets Ctrl-C reach this thread
+        except KeyboardInterrupt:
+            # No company starts after this, and a running one stops at its next step before its
+            # commit. One whose crawler is mid-request is not waited for: it ends with this
+            # process (its crawler sees its stdin close), as a killed gather does, having changed
+            # nothing current unless its commit had begun.
+            self.interrupted.set()
+            with self.changed:
+                self.pending.clear()
+                self.changed.notify_all()
+            raise
+        return self.results
+
+    def _work(self) -> None:
+        while (job := self._take()) is not None:
+            try:
+                self.results[job.row.number] = self._gather(job)
+            finally:
+                self._release(job)
+
+    def _take(self) -> _Job | None:
+        """The first pending job whose domains are all free (waiting while every one is blocked); None when none is left."""
+        with self.changed:
+            while self.pending:
+                job = next((j for j in self.pending if not j.domains & self.busy), None)
+                if job is not None:
+                    self.pending.remove(job)
+                    self.busy |= job.domains
+                    return job
+                self.changed.wait()
+            return None
+
+    def _release(self, job: _Job) -> None:
+        with self.changed:
+            self.busy -= job.domains
+            self.changed.notify_all()
+
+    def _gather(self, job: _Job) -> CompanyResult:
+        row = job.row
+        self.emit(BatchEvent(row, "started"))
+        started_at, started = datetime.now(timezone.utc), monotonic()
+
+        def progress(event: GatherEvent) -> None:
+            if self.interrupted.is_set() and event.stage != "store":  # from the store stage on, the commit is under way
+                raise _Interrupted
+            self.emit(BatchEvent(row, "progress", event=event))
+
+        try:
+            summary = gather_company(self.settings, row.name, row.sources, on_event=progress)
+            result = CompanyResult(**summary.model_dump(), row=row.number, status="ok")
+        except _Interrupted:
+            result = _failed(row, self.settings, "interrupted before its commit", started_at, monotonic() - started)
+        except (CikbError, OSError) as err:
+            result = _failed(row, self.settings, str(err), started_at, monotonic() - started)
+        except Exception as err:  # a bug in one company's gather must not lose the others' results
+            result = _failed(row, self.settings, f"{type(err).__name__}: {err}", started_at, monotonic() - started)
+        self.emit(BatchEvent(row, "finished", result=result))
+        return result
+
+
+__all__ = ["BatchEvent", "CompanyResult", "CompanyRow", "failures_line", "gather_many", "read_company_rows"]
