@@ -8,7 +8,7 @@ milliseconds at 100k points (``bench/store.py``). On disk, under the store path:
 
 The shard's write-ahead log holds an exclusive lock: a second process that opens
 the store waits up to ``lock_timeout`` seconds, then gets a LockedError; threads of one
-process take turns (``_SESSION``).
+process take turns (``_session_lock``).
 
 Damaged files (truncated, garbled, unreadable) make qdrant_edge raise plain
 exceptions, or panic (a ``BaseException``); either becomes one StoreDamagedError
@@ -51,11 +51,18 @@ from cikb.core.models import SparseVector
 
 T = TypeVar("T")
 UPSERT_BATCH = 1_000
-# One open EdgeStore per process at a time. The shard's WAL lock (an flock) already refuses a
-# second open from another thread of this process, but a thread would poll it; `cikb gather
-# --from-csv` runs gathers in threads, so they queue here for the store instead. It also keeps
-# two threads from both creating the shard when there is none yet (no WAL lock to meet).
-_SESSION = threading.Lock()
+# One open EdgeStore per store directory and process at a time. The shard's WAL lock (an flock)
+# already refuses a second open from another thread of this process, but a thread would poll it;
+# `cikb gather --from-csv` runs gathers in threads, so they queue here for the store instead. It
+# also keeps two threads from both creating the shard when there is none yet (no WAL lock to meet).
+# Per directory, not per process: a read snapshot (copy_to) is a second store open beside the first.
+_SESSIONS: dict[Path, threading.Lock] = {}
+_SESSIONS_GUARD = threading.Lock()
+
+
+def _session_lock(shard_dir: Path) -> threading.Lock:
+    with _SESSIONS_GUARD:
+        return _SESSIONS.setdefault(shard_dir.resolve(), threading.Lock())
 # No HNSW graph (m=0): at the spec's volume (<= 100k chunks) an exact scan answers
 # a filtered hybrid query in a few ms (bench/store.py), while building the graph
 # took 72 s per optimize at 100k on 2 cores and bought nothing for per-company
@@ -96,7 +103,8 @@ class EdgeStore(VectorStore):
         self._dirty = False  # written since the last optimize
         self._broken = False  # a read or write failed on damaged files: close without flushing
         deadline = time.monotonic() + lock_timeout
-        self._in_session = _SESSION.acquire(timeout=lock_timeout)
+        self._session = _session_lock(self.shard_dir)
+        self._in_session = self._session.acquire(timeout=lock_timeout)
         if not self._in_session:
             raise LockedError(_busy(self.shard_dir))
         try:
@@ -253,7 +261,7 @@ class EdgeStore(VectorStore):
     def _end_session(self) -> None:
         if getattr(self, "_in_session", False):
             self._in_session = False
-            _SESSION.release()
+            self._session.release()
 
     def __del__(self) -> None:
         self._end_session()  # a store dropped unclosed gives its turn back, as its shard's WAL lock goes with it

@@ -164,13 +164,13 @@ def test_bad_input_gets_one_clear_line(args, env, message, tmp_path: Path, build
 
 @pytest.mark.slow
 def test_build_then_gather_an_exported_website_then_enrich_and_apply(tmp_path: Path, fake_openai, build_env) -> None:
-    """The loop build -> gather -> enrich -> apply (`gather --from-csv` arrives from another branch: here one row's Website)."""
+    """The loop build -> gather --from-csv -> enrich -> apply on the exported CSV as it is (Globex's site is down)."""
     from cikb.app.sample_site import serve_sample_site
 
     with serve_sample_site() as site:
         fake_openai.respond_with(ListScript(companies=[
             {"Company": "Acme Corp", "Website": f"{site}/", "url": f"{site}/", "title": "Acme Corp", "source": f"{site}/news/"},
-            {"Company": "Globex Corporation", "Website": "http://globex.example/", "url": "http://globex.example/", "title": "Globex", "source": "x"},
+            {"Company": "Globex Corporation", "Website": "http://127.0.0.9:9/", "url": "http://127.0.0.9:9/", "title": "Globex", "source": "x"},
         ], per_search=2))
         built = subprocess.run([str(CIKB), "build", "anvil makers", "--min-items", "2", "--columns", "Company,Website", "--yes"],
                                env=build_env, capture_output=True, text=True, timeout=120)
@@ -179,9 +179,12 @@ def test_build_then_gather_an_exported_website_then_enrich_and_apply(tmp_path: P
         rows = exported(tmp_path)
         assert [row["Company"] for row in rows] == ["Acme Corp", "Globex Corporation"]
         offline = {k: v for k, v in build_env.items() if not k.startswith("CIKB_LLM__")}
-        gathered = subprocess.run([str(CIKB), "gather", rows[0]["Company"], "--website", rows[0]["Website"], "--delay", "0.05"],
+        gathered = subprocess.run([str(CIKB), "gather", "--from-csv", str(path), "--delay", "0.05"],
                                   env=offline, capture_output=True, text=True, timeout=300)
-        assert gathered.returncode == 0, gathered.stderr
+        assert gathered.returncode == 1 and "Globex Corporation" in gathered.stderr, gathered.stderr
+        assert "Acme Corp" not in gathered.stderr.split("Globex", 1)[0].splitlines()[-1]
+        listed = subprocess.run([str(CIKB), "companies", "--json"], env=offline, capture_output=True, text=True, timeout=60)
+        assert [c["name"] for c in json.loads(listed.stdout)] == ["Acme Corp"], listed.stdout
     proposal, enriched = tmp_path / "founded.json", tmp_path / "enriched.csv"
     for command in (["enrich", str(path), "--column", "Founded", "--question", "What year was {Company} founded?",
                      "--type", "number", "--out", str(proposal)],
