@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 
 import pytest
@@ -184,3 +185,14 @@ def test_a_chat_endpoint_that_refuses_json_schema_gets_the_prompt_alone(settings
     assert "response_format" in first_chat and not any("response_format" in r for r in plain_chats) and len(plain_chats) == 2
     assert len(fake_openai.responses_requests) == 1  # the 404 is remembered
     assert "asked again as a chat completion" in client.log.recent(10)[-1].error
+
+
+def test_the_export_writes_formula_like_cells_from_the_web_as_text(tmp_path) -> None:
+    from cikb.app.lists import export_list
+    from cikb.lists import BuildResult
+
+    rows = [{"Company": '=HYPERLINK("http://evil.example","Acme")', "Website": "https://acme.example/", "Employees": "-42"}]
+    result = BuildResult(request=BuildRequest(description="x", min_items=1), columns=["Company", "Website", "Employees"], rows=rows)
+    with export_list(result, tmp_path).open(newline="", encoding="utf-8") as handle:
+        [row] = list(csv.DictReader(handle))
+    assert row == {"Company": "'=HYPERLINK(\"http://evil.example\",\"Acme\")", "Website": "https://acme.example/", "Employees": "-42"}

@@ -10,7 +10,7 @@ from pathlib import Path
 from cikb.app.llm import LLMClient
 from cikb.core.config import Settings
 from cikb.core.errors import BadInputError
-from cikb.enrich.table import write_table_atomic
+from cikb.enrich.table import spreadsheet_safe, write_table_atomic
 from cikb.lists import (
     BuildRequest,
     BuildResult,
@@ -57,12 +57,16 @@ def build_list(settings: Settings, request: BuildRequest, *, approve: ApproveFn 
 
 
 def export_list(result: BuildResult, export_dir: Path, now: datetime | None = None) -> Path:
-    """``output_YYYYMMDD_HHMMSS.csv`` (``_2``, ``_3``... within one second) with only the schema's columns."""
+    """``output_YYYYMMDD_HHMMSS.csv`` (``_2``, ``_3``... within one second) with only the schema's columns.
+
+    Cells come from web results: formula-like ones are written so no spreadsheet runs them.
+    """
     stamp = (now or datetime.now()).strftime("%Y%m%d_%H%M%S")
     path = export_dir / f"output_{stamp}.csv"
     n = 2
     while path.exists():
         path = export_dir / f"output_{stamp}_{n}.csv"
         n += 1
-    write_table_atomic(path, result.columns, result.rows)
+    rows = [{column: spreadsheet_safe(str(row.get(column) or "")) for column in result.columns} for row in result.rows]
+    write_table_atomic(path, result.columns, rows)
     return path
