@@ -91,6 +91,7 @@ class RowStrategy(ABC):
     kind: ClassVar[StrategyKind] = "enrichment"
     max_steps: ClassVar[int] = 1
     needs_identity: ClassVar[bool] = True  # rows with an empty company cell are skipped
+    retryable: ClassVar[bool] = False  # reads params["feedback"]: weak cells are tried again (enrich.retry)
 
     @abstractmethod
     def validate_params(self, params: dict, ctx: EnrichContext) -> None:

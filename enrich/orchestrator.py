@@ -17,8 +17,9 @@ from typing import Literal
 from cikb.enrich.base import EnrichContext, RowInput, RowStrategy
 from cikb.enrich.coerce import coerce_value, min_confidence
 from cikb.enrich.models import EnrichSource, RowLog, RowStep
+from cikb.enrich.retry import cell_score, feedback, is_weak, summary
 
-Stage = Literal["starting", "searching", "fetching", "computing", "row_done", "row_skipped", "complete", "cancelled"]
+Stage = Literal["starting", "searching", "fetching", "computing", "retrying", "row_done", "row_skipped", "complete", "cancelled"]
 _STEP_STAGE: dict[str, Stage] = {"retrieve": "searching", "search": "searching", "fetch": "fetching", "compute": "computing"}
 DEFAULT_CONCURRENCY = 3
 
@@ -95,7 +96,7 @@ async def run_rows(strategy: RowStrategy, rows: list[RowInput], params: dict, ct
         async with semaphore:
             if cancel.cancelled:  # checked before a row starts: cancellation falls between rows
                 return
-            log = await _run_row(strategy, row, params, ctx, run)
+            log = await _run_cell(strategy, row, params, ctx, run)
             if on_row is not None:
                 on_row(log)
             run.logs[row.row_id] = log
@@ -120,6 +121,23 @@ async def _wait(tasks: list[asyncio.Task], cancel: CancellationToken) -> None:
                 task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
             return
+
+
+async def _run_cell(strategy: RowStrategy, row: RowInput, params: dict, ctx: EnrichContext, run: _Run) -> RowLog:
+    """The row, then retries while it is weak (spec Q1, Q2): each with feedback, kept only when it scores higher."""
+    threshold, max_attempts = ctx.settings.enrich.retry_threshold, ctx.settings.enrich.max_attempts
+    history = [await _run_row(strategy, row, params, ctx, run)]
+    best = 0
+    while strategy.retryable and len(history) < max_attempts and is_weak(history[best], threshold):
+        run.emit("retrying", row_id=row.row_id, label=row.label, detail=f"attempt {len(history) + 1}")
+        history.append(await _run_row(strategy, row, {**params, "feedback": feedback(history)}, ctx, run))
+        if cell_score(history[-1]) <= cell_score(history[best]):
+            break  # no improvement: stop early
+        best = len(history) - 1
+    if len(history) == 1:
+        return history[0]
+    attempts = [summary(log, i + 1, kept=i == best, threshold=threshold) for i, log in enumerate(history)]
+    return history[best].model_copy(update={"attempts": attempts})
 
 
 async def _run_row(strategy: RowStrategy, row: RowInput, params: dict, ctx: EnrichContext, run: _Run) -> RowLog:

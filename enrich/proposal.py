@@ -20,6 +20,7 @@ from cikb.enrich.models import (
     ProposalTarget,
     RowLog,
 )
+from cikb.enrich.retry import why_weak
 from cikb.enrich.table import read_table, spreadsheet_safe, write_table_atomic, write_text_atomic
 from pydantic import ValidationError
 
@@ -122,14 +123,29 @@ def _check_operation(operation: ProposalOperation, column: str, rows: int) -> No
 
 
 def review_rows(proposal: DataProposal) -> list[dict]:
-    """One line per row for `cikb review`: row, label, value, confidence, path, and the first source."""
+    """One line per row for `cikb review`: value, confidence, path, first source, the evidence with the value
+    marked, why an empty cell is empty, and the attempts of a retried cell."""
     lines = []
     for log in proposal.research_log:
         source = log.sources[0] if log.sources else None
+        evidence = next((s.data.get("evidence") or "" for s in reversed(log.steps) if s.type == "answer"), "")
         lines.append({
             "row": log.row_id, "label": log.label, "status": log.status, "value": log.value,
             "confidence": log.confidence, "answered_by": log.answered_by,
             "source": source.url if source else None, "source_title": source.title if source else None,
             "source_kind": source.kind if source else None,
+            "evidence": mark_value(evidence, log.value) if evidence else None,
+            "reason": why_weak(log) if log.status != "found" else None,
+            "attempts": [a.model_dump() for a in log.attempts],
         })
     return lines
+
+
+def mark_value(sentence: str, value: str | None) -> str:
+    """The sentence with the value marked as «value» where it appears (as written, ignoring case)."""
+    if not value:
+        return sentence
+    at = sentence.lower().find(value.lower())
+    if at < 0:
+        return sentence
+    return f"{sentence[:at]}«{sentence[at:at + len(value)]}»{sentence[at + len(value):]}"

@@ -71,8 +71,9 @@ def test_the_proposal_has_every_field_of_the_spec(proposal, csv_path: Path, tmp_
 def test_review_lists_value_confidence_and_source(proposal) -> None:
     rows = review_rows(proposal)
     assert rows[0] == {"row": 0, "label": "Acme Corp", "status": "found", "value": "1999", "confidence": rows[0]["confidence"],
-                       "answered_by": "kb", "source": "https://acme.test/about", "source_title": "About Acme", "source_kind": "kb"}
-    assert rows[2]["value"] is None and rows[2]["source"] is None
+                       "answered_by": "kb", "source": "https://acme.test/about", "source_title": "About Acme", "source_kind": "kb",
+                       "evidence": "Acme Corp was founded in «1999» in Springfield.", "reason": None, "attempts": []}
+    assert rows[2]["value"] is None and rows[2]["source"] is None and rows[2]["reason"]  # an empty cell says why
 
 
 def test_apply_writes_a_new_csv_with_the_values(proposal, csv_path: Path, tmp_path: Path) -> None:

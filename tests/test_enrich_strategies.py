@@ -64,10 +64,14 @@ def web_settings(search_url: str) -> Settings:
     return settings
 
 
-def enrich_founded(table: Path, kb: TextKnowledgeBase, search_url: str, **options: str) -> DataProposal:
-    """The table's Founded year (a number column), from ``kb`` first, then the search endpoint at ``search_url``."""
+def enrich_founded(table: Path, kb: TextKnowledgeBase, search_url: str, attempts: int = 1, **options: str) -> DataProposal:
+    """The table's Founded year (a number column), from ``kb`` first, then the search endpoint at ``search_url``.
+
+    One attempt per cell unless asked: these tests count one attempt's searches (retries: test_enrich_retry.py).
+    """
     settings = web_settings(search_url)
     settings.gather.request_timeout = 5
+    settings.enrich.max_attempts = attempts
     return enrich_table(table, "Founded", question="What year was {Company} founded?", column_type="number",
                         settings=settings, kb=kb, web=HttpJsonSearch(settings), llm=None, **options)
 

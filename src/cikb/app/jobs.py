@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from cikb.enrich import get_strategy
-from cikb.enrich.models import DataProposal, ProposalTarget, RowLog
+from filelock import FileLock
+from cikb.enrich.models import AttemptSummary, DataProposal, ProposalTarget, RowLog
 from cikb.enrich.proposal import build_proposal, save_proposal
 from pydantic import BaseModel, Field, ValidationError
 
@@ -174,7 +175,8 @@ class JobStore:
             self._db.row_factory = sqlite3.Row
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit survives a killed process
-            migrate(self._db, MIGRATIONS)
+            with FileLock(f"{self.path}.lock", timeout=30):  # two processes opening a new database migrate it once
+                migrate(self._db, MIGRATIONS)
         except sqlite3.DatabaseError as err:
             raise CikbError(f"the jobs database {self.path} cannot be read ({err}); move it aside to start a new one") from None
 
@@ -228,30 +230,38 @@ class JobStore:
                 (target.csv_sha256, json.dumps(targets), rows * len(job.columns), _now(), job_id),
             )
 
-    def record(self, job_id: str, log: RowLog, column: str, *, final: bool = True) -> None:
-        """Write one finished attempt (and, when final, count the cell done) in one transaction."""
+    def record(self, job_id: str, log: RowLog, column: str) -> None:
+        """Write a finished cell in one transaction: one row per attempt (``log.attempts`` when it was retried).
+
+        The kept attempt's row holds the whole research log and is the cell's final one; a cell
+        recorded again (a resumed retry) replaces its earlier final attempt in the counts.
+        """
         error = next((s.detail for s in log.steps if s.type == "error"), None)
+        tries = log.attempts or [AttemptSummary(attempt=1, status=log.status, value=log.value, confidence=log.confidence, kept=True)]
         with self._db:
             previous = self._db.execute(
-                "SELECT attempt, status FROM attempts WHERE job_id=? AND column_name=? AND row_id=? ORDER BY attempt DESC LIMIT 1",
+                "SELECT attempt, status FROM attempts WHERE job_id=? AND column_name=? AND row_id=? AND final=1",
                 (job_id, column, log.row_id),
             ).fetchone()
-            if final and previous is not None:
-                self._db.execute("UPDATE attempts SET final=0 WHERE job_id=? AND column_name=? AND row_id=?", (job_id, column, log.row_id))
-            self._db.execute(
-                "INSERT INTO attempts (job_id, column_name, row_id, attempt, final, status, label, value, raw_value, confidence,"
-                " answered_by, sources, error, log, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (job_id, column, log.row_id, previous[0] + 1 if previous else 1, int(final), log.status, log.label, log.value,
-                 log.raw_value, log.confidence, log.answered_by, json.dumps([s.url for s in log.sources]), error,
-                 log.model_dump_json(), _now()),
-            )
-            if final:  # a cell counts once: a retry replaces its earlier final attempt in the counts
-                was = previous["status"] if previous is not None else None
+            first = self._db.execute("SELECT COALESCE(MAX(attempt), 0) FROM attempts WHERE job_id=? AND column_name=? AND row_id=?",
+                                     (job_id, column, log.row_id)).fetchone()[0]
+            self._db.execute("UPDATE attempts SET final=0 WHERE job_id=? AND column_name=? AND row_id=?", (job_id, column, log.row_id))
+            for number, attempt in enumerate(tries, start=first + 1):
+                kept = attempt.kept
                 self._db.execute(
-                    "UPDATE jobs SET done=done+?, found=found+?, errors=errors+?, updated_at=? WHERE id=?",
-                    (int(previous is None), int(log.status == "found") - int(was == "found"),
-                     int(log.status == "error") - int(was == "error"), _now(), job_id),
+                    "INSERT INTO attempts (job_id, column_name, row_id, attempt, final, status, label, value, raw_value, confidence,"
+                    " answered_by, sources, error, log, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (job_id, column, log.row_id, number, int(kept), attempt.status, log.label, attempt.value,
+                     log.raw_value if kept else None, attempt.confidence, log.answered_by if kept else None,
+                     json.dumps([s.url for s in log.sources] if kept else attempt.sources),
+                     error if kept else attempt.why or None, log.model_dump_json() if kept else attempt.model_dump_json(), _now()),
                 )
+            was = previous["status"] if previous is not None else None
+            self._db.execute(
+                "UPDATE jobs SET done=done+?, found=found+?, errors=errors+?, updated_at=? WHERE id=?",
+                (int(previous is None), int(log.status == "found") - int(was == "found"),
+                 int(log.status == "error") - int(was == "error"), _now(), job_id),
+            )
 
     def finish(self, job_id: str, status: JobStatus, *, error: str | None = None, embedding_model: str | None = None) -> None:
         with self._db:

@@ -153,14 +153,24 @@ def review_command(
         print_json({"reasoning": proposal.reasoning, "target": proposal.target.model_dump(), "rows": rows})
         return
     table = RichTable(title=safe(proposal.reasoning), title_justify="left")
-    for name in ("row", "label", "value", "confidence", "from", "source"):
+    for name in ("row", "label", "value", "confidence", "from", "source", "evidence / reason", "attempts"):
         table.add_column(name, overflow="fold")
     for row in rows:
         style = _STYLE.get(row["confidence"], "")
         source = row["source"] or ""
+        why = safe(row["evidence"] or "").replace("«", "[bold]").replace("»", "[/bold]") if row["value"] else f"[dim]{safe(row['reason'] or '')}[/dim]"
         table.add_row(str(row["row"]), safe(row["label"]), safe(row["value"]) if row["value"] else f"[dim]{safe(row['status'])}[/dim]",
-                      f"[{style}]{safe(row['confidence'])}[/{style}]", safe(row["answered_by"]), safe(source))
+                      f"[{style}]{safe(row['confidence'])}[/{style}]", safe(row["answered_by"]), safe(source), why, _attempts(row["attempts"]))
     out.print(table)
+
+
+def _attempts(attempts: list[dict]) -> str:
+    """A retried cell's attempts, one per line: number, value and confidence, the phrasing asked, why it was weak."""
+    lines = []
+    for a in attempts:
+        value = f"{a['value']!r} {a['confidence']}" if a["value"] else a["status"].replace("_", " ")
+        lines.append(f"{a['attempt']}{' (kept)' if a['kept'] else ''}: {value}; {a['question']}" + (f" — {a['why']}" if a["why"] else ""))
+    return safe("\n".join(lines), multiline=True)
 
 
 @app.command("apply")
