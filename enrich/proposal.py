@@ -8,8 +8,13 @@ result atomically; the input CSV is never modified by ``enrich``.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import BinaryIO, TextIO
+
+import ijson
 
 from cikb.enrich.coerce import confidence_at_least
 from cikb.enrich.models import (
@@ -21,8 +26,8 @@ from cikb.enrich.models import (
     RowLog,
 )
 from cikb.enrich.retry import why_weak
-from cikb.enrich.table import read_table, spreadsheet_safe, write_table_atomic, write_text_atomic
-from pydantic import ValidationError
+from cikb.enrich.table import atomic_writer, read_table, spreadsheet_safe, write_table_atomic, write_text_atomic
+from pydantic import BaseModel, ValidationError
 
 from cikb.core.errors import BadInputError
 
@@ -30,13 +35,19 @@ from cikb.core.errors import BadInputError
 def build_proposal(*, target: ProposalTarget, strategy_name: str, description: str, params: dict,
                    logs: list[RowLog], rows_total: int, cancelled: bool) -> DataProposal:
     found = [log for log in logs if log.status == "found" and log.value is not None]
-    reasoning = f"{description} — found {len(found)} of {rows_total} rows"
-    if cancelled:
-        reasoning += f" (cancelled after {len(logs)} rows; unfinished rows are not in this proposal)"
+    reasoning = proposal_reasoning(description, found=len(found), finished=len(logs), rows_total=rows_total, cancelled=cancelled)
     operations = [ProposalOperation(row_id=log.row_id, changes={target.column: log.value}) for log in found]  # type: ignore[dict-item]
     return DataProposal(reasoning=reasoning, target=target, strategy=strategy_name, params=params,
                         rows_total=rows_total, cancelled=cancelled, created_at=datetime.now(timezone.utc),
                         operations=operations, research_log=logs)
+
+
+def proposal_reasoning(description: str, *, found: int, finished: int, rows_total: int, cancelled: bool) -> str:
+    """The proposal's one-line summary: what was asked, and how many rows got a value."""
+    reasoning = f"{description} — found {found} of {rows_total} rows"
+    if cancelled:
+        reasoning += f" (cancelled after {finished} rows; unfinished rows are not in this proposal)"
+    return reasoning
 
 
 def save_proposal(proposal: DataProposal, path: str | Path) -> Path:
@@ -44,6 +55,73 @@ def save_proposal(proposal: DataProposal, path: str | Path) -> Path:
     path = Path(path)
     write_text_atomic(path, proposal.model_dump_json(indent=2) + "\n")
     return path
+
+
+def save_proposal_rows(proposal: DataProposal, path: str | Path, logs: Callable[[], Iterable[RowLog]]) -> Path:
+    """Write a proposal whose rows stream from ``logs()`` (called twice: operations, then research log), atomically.
+
+    ``proposal`` gives every other field; its own operations and research log are ignored. The
+    file is the one :func:`save_proposal` writes, built in memory that does not grow with the table.
+    """
+    head = proposal.model_dump(mode="json", exclude={"operations", "research_log"})
+    column = proposal.target.column
+    with atomic_writer(Path(path)) as handle:
+        handle.write(json.dumps(head, indent=2, ensure_ascii=False)[: -len("\n}")] + ',\n  "operations": [')
+        found = (ProposalOperation(row_id=log.row_id, changes={column: log.value}) for log in logs()
+                 if log.status == "found" and log.value is not None)
+        _write_items(handle, found)
+        handle.write(',\n  "research_log": [')
+        _write_items(handle, logs())
+        handle.write("\n}\n")
+    return Path(path)
+
+
+def _write_items(handle: TextIO, items: Iterable[BaseModel]) -> None:
+    first = True
+    for item in items:
+        handle.write(("\n    " if first else ",\n    ") + item.model_dump_json())
+        first = False
+    handle.write("]" if first else "\n  ]")
+
+
+def iter_research_log(path: str | Path) -> Iterator[RowLog]:
+    """A proposal's research log, one row at a time (for tables too big to load whole)."""
+    try:
+        with Path(path).open("rb") as handle:
+            for item in ijson.items(handle, "research_log.item", use_float=True):
+                yield RowLog.model_validate(item)
+    except FileNotFoundError:
+        raise BadInputError(f"no such proposal: {path}") from None
+    except (ValidationError, ijson.JSONError, UnicodeDecodeError) as err:
+        raise BadInputError(f"not a cikb proposal: {path} ({_first_error(err)})") from None
+
+
+def load_proposal_head(path: str | Path) -> DataProposal:
+    """A proposal without its operations and research log: read from the top of the file, not the whole of it."""
+    try:
+        with Path(path).open("rb") as handle:
+            return DataProposal.model_validate(_head_fields(handle))
+    except FileNotFoundError:
+        raise BadInputError(f"no such proposal: {path}") from None
+    except (ValidationError, ijson.JSONError, UnicodeDecodeError) as err:
+        raise BadInputError(f"not a cikb proposal: {path} ({_first_error(err)})") from None
+
+
+def _head_fields(handle: BinaryIO) -> dict:
+    """The top-level fields before the rows (save_proposal and save_proposal_rows write every other field first)."""
+    fields: dict = {}
+    key, builder = None, None
+    for prefix, event, value in ijson.parse(handle, use_float=True):
+        if builder is None:
+            if prefix == "" and event == "map_key":
+                if value in ("operations", "research_log"):
+                    break
+                key, builder = value, ijson.ObjectBuilder()
+            continue
+        builder.event(event, value)
+        if prefix == key and event not in ("start_map", "start_array", "map_key"):  # a scalar, or the end of the value's container
+            fields[key], builder = builder.value, None
+    return fields
 
 
 def load_proposal(path: str | Path) -> DataProposal:
@@ -122,14 +200,13 @@ def _check_operation(operation: ProposalOperation, column: str, rows: int) -> No
         raise BadInputError(f"proposal names row {operation.row_id}, the file has {rows} rows")
 
 
-def review_rows(proposal: DataProposal) -> list[dict]:
+def review_rows(proposal: DataProposal | Iterable[RowLog]) -> Iterator[dict]:
     """One line per row for `cikb review`: value, confidence, path, first source, the evidence with the value
-    marked, why an empty cell is empty, and the attempts of a retried cell."""
-    lines = []
-    for log in proposal.research_log:
+    marked, why an empty cell is empty, and the attempts of a retried cell. Rows stream from a research log."""
+    for log in proposal.research_log if isinstance(proposal, DataProposal) else proposal:
         source = log.sources[0] if log.sources else None
         evidence = next((s.data.get("evidence") or "" for s in reversed(log.steps) if s.type == "answer"), "")
-        lines.append({
+        yield {
             "row": log.row_id, "label": log.label, "status": log.status, "value": log.value,
             "confidence": log.confidence, "answered_by": log.answered_by,
             "source": source.url if source else None, "source_title": source.title if source else None,
@@ -137,8 +214,7 @@ def review_rows(proposal: DataProposal) -> list[dict]:
             "evidence": mark_value(evidence, log.value) if evidence else None,
             "reason": why_weak(log) if log.status != "found" else None,
             "attempts": [a.model_dump() for a in log.attempts],
-        })
-    return lines
+        }
 
 
 def mark_value(sentence: str, value: str | None) -> str:

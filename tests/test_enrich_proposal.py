@@ -69,7 +69,7 @@ def test_the_proposal_has_every_field_of_the_spec(proposal, csv_path: Path, tmp_
 
 
 def test_review_lists_value_confidence_and_source(proposal) -> None:
-    rows = review_rows(proposal)
+    rows = list(review_rows(proposal))
     assert rows[0] == {"row": 0, "label": "Acme Corp", "status": "found", "value": "1999", "confidence": rows[0]["confidence"],
                        "answered_by": "kb", "source": "https://acme.test/about", "source_title": "About Acme", "source_kind": "kb",
                        "evidence": "Acme Corp was founded in «1999» in Springfield.", "reason": None, "attempts": []}

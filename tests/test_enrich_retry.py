@@ -15,7 +15,7 @@ from cikb.app import reading
 from cikb.app.jobs import ColumnRequest, JobRequest, JobStore, run_job
 from cikb.core.config import Settings
 from cikb.core.models import Chunk, ChunkMetadata, ScoredChunk
-from cikb.enrich import enrich_table, review_rows, save_proposal
+from cikb.enrich import enrich_table, load_proposal, review_rows
 from cikb.enrich.retry import phrasings, rephrase
 
 # What each company's site says, and the query words that find it: the KB answers only a search
@@ -96,14 +96,15 @@ def test_review_and_the_job_show_the_attempt_history(monkeypatch, capsys, table:
     settings = Settings(data_dir=tmp_path / "data")
     request = JobRequest(csv_path=str(table), columns=[ColumnRequest(name="HQ", question="Where is {Company} headquartered?",
                                                                      proposal_path=str(tmp_path / "hq.proposal.json"))])
-    job, [proposal] = asyncio.run(run_job(settings, request, kb=PhrasingKnowledgeBase(), llm=None, web=None))
+    job, _ = asyncio.run(run_job(settings, request, kb=PhrasingKnowledgeBase(), llm=None, web=None))
+    proposal = load_proposal(tmp_path / "hq.proposal.json")
     with JobStore(settings.data_dir) as jobs:
         attempts = [(a.row_id, a.attempt, a.final, a.status) for a in jobs.attempts(job.id)]
     assert attempts == [(0, 1, False, "not_found"), (0, 2, True, "found"), (1, 1, True, "found"),
                         (2, 1, True, "not_found"), (2, 2, False, "not_found")]
     assert (job.done, job.total, job.found) == (3, 3, 2)
 
-    rows = review_rows(proposal)
+    rows = list(review_rows(proposal))
     assert [len(r["attempts"]) for r in rows] == [2, 0, 2]
     assert "«Portland" in rows[0]["evidence"]
     assert rows[2]["value"] is None and rows[2]["reason"]

@@ -30,7 +30,7 @@ from typing import Any, Literal
 from cikb.enrich import get_strategy
 from filelock import FileLock
 from cikb.enrich.models import AttemptSummary, DataProposal, ProposalTarget, RowLog
-from cikb.enrich.proposal import build_proposal, save_proposal
+from cikb.enrich.proposal import proposal_reasoning, save_proposal_rows
 from pydantic import BaseModel, Field, ValidationError
 
 from cikb.app.llm import Migration, migrate
@@ -303,17 +303,25 @@ class JobStore:
                         label=r["label"], value=r["value"], confidence=r["confidence"], answered_by=r["answered_by"],
                         sources=json.loads(r["sources"] or "[]"), error=r["error"]) for r in cursor]
 
-    def proposal(self, job_id: str, column: ColumnRequest) -> DataProposal:
-        """The proposal of one of the job's columns, built from its rows (not from any one process's memory)."""
+    def write_proposal(self, job_id: str, column: ColumnRequest) -> DataProposal:
+        """Write one column's proposal from the job's rows, streamed from the database; return it without its rows."""
         job = self.get(job_id)
         target = job.targets.get(column.name)
         if target is None:
             raise BadInputError(f"job {job_id} never read its table for column {column.name!r} ({job.error or 'no error recorded'})")
         rows = job.total // len(job.columns)
-        logs = list(self.logs(job_id, column.name))
-        proposal = build_proposal(target=target, strategy_name=column.strategy, description=get_strategy(column.strategy).describe(column.params()),
-                                  params=column.params(), logs=logs, rows_total=rows, cancelled=len(logs) < rows)
-        return proposal.model_copy(update={"embedding_model": job.embedding_model})
+        finished, found = self._db.execute(
+            "SELECT COUNT(*), COALESCE(SUM(status = 'found' AND value IS NOT NULL), 0) FROM attempts"
+            " WHERE job_id=? AND column_name=? AND final=1", (job_id, column.name),
+        ).fetchone()
+        description = get_strategy(column.strategy).describe(column.params())
+        head = DataProposal(
+            reasoning=proposal_reasoning(description, found=found, finished=finished, rows_total=rows, cancelled=finished < rows),
+            target=target, strategy=column.strategy, params=column.params(), rows_total=rows, cancelled=finished < rows,
+            created_at=datetime.now(timezone.utc), embedding_model=job.embedding_model,
+        )
+        save_proposal_rows(head, column.proposal_path, lambda: self.logs(job_id, column.name))
+        return head
 
 
 def _job(row: sqlite3.Row) -> Job:
@@ -336,7 +344,7 @@ def _job(row: sqlite3.Row) -> Job:
 
 async def run_job(settings: Settings, request: JobRequest | None = None, *, resume: str | None = None,
                   on_job: Callable[[str], None] | None = None, **options: Any) -> tuple[Job, list[DataProposal]]:
-    """Run a new job for ``request``, or resume job ``resume``; write one proposal per column; return them.
+    """Run a new job for ``request``, or resume job ``resume``; write one proposal per column; return them without their rows.
 
     Columns run one after the other over the table. Each finished row is in the jobs database
     before the next progress event, so a run killed at any point is resumed by
@@ -377,11 +385,8 @@ async def run_job(settings: Settings, request: JobRequest | None = None, *, resu
                             error=str(err) or type(err).__name__)
             raise
         jobs.finish(job_id, "cancelled" if proposal.cancelled else "done", embedding_model=proposal.embedding_model)
-        proposals = []
-        for column in request.columns:
-            if column.name in jobs.get(job_id).targets:
-                proposals.append(jobs.proposal(job_id, column))
-                save_proposal(proposals[-1], column.proposal_path)
+        written = jobs.get(job_id).targets
+        proposals = [jobs.write_proposal(job_id, column) for column in request.columns if column.name in written]
         return jobs.get(job_id), proposals
 
 

@@ -11,7 +11,7 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
-from cikb.cli._app import app, console, out, print_json, settings
+from cikb.cli._app import app, console, out, print_json, print_json_stream, settings
 from cikb.cli._text import safe
 from cikb.enrich.models import DataProposal
 
@@ -72,8 +72,11 @@ def enrich_command(
             return await run_job(settings(), request, resume=resume, on_job=on_job, on_progress=on_progress, cancel=token)
 
         job, proposals = asyncio.run(run())
-    if as_json:
-        print_json(proposals[0] if len(proposals) == 1 else [p.model_dump(mode="json") for p in proposals])
+    if as_json:  # the whole proposals, rows included, as written
+        from cikb.enrich import load_proposal
+
+        whole = [load_proposal(c.proposal_path) for c in job.request.columns if c.name in job.targets]
+        print_json(whole[0] if len(whole) == 1 else [p.model_dump(mode="json") for p in whole])
     for proposal, column_request in zip(proposals, job.request.columns):
         _summary(proposal, Path(column_request.proposal_path))
     if job.status != "done":
@@ -144,24 +147,38 @@ def review_command(
     proposal_path: Path = typer.Argument(..., help="A proposal written by `cikb enrich`."),
     as_json: bool = typer.Option(False, "--json", help="Print the rows as JSON."),
 ) -> None:
-    """Show a proposal: each row's value, confidence, and where it came from (KB chunk or web page)."""
-    from cikb.enrich import load_proposal, review_rows
+    """Show a proposal: each row's value, confidence, and where it came from (KB chunk or web page).
 
-    proposal = load_proposal(proposal_path)
-    rows = review_rows(proposal)
+    Rows stream from the file, so a proposal for a table of any size is shown in bounded memory.
+    """
+    from itertools import islice
+
+    from cikb.enrich import review_rows
+    from cikb.enrich.proposal import iter_research_log, load_proposal_head
+
+    head = load_proposal_head(proposal_path)
+    rows = review_rows(iter_research_log(proposal_path))
     if as_json:
-        print_json({"reasoning": proposal.reasoning, "target": proposal.target.model_dump(), "rows": rows})
+        print_json_stream({"reasoning": head.reasoning, "target": head.target.model_dump()}, "rows", rows)
         return
-    table = RichTable(title=safe(proposal.reasoning), title_justify="left")
-    for name in ("row", "label", "value", "confidence", "from", "source", "evidence / reason", "attempts"):
-        table.add_column(name, overflow="fold")
-    for row in rows:
-        style = _STYLE.get(row["confidence"], "")
-        source = row["source"] or ""
-        why = safe(row["evidence"] or "").replace("«", "[bold]").replace("»", "[/bold]") if row["value"] else f"[dim]{safe(row['reason'] or '')}[/dim]"
-        table.add_row(str(row["row"]), safe(row["label"]), safe(row["value"]) if row["value"] else f"[dim]{safe(row['status'])}[/dim]",
-                      f"[{style}]{safe(row['confidence'])}[/{style}]", safe(row["answered_by"]), safe(source), why, _attempts(row["attempts"]))
-    out.print(table)
+    for number, batch in enumerate(iter(lambda: list(islice(rows, _REVIEW_BATCH)), [])):  # one table per batch: rich keeps a table whole
+        table = RichTable(title=safe(head.reasoning) if number == 0 else None, title_justify="left", show_header=number == 0)
+        for name in ("row", "label", "value", "confidence", "from", "source", "evidence / reason", "attempts"):
+            table.add_column(name, overflow="fold")
+        for row in batch:
+            table.add_row(*_review_cells(row))
+        out.print(table)
+
+
+_REVIEW_BATCH = 500
+
+
+def _review_cells(row: dict) -> list[str]:
+    style = _STYLE.get(row["confidence"], "")
+    why = safe(row["evidence"] or "").replace("«", "[bold]").replace("»", "[/bold]") if row["value"] else f"[dim]{safe(row['reason'] or '')}[/dim]"
+    return [str(row["row"]), safe(row["label"]), safe(row["value"]) if row["value"] else f"[dim]{safe(row['status'])}[/dim]",
+            f"[{style}]{safe(row['confidence'])}[/{style}]", safe(row["answered_by"]), safe(row["source"] or ""), why,
+            _attempts(row["attempts"])]
 
 
 def _attempts(attempts: list[dict]) -> str:
