@@ -26,7 +26,7 @@ from cikb.enrich.models import (
     RowLog,
 )
 from cikb.enrich.retry import why_weak
-from cikb.enrich.table import atomic_writer, read_table, spreadsheet_safe, write_table_atomic, write_text_atomic
+from cikb.enrich.table import Table, atomic_writer, read_table, spreadsheet_safe, write_table_atomic, write_text_atomic
 from pydantic import BaseModel, ValidationError
 
 from cikb.core.errors import BadInputError
@@ -142,25 +142,34 @@ def _first_error(err: Exception) -> str:
 
 
 def apply_proposal(proposal: DataProposal | str | Path, csv_path: str | Path, out: str | Path, *,
-                   min_confidence: Confidence = "low", column: str | None = None) -> ApplyResult:
+                   min_confidence: Confidence = "low", column: str | None = None, force: bool = False) -> ApplyResult:
     """Write ``csv_path`` plus the proposal's values (at least ``min_confidence``) to ``out``, atomically.
 
     A proposed value that a spreadsheet would run as a formula gets a leading apostrophe
     (:func:`~cikb.enrich.table.spreadsheet_safe`); the table's own cells are copied as they are.
     """
-    return apply_proposals([proposal], csv_path, out, min_confidence=min_confidence, column=column)[0]
+    return apply_proposals([proposal], csv_path, out, min_confidence=min_confidence, column=column, force=force)[0]
 
 
 def apply_proposals(proposals: list[DataProposal | str | Path], csv_path: str | Path, out: str | Path, *,
-                    min_confidence: Confidence = "low", column: str | None = None) -> list[ApplyResult]:
-    """:func:`apply_proposal` for several proposals of one table (the columns of one job), in one write."""
+                    min_confidence: Confidence = "low", column: str | None = None, force: bool = False) -> list[ApplyResult]:
+    """:func:`apply_proposal` for several proposals of one table (the columns of one job), in one write.
+
+    ``csv_path`` is the table the proposals were made for, or the output of an earlier apply of
+    it (its rows the same in the original's columns). An existing ``out`` is overwritten only
+    with ``force``.
+    """
+    if Path(out).exists() and not force:
+        raise BadInputError(f"{out} exists (an earlier output?): give another --out, or --force to overwrite it")
     loaded = [p if isinstance(p, DataProposal) else load_proposal(p) for p in proposals]
     table = read_table(csv_path)
     columns = list(table.columns)
     rows = [dict(row) for row in table.rows]
     results = []
     for proposal in loaded:
-        _check_target(proposal, table.sha256, column)
+        if table.sha256 != proposal.target.csv_sha256:
+            _check_earlier_output(proposal, table)
+        _check_target(proposal, column)
         target = table.find_column(proposal.target.column) or proposal.target.column
         if target not in columns:
             columns.append(target)
@@ -183,12 +192,25 @@ def _fill(proposal: DataProposal, rows: list[dict[str, str]], target: str, min_c
                        not_found=len(rows) - len(proposal.operations))
 
 
-def _check_target(proposal: DataProposal, sha256: str, column: str | None) -> None:
-    if sha256 != proposal.target.csv_sha256:
-        raise BadInputError(
-            f"this proposal was made for another file or an earlier version of it "
-            f"({proposal.target.csv_path}, sha256 {proposal.target.csv_sha256[:12]}…); enrich the file again"
-        )
+def _check_earlier_output(proposal: DataProposal, table: Table) -> None:
+    """Accept ``table`` in place of the proposal's own when it is an earlier apply's output of that table:
+    the original (unchanged, by its hash) has the same rows, cell for cell in its columns."""
+    mismatch = BadInputError(
+        f"this proposal was made for another file or an earlier version of it "
+        f"({proposal.target.csv_path}, sha256 {proposal.target.csv_sha256[:12]}…); enrich the file again"
+    )
+    try:
+        original = read_table(proposal.target.csv_path)
+    except BadInputError:
+        raise mismatch from None
+    if original.sha256 != proposal.target.csv_sha256 or len(original.rows) != len(table.rows):
+        raise mismatch
+    if not set(original.columns) <= set(table.columns) or any(
+            any(row.get(c) != mine.get(c) for c in original.columns) for row, mine in zip(original.rows, table.rows)):
+        raise mismatch
+
+
+def _check_target(proposal: DataProposal, column: str | None) -> None:
     if column is not None and column.strip().lower() != proposal.target.column.strip().lower():
         raise BadInputError(f"this proposal fills column {proposal.target.column!r}, not {column!r}")
 
@@ -212,7 +234,7 @@ def review_rows(proposal: DataProposal | Iterable[RowLog]) -> Iterator[dict]:
             "source": source.url if source else None, "source_title": source.title if source else None,
             "source_kind": source.kind if source else None,
             "evidence": mark_value(evidence, log.value) if evidence else None,
-            "reason": why_weak(log) if log.status != "found" else None,
+            "reason": None if confidence_at_least(log.confidence, "medium") else why_weak(log),  # an empty or weak cell says why
             "attempts": [a.model_dump() for a in log.attempts],
         }
 

@@ -137,12 +137,12 @@ def test_apply_is_atomic(proposal, csv_path: Path, tmp_path: Path, monkeypatch: 
 
     monkeypatch.setattr(os, "replace", failing_replace)
     with pytest.raises(OSError, match="disk full"):
-        apply_proposal(proposal, csv_path, out)
+        apply_proposal(proposal, csv_path, out, force=True)
     assert out.read_text(encoding="utf-8") == "previous content\n"  # untouched
     assert replaced and Path(replaced[0][0]).parent == out.parent and replaced[0][1] == str(out)
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # temp file removed
     monkeypatch.setattr(os, "replace", real_replace)
-    apply_proposal(proposal, csv_path, out)
+    apply_proposal(proposal, csv_path, out, force=True)
     assert read_table(out).rows[0]["Founded"] == "1999"
 
 

@@ -196,9 +196,14 @@ def apply_command(
     out_path: Path | None = typer.Option(None, "--out", "-o", help="Where to write the enriched CSV (default: <csv>.enriched.csv)."),
     min_confidence: str = typer.Option("low", "--min-confidence", help="Apply only values at least this confident: high | medium | low."),
     column: str | None = typer.Option(None, "--column", help="Refuse unless the proposal fills this column."),
+    force: bool = typer.Option(False, "--force", help="Overwrite the output file when it exists."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON (a list with several proposals)."),
 ) -> None:
-    """Write the proposals' values into a copy of the CSV (atomically). Refuses a proposal made for another file or column."""
+    """Write the proposals' values into a copy of the CSV (atomically). Refuses a proposal made for another file or column.
+
+    The CSV may also be the output of an earlier apply of the same table (its rows unchanged),
+    so columns can be applied one after another. An existing output is kept unless --force.
+    """
     from cikb.core.errors import BadInputError
     from cikb.enrich import apply_proposals
 
@@ -208,7 +213,7 @@ def apply_command(
     if min_confidence not in ("high", "medium", "low"):
         raise BadInputError(f"--min-confidence must be high, medium or low, not {min_confidence!r}")
     target = out_path or csv_path.with_name(f"{csv_path.stem}.enriched.csv")
-    results = apply_proposals(proposals, csv_path, target, min_confidence=min_confidence, column=column)  # type: ignore[arg-type]
+    results = apply_proposals(proposals, csv_path, target, min_confidence=min_confidence, column=column, force=force)  # type: ignore[arg-type]
     if as_json:
         print_json(results[0] if len(results) == 1 else [r.model_dump() for r in results])
         return
