@@ -17,7 +17,7 @@ from cikb.enrich.base import (
     load_plugins,
 )
 from cikb.enrich.models import ColumnType, DataProposal, ProposalTarget
-from cikb.enrich.orchestrator import CancellationToken, ProgressCallback, RowCallback, run_rows
+from cikb.enrich.orchestrator import CancellationToken, ProgressCallback, ReuseLookup, RowCallback, run_rows
 from cikb.enrich.proposal import build_proposal
 from cikb.enrich.providers import WebProvider, open_web_provider
 from cikb.enrich.table import TableHeader, scan_table
@@ -59,11 +59,13 @@ async def enrich_table_async(csv_path: str | Path, column: str, *, strategy: str
                              web: WebProvider | None | Auto = "auto", llm: Completer | None = None,
                              on_progress: ProgressCallback | None = None,
                              cancel: CancellationToken | None = None, on_start: StartCallback | None = None,
-                             on_row: RowCallback | None = None, skip_rows: Collection[int] = ()) -> DataProposal:
+                             on_row: RowCallback | None = None, skip_rows: Collection[int] = (),
+                             reuse: ReuseLookup | None = None) -> DataProposal:
     """The same as :func:`enrich_table`, inside a running event loop.
 
     For a job store: ``on_start`` sees the checked target before any row runs, ``on_row``
-    each row as it finishes, and ``skip_rows`` names rows finished earlier (not run again,
+    each row as it finishes, ``reuse`` may answer a row from an earlier run, and ``skip_rows``
+    names rows this job finished earlier (not run again,
     not in the returned proposal: the job builds the whole proposal from its rows). With
     ``on_row`` the rows are not kept in memory either: the returned proposal has no rows.
     """
@@ -84,7 +86,8 @@ async def enrich_table_async(csv_path: str | Path, column: str, *, strategy: str
     skip = {i for i in skip_rows if 0 <= i < table.row_count}
     rows = (_row_input(i, row, identity) for i, row in enumerate(table.rows()) if i not in skip)
     logs, cancelled = await run_rows(chosen, rows, params, ctx, on_progress=on_progress, cancel=cancel, on_row=on_row,
-                                     done_before=len(skip), total=table.row_count - len(skip), keep_logs=on_row is None)
+                                     done_before=len(skip), total=table.row_count - len(skip), keep_logs=on_row is None,
+                                     reuse=reuse)
     model = getattr(kb, "model_description", None)  # a LazyKnowledgeBase knows it once a search opened it
     proposal = build_proposal(target=target, strategy_name=chosen.name, description=chosen.describe(params), params=params,
                               logs=logs, rows_total=table.row_count, cancelled=cancelled)

@@ -64,6 +64,7 @@ class RowLog(BaseModel):
     steps: list[RowStep] = Field(default_factory=list)
     sources: list[EnrichSource] = Field(default_factory=list)
     attempts: list[AttemptSummary] = Field(default_factory=list, description="Every attempt, when the cell was retried (spec Q2).")
+    reused_from: str | None = Field(None, description="The earlier job whose answer this is (same column, row and knowledge base).")
 
 
 class ProposalOperation(BaseModel):

@@ -41,6 +41,7 @@ class ProgressEvent:
 
 ProgressCallback = Callable[[ProgressEvent], None]
 RowCallback = Callable[[RowLog], None]  # called as each row finishes, before the next progress event
+ReuseLookup = Callable[[RowInput], RowLog | None]  # an earlier run's answer for this row, or None to run it
 
 
 class CancellationToken:
@@ -80,7 +81,7 @@ class _Run:
 async def run_rows(strategy: RowStrategy, rows: Iterable[RowInput], params: dict, ctx: EnrichContext, *,
                    on_progress: ProgressCallback | None = None, cancel: CancellationToken | None = None,
                    on_row: RowCallback | None = None, done_before: int = 0, total: int | None = None,
-                   keep_logs: bool = True) -> tuple[list[RowLog], bool]:
+                   keep_logs: bool = True, reuse: ReuseLookup | None = None) -> tuple[list[RowLog], bool]:
     """Work every row under the strategy's concurrency limit; return (logs in row order, cancelled).
 
     Rows stream: as many workers as the limit allows pull the next row when they finish
@@ -88,7 +89,8 @@ async def run_rows(strategy: RowStrategy, rows: Iterable[RowInput], params: dict
     row at once (a job store writes it there, so a killed run loses no finished row);
     with ``keep_logs=False`` the logs are not also kept here. ``total`` is the number of
     rows when ``rows`` is an iterator; ``done_before`` counts rows a resumed job finished
-    earlier, for the progress fraction.
+    earlier, for the progress fraction. ``reuse`` may hand back an earlier run's answer
+    for a row (same question, row and knowledge base): the row is then not run again.
     """
     if total is None:
         rows = list(rows)
@@ -103,7 +105,7 @@ async def run_rows(strategy: RowStrategy, rows: Iterable[RowInput], params: dict
             row = next(pending, None)
             if row is None:
                 return
-            log = await _run_cell(strategy, row, params, ctx, run)
+            log = (reuse(row) if reuse is not None else None) or await _run_cell(strategy, row, params, ctx, run)
             if on_row is not None:
                 on_row(log)
             if keep_logs:

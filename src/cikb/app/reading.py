@@ -8,6 +8,8 @@ then is the write path imported.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import tempfile
@@ -131,6 +133,21 @@ async def enrich_table_async(csv_path: str | Path, column: str, *, settings: Set
 
 
 SNAPSHOTS = "_snapshots"  # under data_dir; names starting with _ are never company slugs
+
+
+def knowledge_base_fingerprint(settings: Settings) -> str:
+    """sha256 of what an enrichment answers from: each company's indexed generation, the store, the embedding
+    model, and the LLM and web search configured to read them.
+
+    Equal fingerprints mean an enrichment would read the same chunks the same way; a gather,
+    rebuild or forget changes it, and so does another LLM or search provider.
+    """
+    companies = [(folder.slug, folder.indexed_id()) for folder in list_companies(settings.data_dir)]
+    state = {"companies": companies, "store": settings.store.model_dump(mode="json", include={"mode", "collection", "url", "path"}),
+             "model": settings.embed.model_dump(mode="json", include={"model", "model_path"}),
+             "llm": settings.llm.model_dump(mode="json", include={"base_url", "model"}),
+             "web": settings.enrich.model_dump(mode="json", include={"search_provider", "search_url", "search_model"})}
+    return hashlib.sha256(json.dumps(state, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def enrich_table(csv_path: str | Path, column: str, **options: Any) -> DataProposal:

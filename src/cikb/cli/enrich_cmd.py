@@ -33,6 +33,7 @@ def enrich_command(
     out_path: Path | None = typer.Option(None, "--out", "-o", help="Where to write the proposal (default: <csv>.<column>.proposal.json beside the CSV); with several columns, a folder for their proposals."),
     job_file: Path | None = typer.Option(None, "--job-file", help="A TOML job: csv, company_column and one [[column]] table per column (name, strategy, question or formula, type, options, out)."),
     resume: str | None = typer.Option(None, "--resume", help="Continue job ID (killed, failed or cancelled): only its unfinished rows run. See `cikb jobs`."),
+    fresh: bool = typer.Option(False, "--fresh", help="Answer every cell anew, even one an earlier job answered for the same column, row and knowledge base."),
     as_json: bool = typer.Option(False, "--json", help="Print the proposal as JSON (a list of proposals with several columns)."),
 ) -> None:
     """Propose values for a column, from the knowledge base first (web search only if configured).
@@ -43,6 +44,8 @@ def enrich_command(
     same order ('' for none); or describe the job in a TOML file (--job-file).
     Every run is a job (its id is printed first): each finished row is kept in the data
     directory's jobs database, so a killed run continues with `cikb enrich --resume ID`.
+    A cell an earlier job answered for the same column, row and knowledge base (and LLM) is
+    reused, not asked again, unless --fresh.
     Ctrl-C stops the run and still writes the proposal for the rows that finished.
     """
     from cikb.app.jobs import load_job_file, run_job
@@ -69,7 +72,7 @@ def enrich_command(
 
         async def run():
             _cancel_on_ctrl_c(token)
-            return await run_job(settings(), request, resume=resume, on_job=on_job, on_progress=on_progress, cancel=token)
+            return await run_job(settings(), request, resume=resume, on_job=on_job, fresh=fresh, on_progress=on_progress, cancel=token)
 
         job, proposals = asyncio.run(run())
     if as_json:  # the whole proposals, rows included, as written
@@ -79,6 +82,8 @@ def enrich_command(
         print_json(whole[0] if len(whole) == 1 else [p.model_dump(mode="json") for p in whole])
     for proposal, column_request in zip(proposals, job.request.columns):
         _summary(proposal, Path(column_request.proposal_path))
+    if job.reused:
+        console.print(f"{job.reused} cell(s) reused from earlier jobs (same column, row and knowledge base; --fresh asks again)", highlight=False)
     if job.status != "done":
         console.print(f"continue it with `cikb enrich --resume {job.id}`", highlight=False)
         sys.exit(130)  # interrupted, as a shell expects after Ctrl-C (typer.Exit is swallowed outside standalone mode)
