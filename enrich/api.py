@@ -11,6 +11,7 @@ from cikb.enrich.base import (
     ColumnSpec,
     Completer,
     EnrichContext,
+    KeyValueCache,
     KnowledgeBase,
     RowInput,
     get_strategy,
@@ -60,7 +61,7 @@ async def enrich_table_async(csv_path: str | Path, column: str, *, strategy: str
                              on_progress: ProgressCallback | None = None,
                              cancel: CancellationToken | None = None, on_start: StartCallback | None = None,
                              on_row: RowCallback | None = None, skip_rows: Collection[int] = (),
-                             reuse: ReuseLookup | None = None) -> DataProposal:
+                             reuse: ReuseLookup | None = None, cache: KeyValueCache | None = None) -> DataProposal:
     """The same as :func:`enrich_table`, inside a running event loop.
 
     For a job store: ``on_start`` sees the checked target before any row runs, ``on_row``
@@ -77,7 +78,7 @@ async def enrich_table_async(csv_path: str | Path, column: str, *, strategy: str
     chosen = get_strategy(strategy)
     params = {k: v for k, v in {"question": question, "formula": formula, "thoroughness": thoroughness}.items() if v is not None}
     ctx = EnrichContext(settings=settings, column=column_spec, columns=table.columns,
-                        kb=kb, web=open_web_provider(settings) if web == "auto" else web, llm=llm)
+                        kb=kb, web=open_web_provider(settings) if web == "auto" else web, llm=llm, cache=cache)
     chosen.validate_params(params, ctx)
     target = ProposalTarget(csv_path=str(Path(csv_path).resolve()), csv_sha256=table.sha256, column=column_spec.name,
                             column_type=column_spec.type, options=list(column_spec.options), company_column=identity)

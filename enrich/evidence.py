@@ -40,7 +40,7 @@ from cikb.enrich.coerce import (
 from cikb.enrich.extract import Candidate, Passage, extract_answer
 from cikb.enrich.models import CONFIDENCE_ORDER, Confidence, EnrichSource, RowStep
 from cikb.enrich.providers import SearchError, SearchHit, WebPage
-from cikb.enrich.retry import feedback_text, rephrase
+from cikb.enrich.retry import feedback_text, retry_question
 from cikb.enrich.template import check_template, interpolate_template
 from cikb.prompts import load_prompt
 
@@ -258,7 +258,7 @@ class KnowledgeFirstStrategy(RowStrategy):
         question = interpolate_template(params["question"], row.data)
         tried = params.get("feedback")
         if tried:  # a retry of a weak cell (enrich.retry): another phrasing, other chunks, the LLM told what failed
-            other = rephrase(question, tried["queries"])
+            other = await retry_question(params["question"], question, dict(row.data), tried["queries"], ctx)
             if other is None:
                 yield RowStep(type="thinking", detail="retry: every other phrasing of the question was tried")
                 yield final_answer(Candidate(None, "none"), "kb")

@@ -13,13 +13,19 @@ feedback in the retry prompt (``prompts/enrich_retry.txt``).
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import json
 import re
 import tomllib
 from collections.abc import Collection
 from functools import cache
 from importlib import resources
 
+from cikb.enrich.base import EnrichContext
 from cikb.enrich.models import AttemptSummary, Confidence, RowLog
+from cikb.enrich.template import interpolate_template
+from cikb.prompts import load_prompt
 
 CONFIDENCE_SCORE: dict[Confidence, float] = {"high": 0.9, "medium": 0.6, "low": 0.3, "none": 0.0}
 RETRYABLE = ("found", "not_found", "error")  # skipped rows (no company) cannot do better
@@ -115,3 +121,52 @@ def rephrase(question: str, tried: Collection[str]) -> str | None:
     """The first other phrasing of ``question`` not tried yet, or None when none is left."""
     asked = {t.lower() for t in tried}
     return next((p for p in phrasings(question) if p.lower() not in asked), None)
+
+
+# --- phrasings from the LLM, cached per column ----------------------------------------
+
+MAX_LLM_PHRASINGS = 4
+
+
+def column_key(ctx: EnrichContext, question: str) -> str:
+    """sha256 of the column's sorted metadata (name, type, options, question): the cache key of its phrasings."""
+    metadata = {"name": ctx.column.name, "type": ctx.column.type, "options": sorted(ctx.column.options), "question": question}
+    return hashlib.sha256(json.dumps(metadata, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+async def llm_phrasings(template: str, ctx: EnrichContext) -> list[str]:
+    """Other phrasings of the column's question template ({Column} placeholders kept), asked of the LLM once per
+    column and kept in ``ctx.cache`` under :func:`column_key`: a later run (or row) finds them without a call."""
+    if ctx.llm is None:
+        return []
+    key = column_key(ctx, template)
+    lock = ctx.memo.setdefault("phrasings-lock", asyncio.Lock())
+    async with lock:  # type: ignore[union-attr]
+        if key in ctx.memo:
+            return ctx.memo[key]  # type: ignore[return-value]
+        cached = ctx.cache.get(key) if ctx.cache is not None else None
+        if cached is None:
+            cached = await _ask_phrasings(template, ctx)
+            if cached and ctx.cache is not None:
+                ctx.cache.put(key, cached)
+        ctx.memo[key] = cached
+        return cached
+
+
+async def _ask_phrasings(template: str, ctx: EnrichContext) -> list[str]:
+    messages = [{"role": "system", "content": load_prompt("enrich_phrasings").replace("{count}", str(MAX_LLM_PHRASINGS))},
+                {"role": "user", "content": f"Column: {ctx.column.name} (type: {ctx.column.type})\nQuestion: {template}"}]
+    try:
+        reply = await asyncio.to_thread(ctx.llm, "enrich:phrasings", messages)  # type: ignore[arg-type]
+    except Exception:  # the phrasing table still gives retries other wordings
+        return []
+    placeholders = set(re.findall(r"\{[^{}]+\}", template))
+    lines = [line.strip(" -*\t\"") for line in reply.splitlines()]
+    return [line for line in lines if line and set(re.findall(r"\{[^{}]+\}", line)) == placeholders][:MAX_LLM_PHRASINGS]
+
+
+async def retry_question(template: str, question: str, row_data: dict, tried: Collection[str], ctx: EnrichContext) -> str | None:
+    """A retry's question: the LLM's phrasings of the column (cached) first when one is configured, then the table's."""
+    generated = [interpolate_template(t, row_data) for t in await llm_phrasings(template, ctx)]
+    asked = {t.lower() for t in tried}
+    return next((p for p in generated if p.lower() not in asked and p.lower() != question.lower()), None) or rephrase(question, tried)

@@ -86,3 +86,38 @@ def test_the_cli_says_how_many_cells_it_reused(monkeypatch, capsys, tmp_path: Pa
     assert code == 0 and "1 cell(s) reused" in err
     code, _, err = run_cli(monkeypatch, capsys, *args, "--out", str(tmp_path / "fresh.json"), "--fresh")
     assert code == 0 and "reused" not in err
+
+
+def test_llm_phrasings_are_cached_per_column_and_a_hit_makes_no_llm_call(tmp_path: Path, fake_openai) -> None:
+    def reply(body: dict) -> str:
+        system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
+        if "reword" in system:
+            return "Where is the head office of {Company}?\nWhere is it?\nWhat is {Company}'s principal place of business?"
+        if "Question: Where is the head office of" in user:
+            return "Answer: Portland, Oregon\nConfidence: high\nSources: [1]"
+        return "Answer: Could not determine an answer.\nConfidence: low\nSources:"
+
+    fake_openai.respond_with(reply)
+    settings = Settings(data_dir=tmp_path / "data")
+    settings.llm.base_url, settings.llm.model = fake_openai.base_url, "fake-model"
+    PAGES["acme"] = "Acme Corp's head office is in Portland, Oregon."
+    table = tmp_path / "t.csv"
+    table.write_text("Company\nAcme\n", encoding="utf-8")
+
+    def run(out: str):
+        request = JobRequest(csv_path=str(table), columns=[ColumnRequest(name="HQ", question="Where is {Company} headquartered?",
+                                                                         proposal_path=str(tmp_path / out))])
+        job, _ = asyncio.run(run_job(settings, request, kb=CountingKnowledgeBase(), web=None, fresh=True))
+        phrasing_calls = [r for r in fake_openai.chat_requests if "reword" in r["messages"][0]["content"]]
+        return job, len(phrasing_calls), load_proposal(tmp_path / out).research_log[0]
+
+    try:
+        first, calls, log = run("1.json")
+        assert (calls, first.cache_hits) == (1, 0)
+        assert (log.value, log.confidence) == ("Portland, Oregon", "high")
+        assert [a.question for a in log.attempts] == ["Where is Acme headquartered?", "Where is the head office of Acme?"]
+        second, calls, log = run("2.json")
+        assert (calls, second.cache_hits) == (1, 1)  # the column's phrasings came from the cache: no new call
+        assert log.value == "Portland, Oregon"
+    finally:
+        PAGES["acme"] = "Acme Corp was founded in 1999 in Springfield."

@@ -58,7 +58,14 @@ def m002_reuse(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE jobs ADD COLUMN reused INTEGER NOT NULL DEFAULT 0")
 
 
-MIGRATIONS: list[tuple[str, Migration]] = [("m001_jobs", m001_jobs), ("m002_reuse", m002_reuse)]  # forward only: append, never edit
+def m003_llm_cache(db: sqlite3.Connection) -> None:
+    """What an LLM generated for a column (question phrasings), under sha256 of the column's metadata."""
+    db.execute("CREATE TABLE llm_cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, created_at TEXT NOT NULL)")
+    db.execute("ALTER TABLE jobs ADD COLUMN cache_hits INTEGER NOT NULL DEFAULT 0")
+
+
+MIGRATIONS: list[tuple[str, Migration]] = [("m001_jobs", m001_jobs), ("m002_reuse", m002_reuse),
+                                           ("m003_llm_cache", m003_llm_cache)]  # forward only: append, never edit
 
 _SCHEMA_001 = """
     CREATE TABLE jobs (
@@ -161,6 +168,7 @@ class Job(BaseModel):
     found: int
     errors: int
     reused: int = Field(0, description="Cells answered from an earlier job (same column, row and knowledge base).")
+    cache_hits: int = Field(0, description="LLM generations (question phrasings) found in the cache instead of asked for.")
     proposals: list[str]
     error: str | None = None
     created_at: str
@@ -301,6 +309,20 @@ class JobStore:
         ).fetchone()
         return (row[0], RowLog.model_validate_json(row[1])) if row else None
 
+    def cached(self, key: str, job_id: str | None) -> list[str] | None:
+        """A cached LLM generation (counted as a hit of ``job_id``), or None."""
+        row = self._db.execute("SELECT value FROM llm_cache WHERE key=?", (key,)).fetchone()
+        if row is None:
+            return None
+        if job_id is not None:
+            with self._db:
+                self._db.execute("UPDATE jobs SET cache_hits=cache_hits+1 WHERE id=?", (job_id,))
+        return json.loads(row[0])
+
+    def cache(self, key: str, value: list[str]) -> None:
+        with self._db:
+            self._db.execute("INSERT OR REPLACE INTO llm_cache (key, value, created_at) VALUES (?, ?, ?)", (key, json.dumps(value), _now()))
+
     def finished_rows(self, job_id: str, column: str) -> set[int]:
         """The rows of ``column`` with a final attempt: a resume does not run them again."""
         cursor = self._db.execute("SELECT row_id FROM attempts WHERE job_id=? AND column_name=? AND final=1", (job_id, column))
@@ -351,6 +373,7 @@ def _job(row: sqlite3.Row) -> Job:
     return Job(
         id=row["id"], status=status, csv_path=row["csv_path"], csv_sha256=row["csv_sha256"], columns=json.loads(row["columns"]),
         strategy=row["strategy"], done=row["done"], total=row["total"], found=row["found"], errors=row["errors"], reused=row["reused"],
+        cache_hits=row["cache_hits"],
         proposals=[c.proposal_path for c in request.columns], error=row["error"], created_at=row["created_at"],
         updated_at=row["updated_at"], request=request,
         targets={name: ProposalTarget.model_validate(t) for name, t in json.loads(row["targets"]).items()},
@@ -386,7 +409,7 @@ async def run_job(settings: Settings, request: JobRequest | None = None, *, resu
                 proposal = await enrich_table_async(
                     request.csv_path, column.name, settings=settings, company_column=request.company_column,
                     on_start=run.starter(column), skip_rows=run.finished(column), on_row=run.recorder(column),
-                    reuse=run.reuser(column), **column.enrich_options(), **options,
+                    reuse=run.reuser(column), cache=run, **column.enrich_options(), **options,
                 )
                 if proposal.cancelled:
                     break
@@ -402,7 +425,8 @@ async def run_job(settings: Settings, request: JobRequest | None = None, *, resu
 
 
 class _JobRun:
-    """The hooks one run of a job hands the enrich stage, per column: create the job, skip, reuse, record."""
+    """The hooks one run of a job hands the enrich stage, per column: create the job, skip, reuse, record; and
+    the cache of LLM generations."""
 
     def __init__(self, jobs: JobStore, request: JobRequest, job_id: str | None, on_job: Callable[[str], None] | None,
                  knowledge_base: str | None) -> None:
@@ -440,6 +464,12 @@ class _JobRun:
             key = self.keys.pop((column.name, log.row_id), None)
             self.jobs.record(self.job_id, log, column.name, key, reused=log.reused_from is not None)  # type: ignore[arg-type]
         return record
+
+    def get(self, key: str) -> list[str] | None:  # the enrich stage's KeyValueCache, counted in the job
+        return self.jobs.cached(key, self.job_id)
+
+    def put(self, key: str, value: list[str]) -> None:
+        self.jobs.cache(key, value)
 
     def cell_key(self, column: ColumnRequest, row: RowInput) -> str:
         """sha256 of what decides a cell's answer: the column as asked, the row's cells and the knowledge base."""
