@@ -272,6 +272,7 @@ def test_with_an_llm_the_kb_answer_is_extracted_by_it_and_logged(table: Path, kb
                              if "ISRG" in body["messages"][-1]["content"] else "Answer: Could not determine an answer.\nConfidence: low\nSources:")
     settings = Settings()
     settings.llm.base_url, settings.llm.model = fake_openai.base_url, "fake-model"
+    settings.enrich.max_attempts = 1  # one extraction per row: the requests are the rows' (retries: test_enrich_retry.py)
     proposal = reading.enrich_table(table, "Founded", question="What year was {Company} founded?", column_type="number",
                                     settings=settings, kb=kb, web=None)
     isrg, acme = proposal.research_log
