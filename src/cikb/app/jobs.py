@@ -109,16 +109,21 @@ _SCHEMA_001 = """
 """
 
 
-class ColumnRequest(BaseModel):
-    """One column a job fills: its name, how (strategy and question or formula), its type, its proposal file."""
+class _ColumnAsked(BaseModel):
+    """What a column is filled by, as the command line and a job file say it."""
 
     name: str
     strategy: str = "lookup"
     question: str | None = None
     formula: str | None = None
     thoroughness: str | None = None
-    column_type: str = "text"
     options: list[str] | None = None
+
+
+class ColumnRequest(_ColumnAsked):
+    """One column a job fills: its name, how (strategy and question or formula), its type, its proposal file."""
+
+    column_type: str = "text"
     proposal_path: str
 
     def enrich_options(self) -> dict:
@@ -487,14 +492,8 @@ def proposal_path_for(csv_path: Path, column: str, folder: Path | None = None) -
     return (folder or csv_path.parent) / f"{csv_path.stem}.{column_part}.proposal.json"
 
 
-class _FileColumn(BaseModel, extra="forbid"):
-    name: str
-    strategy: str = "lookup"
-    question: str | None = None
-    formula: str | None = None
-    thoroughness: str | None = None
+class _FileColumn(_ColumnAsked, extra="forbid"):
     type: str = "text"
-    options: list[str] | None = None
     out: str | None = None
 
 
@@ -524,8 +523,7 @@ def load_job_file(path: Path, csv_path: Path | None = None) -> JobRequest:
     table = csv_path.resolve() if csv_path is not None else base / parsed.csv if parsed.csv else None
     if table is None:
         raise BadInputError(f"job file {path} names no csv, and no CSV was given")
-    columns = [ColumnRequest(name=c.name, strategy=c.strategy, question=c.question, formula=c.formula, thoroughness=c.thoroughness,
-                             column_type=c.type, options=c.options,
+    columns = [ColumnRequest(**c.model_dump(exclude={"type", "out"}), column_type=c.type,
                              proposal_path=str(base / c.out if c.out else proposal_path_for(table, c.name)))
                for c in parsed.column]
     return JobRequest(csv_path=str(table), company_column=parsed.company_column, columns=columns)
