@@ -134,31 +134,35 @@ def column_key(ctx: EnrichContext, question: str) -> str:
     return hashlib.sha256(json.dumps(metadata, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
-async def llm_phrasings(template: str, ctx: EnrichContext) -> list[str]:
-    """Other phrasings of the column's question template ({Column} placeholders kept), asked of the LLM once per
-    column and kept in ``ctx.cache`` under :func:`column_key`: a later run (or row) finds them without a call."""
+async def llm_phrasings(template: str, ctx: EnrichContext, kind: str = "phrasings") -> list[str]:
+    """What the LLM writes for a column's question template ({Column} placeholders kept): other phrasings of it
+    (``kind="phrasings"``, prompt ``enrich_phrasings``) or search queries (``"queries"``, prompt ``enrich_queries``).
+
+    Asked once per column and kept in ``ctx.cache`` under the column's :func:`column_key`: a
+    later run (or row) finds them without a call.
+    """
     if ctx.llm is None:
         return []
-    key = column_key(ctx, template)
-    lock = ctx.memo.setdefault("phrasings-lock", asyncio.Lock())
+    key = f"{kind}:{column_key(ctx, template)}"
+    lock = ctx.memo.setdefault(f"{kind}-lock", asyncio.Lock())
     async with lock:  # type: ignore[union-attr]
         if key in ctx.memo:
             return ctx.memo[key]  # type: ignore[return-value]
         cached = ctx.cache.get(key) if ctx.cache is not None else None
         if cached is None:
-            cached = await _ask_phrasings(template, ctx)
+            cached = await _ask_llm(template, ctx, kind)
             if cached and ctx.cache is not None:
                 ctx.cache.put(key, cached)
         ctx.memo[key] = cached
         return cached
 
 
-async def _ask_phrasings(template: str, ctx: EnrichContext) -> list[str]:
-    messages = [{"role": "system", "content": load_prompt("enrich_phrasings").replace("{count}", str(MAX_LLM_PHRASINGS))},
+async def _ask_llm(template: str, ctx: EnrichContext, kind: str) -> list[str]:
+    messages = [{"role": "system", "content": load_prompt(f"enrich_{kind}").replace("{count}", str(MAX_LLM_PHRASINGS))},
                 {"role": "user", "content": f"Column: {ctx.column.name} (type: {ctx.column.type})\nQuestion: {template}"}]
     try:
-        reply = await asyncio.to_thread(ctx.llm, "enrich:phrasings", messages)  # type: ignore[arg-type]
-    except Exception:  # the phrasing table still gives retries other wordings
+        reply = await asyncio.to_thread(ctx.llm, f"enrich:{kind}", messages)  # type: ignore[arg-type]
+    except Exception:  # the phrasing table (or the offline search angles) still serve
         return []
     placeholders = set(re.findall(r"\{[^{}]+\}", template))
     lines = [line.strip(" -*\t\"") for line in reply.splitlines()]

@@ -121,3 +121,36 @@ def test_llm_phrasings_are_cached_per_column_and_a_hit_makes_no_llm_call(tmp_pat
         assert log.value == "Portland, Oregon"
     finally:
         PAGES["acme"] = "Acme Corp was founded in 1999 in Springfield."
+
+
+def test_research_search_queries_are_written_once_per_column_and_cached(tmp_path: Path, fake_openai) -> None:
+    from enrich_support import SearchServer
+
+    def reply(body: dict) -> str:
+        if "plan web searches" in body["messages"][0]["content"]:
+            return "{Company} founding year\n{Company} company history"
+        return "Answer: Could not determine an answer.\nConfidence: low\nSources:"
+
+    fake_openai.respond_with(reply)
+    server = SearchServer(lambda q: [{"url": "https://x.test/", "title": "Nothing", "snippet": "No dates here."}])
+    table = tmp_path / "t.csv"
+    table.write_text("Company\nAcme\n", encoding="utf-8")
+    settings = Settings(data_dir=tmp_path / "data")
+    settings.llm.base_url, settings.llm.model = fake_openai.base_url, "fake-model"
+    settings.enrich.search_provider, settings.enrich.search_url, settings.enrich.pages_per_query = "http", server.url, 0
+    settings.enrich.max_attempts = 1
+
+    def run(out: str):
+        request = JobRequest(csv_path=str(table), columns=[ColumnRequest(name="Founded", strategy="research", column_type="number",
+                                                                         question="When was {Company} founded?", proposal_path=str(tmp_path / out))])
+        job, _ = asyncio.run(run_job(settings, request, kb=CountingKnowledgeBase(), fresh=True))
+        return job, sum(1 for r in fake_openai.chat_requests if "plan web searches" in r["messages"][0]["content"])
+
+    try:
+        first, calls = run("1.json")
+        assert calls == 1 and "Acme founding year" in server.queries
+        second, calls = run("2.json")
+        assert calls == 1 and second.cache_hits >= 1  # the column's queries came from the cache
+        assert server.queries.count("Acme founding year") == 2
+    finally:
+        server.close()
