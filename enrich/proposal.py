@@ -8,6 +8,7 @@ result atomically; the input CSV is never modified by ``enrich``.
 
 from __future__ import annotations
 
+import csv
 import json
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
@@ -26,7 +27,7 @@ from cikb.enrich.models import (
     RowLog,
 )
 from cikb.enrich.retry import why_weak
-from cikb.enrich.table import Table, atomic_writer, read_table, spreadsheet_safe, write_table_atomic, write_text_atomic
+from cikb.enrich.table import TableScan, atomic_writer, scan_table, spreadsheet_safe, write_text_atomic
 from pydantic import BaseModel, ValidationError
 
 from cikb.core.errors import BadInputError
@@ -157,42 +158,88 @@ def apply_proposals(proposals: list[DataProposal | str | Path], csv_path: str | 
 
     ``csv_path`` is the table the proposals were made for, or the output of an earlier apply of
     it (its rows the same in the original's columns). An existing ``out`` is overwritten only
-    with ``force``.
+    with ``force``. The table and the proposals stream: memory does not grow with them.
     """
     if Path(out).exists() and not force:
         raise BadInputError(f"{out} exists (an earlier output?): give another --out, or --force to overwrite it")
-    loaded = [p if isinstance(p, DataProposal) else load_proposal(p) for p in proposals]
-    table = read_table(csv_path)
-    columns = list(table.columns)
-    rows = [dict(row) for row in table.rows]
-    results = []
-    for proposal in loaded:
-        if table.sha256 != proposal.target.csv_sha256:
-            _check_earlier_output(proposal, table)
-        _check_target(proposal, column)
-        target = table.find_column(proposal.target.column) or proposal.target.column
-        if target not in columns:
-            columns.append(target)
-        results.append(_fill(proposal, rows, target, min_confidence, str(out)))
-    write_table_atomic(Path(out), columns, rows)
-    return results
+    table = scan_table(csv_path)
+    fills = []
+    for proposal in proposals:
+        head = proposal if isinstance(proposal, DataProposal) else load_proposal_head(proposal)
+        if table.sha256 != head.target.csv_sha256:
+            _check_earlier_output(head, table)
+        _check_target(head, column)
+        fills.append(_Fill(head, proposal, table.find_column(head.target.column) or head.target.column, min_confidence))
+    columns = list(dict.fromkeys([*table.columns, *(fill.column for fill in fills)]))
+    rows = 0
+    with atomic_writer(Path(out)) as handle:
+        writer = csv.DictWriter(handle, fieldnames=columns, extrasaction="ignore")
+        writer.writeheader()
+        for rows, row in enumerate(table.rows(), start=1):
+            for fill in fills:
+                fill.apply(rows - 1, row)
+            writer.writerow(row)
+        for fill in fills:
+            fill.finish(rows)
+    return [fill.result(str(out), rows) for fill in fills]
 
 
-def _fill(proposal: DataProposal, rows: list[dict[str, str]], target: str, min_confidence: Confidence, out: str) -> ApplyResult:
-    confidence = {log.row_id: log.confidence for log in proposal.research_log}
-    updated = below = 0
-    for operation in proposal.operations:
-        _check_operation(operation, proposal.target.column, len(rows))
-        if not confidence_at_least(confidence.get(operation.row_id, "none"), min_confidence):
-            below += 1
-            continue
-        rows[operation.row_id][target] = spreadsheet_safe(next(iter(operation.changes.values())))  # a value from the web is data
-        updated += 1
-    return ApplyResult(out=out, column=target, updated=updated, below_min_confidence=below,
-                       not_found=len(rows) - len(proposal.operations))
+class _Fill:
+    """One proposal's values going into the rows as they stream by (its operations in row order)."""
+
+    def __init__(self, head: DataProposal, source: DataProposal | str | Path, column: str, min_confidence: Confidence) -> None:
+        self.head, self.column, self.min_confidence = head, column, min_confidence
+        whole = source if isinstance(source, DataProposal) else None
+        self.operations = iter(whole.operations) if whole else _stream(source, "operations.item", ProposalOperation)  # type: ignore[arg-type]
+        self.logs = iter(whole.research_log) if whole else iter_research_log(source)  # type: ignore[arg-type]
+        self.next = next(self.operations, None)
+        self.confidence: dict[int, Confidence] = {}
+        self.count = self.updated = self.below = 0
+        self.last = -1
+
+    def apply(self, row_id: int, row: dict[str, str]) -> None:
+        operation = self.next
+        if operation is None or operation.row_id > row_id:
+            return
+        _check_operation(operation, self.head.target.column, row_id + 1 if operation.row_id == row_id else row_id)
+        if operation.row_id <= self.last:
+            raise BadInputError(f"proposal operations are out of row order at row {operation.row_id}")
+        self.last, self.count, self.next = operation.row_id, self.count + 1, next(self.operations, None)
+        if not confidence_at_least(self._confidence(row_id), self.min_confidence):
+            self.below += 1
+            return
+        row[self.column] = spreadsheet_safe(next(iter(operation.changes.values())))  # a value from the web is data
+        self.updated += 1
+
+    def _confidence(self, row_id: int) -> Confidence:
+        """The row's confidence from the research log, read alongside (it is in row order too)."""
+        for log in self.logs:
+            if log.row_id == row_id:
+                return log.confidence
+            if log.row_id > row_id:
+                break
+        return "none"
+
+    def finish(self, rows: int) -> None:
+        if self.next is not None:  # an operation past the last row (or out of order)
+            _check_operation(self.next, self.head.target.column, rows)
+            raise BadInputError(f"proposal operations are out of row order at row {self.next.row_id}")
+
+    def result(self, out: str, rows: int) -> ApplyResult:
+        return ApplyResult(out=out, column=self.column, updated=self.updated, below_min_confidence=self.below,
+                           not_found=rows - self.count)
 
 
-def _check_earlier_output(proposal: DataProposal, table: Table) -> None:
+def _stream(path: str | Path, prefix: str, model: type[BaseModel]) -> Iterator:
+    try:
+        with Path(path).open("rb") as handle:
+            for item in ijson.items(handle, prefix, use_float=True):
+                yield model.model_validate(item)
+    except (ValidationError, ijson.JSONError, UnicodeDecodeError) as err:
+        raise BadInputError(f"not a cikb proposal: {path} ({_first_error(err)})") from None
+
+
+def _check_earlier_output(proposal: DataProposal, table: TableScan) -> None:
     """Accept ``table`` in place of the proposal's own when it is an earlier apply's output of that table:
     the original (unchanged, by its hash) has the same rows, cell for cell in its columns."""
     mismatch = BadInputError(
@@ -200,13 +247,13 @@ def _check_earlier_output(proposal: DataProposal, table: Table) -> None:
         f"({proposal.target.csv_path}, sha256 {proposal.target.csv_sha256[:12]}…); enrich the file again"
     )
     try:
-        original = read_table(proposal.target.csv_path)
+        original = scan_table(proposal.target.csv_path)
     except BadInputError:
         raise mismatch from None
-    if original.sha256 != proposal.target.csv_sha256 or len(original.rows) != len(table.rows):
+    if original.sha256 != proposal.target.csv_sha256 or original.row_count != table.row_count:
         raise mismatch
     if not set(original.columns) <= set(table.columns) or any(
-            any(row.get(c) != mine.get(c) for c in original.columns) for row, mine in zip(original.rows, table.rows)):
+            any(row.get(c) != mine.get(c) for c in original.columns) for row, mine in zip(original.rows(), table.rows())):
         raise mismatch
 
 

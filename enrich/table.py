@@ -177,15 +177,6 @@ def spreadsheet_safe(value: str) -> str:
     return value
 
 
-def write_table_atomic(path: Path, columns: list[str], rows: list[dict[str, str]]) -> None:
-    """Write a CSV so that readers see the old file or the new one, never half of one."""
-    buffer = io.StringIO(newline="")
-    writer = csv.DictWriter(buffer, fieldnames=columns, extrasaction="ignore")
-    writer.writeheader()
-    writer.writerows(rows)
-    write_text_atomic(path, buffer.getvalue())
-
-
 def write_text_atomic(path: Path, text: str) -> None:
     """Write ``text`` so that readers see the old file or the new one, never half of one."""
     with atomic_writer(path) as handle:
