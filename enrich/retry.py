@@ -42,7 +42,9 @@ def is_weak(log: RowLog, threshold: float) -> bool:
 
 def why_weak(log: RowLog) -> str:
     """One line: why this attempt did not make the cell good."""
-    reason = next((s.detail for s in reversed(log.steps) if s.type in ("error", "thinking") and s.detail), "")
+    told = [s for s in log.steps if s.detail and not s.data.get("feedback")]  # not a retry's own announcement
+    reason = next((s.detail for s in reversed(told) if s.type in ("error", "thinking")), "")
+    reason = reason or next((s.detail for s in reversed(told) if s.type in ("retrieve", "search")), "")
     if log.status == "found":
         return f"only {log.confidence} confidence" + (f": {reason}" if reason else "")
     return reason or log.status.replace("_", " ")
