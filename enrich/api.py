@@ -11,16 +11,17 @@ from cikb.enrich.base import (
     ColumnSpec,
     Completer,
     EnrichContext,
+    KeyValueCache,
     KnowledgeBase,
     RowInput,
     get_strategy,
     load_plugins,
 )
 from cikb.enrich.models import ColumnType, DataProposal, ProposalTarget
-from cikb.enrich.orchestrator import CancellationToken, ProgressCallback, RowCallback, run_rows
+from cikb.enrich.orchestrator import CancellationToken, ProgressCallback, ReuseLookup, RowCallback, run_rows
 from cikb.enrich.proposal import build_proposal
 from cikb.enrich.providers import WebProvider, open_web_provider
-from cikb.enrich.table import Table, read_table
+from cikb.enrich.table import TableHeader, scan_table
 
 from cikb.core.config import Settings, load_settings
 from cikb.core.errors import BadInputError, CikbError
@@ -59,38 +60,42 @@ async def enrich_table_async(csv_path: str | Path, column: str, *, strategy: str
                              web: WebProvider | None | Auto = "auto", llm: Completer | None = None,
                              on_progress: ProgressCallback | None = None,
                              cancel: CancellationToken | None = None, on_start: StartCallback | None = None,
-                             on_row: RowCallback | None = None, skip_rows: Collection[int] = ()) -> DataProposal:
+                             on_row: RowCallback | None = None, skip_rows: Collection[int] = (),
+                             reuse: ReuseLookup | None = None, cache: KeyValueCache | None = None) -> DataProposal:
     """The same as :func:`enrich_table`, inside a running event loop.
 
     For a job store: ``on_start`` sees the checked target before any row runs, ``on_row``
-    each row as it finishes, and ``skip_rows`` names rows finished earlier (not run again,
-    not in the returned proposal: the job builds the whole proposal from its rows).
+    each row as it finishes, ``reuse`` may answer a row from an earlier run, and ``skip_rows``
+    names rows this job finished earlier (not run again,
+    not in the returned proposal: the job builds the whole proposal from its rows). With
+    ``on_row`` the rows are not kept in memory either: the returned proposal has no rows.
     """
     settings = settings or load_settings()
     load_plugins(settings.enrich.plugins)
-    table = read_table(csv_path)
+    table = scan_table(csv_path)  # checked whole now; the rows stream from the file as the run reads them
     column_spec = _column_spec(table, column, column_type, options)
     identity = table.identity_column(company_column)
     chosen = get_strategy(strategy)
     params = {k: v for k, v in {"question": question, "formula": formula, "thoroughness": thoroughness}.items() if v is not None}
     ctx = EnrichContext(settings=settings, column=column_spec, columns=table.columns,
-                        kb=kb, web=open_web_provider(settings) if web == "auto" else web, llm=llm)
+                        kb=kb, web=open_web_provider(settings) if web == "auto" else web, llm=llm, cache=cache)
     chosen.validate_params(params, ctx)
     target = ProposalTarget(csv_path=str(Path(csv_path).resolve()), csv_sha256=table.sha256, column=column_spec.name,
                             column_type=column_spec.type, options=list(column_spec.options), company_column=identity)
     if on_start is not None:
-        on_start(target, params, len(table.rows))
-    skip = set(skip_rows)
-    rows = [_row_input(i, row, identity) for i, row in enumerate(table.rows) if i not in skip]
-    logs, cancelled = await run_rows(chosen, rows, params, ctx, on_progress=on_progress, cancel=cancel,
-                                     on_row=on_row, done_before=len(skip))
+        on_start(target, params, table.row_count)
+    skip = {i for i in skip_rows if 0 <= i < table.row_count}
+    rows = (_row_input(i, row, identity) for i, row in enumerate(table.rows()) if i not in skip)
+    logs, cancelled = await run_rows(chosen, rows, params, ctx, on_progress=on_progress, cancel=cancel, on_row=on_row,
+                                     done_before=len(skip), total=table.row_count - len(skip), keep_logs=on_row is None,
+                                     reuse=reuse)
     model = getattr(kb, "model_description", None)  # a LazyKnowledgeBase knows it once a search opened it
     proposal = build_proposal(target=target, strategy_name=chosen.name, description=chosen.describe(params), params=params,
-                              logs=logs, rows_total=len(table.rows), cancelled=cancelled)
+                              logs=logs, rows_total=table.row_count, cancelled=cancelled)
     return proposal.model_copy(update={"embedding_model": model})
 
 
-def _column_spec(table: Table, column: str, column_type: str, options: list[str] | None) -> ColumnSpec:
+def _column_spec(table: TableHeader, column: str, column_type: str, options: list[str] | None) -> ColumnSpec:
     if not column or not column.strip():
         raise BadInputError("the target column name is empty")
     if column_type not in COLUMN_TYPES:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import importlib
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Literal, Protocol
 
 from cikb.enrich.models import ColumnType, Confidence, EnrichSource, RowStep
@@ -44,6 +44,14 @@ class KnowledgeBase(Protocol):
     """What enrichment needs of the knowledge base: the hybrid retrieval (R1) for one company."""
 
     def search(self, question: str, company: str | None) -> list[ScoredChunk]: ...
+
+
+class KeyValueCache(Protocol):
+    """Where enrichment keeps what an LLM generated for a column (question phrasings), across runs (spec Q3)."""
+
+    def get(self, key: str) -> list[str] | None: ...
+
+    def put(self, key: str, value: list[str]) -> None: ...
 
 
 class Completer(Protocol):
@@ -81,6 +89,8 @@ class EnrichContext:
     kb: KnowledgeBase | None = None
     web: WebProvider | None = None
     llm: Completer | None = None
+    cache: KeyValueCache | None = None
+    memo: dict[str, object] = field(default_factory=dict)  # per run: what was generated or looked up once
 
 
 class RowStrategy(ABC):
@@ -91,6 +101,7 @@ class RowStrategy(ABC):
     kind: ClassVar[StrategyKind] = "enrichment"
     max_steps: ClassVar[int] = 1
     needs_identity: ClassVar[bool] = True  # rows with an empty company cell are skipped
+    retryable: ClassVar[bool] = False  # reads params["feedback"]: weak cells are tried again (enrich.retry)
 
     @abstractmethod
     def validate_params(self, params: dict, ctx: EnrichContext) -> None:

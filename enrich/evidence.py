@@ -40,6 +40,7 @@ from cikb.enrich.coerce import (
 from cikb.enrich.extract import Candidate, Passage, extract_answer
 from cikb.enrich.models import CONFIDENCE_ORDER, Confidence, EnrichSource, RowStep
 from cikb.enrich.providers import SearchError, SearchHit, WebPage
+from cikb.enrich.retry import feedback_text, retry_question
 from cikb.enrich.template import check_template, interpolate_template
 from cikb.prompts import load_prompt
 
@@ -106,8 +107,12 @@ def final_answer(candidate: Candidate, path: str) -> RowStep:
                        sources=candidate.sources, evidence=candidate.evidence)
 
 
-async def kb_first(question: str, row: RowInput, ctx: EnrichContext) -> tuple[list[RowStep], Candidate]:
-    """Retrieve from the knowledge base for the row's company and extract a candidate (never raises for KB trouble)."""
+async def kb_first(question: str, row: RowInput, ctx: EnrichContext, tried: dict | None = None) -> tuple[list[RowStep], Candidate]:
+    """Retrieve from the knowledge base for the row's company and extract a candidate (never raises for KB trouble).
+
+    ``tried`` is a retry's feedback (enrich.retry.feedback): chunks read before are left out
+    while others were found, and the LLM is told what was tried.
+    """
     if ctx.kb is None:
         return [RowStep(type="retrieve", detail="no knowledge base configured")], Candidate(None, "none")
     if row.company is None:
@@ -125,17 +130,19 @@ async def kb_first(question: str, row: RowInput, ctx: EnrichContext) -> tuple[li
     )
     if not chunks:
         return [step], Candidate(None, "none", note="no chunk passed retrieval")
-    candidate, steps = await extract(question, passages_from_chunks(chunks), row, ctx, step_name="enrich:kb")
+    if tried:
+        chunks = [c for c in chunks if c.chunk.id not in set(tried["chunks"])] or chunks
+    candidate, steps = await extract(question, passages_from_chunks(chunks), row, ctx, step_name="enrich:kb", tried=tried)
     return [step, *steps], candidate
 
 
 async def extract(question: str, passages: list[Passage], row: RowInput, ctx: EnrichContext,
-                  *, step_name: str) -> tuple[Candidate, list[RowStep]]:
-    """A candidate from passages: by the LLM when configured, else by offline extraction."""
+                  *, step_name: str, tried: dict | None = None) -> tuple[Candidate, list[RowStep]]:
+    """A candidate from passages: by the LLM when configured (told what a retry tried), else by offline extraction."""
     if not passages:
         return Candidate(None, "none"), []
     if ctx.llm is not None:
-        return await _llm_extract(question, passages, row, ctx, step_name)
+        return await _llm_extract(question, passages, row, ctx, step_name, tried)
     candidate = extract_answer(question, ctx.column.type, passages, company=row.label, options=list(ctx.column.options))
     thinking = RowStep(type="thinking", detail=_describe(candidate, "extracted"),
                        data={"evidence": candidate.evidence, "method": "extractive", "confidence": candidate.confidence})
@@ -170,11 +177,12 @@ def column_line(column: ColumnSpec) -> str:
 
 
 async def _llm_extract(question: str, passages: list[Passage], row: RowInput, ctx: EnrichContext,
-                       step_name: str) -> tuple[Candidate, list[RowStep]]:
-    messages = [
-        {"role": "system", "content": load_prompt("enrich_extract")},
-        {"role": "user", "content": f"Sources:\n{number_sources(passages)}\n\n{column_line(ctx.column)}\nQuestion: {question}"},
-    ]
+                       step_name: str, tried: dict | None = None) -> tuple[Candidate, list[RowStep]]:
+    user = f"Sources:\n{number_sources(passages)}\n\n{column_line(ctx.column)}\nQuestion: {question}"
+    if tried:  # the earlier values came from sources too: quoted as data, defanged like them
+        user += "\n\n" + load_prompt("enrich_retry").format(tried=neutralise(feedback_text(tried)))
+        step_name = f"{step_name}:retry"
+    messages = [{"role": "system", "content": load_prompt("enrich_extract")}, {"role": "user", "content": user}]
     try:
         reply = await asyncio.to_thread(ctx.llm, step_name, messages)  # type: ignore[arg-type]
     except Exception as err:
@@ -244,9 +252,20 @@ class KnowledgeFirstStrategy(RowStrategy):
     def validate_params(self, params: dict, ctx: EnrichContext) -> None:
         require_question(params, ctx)
 
+    retryable = True
+
     async def execute_one(self, row: RowInput, params: dict, ctx: EnrichContext) -> AsyncIterator[RowStep]:
         question = interpolate_template(params["question"], row.data)
-        steps, best = await kb_first(question, row, ctx)
+        tried = params.get("feedback")
+        if tried:  # a retry of a weak cell (enrich.retry): another phrasing, other chunks, the LLM told what failed
+            other = await retry_question(params["question"], question, dict(row.data), tried["queries"], ctx)
+            if other is None:
+                yield RowStep(type="thinking", detail="retry: every other phrasing of the question was tried")
+                yield final_answer(Candidate(None, "none"), "kb")
+                return
+            yield RowStep(type="thinking", detail=f"retry {tried['attempt']}: asking {other!r}", data={"feedback": tried})
+            question = other
+        steps, best = await kb_first(question, row, ctx, tried)
         for step in steps:
             yield step
         if good_enough(best, ctx.column) or ctx.web is None:

@@ -36,6 +36,19 @@ class EnrichSource(BaseModel):
     chunk_id: str | None = None
 
 
+class AttemptSummary(BaseModel):
+    """One attempt at a cell that was tried more than once (spec Q2): what it asked, found, and why it was weak."""
+
+    attempt: int
+    status: Literal["found", "not_found", "skipped", "error"]
+    value: str | None = None
+    confidence: Confidence = "none"
+    question: str = Field("", description="The question (phrasing) this attempt asked the knowledge base.")
+    sources: list[str] = Field(default_factory=list)
+    kept: bool = Field(False, description="This attempt's value is the cell's.")
+    why: str = Field("", description="Why the attempt was weak (empty when it was good).")
+
+
 class RowLog(BaseModel):
     """The research log of one row (spec N7)."""
 
@@ -50,6 +63,8 @@ class RowLog(BaseModel):
     thoroughness: str | None = None
     steps: list[RowStep] = Field(default_factory=list)
     sources: list[EnrichSource] = Field(default_factory=list)
+    attempts: list[AttemptSummary] = Field(default_factory=list, description="Every attempt, when the cell was retried (spec Q2).")
+    reused_from: str | None = Field(None, description="The earlier job whose answer this is (same column, row and knowledge base).")
 
 
 class ProposalOperation(BaseModel):

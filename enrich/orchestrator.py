@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
 from cikb.enrich.base import EnrichContext, RowInput, RowStrategy
 from cikb.enrich.coerce import coerce_value, min_confidence
 from cikb.enrich.models import EnrichSource, RowLog, RowStep
+from cikb.enrich.retry import cell_score, feedback, is_weak, summary
 
-Stage = Literal["starting", "searching", "fetching", "computing", "row_done", "row_skipped", "complete", "cancelled"]
+Stage = Literal["starting", "searching", "fetching", "computing", "retrying", "row_done", "row_skipped", "complete", "cancelled"]
 _STEP_STAGE: dict[str, Stage] = {"retrieve": "searching", "search": "searching", "fetch": "fetching", "compute": "computing"}
 DEFAULT_CONCURRENCY = 3
 
@@ -40,6 +41,7 @@ class ProgressEvent:
 
 ProgressCallback = Callable[[ProgressEvent], None]
 RowCallback = Callable[[RowLog], None]  # called as each row finishes, before the next progress event
+ReuseLookup = Callable[[RowInput], RowLog | None]  # an earlier run's answer for this row, or None to run it
 
 
 class CancellationToken:
@@ -62,52 +64,60 @@ def concurrency_limit(strategy: RowStrategy, params: dict, ctx: EnrichContext) -
 
 
 class _Run:
-    """The shared state of one run: finished rows and the progress reporter."""
+    """The shared state of one run: finished rows (kept only when asked) and the progress reporter."""
 
     def __init__(self, total: int, on_progress: ProgressCallback | None, done_before: int = 0) -> None:
         self.total = total
         self.logs: dict[int, RowLog] = {}
+        self.done = done_before
         self.on_progress = on_progress
-        self.done_before = done_before
 
     def emit(self, stage: Stage, **fields: object) -> None:
         if self.on_progress is not None:
-            done = self.done_before + len(self.logs)
-            self.on_progress(ProgressEvent(stage=stage, fraction=done / self.total if self.total else 1.0,
-                                           done=done, total=self.total, **fields))  # type: ignore[arg-type]
+            self.on_progress(ProgressEvent(stage=stage, fraction=self.done / self.total if self.total else 1.0,
+                                           done=self.done, total=self.total, **fields))  # type: ignore[arg-type]
 
 
-async def run_rows(strategy: RowStrategy, rows: list[RowInput], params: dict, ctx: EnrichContext, *,
+async def run_rows(strategy: RowStrategy, rows: Iterable[RowInput], params: dict, ctx: EnrichContext, *,
                    on_progress: ProgressCallback | None = None, cancel: CancellationToken | None = None,
-                   on_row: RowCallback | None = None, done_before: int = 0) -> tuple[list[RowLog], bool]:
+                   on_row: RowCallback | None = None, done_before: int = 0, total: int | None = None,
+                   keep_logs: bool = True, reuse: ReuseLookup | None = None) -> tuple[list[RowLog], bool]:
     """Work every row under the strategy's concurrency limit; return (logs in row order, cancelled).
 
-    ``on_row`` sees each finished row at once (a job store writes it there, so a
-    killed run loses no finished row); ``done_before`` counts rows a resumed job
-    finished earlier, for the progress fraction.
+    Rows stream: as many workers as the limit allows pull the next row when they finish
+    one, so a table of any length runs in the same memory. ``on_row`` sees each finished
+    row at once (a job store writes it there, so a killed run loses no finished row);
+    with ``keep_logs=False`` the logs are not also kept here. ``total`` is the number of
+    rows when ``rows`` is an iterator; ``done_before`` counts rows a resumed job finished
+    earlier, for the progress fraction. ``reuse`` may hand back an earlier run's answer
+    for a row (same question, row and knowledge base): the row is then not run again.
     """
+    if total is None:
+        rows = list(rows)
+        total = len(rows)
     cancel = cancel or CancellationToken()
-    run = _Run(len(rows) + done_before, on_progress, done_before)
-    semaphore = asyncio.Semaphore(concurrency_limit(strategy, params, ctx))
+    run = _Run(total + done_before, on_progress, done_before)
+    pending = iter(rows)
     run.emit("starting", detail=strategy.display_name)
 
-    async def work(row: RowInput) -> None:
-        async with semaphore:
-            if cancel.cancelled:  # checked before a row starts: cancellation falls between rows
+    async def worker() -> None:
+        while not cancel.cancelled:  # checked before a row starts: cancellation falls between rows
+            row = next(pending, None)
+            if row is None:
                 return
-            log = await _run_row(strategy, row, params, ctx, run)
+            log = (reuse(row) if reuse is not None else None) or await _run_cell(strategy, row, params, ctx, run)
             if on_row is not None:
                 on_row(log)
-            run.logs[row.row_id] = log
+            if keep_logs:
+                run.logs[row.row_id] = log
+            run.done += 1
             stage: Stage = "row_skipped" if log.status == "skipped" else "row_done"
             run.emit(stage, row_id=row.row_id, label=row.label, value=log.value, confidence=log.confidence)
 
-    tasks = [asyncio.create_task(work(row)) for row in rows]
-    await _wait(tasks, cancel)
-    logs = [run.logs[r.row_id] for r in rows if r.row_id in run.logs]
-    cancelled = cancel.cancelled and len(logs) < len(rows)
+    await _wait([asyncio.create_task(worker()) for _ in range(concurrency_limit(strategy, params, ctx))], cancel)
+    cancelled = cancel.cancelled and run.done < total + done_before
     run.emit("cancelled" if cancelled else "complete")
-    return logs, cancelled
+    return [run.logs[row_id] for row_id in sorted(run.logs)], cancelled
 
 
 async def _wait(tasks: list[asyncio.Task], cancel: CancellationToken) -> None:
@@ -120,6 +130,23 @@ async def _wait(tasks: list[asyncio.Task], cancel: CancellationToken) -> None:
                 task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
             return
+
+
+async def _run_cell(strategy: RowStrategy, row: RowInput, params: dict, ctx: EnrichContext, run: _Run) -> RowLog:
+    """The row, then retries while it is weak (spec Q1, Q2): each with feedback, kept only when it scores higher."""
+    threshold, max_attempts = ctx.settings.enrich.retry_threshold, ctx.settings.enrich.max_attempts
+    history = [await _run_row(strategy, row, params, ctx, run)]
+    best = 0
+    while strategy.retryable and len(history) < max_attempts and is_weak(history[best], threshold):
+        run.emit("retrying", row_id=row.row_id, label=row.label, detail=f"attempt {len(history) + 1}")
+        history.append(await _run_row(strategy, row, {**params, "feedback": feedback(history)}, ctx, run))
+        if cell_score(history[-1]) <= cell_score(history[best]):
+            break  # no improvement: stop early
+        best = len(history) - 1
+    if len(history) == 1:
+        return history[0]
+    attempts = [summary(log, i + 1, kept=i == best, threshold=threshold) for i, log in enumerate(history)]
+    return history[best].model_copy(update={"attempts": attempts})
 
 
 async def _run_row(strategy: RowStrategy, row: RowInput, params: dict, ctx: EnrichContext, run: _Run) -> RowLog:

@@ -8,9 +8,14 @@ result atomically; the input CSV is never modified by ``enrich``.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+import csv
+import json
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import BinaryIO, TextIO
+
+import ijson
 
 from cikb.enrich.coerce import confidence_at_least
 from cikb.enrich.models import (
@@ -21,8 +26,9 @@ from cikb.enrich.models import (
     ProposalTarget,
     RowLog,
 )
-from cikb.enrich.table import read_table, spreadsheet_safe, write_table_atomic, write_text_atomic
-from pydantic import ValidationError
+from cikb.enrich.retry import why_weak
+from cikb.enrich.table import TableScan, atomic_writer, scan_table, spreadsheet_safe, write_text_atomic
+from pydantic import BaseModel, ValidationError
 
 from cikb.core.errors import BadInputError
 
@@ -30,13 +36,19 @@ from cikb.core.errors import BadInputError
 def build_proposal(*, target: ProposalTarget, strategy_name: str, description: str, params: dict,
                    logs: list[RowLog], rows_total: int, cancelled: bool) -> DataProposal:
     found = [log for log in logs if log.status == "found" and log.value is not None]
-    reasoning = f"{description} — found {len(found)} of {rows_total} rows"
-    if cancelled:
-        reasoning += f" (cancelled after {len(logs)} rows; unfinished rows are not in this proposal)"
+    reasoning = proposal_reasoning(description, found=len(found), finished=len(logs), rows_total=rows_total, cancelled=cancelled)
     operations = [ProposalOperation(row_id=log.row_id, changes={target.column: log.value}) for log in found]  # type: ignore[dict-item]
     return DataProposal(reasoning=reasoning, target=target, strategy=strategy_name, params=params,
                         rows_total=rows_total, cancelled=cancelled, created_at=datetime.now(timezone.utc),
                         operations=operations, research_log=logs)
+
+
+def proposal_reasoning(description: str, *, found: int, finished: int, rows_total: int, cancelled: bool) -> str:
+    """The proposal's one-line summary: what was asked, and how many rows got a value."""
+    reasoning = f"{description} — found {found} of {rows_total} rows"
+    if cancelled:
+        reasoning += f" (cancelled after {finished} rows; unfinished rows are not in this proposal)"
+    return reasoning
 
 
 def save_proposal(proposal: DataProposal, path: str | Path) -> Path:
@@ -44,6 +56,73 @@ def save_proposal(proposal: DataProposal, path: str | Path) -> Path:
     path = Path(path)
     write_text_atomic(path, proposal.model_dump_json(indent=2) + "\n")
     return path
+
+
+def save_proposal_rows(proposal: DataProposal, path: str | Path, logs: Callable[[], Iterable[RowLog]]) -> Path:
+    """Write a proposal whose rows stream from ``logs()`` (called twice: operations, then research log), atomically.
+
+    ``proposal`` gives every other field; its own operations and research log are ignored. The
+    file is the one :func:`save_proposal` writes, built in memory that does not grow with the table.
+    """
+    head = proposal.model_dump(mode="json", exclude={"operations", "research_log"})
+    column = proposal.target.column
+    with atomic_writer(Path(path)) as handle:
+        handle.write(json.dumps(head, indent=2, ensure_ascii=False)[: -len("\n}")] + ',\n  "operations": [')
+        found = (ProposalOperation(row_id=log.row_id, changes={column: log.value}) for log in logs()
+                 if log.status == "found" and log.value is not None)
+        _write_items(handle, found)
+        handle.write(',\n  "research_log": [')
+        _write_items(handle, logs())
+        handle.write("\n}\n")
+    return Path(path)
+
+
+def _write_items(handle: TextIO, items: Iterable[BaseModel]) -> None:
+    first = True
+    for item in items:
+        handle.write(("\n    " if first else ",\n    ") + item.model_dump_json())
+        first = False
+    handle.write("]" if first else "\n  ]")
+
+
+def iter_research_log(path: str | Path) -> Iterator[RowLog]:
+    """A proposal's research log, one row at a time (for tables too big to load whole)."""
+    try:
+        with Path(path).open("rb") as handle:
+            for item in ijson.items(handle, "research_log.item", use_float=True):
+                yield RowLog.model_validate(item)
+    except FileNotFoundError:
+        raise BadInputError(f"no such proposal: {path}") from None
+    except (ValidationError, ijson.JSONError, UnicodeDecodeError) as err:
+        raise BadInputError(f"not a cikb proposal: {path} ({_first_error(err)})") from None
+
+
+def load_proposal_head(path: str | Path) -> DataProposal:
+    """A proposal without its operations and research log: read from the top of the file, not the whole of it."""
+    try:
+        with Path(path).open("rb") as handle:
+            return DataProposal.model_validate(_head_fields(handle))
+    except FileNotFoundError:
+        raise BadInputError(f"no such proposal: {path}") from None
+    except (ValidationError, ijson.JSONError, UnicodeDecodeError) as err:
+        raise BadInputError(f"not a cikb proposal: {path} ({_first_error(err)})") from None
+
+
+def _head_fields(handle: BinaryIO) -> dict:
+    """The top-level fields before the rows (save_proposal and save_proposal_rows write every other field first)."""
+    fields: dict = {}
+    key, builder = None, None
+    for prefix, event, value in ijson.parse(handle, use_float=True):
+        if builder is None:
+            if prefix == "" and event == "map_key":
+                if value in ("operations", "research_log"):
+                    break
+                key, builder = value, ijson.ObjectBuilder()
+            continue
+        builder.event(event, value)
+        if prefix == key and event not in ("start_map", "start_array", "map_key"):  # a scalar, or the end of the value's container
+            fields[key], builder = builder.value, None
+    return fields
 
 
 def load_proposal(path: str | Path) -> DataProposal:
@@ -64,66 +143,129 @@ def _first_error(err: Exception) -> str:
 
 
 def apply_proposal(proposal: DataProposal | str | Path, csv_path: str | Path, out: str | Path, *,
-                   min_confidence: Confidence = "low", column: str | None = None) -> ApplyResult:
+                   min_confidence: Confidence = "low", column: str | None = None, force: bool = False) -> ApplyResult:
     """Write ``csv_path`` plus the proposal's values (at least ``min_confidence``) to ``out``, atomically.
 
     A proposed value that a spreadsheet would run as a formula gets a leading apostrophe
     (:func:`~cikb.enrich.table.spreadsheet_safe`); the table's own cells are copied as they are.
     """
-    return apply_proposals([proposal], csv_path, out, min_confidence=min_confidence, column=column)[0]
+    return apply_proposals([proposal], csv_path, out, min_confidence=min_confidence, column=column, force=force)[0]
 
 
-def apply_proposals(proposals: Sequence[DataProposal | str | Path], csv_path: str | Path, out: str | Path, *,
-                    min_confidence: Confidence = "low", column: str | None = None,
+def apply_proposals(proposals: list[DataProposal | str | Path], csv_path: str | Path, out: str | Path, *,
+                    min_confidence: Confidence = "low", column: str | None = None, force: bool = False,
                     accepted: Mapping[str, Collection[int]] | None = None) -> list[ApplyResult]:
     """:func:`apply_proposal` for several proposals of one table (the columns of one job, or the review page's), in one write.
 
-    Every proposal is checked against the file's hash and its own column first; nothing is
-    written unless all pass. ``accepted`` (the review page's choice), keyed by each proposal's
-    column, limits a column to the rows named; a column it leaves out gets no value.
+    ``csv_path`` is the table the proposals were made for, or the output of an earlier apply of
+    it (its rows the same in the original's columns). An existing ``out`` is overwritten only
+    with ``force``. ``accepted`` (the review page's choice), keyed by each proposal's column,
+    limits a column to the rows named; a column it leaves out gets no value. The table and the
+    proposals stream: memory does not grow with them.
     """
-    loaded = [p if isinstance(p, DataProposal) else load_proposal(p) for p in proposals]
-    table = read_table(csv_path)
-    for proposal in loaded:
-        _check_target(proposal, table.sha256, column)
-    columns = list(table.columns)
-    rows = [dict(row) for row in table.rows]
-    results = []
-    for proposal in loaded:
-        target = table.find_column(proposal.target.column) or proposal.target.column
-        if target not in columns:
-            columns.append(target)
-        keep = None if accepted is None else set(accepted.get(proposal.target.column, ()))
-        results.append(_fill(proposal, rows, target, min_confidence, keep, out))
-    write_table_atomic(Path(out), columns, rows)
-    return results
+    if Path(out).exists() and not force:
+        raise BadInputError(f"{out} exists (an earlier output?): give another --out, or --force to overwrite it")
+    table = scan_table(csv_path)
+    fills = []
+    for proposal in proposals:
+        head = proposal if isinstance(proposal, DataProposal) else load_proposal_head(proposal)
+        if table.sha256 != head.target.csv_sha256:
+            _check_earlier_output(head, table)
+        _check_target(head, column)
+        keep = None if accepted is None else set(accepted.get(head.target.column, ()))
+        fills.append(_Fill(head, proposal, table.find_column(head.target.column) or head.target.column, min_confidence, keep))
+    columns = list(dict.fromkeys([*table.columns, *(fill.column for fill in fills)]))
+    rows = 0
+    with atomic_writer(Path(out)) as handle:
+        writer = csv.DictWriter(handle, fieldnames=columns, extrasaction="ignore")
+        writer.writeheader()
+        for rows, row in enumerate(table.rows(), start=1):
+            for fill in fills:
+                fill.apply(rows - 1, row)
+            writer.writerow(row)
+        for fill in fills:
+            fill.finish(rows)
+    return [fill.result(str(out), rows) for fill in fills]
 
 
-def _fill(proposal: DataProposal, rows: list[dict[str, str]], target: str, min_confidence: Confidence,
-               keep: set[int] | None, out: str | Path) -> ApplyResult:
-    """Write one proposal's values into ``rows`` (in place): those at least ``min_confidence`` and in ``keep``."""
-    confidence = {log.row_id: log.confidence for log in proposal.research_log}
-    updated = below = not_accepted = 0
-    for operation in proposal.operations:
-        _check_operation(operation, proposal.target.column, len(rows))
-        if keep is not None and operation.row_id not in keep:
-            not_accepted += 1
-            continue
-        if not confidence_at_least(confidence.get(operation.row_id, "none"), min_confidence):
-            below += 1
-            continue
-        rows[operation.row_id][target] = spreadsheet_safe(next(iter(operation.changes.values())))  # a value from the web is data
-        updated += 1
-    return ApplyResult(out=str(out), column=target, updated=updated, below_min_confidence=below,
-                       not_accepted=not_accepted, not_found=len(rows) - len(proposal.operations))
+class _Fill:
+    """One proposal's values going into the rows as they stream by (its operations in row order)."""
+
+    def __init__(self, head: DataProposal, source: DataProposal | str | Path, column: str, min_confidence: Confidence,
+                 keep: set[int] | None = None) -> None:
+        self.head, self.column, self.min_confidence, self.keep = head, column, min_confidence, keep
+        whole = source if isinstance(source, DataProposal) else None
+        self.operations = iter(whole.operations) if whole else _stream(source, "operations.item", ProposalOperation)  # type: ignore[arg-type]
+        self.logs = iter(whole.research_log) if whole else iter_research_log(source)  # type: ignore[arg-type]
+        self.next = next(self.operations, None)
+        self.confidence: dict[int, Confidence] = {}
+        self.count = self.updated = self.below = self.not_accepted = 0
+        self.last = -1
+
+    def apply(self, row_id: int, row: dict[str, str]) -> None:
+        operation = self.next
+        if operation is None or operation.row_id > row_id:
+            return
+        _check_operation(operation, self.head.target.column, row_id + 1 if operation.row_id == row_id else row_id)
+        if operation.row_id <= self.last:
+            raise BadInputError(f"proposal operations are out of row order at row {operation.row_id}")
+        self.last, self.count, self.next = operation.row_id, self.count + 1, next(self.operations, None)
+        if self.keep is not None and row_id not in self.keep:
+            self.not_accepted += 1
+            return
+        if not confidence_at_least(self._confidence(row_id), self.min_confidence):
+            self.below += 1
+            return
+        row[self.column] = spreadsheet_safe(next(iter(operation.changes.values())))  # a value from the web is data
+        self.updated += 1
+
+    def _confidence(self, row_id: int) -> Confidence:
+        """The row's confidence from the research log, read alongside (it is in row order too)."""
+        for log in self.logs:
+            if log.row_id == row_id:
+                return log.confidence
+            if log.row_id > row_id:
+                break
+        return "none"
+
+    def finish(self, rows: int) -> None:
+        if self.next is not None:  # an operation past the last row (or out of order)
+            _check_operation(self.next, self.head.target.column, rows)
+            raise BadInputError(f"proposal operations are out of row order at row {self.next.row_id}")
+
+    def result(self, out: str, rows: int) -> ApplyResult:
+        return ApplyResult(out=out, column=self.column, updated=self.updated, below_min_confidence=self.below,
+                           not_accepted=self.not_accepted, not_found=rows - self.count)
 
 
-def _check_target(proposal: DataProposal, sha256: str, column: str | None) -> None:
-    if sha256 != proposal.target.csv_sha256:
-        raise BadInputError(
-            f"this proposal was made for another file or an earlier version of it "
-            f"({proposal.target.csv_path}, sha256 {proposal.target.csv_sha256[:12]}…); enrich the file again"
-        )
+def _stream(path: str | Path, prefix: str, model: type[BaseModel]) -> Iterator:
+    try:
+        with Path(path).open("rb") as handle:
+            for item in ijson.items(handle, prefix, use_float=True):
+                yield model.model_validate(item)
+    except (ValidationError, ijson.JSONError, UnicodeDecodeError) as err:
+        raise BadInputError(f"not a cikb proposal: {path} ({_first_error(err)})") from None
+
+
+def _check_earlier_output(proposal: DataProposal, table: TableScan) -> None:
+    """Accept ``table`` in place of the proposal's own when it is an earlier apply's output of that table:
+    the original (unchanged, by its hash) has the same rows, cell for cell in its columns."""
+    mismatch = BadInputError(
+        f"this proposal was made for another file or an earlier version of it "
+        f"({proposal.target.csv_path}, sha256 {proposal.target.csv_sha256[:12]}…); enrich the file again"
+    )
+    try:
+        original = scan_table(proposal.target.csv_path)
+    except BadInputError:
+        raise mismatch from None
+    if original.sha256 != proposal.target.csv_sha256 or original.row_count != table.row_count:
+        raise mismatch
+    if not set(original.columns) <= set(table.columns) or any(
+            any(row.get(c) != mine.get(c) for c in original.columns) for row, mine in zip(original.rows(), table.rows())):
+        raise mismatch
+
+
+def _check_target(proposal: DataProposal, column: str | None) -> None:
     if column is not None and column.strip().lower() != proposal.target.column.strip().lower():
         raise BadInputError(f"this proposal fills column {proposal.target.column!r}, not {column!r}")
 
@@ -135,15 +277,28 @@ def _check_operation(operation: ProposalOperation, column: str, rows: int) -> No
         raise BadInputError(f"proposal names row {operation.row_id}, the file has {rows} rows")
 
 
-def review_rows(proposal: DataProposal) -> list[dict]:
-    """One line per row for `cikb review`: row, label, value, confidence, path, and the first source."""
-    lines = []
-    for log in proposal.research_log:
+def review_rows(proposal: DataProposal | Iterable[RowLog]) -> Iterator[dict]:
+    """One line per row for `cikb review`: value, confidence, path, first source, the evidence with the value
+    marked, why an empty cell is empty, and the attempts of a retried cell. Rows stream from a research log."""
+    for log in proposal.research_log if isinstance(proposal, DataProposal) else proposal:
         source = log.sources[0] if log.sources else None
-        lines.append({
+        evidence = next((s.data.get("evidence") or "" for s in reversed(log.steps) if s.type == "answer"), "")
+        yield {
             "row": log.row_id, "label": log.label, "status": log.status, "value": log.value,
             "confidence": log.confidence, "answered_by": log.answered_by,
             "source": source.url if source else None, "source_title": source.title if source else None,
             "source_kind": source.kind if source else None,
-        })
-    return lines
+            "evidence": mark_value(evidence, log.value) if evidence else None,
+            "reason": None if confidence_at_least(log.confidence, "medium") else why_weak(log),  # an empty or weak cell says why
+            "attempts": [a.model_dump() for a in log.attempts],
+        }
+
+
+def mark_value(sentence: str, value: str | None) -> str:
+    """The sentence with the value marked as «value» where it appears (as written, ignoring case)."""
+    if not value:
+        return sentence
+    at = sentence.lower().find(value.lower())
+    if at < 0:
+        return sentence
+    return f"{sentence[:at]}«{sentence[at:at + len(value)]}»{sentence[at + len(value):]}"

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -172,14 +174,34 @@ def _html_title(html: str) -> str:
     return " ".join(match.group(1).split())[:200] if match else ""
 
 
+@dataclass(frozen=True)
+class SearchCall:
+    """One web search as the call log records it."""
+
+    provider: str
+    query: str
+    urls: list[str]
+    latency_s: float
+    error: str | None = None
+
+
+SearchCallback = Callable[[SearchCall], None]
+
+
 class WebProvider(ABC):
     """Web search plus page fetching: what the web path of lookup and research uses."""
 
     name: str
 
-    def __init__(self, settings: Settings, fetcher: PageFetcher | None = None) -> None:
+    def __init__(self, settings: Settings, fetcher: PageFetcher | None = None, on_call: SearchCallback | None = None) -> None:
         self.settings = settings
         self.fetcher = fetcher or PageFetcher(settings)
+        self.on_call = on_call  # every search reported here (the application logs it beside the LLM calls)
+
+    def _report(self, query: str, started: float, hits: list[SearchHit] | None, error: str | None) -> None:
+        if self.on_call is not None:
+            self.on_call(SearchCall(provider=self.name, query=query, urls=[h.url for h in hits or []],
+                                    latency_s=time.monotonic() - started, error=error))
 
     @abstractmethod
     async def search(self, query: str, max_results: int = 5) -> list[SearchHit]:
@@ -195,8 +217,8 @@ class HttpJsonSearch(WebProvider):
     name = "http"
 
     def __init__(self, settings: Settings, fetcher: PageFetcher | None = None,
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
-        super().__init__(settings, fetcher)
+                 transport: httpx.AsyncBaseTransport | None = None, on_call: SearchCallback | None = None) -> None:
+        super().__init__(settings, fetcher, on_call)
         if not settings.enrich.search_url:
             raise BadInputError("enrich.search_provider is 'http' but enrich.search_url is not set")
         self.url = settings.enrich.search_url
@@ -204,6 +226,7 @@ class HttpJsonSearch(WebProvider):
 
     async def search(self, query: str, max_results: int = 5) -> list[SearchHit]:
         params = {"q": query, "count": max_results, "format": "json"}
+        started = time.monotonic()
         try:
             async with httpx.AsyncClient(timeout=self.settings.gather.request_timeout, transport=self._transport,
                                          headers={"User-Agent": self.settings.gather.user_agent}) as client:
@@ -212,8 +235,12 @@ class HttpJsonSearch(WebProvider):
                 payload = response.json()
         except (httpx.HTTPError, ValueError) as err:
             # The message reaches proposals and review: no key in the URL or the error survives into them.
-            raise SearchError(mask_secrets(f"search provider {self.url} failed: {err}", self.settings.secrets())) from None
-        return _hits_from_json(payload)[:max_results]
+            message = mask_secrets(f"search provider {self.url} failed: {err}", self.settings.secrets())
+            self._report(query, started, None, message)
+            raise SearchError(message) from None
+        hits = _hits_from_json(payload)[:max_results]
+        self._report(query, started, hits, None)
+        return hits
 
 
 def _hits_from_json(payload: Any) -> list[SearchHit]:
@@ -232,8 +259,8 @@ class OpenAIWebSearch(WebProvider):
 
     name = "openai"
 
-    def __init__(self, settings: Settings, fetcher: PageFetcher | None = None) -> None:
-        super().__init__(settings, fetcher)
+    def __init__(self, settings: Settings, fetcher: PageFetcher | None = None, on_call: SearchCallback | None = None) -> None:
+        super().__init__(settings, fetcher, on_call)
         model = settings.enrich.search_model or settings.llm.model
         if not model:
             raise BadInputError("enrich.search_provider is 'openai' but neither enrich.search_model nor llm.model is set")
@@ -253,6 +280,7 @@ class OpenAIWebSearch(WebProvider):
         import openai
 
         client = self._client()
+        started = time.monotonic()
         try:
             response = await client.responses.create(
                 model=self.model,
@@ -261,10 +289,14 @@ class OpenAIWebSearch(WebProvider):
                 input=f"Search the web and report what the results say, with sources: {query}",
             )
         except openai.OpenAIError as err:
-            raise SearchError(mask_secrets(f"OpenAI web search failed: {err}", self.settings.secrets())) from None
+            message = mask_secrets(f"OpenAI web search failed: {err}", self.settings.secrets())
+            self._report(query, started, None, message)
+            raise SearchError(message) from None
         finally:
             await client.close()
-        return hits_from_response(response.model_dump())[:max_results]
+        hits = hits_from_response(response.model_dump())[:max_results]
+        self._report(query, started, hits, None)
+        return hits
 
 
 def hits_from_response(response: dict) -> list[SearchHit]:
@@ -293,11 +325,11 @@ def _cited_text(text: str, start: int | None, end: int | None) -> str:
     return text[left:(after + 1 if after >= 0 else len(text))].strip()[:1000]
 
 
-def open_web_provider(settings: Settings) -> WebProvider | None:
-    """The configured provider, or None when enrichment stays with the knowledge base."""
+def open_web_provider(settings: Settings, on_call: SearchCallback | None = None) -> WebProvider | None:
+    """The configured provider (every search reported to ``on_call``), or None when enrichment stays with the knowledge base."""
     provider = settings.enrich.search_provider
     if provider == "http":
-        return HttpJsonSearch(settings)
+        return HttpJsonSearch(settings, on_call=on_call)
     if provider == "openai":
-        return OpenAIWebSearch(settings)
+        return OpenAIWebSearch(settings, on_call=on_call)
     return None

@@ -8,8 +8,11 @@ import io
 import os
 import re
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, BinaryIO, TextIO
 
 from cikb.core.errors import BadInputError
 
@@ -21,12 +24,11 @@ _PLAIN_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 
 @dataclass(frozen=True)
-class Table:
-    """A CSV's header and rows (each row a dict keyed by the header), and the sha256 of its bytes."""
+class TableHeader:
+    """A CSV's header and the sha256 of its bytes: what a run needs before it reads any row."""
 
     path: Path
     columns: list[str]
-    rows: list[dict[str, str]]
     sha256: str
 
     def find_column(self, name: str) -> str | None:
@@ -51,6 +53,25 @@ class Table:
         return self.columns[0]
 
 
+@dataclass(frozen=True)
+class Table(TableHeader):
+    """A CSV read whole: its header, its rows (each a dict keyed by the header), the sha256 of its bytes."""
+
+    rows: list[dict[str, str]]
+
+
+@dataclass(frozen=True)
+class TableScan(TableHeader):
+    """A CSV checked in one streaming pass (header, every row, hash) without keeping its rows: they stream from :meth:`rows`."""
+
+    row_count: int
+
+    def rows(self) -> Iterator[dict[str, str]]:
+        """The rows again, one at a time, from the file."""
+        with _open_text(self.path) as (text, _):
+            yield from _parse(text, self.path.name)[1]
+
+
 def file_sha256(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
@@ -58,40 +79,81 @@ def file_sha256(path: Path) -> str:
 def read_table(path: str | Path) -> Table:
     """Read a CSV strictly; every problem is one BadInputError line naming the file and line."""
     path = Path(path)
+    with _open_text(path) as (text, digest):
+        columns, records = _parse(text, path.name)
+        rows = list(records)
+    return Table(path=path, columns=columns, rows=rows, sha256=digest.hexdigest())
+
+
+def scan_table(path: str | Path) -> TableScan:
+    """Check a CSV as strictly as :func:`read_table`, in memory that does not grow with the file."""
+    path = Path(path)
+    with _open_text(path) as (text, digest):
+        columns, records = _parse(text, path.name)
+        count = sum(1 for _ in records)
+    return TableScan(path=path, columns=columns, sha256=digest.hexdigest(), row_count=count)
+
+
+class _Hashing(io.RawIOBase):
+    """A binary file that feeds every byte read through a sha256."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self.raw, self.digest = raw, hashlib.sha256()
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
+        n = self.raw.readinto(buffer)
+        self.digest.update(memoryview(buffer)[:n])
+        return n
+
+
+@contextmanager
+def _open_text(path: Path) -> Iterator[tuple[io.TextIOWrapper, Any]]:
+    """The file as text (UTF-8, a BOM skipped) and the running sha256 of its bytes; one clear error for bad bytes."""
     try:
-        data = path.read_bytes()
+        raw = path.open("rb")
     except FileNotFoundError:
         raise BadInputError(f"no such file: {path}") from None
     except IsADirectoryError:
         raise BadInputError(f"not a file: {path}") from None
+    hashing = _Hashing(raw)
+    text = io.TextIOWrapper(io.BufferedReader(hashing, 1 << 16), encoding="utf-8-sig", newline="")
     try:
-        text = data.decode("utf-8-sig")
+        yield text, hashing.digest
     except UnicodeDecodeError as err:
-        raise BadInputError(f"malformed CSV {path.name}: not UTF-8 (byte {err.start})") from None
-    columns, rows = _parse(text, path.name)
-    return Table(path=path, columns=columns, rows=rows, sha256=hashlib.sha256(data).hexdigest())
+        raise BadInputError(f"malformed CSV {path.name}: not UTF-8 (byte {err.start} of a block near byte {raw.tell()})") from None
+    finally:
+        raw.close()
 
 
-def _parse(text: str, name: str) -> tuple[list[str], list[dict[str, str]]]:
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+def _parse(text: io.TextIOBase, name: str) -> tuple[list[str], Iterator[dict[str, str]]]:
+    """The header (read now) and a generator of the rows (read as it is iterated), checked strictly."""
+    reader = csv.reader(text, strict=True)
     try:
         header = next(reader, None)
-        if not header or not any(h.strip() for h in header):
-            raise BadInputError(f"malformed CSV {name}: no header row")
-        columns = [h.strip() for h in header]
-        _check_header(columns, name)
-        rows = []
-        for record in reader:
-            if not record or not any(cell.strip() for cell in record):
-                continue  # blank lines are not rows
-            if len(record) != len(columns):
-                raise BadInputError(
-                    f"malformed CSV {name}: line {reader.line_num} has {len(record)} fields, the header has {len(columns)}"
-                )
-            rows.append(dict(zip(columns, record)))
     except csv.Error as err:
         raise BadInputError(f"malformed CSV {name}: line {reader.line_num}: {err}") from None
-    return columns, rows
+    if not header or not any(h.strip() for h in header):
+        raise BadInputError(f"malformed CSV {name}: no header row")
+    columns = [h.strip() for h in header]
+    _check_header(columns, name)
+
+    def rows() -> Iterator[dict[str, str]]:
+        try:
+            for record in reader:
+                if not record or not any(cell.strip() for cell in record):
+                    continue  # blank lines are not rows
+                if len(record) != len(columns):
+                    raise BadInputError(
+                        f"malformed CSV {name}: line {reader.line_num} has {len(record)} fields, the header has {len(columns)}"
+                    )
+                yield dict(zip(columns, record))
+        except csv.Error as err:
+            raise BadInputError(f"malformed CSV {name}: line {reader.line_num}: {err}") from None
+
+    return columns, rows()
 
 
 def _check_header(columns: list[str], name: str) -> None:
@@ -115,24 +177,23 @@ def spreadsheet_safe(value: str) -> str:
     return value
 
 
-def write_table_atomic(path: Path, columns: list[str], rows: list[dict[str, str]]) -> None:
-    """Write a CSV so that readers see the old file or the new one, never half of one."""
-    buffer = io.StringIO(newline="")
-    writer = csv.DictWriter(buffer, fieldnames=columns, extrasaction="ignore")
-    writer.writeheader()
-    writer.writerows(rows)
-    write_text_atomic(path, buffer.getvalue())
-
-
 def write_text_atomic(path: Path, text: str) -> None:
-    """Write to a temporary file beside ``path``, fsync, and rename it over ``path`` (os.replace)."""
+    """Write ``text`` so that readers see the old file or the new one, never half of one."""
+    with atomic_writer(path) as handle:
+        handle.write(text)
+
+
+@contextmanager
+def atomic_writer(path: Path) -> Iterator[TextIO]:
+    """A text file to write bit by bit: a temporary file beside ``path``, fsynced and renamed over it (os.replace)
+    when the block ends; removed, leaving ``path`` as it was, when the block raises."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="", dir=path.parent,
                                          prefix=f".{path.name}.", suffix=".tmp", delete=False)
     try:
         with handle:
-            handle.write(text)
+            yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(handle.name, path)

@@ -66,3 +66,24 @@ def test_a_malformed_job_file_is_one_error_line(monkeypatch, capsys, prices: Pat
     job_file.write_text('[[column]]\nname = "X"\nquestoin = "typo"\n', encoding="utf-8")
     code, _, err = run_cli(monkeypatch, capsys, "enrich", str(prices), "--job-file", str(job_file))
     assert code == 2 and "job file" in err and "questoin" in err, err
+
+
+def test_apply_chains_onto_an_earlier_output_and_never_overwrites_without_force(monkeypatch, capsys, prices: Path, tmp_path: Path) -> None:
+    code, _, err = run_cli(monkeypatch, capsys, "enrich", str(prices), "--strategy", "computation", "--type", "number",
+                           "--column", "Total", "--formula", "{Price} * {Quantity}", "--column", "Double", "--formula", "{Price} * 2")
+    assert code == 0, err
+    total, double = prices.with_name("prices.total.proposal.json"), prices.with_name("prices.double.proposal.json")
+    first, second = tmp_path / "first.csv", tmp_path / "second.csv"
+    assert run_cli(monkeypatch, capsys, "apply", str(total), str(prices), "--out", str(first))[0] == 0
+    code, _, err = run_cli(monkeypatch, capsys, "apply", str(double), str(first), "--out", str(second))  # onto the earlier output
+    assert code == 0, err
+    assert second.read_text(encoding="utf-8").splitlines() == ["Company,Price,Quantity,Total,Double", "Acme,2.5,4,10,5", "Beta,10,3,30,20"]
+
+    code, _, err = run_cli(monkeypatch, capsys, "apply", str(double), str(first), "--out", str(second))
+    assert code == 2 and "exists" in err and "--force" in err
+    assert run_cli(monkeypatch, capsys, "apply", str(double), str(first), "--out", str(second), "--force")[0] == 0
+
+    edited = tmp_path / "edited.csv"
+    edited.write_text(first.read_text(encoding="utf-8").replace("Beta,10,3", "Beta,11,3"), encoding="utf-8")
+    code, _, err = run_cli(monkeypatch, capsys, "apply", str(double), str(edited), "--out", str(tmp_path / "third.csv"))
+    assert code == 2 and "another file or an earlier version" in err  # its rows changed: not an earlier output

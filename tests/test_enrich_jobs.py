@@ -15,6 +15,7 @@ import pytest
 from enrich_support import run_cli
 
 from cikb.app.jobs import ColumnRequest, JobRequest, JobStore
+from cikb.enrich import load_proposal
 
 ROWS = 400
 
@@ -172,8 +173,10 @@ def test_resume_refuses_a_table_that_changed(tmp_path: Path) -> None:
     with JobStore(settings.data_dir) as jobs:
         job_id = jobs.create(request)
         jobs.finish(job_id, "failed", error="simulated")
-    job, [proposal] = asyncio.run(run_job(settings, resume=job_id))
-    assert job.status == "done" and [op.changes for op in proposal.operations] == [{"B": "2"}, {"B": "3"}]
+    job, [head] = asyncio.run(run_job(settings, resume=job_id))
+    proposal = load_proposal(tmp_path / "t.proposal.json")
+    assert job.status == "done" and head.reasoning == proposal.reasoning and head.operations == []
+    assert [op.changes for op in proposal.operations] == [{"B": "2"}, {"B": "3"}]
     with JobStore(settings.data_dir) as jobs:
         jobs.finish(job_id, "failed")
     table.write_text("Company,A\nAcme,5\nBeta,2\n", encoding="utf-8")

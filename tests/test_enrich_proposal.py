@@ -69,10 +69,11 @@ def test_the_proposal_has_every_field_of_the_spec(proposal, csv_path: Path, tmp_
 
 
 def test_review_lists_value_confidence_and_source(proposal) -> None:
-    rows = review_rows(proposal)
+    rows = list(review_rows(proposal))
     assert rows[0] == {"row": 0, "label": "Acme Corp", "status": "found", "value": "1999", "confidence": rows[0]["confidence"],
-                       "answered_by": "kb", "source": "https://acme.test/about", "source_title": "About Acme", "source_kind": "kb"}
-    assert rows[2]["value"] is None and rows[2]["source"] is None
+                       "answered_by": "kb", "source": "https://acme.test/about", "source_title": "About Acme", "source_kind": "kb",
+                       "evidence": "Acme Corp was founded in «1999» in Springfield.", "reason": None, "attempts": []}
+    assert rows[2]["value"] is None and rows[2]["source"] is None and rows[2]["reason"]  # an empty cell says why
 
 
 def test_apply_writes_a_new_csv_with_the_values(proposal, csv_path: Path, tmp_path: Path) -> None:
@@ -136,12 +137,12 @@ def test_apply_is_atomic(proposal, csv_path: Path, tmp_path: Path, monkeypatch: 
 
     monkeypatch.setattr(os, "replace", failing_replace)
     with pytest.raises(OSError, match="disk full"):
-        apply_proposal(proposal, csv_path, out)
+        apply_proposal(proposal, csv_path, out, force=True)
     assert out.read_text(encoding="utf-8") == "previous content\n"  # untouched
     assert replaced and Path(replaced[0][0]).parent == out.parent and replaced[0][1] == str(out)
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # temp file removed
     monkeypatch.setattr(os, "replace", real_replace)
-    apply_proposal(proposal, csv_path, out)
+    apply_proposal(proposal, csv_path, out, force=True)
     assert read_table(out).rows[0]["Founded"] == "1999"
 
 

@@ -64,10 +64,14 @@ def web_settings(search_url: str) -> Settings:
     return settings
 
 
-def enrich_founded(table: Path, kb: TextKnowledgeBase, search_url: str, **options: str) -> DataProposal:
-    """The table's Founded year (a number column), from ``kb`` first, then the search endpoint at ``search_url``."""
+def enrich_founded(table: Path, kb: TextKnowledgeBase, search_url: str, attempts: int = 1, **options: str) -> DataProposal:
+    """The table's Founded year (a number column), from ``kb`` first, then the search endpoint at ``search_url``.
+
+    One attempt per cell unless asked: these tests count one attempt's searches (retries: test_enrich_retry.py).
+    """
     settings = web_settings(search_url)
     settings.gather.request_timeout = 5
+    settings.enrich.max_attempts = attempts
     return enrich_table(table, "Founded", question="What year was {Company} founded?", column_type="number",
                         settings=settings, kb=kb, web=HttpJsonSearch(settings), llm=None, **options)
 
@@ -268,6 +272,7 @@ def test_with_an_llm_the_kb_answer_is_extracted_by_it_and_logged(table: Path, kb
                              if "ISRG" in body["messages"][-1]["content"] else "Answer: Could not determine an answer.\nConfidence: low\nSources:")
     settings = Settings()
     settings.llm.base_url, settings.llm.model = fake_openai.base_url, "fake-model"
+    settings.enrich.max_attempts = 1  # one extraction per row: the requests are the rows' (retries: test_enrich_retry.py)
     proposal = reading.enrich_table(table, "Founded", question="What year was {Company} founded?", column_type="number",
                                     settings=settings, kb=kb, web=None)
     isrg, acme = proposal.research_log

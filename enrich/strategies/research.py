@@ -29,6 +29,8 @@ from cikb.enrich.evidence import (
 )
 from cikb.enrich.extract import Candidate, Passage
 from cikb.enrich.models import Confidence, RowStep
+from cikb.enrich.retry import llm_phrasings
+from cikb.enrich.template import interpolate_template
 from cikb.prompts import load_prompt
 
 from cikb.core.errors import BadInputError
@@ -82,7 +84,7 @@ class ResearchStrategy(KnowledgeFirstStrategy):
             if enough_angles and good_enough(web_best, ctx.column):
                 break
             if not queries and state.left > 0:
-                queries = await _more_queries(question, row, ctx, state.tried)
+                queries = await _more_queries(question, params["question"], row, ctx, state.tried)
         if thoroughness == "comprehensive" and web_best.value:
             coverage, step = await _assess_coverage(question, web_best, state.passages, ctx)
             yield step
@@ -115,21 +117,13 @@ class ResearchStrategy(KnowledgeFirstStrategy):
                 state.passages.append(passage_from_page(page, rank=len(state.passages) + 1))
 
 
-async def _more_queries(question: str, row: RowInput, ctx: EnrichContext, tried: list[str]) -> list[str]:
-    """New angles: asked of the LLM when configured, else reworded from the question's key terms."""
-    if ctx.llm is not None:
-        messages = [
-            {"role": "system", "content": load_prompt("enrich_queries").replace("{count}", "3")},
-            {"role": "user", "content": f"Company: {row.label}\nQuestion: {question}\nAlready tried:\n" + "\n".join(tried)},
-        ]
-        try:
-            reply = await asyncio.to_thread(ctx.llm, "enrich:research:queries", messages)
-            proposed = [line.strip(" -*\t\"") for line in reply.splitlines() if line.strip()]
-            fresh = [q for q in proposed if q and q not in tried]
-            if fresh:
-                return fresh[:3]
-        except Exception:  # fall through to the offline angles
-            pass
+async def _more_queries(question: str, template: str, row: RowInput, ctx: EnrichContext, tried: list[str]) -> list[str]:
+    """New angles: the LLM's search queries for the column when configured (written once per column and
+    cached, see enrich.retry.llm_phrasings), else reworded from the question's key terms."""
+    generated = [interpolate_template(t, row.data) for t in await llm_phrasings(template, ctx, kind="queries")]
+    fresh = [q for q in dict.fromkeys(generated) if q not in tried]
+    if fresh:
+        return fresh[:3]
     terms = " ".join(read_question(question, ctx.column.type, row.label).keywords)
     angles = [f'"{row.label}" {terms}', f"{row.label} {terms} official site", f"{row.label} {terms} wikipedia"]
     return [q for q in angles if q not in tried]

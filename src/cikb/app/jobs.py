@@ -16,6 +16,7 @@ while an enrichment writes.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import os
 import re
@@ -28,12 +29,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 from cikb.enrich import get_strategy
-from cikb.enrich.models import DataProposal, ProposalTarget, RowLog
-from cikb.enrich.proposal import build_proposal, save_proposal
+from filelock import FileLock
+from cikb.enrich.base import RowInput
+from cikb.enrich.models import AttemptSummary, DataProposal, ProposalTarget, RowLog, RowStep
+from cikb.enrich.proposal import proposal_reasoning, save_proposal_rows
 from pydantic import BaseModel, Field, ValidationError
 
 from cikb.app.llm import Migration, migrate
-from cikb.app.reading import enrich_table_async
+from cikb.app.reading import enrich_table_async, knowledge_base_fingerprint
 from cikb.app.workspace import process_alive
 from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, CikbError
@@ -48,7 +51,21 @@ def m001_jobs(db: sqlite3.Connection) -> None:
             db.execute(statement)
 
 
-MIGRATIONS: list[tuple[str, Migration]] = [("m001_jobs", m001_jobs)]  # forward only: append, never edit
+def m002_reuse(db: sqlite3.Connection) -> None:
+    """A finished cell's key (column, row data, knowledge base), so a later job reuses its answer."""
+    db.execute("ALTER TABLE attempts ADD COLUMN cell_key TEXT")
+    db.execute("CREATE INDEX attempts_cell_key ON attempts (cell_key, final)")
+    db.execute("ALTER TABLE jobs ADD COLUMN reused INTEGER NOT NULL DEFAULT 0")
+
+
+def m003_llm_cache(db: sqlite3.Connection) -> None:
+    """What an LLM generated for a column (question phrasings), under sha256 of the column's metadata."""
+    db.execute("CREATE TABLE llm_cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, created_at TEXT NOT NULL)")
+    db.execute("ALTER TABLE jobs ADD COLUMN cache_hits INTEGER NOT NULL DEFAULT 0")
+
+
+MIGRATIONS: list[tuple[str, Migration]] = [("m001_jobs", m001_jobs), ("m002_reuse", m002_reuse),
+                                           ("m003_llm_cache", m003_llm_cache)]  # forward only: append, never edit
 
 _SCHEMA_001 = """
     CREATE TABLE jobs (
@@ -92,16 +109,21 @@ _SCHEMA_001 = """
 """
 
 
-class ColumnRequest(BaseModel):
-    """One column a job fills: its name, how (strategy and question or formula), its type, its proposal file."""
+class _ColumnAsked(BaseModel):
+    """What a column is filled by, as the command line and a job file say it."""
 
     name: str
     strategy: str = "lookup"
     question: str | None = None
     formula: str | None = None
     thoroughness: str | None = None
-    column_type: str = "text"
     options: list[str] | None = None
+
+
+class ColumnRequest(_ColumnAsked):
+    """One column a job fills: its name, how (strategy and question or formula), its type, its proposal file."""
+
+    column_type: str = "text"
     proposal_path: str
 
     def enrich_options(self) -> dict:
@@ -150,6 +172,8 @@ class Job(BaseModel):
     total: int
     found: int
     errors: int
+    reused: int = Field(0, description="Cells answered from an earlier job (same column, row and knowledge base).")
+    cache_hits: int = Field(0, description="LLM generations (question phrasings) found in the cache instead of asked for.")
     proposals: list[str]
     error: str | None = None
     created_at: str
@@ -174,7 +198,8 @@ class JobStore:
             self._db.row_factory = sqlite3.Row
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit survives a killed process
-            migrate(self._db, MIGRATIONS)
+            with FileLock(f"{self.path}.lock", timeout=30):  # two processes opening a new database migrate it once
+                migrate(self._db, MIGRATIONS)
         except sqlite3.DatabaseError as err:
             raise CikbError(f"the jobs database {self.path} cannot be read ({err}); move it aside to start a new one") from None
 
@@ -228,30 +253,39 @@ class JobStore:
                 (target.csv_sha256, json.dumps(targets), rows * len(job.columns), _now(), job_id),
             )
 
-    def record(self, job_id: str, log: RowLog, column: str, *, final: bool = True) -> None:
-        """Write one finished attempt (and, when final, count the cell done) in one transaction."""
+    def record(self, job_id: str, log: RowLog, column: str, cell_key: str | None = None, *, reused: bool = False) -> None:
+        """Write a finished cell in one transaction: one row per attempt (``log.attempts`` when it was retried).
+
+        The kept attempt's row holds the whole research log and is the cell's final one; a cell
+        recorded again (a resumed retry) replaces its earlier final attempt in the counts.
+        """
         error = next((s.detail for s in log.steps if s.type == "error"), None)
+        tries = log.attempts or [AttemptSummary(attempt=1, status=log.status, value=log.value, confidence=log.confidence, kept=True)]
         with self._db:
             previous = self._db.execute(
-                "SELECT attempt, status FROM attempts WHERE job_id=? AND column_name=? AND row_id=? ORDER BY attempt DESC LIMIT 1",
+                "SELECT attempt, status FROM attempts WHERE job_id=? AND column_name=? AND row_id=? AND final=1",
                 (job_id, column, log.row_id),
             ).fetchone()
-            if final and previous is not None:
-                self._db.execute("UPDATE attempts SET final=0 WHERE job_id=? AND column_name=? AND row_id=?", (job_id, column, log.row_id))
-            self._db.execute(
-                "INSERT INTO attempts (job_id, column_name, row_id, attempt, final, status, label, value, raw_value, confidence,"
-                " answered_by, sources, error, log, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (job_id, column, log.row_id, previous[0] + 1 if previous else 1, int(final), log.status, log.label, log.value,
-                 log.raw_value, log.confidence, log.answered_by, json.dumps([s.url for s in log.sources]), error,
-                 log.model_dump_json(), _now()),
-            )
-            if final:  # a cell counts once: a retry replaces its earlier final attempt in the counts
-                was = previous["status"] if previous is not None else None
+            first = self._db.execute("SELECT COALESCE(MAX(attempt), 0) FROM attempts WHERE job_id=? AND column_name=? AND row_id=?",
+                                     (job_id, column, log.row_id)).fetchone()[0]
+            self._db.execute("UPDATE attempts SET final=0 WHERE job_id=? AND column_name=? AND row_id=?", (job_id, column, log.row_id))
+            for number, attempt in enumerate(tries, start=first + 1):
+                kept = attempt.kept
                 self._db.execute(
-                    "UPDATE jobs SET done=done+?, found=found+?, errors=errors+?, updated_at=? WHERE id=?",
-                    (int(previous is None), int(log.status == "found") - int(was == "found"),
-                     int(log.status == "error") - int(was == "error"), _now(), job_id),
+                    "INSERT INTO attempts (job_id, column_name, row_id, attempt, final, status, label, value, raw_value, confidence,"
+                    " answered_by, sources, error, log, created_at, cell_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (job_id, column, log.row_id, number, int(kept), attempt.status, log.label, attempt.value,
+                     log.raw_value if kept else None, attempt.confidence, log.answered_by if kept else None,
+                     json.dumps([s.url for s in log.sources] if kept else attempt.sources),
+                     error if kept else attempt.why or None, log.model_dump_json() if kept else attempt.model_dump_json(), _now(),
+                     cell_key if kept else None),
                 )
+            was = previous["status"] if previous is not None else None
+            self._db.execute(
+                "UPDATE jobs SET done=done+?, found=found+?, errors=errors+?, reused=reused+?, updated_at=? WHERE id=?",
+                (int(previous is None), int(log.status == "found") - int(was == "found"),
+                 int(log.status == "error") - int(was == "error"), int(reused), _now(), job_id),
+            )
 
     def finish(self, job_id: str, status: JobStatus, *, error: str | None = None, embedding_model: str | None = None) -> None:
         with self._db:
@@ -271,6 +305,28 @@ class JobStore:
     def list(self) -> list[Job]:
         """Every job, newest first."""
         return [_job(row) for row in self._db.execute("SELECT * FROM jobs ORDER BY created_at DESC, rowid DESC")]
+
+    def earlier_answer(self, cell_key: str, job_id: str | None) -> tuple[str, RowLog] | None:
+        """The newest finished answer (found or not found) another job kept for this cell key: (its job, its log)."""
+        row = self._db.execute(
+            "SELECT job_id, log FROM attempts WHERE cell_key=? AND final=1 AND status IN ('found', 'not_found') AND job_id IS NOT ?"
+            " ORDER BY created_at DESC LIMIT 1", (cell_key, job_id),
+        ).fetchone()
+        return (row[0], RowLog.model_validate_json(row[1])) if row else None
+
+    def cached(self, key: str, job_id: str | None) -> list[str] | None:
+        """A cached LLM generation (counted as a hit of ``job_id``), or None."""
+        row = self._db.execute("SELECT value FROM llm_cache WHERE key=?", (key,)).fetchone()
+        if row is None:
+            return None
+        if job_id is not None:
+            with self._db:
+                self._db.execute("UPDATE jobs SET cache_hits=cache_hits+1 WHERE id=?", (job_id,))
+        return json.loads(row[0])
+
+    def cache(self, key: str, value: list[str]) -> None:
+        with self._db:
+            self._db.execute("INSERT OR REPLACE INTO llm_cache (key, value, created_at) VALUES (?, ?, ?)", (key, json.dumps(value), _now()))
 
     def finished_rows(self, job_id: str, column: str) -> set[int]:
         """The rows of ``column`` with a final attempt: a resume does not run them again."""
@@ -293,17 +349,25 @@ class JobStore:
                         label=r["label"], value=r["value"], confidence=r["confidence"], answered_by=r["answered_by"],
                         sources=json.loads(r["sources"] or "[]"), error=r["error"]) for r in cursor]
 
-    def proposal(self, job_id: str, column: ColumnRequest) -> DataProposal:
-        """The proposal of one of the job's columns, built from its rows (not from any one process's memory)."""
+    def write_proposal(self, job_id: str, column: ColumnRequest) -> DataProposal:
+        """Write one column's proposal from the job's rows, streamed from the database; return it without its rows."""
         job = self.get(job_id)
         target = job.targets.get(column.name)
         if target is None:
             raise BadInputError(f"job {job_id} never read its table for column {column.name!r} ({job.error or 'no error recorded'})")
         rows = job.total // len(job.columns)
-        logs = list(self.logs(job_id, column.name))
-        proposal = build_proposal(target=target, strategy_name=column.strategy, description=get_strategy(column.strategy).describe(column.params()),
-                                  params=column.params(), logs=logs, rows_total=rows, cancelled=len(logs) < rows)
-        return proposal.model_copy(update={"embedding_model": job.embedding_model})
+        finished, found = self._db.execute(
+            "SELECT COUNT(*), COALESCE(SUM(status = 'found' AND value IS NOT NULL), 0) FROM attempts"
+            " WHERE job_id=? AND column_name=? AND final=1", (job_id, column.name),
+        ).fetchone()
+        description = get_strategy(column.strategy).describe(column.params())
+        head = DataProposal(
+            reasoning=proposal_reasoning(description, found=found, finished=finished, rows_total=rows, cancelled=finished < rows),
+            target=target, strategy=column.strategy, params=column.params(), rows_total=rows, cancelled=finished < rows,
+            created_at=datetime.now(timezone.utc), embedding_model=job.embedding_model,
+        )
+        save_proposal_rows(head, column.proposal_path, lambda: self.logs(job_id, column.name))
+        return head
 
 
 def _job(row: sqlite3.Row) -> Job:
@@ -313,7 +377,8 @@ def _job(row: sqlite3.Row) -> Job:
     request = JobRequest.model_validate_json(row["request"])
     return Job(
         id=row["id"], status=status, csv_path=row["csv_path"], csv_sha256=row["csv_sha256"], columns=json.loads(row["columns"]),
-        strategy=row["strategy"], done=row["done"], total=row["total"], found=row["found"], errors=row["errors"],
+        strategy=row["strategy"], done=row["done"], total=row["total"], found=row["found"], errors=row["errors"], reused=row["reused"],
+        cache_hits=row["cache_hits"],
         proposals=[c.proposal_path for c in request.columns], error=row["error"], created_at=row["created_at"],
         updated_at=row["updated_at"], request=request,
         targets={name: ProposalTarget.model_validate(t) for name, t in json.loads(row["targets"]).items()},
@@ -325,54 +390,97 @@ def _job(row: sqlite3.Row) -> Job:
 
 
 async def run_job(settings: Settings, request: JobRequest | None = None, *, resume: str | None = None,
-                  on_job: Callable[[str], None] | None = None, **options: Any) -> tuple[Job, list[DataProposal]]:
-    """Run a new job for ``request``, or resume job ``resume``; write one proposal per column; return them.
+                  on_job: Callable[[str], None] | None = None, fresh: bool = False,
+                  **options: Any) -> tuple[Job, list[DataProposal]]:
+    """Run a new job for ``request``, or resume job ``resume``; write one proposal per column; return them without their rows.
 
     Columns run one after the other over the table. Each finished row is in the jobs database
     before the next progress event, so a run killed at any point is resumed by
-    ``run_job(settings, resume=job_id)``. ``options`` go to ``cikb.app.reading.enrich_table_async``
-    (``on_progress``, ``cancel``, ``kb``, ``llm``...).
+    ``run_job(settings, resume=job_id)``. A cell another job already answered for the same
+    column, row and knowledge base is reused (no search, no LLM call) unless ``fresh``.
+    ``options`` go to ``cikb.app.reading.enrich_table_async`` (``on_progress``, ``cancel``,
+    ``kb``, ``llm``...).
     """
     with JobStore(settings.data_dir) as jobs:
         if resume is not None:
             request = jobs.claim(resume).request
-            job_id: str | None = resume
-            if on_job is not None:
-                on_job(resume)
         elif request is None:
             raise ValueError("run_job needs a request or a job id to resume")
-        else:
-            job_id = None  # created once the table and the first column check out: bad input leaves no job behind
+        run = _JobRun(jobs, request, resume, on_job, None if fresh else knowledge_base_fingerprint(settings))
+        if resume is not None and on_job is not None:
+            on_job(resume)
         try:
             for column in request.columns:
-                def started(target: ProposalTarget, params: dict, rows: int, column: ColumnRequest = column) -> None:
-                    nonlocal job_id
-                    if job_id is None:
-                        job_id = jobs.create(request)
-                        if on_job is not None:
-                            on_job(job_id)
-                    jobs.started(job_id, column.name, target, rows)
-
-                skip = jobs.finished_rows(job_id, column.name) if job_id is not None else set()
                 proposal = await enrich_table_async(
-                    request.csv_path, column.name, settings=settings, company_column=request.company_column, on_start=started,
-                    skip_rows=skip, on_row=lambda log, name=column.name: jobs.record(job_id, log, name),
-                    **column.enrich_options(), **options,
+                    request.csv_path, column.name, settings=settings, company_column=request.company_column,
+                    on_start=run.starter(column), skip_rows=run.finished(column), on_row=run.recorder(column),
+                    reuse=run.reuser(column), cache=run, **column.enrich_options(), **options,
                 )
                 if proposal.cancelled:
                     break
         except BaseException as err:
-            if job_id is not None:
-                jobs.finish(job_id, "cancelled" if isinstance(err, (KeyboardInterrupt, asyncio.CancelledError)) else "failed",
+            if run.job_id is not None:
+                jobs.finish(run.job_id, "cancelled" if isinstance(err, (KeyboardInterrupt, asyncio.CancelledError)) else "failed",
                             error=str(err) or type(err).__name__)
             raise
-        jobs.finish(job_id, "cancelled" if proposal.cancelled else "done", embedding_model=proposal.embedding_model)
-        proposals = []
-        for column in request.columns:
-            if column.name in jobs.get(job_id).targets:
-                proposals.append(jobs.proposal(job_id, column))
-                save_proposal(proposals[-1], column.proposal_path)
-        return jobs.get(job_id), proposals
+        jobs.finish(run.job_id, "cancelled" if proposal.cancelled else "done", embedding_model=proposal.embedding_model)
+        written = jobs.get(run.job_id).targets
+        proposals = [jobs.write_proposal(run.job_id, column) for column in request.columns if column.name in written]
+        return jobs.get(run.job_id), proposals
+
+
+class _JobRun:
+    """The hooks one run of a job hands the enrich stage, per column: create the job, skip, reuse, record; and
+    the cache of LLM generations."""
+
+    def __init__(self, jobs: JobStore, request: JobRequest, job_id: str | None, on_job: Callable[[str], None] | None,
+                 knowledge_base: str | None) -> None:
+        self.jobs, self.request, self.on_job = jobs, request, on_job
+        self.job_id = job_id  # a new job is created once the table and the first column check out: bad input leaves none
+        self.knowledge_base = knowledge_base  # None: reuse nothing (--fresh)
+        self.keys: dict[tuple[str, int], str] = {}  # cells in flight -> their keys
+
+    def starter(self, column: ColumnRequest) -> Callable[[ProposalTarget, dict, int], None]:
+        def started(target: ProposalTarget, params: dict, rows: int) -> None:
+            if self.job_id is None:
+                self.job_id = self.jobs.create(self.request)
+                if self.on_job is not None:
+                    self.on_job(self.job_id)
+            self.jobs.started(self.job_id, column.name, target, rows)
+        return started
+
+    def finished(self, column: ColumnRequest) -> set[int]:
+        return self.jobs.finished_rows(self.job_id, column.name) if self.job_id is not None else set()
+
+    def reuser(self, column: ColumnRequest) -> Callable[[RowInput], RowLog | None]:
+        def reuse(row: RowInput) -> RowLog | None:
+            key = self.cell_key(column, row)
+            self.keys[(column.name, row.row_id)] = key
+            earlier = self.jobs.earlier_answer(key, self.job_id) if self.knowledge_base is not None else None
+            if earlier is None:
+                return None
+            job_id, log = earlier
+            step = RowStep(type="thinking", detail=f"reused job {job_id}'s answer: same column, row and knowledge base")
+            return log.model_copy(update={"row_id": row.row_id, "label": row.label, "steps": [*log.steps, step], "reused_from": job_id})
+        return reuse
+
+    def recorder(self, column: ColumnRequest) -> Callable[[RowLog], None]:
+        def record(log: RowLog) -> None:
+            key = self.keys.pop((column.name, log.row_id), None)
+            self.jobs.record(self.job_id, log, column.name, key, reused=log.reused_from is not None)  # type: ignore[arg-type]
+        return record
+
+    def get(self, key: str) -> list[str] | None:  # the enrich stage's KeyValueCache, counted in the job
+        return self.jobs.cached(key, self.job_id)
+
+    def put(self, key: str, value: list[str]) -> None:
+        self.jobs.cache(key, value)
+
+    def cell_key(self, column: ColumnRequest, row: RowInput) -> str:
+        """sha256 of what decides a cell's answer: the column as asked, the row's cells and the knowledge base."""
+        asked = {"column": column.model_dump(exclude={"proposal_path"}), "company_column": self.request.company_column,
+                 "row": dict(row.data), "knowledge_base": self.knowledge_base}
+        return hashlib.sha256(json.dumps(asked, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
 # -- asking ----------------------------------------------------------------------------
@@ -384,14 +492,8 @@ def proposal_path_for(csv_path: Path, column: str, folder: Path | None = None) -
     return (folder or csv_path.parent) / f"{csv_path.stem}.{column_part}.proposal.json"
 
 
-class _FileColumn(BaseModel, extra="forbid"):
-    name: str
-    strategy: str = "lookup"
-    question: str | None = None
-    formula: str | None = None
-    thoroughness: str | None = None
+class _FileColumn(_ColumnAsked, extra="forbid"):
     type: str = "text"
-    options: list[str] | None = None
     out: str | None = None
 
 
@@ -421,8 +523,7 @@ def load_job_file(path: Path, csv_path: Path | None = None) -> JobRequest:
     table = csv_path.resolve() if csv_path is not None else base / parsed.csv if parsed.csv else None
     if table is None:
         raise BadInputError(f"job file {path} names no csv, and no CSV was given")
-    columns = [ColumnRequest(name=c.name, strategy=c.strategy, question=c.question, formula=c.formula, thoroughness=c.thoroughness,
-                             column_type=c.type, options=c.options,
+    columns = [ColumnRequest(**c.model_dump(exclude={"type", "out"}), column_type=c.type,
                              proposal_path=str(base / c.out if c.out else proposal_path_for(table, c.name)))
                for c in parsed.column]
     return JobRequest(csv_path=str(table), company_column=parsed.company_column, columns=columns)

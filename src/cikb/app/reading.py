@@ -8,6 +8,8 @@ then is the write path imported.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import tempfile
@@ -23,10 +25,11 @@ from cikb.enrich import enrich_table_async as enrich_rows_async
 from cikb.enrich.base import Completer
 from cikb.enrich.kb import LazyKnowledgeBase
 from cikb.enrich.models import DataProposal
+from cikb.enrich.providers import SearchCall, SearchCallback, open_web_provider
 from cikb.retrieve import Retriever
 from cikb.store import VectorStore, open_store
 
-from cikb.app.llm import LLMClient
+from cikb.app.llm import LOG_DB_NAME, CallLog, LLMClient, llm_secrets
 from cikb.app.workspace import CompanyDir, check_companies, check_points, company_names, list_companies, process_alive
 from cikb.core.config import Settings, load_settings
 from cikb.core.errors import access_checked
@@ -106,12 +109,24 @@ def default_completer(settings: Settings) -> Completer | None:
     return complete
 
 
+def search_logger(settings: Settings) -> SearchCallback:
+    """Web searches into the LLM call log (``logs.db``, step ``enrich:web-search``), beside the LLM calls."""
+    log = CallLog(settings.data_dir / LOG_DB_NAME, secrets=llm_secrets(settings.llm))
+
+    def record(call: SearchCall) -> None:
+        log.record(step="enrich:web-search", model=call.provider, messages=[{"role": "user", "content": call.query}],
+                   params={"provider": call.provider}, response=json.dumps(call.urls), prompt_tokens=None,
+                   completion_tokens=None, latency_s=call.latency_s, error=call.error)
+
+    return record
+
+
 async def enrich_table_async(csv_path: str | Path, column: str, *, settings: Settings | None = None,
-                             kb: Any = "auto", llm: Any = "auto", **options: Any) -> DataProposal:
+                             kb: Any = "auto", llm: Any = "auto", web: Any = "auto", **options: Any) -> DataProposal:
     """``cikb.enrich.enrich_table_async`` over the configured knowledge base and LLM.
 
-    ``kb`` and ``llm`` default to what ``settings`` configures; pass None to leave one
-    out, or an object of your own. Every other option goes to the enrich stage as is.
+    ``kb``, ``llm`` and ``web`` default to what ``settings`` configures (every LLM call and
+    web search logged in ``logs.db``); pass None to leave one out, or an object of your own. Every other option goes to the enrich stage as is.
     """
     settings = settings or load_settings()
     if kb == "auto":  # damage is one clear error now, not an error in every row that looks something up
@@ -124,13 +139,30 @@ async def enrich_table_async(csv_path: str | Path, column: str, *, settings: Set
         opened = LazyKnowledgeBase(lambda: open_retriever(settings, snapshot)) if kb == "auto" else None
         try:
             return await enrich_rows_async(csv_path, column, settings=settings, kb=opened or kb,
-                                           llm=default_completer(settings) if llm == "auto" else llm, **options)
+                                           llm=default_completer(settings) if llm == "auto" else llm,
+                                           web=open_web_provider(settings, search_logger(settings)) if web == "auto" else web,
+                                           **options)
         finally:
             if opened is not None:
                 opened.close()
 
 
 SNAPSHOTS = "_snapshots"  # under data_dir; names starting with _ are never company slugs
+
+
+def knowledge_base_fingerprint(settings: Settings) -> str:
+    """sha256 of what an enrichment answers from: each company's indexed generation, the store, the embedding
+    model, and the LLM and web search configured to read them.
+
+    Equal fingerprints mean an enrichment would read the same chunks the same way; a gather,
+    rebuild or forget changes it, and so does another LLM or search provider.
+    """
+    companies = [(folder.slug, folder.indexed_id()) for folder in list_companies(settings.data_dir)]
+    state = {"companies": companies, "store": settings.store.model_dump(mode="json", include={"mode", "collection", "url", "path"}),
+             "model": settings.embed.model_dump(mode="json", include={"model", "model_path"}),
+             "llm": settings.llm.model_dump(mode="json", include={"base_url", "model"}),
+             "web": settings.enrich.model_dump(mode="json", include={"search_provider", "search_url", "search_model"})}
+    return hashlib.sha256(json.dumps(state, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def enrich_table(csv_path: str | Path, column: str, **options: Any) -> DataProposal:

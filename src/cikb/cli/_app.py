@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from collections.abc import Iterable
 from typing import Any
 
 import typer
@@ -68,8 +69,24 @@ def print_json(payload: BaseModel | dict | list) -> None:
         text = json.dumps(payload, indent=2, default=str, ensure_ascii=False)
     # JSON escapes C0 controls itself; C1 controls (a raw CSI) and bidi overrides only appear
     # inside strings, where \uXXXX means the same character without a terminal acting on it.
-    text = _RAW_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    text = _RAW_CONTROLS.sub(_escape, text)
     out.print(text, markup=False, highlight=False)
+
+
+def print_json_stream(head: dict, key: str, items: Iterable[Any]) -> None:
+    """``head`` plus ``key``: a list of ``items`` printed one at a time, as one JSON object (for long lists)."""
+    text = json.dumps(head, indent=2, default=str, ensure_ascii=False)
+    out.print(_RAW_CONTROLS.sub(_escape, text[: -len("\n}")] + f",\n  {json.dumps(key)}: ["), markup=False, highlight=False)
+    first = True
+    for item in items:
+        line = json.dumps(item, default=str, ensure_ascii=False)
+        out.print(("    " if first else "  , ") + _RAW_CONTROLS.sub(_escape, line), markup=False, highlight=False)
+        first = False
+    out.print("  ]\n}", markup=False, highlight=False)
+
+
+def _escape(match: re.Match) -> str:
+    return f"\\u{ord(match.group()):04x}"
 
 
 _RAW_CONTROLS = re.compile("[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")

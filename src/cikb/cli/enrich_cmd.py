@@ -11,7 +11,7 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
-from cikb.cli._app import app, console, out, print_json, settings
+from cikb.cli._app import app, console, out, print_json, print_json_stream, settings
 from cikb.cli._text import safe
 from cikb.enrich.models import DataProposal
 
@@ -33,6 +33,7 @@ def enrich_command(
     out_path: Path | None = typer.Option(None, "--out", "-o", help="Where to write the proposal (default: <csv>.<column>.proposal.json beside the CSV); with several columns, a folder for their proposals."),
     job_file: Path | None = typer.Option(None, "--job-file", help="A TOML job: csv, company_column and one [[column]] table per column (name, strategy, question or formula, type, options, out)."),
     resume: str | None = typer.Option(None, "--resume", help="Continue job ID (killed, failed or cancelled): only its unfinished rows run. See `cikb jobs`."),
+    fresh: bool = typer.Option(False, "--fresh", help="Answer every cell anew, even one an earlier job answered for the same column, row and knowledge base."),
     as_json: bool = typer.Option(False, "--json", help="Print the proposal as JSON (a list of proposals with several columns)."),
 ) -> None:
     """Propose values for a column, from the knowledge base first (web search only if configured).
@@ -43,6 +44,8 @@ def enrich_command(
     same order ('' for none); or describe the job in a TOML file (--job-file).
     Every run is a job (its id is printed first): each finished row is kept in the data
     directory's jobs database, so a killed run continues with `cikb enrich --resume ID`.
+    A cell an earlier job answered for the same column, row and knowledge base (and LLM) is
+    reused, not asked again, unless --fresh.
     Ctrl-C stops the run and still writes the proposal for the rows that finished.
     """
     from cikb.app.jobs import load_job_file, run_job
@@ -69,13 +72,18 @@ def enrich_command(
 
         async def run():
             _cancel_on_ctrl_c(token)
-            return await run_job(settings(), request, resume=resume, on_job=on_job, on_progress=on_progress, cancel=token)
+            return await run_job(settings(), request, resume=resume, on_job=on_job, fresh=fresh, on_progress=on_progress, cancel=token)
 
         job, proposals = asyncio.run(run())
-    if as_json:
-        print_json(proposals[0] if len(proposals) == 1 else [p.model_dump(mode="json") for p in proposals])
+    if as_json:  # the whole proposals, rows included, as written
+        from cikb.enrich import load_proposal
+
+        whole = [load_proposal(c.proposal_path) for c in job.request.columns if c.name in job.targets]
+        print_json(whole[0] if len(whole) == 1 else [p.model_dump(mode="json") for p in whole])
     for proposal, column_request in zip(proposals, job.request.columns):
         _summary(proposal, Path(column_request.proposal_path))
+    if job.reused:
+        console.print(f"{job.reused} cell(s) reused from earlier jobs (same column, row and knowledge base; --fresh asks again)", highlight=False)
     if job.status != "done":
         console.print(f"continue it with `cikb enrich --resume {job.id}`", highlight=False)
         sys.exit(130)  # interrupted, as a shell expects after Ctrl-C (typer.Exit is swallowed outside standalone mode)
@@ -144,23 +152,47 @@ def review_command(
     proposal_path: Path = typer.Argument(..., help="A proposal written by `cikb enrich`."),
     as_json: bool = typer.Option(False, "--json", help="Print the rows as JSON."),
 ) -> None:
-    """Show a proposal: each row's value, confidence, and where it came from (KB chunk or web page)."""
-    from cikb.enrich import load_proposal, review_rows
+    """Show a proposal: each row's value, confidence, and where it came from (KB chunk or web page).
 
-    proposal = load_proposal(proposal_path)
-    rows = review_rows(proposal)
+    Rows stream from the file, so a proposal for a table of any size is shown in bounded memory.
+    """
+    from itertools import islice
+
+    from cikb.enrich import review_rows
+    from cikb.enrich.proposal import iter_research_log, load_proposal_head
+
+    head = load_proposal_head(proposal_path)
+    rows = review_rows(iter_research_log(proposal_path))
     if as_json:
-        print_json({"reasoning": proposal.reasoning, "target": proposal.target.model_dump(), "rows": rows})
+        print_json_stream({"reasoning": head.reasoning, "target": head.target.model_dump()}, "rows", rows)
         return
-    table = RichTable(title=safe(proposal.reasoning), title_justify="left")
-    for name in ("row", "label", "value", "confidence", "from", "source"):
-        table.add_column(name, overflow="fold")
-    for row in rows:
-        style = _STYLE.get(row["confidence"], "")
-        source = row["source"] or ""
-        table.add_row(str(row["row"]), safe(row["label"]), safe(row["value"]) if row["value"] else f"[dim]{safe(row['status'])}[/dim]",
-                      f"[{style}]{safe(row['confidence'])}[/{style}]", safe(row["answered_by"]), safe(source))
-    out.print(table)
+    for number, batch in enumerate(iter(lambda: list(islice(rows, _REVIEW_BATCH)), [])):  # one table per batch: rich keeps a table whole
+        table = RichTable(title=safe(head.reasoning) if number == 0 else None, title_justify="left", show_header=number == 0)
+        for name in ("row", "label", "value", "confidence", "from", "source", "evidence / reason", "attempts"):
+            table.add_column(name, overflow="fold")
+        for row in batch:
+            table.add_row(*_review_cells(row))
+        out.print(table)
+
+
+_REVIEW_BATCH = 500
+
+
+def _review_cells(row: dict) -> list[str]:
+    style = _STYLE.get(row["confidence"], "")
+    why = safe(row["evidence"] or "").replace("«", "[bold]").replace("»", "[/bold]") if row["value"] else f"[dim]{safe(row['reason'] or '')}[/dim]"
+    return [str(row["row"]), safe(row["label"]), safe(row["value"]) if row["value"] else f"[dim]{safe(row['status'])}[/dim]",
+            f"[{style}]{safe(row['confidence'])}[/{style}]", safe(row["answered_by"]), safe(row["source"] or ""), why,
+            _attempts(row["attempts"])]
+
+
+def _attempts(attempts: list[dict]) -> str:
+    """A retried cell's attempts, one per line: number, value and confidence, the phrasing asked, why it was weak."""
+    lines = []
+    for a in attempts:
+        value = f"{a['value']!r} {a['confidence']}" if a["value"] else a["status"].replace("_", " ")
+        lines.append(f"{a['attempt']}{' (kept)' if a['kept'] else ''}: {value}; {a['question']}" + (f" — {a['why']}" if a["why"] else ""))
+    return safe("\n".join(lines), multiline=True)
 
 
 @app.command("apply")
@@ -169,9 +201,14 @@ def apply_command(
     out_path: Path | None = typer.Option(None, "--out", "-o", help="Where to write the enriched CSV (default: <csv>.enriched.csv)."),
     min_confidence: str = typer.Option("low", "--min-confidence", help="Apply only values at least this confident: high | medium | low."),
     column: str | None = typer.Option(None, "--column", help="Refuse unless the proposal fills this column."),
+    force: bool = typer.Option(False, "--force", help="Overwrite the output file when it exists."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON (a list with several proposals)."),
 ) -> None:
-    """Write the proposals' values into a copy of the CSV (atomically). Refuses a proposal made for another file or column."""
+    """Write the proposals' values into a copy of the CSV (atomically). Refuses a proposal made for another file or column.
+
+    The CSV may also be the output of an earlier apply of the same table (its rows unchanged),
+    so columns can be applied one after another. An existing output is kept unless --force.
+    """
     from cikb.core.errors import BadInputError
     from cikb.enrich import apply_proposals
 
@@ -181,7 +218,7 @@ def apply_command(
     if min_confidence not in ("high", "medium", "low"):
         raise BadInputError(f"--min-confidence must be high, medium or low, not {min_confidence!r}")
     target = out_path or csv_path.with_name(f"{csv_path.stem}.enriched.csv")
-    results = apply_proposals(proposals, csv_path, target, min_confidence=min_confidence, column=column)  # type: ignore[arg-type]
+    results = apply_proposals(proposals, csv_path, target, min_confidence=min_confidence, column=column, force=force)  # type: ignore[arg-type]
     if as_json:
         print_json(results[0] if len(results) == 1 else [r.model_dump() for r in results])
         return

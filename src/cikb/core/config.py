@@ -161,6 +161,8 @@ class EnrichSettings(BaseModel):
     search_results: int = Field(5, ge=1, le=20, description="Search hits read per query.")
     pages_per_query: int = Field(2, ge=0, le=10, description="Pages the research strategy fetches per search (comprehensive: one more).")
     plugins: list[str] = Field(default_factory=list, description="Python modules imported before enriching; each registers its strategies with enrich.register_strategy.")
+    retry_threshold: float = Field(0.6, ge=0, le=1, description="Cells scoring under this are retried with feedback (confidence as a number: high 0.9, medium 0.6, low 0.3, none 0).")
+    max_attempts: int = Field(3, ge=1, le=10, description="Attempts per cell in all, the first included; a retry that does not improve the cell ends its retries.")
 
 
 class SearchStrategy(BaseModel):
