@@ -8,7 +8,7 @@ import io
 import os
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -181,6 +181,14 @@ def write_text_atomic(path: Path, text: str) -> None:
     """Write ``text`` so that readers see the old file or the new one, never half of one."""
     with atomic_writer(path) as handle:
         handle.write(text)
+
+
+def write_table_atomic(path: Path, columns: list[str], rows: Iterable[Mapping[str, str]]) -> None:
+    """Write a CSV (``columns``, then ``rows`` as they come) through :func:`atomic_writer`."""
+    with atomic_writer(path) as handle:
+        writer = csv.DictWriter(handle, fieldnames=columns, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
 
 
 @contextmanager
