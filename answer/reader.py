@@ -192,6 +192,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     lower = [w.lower() for w in words]
     subject_words, acronyms = _name_parts(company) if company else ((), ())
     own = set(subject_words) | set(acronyms) | {w.lower() for w, _, _ in _tokens(company)}
+    own |= _aliases(question, own)
     if not own & set(lower):
         # The question names something else ("When did Let's Encrypt issue ..."): its words are the key
         # terms, and the evidence need not name the row's company.
@@ -207,6 +208,22 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     kind = _kind(lower, column_type)
     percent = any(w in ("percent", "percentage", "share", "proportion") for w in lower)
     return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent)
+
+
+# "ISRG / Let's Encrypt", "Acme Corp / Acme Labs": names on either side of a slash name one subject.
+_SLASHED_NAMES = re.compile(r"([A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*)*)\s*/\s*([A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*)*)")
+
+
+def _aliases(question: str, own: set[str]) -> set[str]:
+    """The words of a name the question gives as another name of the subject ("ISRG / Let's Encrypt"):
+    they are the subject's own words, not key terms a sentence must hold."""
+    aliases: set[str] = set()
+    for match in _SLASHED_NAMES.finditer(question):
+        sides = [{w.lower() for w, _, _ in _tokens(side)} for side in match.groups()]
+        for this, other in (sides, sides[::-1]):
+            if this & own:
+                aliases |= other | {w.replace("’", "'").removesuffix("'s") for w in other}
+    return aliases
 
 
 _EXCLUDING = re.compile(r"\b(?:besides|except|excluding|other than|apart from|aside from|beyond)\b")

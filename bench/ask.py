@@ -8,6 +8,11 @@ whole English site, so the figure measures reading, not which pages a 20-page cr
 each of the 14 questions of ``letsencrypt_facts.json`` with ``cikb ask``'s code in extractive mode
 (no LLM). A question is a hit when the answer's text holds the fact's answer (case and punctuation
 aside); the short answer ("In short: ...") is reported beside it. Target: >= 10/14.
+
+Retrieval is measured on the same questions: the rank of the first chunk holding the fact's evidence
+sentence (case and punctuation aside) in the retriever's result (target: top-1 for >= 10/14), whether
+it is in the context handed to the answerer (>= 13/14), and its rank in the dense and the BM25
+candidate lists alone (depth 100), to tell a recall problem from a fusion one.
 """
 
 from __future__ import annotations
@@ -33,6 +38,21 @@ def normal(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text.lower().replace("’", "'")))
 
 
+def evidence_rank(chunks, evidence: str) -> int | None:
+    """1-based rank of the first chunk whose text holds ``evidence``, else None."""
+    wanted = normal(evidence)
+    return next((n for n, c in enumerate(chunks, 1) if wanted in normal(c.chunk.text)), None)
+
+
+def retrieval_ranks(retriever, question: str, evidence: str) -> dict[str, int | None]:
+    """Where the evidence chunk ranks: fused result, context, dense list alone, BM25 list alone (depth 100)."""
+    result = retriever.search(question, company="isrg")
+    dense = retriever.store.dense_search(retriever.embedder.embed_query(question), company="isrg", limit=100)
+    sparse = retriever.store.sparse_search(retriever.bm25.encode_query(question), company="isrg", limit=100)
+    return {"rank": evidence_rank(result.chunks, evidence), "context": evidence_rank(result.context, evidence),
+            "dense": evidence_rank(dense, evidence), "bm25": evidence_rank(sparse, evidence)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data-dir", type=Path, help="Knowledge base directory (default: a temporary one).")
@@ -52,16 +72,21 @@ def main() -> None:
             summary = gather_company(settings, "ISRG", {"website": [url + "/"]})
             print(f"gathered ISRG: {summary.documents} documents, {summary.chunks} chunks, "
                   f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
-    hits = 0
+    hits, top1, in_context = 0, 0, 0
     with open_retriever(settings) as retriever:
         for fact in facts:
+            ranks = retrieval_ranks(retriever, fact["question"], fact["evidence"])
+            top1 += ranks["rank"] == 1
+            in_context += ranks["context"] is not None
             answer = ask(settings, fact["question"], company="isrg", retriever=retriever)
             hit = normal(fact["answer"]) in normal(answer.answer)
             hits += hit
             if args.verbose:
-                print(f"{'ok' if hit else '--'} {fact['id']} {fact['question']}\n   truth: {fact['answer']}\n"
+                marks = " ".join(f"{k} {'#' + str(v) if v else '-'}" for k, v in ranks.items())
+                print(f"{'ok' if hit else '--'} {fact['id']} {fact['question']}\n   truth: {fact['answer']}\n   evidence: {marks}\n"
                       f"   short: {answer.short_answer}\n   answer: {answer.answer[:300]}\n   warnings: {answer.warnings}")
-    print(f"\nletsencrypt facts in offline ask answers: {hits}/{len(facts)} (target >= 10)")
+    print(f"\nevidence chunk ranked first: {top1}/{len(facts)} (target >= 10); in the answerer's context: {in_context}/{len(facts)} (target >= 13)")
+    print(f"letsencrypt facts in offline ask answers: {hits}/{len(facts)} (target >= 10)")
 
 
 if __name__ == "__main__":

@@ -43,6 +43,16 @@ def test_the_subject_is_never_a_key_term_and_exclusions_are_dropped() -> None:
     assert "filter" not in q.terms and "other" in q.terms
 
 
+def test_a_name_given_beside_the_subject_with_a_slash_is_the_subject_too() -> None:
+    q = read_question("Who is the chief scientist of Brightwater Labs / Clearflow?", None, "Brightwater Labs")
+    assert q.terms == ("chief", "scientist") and "clearflow" in q.subject_terms
+    # The other name is no key term: the sentence naming the role wins over one that repeats the other name.
+    found = answer("Who is the chief scientist of Brightwater Labs / Clearflow?",
+                   "Clearflow and Brightwater Labs both sell Clearflow filters, says Marta Silva.",
+                   "Our chief scientist, Ana Ruiz, joined in 2017.")
+    assert found is not None and found.value == "Ana Ruiz"
+
+
 def test_dates_numbers_and_money_are_read_by_their_libraries() -> None:
     assert normal_date("March 3, 1987") == normal_date("3 March 1987") == "1987-03-03"
     assert normal_date("Sept. 2015") == "2015-09"
