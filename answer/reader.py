@@ -192,6 +192,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     lower = [w.lower() for w in words]
     subject_words, acronyms = _name_parts(company) if company else ((), ())
     own = set(subject_words) | set(acronyms) | {w.lower() for w, _, _ in _tokens(company)}
+    own |= {w.replace("’", "'").removesuffix("'s") for w in own}  # "Let's Encrypt" is named "Let’s Encrypt" and "Let"
     own |= _aliases(question, own)
     if not own & set(lower):
         # The question names something else ("When did Let's Encrypt issue ..."): its words are the key
@@ -431,9 +432,29 @@ def _owned_predicate(q: Question, sentence: str) -> bool:
         if named and all(w in q.subject_terms or w in _LEGAL_SUFFIXES or w in _NAME_COMPLETIONS for w in named):
             return True  # "Jane Doe and I founded Acme": the subject is what was founded (not "formed Acme City Studios")
         before = tokens[i - 1][0].lower().replace("’", "'")
+        if before in owners and _names_another(q, _main_subject(sentence)):
+            continue  # "Since its founding in 2013, ISRG's Let's Encrypt ...": "its" is the clause's subject, named as another's
         if before in owners or (before.endswith("'s") and (before[:-2] in q.subject_terms or before[:-2] in _SELF_NOUNS)):
             return True
     return False
+
+
+def _main_subject(sentence: str) -> list[str] | None:
+    """The name the main clause starts with, after an opening phrase ("In 2013, ISRG's Let's Encrypt ..." -> ISRG's Let's Encrypt)."""
+    first = sentence.split(maxsplit=1)[0].lower().strip(",") if sentence.strip() else ""
+    if first in _INTRODUCERS or first.endswith(("ed", "ing", "ly")):
+        comma = re.search(r",\s+", sentence[:200])
+        if comma:
+            return _leading_name(sentence[comma.end():])
+    return _leading_name(sentence)
+
+
+def _names_another(q: Question, lead: list[str] | None) -> bool:
+    """A leading name with a word that is not the subject's (nor a legal form or a name completion): another body's."""
+    named = [w.lower().replace("’", "'").removesuffix("'s") for w in lead or [] if w.lower() not in ("the", "of", "and", "&")]
+    if not named or named[0] in _PRONOUN_SUBJECT or not q.subject_terms:
+        return False
+    return not all(w in q.subject_terms or w in _LEGAL_SUFFIXES or w in _NAME_COMPLETIONS for w in named)
 
 
 def _short_name(q: Question, sentence: str) -> bool:

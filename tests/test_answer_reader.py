@@ -53,6 +53,24 @@ def test_a_name_given_beside_the_subject_with_a_slash_is_the_subject_too() -> No
     assert found is not None and found.value == "Ana Ruiz"
 
 
+def test_its_founding_in_a_sentence_led_by_another_body_is_not_high() -> None:
+    # "its" is the main clause's subject, "Kestrel's Clearflow service": Kestrel is another body.
+    text = "Since its founding in 2013, Kestrel’s Clearflow service has come to filter water for ten million homes."
+    other = answer("What year was Clearflow founded?", text, company="Clearflow", column_type="number")
+    assert other is not None and other.value == "2013" and other.confidence != "high"
+    own = answer("What year was Clearflow founded?", "Since its founding in 2013, Clearflow has grown to 40 people.",
+                 company="Clearflow", column_type="number")
+    assert own is not None and (own.value, own.confidence) == ("2013", "high")
+
+
+def test_a_name_with_an_apostrophe_is_the_subject_in_either_spelling() -> None:
+    q = read_question("What year was Let’s Filter founded?", "number", "Let's Filter")
+    assert {"let", "let's", "filter"} <= set(q.subject_terms) and q.terms == ("found",)
+    found = answer("What year was Let’s Filter founded?", "Let’s Filter was founded in 2019 by Ana Ruiz.",
+                   company="Let's Filter", column_type="number")
+    assert found is not None and (found.value, found.confidence) == ("2019", "high")
+
+
 def test_dates_numbers_and_money_are_read_by_their_libraries() -> None:
     assert normal_date("March 3, 1987") == normal_date("3 March 1987") == "1987-03-03"
     assert normal_date("Sept. 2015") == "2015-09"
