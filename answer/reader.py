@@ -1001,7 +1001,16 @@ def _decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answe
 def _states_a_term(q: Question, s: Sentence) -> bool:
     if q.kind not in ("year", "date", "number", "money") or not q.terms:
         return True
-    return any(_match_weight(t, s.stems) == 1.0 for t in q.terms)
+    if any(_match_weight(t, s.stems) == 1.0 for t in q.terms):
+        return True
+    # "UNFPA began operations in 1969", "ABC originally launched on October 12, 1943": a related word of the
+    # question's predicate, in a sentence about the subject, just before the value (never more than low).
+    return s.about_subject and any(_related_just_before(q, s.plain, span) for span in s.spans)
+
+
+def _related_just_before(q: Question, sentence: str, span: Span, reach: int = 5) -> bool:
+    before = [w for w, _, end in _tokens(sentence[:span.start])][-reach:]
+    return any(_match_weight(t, _stems_of(w)) == RELATED_WEIGHT for w in before for t in q.terms)
 
 
 def _same_value(a: str, b: str) -> bool:

@@ -23,6 +23,7 @@ import re
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from cikb.app.pipeline import gather_company
@@ -53,6 +54,51 @@ def retrieval_ranks(retriever, question: str, evidence: str) -> dict[str, int | 
             "dense": evidence_rank(dense, evidence), "bm25": evidence_rank(sparse, evidence)}
 
 
+@dataclass
+class Scores:
+    """Of the facts: evidence chunk ranked first, evidence chunk in the answerer's context, fact in the answer."""
+
+    facts: int = 0
+    top1: int = 0
+    in_context: int = 0
+    answered: int = 0
+
+
+def bench_settings(data_dir: Path, pages: int) -> Settings:
+    settings = Settings(data_dir=data_dir)
+    settings.gather.download_delay = 0
+    settings.gather.max_pages_per_source = pages
+    return settings
+
+
+def gather_site(settings: Settings) -> None:
+    """Gather the letsencrypt.org build, served on 127.0.0.1, as the company ISRG (website source)."""
+    with serve_sample_site(CORPORA / "site_letsencrypt") as url:
+        started = time.perf_counter()
+        summary = gather_company(settings, "ISRG", {"website": [url + "/"]})
+        print(f"gathered ISRG: {summary.documents} documents, {summary.chunks} chunks, "
+              f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
+
+
+def measure(settings: Settings, verbose: bool = False) -> Scores:
+    """Ask every fact's question of the gathered ISRG, extractively; score retrieval and answers."""
+    facts = json.loads((CORPORA / "letsencrypt_facts.json").read_text())["facts"]
+    scores = Scores(facts=len(facts))
+    with open_retriever(settings) as retriever:
+        for fact in facts:
+            ranks = retrieval_ranks(retriever, fact["question"], fact["evidence"])
+            scores.top1 += ranks["rank"] == 1
+            scores.in_context += ranks["context"] is not None
+            answer = ask(settings, fact["question"], company="isrg", retriever=retriever)
+            hit = normal(fact["answer"]) in normal(answer.answer)
+            scores.answered += hit
+            if verbose:
+                marks = " ".join(f"{k} {'#' + str(v) if v else '-'}" for k, v in ranks.items())
+                print(f"{'ok' if hit else '--'} {fact['id']} {fact['question']}\n   truth: {fact['answer']}\n   evidence: {marks}\n"
+                      f"   short: {answer.short_answer}\n   answer: {answer.answer[:300]}\n   warnings: {answer.warnings}")
+    return scores
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data-dir", type=Path, help="Knowledge base directory (default: a temporary one).")
@@ -61,32 +107,14 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="Print every answer.")
     args = parser.parse_args()
 
-    facts = json.loads((CORPORA / "letsencrypt_facts.json").read_text())["facts"]
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="cikb-bench-ask-"))
-    settings = Settings(data_dir=data_dir)
-    settings.gather.download_delay = 0
-    settings.gather.max_pages_per_source = args.pages
+    settings = bench_settings(data_dir, args.pages)
     if not (args.reuse and (data_dir / "isrg").exists()):
-        with serve_sample_site(CORPORA / "site_letsencrypt") as url:
-            started = time.perf_counter()
-            summary = gather_company(settings, "ISRG", {"website": [url + "/"]})
-            print(f"gathered ISRG: {summary.documents} documents, {summary.chunks} chunks, "
-                  f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
-    hits, top1, in_context = 0, 0, 0
-    with open_retriever(settings) as retriever:
-        for fact in facts:
-            ranks = retrieval_ranks(retriever, fact["question"], fact["evidence"])
-            top1 += ranks["rank"] == 1
-            in_context += ranks["context"] is not None
-            answer = ask(settings, fact["question"], company="isrg", retriever=retriever)
-            hit = normal(fact["answer"]) in normal(answer.answer)
-            hits += hit
-            if args.verbose:
-                marks = " ".join(f"{k} {'#' + str(v) if v else '-'}" for k, v in ranks.items())
-                print(f"{'ok' if hit else '--'} {fact['id']} {fact['question']}\n   truth: {fact['answer']}\n   evidence: {marks}\n"
-                      f"   short: {answer.short_answer}\n   answer: {answer.answer[:300]}\n   warnings: {answer.warnings}")
-    print(f"\nevidence chunk ranked first: {top1}/{len(facts)} (target >= 10); in the answerer's context: {in_context}/{len(facts)} (target >= 13)")
-    print(f"letsencrypt facts in offline ask answers: {hits}/{len(facts)} (target >= 10)")
+        gather_site(settings)
+    scores = measure(settings, args.verbose)
+    n = scores.facts
+    print(f"\nevidence chunk ranked first: {scores.top1}/{n} (target >= 10); in the answerer's context: {scores.in_context}/{n} (target >= 13)")
+    print(f"letsencrypt facts in offline ask answers: {scores.answered}/{n} (target >= 10)")
 
 
 if __name__ == "__main__":
