@@ -370,7 +370,8 @@ def subject_role(q: Question, sentence: str) -> int:
     first = sentence.split(maxsplit=1)[0].lower().strip(",") if sentence.strip() else ""
     introduced = first in _INTRODUCERS or first.endswith(("ed", "ing", "ly"))
     commas = [m.end() for m in re.finditer(r",\s+", sentence[:200])][:3] if introduced else []
-    for text in (sentence, *(sentence[i:] for i in commas)):
+    dated = _after_leading_date(sentence)  # a timeline line: "May 24, 2013: ISRG is incorporated"
+    for text in (sentence, *(sentence[i:] for i in commas), *((dated,) if dated else ())):
         lead = _leading_name(text)
         if lead is None:
             continue
@@ -455,6 +456,15 @@ def _names_another(q: Question, lead: list[str] | None) -> bool:
     if not named or named[0] in _PRONOUN_SUBJECT or not q.subject_terms:
         return False
     return not all(w in q.subject_terms or w in _LEGAL_SUFFIXES or w in _NAME_COMPLETIONS for w in named)
+
+
+def _after_leading_date(sentence: str) -> str | None:
+    """What follows a date that opens the sentence with a colon or a dash ("May 24, 2013: ISRG is ..."), else None."""
+    date = _DATE_RE.match(sentence) or _YEAR_RE.match(sentence)
+    if date is None:
+        return None
+    rest = re.match(r"\s*[:–—-]\s+", sentence[date.end():])
+    return sentence[date.end() + rest.end():] if rest else None
 
 
 def _short_name(q: Question, sentence: str) -> bool:
@@ -1075,10 +1085,19 @@ def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
     for p in predicates:
         between = tokens[p + 1:inside[0]] if p < inside[0] else tokens[inside[-1] + 1:p]
         words = _without_agents([w.strip("'’") for w, _, _ in between])
+        if p < inside[0] and q.kind in ("person", "org"):
+            words = _without_agent_descriptor(words)  # "founded by publisher John Walter": the agent is the value
         if len(words) <= 5 and all(w in _CONNECTORS or w in own or w.isdigit() or w.rstrip("s") in own
                                    or w.removesuffix("'s").removesuffix("’s") in own for w in words):
             return True
     return False
+
+
+def _without_agent_descriptor(words: list[str]) -> list[str]:
+    """'by publisher', 'by the engineer' before a name that is the value: only 'by' is left (a connector)."""
+    if words and words[0] == "by" and 1 < len(words) <= 4 and all(w.isalpha() and w.islower() for w in words[1:]):
+        return ["by"]
+    return words
 
 
 def _without_agents(words: list[str]) -> list[str]:

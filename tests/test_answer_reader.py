@@ -63,6 +63,25 @@ def test_its_founding_in_a_sentence_led_by_another_body_is_not_high() -> None:
     assert own is not None and (own.value, own.confidence) == ("2013", "high")
 
 
+def test_a_related_word_just_before_the_year_answers_at_low_confidence_only() -> None:
+    began = answer("What year was Brightwater Labs founded?", "Brightwater Labs began operations in 2016 in Porto.",
+                   column_type="number")
+    assert began is not None and (began.value, began.confidence) == ("2016", "low")
+    assert answer("What year was Brightwater Labs founded?", "Brightwater Labs opened an office in Lisbon in 2019.",
+                  column_type="number") is None
+
+
+def test_a_timeline_line_is_about_the_subject_it_names_after_the_date() -> None:
+    found = answer("When was Brightwater Labs incorporated?", "March 3, 2016: Brightwater Labs is incorporated in Porto")
+    assert found is not None and (found.value, found.confidence) == ("March 3, 2016", "high")
+
+
+def test_a_founder_named_with_a_descriptor_after_by_is_stated_directly() -> None:
+    found = answer("Who founded Brightwater Labs?", "Brightwater Labs was founded by chemist Ana Ruiz in 2016 as Clearwater.",
+                   column_type="text")
+    assert found is not None and (found.value, found.confidence) == ("Ana Ruiz", "high")
+
+
 def test_a_name_with_an_apostrophe_is_the_subject_in_either_spelling() -> None:
     q = read_question("What year was Let’s Filter founded?", "number", "Let's Filter")
     assert {"let", "let's", "filter"} <= set(q.subject_terms) and q.terms == ("found",)
