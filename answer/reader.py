@@ -192,6 +192,8 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     lower = [w.lower() for w in words]
     subject_words, acronyms = _name_parts(company) if company else ((), ())
     own = set(subject_words) | set(acronyms) | {w.lower() for w, _, _ in _tokens(company)}
+    own |= {w.replace("’", "'").removesuffix("'s") for w in own}  # "Let's Encrypt" is named "Let’s Encrypt" and "Let"
+    own |= _aliases(question, own)
     if not own & set(lower):
         # The question names something else ("When did Let's Encrypt issue ..."): its words are the key
         # terms, and the evidence need not name the row's company.
@@ -207,6 +209,22 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     kind = _kind(lower, column_type)
     percent = any(w in ("percent", "percentage", "share", "proportion") for w in lower)
     return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent)
+
+
+# "ISRG / Let's Encrypt", "Acme Corp / Acme Labs": names on either side of a slash name one subject.
+_SLASHED_NAMES = re.compile(r"([A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*)*)\s*/\s*([A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*)*)")
+
+
+def _aliases(question: str, own: set[str]) -> set[str]:
+    """The words of a name the question gives as another name of the subject ("ISRG / Let's Encrypt"):
+    they are the subject's own words, not key terms a sentence must hold."""
+    aliases: set[str] = set()
+    for match in _SLASHED_NAMES.finditer(question):
+        sides = [{w.lower() for w, _, _ in _tokens(side)} for side in match.groups()]
+        for this, other in (sides, sides[::-1]):
+            if this & own:
+                aliases |= other | {w.replace("’", "'").removesuffix("'s") for w in other}
+    return aliases
 
 
 _EXCLUDING = re.compile(r"\b(?:besides|except|excluding|other than|apart from|aside from|beyond)\b")
@@ -352,7 +370,8 @@ def subject_role(q: Question, sentence: str) -> int:
     first = sentence.split(maxsplit=1)[0].lower().strip(",") if sentence.strip() else ""
     introduced = first in _INTRODUCERS or first.endswith(("ed", "ing", "ly"))
     commas = [m.end() for m in re.finditer(r",\s+", sentence[:200])][:3] if introduced else []
-    for text in (sentence, *(sentence[i:] for i in commas)):
+    dated = _after_leading_date(sentence)  # a timeline line: "May 24, 2013: ISRG is incorporated"
+    for text in (sentence, *(sentence[i:] for i in commas), *((dated,) if dated else ())):
         lead = _leading_name(text)
         if lead is None:
             continue
@@ -414,9 +433,38 @@ def _owned_predicate(q: Question, sentence: str) -> bool:
         if named and all(w in q.subject_terms or w in _LEGAL_SUFFIXES or w in _NAME_COMPLETIONS for w in named):
             return True  # "Jane Doe and I founded Acme": the subject is what was founded (not "formed Acme City Studios")
         before = tokens[i - 1][0].lower().replace("’", "'")
+        if before in owners and _names_another(q, _main_subject(sentence)):
+            continue  # "Since its founding in 2013, ISRG's Let's Encrypt ...": "its" is the clause's subject, named as another's
         if before in owners or (before.endswith("'s") and (before[:-2] in q.subject_terms or before[:-2] in _SELF_NOUNS)):
             return True
     return False
+
+
+def _main_subject(sentence: str) -> list[str] | None:
+    """The name the main clause starts with, after an opening phrase ("In 2013, ISRG's Let's Encrypt ..." -> ISRG's Let's Encrypt)."""
+    first = sentence.split(maxsplit=1)[0].lower().strip(",") if sentence.strip() else ""
+    if first in _INTRODUCERS or first.endswith(("ed", "ing", "ly")):
+        comma = re.search(r",\s+", sentence[:200])
+        if comma:
+            return _leading_name(sentence[comma.end():])
+    return _leading_name(sentence)
+
+
+def _names_another(q: Question, lead: list[str] | None) -> bool:
+    """A leading name with a word that is not the subject's (nor a legal form or a name completion): another body's."""
+    named = [w.lower().replace("’", "'").removesuffix("'s") for w in lead or [] if w.lower() not in ("the", "of", "and", "&")]
+    if not named or named[0] in _PRONOUN_SUBJECT or not q.subject_terms:
+        return False
+    return not all(w in q.subject_terms or w in _LEGAL_SUFFIXES or w in _NAME_COMPLETIONS for w in named)
+
+
+def _after_leading_date(sentence: str) -> str | None:
+    """What follows a date that opens the sentence with a colon or a dash ("May 24, 2013: ISRG is ..."), else None."""
+    date = _DATE_RE.match(sentence) or _YEAR_RE.match(sentence)
+    if date is None:
+        return None
+    rest = re.match(r"\s*[:–—-]\s+", sentence[date.end():])
+    return sentence[date.end() + rest.end():] if rest else None
 
 
 def _short_name(q: Question, sentence: str) -> bool:
@@ -963,7 +1011,16 @@ def _decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answe
 def _states_a_term(q: Question, s: Sentence) -> bool:
     if q.kind not in ("year", "date", "number", "money") or not q.terms:
         return True
-    return any(_match_weight(t, s.stems) == 1.0 for t in q.terms)
+    if any(_match_weight(t, s.stems) == 1.0 for t in q.terms):
+        return True
+    # "UNFPA began operations in 1969", "ABC originally launched on October 12, 1943": a related word of the
+    # question's predicate, in a sentence about the subject, just before the value (never more than low).
+    return s.about_subject and any(_related_just_before(q, s.plain, span) for span in s.spans)
+
+
+def _related_just_before(q: Question, sentence: str, span: Span, reach: int = 5) -> bool:
+    before = [w for w, _, end in _tokens(sentence[:span.start])][-reach:]
+    return any(_match_weight(t, _stems_of(w)) == RELATED_WEIGHT for w in before for t in q.terms)
 
 
 def _same_value(a: str, b: str) -> bool:
@@ -1028,10 +1085,19 @@ def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
     for p in predicates:
         between = tokens[p + 1:inside[0]] if p < inside[0] else tokens[inside[-1] + 1:p]
         words = _without_agents([w.strip("'’") for w, _, _ in between])
+        if p < inside[0] and q.kind in ("person", "org"):
+            words = _without_agent_descriptor(words)  # "founded by publisher John Walter": the agent is the value
         if len(words) <= 5 and all(w in _CONNECTORS or w in own or w.isdigit() or w.rstrip("s") in own
                                    or w.removesuffix("'s").removesuffix("’s") in own for w in words):
             return True
     return False
+
+
+def _without_agent_descriptor(words: list[str]) -> list[str]:
+    """'by publisher', 'by the engineer' before a name that is the value: only 'by' is left (a connector)."""
+    if words and words[0] == "by" and 1 < len(words) <= 4 and all(w.isalpha() and w.islower() for w in words[1:]):
+        return ["by"]
+    return words
 
 
 def _without_agents(words: list[str]) -> list[str]:

@@ -236,6 +236,7 @@ VARIANTS = [
     Variant(fusion="rrf", rerank=0.5), Variant(fusion="rrf", rerank=0.5, w_bm25=3),
     Variant(rerank=0.3), Variant(rerank=0.5), Variant(rerank=0.7), Variant(rerank=0.5, w_bm25=2),
     Variant(rerank=0.5, depth=5), Variant(rerank=0.5, depth=20), Variant(rerank=0.5, prefetch=10), Variant(rerank=0.5, prefetch=50),
+    Variant(rerank=0.5, prefetch=50, depth=20), Variant(rerank=0.5, prefetch=50, depth=30), Variant(rerank=0.6, prefetch=50, depth=20),
     Variant(rerank=0.5, threshold=0.1), Variant(rerank=0.5, threshold=0.2), Variant(rerank=0.5, threshold=0.3),
 ]
 

@@ -3,9 +3,9 @@
 For each store and size (5k, 20k, 100k chunks over 10 companies) two fresh
 subprocesses run: one builds the store through ``VectorStore.upsert`` (upsert
 time, then optimize time, peak RSS), one reopens it and runs filtered hybrid
-queries (R1: dense 20 + sparse 20, fused as ``[retrieve]`` says, DBSF by
+queries (R1: dense and sparse top ``[retrieve] prefetch_limit``, fused as ``[retrieve]`` says, DBSF by
 default, one company) (reopen time, p50/p95, then p95 with the retriever's
-sentence rerank of the top 10 added, peak RSS of a process that serves queries).
+sentence rerank of the top ``rerank_depth`` added, peak RSS of a process that serves queries).
 
 The data are synthetic, and say so: dense vectors are random unit vectors
 around 200 random topic directions (so the 0.3 cosine threshold keeps some and
@@ -263,8 +263,10 @@ def main() -> None:
             t0 = time.perf_counter()
             rows.append(run_one(mode, n, count, args.batch, args.dir))
             print(f"  {STORES[mode]} at {n}: done in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+    from cikb.core.config import RetrieveSettings
+
     print(f"synthetic chunks (see --help); store files in {args.dir}; filtered hybrid query = R1 for one of {COMPANIES} companies; "
-          "+rerank: p95 with the sentence rerank of the top 10 (one-sentence synthetic text, so a rough cost)")
+          f"+rerank: p95 with the sentence rerank of the top {RetrieveSettings().rerank_depth} (one-sentence synthetic text, so a rough cost)")
     print_table(rows)
 
 

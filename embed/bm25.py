@@ -29,7 +29,6 @@ from cikb.core.models import SparseVector
 
 STOPWORDS_FILE = "stopwords_english.txt"
 _NON_WORD = re.compile(r"[^\w\s]", flags=re.UNICODE)
-_WHITESPACE = re.compile(r"\s+")
 _NOT_WORD_CHAR = re.compile(r"[^\w]")
 
 
@@ -90,7 +89,8 @@ class Bm25Encoder:
 
     def tokenize(self, text: str) -> list[str]:
         """The stems BM25 counts, in order: the tokens an exact ``rank-bm25`` oracle must be fed."""
-        words = _WHITESPACE.sub(" ", _NOT_WORD_CHAR.sub(" ", _NON_WORD.sub(" ", text).lower())).split()
+        # fastembed also collapses whitespace runs before splitting; str.split() does that already.
+        words = _NOT_WORD_CHAR.sub(" ", _NON_WORD.sub(" ", text).lower()).split()
         stems: list[str] = []
         for word in words:
             if _is_punctuation(word) or word in self.stopwords or len(word) > self.token_max_length:

@@ -43,6 +43,53 @@ def test_the_subject_is_never_a_key_term_and_exclusions_are_dropped() -> None:
     assert "filter" not in q.terms and "other" in q.terms
 
 
+def test_a_name_given_beside_the_subject_with_a_slash_is_the_subject_too() -> None:
+    q = read_question("Who is the chief scientist of Brightwater Labs / Clearflow?", None, "Brightwater Labs")
+    assert q.terms == ("chief", "scientist") and "clearflow" in q.subject_terms
+    # The other name is no key term: the sentence naming the role wins over one that repeats the other name.
+    found = answer("Who is the chief scientist of Brightwater Labs / Clearflow?",
+                   "Clearflow and Brightwater Labs both sell Clearflow filters, says Marta Silva.",
+                   "Our chief scientist, Ana Ruiz, joined in 2017.")
+    assert found is not None and found.value == "Ana Ruiz"
+
+
+def test_its_founding_in_a_sentence_led_by_another_body_is_not_high() -> None:
+    # "its" is the main clause's subject, "Kestrel's Clearflow service": Kestrel is another body.
+    text = "Since its founding in 2013, Kestrel’s Clearflow service has come to filter water for ten million homes."
+    other = answer("What year was Clearflow founded?", text, company="Clearflow", column_type="number")
+    assert other is not None and other.value == "2013" and other.confidence != "high"
+    own = answer("What year was Clearflow founded?", "Since its founding in 2013, Clearflow has grown to 40 people.",
+                 company="Clearflow", column_type="number")
+    assert own is not None and (own.value, own.confidence) == ("2013", "high")
+
+
+def test_a_related_word_just_before_the_year_answers_at_low_confidence_only() -> None:
+    began = answer("What year was Brightwater Labs founded?", "Brightwater Labs began operations in 2016 in Porto.",
+                   column_type="number")
+    assert began is not None and (began.value, began.confidence) == ("2016", "low")
+    assert answer("What year was Brightwater Labs founded?", "Brightwater Labs opened an office in Lisbon in 2019.",
+                  column_type="number") is None
+
+
+def test_a_timeline_line_is_about_the_subject_it_names_after_the_date() -> None:
+    found = answer("When was Brightwater Labs incorporated?", "March 3, 2016: Brightwater Labs is incorporated in Porto")
+    assert found is not None and (found.value, found.confidence) == ("March 3, 2016", "high")
+
+
+def test_a_founder_named_with_a_descriptor_after_by_is_stated_directly() -> None:
+    found = answer("Who founded Brightwater Labs?", "Brightwater Labs was founded by chemist Ana Ruiz in 2016 as Clearwater.",
+                   column_type="text")
+    assert found is not None and (found.value, found.confidence) == ("Ana Ruiz", "high")
+
+
+def test_a_name_with_an_apostrophe_is_the_subject_in_either_spelling() -> None:
+    q = read_question("What year was Let’s Filter founded?", "number", "Let's Filter")
+    assert {"let", "let's", "filter"} <= set(q.subject_terms) and q.terms == ("found",)
+    found = answer("What year was Let’s Filter founded?", "Let’s Filter was founded in 2019 by Ana Ruiz.",
+                   company="Let's Filter", column_type="number")
+    assert found is not None and (found.value, found.confidence) == ("2019", "high")
+
+
 def test_dates_numbers_and_money_are_read_by_their_libraries() -> None:
     assert normal_date("March 3, 1987") == normal_date("3 March 1987") == "1987-03-03"
     assert normal_date("Sept. 2015") == "2015-09"

@@ -2,8 +2,9 @@
 
 The knowledge base is a word-overlap stand-in for retrieval (tests/enrich_support.TextKnowledgeBase) over the
 SQuAD company articles and four letsencrypt.org pages, so the figure moves only with the reader. Measured
-when written: 28 of 34 cells right, 15 high-confidence cells, all right. The floor allows EPSILON cells
-less, and high-confidence cells must stay >= 95% right.
+when written: 28 of 34 cells right, 15 high-confidence cells, all right; re-measured after the reader's
+timeline, agent-descriptor and related-word rules: 28 right, 17 high, all right. The floor allows EPSILON
+cells less, and high-confidence cells must stay >= 95% right.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from cikb.enrich.evidence import passages_from_chunks
 from cikb.enrich.extract import extract_answer
 
 MEASURED_RIGHT, EPSILON = 28, 2
-MIN_HIGH = 13  # measured 15
+MIN_HIGH = 15  # measured 17
 
 pytestmark = pytest.mark.slow
 

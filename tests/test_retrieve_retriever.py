@@ -94,7 +94,7 @@ def test_explicit_company_filters_and_the_trace_says_so(kb):
     assert result.context[0].chunk.metadata.title == "Globex founders"
     trace = result.trace
     assert trace.company.slug == "globex" and trace.company.source == "explicit"
-    assert (trace.prefetch_limit, trace.rrf_k, trace.top_k, trace.score_threshold) == (20, 60, 10, 0.3)  # an unknown model: the spec's 0.3
+    assert (trace.prefetch_limit, trace.rrf_k, trace.top_k, trace.score_threshold) == (50, 60, 10, 0.3)  # an unknown model: the spec's 0.3
     assert trace.embedding_model == "tests/bag-of-words" and trace.passed == len(result.chunks)
     assert trace.abstain_reason is None and not result.empty
     assert [c.rank for c in result.chunks] == list(range(1, len(result.chunks) + 1))

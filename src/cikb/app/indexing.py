@@ -18,7 +18,7 @@ from time import monotonic
 from typing import TypeVar
 
 import numpy as np
-from cikb.chunk import chunk_document
+from cikb.chunk import chunk_document, indexed_text
 from cikb.embed import Bm25Encoder, DenseEmbedder
 from cikb.store import VectorStore, open_store
 from pydantic import BaseModel, ValidationError
@@ -78,9 +78,12 @@ def chunk_documents(documents: Sequence[RawDocument], settings: Settings, embedd
 
 
 def embed_chunks(chunks: list[Chunk], embedder: DenseEmbedder, bm25_avg_len: float | None, on_progress: OnProgress | None = None) -> IndexBatch:
-    """Dense vectors and BM25 term weights of ``chunks`` (avg_len computed from them when not given)."""
+    """Dense vectors and BM25 term weights of ``chunks`` (avg_len computed from them when not given).
+
+    Each chunk is indexed with its context header (page title, section path: :func:`cikb.chunk.indexed_text`).
+    """
     report = on_progress or (lambda *args: None)
-    texts = [c.text for c in chunks]
+    texts = [indexed_text(c) for c in chunks]
     started = monotonic()
     dense = embedder.embed_documents(texts, on_progress=lambda done, total: report("embed", done, total, ""))
     rate = len(chunks) / max(monotonic() - started, 1e-9)
@@ -225,5 +228,5 @@ def _write_points(store: VectorStore, slug: str, batch: IndexBatch) -> None:
     sparse = batch.sparse
     if record.bm25_avg_len and abs(record.bm25_avg_len - batch.bm25_avg_len) > 1e-9:
         # Another gather created the collection meanwhile: encode with the length it recorded.
-        sparse = Bm25Encoder(avg_len=record.bm25_avg_len).encode_documents([c.text for c in batch.chunks])
+        sparse = Bm25Encoder(avg_len=record.bm25_avg_len).encode_documents([indexed_text(c) for c in batch.chunks])
     store.replace_company(slug, batch.chunks, batch.dense, sparse)

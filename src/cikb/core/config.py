@@ -110,7 +110,7 @@ class StoreSettings(BaseModel):
 class RetrieveSettings(BaseModel):
     """Hybrid retrieval (spec R1)."""
 
-    prefetch_limit: int = Field(20, ge=1, description="Candidates from each of dense and sparse.")
+    prefetch_limit: int = Field(50, ge=1, description="Candidates from each of dense and sparse.")
     fusion: Literal["dbsf", "rrf"] = Field(
         "dbsf",
         description="How the dense and BM25 lists become one: dbsf, Qdrant's distribution-based score fusion (each list's scores "
@@ -125,7 +125,7 @@ class RetrieveSettings(BaseModel):
         description="sentences: reorder the fused top rerank_depth by each chunk's best sentence (the IDF-weighted share of "
         "the question's words it holds); none: the fused order.",
     )
-    rerank_depth: int = Field(10, ge=1, description="Fused candidates the rerank reorders (top_k are kept).")
+    rerank_depth: int = Field(20, ge=1, description="Fused candidates the rerank reorders (top_k are kept).")
     rerank_weight: float = Field(0.5, ge=0, le=1, description="Share of the best-sentence score in the reranked score; the rest is the fused score (both min-max normalised).")
     top_k: int = Field(10, ge=1)
     score_threshold: float | None = Field(None, ge=-1, le=1, description="Minimum cosine on the dense side (R1a). Unset: the model's own, 0.3 for arctic-embed-s, 0.15 for the offline all-MiniLM-L6-v2.")
