@@ -8,7 +8,9 @@
 
 Scrapy runs in a child process (``gather._child``): Twisted's reactor cannot be
 restarted, and a crawl must be killable. The child streams progress events as JSON
-lines; ``on_event`` receives each as a CrawlEvent while the crawl runs.
+lines; ``on_event`` receives each as a CrawlEvent while the crawl runs, and ``on_page``
+each FetchedPage as it arrives (with its source's index), so the caller can work on it
+while the crawler waits out its politeness delay.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
+from pathlib import Path
 from time import monotonic
 from typing import IO
 
@@ -28,6 +31,7 @@ from cikb.core.errors import GatherFailedError
 from cikb.core.models import (
     CrawlEvent,
     CrawlResult,
+    FetchedPage,
     SourceRequest,
     SourceResult,
     SourceSummary,
@@ -36,19 +40,29 @@ from cikb.core.models import (
 __all__ = ["CrawlEvent", "CrawlResult", "SourceRequest", "SourceResult", "crawl", "resolve_source", "validate_url"]
 
 OnEvent = Callable[[CrawlEvent], None]
+OnPage = Callable[[int, FetchedPage], None]
 
 
-def crawl(requests: list[SourceRequest], settings: GatherSettings, on_event: OnEvent | None = None) -> CrawlResult:
+def crawl(
+    requests: list[SourceRequest],
+    settings: GatherSettings,
+    on_event: OnEvent | None = None,
+    *,
+    on_page: OnPage | None = None,
+    http_cache_dir: Path | None = None,
+) -> CrawlResult:
     """Crawl every source in a child process and return its pages and counts, one SourceResult per request.
 
     A source that cannot be reached reports ``summary.error``; it does not raise.
     Raises GatherFailedError only when the crawler process itself fails. If this
-    process is interrupted or killed, the child stops too.
+    process is interrupted or killed, the child stops too. With ``http_cache_dir``,
+    pages an earlier crawl stored there are asked for conditionally (gather.httpcache).
     """
     started = monotonic()
-    collector = _Collector(requests, on_event)
+    collector = _Collector(requests, on_event, on_page)
     if requests:
-        _run_child(CrawlJob(requests=requests, settings=settings), collector)
+        cache = str(http_cache_dir) if http_cache_dir is not None else None
+        _run_child(CrawlJob(requests=requests, settings=settings, http_cache_dir=cache), collector)
     return CrawlResult(sources=collector.results(), seconds=round(monotonic() - started, 3))
 
 
@@ -93,9 +107,10 @@ def _last_line(stream: IO[str]) -> str:
 class _Collector:
     """Assembles the child's messages into SourceResults and passes events on."""
 
-    def __init__(self, requests: list[SourceRequest], on_event: OnEvent | None):
+    def __init__(self, requests: list[SourceRequest], on_event: OnEvent | None, on_page: OnPage | None):
         self.sources = [SourceResult(request=r, summary=_unfinished(r)) for r in requests]
         self.on_event = on_event
+        self.on_page = on_page
         self.done = False
 
     def handle(self, message: Message) -> None:
@@ -106,6 +121,8 @@ class _Collector:
         source = self.sources[event.source_index]
         if message.page is not None:
             source.pages.append(message.page)
+            if self.on_page is not None:
+                self.on_page(event.source_index, message.page)
         if event.summary is not None:
             source.summary = event.summary
         if self.on_event is not None:

@@ -43,7 +43,7 @@ def run(job: CrawlJob, send: Send) -> None:
     from scrapy.crawler import CrawlerRunner
     from twisted.internet import defer, reactor, task
 
-    settings = {**scrapy_settings(job.settings), "LOG_INSTALL_ROOT_HANDLER": True}
+    settings = {**scrapy_settings(job.settings, job.http_cache_dir), "LOG_INSTALL_ROOT_HANDLER": True}
     configure_logging(settings)
     runner = CrawlerRunner(settings)
 

@@ -19,7 +19,7 @@ from typing import TypeVar
 
 import numpy as np
 from cikb.chunk import chunk_document
-from cikb.embed import Bm25Encoder, DenseEmbedder
+from cikb.embed import Bm25Encoder, DenseEmbedder, VectorCache
 from cikb.store import VectorStore, open_store
 from pydantic import BaseModel, ValidationError
 
@@ -48,6 +48,43 @@ class IndexBatch:
     bm25_avg_len: float
     model: ModelInfo
     chunks_per_second: float = 0.0
+    embedded: int = -1  # chunks embedded now; the others came from the vector cache (-1: all of them)
+
+    @property
+    def reused(self) -> int:
+        return len(self.chunks) - self.embedded if self.embedded >= 0 else 0
+
+
+@dataclass
+class DocumentIndex:
+    """One document's chunks and dense vectors, made as soon as the document was cleaned."""
+
+    chunks: list[Chunk]
+    dense: np.ndarray
+    embedded: int  # chunks embedded now; the others' vectors came from the vector cache
+    chunk_seconds: float
+    embed_seconds: float
+
+
+def index_document(doc: RawDocument, settings: Settings, embedder: DenseEmbedder, cache: VectorCache, *, reuse: bool = True) -> DocumentIndex:
+    """Chunk one document and give each chunk its dense vector, from the cache where ``reuse`` allows.
+
+    A chunk's id and vector depend on its document (and text) alone, so documents indexed one by
+    one, in any order, assemble into the batch :func:`build_index` makes of them all at once.
+    """
+    started = monotonic()
+    chunks = chunk_document(doc, embedder.tokenizer, settings.chunk)
+    chunked = monotonic()
+    dense, embedded = cache.embed(embedder, [c.text for c in chunks], reuse=reuse)
+    return DocumentIndex(chunks, dense, embedded, chunked - started, monotonic() - chunked)
+
+
+def assemble_index(parts: Sequence[DocumentIndex], embedder: DenseEmbedder, bm25_avg_len: float | None) -> IndexBatch:
+    """The batch of documents indexed one by one (in document order): BM25 weights are made here, over all chunks."""
+    chunks = [c for part in parts for c in part.chunks]
+    dense = np.concatenate([part.dense for part in parts]) if parts else np.zeros((0, embedder.info.dim), dtype=np.float32)
+    avg_len, sparse = _bm25(chunks, bm25_avg_len)
+    return IndexBatch(chunks, dense, sparse, avg_len, embedder.info, embedded=sum(part.embedded for part in parts))
 
 
 def check_store_model(settings: Settings, embedder: DenseEmbedder) -> float | None:
@@ -84,10 +121,16 @@ def embed_chunks(chunks: list[Chunk], embedder: DenseEmbedder, bm25_avg_len: flo
     started = monotonic()
     dense = embedder.embed_documents(texts, on_progress=lambda done, total: report("embed", done, total, ""))
     rate = len(chunks) / max(monotonic() - started, 1e-9)
-    avg_len = bm25_avg_len or Bm25Encoder().average_length(texts) or 1.0
-    sparse = Bm25Encoder(avg_len=avg_len).encode_documents(texts)
+    avg_len, sparse = _bm25(chunks, bm25_avg_len)
     report("embed", len(chunks), len(chunks), f"{len(chunks)} chunks embedded, {rate:.1f} chunks/s ({embedder.info.name})")
     return IndexBatch(chunks, dense, sparse, avg_len, embedder.info, rate)
+
+
+def _bm25(chunks: Sequence[Chunk], bm25_avg_len: float | None) -> tuple[float, list[SparseVector]]:
+    """BM25 term weights of the chunks, with the collection's avg_len or, for a new one, theirs."""
+    texts = [c.text for c in chunks]
+    avg_len = bm25_avg_len or Bm25Encoder().average_length(texts) or 1.0
+    return avg_len, Bm25Encoder(avg_len=avg_len).encode_documents(texts)
 
 
 def save_index(generation: Generation, batch: IndexBatch) -> None:

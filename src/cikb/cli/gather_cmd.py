@@ -31,13 +31,17 @@ def gather_cmd(
     crunchbase: Optional[str] = typer.Option(None, "--crunchbase", help="Crunchbase organisation URL or name (robots.txt may forbid it: reported, not an error)."),
     max_pages: Optional[int] = typer.Option(None, "--max-pages", min=1, help="Pages per source at most (default from config: 20)."),
     delay: Optional[float] = typer.Option(None, "--delay", min=0, help="Seconds between requests to one domain (default from config: 1)."),
+    full: bool = typer.Option(False, "--full", help="Ignore the caches: download every page in full (no conditional requests) and embed every chunk again."),
     as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON."),
 ) -> None:
     """Gather a company's public sources into the knowledge base (replacing its previous gather).
 
     Fetches politely (robots.txt, one request per second per domain, text/html only), cleans
-    to English Markdown in data/<slug>/raw/, chunks, embeds and stores the chunks. A gather
-    that yields nothing leaves the previous knowledge base untouched and exits non-zero.
+    to English Markdown in data/<slug>/raw/, chunks, embeds and stores the chunks, each page
+    as it arrives. A re-gather asks the server whether each page changed (ETag,
+    Last-Modified) and embeds only chunk texts it has not embedded before (the caches in
+    data/_cache/; --full ignores them). A gather that yields nothing leaves the previous
+    knowledge base untouched and exits non-zero.
     """
     cfg = settings()
     if max_pages is not None:
@@ -46,7 +50,7 @@ def gather_cmd(
         cfg.gather.download_delay = delay
     sources = {"website": website, "wikipedia": wikipedia, "news": news or None, "crunchbase": crunchbase}
     with GatherProgress(cfg.gather.max_pages_per_source) as progress:
-        summary = gather_company(cfg, company, {k: v for k, v in sources.items() if v}, on_event=progress.update)
+        summary = gather_company(cfg, company, {k: v for k, v in sources.items() if v}, on_event=progress.update, full=full)
     if as_json:
         print_json(summary)
     else:
@@ -142,6 +146,8 @@ def print_summary(summary: GatherSummary) -> None:
             dropped = f"{dropped}; error: {s.error}"
         table.add_row(safe(s.source_type), str(s.fetched), str(s.kept), safe(dropped), str(s.documents), str(s.chunks), f"{s.seconds:.1f}")
     out.print(table)
-    out.print(f"{summary.documents} documents in {plain(summary.raw_dir)}/, {summary.chunks} chunks stored, {summary.seconds:.1f} s",
-              highlight=False, markup=False)
+    out.print(f"{summary.documents} documents in {plain(summary.raw_dir)}/, {summary.chunks} chunks stored "
+              f"({summary.embedded} embedded, {summary.reused} reused), {summary.seconds:.1f} s", highlight=False, markup=False)
+    if summary.stage_seconds:
+        out.print("seconds by stage: " + ", ".join(f"{stage} {seconds:.1f}" for stage, seconds in summary.stage_seconds.items()), highlight=False, markup=False)
     out.print(f"embedding model: {plain(summary.model)}", highlight=False, markup=False)
