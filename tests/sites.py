@@ -163,7 +163,7 @@ class _Handler(SimpleHTTPRequestHandler):
         if self.headers.get("If-None-Match") == tag:
             with self.site._lock:
                 self.site.not_modified += 1
-            return Reply(status=304, body=b"", content_type=reply.content_type, headers={"ETag": tag})
+            return Reply(status=304, body=b"", content_type="", headers={"ETag": tag})  # as servers do: no body, no Content-Type
         return replace(reply, headers={**reply.headers, "ETag": tag})
 
     def _send(self, reply: Reply) -> None:
@@ -172,7 +172,8 @@ class _Handler(SimpleHTTPRequestHandler):
         body = reply.body.encode("utf-8") if isinstance(reply.body, str) else reply.body
         try:
             self.send_response(reply.status)
-            self.send_header("Content-Type", reply.content_type)
+            if reply.content_type:
+                self.send_header("Content-Type", reply.content_type)
             self.send_header("Content-Length", str(len(body)))
             for name, value in reply.headers.items():
                 self.send_header(name, value)
