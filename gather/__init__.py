@@ -37,7 +37,7 @@ from cikb.core.models import (
     SourceSummary,
 )
 
-__all__ = ["CrawlEvent", "CrawlResult", "SourceRequest", "SourceResult", "crawl", "resolve_source", "validate_url"]
+__all__ = ["CrawlEvent", "CrawlResult", "Crawler", "SourceRequest", "SourceResult", "crawl", "resolve_source", "validate_url"]
 
 OnEvent = Callable[[CrawlEvent], None]
 OnPage = Callable[[int, FetchedPage], None]
@@ -50,6 +50,7 @@ def crawl(
     *,
     on_page: OnPage | None = None,
     http_cache_dir: Path | None = None,
+    crawler: Crawler | None = None,
 ) -> CrawlResult:
     """Crawl every source in a child process and return its pages and counts, one SourceResult per request.
 
@@ -57,25 +58,54 @@ def crawl(
     Raises GatherFailedError only when the crawler process itself fails. If this
     process is interrupted or killed, the child stops too. With ``http_cache_dir``,
     pages an earlier crawl stored there are asked for conditionally (gather.httpcache).
+    ``crawler``: a :class:`Crawler` started earlier (else one is started now).
     """
     started = monotonic()
     collector = _Collector(requests, on_event, on_page)
     if requests:
         cache = str(http_cache_dir) if http_cache_dir is not None else None
-        _run_child(CrawlJob(requests=requests, settings=settings, http_cache_dir=cache), collector)
+        job = CrawlJob(requests=requests, settings=settings, http_cache_dir=cache)
+        if crawler is None:
+            with Crawler() as own:
+                own.run(job, collector)
+        else:
+            crawler.run(job, collector)
     return CrawlResult(sources=collector.results(), seconds=round(monotonic() - started, 3))
 
 
-def _run_child(job: CrawlJob, collector: _Collector) -> None:
-    with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as stderr:
-        child = subprocess.Popen(
+class Crawler:
+    """A crawler process started before its job, so that its start-up (Python, Scrapy, the
+    reactor) overlaps the caller's own work; it fetches nothing until :func:`crawl` hands it
+    the job, and exits unused when closed first. One crawl each.
+
+        with gather.Crawler() as crawler:
+            embedder = load_embedder(...)        # may still refuse the gather: nothing fetched yet
+            result = gather.crawl(requests, settings, crawler=crawler)
+    """
+
+    def __init__(self) -> None:
+        self._stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
+        self.process = subprocess.Popen(
             [sys.executable, "-m", "cikb.gather._child"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=stderr,
+            stderr=self._stderr,
             text=True,
             encoding="utf-8",
         )
+
+    def __enter__(self) -> Crawler:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        _stop(self.process)
+        self._stderr.close()
+
+    def run(self, job: CrawlJob, collector: _Collector) -> None:
+        child = self.process
         try:
             assert child.stdin is not None and child.stdout is not None
             child.stdin.write(job.model_dump_json() + "\n")
@@ -85,7 +115,7 @@ def _run_child(job: CrawlJob, collector: _Collector) -> None:
         finally:
             _stop(child)
         if child.returncode != 0 and not collector.done:
-            raise GatherFailedError(f"the crawler process failed (exit {child.returncode}): {_last_line(stderr)}")
+            raise GatherFailedError(f"the crawler process failed (exit {child.returncode}): {_last_line(self._stderr)}")
 
 
 def _stop(child: subprocess.Popen[str]) -> None:

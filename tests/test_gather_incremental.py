@@ -18,7 +18,7 @@ from sites import TOLERANCE, SiteServer, gaps, page, paragraphs
 from test_pipeline import fast_settings, snapshot
 
 from cikb.app.indexing import load_index
-from cikb.app.kb import rebuild_company
+from cikb.app.kb import forget_company, rebuild_company
 from cikb.app.models import GatherEvent
 from cikb.app.pipeline import gather_company
 from cikb.app.workspace import CompanyDir
@@ -89,6 +89,10 @@ def test_a_regather_of_unchanged_pages_revalidates_them_and_embeds_nothing(make_
     fresh = settings_in(tmp_path / "fresh")
     gather_company(fresh, "Initech", {"website": site.url + "/"})
     assert snapshot(fresh, "initech") == before
+    pages_kept = CompanyDir(settings.data_dir, "initech").http_cache_dir
+    assert pages_kept.is_dir()
+    forget_company(settings, "initech")  # the company's cached pages go with it
+    assert not pages_kept.exists()
 
 
 def test_a_changed_page_is_the_only_one_embedded_again(make_site: Callable[..., SiteServer], tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timezone
+from pathlib import Path
 from time import monotonic
 
 from cikb.embed import DenseEmbedder, VectorCache, load_embedder
@@ -49,7 +50,6 @@ from cikb.core.slug import company_from_name
 OnEvent = Callable[[GatherEvent], None]
 SourceUrls = Mapping[str, str | Sequence[str]]
 VECTOR_CACHE = "vectors.sqlite"  # under settings.cache_dir
-HTTP_CACHE = "http"
 
 
 def resolve_sources(sources: SourceUrls, settings: Settings) -> list[SourceRequest]:
@@ -79,20 +79,13 @@ def gather_company(
             recover(settings, folder)  # a previous gather killed mid-commit is finished first
         except DamagedError:
             pass  # its staged index is damaged: this gather replaces the company's raw files and points anyway
-        embedder = load_embedder(settings.embed)
-        avg_len = check_store_model(settings, embedder)  # refuse a model mismatch before crawling
-        with VectorCache(settings.cache_dir / VECTOR_CACHE, embedder.info) as cache:
-            indexer = PageIndexer(company, settings, embedder, cache, emit, reuse=not full)
-            with indexer.running(settings.gather.overlap):
-                crawl = gather.crawl(
-                    requests, settings.gather, lambda e: emit(GatherEvent(stage="crawl", crawl=e)),
-                    on_page=indexer.add, http_cache_dir=None if full else settings.cache_dir / HTTP_CACHE,
-                )
-                indexer.seconds["crawl"] = crawl.seconds
-            documents, summaries = clean_crawl(crawl, company, settings, emit, cleaned=indexer.cleaned)
-            if not documents:
-                raise GatherFailedError(nothing_gathered(company, summaries))
-            parts = [indexer.index(doc) for doc in documents]  # computed during the crawl, but for the facts document
+        with gather.Crawler() as crawler:  # starts while the model loads; fetches nothing until given the job
+            embedder = load_embedder(settings.embed)
+            avg_len = check_store_model(settings, embedder)  # refuse a model mismatch before crawling
+            with VectorCache(settings.cache_dir / VECTOR_CACHE, embedder.info) as cache:
+                indexer = PageIndexer(company, settings, embedder, cache, emit, reuse=not full)
+                documents, summaries = _crawl(requests, settings, crawler, indexer, emit, http_cache=None if full else folder.http_cache_dir)
+                parts = [indexer.index(doc) for doc in documents]  # made during the crawl, but for the facts document
         stored = monotonic()
         batch = _stage_and_commit(settings, folder, company, documents, summaries, assemble_index(parts, embedder, avg_len), emit, started_at)
         indexer.seconds["store"] = monotonic() - stored
@@ -109,6 +102,22 @@ def gather_company(
         stage_seconds={stage: round(seconds, 3) for stage, seconds in indexer.seconds.items()},
         started_at=started_at,
     )
+
+
+def _crawl(
+    requests: list[SourceRequest], settings: Settings, crawler: gather.Crawler, indexer: PageIndexer, emit: OnEvent, http_cache: Path | None
+) -> tuple[list[RawDocument], list[SourceSummary]]:
+    """Crawl with ``indexer`` working on each page as it arrives; the documents kept (GatherFailedError if none)."""
+    with indexer.running(settings.gather.overlap):
+        crawl = gather.crawl(
+            requests, settings.gather, lambda e: emit(GatherEvent(stage="crawl", crawl=e)),
+            on_page=indexer.add, http_cache_dir=http_cache, crawler=crawler,
+        )
+    indexer.seconds["crawl"] = crawl.seconds
+    documents, summaries = clean_crawl(crawl, indexer.company, settings, emit, cleaned=indexer.cleaned)
+    if not documents:
+        raise GatherFailedError(nothing_gathered(indexer.company, summaries))
+    return documents, summaries
 
 
 class PageIndexer:

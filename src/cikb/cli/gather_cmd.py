@@ -39,8 +39,8 @@ def gather_cmd(
     Fetches politely (robots.txt, one request per second per domain, text/html only), cleans
     to English Markdown in data/<slug>/raw/, chunks, embeds and stores the chunks, each page
     as it arrives. A re-gather asks the server whether each page changed (ETag,
-    Last-Modified) and embeds only chunk texts it has not embedded before (the caches in
-    data/_cache/; --full ignores them). A gather that yields nothing leaves the previous
+    Last-Modified) and embeds only chunk texts it has not embedded before (--full ignores
+    both caches). A gather that yields nothing leaves the previous
     knowledge base untouched and exits non-zero.
     """
     cfg = settings()

@@ -213,7 +213,7 @@ class Settings(BaseSettings):
 
     @property
     def cache_dir(self) -> Path:
-        """What a re-gather reuses: the vector cache and the HTTP cache (``cikb gather --full`` ignores both)."""
+        """The vector cache, shared by every company (``cikb gather --full`` ignores it)."""
         return self.data_dir / "_cache"
 
     def company_dir(self, slug: str) -> Path:
