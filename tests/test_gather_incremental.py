@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from sites import TOLERANCE, SiteServer, gaps, page, paragraphs
 from test_pipeline import fast_settings, snapshot
 
@@ -23,6 +24,7 @@ from cikb.app.models import GatherEvent
 from cikb.app.pipeline import gather_company
 from cikb.app.workspace import CompanyDir
 from cikb.core.config import Settings
+from cikb.core.errors import ModelMismatchError
 
 REPO = Path(__file__).resolve().parents[1]
 ORG = '<script type="application/ld+json">{"@context": "https://schema.org", "@type": "Organization", "name": "Initech", "foundingDate": "1998", "address": "1 Office Park, Austin, TX"}</script>'
@@ -134,3 +136,18 @@ def _cikb(*args: str) -> subprocess.CompletedProcess[str]:
     result = subprocess.run([sys.executable, "-m", "cikb", *args], cwd=REPO, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     return result
+
+
+def test_a_gather_refused_for_another_models_store_fetches_nothing(make_site: Callable[..., SiteServer], tmp_path: Path) -> None:
+    # The crawler process starts while the model loads, but gets its job only once the checks pass.
+    site = make_site(routes(1))
+    settings = settings_in(tmp_path / "data")
+    gather_company(settings, "Initech", {"website": site.url + "/"})
+    record = settings.store_path / "edge" / f"{settings.store.collection}.json"
+    data = json.loads(record.read_text())
+    data["model"]["name"] = "BAAI/bge-small-en-v1.5"
+    record.write_text(json.dumps(data))
+    requests = len(site.log)
+    with pytest.raises(ModelMismatchError):
+        gather_company(settings, "Initech", {"website": site.url + "/"})
+    assert len(site.log) == requests
