@@ -1,7 +1,7 @@
 """Vectors already computed, by content: a re-gather of unchanged text embeds nothing (issue 11, item 3).
 
     cache = VectorCache(settings.cache_dir / "vectors.sqlite", embedder.info)
-    vectors, embedded = cache.embed(embedder, texts)   # only texts never seen with this model are embedded
+    vectors, fresh = cache.embed(embedder, texts)   # only texts never seen with this model are embedded (fresh: which)
 
 The key is sha256 of the model's identity (name, backend, weights, pooling, prefix...) and the
 text, so another model or backend never reuses a vector. A vector depends on its text alone
@@ -95,19 +95,20 @@ class VectorCache:
                 raise
             self._db.execute("COMMIT")
 
-    def embed(self, embedder: DenseEmbedder, texts: Sequence[str], *, reuse: bool = True) -> tuple[np.ndarray, int]:
-        """Vectors of ``texts`` (row-aligned) and how many were embedded now; the rest came from the cache.
+    def embed(self, embedder: DenseEmbedder, texts: Sequence[str], *, reuse: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """Vectors of ``texts`` (row-aligned), and which were embedded now (a bool per text); the rest came from the cache.
 
-        ``reuse=False`` embeds every text (and refreshes the cache with the result).
+        The texts not cached are embedded in one call; ``reuse=False`` embeds every text (and
+        refreshes the cache with the result).
         """
         cached = self.lookup(texts) if reuse else [None] * len(texts)
-        missing = [i for i, vector in enumerate(cached) if vector is None]
+        fresh = np.array([vector is None for vector in cached], dtype=bool)
         vectors = np.zeros((len(texts), self.model.dim), dtype=np.float32)
         for i, vector in enumerate(cached):
             if vector is not None:
                 vectors[i] = vector
-        if missing:
-            fresh = embedder.embed_documents([texts[i] for i in missing])
-            vectors[missing] = fresh
-            self.store([texts[i] for i in missing], fresh)
-        return vectors, len(missing)
+        if fresh.any():
+            missing = [texts[i] for i in np.flatnonzero(fresh)]
+            vectors[fresh] = embedder.embed_documents(missing)
+            self.store(missing, vectors[fresh])
+        return vectors, fresh

@@ -28,26 +28,26 @@ class CountingEmbedder:
 def test_a_text_is_embedded_once_per_model(tmp_path: Path) -> None:
     path, embedder = tmp_path / "vectors.sqlite", CountingEmbedder()
     with VectorCache(path, MODEL) as cache:
-        first, embedded = cache.embed(embedder, ["alpha beta", "gamma"])
-        assert embedded == 2
+        first, fresh = cache.embed(embedder, ["alpha beta", "gamma"])
+        assert fresh.tolist() == [True, True]
     with VectorCache(path, MODEL) as cache:  # a later gather
-        again, embedded = cache.embed(embedder, ["gamma", "alpha beta", "delta"])
-        assert embedded == 1 and embedder.embedded[-1:] == ["delta"]
+        again, fresh = cache.embed(embedder, ["gamma", "alpha beta", "delta"])
+        assert fresh.tolist() == [False, False, True] and embedder.embedded[-1:] == ["delta"]
         assert np.array_equal(again[:2], first[::-1])
-        _, embedded = cache.embed(embedder, ["gamma"], reuse=False)  # --full: embedded again
-        assert embedded == 1
+        _, fresh = cache.embed(embedder, ["gamma"], reuse=False)  # --full: embedded again
+        assert fresh.all()
     other = MODEL.model_copy(update={"variant": "onnx-fp32"})
     with VectorCache(path, other) as cache:
-        _, embedded = cache.embed(embedder, ["gamma"])
-        assert embedded == 1  # another model's vector is never reused
+        _, fresh = cache.embed(embedder, ["gamma"])
+        assert fresh.all()  # another model's vector is never reused
 
 
 def test_a_damaged_cache_file_is_moved_aside_and_started_afresh(tmp_path: Path) -> None:
     path = tmp_path / "vectors.sqlite"
     path.write_bytes(b"this is not a database" * 100)
     with VectorCache(path, MODEL) as cache:
-        _, embedded = cache.embed(CountingEmbedder(), ["alpha"])
-        assert embedded == 1 and cache.lookup(["alpha"])[0] is not None
+        _, fresh = cache.embed(CountingEmbedder(), ["alpha"])
+        assert fresh.all() and cache.lookup(["alpha"])[0] is not None
     assert (tmp_path / "vectors.sqlite.damaged").is_file()
 
 

@@ -62,21 +62,29 @@ class DocumentIndex:
     chunks: list[Chunk]
     dense: np.ndarray
     embedded: int  # chunks embedded now; the others' vectors came from the vector cache
-    chunk_seconds: float
-    embed_seconds: float
 
 
-def index_document(doc: RawDocument, settings: Settings, embedder: DenseEmbedder, cache: VectorCache, *, reuse: bool = True) -> DocumentIndex:
-    """Chunk one document and give each chunk its dense vector, from the cache where ``reuse`` allows.
+def index_documents(
+    docs: Sequence[RawDocument], settings: Settings, embedder: DenseEmbedder, cache: VectorCache, seconds: dict[str, float], *, reuse: bool = True
+) -> list[DocumentIndex]:
+    """Chunk documents and give each chunk its dense vector, from the cache where ``reuse`` allows
+    (the rest in one embedding call); the time spent is added to ``seconds["chunk"]`` and ``["embed"]``.
 
-    A chunk's id and vector depend on its document (and text) alone, so documents indexed one by
-    one, in any order, assemble into the batch :func:`build_index` makes of them all at once.
+    A chunk's id depends on its document alone and its vector on its text alone, so documents
+    indexed a few at a time, in any order, assemble into the batch :func:`build_index` makes of them all.
     """
     started = monotonic()
-    chunks = chunk_document(doc, embedder.tokenizer, settings.chunk)
-    chunked = monotonic()
-    dense, embedded = cache.embed(embedder, [c.text for c in chunks], reuse=reuse)
-    return DocumentIndex(chunks, dense, embedded, chunked - started, monotonic() - chunked)
+    chunked = [chunk_document(doc, embedder.tokenizer, settings.chunk) for doc in docs]
+    embedding = monotonic()
+    dense, fresh = cache.embed(embedder, [c.text for chunks in chunked for c in chunks], reuse=reuse)
+    seconds["chunk"] = seconds.get("chunk", 0.0) + embedding - started
+    seconds["embed"] = seconds.get("embed", 0.0) + monotonic() - embedding
+    parts, row = [], 0
+    for chunks in chunked:
+        rows = slice(row, row + len(chunks))
+        parts.append(DocumentIndex(chunks, dense[rows], int(fresh[rows].sum())))
+        row += len(chunks)
+    return parts
 
 
 def assemble_index(parts: Sequence[DocumentIndex], embedder: DenseEmbedder, bm25_avg_len: float | None) -> IndexBatch:

@@ -27,7 +27,7 @@ from cikb.app.indexing import (
     assemble_index,
     check_store_model,
     commit,
-    index_document,
+    index_documents,
     recover,
     stage,
 )
@@ -85,7 +85,7 @@ def gather_company(
             with VectorCache(settings.cache_dir / VECTOR_CACHE, embedder.info) as cache:
                 indexer = PageIndexer(company, settings, embedder, cache, emit, reuse=not full)
                 documents, summaries = _crawl(requests, settings, crawler, indexer, emit, http_cache=None if full else folder.http_cache_dir)
-                parts = [indexer.index(doc) for doc in documents]  # made during the crawl, but for the facts document
+                parts = indexer.index(documents)  # made during the crawl, but for the facts document
         stored = monotonic()
         batch = _stage_and_commit(settings, folder, company, documents, summaries, assemble_index(parts, embedder, avg_len), emit, started_at)
         indexer.seconds["store"] = monotonic() - stored
@@ -125,8 +125,10 @@ class PageIndexer:
 
     Only per-page work happens here: what depends on every page (near-duplicates, the site's
     facts document, BM25 weights) waits for the crawl's end, and nothing is written but the
-    vector cache, so a gather stays all-or-nothing. Pages are processed in arrival order, each
-    on its own, so the result is the same whether the work overlaps the crawl or follows it.
+    vector cache, so a gather stays all-or-nothing. Pages are processed in arrival order, those
+    that queued up while the worker was busy together (fewer, fuller embedding batches); a page's
+    chunks and vectors do not depend on the others, so the result is the same whether the work
+    overlaps the crawl or follows it.
     """
 
     def __init__(self, company: Company, settings: Settings, embedder: DenseEmbedder, cache: VectorCache, emit: OnEvent, *, reuse: bool) -> None:
@@ -164,30 +166,37 @@ class PageIndexer:
 
     def _work(self) -> None:
         try:
-            while (page := self._queue.get()) is not None and not self._abandoned:
-                self._process(page)
+            stop = False
+            while not stop and not self._abandoned:
+                pages = [self._queue.get()]
+                while pages[-1] is not None and not self._queue.empty():  # pages that arrived meanwhile: embedded together
+                    pages.append(self._queue.get())
+                stop = pages[-1] is None
+                self._process([page for page in pages if page is not None])
         except BaseException as err:  # re-raised in the gather's thread
             self._failure = err
 
-    def _process(self, page: FetchedPage) -> None:
-        started = monotonic()
-        outcome = clean.clean_page(page, self.company.slug, self.settings.clean, max_raw_bytes=self.settings.gather.max_raw_bytes)
-        self.seconds["clean"] += monotonic() - started
-        self.cleaned[id(page)] = outcome
-        self.emit(GatherEvent(stage="clean", done=len(self.cleaned), total=None))
-        if isinstance(outcome, RawDocument):
-            self.index(outcome)
+    def _process(self, pages: list[FetchedPage]) -> None:
+        docs = []
+        for page in pages:
+            started = monotonic()
+            outcome = clean.clean_page(page, self.company.slug, self.settings.clean, max_raw_bytes=self.settings.gather.max_raw_bytes)
+            self.seconds["clean"] += monotonic() - started
+            self.cleaned[id(page)] = outcome
+            self.emit(GatherEvent(stage="clean", done=len(self.cleaned), total=None))
+            if isinstance(outcome, RawDocument):
+                docs.append(outcome)
+        self.index(docs)
 
-    def index(self, doc: RawDocument) -> DocumentIndex:
-        """The document's chunks and vectors (made now unless the worker made them)."""
-        if id(doc) not in self.indexed:
-            part = index_document(doc, self.settings, self.embedder, self.cache, reuse=self.reuse)
-            self.seconds["chunk"] += part.chunk_seconds
-            self.seconds["embed"] += part.embed_seconds
-            self.indexed[id(doc)] = part
+    def index(self, docs: Sequence[RawDocument]) -> list[DocumentIndex]:
+        """The documents' chunks and vectors (made now for those the worker did not make)."""
+        new = [doc for doc in docs if id(doc) not in self.indexed]
+        if new:
+            for doc, part in zip(new, index_documents(new, self.settings, self.embedder, self.cache, self.seconds, reuse=self.reuse)):
+                self.indexed[id(doc)] = part
             done = sum(len(p.chunks) for p in self.indexed.values())
             self.emit(GatherEvent(stage="embed", done=done, total=None, message=f"{done} chunks"))
-        return self.indexed[id(doc)]
+        return [self.indexed[id(doc)] for doc in docs]
 
 
 def clean_crawl(
