@@ -32,18 +32,25 @@ def host_groups(requests: list[SourceRequest]) -> list[list[int]]:
     return sorted((indices for _, indices in groups), key=lambda indices: indices[0])
 
 
-def run(job: CrawlJob, send: Send) -> None:
-    """Crawl every source of ``job`` in this process's reactor, reporting through ``send``."""
-    from scrapy.utils.log import configure_logging
+def prepare() -> None:
+    """Install the reactor and import Scrapy: the slow part of starting, done before the job arrives."""
     from scrapy.utils.reactor import install_reactor
 
     install_reactor(REACTOR)
+    import cikb.gather.spiders  # noqa: F401
+    import scrapy.crawler  # noqa: F401
+
+
+def run(job: CrawlJob, send: Send) -> None:
+    """Crawl every source of ``job`` in this process's reactor (after :func:`prepare`), reporting through ``send``."""
+    from scrapy.utils.log import configure_logging
+
     from cikb.gather.settings import scrapy_settings
     from cikb.gather.spiders import SPIDERS
     from scrapy.crawler import CrawlerRunner
     from twisted.internet import defer, reactor, task
 
-    settings = {**scrapy_settings(job.settings), "LOG_INSTALL_ROOT_HANDLER": True}
+    settings = {**scrapy_settings(job.settings, job.http_cache_dir), "LOG_INSTALL_ROOT_HANDLER": True}
     configure_logging(settings)
     runner = CrawlerRunner(settings)
 
@@ -66,11 +73,15 @@ def _exit_when_parent_goes(stdin: IO[str]) -> None:
 
 
 def main() -> None:
-    job = CrawlJob.model_validate_json(sys.stdin.readline())
-    threading.Thread(target=_exit_when_parent_goes, args=(sys.stdin,), daemon=True).start()
     # Messages get stdout's pipe to themselves; anything else printing to stdout goes to stderr.
     channel = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    prepare()  # the parent starts this process ahead of the job (gather.Crawler)
+    line = sys.stdin.readline()
+    if not line.strip():
+        return  # the parent closed the pipe without a job: nothing to fetch
+    job = CrawlJob.model_validate_json(line)
+    threading.Thread(target=_exit_when_parent_goes, args=(sys.stdin,), daemon=True).start()
 
     def send(message: Message) -> None:
         channel.write(message.model_dump_json(exclude_none=True) + "\n")

@@ -170,7 +170,10 @@ class HtmlOnlyMiddleware:
         return cls(crawler)
 
     def headers_received(self, headers: Any, request: Request) -> None:
-        if not _accepted(request, content_type_of(headers)):
+        content_type = content_type_of(headers)
+        if not content_type and _conditional(request):
+            return  # most likely a 304 (no body, often no Content-Type): the HTTP cache serves the stored page, checked below
+        if not _accepted(request, content_type):
             raise StopDownload(fail=True)
 
     def process_response(self, request: Request, response: Response) -> Response:
@@ -186,6 +189,10 @@ class HtmlOnlyMiddleware:
             raise Dropped(DropReason.content_type, f"content type {content_type or 'missing'}")
         if isinstance(exception, (DownloadCancelledError, defer.CancelledError)):
             raise Dropped(DropReason.size, "response larger than max_download_bytes")
+
+
+def _conditional(request: Request) -> bool:
+    return b"If-None-Match" in request.headers or b"If-Modified-Since" in request.headers
 
 
 def content_type_of(headers: Any) -> str:

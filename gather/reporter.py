@@ -29,6 +29,7 @@ class CrawlJob(BaseModel):
 
     requests: list[SourceRequest]
     settings: GatherSettings
+    http_cache_dir: str | None = None  # conditional requests against the pages stored here (None: no HTTP cache)
 
 
 class Message(BaseModel):

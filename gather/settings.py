@@ -24,9 +24,11 @@ DOWNLOADER_MIDDLEWARES: dict[str, int | None] = {
 }
 
 
-def scrapy_settings(settings: GatherSettings) -> dict[str, Any]:
-    """The Scrapy settings dict for one crawl under ``settings``."""
+def scrapy_settings(settings: GatherSettings, http_cache_dir: str | None = None) -> dict[str, Any]:
+    """The Scrapy settings dict for one crawl under ``settings``; with ``http_cache_dir``, pages
+    stored there by an earlier crawl are revalidated (conditional requests) instead of re-downloaded."""
     return {
+        **_http_cache(http_cache_dir),
         "USER_AGENT": settings.user_agent,
         "ROBOTSTXT_OBEY": True,
         # Politeness per domain: one request at a time, at least download_delay apart.
@@ -54,4 +56,16 @@ def scrapy_settings(settings: GatherSettings) -> dict[str, Any]:
         "MEMUSAGE_ENABLED": False,
         "LOGSTATS_INTERVAL": 0,
         "LOG_LEVEL": "WARNING",
+    }
+
+
+def _http_cache(directory: str | None) -> dict[str, Any]:
+    if directory is None:
+        return {"HTTPCACHE_ENABLED": False}
+    return {
+        "HTTPCACHE_ENABLED": True,
+        "HTTPCACHE_DIR": directory,
+        "HTTPCACHE_EXPIRATION_SECS": 0,  # entries never expire: each use is revalidated instead
+        "HTTPCACHE_POLICY": "cikb.gather.httpcache.RevalidatingPolicy",
+        "HTTPCACHE_STORAGE": "cikb.gather.httpcache.WholeEntryStorage",
     }

@@ -20,6 +20,7 @@ request of that path) returning one: ``flaky(...)`` and ``slow(...)`` are exampl
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -78,11 +79,16 @@ def gaps(times: list[float]) -> list[float]:
 
 class SiteServer:
     """A threaded HTTP/1.1 server on ``host``:0 serving ``routes`` (exact path, then path without query),
-    then files under ``directory`` if given, else 404. Records every request in ``log``."""
+    then files under ``directory`` if given, else 404. Records every request in ``log``.
 
-    def __init__(self, routes: dict[str, Behaviour] | None = None, *, directory: Path | None = None, host: str = "127.0.0.1"):
+    With ``etags``, a route's 200 answers carry an ETag (a hash of the body) and a request whose
+    If-None-Match names it gets 304 Not Modified, counted in ``not_modified``."""
+
+    def __init__(self, routes: dict[str, Behaviour] | None = None, *, directory: Path | None = None, host: str = "127.0.0.1", etags: bool = False):
         self.routes: dict[str, Behaviour] = dict(routes or {})
         self.directory = directory
+        self.etags = etags
+        self.not_modified = 0
         self.log: list[LoggedRequest] = []
         self._hits: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -147,7 +153,18 @@ class _Handler(SimpleHTTPRequestHandler):
                 self.send_error(404, "Not Found")
             return
         reply = behaviour(hit) if callable(behaviour) else behaviour
+        if self.site.etags and reply.status == 200:
+            reply = self._validated(reply)
         self._send(reply)
+
+    def _validated(self, reply: Reply) -> Reply:
+        body = reply.body.encode("utf-8") if isinstance(reply.body, str) else reply.body
+        tag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
+        if self.headers.get("If-None-Match") == tag:
+            with self.site._lock:
+                self.site.not_modified += 1
+            return Reply(status=304, body=b"", content_type="", headers={"ETag": tag})  # as servers do: no body, no Content-Type
+        return replace(reply, headers={**reply.headers, "ETag": tag})
 
     def _send(self, reply: Reply) -> None:
         if reply.delay:
@@ -155,7 +172,8 @@ class _Handler(SimpleHTTPRequestHandler):
         body = reply.body.encode("utf-8") if isinstance(reply.body, str) else reply.body
         try:
             self.send_response(reply.status)
-            self.send_header("Content-Type", reply.content_type)
+            if reply.content_type:
+                self.send_header("Content-Type", reply.content_type)
             self.send_header("Content-Length", str(len(body)))
             for name, value in reply.headers.items():
                 self.send_header(name, value)
@@ -289,11 +307,11 @@ def _rss(base_url: str, paths: list[str]) -> str:
 
 @pytest.fixture
 def make_site() -> Iterator[Callable[..., SiteServer]]:
-    """Factory: ``make_site(routes, directory=None, host="127.0.0.1")`` -> a started SiteServer, stopped after the test."""
+    """Factory: ``make_site(routes, directory=None, host="127.0.0.1", etags=False)`` -> a started SiteServer, stopped after the test."""
     servers: list[SiteServer] = []
 
-    def make(routes: dict[str, Behaviour] | None = None, *, directory: Path | None = None, host: str = "127.0.0.1") -> SiteServer:
-        server = SiteServer(routes, directory=directory, host=host).start()
+    def make(routes: dict[str, Behaviour] | None = None, *, directory: Path | None = None, host: str = "127.0.0.1", etags: bool = False) -> SiteServer:
+        server = SiteServer(routes, directory=directory, host=host, etags=etags).start()
         servers.append(server)
         return server
 

@@ -91,8 +91,11 @@ def _sources(row: dict[str, str], columns: dict[str, str | None]) -> dict[str, s
     return sources
 
 
-def gather_many(settings: Settings, rows: Sequence[CompanyRow], on_event: OnBatchEvent | None = None) -> list[CompanyResult]:
+def gather_many(settings: Settings, rows: Sequence[CompanyRow], on_event: OnBatchEvent | None = None,
+                full: bool = False) -> list[CompanyResult]:
     """Gather every row's company; one result per row, in row order. Never raises for one company's failure.
+
+    ``full`` is :func:`gather_company`'s: ignore the HTTP and vector caches.
 
     A row that cannot be gathered as given (no name, no source, a bad URL, a company
     already listed) fails at once, before anything is fetched. Interrupted (Ctrl-C), it
@@ -109,7 +112,7 @@ def gather_many(settings: Settings, rows: Sequence[CompanyRow], on_event: OnBatc
         else:
             results[row.number] = planned
             emit(BatchEvent(row, "finished", result=planned))
-    runner = _Runner(settings, jobs, emit)
+    runner = _Runner(settings, jobs, emit, full)
     for number, result in runner.run(_parallelism(settings, len(jobs))).items():
         results[number] = result
     return [results[row.number] for row in rows]
@@ -173,8 +176,8 @@ class _Interrupted(Exception):
 class _Runner:
     """Worker threads taking jobs whose domains no running job holds."""
 
-    def __init__(self, settings: Settings, jobs: list[_Job], emit: OnBatchEvent) -> None:
-        self.settings = settings
+    def __init__(self, settings: Settings, jobs: list[_Job], emit: OnBatchEvent, full: bool = False) -> None:
+        self.settings, self.full = settings, full
         self.pending = list(jobs)
         self.emit = emit
         self.busy: set[str] = set()
@@ -237,7 +240,7 @@ class _Runner:
             self.emit(BatchEvent(row, "progress", event=event))
 
         try:
-            summary = gather_company(self.settings, row.name, row.sources, on_event=progress)
+            summary = gather_company(self.settings, row.name, row.sources, on_event=progress, full=self.full)
             result = CompanyResult(**summary.model_dump(), row=row.number, status="ok")
         except _Interrupted:
             result = _failed(row, self.settings, "interrupted before its commit", started_at, monotonic() - started)

@@ -19,7 +19,7 @@ from typing import TypeVar
 
 import numpy as np
 from cikb.chunk import chunk_document, indexed_text
-from cikb.embed import Bm25Encoder, DenseEmbedder
+from cikb.embed import Bm25Encoder, DenseEmbedder, VectorCache
 from cikb.store import VectorStore, open_store
 from pydantic import BaseModel, ValidationError
 
@@ -48,6 +48,51 @@ class IndexBatch:
     bm25_avg_len: float
     model: ModelInfo
     chunks_per_second: float = 0.0
+    embedded: int = -1  # chunks embedded now; the others came from the vector cache (-1: all of them)
+
+    @property
+    def reused(self) -> int:
+        return len(self.chunks) - self.embedded if self.embedded >= 0 else 0
+
+
+@dataclass
+class DocumentIndex:
+    """One document's chunks and dense vectors, made as soon as the document was cleaned."""
+
+    chunks: list[Chunk]
+    dense: np.ndarray
+    embedded: int  # chunks embedded now; the others' vectors came from the vector cache
+
+
+def index_documents(
+    docs: Sequence[RawDocument], settings: Settings, embedder: DenseEmbedder, cache: VectorCache, seconds: dict[str, float], *, reuse: bool = True
+) -> list[DocumentIndex]:
+    """Chunk documents and give each chunk its dense vector, from the cache where ``reuse`` allows
+    (the rest in one embedding call); the time spent is added to ``seconds["chunk"]`` and ``["embed"]``.
+
+    A chunk's id depends on its document alone and its vector on its text alone, so documents
+    indexed a few at a time, in any order, assemble into the batch :func:`build_index` makes of them all.
+    """
+    started = monotonic()
+    chunked = [chunk_document(doc, embedder.tokenizer, settings.chunk) for doc in docs]
+    embedding = monotonic()
+    dense, fresh = cache.embed(embedder, [indexed_text(c) for chunks in chunked for c in chunks], reuse=reuse)
+    seconds["chunk"] = seconds.get("chunk", 0.0) + embedding - started
+    seconds["embed"] = seconds.get("embed", 0.0) + monotonic() - embedding
+    parts, row = [], 0
+    for chunks in chunked:
+        rows = slice(row, row + len(chunks))
+        parts.append(DocumentIndex(chunks, dense[rows], int(fresh[rows].sum())))
+        row += len(chunks)
+    return parts
+
+
+def assemble_index(parts: Sequence[DocumentIndex], embedder: DenseEmbedder, bm25_avg_len: float | None) -> IndexBatch:
+    """The batch of documents indexed one by one (in document order): BM25 weights are made here, over all chunks."""
+    chunks = [c for part in parts for c in part.chunks]
+    dense = np.concatenate([part.dense for part in parts]) if parts else np.zeros((0, embedder.info.dim), dtype=np.float32)
+    avg_len, sparse = _bm25(chunks, bm25_avg_len)
+    return IndexBatch(chunks, dense, sparse, avg_len, embedder.info, embedded=sum(part.embedded for part in parts))
 
 
 def check_store_model(settings: Settings, embedder: DenseEmbedder) -> float | None:
@@ -87,10 +132,16 @@ def embed_chunks(chunks: list[Chunk], embedder: DenseEmbedder, bm25_avg_len: flo
     started = monotonic()
     dense = embedder.embed_documents(texts, on_progress=lambda done, total: report("embed", done, total, ""))
     rate = len(chunks) / max(monotonic() - started, 1e-9)
-    avg_len = bm25_avg_len or Bm25Encoder().average_length(texts) or 1.0
-    sparse = Bm25Encoder(avg_len=avg_len).encode_documents(texts)
+    avg_len, sparse = _bm25(chunks, bm25_avg_len)
     report("embed", len(chunks), len(chunks), f"{len(chunks)} chunks embedded, {rate:.1f} chunks/s ({embedder.info.name})")
     return IndexBatch(chunks, dense, sparse, avg_len, embedder.info, rate)
+
+
+def _bm25(chunks: Sequence[Chunk], bm25_avg_len: float | None) -> tuple[float, list[SparseVector]]:
+    """BM25 term weights of the chunks (their indexed text), with the collection's avg_len or, for a new one, theirs."""
+    texts = [indexed_text(c) for c in chunks]
+    avg_len = bm25_avg_len or Bm25Encoder().average_length(texts) or 1.0
+    return avg_len, Bm25Encoder(avg_len=avg_len).encode_documents(texts)
 
 
 def save_index(generation: Generation, batch: IndexBatch) -> None:

@@ -13,6 +13,7 @@ from contextlib import ExitStack
 from datetime import datetime, timezone
 from time import monotonic
 
+from cikb.chunk import indexed_text
 from cikb.embed import Bm25Encoder, DenseEmbedder, load_embedder
 from cikb.store import open_empty_store, open_store
 from pydantic import BaseModel
@@ -199,7 +200,7 @@ def rebuild_all(settings: Settings, on_progress: OnProgress | None = None) -> li
         inputs = [(folder, *_rebuild_input(folder, "cikb rebuild --all")) for folder in folders]  # every raw document readable, or nothing changes
         embedder = load_embedder(settings.embed)
         chunked = [(folder, docs, manifest, chunk_documents(docs, settings, embedder)) for folder, docs, manifest in inputs]
-        texts = [chunk.text for *_, chunks in chunked for chunk in chunks]
+        texts = [indexed_text(chunk) for *_, chunks in chunked for chunk in chunks]  # as gathers index them
         avg_len = (Bm25Encoder().average_length(texts) or 1.0) if texts else None  # one avg_len over the whole new collection
         staged: list[tuple[CompanyDir, Generation, IndexBatch, dict, list[RawDocument]]] = []
         for folder, docs, manifest, chunks in chunked:

@@ -19,9 +19,15 @@ class GatherSummary(BaseModel):
     sources: list[SourceSummary]
     documents: int = 0
     chunks: int = 0
+    embedded: int = Field(0, description="Chunks embedded by this gather.")
+    reused: int = Field(0, description="Chunks whose vectors came from the vector cache (text already embedded with this model).")
     raw_dir: str
     model: str | None = None
     seconds: float = 0.0
+    stage_seconds: dict[str, float] = Field(
+        default_factory=dict,
+        description="Seconds per stage: crawl (wall clock); clean, chunk, embed (work done, mostly during the crawl); store (staging and commit).",
+    )
     started_at: datetime
     ok: bool = True
     error: str | None = None

@@ -10,18 +10,24 @@ the previous knowledge base exactly as it was; two gathers of one company cannot
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import queue
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from datetime import datetime, timezone
+from pathlib import Path
 from time import monotonic
 
-from cikb.embed import DenseEmbedder, load_embedder
+from cikb.embed import DenseEmbedder, VectorCache, load_embedder
 
 from cikb import clean, gather
 from cikb.app.indexing import (
+    DocumentIndex,
     IndexBatch,
-    build_index,
+    assemble_index,
     check_store_model,
     commit,
+    index_documents,
     recover,
     stage,
 )
@@ -43,6 +49,7 @@ from cikb.core.slug import company_from_name
 
 OnEvent = Callable[[GatherEvent], None]
 SourceUrls = Mapping[str, str | Sequence[str]]
+VECTOR_CACHE = "vectors.sqlite"  # under settings.cache_dir
 
 
 def resolve_sources(sources: SourceUrls, settings: Settings) -> list[SourceRequest]:
@@ -53,8 +60,15 @@ def resolve_sources(sources: SourceUrls, settings: Settings) -> list[SourceReque
     return requests
 
 
-def gather_company(settings: Settings, company_name: str, sources: SourceUrls, on_event: OnEvent | None = None) -> GatherSummary:
-    """Gather one company's sources into the knowledge base; returns the run summary."""
+def gather_company(
+    settings: Settings, company_name: str, sources: SourceUrls, on_event: OnEvent | None = None, *, full: bool = False
+) -> GatherSummary:
+    """Gather one company's sources into the knowledge base; returns the run summary.
+
+    Pages are cleaned, chunked and embedded as they arrive (``[gather] overlap``), while the
+    crawler waits out its politeness delay. Vectors of chunk texts embedded before and pages
+    the server says are unchanged (a 304) are reused; ``full`` ignores both caches.
+    """
     company = company_from_name(company_name)
     requests = resolve_sources(sources, settings)
     emit = on_event or (lambda event: None)
@@ -65,34 +79,139 @@ def gather_company(settings: Settings, company_name: str, sources: SourceUrls, o
             recover(settings, folder)  # a previous gather killed mid-commit is finished first
         except DamagedError:
             pass  # its staged index is damaged: this gather replaces the company's raw files and points anyway
-        embedder = load_embedder(settings.embed)
-        avg_len = check_store_model(settings, embedder)  # refuse a model mismatch before crawling
-        crawl = gather.crawl(requests, settings.gather, lambda e: emit(GatherEvent(stage="crawl", crawl=e)))
-        documents, summaries = clean_crawl(crawl, company, settings, emit)
-        if not documents:
-            raise GatherFailedError(nothing_gathered(company, summaries))
-        batch = _stage_and_commit(settings, folder, company, documents, summaries, embedder, avg_len, emit, started_at)
+        with gather.Crawler() as crawler:  # starts while the model loads; fetches nothing until given the job
+            embedder = load_embedder(settings.embed)
+            avg_len = check_store_model(settings, embedder)  # refuse a model mismatch before crawling
+            with VectorCache(settings.cache_dir / VECTOR_CACHE, embedder.info) as cache:
+                indexer = PageIndexer(company, settings, embedder, cache, emit, reuse=not full)
+                documents, summaries = _crawl(requests, settings, crawler, indexer, emit, http_cache=None if full else folder.http_cache_dir)
+                parts = indexer.index(documents)  # made during the crawl, but for the facts document
+        stored = monotonic()
+        batch = _stage_and_commit(settings, folder, company, documents, summaries, assemble_index(parts, embedder, avg_len), emit, started_at)
+        indexer.seconds["store"] = monotonic() - stored
     return GatherSummary(
         company=company,
         sources=summaries,
         documents=len(documents),
         chunks=len(batch.chunks),
+        embedded=batch.embedded,
+        reused=batch.reused,
         raw_dir=str(folder.raw_link),
         model=embedder.description,
         seconds=round(monotonic() - started, 3),
+        stage_seconds={stage: round(seconds, 3) for stage, seconds in indexer.seconds.items()},
         started_at=started_at,
     )
 
 
-def clean_crawl(crawl: CrawlResult, company: Company, settings: Settings, emit: OnEvent) -> tuple[list[RawDocument], list[SourceSummary]]:
+def _crawl(
+    requests: list[SourceRequest], settings: Settings, crawler: gather.Crawler, indexer: PageIndexer, emit: OnEvent, http_cache: Path | None
+) -> tuple[list[RawDocument], list[SourceSummary]]:
+    """Crawl with ``indexer`` working on each page as it arrives; the documents kept (GatherFailedError if none)."""
+    with indexer.running(settings.gather.overlap):
+        crawl = gather.crawl(
+            requests, settings.gather, lambda e: emit(GatherEvent(stage="crawl", crawl=e)),
+            on_page=indexer.add, http_cache_dir=http_cache, crawler=crawler,
+        )
+    indexer.seconds["crawl"] = crawl.seconds
+    documents, summaries = clean_crawl(crawl, indexer.company, settings, emit, cleaned=indexer.cleaned)
+    if not documents:
+        raise GatherFailedError(nothing_gathered(indexer.company, summaries))
+    return documents, summaries
+
+
+class PageIndexer:
+    """Cleans, chunks and embeds each fetched page on a worker thread while the crawl goes on.
+
+    Only per-page work happens here: what depends on every page (near-duplicates, the site's
+    facts document, BM25 weights) waits for the crawl's end, and nothing is written but the
+    vector cache, so a gather stays all-or-nothing. Pages are processed in arrival order, those
+    that queued up while the worker was busy together (fewer, fuller embedding batches); a page's
+    chunks and vectors do not depend on the others, so the result is the same whether the work
+    overlaps the crawl or follows it.
+    """
+
+    def __init__(self, company: Company, settings: Settings, embedder: DenseEmbedder, cache: VectorCache, emit: OnEvent, *, reuse: bool) -> None:
+        self.company, self.settings, self.embedder, self.cache, self.emit, self.reuse = company, settings, embedder, cache, emit, reuse
+        self.cleaned: dict[int, RawDocument | DropReason] = {}  # id(page) -> outcome
+        self.indexed: dict[int, DocumentIndex] = {}  # id(document) -> chunks and vectors
+        self.seconds = {"crawl": 0.0, "clean": 0.0, "chunk": 0.0, "embed": 0.0, "store": 0.0}
+        self._queue: queue.SimpleQueue[FetchedPage | None] = queue.SimpleQueue()
+        self._failure: BaseException | None = None
+        self._abandoned = False
+
+    def add(self, source_index: int, page: FetchedPage) -> None:
+        """A page just fetched: worked on at once when overlapping, else after the crawl."""
+        self._queue.put(page)
+
+    @contextmanager
+    def running(self, overlap: bool) -> Iterator[None]:
+        """Work on pages as they are added (``overlap``), else when the block ends; then wait for every page."""
+        worker = threading.Thread(target=self._work, name="cikb-page-indexer", daemon=True) if overlap else None
+        if worker is not None:
+            worker.start()
+        try:
+            yield
+        except BaseException:
+            self._abandoned = True  # the crawl failed or was interrupted: the worker stops at its next page
+            self._queue.put(None)
+            raise
+        self._queue.put(None)  # the worker stops after the pages already queued
+        if worker is None:
+            self._work()
+        else:
+            worker.join()
+        if self._failure is not None:
+            raise self._failure
+
+    def _work(self) -> None:
+        try:
+            stop = False
+            while not stop and not self._abandoned:
+                pages = [self._queue.get()]
+                while pages[-1] is not None and not self._queue.empty():  # pages that arrived meanwhile: embedded together
+                    pages.append(self._queue.get())
+                stop = pages[-1] is None
+                self._process([page for page in pages if page is not None])
+        except BaseException as err:  # re-raised in the gather's thread
+            self._failure = err
+
+    def _process(self, pages: list[FetchedPage]) -> None:
+        docs = []
+        for page in pages:
+            started = monotonic()
+            outcome = clean.clean_page(page, self.company.slug, self.settings.clean, max_raw_bytes=self.settings.gather.max_raw_bytes)
+            self.seconds["clean"] += monotonic() - started
+            self.cleaned[id(page)] = outcome
+            self.emit(GatherEvent(stage="clean", done=len(self.cleaned), total=None))
+            if isinstance(outcome, RawDocument):
+                docs.append(outcome)
+        self.index(docs)
+
+    def index(self, docs: Sequence[RawDocument]) -> list[DocumentIndex]:
+        """The documents' chunks and vectors (made now for those the worker did not make)."""
+        new = [doc for doc in docs if id(doc) not in self.indexed]
+        if new:
+            for doc, part in zip(new, index_documents(new, self.settings, self.embedder, self.cache, self.seconds, reuse=self.reuse)):
+                self.indexed[id(doc)] = part
+            done = sum(len(p.chunks) for p in self.indexed.values())
+            self.emit(GatherEvent(stage="embed", done=done, total=None, message=f"{done} chunks"))
+        return [self.indexed[id(doc)] for doc in docs]
+
+
+def clean_crawl(
+    crawl: CrawlResult, company: Company, settings: Settings, emit: OnEvent, cleaned: Mapping[int, RawDocument | DropReason] | None = None
+) -> tuple[list[RawDocument], list[SourceSummary]]:
     """Clean every fetched page and store duplicates once, then add the site's facts document;
-    per-source counts are updated in place."""
+    per-source counts are updated in place. ``cleaned`` holds pages already cleaned (by id)."""
     summaries = [result.summary.model_copy(deep=True) for result in crawl.sources]
     candidates: list[tuple[RawDocument, SourceSummary]] = []
     site: list[tuple[FetchedPage, SourceSummary]] = []  # the company's own pages in the language kept
     pages = [(page, summary) for result, summary in zip(crawl.sources, summaries) for page in result.pages]
     for done, (page, summary) in enumerate(pages, start=1):
-        outcome = clean.clean_page(page, company.slug, settings.clean, max_raw_bytes=settings.gather.max_raw_bytes)
+        outcome = (cleaned or {}).get(id(page))
+        if outcome is None:
+            outcome = clean.clean_page(page, company.slug, settings.clean, max_raw_bytes=settings.gather.max_raw_bytes)
         if isinstance(outcome, DropReason):
             summary.drop(outcome)
         else:
@@ -125,8 +244,7 @@ def _stage_and_commit(
     company: Company,
     documents: list[RawDocument],
     summaries: list[SourceSummary],
-    embedder: DenseEmbedder,
-    avg_len: float | None,
+    batch: IndexBatch,
     emit: OnEvent,
     started_at: datetime,
 ) -> IndexBatch:
@@ -134,11 +252,7 @@ def _stage_and_commit(
         _count_chunks(batch, summaries)
         return _manifest(company, summaries, batch, started_at)
 
-    generation, batch = stage(
-        settings, folder, documents,
-        lambda: build_index(documents, settings, embedder, avg_len, lambda step, done, total, msg: emit(GatherEvent(stage=step, done=done, total=total, message=msg))),
-        manifest,
-    )
+    generation, batch = stage(settings, folder, documents, lambda: batch, manifest)
     emit(GatherEvent(stage="store", message=f"writing {len(batch.chunks)} points"))
     commit(settings, folder, generation, batch)
     emit(GatherEvent(stage="store", done=len(batch.chunks), total=len(batch.chunks), message="done"))

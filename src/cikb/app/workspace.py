@@ -7,6 +7,7 @@
             index/                       its chunks and vectors, kept until they are in the store
             manifest.json                written last: the generation is complete
         indexed                          id of the generation whose points are in the store
+        http-cache/                      pages with an ETag or Last-Modified, revalidated by the next gather
         .lock                            held by the gather of this company
 
 Why generations: a gather writes everything into a new generation first (spec G5). The
@@ -112,6 +113,11 @@ class CompanyDir:
     @property
     def generations_dir(self) -> Path:
         return self.root / "generations"
+
+    @property
+    def http_cache_dir(self) -> Path:
+        """Its pages as last fetched (Scrapy's HTTP cache): a re-gather asks whether they changed; forget removes them."""
+        return self.root / "http-cache"
 
     @property
     def indexed_file(self) -> Path:

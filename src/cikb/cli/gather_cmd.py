@@ -40,13 +40,17 @@ def gather_cmd(
         help="Gather every company of a CSV instead: a Company column and optional Website, Wikipedia, News (URLs separated by spaces) "
         "and Crunchbase columns, any case. Companies on different domains run in parallel (\\[gather] max_parallel_companies).",
     ),
+    full: bool = typer.Option(False, "--full", help="Ignore the caches: download every page in full (no conditional requests) and embed every chunk again."),
     as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON (with --from-csv: a list, one object per company)."),
 ) -> None:
     """Gather a company's public sources into the knowledge base (replacing its previous gather).
 
     Fetches politely (robots.txt, one request per second per domain, text/html only), cleans
-    to English Markdown in data/<slug>/raw/, chunks, embeds and stores the chunks. A gather
-    that yields nothing leaves the previous knowledge base untouched and exits non-zero.
+    to English Markdown in data/<slug>/raw/, chunks, embeds and stores the chunks, each page
+    as it arrives. A re-gather asks the server whether each page changed (ETag,
+    Last-Modified) and embeds only chunk texts it has not embedded before (--full ignores
+    both caches). A gather that yields nothing leaves the previous knowledge base untouched
+    and exits non-zero.
 
     With --from-csv, every company of the file is gathered the same way and summarised in
     a row of one table; a company that fails does not stop the others, and the command exits
@@ -61,23 +65,23 @@ def gather_cmd(
     if from_csv is not None:
         if company is not None or any(sources.values()):
             raise BadInputError("--from-csv reads the companies and their sources from the file: give no company name or source option with it")
-        gather_csv(cfg, from_csv, as_json)
+        gather_csv(cfg, from_csv, as_json, full)
         return
     if company is None:
         raise BadInputError("Missing argument 'company' (or --from-csv FILE). (see `cikb gather --help`)")
     with GatherProgress(cfg.gather.max_pages_per_source) as progress:
-        summary = gather_company(cfg, company, {k: v for k, v in sources.items() if v}, on_event=progress.update)
+        summary = gather_company(cfg, company, {k: v for k, v in sources.items() if v}, on_event=progress.update, full=full)
     if as_json:
         print_json(summary)
     else:
         print_summary(summary)
 
 
-def gather_csv(cfg: Settings, path: Path, as_json: bool) -> None:
+def gather_csv(cfg: Settings, path: Path, as_json: bool, full: bool = False) -> None:
     """`cikb gather --from-csv FILE`: every company of the file, a summary per company, failures named at the end."""
     rows = read_company_rows(path)
     with BatchProgress(len(rows), cfg.gather.max_pages_per_source) as progress:
-        results = gather_many(cfg, rows, on_event=progress.update)
+        results = gather_many(cfg, rows, on_event=progress.update, full=full)
     if as_json:
         print_json([r.model_dump(mode="json") for r in results])
     else:
@@ -237,6 +241,8 @@ def print_summary(summary: GatherSummary) -> None:
             dropped = f"{dropped}; error: {s.error}"
         table.add_row(safe(s.source_type), str(s.fetched), str(s.kept), safe(dropped), str(s.documents), str(s.chunks), f"{s.seconds:.1f}")
     out.print(table)
-    out.print(f"{summary.documents} documents in {plain(summary.raw_dir)}/, {summary.chunks} chunks stored, {summary.seconds:.1f} s",
-              highlight=False, markup=False)
+    out.print(f"{summary.documents} documents in {plain(summary.raw_dir)}/, {summary.chunks} chunks stored "
+              f"({summary.embedded} embedded, {summary.reused} reused), {summary.seconds:.1f} s", highlight=False, markup=False)
+    if summary.stage_seconds:
+        out.print("seconds by stage: " + ", ".join(f"{stage} {seconds:.1f}" for stage, seconds in summary.stage_seconds.items()), highlight=False, markup=False)
     out.print(f"embedding model: {plain(summary.model)}", highlight=False, markup=False)

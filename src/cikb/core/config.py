@@ -55,6 +55,7 @@ class GatherSettings(BaseModel):
         "facts_first",
         description="Website crawl order: facts_first scores each URL (about, team, contact, legal, press, announcement posts first; listings and generic articles last); breadth_first fetches in the order found.",
     )
+    overlap: bool = Field(True, description="Clean, chunk and embed each page as it arrives, while the crawl waits out its delay; false: only after the crawl (the same result, slower).")
 
 
 class CleanSettings(BaseModel):
@@ -256,6 +257,11 @@ class Settings(BaseSettings):
     @property
     def store_path(self) -> Path:
         return self.store.path or self.data_dir / "_qdrant"
+
+    @property
+    def cache_dir(self) -> Path:
+        """The vector cache, shared by every company (``cikb gather --full`` ignores it)."""
+        return self.data_dir / "_cache"
 
     def company_dir(self, slug: str) -> Path:
         return self.data_dir / slug

@@ -1,0 +1,114 @@
+"""Vectors already computed, by content: a re-gather of unchanged text embeds nothing (issue 11, item 3).
+
+    cache = VectorCache(settings.cache_dir / "vectors.sqlite", embedder.info)
+    vectors, fresh = cache.embed(embedder, texts)   # only texts never seen with this model are embedded (fresh: which)
+
+The key is sha256 of the model's identity (name, backend, weights, pooling, prefix...) and the
+text, so another model or backend never reuses a vector. A vector depends on its text alone
+(the backends embed each text independently of its batch), which is what makes a reused vector
+the one a fresh embedding would give. One SQLite file serves every company: each write is one
+transaction, so concurrent gathers and a gather killed mid-write leave it consistent. A cache
+file that cannot be read is moved aside and started afresh: it only ever saves work.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import sqlite3
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+from cikb.embed.dense import DenseEmbedder
+
+from cikb.core.models import ModelInfo
+
+log = logging.getLogger("cikb.embed")
+
+_SCHEMA = "CREATE TABLE IF NOT EXISTS vectors (key BLOB PRIMARY KEY, vector BLOB NOT NULL)"
+_LOOKUP_BATCH = 500  # keys per SELECT: under SQLite's bound on parameters
+
+
+class VectorCache:
+    """Dense vectors of texts under one model, kept in a SQLite file."""
+
+    def __init__(self, path: Path, model: ModelInfo) -> None:
+        self.path = path
+        self.model = model
+        self._model_key = model.model_dump_json().encode("utf-8") + b"\0"
+        self._lock = threading.Lock()  # one connection, used from the gather's worker and main threads in turn
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = self._connect()
+        except sqlite3.DatabaseError as err:
+            log.warning("vector cache %s cannot be read (%s): moved aside, starting an empty one", path, err)
+            os.replace(path, path.with_name(path.name + ".damaged"))
+            self._db = self._connect()
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=60, check_same_thread=False, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")  # readers never wait for another gather's write
+        db.execute(_SCHEMA)
+        db.execute("SELECT count(*) FROM (SELECT 1 FROM vectors LIMIT 1)").fetchone()
+        return db
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> VectorCache:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def key(self, text: str) -> bytes:
+        return hashlib.sha256(self._model_key + text.encode("utf-8")).digest()
+
+    def lookup(self, texts: Sequence[str]) -> list[np.ndarray | None]:
+        """Each text's cached vector, or None."""
+        keys = [self.key(t) for t in texts]
+        found: dict[bytes, np.ndarray] = {}
+        with self._lock:
+            for start in range(0, len(keys), _LOOKUP_BATCH):
+                part = keys[start : start + _LOOKUP_BATCH]
+                marks = ",".join("?" * len(part))
+                for key, blob in self._db.execute(f"SELECT key, vector FROM vectors WHERE key IN ({marks})", part):
+                    vector = np.frombuffer(blob, dtype=np.float32)
+                    if vector.shape == (self.model.dim,):
+                        found[key] = vector
+        return [found.get(k) for k in keys]
+
+    def store(self, texts: Sequence[str], vectors: np.ndarray) -> None:
+        """Remember each text's vector (one transaction)."""
+        rows = [(self.key(t), np.ascontiguousarray(v, dtype=np.float32).tobytes()) for t, v in zip(texts, vectors)]
+        if not rows:
+            return
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.executemany("INSERT OR REPLACE INTO vectors (key, vector) VALUES (?, ?)", rows)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def embed(self, embedder: DenseEmbedder, texts: Sequence[str], *, reuse: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """Vectors of ``texts`` (row-aligned), and which were embedded now (a bool per text); the rest came from the cache.
+
+        The texts not cached are embedded in one call; ``reuse=False`` embeds every text (and
+        refreshes the cache with the result).
+        """
+        cached = self.lookup(texts) if reuse else [None] * len(texts)
+        fresh = np.array([vector is None for vector in cached], dtype=bool)
+        vectors = np.zeros((len(texts), self.model.dim), dtype=np.float32)
+        for i, vector in enumerate(cached):
+            if vector is not None:
+                vectors[i] = vector
+        if fresh.any():
+            missing = [texts[i] for i in np.flatnonzero(fresh)]
+            vectors[fresh] = embedder.embed_documents(missing)
+            self.store(missing, vectors[fresh])
+        return vectors, fresh

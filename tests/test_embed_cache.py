@@ -1,0 +1,70 @@
+"""The vector cache (embed.VectorCache): text + model identity -> vector, shared safely by concurrent gathers."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+from cikb.embed import VectorCache
+
+from cikb.core.models import ModelInfo
+
+MODEL = ModelInfo(name="test/model", dim=4, backend="fastembed", variant="onnx-int8", pooling="mean")
+
+
+class CountingEmbedder:
+    """A deterministic stand-in for a dense model that counts the texts it embeds."""
+
+    def __init__(self) -> None:
+        self.embedded: list[str] = []
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        self.embedded.extend(texts)
+        return np.array([[len(t), sum(map(ord, t)) % 97, t.count(" "), 1.0] for t in texts], dtype=np.float32)
+
+
+def test_a_text_is_embedded_once_per_model(tmp_path: Path) -> None:
+    path, embedder = tmp_path / "vectors.sqlite", CountingEmbedder()
+    with VectorCache(path, MODEL) as cache:
+        first, fresh = cache.embed(embedder, ["alpha beta", "gamma"])
+        assert fresh.tolist() == [True, True]
+    with VectorCache(path, MODEL) as cache:  # a later gather
+        again, fresh = cache.embed(embedder, ["gamma", "alpha beta", "delta"])
+        assert fresh.tolist() == [False, False, True] and embedder.embedded[-1:] == ["delta"]
+        assert np.array_equal(again[:2], first[::-1])
+        _, fresh = cache.embed(embedder, ["gamma"], reuse=False)  # --full: embedded again
+        assert fresh.all()
+    other = MODEL.model_copy(update={"variant": "onnx-fp32"})
+    with VectorCache(path, other) as cache:
+        _, fresh = cache.embed(embedder, ["gamma"])
+        assert fresh.all()  # another model's vector is never reused
+
+
+def test_a_damaged_cache_file_is_moved_aside_and_started_afresh(tmp_path: Path) -> None:
+    path = tmp_path / "vectors.sqlite"
+    path.write_bytes(b"this is not a database" * 100)
+    with VectorCache(path, MODEL) as cache:
+        _, fresh = cache.embed(CountingEmbedder(), ["alpha"])
+        assert fresh.all() and cache.lookup(["alpha"])[0] is not None
+    assert (tmp_path / "vectors.sqlite.damaged").is_file()
+
+
+def test_concurrent_gathers_share_one_cache_file(tmp_path: Path) -> None:
+    path = tmp_path / "vectors.sqlite"
+    VectorCache(path, MODEL).close()
+
+    def gather(company: str) -> None:
+        with VectorCache(path, MODEL) as cache:
+            for n in range(30):
+                cache.embed(CountingEmbedder(), [f"{company} chunk {n} {m}" for m in range(5)])
+
+    threads = [threading.Thread(target=gather, args=(name,)) for name in ("initech", "globex", "acme")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    with VectorCache(path, MODEL) as cache:
+        texts = [f"{company} chunk {n} {m}" for company in ("initech", "globex", "acme") for n in range(30) for m in range(5)]
+        assert all(vector is not None for vector in cache.lookup(texts))
