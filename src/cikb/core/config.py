@@ -38,7 +38,14 @@ class GatherSettings(BaseModel):
     max_pages_per_source: int = Field(20, ge=1, description="Pages kept per source at most.")
     max_raw_bytes: int = Field(100_000, ge=1_000, description="Raw text per document at most (bytes of extracted text).")
     max_download_bytes: int = Field(5_000_000, ge=10_000, description="Bytes of one HTTP response at most (HTML is usually far bigger than its text).")
-    request_timeout: float = Field(30.0, gt=0, description="Seconds per request.")
+    request_timeout: float = Field(
+        30.0, gt=0,
+        description="Seconds a page may take in all: connecting, headers and body (a slow-dripping server is cut off), retries and their backoff included. A page past it is reported as timed out.",
+    )
+    source_timeout: float = Field(
+        300.0, gt=0,
+        description="Seconds one source may crawl; then it stops: pages in flight count as timed out, pages not yet fetched as dropped (budget).",
+    )
     download_delay: float = Field(1.0, ge=0, description="Seconds between requests to one domain.")
     max_attempts: int = Field(3, ge=1, description="Attempts per request on timeouts, 429 and 5xx.")
     backoff_base: float = Field(1.0, ge=0, description="Backoff before retry n is backoff_base * 2**(n-1) seconds.")
