@@ -84,21 +84,27 @@ class FastembedEmbedder(DenseEmbedder):
 
     backend: Backend = "fastembed"
 
-    def __init__(self, files: ModelFiles, onnx_batch_size: int = 16, **kwargs: object) -> None:
+    def __init__(self, files: ModelFiles, onnx_batch_size: int = 1, onnx_arena: bool = True, **kwargs: object) -> None:
         super().__init__(files, **kwargs)  # type: ignore[arg-type]
         from fastembed import TextEmbedding
 
         self.onnx_batch_size = onnx_batch_size
         name = _register_fastembed_model(files)
-        # No memory arena: batches pad to different lengths, and an arena keeps every shape's
-        # buffers (measured: 8.4 GB peak RSS over 200 chunks with it, batch 64).
+        # Chosen by measurement (bench/embed.py, 200 real chunks of ~420 tokens, one run on a busy 2-core
+        # machine): onnxruntime's memory arena on, one text per call: 2.9x sentence-transformers fp32, peak
+        # RSS 358 MB; the old setting (no arena, 16 per call) 1.3x and 1.6 GB. Without the arena every call
+        # allocates and page-faults its activations afresh (172 vs 78 ms of CPU per chunk, single thread);
+        # one text per call is both the fastest (no padding; attention buffers stay in cache: 4 / 8 / 16 per
+        # call gave 2.3x / 2.0x / 2.0x) and the smallest, since the arena keeps the largest call's buffers
+        # (~ texts x tokens^2: 16 per call peaked at 2.2 GB; 64 at 8.4 GB) and one text of at most 512
+        # tokens bounds them. Threads: onnxruntime's default (one per core).
         self._model = TextEmbedding(
-            name, specific_model_path=str(files.directory), providers=["CPUExecutionProvider"], enable_cpu_mem_arena=False,
+            name, specific_model_path=str(files.directory), providers=["CPUExecutionProvider"], enable_cpu_mem_arena=onnx_arena,
         )
 
     def _embed(self, texts: list[str]) -> np.ndarray:
-        # Batches pad to their longest text: embedding in length order wastes far less work
-        # (measured +40% chunks/s on real chunks); the rows are put back in the caller's order.
+        # With more than one text per call, calls pad to their longest text: embedding in length order
+        # wastes far less work (measured +40% chunks/s at 16 per call); rows go back in the caller's order.
         order = np.argsort([len(text) for text in texts], kind="stable")
         vectors = np.asarray(list(self._model.embed([texts[i] for i in order], batch_size=self.onnx_batch_size)), dtype=np.float32)
         restored = np.empty_like(vectors)
@@ -195,7 +201,9 @@ def _find_files(spec: DenseModelSpec, settings: EmbedSettings, backend: Backend)
 
 def _construct(files: ModelFiles, settings: EmbedSettings, **kwargs: str) -> DenseEmbedder:
     if files.backend == "fastembed":
-        return FastembedEmbedder(files, onnx_batch_size=settings.onnx_batch_size, batch_size=settings.batch_size, **kwargs)
+        return FastembedEmbedder(
+            files, onnx_batch_size=settings.onnx_batch_size, onnx_arena=settings.onnx_arena, batch_size=settings.batch_size, **kwargs,
+        )
     return SentenceTransformerEmbedder(files, device=settings.device, batch_size=settings.batch_size, **kwargs)
 
 

@@ -90,7 +90,14 @@ class EmbedSettings(BaseModel):
     allow_download: bool = Field(False, description="Try the hub when the model is not local. Off by default: offline machines would hang.")
     offline_fallback: bool = Field(True, description="Use the packaged all-MiniLM-L6-v2 when the configured model cannot be loaded.")
     batch_size: int = Field(64, ge=1)
-    onnx_batch_size: int = Field(16, ge=1, description="Texts per onnxruntime call within a batch (fastembed backend): its unfused attention needs memory ~ texts x tokens^2 (64 chunks of ~450 tokens peak near 5 GB, 16 near 1.4 GB).")
+    onnx_batch_size: int = Field(
+        1, ge=1,
+        description="Texts per onnxruntime call within a batch (fastembed backend). One is the fastest on CPU (no padding) and the smallest: memory grows ~ texts x tokens^2 (64 chunks of ~450 tokens peak near 5 GB).",
+    )
+    onnx_arena: bool = Field(
+        True,
+        description="onnxruntime's CPU memory arena (fastembed backend): about 2x faster; it keeps the largest call's buffers, so keep onnx_batch_size small with it.",
+    )
     device: Literal["auto", "cpu", "cuda"] = Field("auto", description="sentence-transformers only; auto picks CUDA when present.")
 
 
