@@ -98,6 +98,10 @@ class EmbedSettings(BaseModel):
         True,
         description="onnxruntime's CPU memory arena (fastembed backend): about 2x faster; it keeps the largest call's buffers, so keep onnx_batch_size small with it.",
     )
+    onnx_threads: int | None = Field(
+        None, ge=1,
+        description="onnxruntime threads (fastembed backend); unset: half the CPUs this process may use, at least 1 (on a shared 2-core machine one thread embedded ~1.5x faster than two; set the CPU count on an idle machine).",
+    )
     device: Literal["auto", "cpu", "cuda"] = Field("auto", description="sentence-transformers only; auto picks CUDA when present.")
 
 
