@@ -11,6 +11,7 @@ queries only, so the two backends produce the same vectors (cosine >= 0.99).
 from __future__ import annotations
 
 import logging
+import os
 from abc import ABC, abstractmethod
 from typing import Callable, Sequence
 
@@ -84,26 +85,49 @@ class FastembedEmbedder(DenseEmbedder):
 
     backend: Backend = "fastembed"
 
-    def __init__(self, files: ModelFiles, onnx_batch_size: int = 16, **kwargs: object) -> None:
+    def __init__(
+        self, files: ModelFiles, onnx_batch_size: int = 1, onnx_arena: bool = True, onnx_threads: int | None = None, **kwargs: object,
+    ) -> None:
         super().__init__(files, **kwargs)  # type: ignore[arg-type]
         from fastembed import TextEmbedding
 
         self.onnx_batch_size = onnx_batch_size
+        self.onnx_threads = onnx_threads or default_onnx_threads()
         name = _register_fastembed_model(files)
-        # No memory arena: batches pad to different lengths, and an arena keeps every shape's
-        # buffers (measured: 8.4 GB peak RSS over 200 chunks with it, batch 64).
+        # Chosen by measurement (bench/embed.py --n 100 --repeat 2, real chunks of ~420 tokens, 2-core machine):
+        # onnxruntime's memory arena on, one text per call, one thread (default_onnx_threads): 12.5 chunks/s,
+        # 1.8x sentence-transformers fp32 (2.0x on fp32 ONNX weights), 372 MB peak RSS (376 MB over 1000
+        # chunks of 94-511 tokens); the old setting (no arena, 16 per call) 0.7-0.9x at 1.6 GB. Without the
+        # arena every call allocates and page-faults its activations afresh (172 vs 78 ms of CPU per chunk);
+        # one text per call is both the fastest (no padding, buffers stay in cache: 4 / 8 / 16 per call were
+        # slower) and the smallest, since the arena keeps the largest call's buffers (~ texts x tokens^2:
+        # 16 per call peaked at 2.2 GB, 64 at 8.4 GB) and one text of at most 512 tokens bounds them.
         self._model = TextEmbedding(
-            name, specific_model_path=str(files.directory), providers=["CPUExecutionProvider"], enable_cpu_mem_arena=False,
+            name, specific_model_path=str(files.directory), providers=["CPUExecutionProvider"], enable_cpu_mem_arena=onnx_arena,
+            threads=self.onnx_threads,
         )
 
     def _embed(self, texts: list[str]) -> np.ndarray:
-        # Batches pad to their longest text: embedding in length order wastes far less work
-        # (measured +40% chunks/s on real chunks); the rows are put back in the caller's order.
+        # With more than one text per call, calls pad to their longest text: embedding in length order
+        # wastes far less work (measured +40% chunks/s at 16 per call); rows go back in the caller's order.
         order = np.argsort([len(text) for text in texts], kind="stable")
         vectors = np.asarray(list(self._model.embed([texts[i] for i in order], batch_size=self.onnx_batch_size)), dtype=np.float32)
         restored = np.empty_like(vectors)
         restored[order] = vectors
         return restored
+
+
+def default_onnx_threads() -> int:
+    """Half the CPUs this process may use, at least one.
+
+    Measured on the 2-core build machine, which other work always shares, in six interleaved runs
+    (bench/embed.py and raw onnxruntime, one text per call): one thread 8.1-12.8 chunks/s (median
+    ~11), two threads 5.9-12.1 (median ~7); two won only when the machine was otherwise idle. One
+    text per call makes short parallel sections whose hand-offs and spinning cost more than they
+    save when a core is taken, and a gather's crawl and cleaning want a core beside the embedding.
+    """
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 2
+    return max(1, cpus // 2)
 
 
 class SentenceTransformerEmbedder(DenseEmbedder):
@@ -195,7 +219,10 @@ def _find_files(spec: DenseModelSpec, settings: EmbedSettings, backend: Backend)
 
 def _construct(files: ModelFiles, settings: EmbedSettings, **kwargs: str) -> DenseEmbedder:
     if files.backend == "fastembed":
-        return FastembedEmbedder(files, onnx_batch_size=settings.onnx_batch_size, batch_size=settings.batch_size, **kwargs)
+        return FastembedEmbedder(
+            files, onnx_batch_size=settings.onnx_batch_size, onnx_arena=settings.onnx_arena, onnx_threads=settings.onnx_threads,
+            batch_size=settings.batch_size, **kwargs,
+        )
     return SentenceTransformerEmbedder(files, device=settings.device, batch_size=settings.batch_size, **kwargs)
 
 

@@ -1,4 +1,4 @@
-"""Downloader middlewares: what may be requested, what is kept, and how failures are retried.
+"""Downloader middlewares: what may be requested, what is kept, how failures are retried, and page deadlines.
 
 Each one builds itself from the crawler's settings (see gather.settings) and raises
 :class:`Dropped` with a DropReason when a request or response is refused, so the
@@ -8,9 +8,12 @@ spider's errback can count the drop by its reason.
 from __future__ import annotations
 
 import logging
+import math
+from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 from scrapy import Request, signals
+from scrapy.core.downloader.handlers.http11 import HTTP11DownloadHandler
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.exceptions import (
     DownloadCancelledError,
@@ -48,6 +51,8 @@ RETRY_PRIORITY_BOOST = 1000
 ATTEMPT_KEY = "cikb_attempt"
 ACCEPT_KEY = "cikb_accept"
 PAGE_KEY = "cikb_key"  # set on page requests (the canonical URL), absent on robots.txt and sitemaps
+STARTED_KEY = "cikb_started"  # monotonic time the first attempt of a request began downloading
+TIMEOUT_EXCEPTIONS: tuple[type[BaseException], ...] = (DownloadTimeoutError, error.TimeoutError, error.TCPTimedOutError)
 
 
 class Dropped(IgnoreRequest):
@@ -121,16 +126,19 @@ class BackoffRetryMiddleware:
     Before attempt n+1 it waits ``backoff_base * 2**(n-1)`` seconds without blocking
     the reactor (other sources and domains go on meanwhile); the retried request then
     passes the per-domain delay like any other.
+
+    No retry starts when its backoff would end past the request's deadline (see
+    :class:`DeadlineDownloadHandler`): a failure then counts as a timeout.
     """
 
-    def __init__(self, max_attempts: int, backoff_base: float):
-        self.max_attempts = max_attempts
-        self.backoff_base = backoff_base
+    def __init__(self, crawler: Crawler):
+        self.crawler = crawler
+        self.max_attempts = crawler.settings.getint("CIKB_MAX_ATTEMPTS", 3)
+        self.backoff_base = crawler.settings.getfloat("CIKB_BACKOFF_BASE", 1.0)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BackoffRetryMiddleware:
-        settings = crawler.settings
-        return cls(settings.getint("CIKB_MAX_ATTEMPTS", 3), settings.getfloat("CIKB_BACKOFF_BASE", 1.0))
+        return cls(crawler)
 
     async def process_response(self, request: Request, response: Response) -> Request | Response:
         if response.status not in RETRY_STATUSES:
@@ -141,18 +149,61 @@ class BackoffRetryMiddleware:
     async def process_exception(self, request: Request, exception: Exception) -> Request | None:
         if not isinstance(exception, RETRY_EXCEPTIONS):
             return None
+        attempt: int = request.meta.get(ATTEMPT_KEY, 1)
+        if attempt < self.max_attempts and not isinstance(exception, TIMEOUT_EXCEPTIONS) and self._past_deadline(request):
+            raise Dropped(DropReason.timeout, f"{type(exception).__name__} after {attempt} attempt(s), no time left for another")
         return await self._retry(request, type(exception).__name__)
+
+    def _past_deadline(self, request: Request) -> bool:
+        """True when the next attempt's backoff would end at or past the request's deadline."""
+        attempt: int = request.meta.get(ATTEMPT_KEY, 1)
+        return monotonic() + self._backoff(attempt) >= deadline_of(request, self.crawler)
+
+    def _backoff(self, attempt: int) -> float:
+        return self.backoff_base * 2 ** (attempt - 1)
 
     async def _retry(self, request: Request, why: str) -> Request | None:
         attempt: int = request.meta.get(ATTEMPT_KEY, 1)
-        if attempt >= self.max_attempts:
+        if attempt >= self.max_attempts or self._past_deadline(request):
             logger.info("giving up on %s after %d attempts (%s)", request.url, attempt, why)
             return None
-        await sleep(self.backoff_base * 2 ** (attempt - 1))
+        await sleep(self._backoff(attempt))
         logger.info("retrying %s (attempt %d, %s)", request.url, attempt + 1, why)
         # Jump the queue: the backoff is the wait, not the backoff plus everything queued meanwhile.
         meta = {**request.meta, ATTEMPT_KEY: attempt + 1}
         return request.replace(meta=meta, dont_filter=True, priority=request.priority + RETRY_PRIORITY_BOOST)
+
+
+class DeadlineDownloadHandler(HTTP11DownloadHandler):
+    """Scrapy's HTTP/1.1 handler, with DOWNLOAD_TIMEOUT as one deadline for all attempts of a request.
+
+    Scrapy's own timeout already bounds an attempt's whole download (connect, headers and body,
+    not idle time), so a server that drips bytes is cut off; but every retry started the clock
+    again (3 attempts of 30 s plus backoff held one page for 93 s). Here the clock starts when the
+    first attempt starts downloading (after the politeness delay, not while queued), each attempt
+    gets only what is left, and never more than the source's time budget has left
+    (``SourceSpider.deadline``), so a source ends on time with its requests in flight.
+    """
+
+    def __init__(self, crawler: Crawler):
+        super().__init__(crawler)
+        self.crawler = crawler
+
+    async def download_request(self, request: Request) -> Response:
+        request.meta.setdefault(STARTED_KEY, monotonic())
+        left = deadline_of(request, self.crawler) - monotonic()
+        if left <= 0:
+            raise DownloadTimeoutError(f"Getting {request.url}: no time left before its deadline.")
+        request.meta["download_timeout"] = left
+        return await super().download_request(request)
+
+
+def deadline_of(request: Request, crawler: Crawler) -> float:
+    """The monotonic time by which ``request`` must be answered: DOWNLOAD_TIMEOUT after its first
+    attempt started (not started yet: from now), or the end of the source's time budget if sooner."""
+    started = request.meta.get(STARTED_KEY, monotonic())
+    page_deadline = started + crawler.settings.getfloat("DOWNLOAD_TIMEOUT")
+    return min(page_deadline, getattr(crawler.spider, "deadline", math.inf))
 
 
 class HtmlOnlyMiddleware:

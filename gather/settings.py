@@ -36,7 +36,9 @@ def scrapy_settings(settings: GatherSettings, http_cache_dir: str | None = None)
         "DOWNLOAD_DELAY_JITTER": 0.0,  # no randomisation: the delay is a floor, not an average
         "CONCURRENT_REQUESTS_PER_DOMAIN": 1,
         "AUTOTHROTTLE_ENABLED": False,
-        "DOWNLOAD_TIMEOUT": settings.request_timeout,
+        "DOWNLOAD_TIMEOUT": settings.request_timeout,  # one deadline per request, retries included: see DeadlineDownloadHandler
+        "DOWNLOAD_HANDLERS": {"http": f"{_MW}.DeadlineDownloadHandler", "https": f"{_MW}.DeadlineDownloadHandler"},
+        "CLOSESPIDER_TIMEOUT": settings.source_timeout,  # the source's time budget (closes with reason closespider_timeout)
         "DOWNLOAD_MAXSIZE": settings.max_download_bytes,
         "DOWNLOAD_WARNSIZE": 0,
         "DOWNLOADER_MIDDLEWARES": DOWNLOADER_MIDDLEWARES,

@@ -15,7 +15,8 @@ Fixtures (function scope; each gets a fresh server and log):
 - ``letsencrypt_site``: ``../shared/corpora/site_letsencrypt`` served in place.
 
 Behaviours are :class:`Reply` values, or functions of the hit count (1 on the first
-request of that path) returning one: ``flaky(...)`` and ``slow(...)`` are examples.
+request of that path) returning one: ``flaky(...)`` and ``slow(...)`` are examples; ``drip(...)``
+is a page that never finishes.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ class Reply:
     content_type: str = "text/html; charset=utf-8"
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0  # seconds before answering: slower than the client's timeout means a timeout
+    drip: float = 0.0  # when set: headers at once, then the body one byte per ``drip`` seconds, never ending
 
 
 Behaviour = Reply | Callable[[int], Reply]
@@ -69,6 +71,11 @@ def flaky(fails: int, status: int, then: Reply) -> Behaviour:
 def slow(seconds: float, then: Reply) -> Behaviour:
     """Answer ``then`` after ``seconds``."""
     return replace(then, delay=seconds)
+
+
+def drip(seconds_per_byte: float) -> Reply:
+    """A page whose server sends its headers, then one byte every ``seconds_per_byte`` until the client hangs up."""
+    return Reply(drip=seconds_per_byte)
 
 
 def gaps(times: list[float]) -> list[float]:
@@ -169,6 +176,8 @@ class _Handler(SimpleHTTPRequestHandler):
     def _send(self, reply: Reply) -> None:
         if reply.delay:
             time.sleep(reply.delay)
+        if reply.drip:
+            return self._drip(reply)
         body = reply.body.encode("utf-8") if isinstance(reply.body, str) else reply.body
         try:
             self.send_response(reply.status)
@@ -181,6 +190,22 @@ class _Handler(SimpleHTTPRequestHandler):
             self.wfile.write(body)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (a timeout): that is the point of a slow page
+
+    def _drip(self, reply: Reply, limit_s: float = 120.0) -> None:
+        self.send_response(reply.status)
+        self.send_header("Content-Type", reply.content_type)
+        self.send_header("Connection", "close")  # no Content-Length: the body ends when the connection does
+        self.end_headers()
+        ends = time.monotonic() + limit_s  # a bound for the test run, far past any client's deadline
+        try:
+            self.wfile.write(b"<html><body><p>")
+            while time.monotonic() < ends:
+                self.wfile.write(b"x")
+                self.wfile.flush()
+                time.sleep(reply.drip)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up: that is what it should do
+        self.close_connection = True
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
         pass  # the request log is self.site.log

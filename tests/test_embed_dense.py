@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import os
 import shutil
 import subprocess
 import sys
@@ -219,3 +220,39 @@ def test_a_stale_assembled_model_directory_is_rebuilt(tmp_path: Path) -> None:
     embedder = load_embedder(EmbedSettings(cache_dir=tmp_path, backend="fastembed"))
     assert embedder.embed_query("hello").shape == (384,)
     assert assembled.is_file()
+
+
+def _session_options(embedder: FastembedEmbedder):  # type: ignore[no-untyped-def]
+    return embedder._model.model.model.get_session_options()  # fastembed's TextEmbedding -> its ONNX model -> the session
+
+
+def test_onnx_arena_texts_per_call_and_threads_are_settings_that_do_not_change_vectors(fastembed_embedder: FastembedEmbedder, cache_dir: Path) -> None:
+    from cikb.embed.dense import default_onnx_threads
+
+    # The defaults chosen by bench/embed.py: the arena on, one text per onnxruntime call, half the cores.
+    assert (EmbedSettings().onnx_arena, EmbedSettings().onnx_batch_size, EmbedSettings().onnx_threads) == (True, 1, None)
+    assert default_onnx_threads() == max(1, len(os.sched_getaffinity(0)) // 2)
+    options = _session_options(fastembed_embedder)
+    assert fastembed_embedder.onnx_batch_size == 1 and options.enable_cpu_mem_arena
+    assert options.intra_op_num_threads == default_onnx_threads()
+    before = load_embedder(EmbedSettings(cache_dir=cache_dir, backend="fastembed", onnx_arena=False, onnx_batch_size=16, onnx_threads=3))
+    assert isinstance(before, FastembedEmbedder)
+    assert before.onnx_batch_size == 16 and not _session_options(before).enable_cpu_mem_arena
+    assert _session_options(before).intra_op_num_threads == 3
+    # Padding to a call's longest text and the arena change no vector (beyond float rounding).
+    np.testing.assert_allclose(fastembed_embedder.embed_documents(TEXTS), before.embed_documents(TEXTS), atol=1e-5)
+
+
+@pytest.mark.slow
+def test_fastembed_with_fp32_weights_gives_the_sentence_transformers_vectors(torch_embedder, cache_dir: Path, tmp_path: Path) -> None:
+    # The fastembed backend itself (arena, one text per call, length order) adds no error: on the same
+    # fp32 weights (a torch.onnx export, as bench/embed.py makes it) its vectors are the baseline's.
+    pytest.importorskip("onnx")
+    from bench_loader import load_bench
+
+    load_bench("embed").export_fp32(tmp_path / "fp32")
+    fp32 = load_embedder(EmbedSettings(model="sentence-transformers/all-MiniLM-L6-v2", model_path=tmp_path / "fp32", cache_dir=cache_dir,
+                                       backend="fastembed", offline_fallback=False))
+    assert fp32.info.variant == "onnx-fp32"
+    cosines = (fp32.embed_documents(TEXTS) * torch_embedder.embed_documents(TEXTS)).sum(axis=1)
+    assert cosines.min() >= 0.9999, cosines

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from time import monotonic
 from typing import Any
 
 from cikb.gather.middlewares import (
@@ -10,6 +12,7 @@ from cikb.gather.middlewares import (
     ATTEMPT_KEY,
     PAGE_KEY,
     RETRY_EXCEPTIONS,
+    TIMEOUT_EXCEPTIONS,
     Dropped,
     content_type_of,
 )
@@ -44,6 +47,7 @@ class SourceSpider(Spider):
         self._seen: set[str] = set()  # canonical URLs requested (or delivered after a redirect)
         self._pending: set[str] = set()  # page requests not answered yet
         self._delivered: set[str] = set()
+        self.deadline = math.inf  # monotonic end of the source's time budget, set when it opens
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> SourceSpider:
@@ -51,6 +55,7 @@ class SourceSpider(Spider):
         spider.max_pages = crawler.settings.getint("CIKB_MAX_PAGES", 20)
         spider.accept = crawler.settings.getlist("CIKB_ALLOWED_CONTENT_TYPES", ["text/html"])
         spider.language = crawler.settings.get("CIKB_LANGUAGE", "en")
+        spider.time_budget = crawler.settings.getfloat("CLOSESPIDER_TIMEOUT") or math.inf
         crawler.signals.connect(spider.on_opened, signal=signals.spider_opened)
         crawler.signals.connect(spider.on_closed, signal=signals.spider_closed)
         return spider
@@ -121,12 +126,16 @@ class SourceSpider(Spider):
         self.reporter.drop(request.url, reason, detail, start=request.meta.get(START, False))
 
     def on_opened(self, spider: Spider) -> None:
+        self.deadline = monotonic() + self.time_budget  # the same moment Scrapy's CloseSpider timer starts from
         self.reporter.started()
 
     def on_closed(self, spider: Spider, reason: str) -> None:
-        # Pages queued but never fetched: the budget ran out first (or the crawl was stopped).
+        # Pages queued but never fetched: the page or time budget ran out first (or the crawl was stopped).
+        # The last request's clipped deadline and Scrapy's CloseSpider timer end together: either may win.
+        self.reporter.summary.time_budget_spent = reason == "closespider_timeout" or monotonic() >= self.deadline
+        why = f"the source's time budget ({self.time_budget:g} s) ran out" if self.reporter.summary.time_budget_spent else reason
         for key in sorted(self._pending):
-            self.reporter.drop(key, DropReason.budget, f"not fetched: crawl closed ({reason})")
+            self.reporter.drop(key, DropReason.budget, f"not fetched: crawl closed ({why})")
         self._pending.clear()
         self.reporter.finished()
 
@@ -142,6 +151,8 @@ def classify_failure(failure: Failure, request: Request) -> tuple[DropReason, st
         return DropReason.network_error, str(value) or "request ignored"
     attempts = request.meta.get(ATTEMPT_KEY, 1)
     name = type(value).__name__
+    if isinstance(value, TIMEOUT_EXCEPTIONS):
+        return DropReason.timeout, f"{name}: no complete answer by its deadline ({attempts} attempt(s))"
     if isinstance(value, RETRY_EXCEPTIONS):
         return DropReason.network_error, f"{name} after {attempts} attempt(s)"
     message = str(value).strip().splitlines()[0] if str(value).strip() else name

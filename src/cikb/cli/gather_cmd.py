@@ -237,10 +237,15 @@ def print_summary(summary: GatherSummary) -> None:
                   title=f"gathered {safe(summary.company.name)} ({safe(summary.company.slug)})")
     for s in summary.sources:
         dropped = ", ".join(f"{n} {reason}" for reason, n in sorted(s.dropped.items())) or "-"
+        if s.time_budget_spent:
+            dropped = f"{dropped}; time budget spent"
         if s.error:
             dropped = f"{dropped}; error: {s.error}"
         table.add_row(safe(s.source_type), str(s.fetched), str(s.kept), safe(dropped), str(s.documents), str(s.chunks), f"{s.seconds:.1f}")
     out.print(table)
+    for s in summary.sources:
+        if s.timed_out:
+            out.print(f"{s.source_type}: {len(s.timed_out)} timed out: {', '.join(s.timed_out)}", highlight=False, markup=False)
     out.print(f"{summary.documents} documents in {plain(summary.raw_dir)}/, {summary.chunks} chunks stored "
               f"({summary.embedded} embedded, {summary.reused} reused), {summary.seconds:.1f} s", highlight=False, markup=False)
     if summary.stage_seconds:

@@ -38,7 +38,14 @@ class GatherSettings(BaseModel):
     max_pages_per_source: int = Field(20, ge=1, description="Pages kept per source at most.")
     max_raw_bytes: int = Field(100_000, ge=1_000, description="Raw text per document at most (bytes of extracted text).")
     max_download_bytes: int = Field(5_000_000, ge=10_000, description="Bytes of one HTTP response at most (HTML is usually far bigger than its text).")
-    request_timeout: float = Field(30.0, gt=0, description="Seconds per request.")
+    request_timeout: float = Field(
+        30.0, gt=0,
+        description="Seconds a page may take in all: connecting, headers and body (a slow-dripping server is cut off), retries and their backoff included. A page past it is reported as timed out.",
+    )
+    source_timeout: float = Field(
+        300.0, gt=0,
+        description="Seconds one source may crawl; then it stops: pages in flight count as timed out, pages not yet fetched as dropped (budget).",
+    )
     download_delay: float = Field(1.0, ge=0, description="Seconds between requests to one domain.")
     max_attempts: int = Field(3, ge=1, description="Attempts per request on timeouts, 429 and 5xx.")
     backoff_base: float = Field(1.0, ge=0, description="Backoff before retry n is backoff_base * 2**(n-1) seconds.")
@@ -87,7 +94,18 @@ class EmbedSettings(BaseModel):
     allow_download: bool = Field(False, description="Try the hub when the model is not local. Off by default: offline machines would hang.")
     offline_fallback: bool = Field(True, description="Use the packaged all-MiniLM-L6-v2 when the configured model cannot be loaded.")
     batch_size: int = Field(64, ge=1)
-    onnx_batch_size: int = Field(16, ge=1, description="Texts per onnxruntime call within a batch (fastembed backend): its unfused attention needs memory ~ texts x tokens^2 (64 chunks of ~450 tokens peak near 5 GB, 16 near 1.4 GB).")
+    onnx_batch_size: int = Field(
+        1, ge=1,
+        description="Texts per onnxruntime call within a batch (fastembed backend). One is the fastest on CPU (no padding) and the smallest: memory grows ~ texts x tokens^2 (64 chunks of ~450 tokens peak near 5 GB).",
+    )
+    onnx_arena: bool = Field(
+        True,
+        description="onnxruntime's CPU memory arena (fastembed backend): about 2x faster; it keeps the largest call's buffers, so keep onnx_batch_size small with it.",
+    )
+    onnx_threads: int | None = Field(
+        None, ge=1,
+        description="onnxruntime threads (fastembed backend); unset: half the CPUs this process may use, at least 1 (on a shared 2-core machine one thread embedded ~1.5x faster than two; set the CPU count on an idle machine).",
+    )
     device: Literal["auto", "cpu", "cuda"] = Field("auto", description="sentence-transformers only; auto picks CUDA when present.")
 
 

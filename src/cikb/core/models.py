@@ -39,6 +39,7 @@ class DropReason(str, Enum):
     too_short = "too_short"
     duplicate = "duplicate"
     budget = "budget"
+    timeout = "timeout"
 
 
 # --- gather -----------------------------------------------------------------
@@ -67,6 +68,8 @@ class SourceSummary(BaseModel):
     chunks: int = 0
     seconds: float = 0.0
     error: str | None = None
+    timed_out: list[str] = Field(default_factory=list, description="URLs of pages not answered in full by their deadline (gather.request_timeout).")
+    time_budget_spent: bool = Field(False, description="The source stopped at its time budget (gather.source_timeout); pages not fetched by then count as dropped (budget).")
 
     def drop(self, reason: DropReason | str, count: int = 1) -> None:
         key = reason.value if isinstance(reason, DropReason) else reason
