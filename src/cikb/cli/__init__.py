@@ -5,6 +5,10 @@ the library and prints. Expected errors (`cikb.core.errors.CikbError`) print one
 `error:` line and exit non-zero; usage errors (an unknown option or command, a
 missing or invalid argument) print one `error:` line and exit 2. Neither shows a
 traceback, and neither shows a secret (see `cikb.core.secrets`).
+
+A command module imports the stages and libraries it works with (the LLM client, the
+crawler, the embedder, the web server) inside its command functions, so that `--help` and
+every other command start without loading them (tests/test_startup.py).
 """
 
 from __future__ import annotations

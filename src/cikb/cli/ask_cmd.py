@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from cikb.answer.models import Answer
-from cikb.app.llm import LOG_DB_NAME, CallLog, one_line
 from cikb.cli._app import app, console, out, print_json, settings
 from cikb.cli._text import plain, safe
-from cikb.retrieve.models import RetrievalResult, RetrievalTrace
+
+if TYPE_CHECKING:  # the answer and LLM stack (openai) loads only when a command of this module runs
+    from cikb.answer.models import Answer
+    from cikb.retrieve.models import RetrievalResult, RetrievalTrace
 
 
 @app.command("ask")
@@ -77,6 +78,8 @@ def _print_answer(result: Answer) -> None:
 
 
 def _print_chunks(result: RetrievalResult) -> None:
+    from cikb.app.llm import one_line
+
     _print_company(result.trace)
     if not result.chunks:
         out.print(f"no chunk found: {safe(result.trace.abstain_reason or 'nothing passed retrieval')}", highlight=False)
@@ -116,6 +119,8 @@ def show_logs(
     as_json: bool = typer.Option(False, "--json", help="Full calls (messages, response, params) as JSON."),
 ) -> None:
     """Show the most recent LLM calls (newest first) from data/logs.db."""
+    from cikb.app.llm import LOG_DB_NAME, CallLog, one_line
+
     cfg = settings()
     calls = CallLog(cfg.data_dir / LOG_DB_NAME, secrets=cfg.secrets()).recent(count, step=step)
     if as_json:

@@ -6,6 +6,7 @@ import asyncio
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -13,7 +14,9 @@ from rich.table import Table as RichTable
 
 from cikb.cli._app import app, console, out, print_json, print_json_stream, settings
 from cikb.cli._text import safe
-from cikb.enrich.models import DataProposal
+
+if TYPE_CHECKING:  # the enrich stack loads only when a command of this module runs
+    from cikb.enrich.models import DataProposal
 
 _CONFIDENCES = ("high", "medium", "low", "none")
 _STYLE = {"high": "green", "medium": "yellow", "low": "red", "none": "dim"}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional, Self
+from typing import TYPE_CHECKING, Optional, Self
 
 import typer
 from rich.progress import (
@@ -16,14 +16,14 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from cikb.app.batch import BatchEvent, CompanyResult, failures_line, gather_many, read_company_rows
-from cikb.app.kb import company_statuses, forget_company
-from cikb.app.models import GatherEvent, GatherSummary
-from cikb.app.pipeline import gather_company
 from cikb.cli._app import app, console, out, print_json, settings
 from cikb.cli._text import plain, safe
-from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, GatherFailedError
+
+if TYPE_CHECKING:  # the pipeline (crawler, cleaner, embedder, store) loads only when a command of this module runs
+    from cikb.app.batch import BatchEvent, CompanyResult
+    from cikb.app.models import GatherEvent, GatherSummary
+    from cikb.core.config import Settings
 
 
 @app.command("gather")
@@ -56,6 +56,8 @@ def gather_cmd(
     a row of one table; a company that fails does not stop the others, and the command exits
     non-zero naming the ones that failed.
     """
+    from cikb.app.pipeline import gather_company
+
     cfg = settings()
     if max_pages is not None:
         cfg.gather.max_pages_per_source = max_pages
@@ -79,6 +81,8 @@ def gather_cmd(
 
 def gather_csv(cfg: Settings, path: Path, as_json: bool, full: bool = False) -> None:
     """`cikb gather --from-csv FILE`: every company of the file, a summary per company, failures named at the end."""
+    from cikb.app.batch import failures_line, gather_many, read_company_rows
+
     rows = read_company_rows(path)
     with BatchProgress(len(rows), cfg.gather.max_pages_per_source) as progress:
         results = gather_many(cfg, rows, on_event=progress.update, full=full)
@@ -94,6 +98,8 @@ def gather_csv(cfg: Settings, path: Path, as_json: bool, full: bool = False) -> 
 @app.command("companies")
 def companies_cmd(as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
     """List the companies in the knowledge base: documents, chunks, model, last gather."""
+    from cikb.app.kb import company_statuses
+
     statuses = company_statuses(settings())
     if as_json:
         print_json([s.model_dump(mode="json") for s in statuses])
@@ -113,6 +119,8 @@ def forget_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print what was removed as JSON."),
 ) -> None:
     """Remove exactly one company: its raw files and its points in the store."""
+    from cikb.app.kb import forget_company
+
     removed = forget_company(settings(), company)
     if as_json:
         print_json(removed)

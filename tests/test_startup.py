@@ -1,0 +1,65 @@
+"""The command starts fast: a command loads only the libraries its own work needs.
+
+Measured by what is imported, not by time, so it holds however loaded the machine is:
+`--help`, and a command that only reads the data directory, must not import the LLM client,
+the web server, the crawler, the embedding runtime or the store.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HEAVY = ("openai", "starlette", "jinja2", "scrapy", "twisted", "onnxruntime", "torch", "fastembed",
+         "qdrant_edge", "trafilatura", "numpy")
+# Only the stage packages each command needs; the rest load when a command runs.
+STAGES = ("cikb.answer", "cikb.retrieve", "cikb.enrich", "cikb.gather", "cikb.clean", "cikb.embed", "cikb.store")
+
+# Runs the command in-process (as the installed entry point does), then lists what got imported.
+PROBE = """
+import json, sys
+from cikb.cli import main
+sys.argv = ["cikb", *json.loads(sys.argv[1])]
+try:
+    main()
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def loaded_modules(args: list[str], cwd: Path) -> set[str]:
+    done = subprocess.run([sys.executable, "-c", PROBE, json.dumps(args)], capture_output=True, text=True, timeout=120, cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    return set(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def loaded(modules: set[str], packages: tuple[str, ...]) -> list[str]:
+    return sorted(p for p in packages if p in modules or any(m.startswith(p + ".") for m in modules))
+
+
+def test_importing_the_command_loads_no_heavy_library(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", "import json, sys, cikb.cli; print(json.dumps(sorted(sys.modules)))"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    modules = set(json.loads(done.stdout))
+    assert loaded(modules, HEAVY) == []
+    assert loaded(modules, STAGES) == []
+
+
+@pytest.mark.parametrize("args", [["--help"], ["gather", "--help"], ["ask", "--help"], ["enrich", "--help"], ["serve", "--help"]])
+def test_help_loads_no_heavy_library(tmp_path: Path, args: list[str]) -> None:
+    modules = loaded_modules(args, tmp_path)
+    assert "cikb.cli" in modules  # the probe did run the command
+    assert loaded(modules, HEAVY) == []
+    assert loaded(modules, STAGES) == []
+
+
+def test_listing_companies_loads_neither_the_llm_client_nor_the_crawler(tmp_path: Path) -> None:
+    modules = loaded_modules(["companies"], tmp_path)
+    assert "cikb.app.kb" in modules  # the command did run
+    assert loaded(modules, ("openai", "starlette", "jinja2", "scrapy", "twisted", "trafilatura", "cikb.answer", "cikb.enrich", "cikb.gather")) == []
