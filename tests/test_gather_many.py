@@ -206,10 +206,12 @@ class FakeGathers:
         self.seconds = seconds
         self.failing = failing
         self.spans: dict[str, tuple[float, float]] = {}
+        self.full: dict[str, bool] = {}
         self.lock = threading.Lock()
 
-    def __call__(self, settings: Settings, name: str, sources: dict, on_event=None) -> GatherSummary:
+    def __call__(self, settings: Settings, name: str, sources: dict, on_event=None, full: bool = False) -> GatherSummary:
         started = time.monotonic()
+        self.full[name] = full
         time.sleep(self.seconds)
         with self.lock:
             self.spans[name] = (started, time.monotonic())
@@ -235,6 +237,9 @@ def test_companies_sharing_a_domain_never_run_at_once_and_a_failure_stops_no_oth
     shared = sorted(fake.spans[name] for name in ("Shared A", "Shared B", "Shared C"))
     assert all(earlier[1] <= later[0] for earlier, later in zip(shared, shared[1:]))
     assert 2 <= max_overlap(list(fake.spans.values())) <= 3
+    assert not any(fake.full.values())
+    gather_many(settings, rows[4:5], full=True)  # --full reaches every company's gather
+    assert fake.full["Other 2"] is True
 
 
 def test_threads_take_turns_with_the_embedded_store(tmp_path: Path) -> None:
