@@ -360,10 +360,11 @@ class JobStore:
             "SELECT COUNT(*), COALESCE(SUM(status = 'found' AND value IS NOT NULL), 0) FROM attempts"
             " WHERE job_id=? AND column_name=? AND final=1", (job_id, column.name),
         ).fetchone()
-        description = get_strategy(column.strategy).describe(column.params())
+        params, cancelled = column.params(), finished < rows
+        description = get_strategy(column.strategy).describe(params)
         head = DataProposal(
-            reasoning=proposal_reasoning(description, found=found, finished=finished, rows_total=rows, cancelled=finished < rows),
-            target=target, strategy=column.strategy, params=column.params(), rows_total=rows, cancelled=finished < rows,
+            reasoning=proposal_reasoning(description, found=found, finished=finished, rows_total=rows, cancelled=cancelled),
+            target=target, strategy=column.strategy, params=params, rows_total=rows, cancelled=cancelled,
             created_at=datetime.now(timezone.utc), embedding_model=job.embedding_model,
         )
         save_proposal_rows(head, column.proposal_path, lambda: self.logs(job_id, column.name))
