@@ -367,9 +367,7 @@ def subject_role(q: Question, sentence: str) -> int:
     mentioned = bool(lowered & set(q.subject_acronyms)) or _names_subject(q, lowered) or _short_name(q, sentence)
     # The subject starts the sentence, or follows an opening phrase ("In 1934, it moved"; "Founded in 1899 by
     # Swiss, English and Catalan players, the club ...").
-    first = sentence.split(maxsplit=1)[0].lower().strip(",") if sentence.strip() else ""
-    introduced = first in _INTRODUCERS or first.endswith(("ed", "ing", "ly"))
-    commas = [m.end() for m in re.finditer(r",\s+", sentence[:200])][:3] if introduced else []
+    commas = [m.end() for m in re.finditer(r",\s+", sentence[:200])][:3] if _opens_with_phrase(sentence) else []
     dated = _after_leading_date(sentence)  # a timeline line: "May 24, 2013: ISRG is incorporated"
     for text in (sentence, *(sentence[i:] for i in commas), *((dated,) if dated else ())):
         lead = _leading_name(text)
@@ -381,7 +379,7 @@ def subject_role(q: Question, sentence: str) -> int:
         named = [w for w in words if w not in ("the", "of", "and", "&")]
         # "Arsenal Football Club" for Arsenal; not "RIBA Enterprises" for RIBA (another body).
         if (named and any(w in q.subject_terms for w in named)
-                and all(w in q.subject_terms or w in _LEGAL_SUFFIXES or w in _NAME_COMPLETIONS for w in named)):
+                and _only_subject(q, named)):
             return 2
     return 1 if mentioned else 0
 
@@ -429,8 +427,8 @@ def _owned_predicate(q: Question, sentence: str) -> bool:
         if not any(_match_weight(t, _stems_of(word)) == 1.0 for t in q.terms):
             continue
         lead = _leading_name(sentence[tokens[i + 1][1]:]) if i + 1 < len(tokens) else None
-        named = [w.lower().replace("’", "'").removesuffix("'s") for w in lead or [] if w.lower() not in ("the", "of", "and", "&")]
-        if named and all(w in q.subject_terms or w in _LEGAL_SUFFIXES or w in _NAME_COMPLETIONS for w in named):
+        named = _name_words(lead)
+        if named and _only_subject(q, named):
             return True  # "Jane Doe and I founded Acme": the subject is what was founded (not "formed Acme City Studios")
         before = tokens[i - 1][0].lower().replace("’", "'")
         if before in owners and _names_another(q, _main_subject(sentence)):
@@ -442,20 +440,35 @@ def _owned_predicate(q: Question, sentence: str) -> bool:
 
 def _main_subject(sentence: str) -> list[str] | None:
     """The name the main clause starts with, after an opening phrase ("In 2013, ISRG's Let's Encrypt ..." -> ISRG's Let's Encrypt)."""
-    first = sentence.split(maxsplit=1)[0].lower().strip(",") if sentence.strip() else ""
-    if first in _INTRODUCERS or first.endswith(("ed", "ing", "ly")):
+    if _opens_with_phrase(sentence):
         comma = re.search(r",\s+", sentence[:200])
         if comma:
             return _leading_name(sentence[comma.end():])
     return _leading_name(sentence)
 
 
+def _opens_with_phrase(sentence: str) -> bool:
+    """The sentence opens with a phrase before its subject: "In 1934, ...", "Founded in 1899 by ..., the club"."""
+    first = sentence.split(maxsplit=1)[0].lower().strip(",") if sentence.strip() else ""
+    return first in _INTRODUCERS or first.endswith(("ed", "ing", "ly"))
+
+
+def _name_words(lead: list[str] | None) -> list[str]:
+    """A leading name's words, lowercased, without a possessive 's and without the, of, and, &."""
+    return [w.lower().replace("’", "'").removesuffix("'s") for w in lead or [] if w.lower() not in ("the", "of", "and", "&")]
+
+
+def _only_subject(q: Question, named: list[str]) -> bool:
+    """Every word names the subject, a legal form or a name completion ("Arsenal Football Club" for Arsenal)."""
+    return all(w in q.subject_terms or w in _LEGAL_SUFFIXES or w in _NAME_COMPLETIONS for w in named)
+
+
 def _names_another(q: Question, lead: list[str] | None) -> bool:
     """A leading name with a word that is not the subject's (nor a legal form or a name completion): another body's."""
-    named = [w.lower().replace("’", "'").removesuffix("'s") for w in lead or [] if w.lower() not in ("the", "of", "and", "&")]
+    named = _name_words(lead)
     if not named or named[0] in _PRONOUN_SUBJECT or not q.subject_terms:
         return False
-    return not all(w in q.subject_terms or w in _LEGAL_SUFFIXES or w in _NAME_COMPLETIONS for w in named)
+    return not _only_subject(q, named)
 
 
 def _after_leading_date(sentence: str) -> str | None:
