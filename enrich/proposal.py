@@ -167,10 +167,13 @@ def apply_proposals(proposals: list[DataProposal | str | Path], csv_path: str | 
         raise BadInputError(f"{out} exists (an earlier output?): give another --out, or --force to overwrite it")
     table = scan_table(csv_path)
     fills = []
+    originals_checked: set[tuple[str, str]] = set()  # the columns of one job share their original: compare it once
     for proposal in proposals:
         head = proposal if isinstance(proposal, DataProposal) else load_proposal_head(proposal)
-        if table.sha256 != head.target.csv_sha256:
+        original = (head.target.csv_path, head.target.csv_sha256)
+        if table.sha256 != head.target.csv_sha256 and original not in originals_checked:
             _check_earlier_output(head, table)
+            originals_checked.add(original)
         _check_target(head, column)
         keep = None if accepted is None else set(accepted.get(head.target.column, ()))
         fills.append(_Fill(head, proposal, table.find_column(head.target.column) or head.target.column, min_confidence, keep))
