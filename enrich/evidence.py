@@ -131,7 +131,8 @@ async def kb_first(question: str, row: RowInput, ctx: EnrichContext, tried: dict
     if not chunks:
         return [step], Candidate(None, "none", note="no chunk passed retrieval")
     if tried:
-        chunks = [c for c in chunks if c.chunk.id not in set(tried["chunks"])] or chunks
+        read_before = set(tried["chunks"])
+        chunks = [c for c in chunks if c.chunk.id not in read_before] or chunks
     candidate, steps = await extract(question, passages_from_chunks(chunks), row, ctx, step_name="enrich:kb", tried=tried)
     return [step, *steps], candidate
 
