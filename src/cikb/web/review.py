@@ -13,10 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from cikb.core.errors import BadInputError, CikbError
 from cikb.enrich import apply_proposals, load_proposal, review_rows
 from cikb.enrich.models import ApplyResult, DataProposal, RowLog
-
-from cikb.core.errors import BadInputError, CikbError
 
 Decision = Literal["accept", "reject"]
 
