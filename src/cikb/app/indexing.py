@@ -91,7 +91,7 @@ def assemble_index(parts: Sequence[DocumentIndex], embedder: DenseEmbedder, bm25
     """The batch of documents indexed one by one (in document order): BM25 weights are made here, over all chunks."""
     chunks = [c for part in parts for c in part.chunks]
     dense = np.concatenate([part.dense for part in parts]) if parts else np.zeros((0, embedder.info.dim), dtype=np.float32)
-    avg_len, sparse = _bm25(chunks, bm25_avg_len)
+    avg_len, sparse = _bm25([indexed_text(c) for c in chunks], bm25_avg_len)
     return IndexBatch(chunks, dense, sparse, avg_len, embedder.info, embedded=sum(part.embedded for part in parts))
 
 
@@ -132,14 +132,13 @@ def embed_chunks(chunks: list[Chunk], embedder: DenseEmbedder, bm25_avg_len: flo
     started = monotonic()
     dense = embedder.embed_documents(texts, on_progress=lambda done, total: report("embed", done, total, ""))
     rate = len(chunks) / max(monotonic() - started, 1e-9)
-    avg_len, sparse = _bm25(chunks, bm25_avg_len)
+    avg_len, sparse = _bm25(texts, bm25_avg_len)
     report("embed", len(chunks), len(chunks), f"{len(chunks)} chunks embedded, {rate:.1f} chunks/s ({embedder.info.name})")
     return IndexBatch(chunks, dense, sparse, avg_len, embedder.info, rate)
 
 
-def _bm25(chunks: Sequence[Chunk], bm25_avg_len: float | None) -> tuple[float, list[SparseVector]]:
-    """BM25 term weights of the chunks (their indexed text), with the collection's avg_len or, for a new one, theirs."""
-    texts = [indexed_text(c) for c in chunks]
+def _bm25(texts: Sequence[str], bm25_avg_len: float | None) -> tuple[float, list[SparseVector]]:
+    """BM25 term weights of chunks' indexed texts, with the collection's avg_len or, for a new one, theirs."""
     avg_len = bm25_avg_len or Bm25Encoder().average_length(texts) or 1.0
     return avg_len, Bm25Encoder(avg_len=avg_len).encode_documents(texts)
 
