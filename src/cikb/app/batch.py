@@ -28,6 +28,7 @@ from cikb.gather.urls import site_of
 
 from cikb.app.models import GatherEvent, GatherSummary
 from cikb.app.pipeline import gather_company, resolve_sources
+from cikb.app.workspace import CompanyDir
 from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, CikbError
 from cikb.core.models import Company
@@ -162,7 +163,7 @@ def _failed(row: CompanyRow, settings: Settings, error: str, started_at: datetim
         company = company_from_name(row.name)
     except BadInputError:
         company = Company(name=row.name, slug="")
-    raw_dir = str(settings.data_dir / company.slug / "raw") if company.slug else ""
+    raw_dir = str(CompanyDir(settings.data_dir, company.slug).raw_link) if company.slug else ""
     return CompanyResult(
         company=company, sources=[], raw_dir=raw_dir, seconds=round(seconds, 3), started_at=started_at,
         ok=False, error=error, row=row.number, status="failed",
