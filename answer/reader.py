@@ -192,7 +192,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     lower = [w.lower() for w in words]
     subject_words, acronyms = _name_parts(company) if company else ((), ())
     own = set(subject_words) | set(acronyms) | {w.lower() for w, _, _ in _tokens(company)}
-    own |= {w.replace("’", "'").removesuffix("'s") for w in own}  # "Let's Encrypt" is named "Let’s Encrypt" and "Let"
+    own |= _without_possessive(own)  # "Let's Encrypt" is named "Let’s Encrypt" and "Let"
     own |= _aliases(question, own)
     if not own & set(lower):
         # The question names something else ("When did Let's Encrypt issue ..."): its words are the key
@@ -223,8 +223,13 @@ def _aliases(question: str, own: set[str]) -> set[str]:
         sides = [{w.lower() for w, _, _ in _tokens(side)} for side in match.groups()]
         for this, other in (sides, sides[::-1]):
             if this & own:
-                aliases |= other | {w.replace("’", "'").removesuffix("'s") for w in other}
+                aliases |= other | _without_possessive(other)
     return aliases
+
+
+def _without_possessive(words: set[str]) -> set[str]:
+    """Each word with a straight apostrophe and no possessive 's ("let’s" -> "let")."""
+    return {w.replace("’", "'").removesuffix("'s") for w in words}
 
 
 _EXCLUDING = re.compile(r"\b(?:besides|except|excluding|other than|apart from|aside from|beyond)\b")
