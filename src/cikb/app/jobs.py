@@ -36,7 +36,7 @@ from cikb.enrich.proposal import proposal_reasoning, save_proposal_rows
 from pydantic import BaseModel, Field, ValidationError
 
 from cikb.app.llm import Migration, migrate
-from cikb.app.reading import enrich_table_async, knowledge_base_fingerprint
+from cikb.app.reading import enrich_sources, enrich_table_async, knowledge_base_fingerprint
 from cikb.app.workspace import process_alive
 from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, CikbError
@@ -410,15 +410,17 @@ async def run_job(settings: Settings, request: JobRequest | None = None, *, resu
         run = _JobRun(jobs, request, resume, on_job, None if fresh else knowledge_base_fingerprint(settings))
         if resume is not None and on_job is not None:
             on_job(resume)
+        sources = {name: options.pop(name) for name in ("kb", "llm", "web") if name in options}
         try:
-            for column in request.columns:
-                proposal = await enrich_table_async(
-                    request.csv_path, column.name, settings=settings, company_column=request.company_column,
-                    on_start=run.starter(column), skip_rows=run.finished(column), on_row=run.recorder(column),
-                    reuse=run.reuser(column), cache=run, **column.enrich_options(), **options,
-                )
-                if proposal.cancelled:
-                    break
+            with enrich_sources(settings, **sources) as opened:  # once for the job: every column reads one snapshot
+                for column in request.columns:
+                    proposal = await enrich_table_async(
+                        request.csv_path, column.name, settings=settings, company_column=request.company_column,
+                        on_start=run.starter(column), skip_rows=run.finished(column), on_row=run.recorder(column),
+                        reuse=run.reuser(column), cache=run, **opened, **column.enrich_options(), **options,
+                    )
+                    if proposal.cancelled:
+                        break
         except BaseException as err:
             if run.job_id is not None:
                 jobs.finish(run.job_id, "cancelled" if isinstance(err, (KeyboardInterrupt, asyncio.CancelledError)) else "failed",

@@ -129,6 +129,15 @@ async def enrich_table_async(csv_path: str | Path, column: str, *, settings: Set
     web search logged in ``logs.db``); pass None to leave one out, or an object of your own. Every other option goes to the enrich stage as is.
     """
     settings = settings or load_settings()
+    with enrich_sources(settings, kb=kb, llm=llm, web=web) as sources:
+        return await enrich_rows_async(csv_path, column, settings=settings, **sources, **options)
+
+
+@contextmanager
+def enrich_sources(settings: Settings, *, kb: Any = "auto", llm: Any = "auto", web: Any = "auto") -> Iterator[dict[str, Any]]:
+    """The ``kb``, ``llm`` and ``web`` an enrichment reads, each ``"auto"`` one opened as ``settings`` configures it:
+    the knowledge base checked now and read from one snapshot of the store (taken on its first search), closed at the end.
+    Several columns of one job share them, so they read one generation of the store."""
     if kb == "auto":  # damage is one clear error now, not an error in every row that looks something up
         with access_checked(settings.data_dir):
             finish_interrupted_commits(settings)
@@ -138,10 +147,8 @@ async def enrich_table_async(csv_path: str | Path, column: str, *, settings: Set
     with read_snapshot_dir(settings) as snapshot:
         opened = LazyKnowledgeBase(lambda: open_retriever(settings, snapshot)) if kb == "auto" else None
         try:
-            return await enrich_rows_async(csv_path, column, settings=settings, kb=opened or kb,
-                                           llm=default_completer(settings) if llm == "auto" else llm,
-                                           web=open_web_provider(settings, search_logger(settings)) if web == "auto" else web,
-                                           **options)
+            yield {"kb": opened or kb, "llm": default_completer(settings) if llm == "auto" else llm,
+                   "web": open_web_provider(settings, search_logger(settings)) if web == "auto" else web}
         finally:
             if opened is not None:
                 opened.close()
