@@ -51,6 +51,15 @@ from cikb.core.models import SparseVector
 
 T = TypeVar("T")
 UPSERT_BATCH = 1_000
+# No HNSW graph (m=0): at the spec's volume (<= 100k chunks) an exact scan answers
+# a filtered hybrid query in a few ms (bench/store.py), while building the graph
+# took 72 s per optimize at 100k on 2 cores and bought nothing for per-company
+# queries (a tenant's <= 5k points are scanned exactly anyway); exact search also
+# gives the same results as qdrant-client (the parity test). The optimizer still
+# turns full appendable segments into immutable, memory-mapped ones (6 s at 100k),
+# which is what makes reopening fast: 0.2 s at 100k instead of 2 s.
+NO_GRAPH = qe.HnswIndexConfig(m=0, ef_construct=100, full_scan_threshold=10_000, payload_m=0)
+
 # One open EdgeStore per store directory and process at a time. The shard's WAL lock (an flock)
 # already refuses a second open from another thread of this process, but a thread would poll it;
 # `cikb gather --from-csv` runs gathers in threads, so they queue here for the store instead. It
@@ -63,14 +72,6 @@ _SESSIONS_GUARD = threading.Lock()
 def _session_lock(shard_dir: Path) -> threading.Lock:
     with _SESSIONS_GUARD:
         return _SESSIONS.setdefault(shard_dir.resolve(), threading.Lock())
-# No HNSW graph (m=0): at the spec's volume (<= 100k chunks) an exact scan answers
-# a filtered hybrid query in a few ms (bench/store.py), while building the graph
-# took 72 s per optimize at 100k on 2 cores and bought nothing for per-company
-# queries (a tenant's <= 5k points are scanned exactly anyway); exact search also
-# gives the same results as qdrant-client (the parity test). The optimizer still
-# turns full appendable segments into immutable, memory-mapped ones (6 s at 100k),
-# which is what makes reopening fast: 0.2 s at 100k instead of 2 s.
-NO_GRAPH = qe.HnswIndexConfig(m=0, ef_construct=100, full_scan_threshold=10_000, payload_m=0)
 
 
 def _busy(shard_dir: Path) -> str:
