@@ -87,14 +87,7 @@ def _write_items(handle: TextIO, items: Iterable[BaseModel]) -> None:
 
 def iter_research_log(path: str | Path) -> Iterator[RowLog]:
     """A proposal's research log, one row at a time (for tables too big to load whole)."""
-    try:
-        with Path(path).open("rb") as handle:
-            for item in ijson.items(handle, "research_log.item", use_float=True):
-                yield RowLog.model_validate(item)
-    except FileNotFoundError:
-        raise BadInputError(f"no such proposal: {path}") from None
-    except (ValidationError, ijson.JSONError, UnicodeDecodeError) as err:
-        raise BadInputError(f"not a cikb proposal: {path} ({_first_error(err)})") from None
+    return _stream(path, "research_log.item", RowLog)
 
 
 def load_proposal_head(path: str | Path) -> DataProposal:
@@ -242,10 +235,13 @@ class _Fill:
 
 
 def _stream(path: str | Path, prefix: str, model: type[BaseModel]) -> Iterator:
+    """The items of one array of a proposal file (``prefix``: ijson's path to them), validated as they are read."""
     try:
         with Path(path).open("rb") as handle:
             for item in ijson.items(handle, prefix, use_float=True):
                 yield model.model_validate(item)
+    except FileNotFoundError:
+        raise BadInputError(f"no such proposal: {path}") from None
     except (ValidationError, ijson.JSONError, UnicodeDecodeError) as err:
         raise BadInputError(f"not a cikb proposal: {path} ({_first_error(err)})") from None
 
