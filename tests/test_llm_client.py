@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
+import time
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -99,6 +102,36 @@ def test_migrations_run_once_in_order_and_keep_old_rows(tmp_path):
     with sqlite3.connect(path) as db:
         names = [row[0] for row in db.execute("SELECT name FROM _migrations ORDER BY rowid")]
     assert names == [name for name, _ in MIGRATIONS]
+
+
+def test_connections_migrating_a_new_database_at_once_apply_each_step_once(tmp_path):
+    # A job's threads log their first LLM calls together; a step racing another used to fail
+    # the call ("index calls_created_at already exists") and lose its answer.
+    path, threads = tmp_path / "logs.db", 6
+    start, errors, runs = threading.Barrier(threads), [], []
+
+    def slow_step(db: sqlite3.Connection) -> None:
+        runs.append(1)
+        time.sleep(0.05)  # long enough for every other connection to reach the same step
+        db.execute("CREATE TABLE t (x)")
+
+    def open_and_migrate() -> None:
+        start.wait()
+        try:
+            with closing(sqlite3.connect(path, timeout=10)) as db:
+                migrate(db, [*MIGRATIONS, ("m900_slow", slow_step)])
+                CallLog(path).record(step="s", model="m", messages=[], params={}, response="ok",
+                                     prompt_tokens=None, completion_tokens=None, latency_s=0.0, error=None)
+        except Exception as err:  # noqa: BLE001 (the test reports every failure)
+            errors.append(err)
+
+    workers = [threading.Thread(target=open_and_migrate) for _ in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert errors == [] and len(runs) == 1
+    assert CallLog(path).count() == threads
 
 
 def test_cli_logs_lists_recent_calls(tmp_path, fake_openai, monkeypatch):

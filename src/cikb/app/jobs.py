@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 from cikb.enrich import get_strategy
-from filelock import FileLock
 from cikb.enrich.base import RowInput
 from cikb.enrich.models import AttemptSummary, DataProposal, ProposalTarget, RowLog, RowStep
 from cikb.enrich.proposal import proposal_reasoning, save_proposal_rows
@@ -198,8 +197,7 @@ class JobStore:
             self._db.row_factory = sqlite3.Row
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit survives a killed process
-            with FileLock(f"{self.path}.lock", timeout=30):  # two processes opening a new database migrate it once
-                migrate(self._db, MIGRATIONS)
+            migrate(self._db, MIGRATIONS)  # safe when two processes open a new database at once
         except sqlite3.DatabaseError as err:
             raise CikbError(f"the jobs database {self.path} cannot be read ({err}); move it aside to start a new one") from None
 
