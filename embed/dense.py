@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 from abc import ABC, abstractmethod
+from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Sequence
 
 import numpy as np
@@ -94,40 +95,48 @@ class FastembedEmbedder(DenseEmbedder):
         self.onnx_batch_size = onnx_batch_size
         self.onnx_threads = onnx_threads or default_onnx_threads()
         name = _register_fastembed_model(files)
-        # Chosen by measurement (bench/embed.py --n 100 --repeat 2, real chunks of ~420 tokens, 2-core machine):
-        # onnxruntime's memory arena on, one text per call, one thread (default_onnx_threads): 12.5 chunks/s,
-        # 1.8x sentence-transformers fp32 (2.0x on fp32 ONNX weights), 372 MB peak RSS (376 MB over 1000
-        # chunks of 94-511 tokens); the old setting (no arena, 16 per call) 0.7-0.9x at 1.6 GB. Without the
-        # arena every call allocates and page-faults its activations afresh (172 vs 78 ms of CPU per chunk);
-        # one text per call is both the fastest (no padding, buffers stay in cache: 4 / 8 / 16 per call were
-        # slower) and the smallest, since the arena keeps the largest call's buffers (~ texts x tokens^2:
-        # 16 per call peaked at 2.2 GB, 64 at 8.4 GB) and one text of at most 512 tokens bounds them.
+        # Chosen by measurement (bench/embed.py --repeat 2, 200 real chunks of ~420 tokens, idle 2-core machine,
+        # sentence-transformers fp32 at 11.4 chunks/s): onnxruntime's memory arena on, one text per call, and
+        # as many texts at once as there are CPUs, each on one onnxruntime thread: 24.7 chunks/s, 2.2x, 450 MB.
+        # Without the arena every call allocates and page-faults its activations afresh (the old setting, no
+        # arena and 16 per call: 0.59x at 1.6 GB). One text per call is both the fastest (no padding, buffers
+        # stay in cache: 4 / 8 / 16 per call were slower) and the smallest, since the arena keeps the largest
+        # call's buffers (~ texts x tokens^2). Texts side by side beat one text on two onnxruntime threads
+        # (20.7 chunks/s, 1.85x): a short call's parallel sections hand off and spin more than they compute.
         self._model = TextEmbedding(
             name, specific_model_path=str(files.directory), providers=["CPUExecutionProvider"], enable_cpu_mem_arena=onnx_arena,
-            threads=self.onnx_threads,
+            threads=1,
         )
 
     def _embed(self, texts: list[str]) -> np.ndarray:
         # With more than one text per call, calls pad to their longest text: embedding in length order
         # wastes far less work (measured +40% chunks/s at 16 per call); rows go back in the caller's order.
+        # Dealt round-robin in that order, the threads get equal shares of long and short texts.
         order = np.argsort([len(text) for text in texts], kind="stable")
-        vectors = np.asarray(list(self._model.embed([texts[i] for i in order], batch_size=self.onnx_batch_size)), dtype=np.float32)
-        restored = np.empty_like(vectors)
-        restored[order] = vectors
+        lanes = [order[lane::self.onnx_threads] for lane in range(max(1, min(self.onnx_threads, len(texts))))]
+        if len(lanes) == 1:
+            parts = [self._embed_in_order(texts, order)]
+        else:  # onnxruntime runs a session from several threads at once and lets go of the GIL meanwhile
+            with ThreadPoolExecutor(len(lanes), thread_name_prefix="cikb-embed") as pool:
+                parts = list(pool.map(lambda lane: self._embed_in_order(texts, lane), lanes))
+        restored = np.empty((len(texts), self.info.dim), dtype=np.float32)
+        for lane, vectors in zip(lanes, parts):
+            restored[lane] = vectors
         return restored
+
+    def _embed_in_order(self, texts: list[str], indices: np.ndarray) -> np.ndarray:
+        vectors = self._model.embed([texts[i] for i in indices], batch_size=self.onnx_batch_size)
+        return np.asarray(list(vectors), dtype=np.float32).reshape(len(indices), self.info.dim)
 
 
 def default_onnx_threads() -> int:
-    """Half the CPUs this process may use, at least one.
+    """Every CPU this process may use: that many texts are embedded at once, one onnxruntime thread each.
 
-    Measured on the 2-core build machine, which other work always shares, in six interleaved runs
-    (bench/embed.py and raw onnxruntime, one text per call): one thread 8.1-12.8 chunks/s (median
-    ~11), two threads 5.9-12.1 (median ~7); two won only when the machine was otherwise idle. One
-    text per call makes short parallel sections whose hand-offs and spinning cost more than they
-    save when a core is taken, and a gather's crawl and cleaning want a core beside the embedding.
+    Measured against half the CPUs (the earlier default) on the 2-core machine, idle: 24.7 against
+    13.6 chunks/s. A gather embeds while its crawl waits out the politeness delay, so the crawl
+    seldom needs the core the embedding takes.
     """
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 2
-    return max(1, cpus // 2)
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
 class SentenceTransformerEmbedder(DenseEmbedder):

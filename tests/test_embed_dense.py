@@ -229,18 +229,28 @@ def _session_options(embedder: FastembedEmbedder):  # type: ignore[no-untyped-de
 def test_onnx_arena_texts_per_call_and_threads_are_settings_that_do_not_change_vectors(fastembed_embedder: FastembedEmbedder, cache_dir: Path) -> None:
     from cikb.embed.dense import default_onnx_threads
 
-    # The defaults chosen by bench/embed.py: the arena on, one text per onnxruntime call, half the cores.
+    # The defaults chosen by bench/embed.py: the arena on, one text per onnxruntime call, every core
+    # embedding a text of its own on one onnxruntime thread.
     assert (EmbedSettings().onnx_arena, EmbedSettings().onnx_batch_size, EmbedSettings().onnx_threads) == (True, 1, None)
-    assert default_onnx_threads() == max(1, len(os.sched_getaffinity(0)) // 2)
+    assert default_onnx_threads() == len(os.sched_getaffinity(0)) == fastembed_embedder.onnx_threads
     options = _session_options(fastembed_embedder)
     assert fastembed_embedder.onnx_batch_size == 1 and options.enable_cpu_mem_arena
-    assert options.intra_op_num_threads == default_onnx_threads()
-    before = load_embedder(EmbedSettings(cache_dir=cache_dir, backend="fastembed", onnx_arena=False, onnx_batch_size=16, onnx_threads=3))
+    assert options.intra_op_num_threads == 1
+    before = load_embedder(EmbedSettings(cache_dir=cache_dir, backend="fastembed", onnx_arena=False, onnx_batch_size=16, onnx_threads=1))
     assert isinstance(before, FastembedEmbedder)
-    assert before.onnx_batch_size == 16 and not _session_options(before).enable_cpu_mem_arena
-    assert _session_options(before).intra_op_num_threads == 3
-    # Padding to a call's longest text and the arena change no vector (beyond float rounding).
+    assert (before.onnx_batch_size, before.onnx_threads) == (16, 1) and not _session_options(before).enable_cpu_mem_arena
+    # Padding to a call's longest text, the arena and the threads change no vector (beyond float rounding).
     np.testing.assert_allclose(fastembed_embedder.embed_documents(TEXTS), before.embed_documents(TEXTS), atol=1e-5)
+
+
+def test_texts_embedded_side_by_side_come_back_in_the_callers_order(cache_dir: Path) -> None:
+    texts = [f"{word} " * length for word, length in zip(["alpha", "harbour", "ledger", "quartz", "violet"], [40, 3, 25, 9, 60])]
+    one = load_embedder(EmbedSettings(cache_dir=cache_dir, backend="fastembed", onnx_threads=1))
+    three = load_embedder(EmbedSettings(cache_dir=cache_dir, backend="fastembed", onnx_threads=3))
+    alone = np.stack([one.embed_query(text) for text in texts])  # one text at a time: no order to get wrong
+    np.testing.assert_allclose(three.embed_documents(texts), alone, atol=1e-5)
+    np.testing.assert_allclose(three.embed_documents(texts[:2]), alone[:2], atol=1e-5)  # fewer texts than threads
+    assert three.embed_documents([]).shape == (0, 384)
 
 
 @pytest.mark.slow
