@@ -10,7 +10,8 @@ Public interface:
   (:func:`is_instruction`) supports nothing.
 - The reader (:mod:`cikb.answer.reader`): :func:`read_question` types a question, :func:`read` finds the
   sentence and the typed value it asks for in passages, with a confidence. Extractive ``ask`` and
-  offline ``enrich`` both read through it.
+  offline ``enrich`` both read through it; :func:`sure_answer_first` is retrieval's last step
+  (``retrieve.answer_first``): the chunk holding the reader's sure answer first.
 
 ``cikb.app.reading.ask`` runs retrieval and this stage over the configured knowledge base.
 """
@@ -19,10 +20,11 @@ from __future__ import annotations
 
 from cikb.answer.answerer import EXTRACTIVE_NOTE, Answerer
 from cikb.answer.citations import check_citations
+from cikb.answer.extractive import sure_answer_first
 from cikb.answer.instructions import is_instruction
 from cikb.answer.models import ABSTENTION
 from cikb.answer.reader import Passage, Reading, read, read_question, split_sentences
 from cikb.answer.support import check_support
 
 __all__ = ["ABSTENTION", "EXTRACTIVE_NOTE", "Answerer", "Passage", "Reading", "check_citations", "check_support",
-           "is_instruction", "read", "read_question", "split_sentences"]
+           "is_instruction", "read", "read_question", "split_sentences", "sure_answer_first"]

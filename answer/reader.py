@@ -19,7 +19,7 @@ retrieved text through this module, so the same chunks give the same answer to t
    this and not adopted: see the README's *Ask* section).
 5. :func:`read` votes among the best sentences' values and says how sure it is: ``high`` needs the
    sentence to hold every key term, be about the subject, tie the value tightly to the question's
-   predicate ("was founded in 2013") and no equally strong sentence to propose another value. Free
+   predicate ("was founded in 2013"), hold no negation and no equally strong sentence to propose another value. Free
    text is never more than ``low``, a boolean never more than ``medium``.
 
 When no sentence holds a value of the kind asked, :class:`Reading` has no answer: callers say so
@@ -1072,8 +1072,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         return "medium" if direct and not rivals else "low"
     keys = {s.key for s in best.spans}
     unique = len(keys) == 1 or (tight and not any(tightly_linked(q, best.plain, s) for s in best.spans if s.key != span.key))
-    if direct and unique and not rivals and tight and best.role == 2:
-        return "high"
+    if direct and unique and not rivals and tight and best.role == 2 and not best.negated:
+        return "high"  # "was not founded in 1949" ties 1949 to the predicate too, to deny it
     if direct and (tight or far <= 4):
         return "medium"
     if best.coverage >= 0.5 and best.about_subject and tight and not rivals:

@@ -30,6 +30,16 @@ class QueryEncoder(Protocol):
     def encode_query(self, text: str) -> SparseVector: ...
 
 
+class Reorder(Protocol):
+    """A last reordering of the top chunks the application may add (``answer.sure_answer_first``).
+
+    It gets the question, the company's display name (or slug, or None) and the chunks best
+    first; it returns the same chunks, in an order of its own, ranks renumbered.
+    """
+
+    def __call__(self, question: str, company: str | None, chunks: list[ScoredChunk]) -> list[ScoredChunk]: ...
+
+
 class Retriever:
     """Runs R1 against a store, for one question at a time.
 
@@ -45,8 +55,10 @@ class Retriever:
         embedder: QueryEmbedder,
         bm25: QueryEncoder,
         company_names: Mapping[str, str | None] | None = None,
+        reorder: Reorder | None = None,
     ) -> None:
         self.settings = settings.retrieve
+        self.reorder = reorder
         self.store = store
         self.embedder = embedder
         self.bm25 = bm25
@@ -94,6 +106,8 @@ class Retriever:
             return self._finish(RetrievalResult(query=query, trace=trace), started)
 
         chunks, dense = self._hybrid(query, choice.slug, trace)
+        if self.reorder is not None and chunks:
+            chunks = self._reordered(self.reorder, query, choice.slug, chunks, trace)
         vector = [float(x) for x in dense]
         if choice.source != "explicit" and chunks:
             # A question naming something no passing chunk mentions is about a company (or person)
@@ -129,6 +143,14 @@ class Retriever:
         trace.search_ms = (time.perf_counter() - t1) * 1000
         trace.passed = len(chunks)
         return chunks, dense
+
+    def _reordered(self, reorder: Reorder, query: str, slug: str | None, chunks: list[ScoredChunk],
+                   trace: RetrievalTrace) -> list[ScoredChunk]:
+        name = (self.company_names.get(slug) or slug) if slug else None
+        reordered = reorder(query, name, chunks)
+        if reordered[0].chunk.id != chunks[0].chunk.id:
+            trace.promoted = reordered[0].chunk.id
+        return reordered
 
     def _pack(self, chunks: list[ScoredChunk], trace: RetrievalTrace) -> list[ScoredChunk]:
         """Best-ranked chunks first, as many as fit ``context_tokens`` (counted by the embedding model's tokenizer)."""

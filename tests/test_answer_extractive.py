@@ -123,3 +123,20 @@ def test_label_lines_stand_alone():
     assert split_sentences(facts) == ["Founded: 2011, in Portland, Oregon", "Employees: about 420 (2024)", "Revenue: $38 million in 2023"]
     answer = Answerer().answer("What was Acme's revenue in 2023?", retrieval("q", [facts]))
     assert answer.answer.startswith("Revenue: $38 million in 2023 [1]")
+
+
+def test_the_chunk_with_a_sure_answer_moves_first_and_the_rest_keep_their_order() -> None:
+    from answer_helpers import scored_chunk
+    from cikb.answer import sure_answer_first
+
+    texts = ["Acme Corp makes anvils and rockets for desert customers.", PRODUCTS, "Acme Corp was founded in 1949 in Springfield, Ohio."]
+    chunks = [scored_chunk(text, rank) for rank, text in enumerate(texts, start=1)]
+    moved = sure_answer_first("When was Acme Corp founded?", "Acme Corp", chunks)
+    assert [c.chunk.id for c in moved] == [chunks[2].chunk.id, chunks[0].chunk.id, chunks[1].chunk.id]
+    assert [c.rank for c in moved] == [1, 2, 3] and moved[0].score >= moved[1].score
+    # Free text, no typed value at all, or one read without high confidence: the fused order stands.
+    assert sure_answer_first("What does Acme Corp sell?", "Acme Corp", chunks) == chunks
+    assert sure_answer_first("Who is the chief executive of Acme Corp?", "Acme Corp", chunks) == chunks
+    hedged = [scored_chunk(text, rank) for rank, text in enumerate(
+        [texts[0], "Acme Corp was probably not founded in 1949; some say 1951.", "Globex was founded in 1990."], start=1)]
+    assert sure_answer_first("When was Acme Corp founded?", "Acme Corp", hedged) == hedged

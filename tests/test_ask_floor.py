@@ -4,7 +4,7 @@ The shared build is served on 127.0.0.1 and gathered as ISRG with the default 20
 pipeline (crawl, clean, chunk, the offline all-MiniLM-L6-v2, BM25, the embedded store); each of the 14 questions of
 letsencrypt_facts.json is then asked extractively (no LLM). Measured when written, default settings:
 
-    fact in the answer 11/14        evidence chunk in the answerer's context 10/14        evidence chunk first 4/14
+    fact in the answer 11/14        evidence chunk in the answerer's context 10/14        evidence chunk first 6/14
 
 (3 of the 14 evidence sentences are in no page the 20-page crawl keeps, so 11 is the most the context can hold.)
 The floors allow EPSILON less: a change that costs more is a regression to explain. About a minute on 2 cores.
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from bench_loader import load_bench
 
-MEASURED_ANSWERED, MEASURED_IN_CONTEXT, MEASURED_TOP1 = 11, 10, 4
+MEASURED_ANSWERED, MEASURED_IN_CONTEXT, MEASURED_TOP1 = 11, 10, 6
 EPSILON = 1
 
 pytestmark = pytest.mark.slow

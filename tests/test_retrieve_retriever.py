@@ -184,3 +184,20 @@ def test_fusion_and_rerank_follow_the_settings_and_the_trace_says_so(kb):
     # The rerank reorders, never adds or drops: the same chunks either way.
     assert {c.chunk.id for c in default.chunks} == {c.chunk.id for c in _retriever(kb, rerank="none").search(question, company="acme-corp").chunks}
     assert default.context[0].chunk.metadata.title == "Acme founders"
+
+
+def test_the_applications_reorder_step_runs_last_with_the_company_name_and_is_traced(kb):
+    seen = []
+
+    def last_first(question, company, chunks):
+        seen.append((question, company, len(chunks)))
+        return [c.model_copy(update={"rank": n}) for n, c in enumerate([chunks[-1], *chunks[:-1]], start=1)]
+
+    settings, store, embedder, bm25 = kb
+    question = "Which rockets does Acme Corp sell and build?"
+    plain = _retriever(kb).search(question, company="acme-corp")
+    reordered = Retriever(settings, store, embedder, bm25, company_names=NAMES, reorder=last_first).search(question, company="acme-corp")
+    assert len(plain.chunks) > 1 and seen == [(question, NAMES["acme-corp"], len(plain.chunks))]
+    assert [c.chunk.id for c in reordered.chunks] == [plain.chunks[-1].chunk.id, *(c.chunk.id for c in plain.chunks[:-1])]
+    assert reordered.context[0].chunk.id == plain.chunks[-1].chunk.id  # the context is packed in the new order
+    assert (reordered.trace.promoted, plain.trace.promoted) == (plain.chunks[-1].chunk.id, None)

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
-from cikb.answer import Answerer
+from cikb.answer import Answerer, sure_answer_first
 from cikb.answer.models import Answer
 from cikb.embed import Bm25Encoder, load_embedder
 from cikb.enrich import enrich_table_async as enrich_rows_async
@@ -65,7 +65,8 @@ def open_retriever(settings: Settings, snapshot: Path | None = None) -> Retrieve
         except BaseException:
             store.close()
             raise
-        return Retriever(settings, store, embedder, Bm25Encoder(), company_names=company_names(companies))
+        reorder = sure_answer_first if settings.retrieve.answer_first else None
+        return Retriever(settings, store, embedder, Bm25Encoder(), company_names=company_names(companies), reorder=reorder)
 
 
 def check_store(store: VectorStore, companies: list[CompanyDir]) -> None:

@@ -146,6 +146,11 @@ class RetrieveSettings(BaseModel):
     )
     rerank_depth: int = Field(20, ge=1, description="Fused candidates the rerank reorders (top_k are kept).")
     rerank_weight: float = Field(0.5, ge=0, le=1, description="Share of the best-sentence score in the reranked score; the rest is the fused score (both min-max normalised).")
+    answer_first: bool = Field(
+        True,
+        description="Move the top-k chunk holding the offline reader's sure answer (a typed value, read with high confidence) to the top; "
+        "the others keep their order.",
+    )
     top_k: int = Field(10, ge=1)
     score_threshold: float | None = Field(None, ge=-1, le=1, description="Minimum cosine on the dense side (R1a). Unset: the model's own, 0.3 for arctic-embed-s, 0.15 for the offline all-MiniLM-L6-v2.")
     context_tokens: int = Field(4000, ge=100, description="Retrieved context handed to the answerer, at most.")
