@@ -108,9 +108,8 @@ class Answerer:
 
 
 def _subject(retrieval: RetrievalResult) -> str:
-    """The company the question is about, as the question named it (else its slug's words)."""
-    choice = retrieval.trace.company
-    return choice.matched or (choice.slug or "").replace("-", " ")
+    """The company the question is about: its display name, else as the question named it, else its slug's words."""
+    return retrieval.trace.company.subject
 
 
 def _cited(context: list[Source], numbers: list[int]) -> list[Source]:

@@ -1,9 +1,9 @@
 """Offline answers to the letsencrypt.org facts (issue 10, items 4-5).
 
-    python bench/ask.py [--data-dir DIR] [--reuse] [--pages N] [--verbose]
+    python bench/ask.py [--data-dir DIR] [--reuse] [--pages N] [--company NAME] [--verbose]
 
 Serves the letsencrypt.org build (``../shared/corpora/site_letsencrypt``) on 127.0.0.1, gathers it
-as the company ISRG through the real pipeline with a page budget of ``--pages`` (default 250: the
+as the company ISRG (or ``--company``, e.g. "Let's Encrypt", the name most users would give) through the real pipeline with a page budget of ``--pages`` (default 250: the
 whole English site, so the figure measures reading, not which pages a 20-page crawl picks), then asks
 each of the 14 questions of ``letsencrypt_facts.json`` with ``cikb ask``'s code in extractive mode
 (no LLM). A question is a hit when the answer's text holds the fact's answer (case and punctuation
@@ -30,6 +30,7 @@ from cikb.app.pipeline import gather_company
 from cikb.app.reading import ask, open_retriever
 from cikb.app.sample_site import serve_sample_site
 from cikb.core.config import Settings
+from cikb.core.slug import company_from_name
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"
@@ -45,11 +46,11 @@ def evidence_rank(chunks, evidence: str) -> int | None:
     return next((n for n, c in enumerate(chunks, 1) if wanted in normal(c.chunk.text)), None)
 
 
-def retrieval_ranks(retriever, question: str, evidence: str) -> dict[str, int | None]:
+def retrieval_ranks(retriever, question: str, evidence: str, slug: str = "isrg") -> dict[str, int | None]:
     """Where the evidence chunk ranks: fused result, context, dense list alone, BM25 list alone (depth 100)."""
-    result = retriever.search(question, company="isrg")
-    dense = retriever.store.dense_search(retriever.embedder.embed_query(question), company="isrg", limit=100)
-    sparse = retriever.store.sparse_search(retriever.bm25.encode_query(question), company="isrg", limit=100)
+    result = retriever.search(question, company=slug)
+    dense = retriever.store.dense_search(retriever.embedder.embed_query(question), company=slug, limit=100)
+    sparse = retriever.store.sparse_search(retriever.bm25.encode_query(question), company=slug, limit=100)
     return {"rank": evidence_rank(result.chunks, evidence), "context": evidence_rank(result.context, evidence),
             "dense": evidence_rank(dense, evidence), "bm25": evidence_rank(sparse, evidence)}
 
@@ -71,25 +72,25 @@ def bench_settings(data_dir: Path, pages: int) -> Settings:
     return settings
 
 
-def gather_site(settings: Settings) -> None:
-    """Gather the letsencrypt.org build, served on 127.0.0.1, as the company ISRG (website source)."""
+def gather_site(settings: Settings, company: str = "ISRG") -> None:
+    """Gather the letsencrypt.org build, served on 127.0.0.1, as ``company`` (website source)."""
     with serve_sample_site(CORPORA / "site_letsencrypt") as url:
         started = time.perf_counter()
-        summary = gather_company(settings, "ISRG", {"website": [url + "/"]})
-        print(f"gathered ISRG: {summary.documents} documents, {summary.chunks} chunks, "
+        summary = gather_company(settings, company, {"website": [url + "/"]})
+        print(f"gathered {company}: {summary.documents} documents, {summary.chunks} chunks, "
               f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
 
 
-def measure(settings: Settings, verbose: bool = False) -> Scores:
-    """Ask every fact's question of the gathered ISRG, extractively; score retrieval and answers."""
+def measure(settings: Settings, verbose: bool = False, slug: str = "isrg") -> Scores:
+    """Ask every fact's question of the gathered company, extractively; score retrieval and answers."""
     facts = json.loads((CORPORA / "letsencrypt_facts.json").read_text())["facts"]
     scores = Scores(facts=len(facts))
     with open_retriever(settings) as retriever:
         for fact in facts:
-            ranks = retrieval_ranks(retriever, fact["question"], fact["evidence"])
+            ranks = retrieval_ranks(retriever, fact["question"], fact["evidence"], slug)
             scores.top1 += ranks["rank"] == 1
             scores.in_context += ranks["context"] is not None
-            answer = ask(settings, fact["question"], company="isrg", retriever=retriever)
+            answer = ask(settings, fact["question"], company=slug, retriever=retriever)
             hit = normal(fact["answer"]) in normal(answer.answer)
             scores.answered += hit
             if verbose:
@@ -102,16 +103,18 @@ def measure(settings: Settings, verbose: bool = False) -> Scores:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data-dir", type=Path, help="Knowledge base directory (default: a temporary one).")
-    parser.add_argument("--reuse", action="store_true", help="Skip the gather when --data-dir already holds ISRG.")
+    parser.add_argument("--reuse", action="store_true", help="Skip the gather when --data-dir already holds the company.")
     parser.add_argument("--pages", type=int, default=250, help="Page budget of the crawl (default 250).")
+    parser.add_argument("--company", default="ISRG", help="The name the site is gathered under (default ISRG; try \"Let's Encrypt\").")
     parser.add_argument("--verbose", action="store_true", help="Print every answer.")
     args = parser.parse_args()
 
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="cikb-bench-ask-"))
     settings = bench_settings(data_dir, args.pages)
-    if not (args.reuse and (data_dir / "isrg").exists()):
-        gather_site(settings)
-    scores = measure(settings, args.verbose)
+    slug = company_from_name(args.company).slug
+    if not (args.reuse and (data_dir / slug).exists()):
+        gather_site(settings, args.company)
+    scores = measure(settings, args.verbose, slug)
     n = scores.facts
     print(f"\nevidence chunk ranked first: {scores.top1}/{n} (target >= 10); in the answerer's context: {scores.in_context}/{n} (target >= 13)")
     print(f"letsencrypt facts in offline ask answers: {scores.answered}/{n} (target >= 10)")

@@ -17,8 +17,14 @@ class CompanyChoice(BaseModel):
     slug: str | None = Field(None, description="The company filter, or None to search every company.")
     source: CompanySource = "none"
     matched: str | None = Field(None, description="The words of the question that named it.")
+    name: str | None = Field(None, description="The company's display name, when the knowledge base records one.")
     known: bool = Field(True, description="False when the company asked about is not in the knowledge base.")
     unknown_names: list[str] = Field(default_factory=list, description="Names in the question that no retrieved chunk mentions.")
+
+    @property
+    def subject(self) -> str:
+        """What to call the company: its display name, else the question's words for it, else its slug's words."""
+        return self.name or self.matched or (self.slug or "").replace("-", " ")
 
 
 class RetrievalTrace(BaseModel):

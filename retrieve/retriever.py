@@ -82,7 +82,17 @@ class Retriever:
         return {slug: self.company_names.get(slug) for slug in self.store.companies()}
 
     def choose_company(self, question: str, company: str | None, known: Mapping[str, str | None]) -> CompanyChoice:
-        """R2: the explicit company (a slug or a name ``known`` holds), else one the question names, else none."""
+        """R2: the explicit company (a slug or a name ``known`` holds), else one the question names, else none.
+
+        The choice carries the company's display name when ``known`` has one: the reader takes the
+        name's words as the subject's ("Let's Encrypt"), not the matched form ("lets encrypt").
+        """
+        choice = self._choice(question, company, known)
+        name = known.get(choice.slug) if choice.slug else None
+        return choice.model_copy(update={"name": name}) if name else choice
+
+    @staticmethod
+    def _choice(question: str, company: str | None, known: Mapping[str, str | None]) -> CompanyChoice:
         if company is None:
             return infer_company(question, known)
         if company in known:
@@ -107,7 +117,7 @@ class Retriever:
 
         chunks, dense = self._hybrid(query, choice.slug, trace)
         if self.reorder is not None and chunks:
-            chunks = self._reordered(self.reorder, query, choice.slug, chunks, trace)
+            chunks = self._reordered(self.reorder, query, choice.subject, chunks, trace)
         vector = [float(x) for x in dense]
         if choice.source != "explicit" and chunks:
             # A question naming something no passing chunk mentions is about a company (or person)
@@ -144,9 +154,8 @@ class Retriever:
         trace.passed = len(chunks)
         return chunks, dense
 
-    def _reordered(self, reorder: Reorder, query: str, slug: str | None, chunks: list[ScoredChunk],
+    def _reordered(self, reorder: Reorder, query: str, name: str | None, chunks: list[ScoredChunk],
                    trace: RetrievalTrace) -> list[ScoredChunk]:
-        name = (self.company_names.get(slug) or slug) if slug else None
         reordered = reorder(query, name, chunks)
         if reordered[0].chunk.id != chunks[0].chunk.id:
             trace.promoted = reordered[0].chunk.id

@@ -140,3 +140,16 @@ def test_the_chunk_with_a_sure_answer_moves_first_and_the_rest_keep_their_order(
     hedged = [scored_chunk(text, rank) for rank, text in enumerate(
         [texts[0], "Acme Corp was probably not founded in 1949; some say 1951.", "Globex was founded in 1990."], start=1)]
     assert sure_answer_first("When was Acme Corp founded?", "Acme Corp", hedged) == hedged
+
+
+def test_a_name_written_with_an_apostrophe_is_the_subject_not_a_key_term() -> None:
+    # "Where is Let's Encrypt headquartered?" asked of a company inferred as "lets encrypt": with the
+    # display name as the subject, "Let's" is not a word every sentence about the company would match.
+    from answer_helpers import retrieval
+    from cikb.answer import Answerer
+
+    question = "Where is Let's Encrypt headquartered?"
+    texts = ["The goal of Let's Encrypt is to make turning on HTTPS as easy as possible.", "Address: 548 Market St, San Francisco, CA 94104, USA"]
+    result = retrieval(question, texts, company="lets-encrypt")
+    result.trace.company = result.trace.company.model_copy(update={"matched": "lets encrypt", "name": "Let's Encrypt"})
+    assert Answerer().answer(question, result).short_answer == "548 Market St, San Francisco, CA 94104, USA"

@@ -116,6 +116,8 @@ def test_company_is_inferred_from_the_question(kb, question, slug, matched):
     result = _retriever(kb).search(question)
     assert (result.trace.company.slug, result.trace.company.source, result.trace.company.matched) == (slug, "inferred", matched)
     assert {c.chunk.metadata.company for c in result.chunks} == {slug}
+    # The subject the reader is given is the display name, not the question's lower-cased words for it.
+    assert result.trace.company.name == result.trace.company.subject == NAMES[slug]
 
 
 def test_a_company_the_kb_does_not_hold_abstains_without_searching(kb):
