@@ -129,14 +129,20 @@ class FastembedEmbedder(DenseEmbedder):
         return np.asarray(list(vectors), dtype=np.float32).reshape(len(indices), self.info.dim)
 
 
+MAX_DEFAULT_ONNX_THREADS = 8
+
+
 def default_onnx_threads() -> int:
-    """Every CPU this process may use: that many texts are embedded at once, one onnxruntime thread each.
+    """Every CPU this process may use, at most 8: that many texts are embedded at once, one onnxruntime thread each.
 
     Measured against half the CPUs (the earlier default) on the 2-core machine, idle: 24.7 against
     13.6 chunks/s. A gather embeds while its crawl waits out the politeness delay, so the crawl
-    seldom needs the core the embedding takes.
+    seldom needs the core the embedding takes. Each text in flight holds its own activations in
+    the arena (about 100 MB for 512 tokens), so the default stops at 8 (about 1.1 GB in all);
+    ``embed.onnx_threads`` sets more.
     """
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(cpus, MAX_DEFAULT_ONNX_THREADS))
 
 
 class SentenceTransformerEmbedder(DenseEmbedder):

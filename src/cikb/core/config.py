@@ -104,7 +104,7 @@ class EmbedSettings(BaseModel):
     )
     onnx_threads: int | None = Field(
         None, ge=1,
-        description="Texts embedded at once, each on one onnxruntime thread (fastembed backend); unset: every CPU this process may use (on 2 cores ~1.8x one thread's speed, and faster than one text on two threads).",
+        description="Texts embedded at once, each on one onnxruntime thread (fastembed backend); unset: every CPU this process may use, at most 8 (each text in flight holds ~100 MB; on 2 cores ~1.8x one thread's speed, and faster than one text on two threads).",
     )
     device: Literal["auto", "cpu", "cuda"] = Field("auto", description="sentence-transformers only; auto picks CUDA when present.")
 
