@@ -97,7 +97,7 @@ class FastembedEmbedder(DenseEmbedder):
         name = _register_fastembed_model(files)
         # Chosen by measurement (bench/embed.py --repeat 2, 200 real chunks of ~420 tokens, idle 2-core machine,
         # sentence-transformers fp32 at 11.4 chunks/s): onnxruntime's memory arena on, one text per call, and
-        # as many texts at once as there are CPUs, each on one onnxruntime thread: 24.7 chunks/s, 2.2x, 450 MB.
+        # as many texts at once as there are CPUs, each on one onnxruntime thread: 24.6 chunks/s, 2.16x, 477 MB.
         # Without the arena every call allocates and page-faults its activations afresh (the old setting, no
         # arena and 16 per call: 0.59x at 1.6 GB). One text per call is both the fastest (no padding, buffers
         # stay in cache: 4 / 8 / 16 per call were slower) and the smallest, since the arena keeps the largest
@@ -135,7 +135,7 @@ MAX_DEFAULT_ONNX_THREADS = 8
 def default_onnx_threads() -> int:
     """Every CPU this process may use, at most 8: that many texts are embedded at once, one onnxruntime thread each.
 
-    Measured against half the CPUs (the earlier default) on the 2-core machine, idle: 24.7 against
+    Measured against half the CPUs (the earlier default) on the 2-core machine, idle: 24.6 against
     13.6 chunks/s. A gather embeds while its crawl waits out the politeness delay, so the crawl
     seldom needs the core the embedding takes. Each text in flight holds its own activations in
     the arena (about 100 MB for 512 tokens), so the default stops at 8 (about 1.1 GB in all);

@@ -33,11 +33,12 @@ class QueryEncoder(Protocol):
 class Reorder(Protocol):
     """A last reordering of the top chunks the application may add (``answer.sure_answer_first``).
 
-    It gets the question, the company's display name (or slug, or None) and the chunks best
-    first; it returns the same chunks, in an order of its own, ranks renumbered.
+    It gets the question, what to call the company (``CompanyChoice.subject``: its display name,
+    else the question's words for it; empty when the question is about every company) and the
+    chunks best first; it returns the same chunks, in an order of its own, ranks renumbered.
     """
 
-    def __call__(self, question: str, company: str | None, chunks: list[ScoredChunk]) -> list[ScoredChunk]: ...
+    def __call__(self, question: str, company: str, chunks: list[ScoredChunk]) -> list[ScoredChunk]: ...
 
 
 class Retriever:
@@ -154,7 +155,7 @@ class Retriever:
         trace.passed = len(chunks)
         return chunks, dense
 
-    def _reordered(self, reorder: Reorder, query: str, name: str | None, chunks: list[ScoredChunk],
+    def _reordered(self, reorder: Reorder, query: str, name: str, chunks: list[ScoredChunk],
                    trace: RetrievalTrace) -> list[ScoredChunk]:
         reordered = reorder(query, name, chunks)
         if reordered[0].chunk.id != chunks[0].chunk.id:
