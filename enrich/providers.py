@@ -57,7 +57,7 @@ class WebPage:
     url: str
     title: str = ""
     text: str = ""
-    skipped: str | None = None  # robots | content_type | size | http_error | network_error | scheme
+    skipped: str | None = None  # robots | content_type | size | http_error | network_error | timeout | scheme
 
 
 class PageFetcher:
@@ -86,9 +86,13 @@ class PageFetcher:
             if not await self._allowed(client, url):
                 return WebPage(url, skipped="robots")
             try:
-                html = await self._download(client, url)
+                # One deadline for the whole page: httpx's own timeout bounds each read, so a server
+                # that drips a byte at a time would otherwise hold the row for as long as it likes.
+                html = await asyncio.wait_for(self._download(client, url), self.gather.request_timeout)
             except _Skip as skip:
                 return WebPage(url, skipped=skip.reason)
+            except (TimeoutError, httpx.TimeoutException):
+                return WebPage(url, skipped="timeout")
             except httpx.HTTPError:
                 return WebPage(url, skipped="network_error")
         title, text = self._extract(url, html)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -20,7 +21,7 @@ from cikb.enrich.providers import (
     open_web_provider,
 )
 from enrich_support import SearchServer
-from sites import Reply, page, paragraphs
+from sites import Reply, drip, page, paragraphs
 
 from cikb.core.config import Settings
 from cikb.core.errors import BadInputError
@@ -99,6 +100,7 @@ def pages(make_site):
         "/report.pdf": Reply(body=b"%PDF-1.4 ...", content_type="application/pdf"),
         "/huge/": page("Huge", paragraphs("word " * 10_000)),
         "/gone/": Reply(status=404, body="<h1>404</h1>"),
+        "/drip/": drip(0.2),
     })
 
 
@@ -139,10 +141,10 @@ def test_an_unreadable_robots_txt_disallows(settings: Settings, make_site) -> No
     assert "/about/" not in site.paths()
 
 
-def test_a_timeout_is_a_network_error_not_a_crash(settings: Settings, make_site) -> None:
+def test_a_slow_page_is_a_timeout_not_a_crash(settings: Settings, make_site) -> None:
     settings.gather.request_timeout = 0.2
     site = make_site({"/slow/": Reply(body="<p>late</p>", delay=1.0)})
-    assert run(PageFetcher(settings).fetch(site.url_for("/slow/"))).skipped == "network_error"
+    assert run(PageFetcher(settings).fetch(site.url_for("/slow/"))).skipped == "timeout"
 
 
 # --- the OpenAI Responses API web-search tool ----------------------------------------
@@ -214,3 +216,11 @@ def test_citations_without_offsets_keep_some_text() -> None:
     response = {"output": [{"type": "message", "content": [{"text": "Short answer.", "annotations": [
         {"type": "url_citation", "url": "https://a.test/", "title": "A"}]}]}]}
     assert hits_from_response(response) == [SearchHit("https://a.test/", "A", "Short answer.")]
+
+
+def test_a_page_that_drips_is_cut_at_the_request_deadline_and_said_to_time_out(settings: Settings, pages) -> None:
+    settings.gather.request_timeout = 1.5  # each byte comes within httpx's read timeout; the page never ends
+    started = time.monotonic()
+    result = run(PageFetcher(settings).fetch(pages.url_for("/drip/")))
+    assert (result.skipped, result.text) == ("timeout", "")
+    assert time.monotonic() - started < 5
