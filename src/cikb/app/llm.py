@@ -222,6 +222,10 @@ class LLMClient:
     def model(self) -> str | None:
         return self.settings.model
 
+    def _require_configured(self) -> None:
+        if not self.configured:
+            raise LLMNotConfiguredError("no LLM endpoint configured (set llm.base_url and llm.model)")
+
     def complete(self, step: str, messages: list[dict], **params: Any) -> LLMResult:
         """One chat completion. ``step`` names the caller in the log (e.g. ``answer``, ``enrich:lookup``).
 
@@ -230,8 +234,7 @@ class LLMClient:
         ``temperature``; ``model`` overrides ``llm.model``. Raises :class:`LLMError` on any endpoint failure,
         after logging it.
         """
-        if not self.configured:
-            raise LLMNotConfiguredError("no LLM endpoint configured (set llm.base_url and llm.model)")
+        self._require_configured()
         model = str(params.pop("model", None) or self.settings.model)
         request = {"max_tokens": self.settings.max_tokens, "temperature": self.settings.temperature, **params}
         started = time.perf_counter()
@@ -262,8 +265,7 @@ class LLMClient:
         (HTTP 404) gets the same request as a chat completion instead, when no tool is asked for:
         local servers (llama.cpp, vLLM) often only speak chat completions.
         """
-        if not self.configured:
-            raise LLMNotConfiguredError("no LLM endpoint configured (set llm.base_url and llm.model)")
+        self._require_configured()
         model = model or str(self.settings.model)
         messages = ([{"role": "system", "content": instructions}] if instructions else []) + [{"role": "user", "content": input}]
         if self._chat_only and not tools:
