@@ -752,11 +752,22 @@ def _person_spans(q: Question, sentence: str) -> list[Span]:
             continue
         if any(w.isupper() and len(w) > 1 for w in words):  # acronyms belong to organisations
             continue
+        if _word_before(sentence, start) in _DETERMINERS:
+            continue  # "the Engineering Culture", "our Year-End Letter": a person's name takes no article
         if any(w.lower() in _ORG_HEADS or w.lower() in _GENERIC_NAME_WORDS or w.lower() in _EVENT_WORDS for w in words):
             continue  # "United Nations", "Spanish Civil War" name no person
         name = " ".join(words)
         found.append(Span(name, start, _normal(name)))
     return _merge_list(sentence, found)
+
+
+_DETERMINERS = frozenset("the a an this that these those our your their its".split())
+
+
+def _word_before(sentence: str, start: int) -> str:
+    """The word just before ``start``, lower-cased ('' at the sentence's start)."""
+    before = sentence[:start].split()
+    return before[-1].lower() if before else ""
 
 
 _ORG_HEADS = frozenset(

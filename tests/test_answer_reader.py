@@ -200,3 +200,12 @@ def test_ask_says_plainly_when_no_sentence_states_what_was_asked() -> None:
 def test_scored_chunk_helper_is_what_enrich_reads() -> None:
     chunk = scored_chunk(ABOUT, 1)
     assert passages_from_chunks([chunk])[0].text == ABOUT
+
+
+def test_capitalised_words_after_an_article_are_no_persons_name() -> None:
+    # A blog listing glues a title to its summary: "the Engineering Culture" is capitalised, not a person.
+    title_and_summary = ("A Look into the Engineering Culture at Brightwater Labs Brightwater Labs has implemented practices "
+                         "that aim to create a workplace where engineers can thrive.")
+    assert answer("Who founded Brightwater Labs?", title_and_summary, column_type="text") is None
+    found = answer("Who founded Brightwater Labs?", title_and_summary, "Brightwater Labs was founded by Ana Ruiz in 2016.", column_type="text")
+    assert found is not None and (found.value, found.confidence) == ("Ana Ruiz", "high")
