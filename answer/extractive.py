@@ -99,7 +99,9 @@ def sure_answer_first(question: str, company: str, chunks: list[ScoredChunk]) ->
     term, is about the company and ties the value to the question's predicate, and no other
     sentence proposes a rival. Otherwise the order is kept. Measured (bench/ask.py, 20 pages):
     the letsencrypt evidence chunk first for 6/14 facts instead of 4/14; SQuAD R@1 .906 -> .908
-    (held-out half .890 -> .893), where free-text questions keep the fused order.
+    (held-out half .890 -> .893), where free-text questions keep the fused order. The moved
+    chunk's ``score`` is raised to the top one's, so scores stay in rank order; its
+    ``dense_score`` is its own.
     """
     q = read_question(question, None, company)
     if q.kind not in TYPED_KINDS:

@@ -761,7 +761,7 @@ def _person_spans(q: Question, sentence: str) -> list[Span]:
     return _merge_list(sentence, found)
 
 
-_DETERMINERS = frozenset("the a an this that these those our your their its".split())
+_DETERMINERS = frozenset("the a an our your their its".split())  # not "that": "the company that Jack Dorsey founded"
 
 
 def _word_before(sentence: str, start: int) -> str:

@@ -110,9 +110,9 @@ class PageFetcher:
     async def _read_robots(self, client: httpx.AsyncClient, origin: str) -> RobotFileParser | None:
         """None means 'no rules' (404); a robots.txt that cannot be read at all (5xx, network) disallows, as RFC 9309 asks."""
         parser = RobotFileParser()
-        try:
-            response = await client.get(f"{origin}/robots.txt")
-        except httpx.HTTPError:
+        try:  # under the page deadline too: the lock it is read under holds every other site's fetch
+            response = await asyncio.wait_for(client.get(f"{origin}/robots.txt"), self.gather.request_timeout)
+        except (TimeoutError, httpx.HTTPError):
             response = None
         if response is None or response.status_code >= 500:
             parser.parse(["User-agent: *", "Disallow: /"])

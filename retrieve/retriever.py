@@ -117,8 +117,6 @@ class Retriever:
             return self._finish(RetrievalResult(query=query, trace=trace), started)
 
         chunks, dense = self._hybrid(query, choice.slug, trace)
-        if self.reorder is not None and chunks:
-            chunks = self._reordered(self.reorder, query, choice.subject, chunks, trace)
         vector = [float(x) for x in dense]
         if choice.source != "explicit" and chunks:
             # A question naming something no passing chunk mentions is about a company (or person)
@@ -129,6 +127,8 @@ class Retriever:
                 trace.company = choice.model_copy(update={"known": False, "unknown_names": unknown})
                 trace.abstain_reason = f"no retrieved source mentions {', '.join(unknown)}"
                 return self._finish(RetrievalResult(query=query, chunks=chunks, trace=trace, query_vector=vector), started)
+        if self.reorder is not None and chunks:
+            chunks = self._reordered(self.reorder, query, choice.subject, chunks, trace)
         context = self._pack(chunks, trace)
         if not chunks:
             trace.abstain_reason = f"no chunk passed the dense threshold {self.score_threshold}"

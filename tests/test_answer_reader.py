@@ -209,3 +209,6 @@ def test_capitalised_words_after_an_article_are_no_persons_name() -> None:
     assert answer("Who founded Brightwater Labs?", title_and_summary, column_type="text") is None
     found = answer("Who founded Brightwater Labs?", title_and_summary, "Brightwater Labs was founded by Ana Ruiz in 2016.", column_type="text")
     assert found is not None and (found.value, found.confidence) == ("Ana Ruiz", "high")
+    # "that" before a name is a relative pronoun, not an article.
+    found = answer("Who founded Brightwater Labs?", "Brightwater Labs is a company that Ana Ruiz founded in 2016.", column_type="text")
+    assert found is not None and found.value == "Ana Ruiz"

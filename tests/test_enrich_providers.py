@@ -224,3 +224,12 @@ def test_a_page_that_drips_is_cut_at_the_request_deadline_and_said_to_time_out(s
     result = run(PageFetcher(settings).fetch(pages.url_for("/drip/")))
     assert (result.skipped, result.text) == ("timeout", "")
     assert time.monotonic() - started < 5
+
+
+def test_a_dripping_robots_txt_is_cut_at_the_deadline_and_disallows(settings: Settings, make_site) -> None:
+    # robots.txt is read under a lock every site's fetch shares: it must not hold them all.
+    settings.gather.request_timeout = 1.0
+    site = make_site({"/robots.txt": drip(0.2), "/about/": page("About Acme", paragraphs("Acme Corp was founded in 1999. " * 5))})
+    started = time.monotonic()
+    assert run(PageFetcher(settings).fetch(site.url_for("/about/"))).skipped == "robots"  # unreadable rules disallow (RFC 9309)
+    assert time.monotonic() - started < 5

@@ -52,7 +52,11 @@ MIGRATIONS: list[tuple[str, Migration]] = []
 
 
 def migration(fn: Migration) -> Migration:
-    """Register a schema step. Steps run once each, in definition order, forever forward."""
+    """Register a schema step. Steps run once each, in definition order, forever forward.
+
+    A step runs inside ``migrate``'s transaction: it uses ``execute``, never ``executescript``
+    (which commits first, and the step would no longer be atomic with its record).
+    """
     MIGRATIONS.append((fn.__name__, fn))
     return fn
 
@@ -89,8 +93,6 @@ def migrate(db: sqlite3.Connection, migrations: list[tuple[str, Migration]] = MI
     recorded it while this one waited.
     """
     db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
-    if db.in_transaction:
-        db.commit()
     applied = []
     for name, step in migrations:
         if _migrated(db, name):  # the common case, read without the write lock
