@@ -52,6 +52,20 @@ def test_a_job_file_describes_columns_with_their_own_strategy_and_type(monkeypat
     assert [op["changes"] for op in label["operations"]] == [{"Label": "Acme!"}, {"Label": "Beta!"}]
 
 
+def test_an_option_written_after_a_column_is_that_columns_own(monkeypatch, capsys, prices: Path, tmp_path: Path) -> None:
+    # "--column Total ... --type number --column Label ...": the number type is Total's alone. Read as
+    # "given once, for every column", Label's text values would not coerce to a number and be lost.
+    code, _, err = run_cli(monkeypatch, capsys, "enrich", str(prices), "--strategy", "computation",
+                           "--column", "Total", "--formula", "{Price} * {Quantity}", "--type", "number",
+                           "--column", "Label", "--formula", "{Company} + '!'", "--out", str(tmp_path / "proposals"))
+    assert code == 0, err
+    label = json.loads((tmp_path / "proposals" / "prices.label.proposal.json").read_text(encoding="utf-8"))
+    assert [op["changes"] for op in label["operations"]] == [{"Label": "Acme!"}, {"Label": "Beta!"}]
+    code, _, err = run_cli(monkeypatch, capsys, "enrich", str(prices), "--strategy", "computation", "--column", "Total",
+                           "--formula", "1", "--formula", "2", "--column", "Label", "--formula", "3")
+    assert code == 2 and "--formula was given twice for one --column" in err and err.count("error:") == 1, err
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--column", "A", "--column", "B", "--formula", "1", "--formula", "2", "--formula", "3"], "--formula was given 3 times for 2 columns"),
     (["--job-file", "missing.toml"], "no such job file"),

@@ -8,9 +8,11 @@ from pathlib import Path
 from collections.abc import Iterable
 from typing import Any
 
+import click
 import typer
 from pydantic import BaseModel
 from rich.console import Console
+from typer.core import TyperCommand
 
 from cikb.core.config import Settings, load_settings
 
@@ -30,6 +32,21 @@ app = typer.Typer(
 
 console = Console(stderr=True)
 out = Console(soft_wrap=True)
+
+OPTION_ORDER = "cikb.option_order"
+
+
+class OrderedOptionsCommand(TyperCommand):
+    """A command that also keeps the order its options came in (``ctx.meta[OPTION_ORDER]``, names).
+
+    Click gives a repeated option's values as one list, which loses which ``--column`` a
+    following ``--type`` was written after; `cikb enrich` needs that to pair them.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        _, _, order = self.make_parser(ctx).parse_args(args=list(args))  # parsing has no side effects
+        ctx.meta[OPTION_ORDER] = [param.name for param in order]
+        return super().parse_args(ctx, args)
 
 
 class _State:

@@ -12,7 +12,7 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
-from cikb.cli._app import app, console, out, print_json, print_json_stream, settings
+from cikb.cli._app import OPTION_ORDER, OrderedOptionsCommand, app, console, out, print_json, print_json_stream, settings
 from cikb.cli._text import safe
 
 if TYPE_CHECKING:  # the enrich stack loads only when a command of this module runs
@@ -22,8 +22,9 @@ _CONFIDENCES = ("high", "medium", "low", "none")
 _STYLE = {"high": "green", "medium": "yellow", "low": "red", "none": "dim"}
 
 
-@app.command("enrich")
+@app.command("enrich", cls=OrderedOptionsCommand)
 def enrich_command(
+    ctx: typer.Context,
     csv_path: Path | None = typer.Argument(None, help="The table to enrich (CSV with a header row). It is only read."),
     column: list[str] | None = typer.Option(None, "--column", "-c", help="The column to fill (an existing one, or a new one); repeat it to fill several in one job."),
     question: list[str] | None = typer.Option(None, "--question", "-q", help="lookup/research: the question, with {Column} placeholders."),
@@ -42,9 +43,11 @@ def enrich_command(
     """Propose values for a column, from the knowledge base first (web search only if configured).
 
     Nothing is written to the CSV: review the proposal with `cikb review`, then `cikb apply` it.
-    Several columns in one job: repeat --column, and give --question, --formula, --strategy,
-    --type, --options and --thoroughness once (for every column) or once per column, in the
-    same order ('' for none); or describe the job in a TOML file (--job-file).
+    Several columns in one job: repeat --column, each followed by its own --question,
+    --formula, --strategy, --type, --options and --thoroughness (one given before the first
+    --column is every column's); or give all the --column first and then each option once
+    (for every column) or once per column, in the same order ('' for none); or describe the
+    job in a TOML file (--job-file).
     Every run is a job (its id is printed first): each finished row is kept in the data
     directory's jobs database, so a killed run continues with `cikb enrich --resume ID`.
     A cell an earlier job answered for the same column, row and knowledge base (and LLM) is
@@ -59,9 +62,10 @@ def enrich_command(
     elif job_file is not None:
         request = load_job_file(job_file, csv_path)
     else:
-        request = _request(csv_path, column or [], company_column=company_column, out_path=out_path, strategy=strategy or [],
-                           question=question or [], formula=formula or [], thoroughness=thoroughness or [],
-                           column_type=column_type or [], options=options or [])
+        given = {"strategy": strategy or [], "question": question or [], "formula": formula or [], "thoroughness": thoroughness or [],
+                 "column_type": column_type or [], "options": options or []}
+        given = _by_column(given, len(column or []), ctx.meta.get(OPTION_ORDER, []))
+        request = _request(csv_path, column or [], company_column=company_column, out_path=out_path, **given)
     token = CancellationToken()
     with _progress_bar() as bar:
         task = bar.add_task("starting", total=1.0)
@@ -94,6 +98,38 @@ def enrich_command(
 
 _PER_COLUMN = {"strategy": "--strategy", "question": "--question", "formula": "--formula", "thoroughness": "--thoroughness",
                "column_type": "--type", "options": "--options"}
+
+
+def _by_column(given: dict[str, list[str]], columns: int, order: list[str]) -> dict[str, list[str]]:
+    """Each per-column option as one value per column when the command line interleaves them
+    (``--column A --type number --column B --type text``): an option belongs to the ``--column``
+    written before it, and one written before the first ``--column`` is every column's ('' where
+    a column has neither). Written all after the last ``--column``, or all before the first,
+    the options keep their own pairing (once for all, or once per column in order)."""
+    lanes = {field: [] for field in given}  # per occurrence: the index of the --column before it, -1 before any
+    seen = -1
+    for name in order:
+        if name == "column":
+            seen += 1
+        elif name in lanes:
+            lanes[name].append(seen)
+    interleaved = any(0 <= lane < columns - 1 for field_lanes in lanes.values() for lane in field_lanes)
+    if columns < 2 or not interleaved:
+        return given
+    from cikb.core.errors import BadInputError
+
+    paired = {}
+    for field, values in given.items():
+        default = [v for v, lane in zip(values, lanes[field]) if lane < 0]
+        per_column = {lane: v for v, lane in zip(values, lanes[field]) if lane >= 0}
+        if len(default) > 1 or len(per_column) < sum(1 for lane in lanes[field] if lane >= 0):
+            raise BadInputError(f"{_PER_COLUMN[field]} was given twice for one --column: give it once after each --column "
+                                "it belongs to (see `cikb enrich --help`)")
+        if values:
+            paired[field] = [per_column.get(i, default[0] if default else "") for i in range(columns)]
+        else:
+            paired[field] = []
+    return paired
 
 
 def _request(csv_path: Path | None, columns: list[str], *, company_column: str | None, out_path: Path | None, **given: list[str]):
