@@ -8,7 +8,6 @@ from pathlib import Path
 from collections.abc import Iterable
 from typing import Any
 
-import click
 import typer
 from pydantic import BaseModel
 from rich.console import Console
@@ -43,7 +42,7 @@ class OrderedOptionsCommand(TyperCommand):
     following ``--type`` was written after; `cikb enrich` needs that to pair them.
     """
 
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
         _, _, order = self.make_parser(ctx).parse_args(args=list(args))  # parsing has no side effects
         ctx.meta[OPTION_ORDER] = [param.name for param in order]
         return super().parse_args(ctx, args)
