@@ -209,7 +209,7 @@ class FakeGathers:
         self.full: dict[str, bool] = {}
         self.lock = threading.Lock()
 
-    def __call__(self, settings: Settings, name: str, sources: dict, on_event=None, full: bool = False) -> GatherSummary:
+    def __call__(self, settings: Settings, name: str, sources: dict, on_event=None, full: bool = False, embedder=None) -> GatherSummary:
         started = time.monotonic()
         self.full[name] = full
         time.sleep(self.seconds)
@@ -225,6 +225,7 @@ class FakeGathers:
 def test_companies_sharing_a_domain_never_run_at_once_and_a_failure_stops_no_other(monkeypatch: pytest.MonkeyPatch) -> None:
     fake = FakeGathers(seconds=0.3, failing={"Other 1"})
     monkeypatch.setattr(batch, "gather_company", fake)
+    monkeypatch.setattr(batch, "load_embedder", lambda settings: object())  # the stand-in embeds nothing
     rows = [CompanyRow(1, "Shared A", {"website": "https://www.shared.co.uk/"}),
             CompanyRow(2, "Shared B", {"website": "https://blog.shared.co.uk/b/"}),  # one registered domain, shared.co.uk
             CompanyRow(3, "Shared C", {"news": ["https://news.example.com/c.rss"], "wikipedia": "https://shared.co.uk/wiki/C"})]

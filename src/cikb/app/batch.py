@@ -23,6 +23,7 @@ from pathlib import Path
 from time import monotonic
 from typing import Literal
 
+from cikb.embed import DenseEmbedder, load_embedder
 from cikb.enrich.table import read_table
 from cikb.gather.urls import site_of
 
@@ -185,6 +186,14 @@ class _Runner:
         self.results: dict[int, CompanyResult] = {}
         self.changed = threading.Condition()
         self.interrupted = threading.Event()
+        self._embedder: DenseEmbedder | None = None  # one model for every company (~150 MB and a load each, else)
+        self._embedder_lock = threading.Lock()
+
+    def _shared_embedder(self) -> DenseEmbedder:
+        with self._embedder_lock:  # the first gather loads it; a load error fails that company as before
+            if self._embedder is None:
+                self._embedder = load_embedder(self.settings.embed)
+            return self._embedder
 
     def run(self, workers: int) -> dict[int, CompanyResult]:
         threads = [threading.Thread(target=self._work, name=f"cikb-gather-{n}", daemon=True) for n in range(workers if self.pending else 0)]
@@ -241,7 +250,8 @@ class _Runner:
             self.emit(BatchEvent(row, "progress", event=event))
 
         try:
-            summary = gather_company(self.settings, row.name, row.sources, on_event=progress, full=self.full)
+            summary = gather_company(self.settings, row.name, row.sources, on_event=progress, full=self.full,
+                                     embedder=self._shared_embedder())
             result = CompanyResult(**summary.model_dump(), row=row.number, status="ok")
         except _Interrupted:
             result = _failed(row, self.settings, "interrupted before its commit", started_at, monotonic() - started)

@@ -61,13 +61,16 @@ def resolve_sources(sources: SourceUrls, settings: Settings) -> list[SourceReque
 
 
 def gather_company(
-    settings: Settings, company_name: str, sources: SourceUrls, on_event: OnEvent | None = None, *, full: bool = False
+    settings: Settings, company_name: str, sources: SourceUrls, on_event: OnEvent | None = None, *, full: bool = False,
+    embedder: DenseEmbedder | None = None,
 ) -> GatherSummary:
     """Gather one company's sources into the knowledge base; returns the run summary.
 
     Pages are cleaned, chunked and embedded as they arrive (``[gather] overlap``), while the
     crawler waits out its politeness delay. Vectors of chunk texts embedded before and pages
-    the server says are unchanged (a 304) are reused; ``full`` ignores both caches.
+    the server says are unchanged (a 304) are reused; ``full`` ignores both caches. ``embedder``
+    is the configured model already loaded (gathers of many companies share one); else it is
+    loaded here.
     """
     company = company_from_name(company_name)
     requests = resolve_sources(sources, settings)
@@ -80,7 +83,7 @@ def gather_company(
         except DamagedError:
             pass  # its staged index is damaged: this gather replaces the company's raw files and points anyway
         with gather.Crawler() as crawler:  # starts while the model loads; fetches nothing until given the job
-            embedder = load_embedder(settings.embed)
+            embedder = embedder or load_embedder(settings.embed)
             avg_len = check_store_model(settings, embedder)  # refuse a model mismatch before crawling
             with VectorCache(settings.cache_dir / VECTOR_CACHE, embedder.info) as cache:
                 indexer = PageIndexer(company, settings, embedder, cache, emit, reuse=not full)
