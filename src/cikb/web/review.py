@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -73,6 +74,12 @@ def table_key(csv_path: str | Path) -> str:
     return hashlib.sha256(str(csv_path).encode("utf-8")).hexdigest()[:12]
 
 
+@lru_cache(maxsize=32)
+def _load_proposal(path: Path, mtime_ns: int, size: int) -> DataProposal:
+    """A proposal file, parsed once per version: every page of the review lists them all, per request."""
+    return load_proposal(path)
+
+
 def find_proposals(folder: Path) -> dict[str, tuple[Path, list[tuple[Path, DataProposal]], list[Path]]]:
     """The ``*.proposal.json`` files in ``folder``, grouped by the CSV they were made for.
 
@@ -82,8 +89,9 @@ def find_proposals(folder: Path) -> dict[str, tuple[Path, list[tuple[Path, DataP
     groups: dict[str, list[tuple[Path, DataProposal]]] = {}
     for path in sorted(folder.glob("*.proposal.json")):
         try:
-            proposal = load_proposal(path)
-        except CikbError:
+            stat = path.stat()
+            proposal = _load_proposal(path, stat.st_mtime_ns, stat.st_size)
+        except (CikbError, OSError):
             continue
         groups.setdefault(proposal.target.csv_path, []).append((path, proposal))
     found = {}
