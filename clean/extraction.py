@@ -9,7 +9,10 @@ cookie notices. Three targeted steps cover what it keeps on real pages:
 - after it: short paragraphs that read as a cookie notice are dropped, for
   banners marked by nothing but their wording; <sup>/<sub> tags go;
 - instead of it: where its output is its whole-page fallback (navigation
-  lines and all, on short pages), its precision mode is asked again.
+  lines and all, on short pages), its precision mode is asked again;
+- after it: the article's own footer (a post's closing "support our work"
+  block, an author's note) comes back: trafilatura drops it with the site's
+  footer, yet it is the page's text, not the site's boilerplate.
 """
 
 from __future__ import annotations
@@ -22,6 +25,9 @@ import trafilatura
 from lxml.html import HtmlElement
 from trafilatura.settings import Document
 from trafilatura.utils import load_html
+
+from cikb.clean.facts import article_footer_lines
+from cikb.clean.text import words
 
 # How trafilatura is asked to extract, chosen with `python bench/clean.py --sweep`
 # (extraction corpus, 60 English pages; F1 of 4-gram shingles): these options
@@ -60,6 +66,7 @@ _MAX_NOTICE_CHARS = 400
 # ("shift<sup>[1]</sup>"); the tags are noise to chunks and embeddings.
 _SUP_SUB_TAG = re.compile(r"</?su[bp]>")
 _FALLBACK_MIN_LINES = 3
+_MIN_FOOTER_SENTENCE_WORDS = 8
 
 
 @dataclass(frozen=True)
@@ -86,13 +93,26 @@ def extract(html: str, url: str | None = None, options: Mapping[str, object] = E
         document = _trafilatura(tree, url, {**options, "favor_precision": True})
     if document is None or not document.text:
         return None
-    markdown = _drop_cookie_notices(_SUP_SUB_TAG.sub("", document.text))
+    markdown = _with_article_footer(_drop_cookie_notices(_SUP_SUB_TAG.sub("", document.text)), tree)
     return Extracted(title=document.title or "", markdown=markdown)
 
 
 def _trafilatura(tree: HtmlElement, url: str | None, options: Mapping[str, object]) -> Document | None:
     # bare_extraction works on a copy of the tree, so it can run twice on one.
     return trafilatura.bare_extraction(tree, url=url, with_metadata=True, **options)
+
+
+def _with_article_footer(markdown: str, tree: HtmlElement) -> str:
+    """``markdown`` and, as paragraphs after it, the prose of the article's own footer it does not hold yet.
+
+    Prose: a line of ``_MIN_FOOTER_SENTENCE_WORDS`` words or more ending a sentence. A footer's
+    other lines are bylines, dates and link rows ("Published 7:07 PM", "Privacy Policy | Terms").
+    """
+    held = f" {' '.join(words(markdown))} "
+    prose = [line for line in article_footer_lines(tree)
+             if len(line.split()) >= _MIN_FOOTER_SENTENCE_WORDS and line.rstrip("\"'”’)").endswith((".", "!", "?"))]
+    missing = [line for line in prose if f" {' '.join(words(line))} " not in held]
+    return "\n\n".join([markdown.rstrip(), *missing]) if missing else markdown
 
 
 def _is_whole_page_fallback(markdown: str | None) -> bool:

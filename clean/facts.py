@@ -46,7 +46,7 @@ from trafilatura.utils import load_html
 from cikb.clean.text import normalize, truncate, words
 from cikb.core.models import Company, FetchedPage, RawDocument
 
-__all__ = ["FRAGMENT", "footer_lines", "schema_items", "site_facts"]
+__all__ = ["FRAGMENT", "article_footer_lines", "footer_lines", "schema_items", "site_facts"]
 
 log = logging.getLogger(__name__)
 
@@ -516,6 +516,17 @@ def footer_lines(html: str) -> list[str]:
     """
     tree = load_html(html) if html else None
     return _footer_lines(tree) if tree is not None else []
+
+
+def article_footer_lines(tree: HtmlElement) -> list[str]:
+    """The text lines of the footer elements inside a page's one ``<article>``: the post's own closing block.
+
+    Main-text extractors drop every footer, the article's own with the site's ("Support our work: Acme
+    is a 501(c)(3) nonprofit ..." at the end of a post). A page of several articles (a listing's cards,
+    each with a "posted by" footer) has no one article, and gives nothing.
+    """
+    articles = [a for a in tree.iter("article") if not any(p.tag == "article" for p in a.iterancestors())]
+    return _footer_lines(articles[0]) if len(articles) == 1 else []
 
 
 def _footer_lines(tree: HtmlElement) -> list[str]:

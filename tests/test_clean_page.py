@@ -98,6 +98,31 @@ def test_navigation_sidebar_and_footer_are_removed() -> None:
         assert boilerplate not in content
 
 
+ARTICLE_FOOTER = (
+    "Acme Corp is an employee-owned cooperative registered in Arizona since 1949. "
+    "If you would like to support our work, please consider becoming a member."
+)
+
+
+def test_the_article_own_footer_prose_is_kept_and_the_site_footer_is_not() -> None:
+    # trafilatura drops every footer; a post's own closing block is the page's text, not the site's.
+    own_footer = (f'<div class="post-footer"><h6>Support our work</h6><p>{ARTICLE_FOOTER}</p>'
+                  '<p>Published 10:02 AM EST Nov 19, 2019</p></div>')
+    content = document(page_html(f"<h1>About Acme Corp</h1>{paragraphs(ABOUT)}{own_footer}")).content
+    assert content.rstrip().endswith(ARTICLE_FOOTER)
+    assert content.count("employee-owned cooperative") == 1
+    for not_prose in ("Support our work", "Published 10:02", "All rights reserved", "Privacy policy"):
+        assert not_prose not in content
+
+
+def test_a_page_of_several_articles_gets_none_of_their_footers() -> None:
+    # A listing's cards each have a footer ("posted by ..."); none of them is the page's own.
+    cards = "".join(f'<article><h2>Post {i}</h2><p>{ABOUT[i]}</p><footer><p>{ARTICLE_FOOTER}</p></footer></article>'
+                    for i in range(3))
+    html = page_html("").replace("<main><article></article></main>", f"<main>{cards}</main>")
+    assert "employee-owned cooperative" not in document(html).content
+
+
 CONSENT_TEXT = "Your privacy matters to us. Choose which purposes you allow, then save your choices below."
 AD_TEXT = "Special offer! Buy two anvils today and get the third one for free."
 
