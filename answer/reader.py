@@ -86,6 +86,8 @@ EQUIVALENT_STEMS = [
     {"acquir", "acquisit", "bought", "purchas", "buy"},
     {"ceo", "chief"},
 ]
+_LEGAL_FORM_STEMS = ("corpor", "incorpor", "llc", "inc", "ltd", "plc", "gmbh", "partnership", "cooper",
+                     "nonprofit", "non-profit", "foundat", "chariti")
 RELATED_STEMS = {
     "found": ("launch", "start", "began", "begin"),
     "headquart": ("offic", "head", "address", "hous"),
@@ -100,6 +102,11 @@ RELATED_STEMS = {
     "product": ("make", "sell", "offer", "servic"),
     "run": ("oper", "project", "program", "manag"),
     "project": ("program", "initi", "servic"),
+    # A legal form or a tax status is stated by its kind, not by these words: "a Delaware corporation",
+    # "a 501(c)(3) nonprofit", "a GmbH" (the words of the US and European forms, no site's own).
+    "legal": _LEGAL_FORM_STEMS,
+    "entiti": _LEGAL_FORM_STEMS,
+    "tax": ("501", "exempt", "nonprofit", "non-profit", "charit", "chariti", "profit"),
 }
 # Words Snowball merges with a different word: "can be found" is not "founded", "the club's form" is not "formed".
 _STEM_EXCEPTIONS = {"found": "find", "form": "form-noun", "forms": "form-noun"}
@@ -194,7 +201,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     own = set(subject_words) | set(acronyms) | {w.lower() for w, _, _ in _tokens(company)}
     own |= _without_possessive(own)  # "Let's Encrypt" is named "Let’s Encrypt" and "Let"
     own |= _aliases(question, own)
-    if not own & set(lower):
+    if not own & (set(lower) | {_bare(w) for w in lower}):
         # The question names something else ("When did Let's Encrypt issue ..."): its words are the key
         # terms, and the evidence need not name the row's company.
         subject_words, acronyms, own = (), (), set()
@@ -202,8 +209,8 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     kept = _without_exclusions(lower)
     keywords = tuple(dict.fromkeys(
         w for w in kept
-        if w not in stop and w not in _WH_WORDS and w not in _QUESTION_FILLER and w not in own and len(w) > 1
-        and w.replace("’", "'") not in own
+        if w not in stop and w not in _WH_WORDS and w not in _QUESTION_FILLER and len(w) > 1
+        and _bare(w) not in own and w.replace("’", "'") not in own
     ))
     terms = tuple(dict.fromkeys(stem(w) for w in keywords))
     kind = _kind(lower, column_type)
@@ -225,6 +232,11 @@ def _aliases(question: str, own: set[str]) -> set[str]:
             if this & own:
                 aliases |= other | _without_possessive(other)
     return aliases
+
+
+def _bare(word: str) -> str:
+    """A question's word without its possessive ending: "acme's" and "labs'" name the subject "Acme", "Labs"."""
+    return word.replace("’", "'").removesuffix("'s").rstrip("'")
 
 
 def _without_possessive(words: set[str]) -> set[str]:
@@ -310,7 +322,8 @@ def split_sentences(markdown: str) -> list[str]:
 
 # --- what a sentence says ---------------------------------------------------------------------
 
-_PARENTHESIS = re.compile(r"\s*\([^()]*\)")
+# An aside opens after a space; a parenthesis inside a word is part of it ("501(c)(3)", "Yahoo!(R)").
+_PARENTHESIS = re.compile(r"(?:\s+|^)\([^()]*\)")
 # ", which was originally founded in 1888" describes the noun before it, not the sentence's subject.
 _RELATIVE_CLAUSE = re.compile(r",\s+(?:which|who|whose)\b[^,;.]*|\s+(?:that|which|who)\s+(?:had |has |have )?(?:been|was|were)\b[^,;.]*")
 # ", created by Victor Lardent at Monotype" describes the noun before it, unless that noun is the subject
@@ -851,18 +864,35 @@ def _place_spans(q: Question, sentence: str) -> list[Span]:
 
 
 def _text_spans(q: Question, sentence: str) -> list[Span]:
-    """The clause after the last key term: weak evidence, so its confidence stays low."""
+    """The clause after the last key term, else the phrase holding a related word ("a Delaware corporation" for
+    a legal form): weak evidence, so its confidence stays low."""
     tokens = _tokens(sentence)
     positions = [i for i, (w, _, _) in enumerate(tokens) if any(_match_weight(t, _stems_of(w)) == 1.0 for t in q.terms)]
-    if not positions:
-        return []
-    after = tokens[positions[-1]][2]
+    if positions:
+        after = tokens[positions[-1]][2]
+    else:
+        related = [i for i, (w, _, _) in enumerate(tokens) if any(_match_weight(t, _stems_of(w)) > 0 for t in q.terms)]
+        if not related:
+            return []
+        after = _phrase_start(tokens, related[0])
     tail = sentence[after:].strip(" ,:;-")
     tail = re.split(r"[.;]\s", tail)[0].rstrip(".")
     if len(tail) < 3:
         return []
     text = " ".join(tail.split()[:12])
     return [Span(text, sentence.find(tail[:10]), _normal(text))]
+
+
+_COPULAS = frozenset("is was are were as became becomes remains remained".split())
+
+
+def _phrase_start(tokens: list[tuple[str, int, int]], i: int) -> int:
+    """Where the phrase holding token ``i`` starts: after the nearest "is", "was", "as" ... up to four words
+    before it ("is [a 501(c)(3) nonprofit]", "registered as [a GmbH]"), else at the token itself."""
+    for j in range(i - 1, max(i - 5, -1), -1):
+        if tokens[j][0].lower() in _COPULAS:
+            return tokens[j][2]
+    return tokens[i][1]
 
 
 def _normal(value: str) -> str:

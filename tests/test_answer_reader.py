@@ -212,3 +212,25 @@ def test_capitalised_words_after_an_article_are_no_persons_name() -> None:
     # "that" before a name is a relative pronoun, not an article.
     found = answer("Who founded Brightwater Labs?", "Brightwater Labs is a company that Ana Ruiz founded in 2016.", column_type="text")
     assert found is not None and found.value == "Ana Ruiz"
+
+
+@pytest.mark.parametrize(
+    ("question", "statement", "value"),
+    [
+        ("What is Brightwater Labs' tax status?", "Brightwater Labs is a 501(c)(3) organisation supported by its donors.",
+         "a 501(c)(3) organisation"),
+        ("What kind of legal entity is Brightwater Labs?", "Brightwater Labs is a Delaware corporation owned by its staff.",
+         "a Delaware corporation"),
+        ("What is the legal form of Brightwater Labs?", "Brightwater Labs is registered as a GmbH in Vienna.", "a GmbH"),
+    ],
+)
+def test_a_legal_form_or_tax_status_is_read_from_the_sentence_stating_its_kind(question: str, statement: str, value: str) -> None:
+    # Such a sentence holds none of the question's words ("tax", "legal", "entity"), only the form itself.
+    other = "Brightwater Labs hosts an open day for local schools every spring."
+    found = answer(question, other, statement)
+    assert found is not None and found.value.startswith(value) and found.confidence == "low"
+
+
+def test_the_subjects_possessive_is_no_key_term() -> None:
+    assert read_question("What is Brightwater Labs' revenue?", None, "Brightwater Labs").terms == ("revenu",)
+    assert read_question("Who is Acme's CEO?", None, "Acme").terms == ("ceo",)
