@@ -4,11 +4,11 @@ The shared build is served on 127.0.0.1 and gathered as ISRG with the default 20
 pipeline (crawl, clean, chunk, the offline all-MiniLM-L6-v2, BM25, the embedded store); each of the 14 questions of
 letsencrypt_facts.json is then asked extractively (no LLM). Measured when written, default settings:
 
-    fact in the answer 11/14        evidence chunk in the answerer's context 10/14        evidence chunk first 6/14
+    fact in the answer 12/14        evidence chunk in the answerer's context 11/14        evidence chunk first 6/14
 
-(3 of the 14 evidence sentences are in no page the 20-page crawl keeps, so 11 is the most the context can hold.)
+(2 of the 14 evidence sentences are in no page the 20-page crawl keeps, so 12 is the most the context can hold.)
 Gathered as "Let's Encrypt", the name most users would give the site (the facts are about ISRG, its operator):
-fact in the answer 12/14.
+fact in the answer 13/14.
 The floors allow EPSILON less: a change that costs more is a regression to explain. About a minute on 2 cores.
 """
 
@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from bench_loader import load_bench
 
-MEASURED_ANSWERED, MEASURED_IN_CONTEXT, MEASURED_TOP1 = 11, 10, 6
-MEASURED_ANSWERED_AS_BRAND = 12
+MEASURED_ANSWERED, MEASURED_IN_CONTEXT, MEASURED_TOP1 = 12, 11, 6
+MEASURED_ANSWERED_AS_BRAND = 13
 EPSILON = 1
 
 pytestmark = pytest.mark.slow
