@@ -70,7 +70,7 @@ _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'’\-]*")
 _WH_WORDS = frozenset({"who", "whom", "whose", "when", "where", "what", "which", "how", "why"})
 # Words a question asks with that say nothing about the answer's content.
 _QUESTION_FILLER = frozenset(
-    """company companies organisation organization firm business year years name named date kind type many much
+    """company companies organisation organization firm business year years name named date kind type status many much
     number currently current today ever also tell give know""".split()
 )
 _LEGAL_SUFFIXES = frozenset({"inc", "ltd", "llc", "corp", "plc", "co", "gmbh", "ag", "sa", "limited", "corporation"})
@@ -1058,6 +1058,8 @@ def _decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answe
     # in passing must not outvote the one sentence that states the fact).
     votes = {k: max(w) + AGREEMENT_WEIGHT * (sum(w) - max(w)) for k, w in weights.items()}
     best_key = max(votes, key=lambda k: (votes[k], -candidates.index(support[k][0])))
+    if q.kind == "date":
+        best_key = _most_precise(best_key, votes)
     # The evidence: the supporting sentence that states the value most directly, then the best scored.
     best = max(support[best_key], key=lambda s: (s.coverage == 1.0 and s.role == 2 and tightly_linked(q, s.plain, _nearest(q, s)[0]),
                                                    s.score))
@@ -1065,6 +1067,13 @@ def _decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answe
     value = span.text
     confidence = _confidence(q, best, span, far, candidates, best_key)
     return Answer(value, confidence, best, support[best_key])
+
+
+def _most_precise(key: str, votes: dict[str, float]) -> str:
+    """For a date: the fullest date the chosen one agrees with. "When was it incorporated?" read "2013" in one
+    sentence and "May 24, 2013" in another: both say 2013, and the question asks for the day."""
+    finer = [k for k in votes if len(k) > len(key) and _same_value(k, key)]
+    return max(finer, key=lambda k: votes[k]) if finer else key
 
 
 def _states_a_term(q: Question, s: Sentence) -> bool:

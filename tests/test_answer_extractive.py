@@ -153,3 +153,11 @@ def test_a_name_written_with_an_apostrophe_is_the_subject_not_a_key_term() -> No
     result = retrieval(question, texts, company="lets-encrypt")
     result.trace.company = result.trace.company.model_copy(update={"matched": "lets encrypt", "name": "Let's Encrypt"})
     assert Answerer().answer(question, result).short_answer == "548 Market St, San Francisco, CA 94104, USA"
+
+
+def test_a_question_word_the_first_sentence_states_by_its_kind_brings_no_follow_up() -> None:
+    # "501(c)(3)" answers "tax status"; a sentence holding the word "status" about something else adds nothing.
+    texts = ["Acme Foundation is a 501(c)(3) charity funded by its members.",
+             "Acme Foundation publishes the status of every grant application online."]
+    answer = _answer("What is Acme Foundation's tax status?", texts)
+    assert answer.answer == "Acme Foundation is a 501(c)(3) charity funded by its members. [1]"

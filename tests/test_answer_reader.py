@@ -234,3 +234,14 @@ def test_a_legal_form_or_tax_status_is_read_from_the_sentence_stating_its_kind(q
 def test_the_subjects_possessive_is_no_key_term() -> None:
     assert read_question("What is Brightwater Labs' revenue?", None, "Brightwater Labs").terms == ("revenu",)
     assert read_question("Who is Acme's CEO?", None, "Acme").terms == ("ceo",)
+
+
+def test_a_date_question_gets_the_day_a_year_elsewhere_agrees_with() -> None:
+    # The better-scored sentence gives only the year; the day stated elsewhere is the answer to "when".
+    found = answer("When was Brightwater Labs incorporated?",
+                   "Since its incorporation in 2013, Brightwater Labs has grown to 85 staff.",
+                   "May 24, 2013: Brightwater Labs is incorporated in Porto.")
+    assert found.value == "May 24, 2013"
+    assert answer("What year was Brightwater Labs incorporated?",
+                  "Since its incorporation in 2013, Brightwater Labs has grown to 85 staff.",
+                  "May 24, 2013: Brightwater Labs is incorporated in Porto.").value == "2013"
