@@ -33,6 +33,7 @@ from cikb.answer.reader import (
 )
 
 from cikb.core.models import ScoredChunk
+from cikb.core.shingles import jaccard
 
 __all__ = ["ExtractiveAnswer", "extract_answer", "split_sentences", "sure_answer_first"]
 
@@ -137,7 +138,7 @@ def _choose(reading: Reading, first: Sentence) -> list[Sentence]:
             continue
         if len(chosen) == MAX_SENTENCES or candidate.score < COVERAGE_SHARE * top:
             break
-        if any(_jaccard(candidate.stems, c.stems) >= NEAR_DUPLICATE for c in chosen):
+        if any(jaccard(candidate.stems, c.stems) >= NEAR_DUPLICATE for c in chosen):
             continue
         if candidate.negated or candidate.boilerplate or candidate.role == 0:  # may answer first, never follow up
             continue
@@ -153,6 +154,3 @@ def _choose(reading: Reading, first: Sentence) -> list[Sentence]:
 def _terms_in(sentence: Sentence, terms: set[str]) -> set[str]:
     return {t for t in terms if t in sentence.stems}
 
-
-def _jaccard(a: set[str], b: set[str]) -> float:
-    return len(a & b) / len(a | b) if a | b else 1.0

@@ -55,7 +55,7 @@ from cikb.clean import (
     extract,
     strip_markdown,
 )
-from cikb.clean.text import words
+from cikb.core.shingles import words
 from cikb.core.config import CleanSettings
 from cikb.core.models import FetchedPage, RawDocument
 

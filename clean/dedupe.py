@@ -19,11 +19,10 @@ import hashlib
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
-from cikb.clean.text import words
-
 from cikb.core.models import RawDocument
+from cikb.core.shingles import jaccard, shingles, words
 
-SHINGLE_WORDS = 5
+__all__ = ["Deduplicator", "canonical_order", "jaccard"]
 
 
 class Deduplicator:
@@ -41,13 +40,13 @@ class Deduplicator:
         """Keep ``doc`` if it is new: True when kept, False when it duplicates a kept document."""
         tokens = words(doc.content)
         digest = hashlib.sha256(" ".join(tokens).encode("utf-8")).hexdigest()
-        shingles = _shingles(tokens)
-        original = self._hashes.get(digest) or self._near_duplicate_of(shingles)
+        text_shingles = shingles(tokens)
+        original = self._hashes.get(digest) or self._near_duplicate_of(text_shingles)
         if original is not None:
             self.duplicate_of[doc.url] = original
             return False
         self._hashes[digest] = doc.url
-        self._shingles.append((doc.url, shingles))
+        self._shingles.append((doc.url, text_shingles))
         return True
 
     def dedupe(self, docs: Iterable[RawDocument]) -> tuple[list[RawDocument], list[RawDocument]]:
@@ -58,13 +57,13 @@ class Deduplicator:
             (kept if self.add(doc) else dropped).append(doc)
         return kept, dropped
 
-    def _near_duplicate_of(self, shingles: frozenset[int]) -> str | None:
+    def _near_duplicate_of(self, candidate: frozenset[int]) -> str | None:
         for url, other in self._shingles:
             # |A∩B|/|A∪B| <= min/max of the sizes: skip pairs that cannot reach the threshold.
-            small, large = sorted((len(shingles), len(other)))
+            small, large = sorted((len(candidate), len(other)))
             if large == 0 or small / large < self.threshold:
                 continue
-            if jaccard(shingles, other) >= self.threshold:
+            if jaccard(candidate, other) >= self.threshold:
                 return url
         return None
 
@@ -73,17 +72,3 @@ def canonical_order(doc: RawDocument) -> tuple[bool, int, str]:
     """Sort key that puts the canonical copy of a page first."""
     parts = urlsplit(doc.url)
     return (bool(parts.query or parts.fragment), len(doc.url), doc.url)
-
-
-def jaccard(a: frozenset[int], b: frozenset[int]) -> float:
-    """|A ∩ B| / |A ∪ B| (1.0 for two empty sets)."""
-    union = len(a | b)
-    return len(a & b) / union if union else 1.0
-
-
-def _shingles(tokens: list[str]) -> frozenset[int]:
-    # A text shorter than one shingle is one shingle. Python's str hash is
-    # salted per process, which is fine: shingles are only compared in-process.
-    if len(tokens) <= SHINGLE_WORDS:
-        return frozenset({hash(tuple(tokens))})
-    return frozenset(hash(tuple(tokens[i : i + SHINGLE_WORDS])) for i in range(len(tokens) - SHINGLE_WORDS + 1))

@@ -27,7 +27,7 @@ from trafilatura.settings import Document
 from trafilatura.utils import load_html
 
 from cikb.clean.facts import article_footer_lines
-from cikb.clean.text import words
+from cikb.core.shingles import words
 
 # How trafilatura is asked to extract, chosen with `python bench/clean.py --sweep`
 # (extraction corpus, 60 English pages; F1 of 4-gram shingles): these options

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 import unicodedata
 
-_WORD = re.compile(r"\w+")
 _SPACES = re.compile(r"[ \t\u00a0]+")
 _BLANK_LINES = re.compile(r"\n{3,}")
 # Controls other than tab and newline: they come from broken encodings and
@@ -72,6 +71,4 @@ def strip_markdown(markdown: str) -> str:
     return text.replace("|", " ")
 
 
-def words(text: str) -> list[str]:
-    """Lowercased word tokens (``\\w+``): the unit of duplicate detection and scoring."""
-    return _WORD.findall(text.lower())
+

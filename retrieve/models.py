@@ -45,6 +45,7 @@ class RetrievalTrace(BaseModel):
     in_context: int = 0
     context_tokens: int = 0
     skipped_for_budget: list[str] = Field(default_factory=list, description="Ids of passing chunks that did not fit the budget.")
+    collapsed: list[str] = Field(default_factory=list, description="Ids of candidates left out as near-copies of a better-ranked chunk.")
     promoted: str | None = Field(None, description="Id of the chunk the application's reorder step moved first (the reader's sure answer).")
     abstain_reason: str | None = None
     embed_ms: float = 0.0

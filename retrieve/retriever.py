@@ -9,6 +9,7 @@ from typing import Any, Protocol
 import numpy as np
 from cikb.embed import Bm25Encoder
 from cikb.retrieve.companies import infer_company, name_variants, unmentioned_names
+from cikb.retrieve.duplicates import collapse_near_duplicates
 from cikb.retrieve.models import CompanyChoice, RetrievalResult, RetrievalTrace
 from cikb.retrieve.rerank import Tokenize, rerank_by_sentences
 
@@ -141,12 +142,14 @@ class Retriever:
         t1 = time.perf_counter()
         cfg = self.settings
         reranked = cfg.rerank == "sentences"
-        chunks = self.store.hybrid_search(
+        limit = max(cfg.top_k, cfg.rerank_depth) if reranked else cfg.top_k
+        candidates = self.store.hybrid_search(
             dense, sparse, company=company,
             prefetch_limit=cfg.prefetch_limit, rrf_k=cfg.rrf_k,
-            limit=max(cfg.top_k, cfg.rerank_depth) if reranked else cfg.top_k, score_threshold=self.score_threshold,
+            limit=2 * limit, score_threshold=self.score_threshold,  # twice as many: room for the copies left out
             fusion=cfg.fusion, weights=cfg.fusion_weights,
         )
+        chunks, trace.collapsed = collapse_near_duplicates(candidates, cfg.duplicate_threshold, keep=limit)
         if reranked:  # the fused top rerank_depth by their best sentence; any beyond keep the fused order
             chunks = rerank_by_sentences(query, chunks[: cfg.rerank_depth], self._tokenize, cfg.rerank_weight) + chunks[cfg.rerank_depth :]
             chunks = chunks[: cfg.top_k]

@@ -203,3 +203,38 @@ def test_the_applications_reorder_step_runs_last_with_the_company_name_and_is_tr
     assert [c.chunk.id for c in reordered.chunks] == [plain.chunks[-1].chunk.id, *(c.chunk.id for c in plain.chunks[:-1])]
     assert reordered.context[0].chunk.id == plain.chunks[-1].chunk.id  # the context is packed in the new order
     assert (reordered.trace.promoted, plain.trace.promoted) == (plain.chunks[-1].chunk.id, None)
+
+
+POLICY = ("The certificate authority keeps audit logs of every issuance request for seven years and reviews them "
+          "each month; staff with access to the signing keys are named in the annual audit report of Initech.")
+
+
+def test_near_copies_of_a_better_ranked_chunk_leave_their_slot_to_the_next_distinct_one(tmp_path):
+    # Versioned documents repeat their sections: v1 and v2 hold the same paragraph, v3 with one word added.
+    settings = Settings(data_dir=tmp_path / "data")
+    embedder, bm25 = WordsEmbedder(), Bm25Encoder(avg_len=10.0)
+    texts = [POLICY, POLICY, POLICY.replace("of Initech.", "of Initech Corp."), "Initech keeps audit logs of its offices in Austin for visitors."]
+    when = datetime(2026, 3, 1, tzinfo=timezone.utc)
+    chunks = [Chunk(id=f"00000000-0000-4000-8000-{i:012d}", text=text, token_count=50,
+                    metadata=ChunkMetadata(url=f"https://initech.example/policy-v{i + 1}/", title=f"Policy v{i + 1}", company="initech",
+                                           source_type="website", chunk_index=0, scraped_at=when))
+               for i, text in enumerate(texts)]
+    store = open_store(settings)
+    try:
+        store.ensure_collection(embedder.info, bm25_avg_len=10.0)
+        store.replace_company("initech", chunks, embedder.embed_documents(texts), bm25.encode_documents(texts))
+        question = "How long does the certificate authority keep audit logs?"
+
+        def search(**retrieve):
+            cfg = settings.model_copy(update={"retrieve": settings.retrieve.model_copy(update={"top_k": 2, **retrieve})})
+            return Retriever(cfg, store, embedder, Bm25Encoder(), company_names={"initech": "Initech"}).search(question, company="initech")
+
+        result = search()
+        assert len(result.chunks) == 2 and result.chunks[1].chunk.text == texts[3]
+        assert result.chunks[0].chunk.text in texts[:3] and [c.rank for c in result.chunks] == [1, 2]
+        assert len(result.trace.collapsed) == 2 and result.chunks[0].chunk.id not in result.trace.collapsed
+        # At 1.0 only identical texts collapse: the copy with a word added keeps its slot.
+        exact = search(duplicate_threshold=1.0)
+        assert len(exact.trace.collapsed) == 1 and texts[3] not in [c.chunk.text for c in exact.chunks]
+    finally:
+        store.close()

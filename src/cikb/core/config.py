@@ -151,6 +151,11 @@ class RetrieveSettings(BaseModel):
         description="Move the top-k chunk holding the offline reader's sure answer (a typed value, read with high confidence) to the top; "
         "the others keep their order.",
     )
+    duplicate_threshold: float = Field(
+        0.9, gt=0, le=1,
+        description="Candidates whose word 5-shingles reach this Jaccard similarity with a better-ranked chunk's are left out "
+        "(versioned documents repeat sections word for word); 1.0 leaves out identical texts only.",
+    )
     top_k: int = Field(10, ge=1)
     score_threshold: float | None = Field(None, ge=-1, le=1, description="Minimum cosine on the dense side (R1a). Unset: the model's own, 0.3 for arctic-embed-s, 0.15 for the offline all-MiniLM-L6-v2.")
     context_tokens: int = Field(4000, ge=100, description="Retrieved context handed to the answerer, at most.")
