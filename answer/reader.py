@@ -144,9 +144,16 @@ def _match_weight(term: str, stems: set[str]) -> float:
     """1 when a sentence holds the term (or a word of the same relation), a half for a related word, else 0."""
     if _group(term) & stems:
         return 1.0
-    if stems.intersection(RELATED_STEMS.get(term, ())):
+    if stems & _related(term):
         return RELATED_WEIGHT
     return 0.0
+
+
+@cache
+def _related(term: str) -> frozenset[str]:
+    """The related words of a term's whole relation: "based" and "located" have the related words of
+    "headquartered" ("Address: ...", "head office")."""
+    return frozenset(word for member in _group(term) for word in RELATED_STEMS.get(member, ()))
 
 
 def _tokens(text: str) -> list[tuple[str, int, int]]:
@@ -498,6 +505,18 @@ def _after_leading_date(sentence: str) -> str | None:
     return sentence[date.end() + rest.end():] if rest else None
 
 
+# A label and its value, the way about pages, contact pages and facts documents state them ("Founded: 2013").
+_LABEL_LINE = re.compile(r"^\W*[A-Z][A-Za-z’' ]{1,30}:\s+\S")
+
+
+def _names_the_subject(q: Question, text: str) -> bool:
+    """Whether ``text`` (a page title) names the question's subject: its distinctive words or its acronym."""
+    if not q.subject_terms:
+        return False
+    lowered = {w.lower().replace("’", "'").removesuffix("'s") for w, _, _ in _tokens(text)}
+    return bool(lowered & set(q.subject_acronyms)) or _names_subject(q, lowered)
+
+
 def _short_name(q: Question, sentence: str) -> bool:
     """The name's first two words, as a phrase: 'the National Archives' for the National Archives and Records Administration."""
     if len(q.subject_words) < 3:
@@ -619,6 +638,8 @@ def _spans(q: Question, sentence: str) -> list[Span]:
         return _number_spans(q, sentence)
     if kind == "person":  # people, or the organisation that did it ("founded by the Baptist Education Society")
         people = _person_spans(q, sentence)
+        if _asks_for_an_officer(q):
+            return people  # a chief executive or a director is a person, never an organisation
         bodies = [o for o in _org_spans(q, sentence) if not any(_overlap(o, p) for p in people)]
         return sorted(people + bodies, key=lambda s: s.start)
     if kind == "org":
@@ -749,6 +770,14 @@ def _name_words_ok(q: Question, words: list[str]) -> bool:
     if {w.lower() for w in words} & set(q.subject_terms):
         return False
     return not any(w.lower() in stop or w.rstrip(".").lower() in _LEGAL_SUFFIXES for w in words)
+
+
+# Roles only a person holds (an owner or a founder may be an organisation).
+_OFFICER_ROLES = frozenset("ceo cto cfo coo president chairman chairwoman chairperson director executive chief manager editor".split())
+
+
+def _asks_for_an_officer(q: Question) -> bool:
+    return any(w.lower() in _OFFICER_ROLES for w, _, _ in _tokens(q.text))
 
 
 def _person_spans(q: Question, sentence: str) -> list[Span]:
@@ -1018,6 +1047,8 @@ def _score(q: Question, sentences: list[Sentence]) -> None:
         s.role = subject_role(q, s.plain)
         if s.role == 1 and _owned_predicate(q, s.plain):
             s.role = 2  # "Since its founding in 2013, ISRG's ...": the predicate is the subject's
+        elif s.role == 0 and _LABEL_LINE.match(s.plain) and _names_the_subject(q, s.passage.title or ""):
+            s.role = 2  # "Address: 548 Market St" on "About Acme" or under "Facts about Acme": the page's subject
         s.spans = spans(q, s.plain)
         cue = CUE_BONUS if s.spans and q.kind != "text" else 0.0
         s.score = ((s.lexical + cue + RANK_PRIOR / max(s.passage.rank, 1)) * ABOUT_SUBJECT[s.role]

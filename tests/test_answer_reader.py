@@ -245,3 +245,24 @@ def test_a_date_question_gets_the_day_a_year_elsewhere_agrees_with() -> None:
     assert answer("What year was Brightwater Labs incorporated?",
                   "Since its incorporation in 2013, Brightwater Labs has grown to 85 staff.",
                   "May 24, 2013: Brightwater Labs is incorporated in Porto.").value == "2013"
+
+
+def test_a_chief_executive_is_a_person_never_an_organisation() -> None:
+    # "Who founded it?" may be answered by a body; "Who is its CEO?" only by a person.
+    assert answer("Who is the CEO of Brightwater Labs?", "The chief executive of Brightwater Labs is appointed by Kestrel Group.") is None
+    assert answer("Who founded Brightwater Labs?", "Brightwater Labs was founded by Kestrel Group in 2016.").value == "Kestrel Group"
+
+
+def test_based_and_located_take_the_related_words_of_headquartered() -> None:
+    found = answer("Where is Brightwater Labs based?", "Brightwater Labs has its head office in Porto, Portugal.")
+    assert found is not None and found.value.startswith("Porto")
+
+
+def test_a_label_line_on_a_page_about_the_subject_is_about_the_subject() -> None:
+    # "Address: ..." names no one; on the company's own contact page it is the company's address.
+    q = read_question("Where is Brightwater Labs located?", None, "Brightwater Labs")
+    passages = [Passage("Visitors based in the EEA may ask us for a copy of their data.", 1, 1, "Privacy policy"),
+                Passage("Address: 48 Harbour Street, Portland, OR 97201, USA", 2, 2, "Contact Brightwater Labs")]
+    assert read(q, passages).answer.value.startswith("48 Harbour Street")
+    elsewhere = [passages[0], Passage(passages[1].text, 2, 2, "Contact Kestrel Group")]
+    assert not read(q, elsewhere).answer.value.startswith("48 Harbour Street")
