@@ -194,6 +194,7 @@ _ORG_WORDS = frozenset("organisation organization organisations organizations co
                        "agency firm group body society foundation government".split())
 _PLACE_WORDS = frozenset("city country state place address town region county headquarters headquartered based "
                          "located location continent".split())
+_CONTACT_WORDS = frozenset("email e-mail phone telephone fax website url".split())
 _PERSON_ROLES = frozenset("ceo founder founders president chairman chairwoman chair director executive chief "
                           "head leader owner cto cfo coo manager editor".split())
 
@@ -279,6 +280,8 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
         return "year" if asks_year else "date"
     if "how" in lower and ("many" in lower or "much" in lower):
         return "money" if "much" in lower and (_MONEY_WORDS & set(lower) or "cost" in lower) else "number"
+    if _CONTACT_WORDS & set(lower):
+        return "text"  # "What is its email address / phone number?" asks for neither a place nor a quantity
     if _asks_for(lower, ("what", "which"), ("percentage", "percent", "number", "amount", "total")):
         return "money" if _MONEY_WORDS & set(lower) else "number"
     if _asks_for(lower, ("what", "which"), tuple(_MONEY_WORDS)):

@@ -31,6 +31,9 @@ def answer(question: str, *texts: str, company: str = "Brightwater Labs", column
         ("Where is Brightwater Labs headquartered?", None, "place"),
         ("What does Brightwater Labs make?", None, "text"),
         ("Is Brightwater Labs profitable?", "boolean", "boolean"),
+        ("What is the email address of Brightwater Labs?", None, "text"),  # not a place
+        ("What is Brightwater Labs' phone number?", None, "text"),  # not a quantity
+        ("How many phone lines does Brightwater Labs run?", None, "number"),
     ],
 )
 def test_the_question_is_typed(question: str, column_type: str | None, kind: str) -> None:
