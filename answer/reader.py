@@ -957,6 +957,7 @@ class Sentence:
     role: int = 0  # subject_role
     negated: bool = False
     boilerplate: bool = False
+    creates_other: bool = False  # its creation word makes something else ("we launched our X project in 2020")
     spans: list[Span] = field(default_factory=list)
     dense: float | None = None
     score: float = 0.0
@@ -1045,6 +1046,7 @@ def _score(q: Question, sentences: list[Sentence]) -> None:
         if s.lexical == 0:
             continue
         if _creates_other(q, s.plain):  # "In 2008 the University announced plans to establish the X Institute"
+            s.creates_other = True
             s.coverage *= RELATED_WEIGHT
             s.lexical *= RELATED_WEIGHT
         s.role = subject_role(q, s.plain)
@@ -1079,7 +1081,8 @@ def _decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answe
     # A date or an amount needs a sentence that holds one of the question's own terms (or a word of the
     # same relation): "opened offices in 2005" dates a related event, not the founding. A place may come
     # from a related word ("Address: ...", "head office in ...": still where the company is).
-    candidates = [s for s in sentences if s.spans and s.lexical > 0 and _states_a_term(q, s)][:max_sentences]
+    candidates = [s for s in sentences if s.spans and s.lexical > 0 and _states_a_term(q, s)
+                  and not (s.creates_other and q.kind in ("year", "date"))][:max_sentences]
     if not candidates:
         return None
     weights: dict[str, list[float]] = defaultdict(list)

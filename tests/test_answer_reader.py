@@ -269,3 +269,10 @@ def test_a_label_line_on_a_page_about_the_subject_is_about_the_subject() -> None
     assert read(q, passages).answer.value.startswith("48 Harbour Street")
     elsewhere = [passages[0], Passage(passages[1].text, 2, 2, "Contact Kestrel Group")]
     assert not read(q, elsewhere).answer.value.startswith("48 Harbour Street")
+
+
+def test_the_date_another_thing_was_launched_is_no_date_of_the_subjects_launch() -> None:
+    launched_other = "We launched our Kestrel project in late 2020."
+    assert answer("When did Brightwater Labs launch?", launched_other) is None
+    found = answer("When did Brightwater Labs launch?", launched_other, "Since it launched in 2016, Brightwater Labs has sold 1,000 filters.")
+    assert found.value == "2016"
