@@ -95,6 +95,8 @@ RELATED_STEMS = {
     "execut": ("ceo", "chief", "director", "presid", "head", "leader", "lead"),
     "director": ("ceo", "chief", "execut", "presid", "head", "leader", "lead"),
     "presid": ("ceo", "chief", "execut", "director", "chairman"),
+    "lead": ("ceo", "chief", "execut", "director", "presid", "chairman", "head"),  # "Who leads Acme?"
+    "leader": ("ceo", "chief", "execut", "director", "presid", "chairman", "head"),
     "employ": ("peopl", "team", "member"),
     "revenu": ("incom", "earn"),
     "sell": ("make", "build", "offer", "product", "provid", "produc", "manufactur", "design", "develop", "servic"),
@@ -776,7 +778,7 @@ def _name_words_ok(q: Question, words: list[str]) -> bool:
 
 
 # Roles only a person holds (an owner or a founder may be an organisation).
-_OFFICER_ROLES = frozenset("ceo cto cfo coo president chairman chairwoman chairperson director executive chief manager editor".split())
+_OFFICER_ROLES = frozenset("ceo cto cfo coo president chairman chairwoman chairperson director executive chief manager editor leader".split())
 
 
 def _asks_for_an_officer(q: Question) -> bool:

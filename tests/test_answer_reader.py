@@ -254,6 +254,9 @@ def test_a_chief_executive_is_a_person_never_an_organisation() -> None:
     # "Who founded it?" may be answered by a body; "Who is its CEO?" only by a person.
     assert answer("Who is the CEO of Brightwater Labs?", "The chief executive of Brightwater Labs is appointed by Kestrel Group.") is None
     assert answer("Who founded Brightwater Labs?", "Brightwater Labs was founded by Kestrel Group in 2016.").value == "Kestrel Group"
+    found = answer("Who is the leader of Brightwater Labs?", "Letter from our Executive Director: Brightwater Labs had a good year.",
+                   "Ana Ruiz, Executive Director of Brightwater Labs, opened the plant.")
+    assert found.value == "Ana Ruiz"
 
 
 def test_based_and_located_take_the_related_words_of_headquartered() -> None:
