@@ -801,8 +801,9 @@ def _person_spans(q: Question, sentence: str) -> list[Span]:
             continue
         if _word_before(sentence, start) in _DETERMINERS:
             continue  # "the Engineering Culture", "our Year-End Letter": a person's name takes no article
-        if any(w.lower() in _ORG_HEADS or w.lower() in _GENERIC_NAME_WORDS or w.lower() in _EVENT_WORDS for w in words):
-            continue  # "United Nations", "Spanish Civil War" name no person
+        if any(w.lower() in _ORG_HEADS or w.lower() in _GENERIC_NAME_WORDS or w.lower() in _EVENT_WORDS
+               or w.lower() in _DEPARTMENT_WORDS for w in words):
+            continue  # "United Nations", "Spanish Civil War", "Donor Development" name no person
         name = " ".join(words)
         found.append(Span(name, start, _normal(name)))
     return _merge_list(sentence, found)
@@ -827,6 +828,10 @@ _ORG_HEADS = frozenset(
 
 _EVENT_WORDS = frozenset("war wars cup championship championships games olympics award awards prize festival "
                          "conference summit act treaty agreement revolution crisis".split())
+# A team's or a department's name is no one's: "the Brand & Donor Development team".
+_DEPARTMENT_WORDS = frozenset("development marketing sales engineering operations communications partnerships "
+                              "relations resources support research product products design finance legal "
+                              "team teams department division office".split())
 
 
 def _org_spans(q: Question, sentence: str) -> list[Span]:

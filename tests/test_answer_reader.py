@@ -279,3 +279,8 @@ def test_the_date_another_thing_was_launched_is_no_date_of_the_subjects_launch()
     assert answer("When did Brightwater Labs launch?", launched_other) is None
     found = answer("When did Brightwater Labs launch?", launched_other, "Since it launched in 2016, Brightwater Labs has sold 1,000 filters.")
     assert found.value == "2016"
+
+
+def test_a_teams_name_is_no_persons_name() -> None:
+    assert answer("Who runs the plant of Brightwater Labs?",
+                  "I have run the Brand & Donor Development team at Brightwater Labs since 2016.") is None
