@@ -92,3 +92,11 @@ def test_an_unexpected_error_is_not_swallowed(monkeypatch) -> None:
     monkeypatch.setattr(cli, "app", boom)
     with pytest.raises(RuntimeError):
         cli.main()
+
+
+def test_a_crash_in_native_code_prints_where_it_happened() -> None:
+    # A store or model library dying by a signal (SIGSEGV, SIGBUS) would otherwise end the command without a word.
+    crash = "import faulthandler, cikb.cli as cli\ncli.app = lambda **options: faulthandler._sigsegv()\ncli.main()"
+    crashed = subprocess.run([sys.executable, "-c", crash], capture_output=True, text=True, timeout=120)
+    assert crashed.returncode < 0
+    assert "Fatal Python error: Segmentation fault" in crashed.stderr and "in main" in crashed.stderr

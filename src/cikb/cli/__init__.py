@@ -13,6 +13,7 @@ every other command start without loading them (tests/test_startup.py).
 
 from __future__ import annotations
 
+import faulthandler
 import logging
 import sys
 from typing import NoReturn
@@ -40,6 +41,9 @@ __all__ = ["app", "main"]
 
 
 def main() -> None:
+    # A crash in native code (the store, onnxruntime, SQLite) kills the process by a signal with no word;
+    # faulthandler prints the Python stack of every thread to stderr first, so the crash says where it was.
+    faulthandler.enable()
     # Each command prints its own one-line `embedding model:` notice (the fallback included),
     # so the library's logged copy of that notice would say it twice.
     logging.getLogger("cikb.embed").addHandler(logging.NullHandler())
