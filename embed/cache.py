@@ -32,6 +32,13 @@ _SCHEMA = "CREATE TABLE IF NOT EXISTS vectors (key BLOB PRIMARY KEY, vector BLOB
 _LOOKUP_BATCH = 500  # keys per SELECT: under SQLite's bound on parameters
 
 
+# Only a file that is no database, or a damaged one, is moved aside. Moving a sound file aside on a lock
+# error left another connection of the process with the old file's -shm, which the new file's first
+# connection resets under it (a SIGBUS).
+_DAMAGED = frozenset({sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT})
+_OPENING = threading.Lock()
+
+
 class VectorCache:
     """Dense vectors of texts under one model, kept in a SQLite file."""
 
@@ -41,12 +48,15 @@ class VectorCache:
         self._model_key = model.model_dump_json().encode("utf-8") + b"\0"
         self._lock = threading.Lock()  # one connection, used from the gather's worker and main threads in turn
         path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self._db = self._connect()
-        except sqlite3.DatabaseError as err:
-            log.warning("vector cache %s cannot be read (%s): moved aside, starting an empty one", path, err)
-            os.replace(path, path.with_name(path.name + ".damaged"))
-            self._db = self._connect()
+        with _OPENING:  # the companies of one `gather --from-csv` open a new cache file at once
+            try:
+                self._db = self._connect()
+            except sqlite3.DatabaseError as err:
+                if getattr(err, "sqlite_errorcode", None) not in _DAMAGED:
+                    raise  # "database is locked" and the like: the file is sound, and another connection may be using it
+                log.warning("vector cache %s cannot be read (%s): moved aside, starting an empty one", path, err)
+                os.replace(path, path.with_name(path.name + ".damaged"))
+                self._db = self._connect()
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=60, check_same_thread=False, isolation_level=None)

@@ -68,3 +68,27 @@ def test_concurrent_gathers_share_one_cache_file(tmp_path: Path) -> None:
     with VectorCache(path, MODEL) as cache:
         texts = [f"{company} chunk {n} {m}" for company in ("initech", "globex", "acme") for n in range(30) for m in range(5)]
         assert all(vector is not None for vector in cache.lookup(texts))
+
+
+def test_a_locked_cache_file_is_never_moved_aside(tmp_path: Path, monkeypatch) -> None:
+    # Only a damaged file is moved aside: a lock error says the file is sound and in use by another connection.
+    import sqlite3
+
+    path = tmp_path / "vectors.sqlite"
+    with VectorCache(path, MODEL) as cache:
+        cache.embed(CountingEmbedder(), ["alpha"])
+
+    def locked(self: VectorCache) -> sqlite3.Connection:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(VectorCache, "_connect", locked)
+    try:
+        VectorCache(path, MODEL)
+    except sqlite3.OperationalError as err:
+        assert "locked" in str(err)
+    else:
+        raise AssertionError("a locked cache opened")
+    assert not (tmp_path / "vectors.sqlite.damaged").exists()
+    monkeypatch.undo()
+    with VectorCache(path, MODEL) as cache:
+        assert cache.lookup(["alpha"])[0] is not None
