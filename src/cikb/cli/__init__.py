@@ -40,10 +40,17 @@ from cikb.core.secrets import mask_secrets
 __all__ = ["app", "main"]
 
 
+def _report_crashes() -> None:
+    """A crash in native code (the store, onnxruntime, SQLite) kills the process by a signal with no word;
+    faulthandler prints the Python stack of every thread to stderr first, so the crash says where it was."""
+    try:
+        faulthandler.enable()
+    except (AttributeError, ValueError, OSError):
+        pass  # stderr is no file (a test runner's or an embedding application's stream): nowhere to write to
+
+
 def main() -> None:
-    # A crash in native code (the store, onnxruntime, SQLite) kills the process by a signal with no word;
-    # faulthandler prints the Python stack of every thread to stderr first, so the crash says where it was.
-    faulthandler.enable()
+    _report_crashes()
     # Each command prints its own one-line `embedding model:` notice (the fallback included),
     # so the library's logged copy of that notice would say it twice.
     logging.getLogger("cikb.embed").addHandler(logging.NullHandler())
