@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 from cikb.core.models import RawDocument
-from cikb.core.shingles import jaccard, shingles, words
+from cikb.core.shingles import jaccard, near_duplicates, shingles, words
 
 __all__ = ["Deduplicator", "canonical_order", "jaccard"]
 
@@ -58,14 +58,7 @@ class Deduplicator:
         return kept, dropped
 
     def _near_duplicate_of(self, candidate: frozenset[int]) -> str | None:
-        for url, other in self._shingles:
-            # |A∩B|/|A∪B| <= min/max of the sizes: skip pairs that cannot reach the threshold.
-            small, large = sorted((len(candidate), len(other)))
-            if large == 0 or small / large < self.threshold:
-                continue
-            if jaccard(candidate, other) >= self.threshold:
-                return url
-        return None
+        return next((url for url, other in self._shingles if near_duplicates(candidate, other, self.threshold)), None)
 
 
 def canonical_order(doc: RawDocument) -> tuple[bool, int, str]:

@@ -44,8 +44,8 @@ from lxml.html import HtmlElement
 from trafilatura.utils import load_html
 
 from cikb.clean.text import normalize, truncate
-from cikb.core.shingles import words
 from cikb.core.models import Company, FetchedPage, RawDocument
+from cikb.core.shingles import words
 
 __all__ = ["FRAGMENT", "article_footer_lines", "footer_lines", "schema_items", "site_facts"]
 

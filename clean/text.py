@@ -69,6 +69,3 @@ def strip_markdown(markdown: str) -> str:
     text = _MD_QUOTE.sub("", text)
     text = _MD_EMPHASIS.sub(r"\2", text)
     return text.replace("|", " ")
-
-
-

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cikb.core.models import ScoredChunk
-from cikb.core.shingles import shingles, words
+from cikb.core.shingles import near_duplicates, shingles, words
 
 
 def collapse_near_duplicates(chunks: Sequence[ScoredChunk], threshold: float, keep: int) -> tuple[list[ScoredChunk], list[str]]:
@@ -24,16 +24,9 @@ def collapse_near_duplicates(chunks: Sequence[ScoredChunk], threshold: float, ke
         if len(kept) == keep:
             break
         own = shingles(words(chunk.chunk.text))
-        if any(_similar(own, other, threshold) for _, other in kept):
+        if any(near_duplicates(own, other, threshold) for _, other in kept):
             dropped.append(chunk.chunk.id)
         else:
             kept.append((chunk, own))
     return [c.model_copy(update={"rank": rank}) for rank, (c, _) in enumerate(kept, start=1)], dropped
 
-
-def _similar(a: frozenset[int], b: frozenset[int], threshold: float) -> bool:
-    small, large = sorted((len(a), len(b)))
-    if small < threshold * large:  # |A∩B| / |A∪B| <= min / max of the sizes
-        return False
-    shared = len(a & b)
-    return shared >= threshold * (len(a) + len(b) - shared)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Set
 
-__all__ = ["SHINGLE_WORDS", "jaccard", "shingles", "words"]
+__all__ = ["SHINGLE_WORDS", "jaccard", "near_duplicates", "shingles", "words"]
 
 SHINGLE_WORDS = 5
 _WORD = re.compile(r"\w+")
@@ -35,3 +35,12 @@ def jaccard(a: Set[object], b: Set[object]) -> float:
     """|A ∩ B| / |A ∪ B| (1.0 for two empty sets)."""
     union = len(a | b)
     return len(a & b) / union if union else 1.0
+
+
+def near_duplicates(a: frozenset[int], b: frozenset[int], threshold: float) -> bool:
+    """Whether two shingle sets reach ``threshold`` Jaccard similarity (two empty sets do)."""
+    small, large = sorted((len(a), len(b)))
+    if small < threshold * large:  # |A ∩ B| / |A ∪ B| <= min / max of the sizes: it cannot reach the threshold
+        return False
+    shared = len(a & b)
+    return shared >= threshold * (len(a) + len(b) - shared)
