@@ -186,6 +186,7 @@ class Question:
     subject_acronyms: tuple[str, ...] = ()
     options: tuple[str, ...] = ()
     percent: bool = False  # a number question that asks for a share
+    officer: bool = False  # a person question about a role only a person holds (CEO, director...)
 
 
 _MONEY_WORDS = frozenset(
@@ -196,6 +197,8 @@ _ORG_WORDS = frozenset("organisation organization organisations organizations co
                        "agency firm group body society foundation government".split())
 _PLACE_WORDS = frozenset("city country state place address town region county headquarters headquartered based "
                          "located location continent".split())
+# Roles only a person holds (an owner or a founder may be an organisation).
+_OFFICER_ROLES = frozenset("ceo cto cfo coo president chairman chairwoman chairperson director executive chief manager editor leader".split())
 _CONTACT_WORDS = frozenset("email e-mail phone telephone fax website url".split())
 _PERSON_ROLES = frozenset("ceo founder founders president chairman chairwoman chair director executive chief "
                           "head leader owner cto cfo coo manager editor".split())
@@ -225,7 +228,8 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     terms = tuple(dict.fromkeys(stem(w) for w in keywords))
     kind = _kind(lower, column_type)
     percent = any(w in ("percent", "percentage", "share", "proportion") for w in lower)
-    return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent)
+    officer = not _OFFICER_ROLES.isdisjoint(lower)
+    return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent, officer)
 
 
 # "ISRG / Let's Encrypt", "Acme Corp / Acme Labs": names on either side of a slash name one subject.
@@ -393,8 +397,7 @@ def subject_role(q: Question, sentence: str) -> int:
     1 when it only mentions it, 0 when it does not. Without a subject every sentence counts as 2."""
     if not q.subject_terms:
         return 2
-    lowered = {w.lower().replace("’", "'").removesuffix("'s") for w, _, _ in _tokens(sentence)}
-    mentioned = bool(lowered & set(q.subject_acronyms)) or _names_subject(q, lowered) or _short_name(q, sentence)
+    mentioned = _mentions_subject(q, sentence) or _short_name(q, sentence)
     # The subject starts the sentence, or follows an opening phrase ("In 1934, it moved"; "Founded in 1899 by
     # Swiss, English and Catalan players, the club ...").
     commas = [m.end() for m in re.finditer(r",\s+", sentence[:200])][:3] if _opens_with_phrase(sentence) else []
@@ -514,8 +517,8 @@ def _after_leading_date(sentence: str) -> str | None:
 _LABEL_LINE = re.compile(r"^\W*[A-Z][A-Za-z’' ]{1,30}:\s+\S")
 
 
-def _names_the_subject(q: Question, text: str) -> bool:
-    """Whether ``text`` (a page title) names the question's subject: its distinctive words or its acronym."""
+def _mentions_subject(q: Question, text: str) -> bool:
+    """Whether ``text`` (a sentence, a page title) names the question's subject: its distinctive words or its acronym."""
     if not q.subject_terms:
         return False
     lowered = {w.lower().replace("’", "'").removesuffix("'s") for w, _, _ in _tokens(text)}
@@ -643,7 +646,7 @@ def _spans(q: Question, sentence: str) -> list[Span]:
         return _number_spans(q, sentence)
     if kind == "person":  # people, or the organisation that did it ("founded by the Baptist Education Society")
         people = _person_spans(q, sentence)
-        if _asks_for_an_officer(q):
+        if q.officer:
             return people  # a chief executive or a director is a person, never an organisation
         bodies = [o for o in _org_spans(q, sentence) if not any(_overlap(o, p) for p in people)]
         return sorted(people + bodies, key=lambda s: s.start)
@@ -775,14 +778,6 @@ def _name_words_ok(q: Question, words: list[str]) -> bool:
     if {w.lower() for w in words} & set(q.subject_terms):
         return False
     return not any(w.lower() in stop or w.rstrip(".").lower() in _LEGAL_SUFFIXES for w in words)
-
-
-# Roles only a person holds (an owner or a founder may be an organisation).
-_OFFICER_ROLES = frozenset("ceo cto cfo coo president chairman chairwoman chairperson director executive chief manager editor leader".split())
-
-
-def _asks_for_an_officer(q: Question) -> bool:
-    return any(w.lower() in _OFFICER_ROLES for w, _, _ in _tokens(q.text))
 
 
 def _person_spans(q: Question, sentence: str) -> list[Span]:
@@ -1059,7 +1054,7 @@ def _score(q: Question, sentences: list[Sentence]) -> None:
         s.role = subject_role(q, s.plain)
         if s.role == 1 and _owned_predicate(q, s.plain):
             s.role = 2  # "Since its founding in 2013, ISRG's ...": the predicate is the subject's
-        elif s.role == 0 and _LABEL_LINE.match(s.plain) and _names_the_subject(q, s.passage.title or ""):
+        elif s.role == 0 and _LABEL_LINE.match(s.plain) and _mentions_subject(q, s.passage.title or ""):
             s.role = 2  # "Address: 548 Market St" on "About Acme" or under "Facts about Acme": the page's subject
         s.spans = spans(q, s.plain)
         cue = CUE_BONUS if s.spans and q.kind != "text" else 0.0
