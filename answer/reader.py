@@ -794,7 +794,7 @@ def _person_spans(q: Question, sentence: str) -> list[Span]:
             continue
         if any(w.isupper() and len(w) > 1 for w in words):  # acronyms belong to organisations
             continue
-        if _word_before(sentence, start) in _DETERMINERS:
+        if _word_before(sentence, start) in _ARTICLES:
             continue  # "the Engineering Culture", "our Year-End Letter": a person's name takes no article
         if any(w.lower() in _ORG_HEADS or w.lower() in _GENERIC_NAME_WORDS or w.lower() in _EVENT_WORDS
                or w.lower() in _DEPARTMENT_WORDS for w in words):
@@ -804,7 +804,9 @@ def _person_spans(q: Question, sentence: str) -> list[Span]:
     return _merge_list(sentence, found)
 
 
-_DETERMINERS = frozenset("the a an our your their its".split())  # not "that": "the company that Jack Dorsey founded"
+# Not "that": "the company that Jack Dorsey founded". (A name of its own: reusing _DETERMINERS shadowed
+# _creates_other's longer list, so "founded two new subsidiaries" read as the subject's own founding.)
+_ARTICLES = frozenset("the a an our your their its".split())
 
 
 def _word_before(sentence: str, start: int) -> str:

@@ -284,3 +284,8 @@ def test_the_date_another_thing_was_launched_is_no_date_of_the_subjects_launch()
 def test_a_teams_name_is_no_persons_name() -> None:
     assert answer("Who runs the plant of Brightwater Labs?",
                   "I have run the Brand & Donor Development team at Brightwater Labs since 2016.") is None
+
+
+def test_founding_something_else_with_a_number_or_possessive_is_not_the_subjects_founding() -> None:
+    assert answer("When was Brightwater Labs founded?", "In 2001 Brightwater Labs founded two new subsidiaries in Porto.") is None
+    assert answer("When was Brightwater Labs founded?", "In 2004 Brightwater Labs founded her sister lab in Braga.") is None
