@@ -4,8 +4,9 @@ For each store and size (5k, 20k, 100k chunks over 10 companies) two fresh
 subprocesses run: one builds the store through ``VectorStore.upsert`` (upsert
 time, then optimize time, peak RSS), one reopens it and runs filtered hybrid
 queries (R1: dense and sparse top ``[retrieve] prefetch_limit``, fused as ``[retrieve]`` says, DBSF by
-default, one company) (reopen time, p50/p95, then p95 with the retriever's
-sentence rerank of the top ``rerank_depth`` added, peak RSS of a process that serves queries).
+default, one company, as many candidates as the retriever asks for) (reopen time, p50/p95, then p95
+with the retriever's steps after the store added: the page-kind prior, near-copies left out, the
+sentence rerank of the top ``rerank_depth``; peak RSS of a process that serves queries).
 
 The data are synthetic, and say so: dense vectors are random unit vectors
 around 200 random topic directions (so the 0.3 cosine threshold keeps some and
@@ -154,7 +155,10 @@ def phase_build(mode: str, path: Path, n: int, batch: int) -> dict:
 
 def phase_query(mode: str, path: Path, n: int, count: int) -> dict:
     from cikb.embed import Bm25Encoder
+    from cikb.retrieve.duplicates import collapse_near_duplicates
+    from cikb.retrieve.priors import weigh_page_kinds
     from cikb.retrieve.rerank import rerank_by_sentences
+    from cikb.retrieve.retriever import candidate_limit
     from cikb.store import open_store
 
     work = queries(count + WARMUP)
@@ -169,11 +173,13 @@ def phase_query(mode: str, path: Path, n: int, count: int) -> dict:
     for i, (dense, sparse, company) in enumerate(work):
         t0 = time.perf_counter()
         hits = store.hybrid_search(
-            dense, sparse, company=company, prefetch_limit=cfg.prefetch_limit, rrf_k=cfg.rrf_k, limit=max(cfg.top_k, cfg.rerank_depth),
+            dense, sparse, company=company, prefetch_limit=cfg.prefetch_limit, rrf_k=cfg.rrf_k, limit=candidate_limit(cfg),
             fusion=cfg.fusion, weights=cfg.fusion_weights,
         )
         elapsed = time.perf_counter() - t0
-        rerank_by_sentences("lorem ipsum chunk dolor", hits[: cfg.rerank_depth], tokenize, cfg.rerank_weight)
+        # The retriever's steps after the store: the page-kind prior, near-copies left out, the sentence rerank.
+        kept, _ = collapse_near_duplicates(weigh_page_kinds(hits, cfg.page_kind_weights), cfg.duplicate_threshold, keep=cfg.rerank_depth)
+        rerank_by_sentences("lorem ipsum chunk dolor", kept, tokenize, cfg.rerank_weight)
         with_rerank = time.perf_counter() - t0
         if i >= WARMUP:  # the first queries warm caches
             latencies.append(elapsed)
@@ -266,7 +272,8 @@ def main() -> None:
     from cikb.core.config import RetrieveSettings
 
     print(f"synthetic chunks (see --help); store files in {args.dir}; filtered hybrid query = R1 for one of {COMPANIES} companies; "
-          f"+rerank: p95 with the sentence rerank of the top {RetrieveSettings().rerank_depth} (one-sentence synthetic text, so a rough cost)")
+          f"+rerank: p95 with the retriever's steps after the store (page-kind prior, near-copies, the sentence rerank of the top "
+          f"{RetrieveSettings().rerank_depth}; synthetic text, so a rough cost)")
     print_table(rows)
 
 

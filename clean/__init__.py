@@ -23,6 +23,7 @@ from cikb.clean.extraction import EXTRACT_OPTIONS, Extracted, extract
 from cikb.clean.facts import site_facts
 from cikb.clean.language import detect_language
 from cikb.clean.text import bound_bytes, normalize, strip_markdown, truncate
+from cikb.gather.scoring import page_kind
 
 from cikb.core.config import CleanSettings
 from cikb.core.models import DropReason, FetchedPage, RawDocument
@@ -65,13 +66,15 @@ def clean_page(
         return DropReason.too_short
     if detect_language(strip_markdown(content)) != settings.language:
         return DropReason.language
+    title = _title(extracted, content, page.url)
     return RawDocument(
         url=page.url,
-        title=_title(extracted, content, page.url),
+        title=title,
         content=truncate(content, settings.max_chars),
         source_type=page.source_type,
         company=company_slug,
         scraped_at=page.fetched_at,
+        page_kind=page_kind(page.url, title, page.source_type),
     )
 
 

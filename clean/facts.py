@@ -687,6 +687,7 @@ def site_facts(pages: Sequence[FetchedPage], company: Company, *, max_chars: int
         source_type=page.source_type,
         company=company.slug,
         scraped_at=page.fetched_at,
+        page_kind="company",
     )
 
 

@@ -40,6 +40,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 from cikb.gather.urls import is_other_language, language_prefix
 
+from cikb.core.models import PageKind, SourceType
+
 # --- vocabulary -------------------------------------------------------------------------------
 # Each category: a weight, single words, and phrases (space-separated words, matched in order).
 
@@ -519,3 +521,36 @@ def fact_page_title(title: str) -> bool:
         return False
     parts = re.split(r"\s[|\-\u2013\u2014:\u00b7]\s|\|", title)  # "About Acme | Acme": the page's own name first
     return any(_core_name(words(part)) for part in parts) or bool(_matched(EVENT_CATEGORIES, tokens))
+
+
+# Sources other than the website are about the company as a whole (an encyclopedia article, a
+# company profile) or are news about it.
+_SOURCE_KINDS: dict[str, PageKind] = {"wikipedia": "company", "crunchbase": "company", "news": "news"}
+
+
+def page_kind(url: str, title: str = "", source_type: SourceType = "website") -> PageKind:
+    """What a fetched page is to a question about the company, by the signals the crawl orders pages by.
+
+    ``company``: the home page, a page the URL or the title's own name calls a fact page (about,
+    team, contact, pricing, press, legal), an overview of what the company sells, or a non-website
+    source about the company; ``news``: an announcement post (funding, acquisition, anniversary...)
+    or a news source's article; ``generic``: a how-to, docs, a report; ``listing``: a page listing
+    others (a blog index, a tag or archive page); ``page``: anything else.
+    """
+    if source_type != "website":
+        return _SOURCE_KINDS.get(source_type, "page")
+    if is_listing(url):
+        return "listing"
+    own_name = re.split(r"\s[|\-\u2013\u2014:\u00b7]\s|\|", title)[0]
+    if core_categories(url) or (_core_name(words(own_name)) and not is_hub(url)):
+        return "company"
+    if is_hub(url):
+        return "listing"
+    if is_generic(url, title):
+        return "generic"
+    segments = _segments(url)
+    if not segments or (len(segments) <= 2 and OVERVIEW_WORDS.intersection(words(segments[-1])) and not year_of(url)):
+        return "company"
+    if _matched(EVENT_CATEGORIES, words(segments[-1])) or _matched(EVENT_CATEGORIES, words(title)):
+        return "news"
+    return "page"

@@ -11,9 +11,10 @@ from cikb.embed import Bm25Encoder
 from cikb.retrieve.companies import infer_company, name_variants, unmentioned_names
 from cikb.retrieve.duplicates import collapse_near_duplicates
 from cikb.retrieve.models import CompanyChoice, RetrievalResult, RetrievalTrace
+from cikb.retrieve.priors import weigh_page_kinds
 from cikb.retrieve.rerank import Tokenize, rerank_by_sentences
 
-from cikb.core.config import Settings
+from cikb.core.config import RetrieveSettings, Settings
 from cikb.core.models import ScoredChunk, SparseVector
 
 
@@ -146,9 +147,11 @@ class Retriever:
         candidates = self.store.hybrid_search(
             dense, sparse, company=company,
             prefetch_limit=cfg.prefetch_limit, rrf_k=cfg.rrf_k,
-            limit=2 * limit, score_threshold=self.score_threshold,  # twice as many: room for the copies left out
+            limit=candidate_limit(cfg), score_threshold=self.score_threshold,
             fusion=cfg.fusion, weights=cfg.fusion_weights,
         )
+        if has_prior(cfg):
+            candidates = weigh_page_kinds(candidates, cfg.page_kind_weights)
         chunks, trace.collapsed = collapse_near_duplicates(candidates, cfg.duplicate_threshold, keep=limit)
         if reranked:  # the fused top rerank_depth by their best sentence; any beyond keep the fused order
             chunks = rerank_by_sentences(query, chunks[: cfg.rerank_depth], self._tokenize, cfg.rerank_weight) + chunks[cfg.rerank_depth :]
@@ -191,6 +194,18 @@ class Retriever:
     def _finish(result: RetrievalResult, started: float) -> RetrievalResult:
         result.trace.total_ms = (time.perf_counter() - started) * 1000
         return result
+
+
+def has_prior(cfg: RetrieveSettings) -> bool:
+    """Whether the page-kind weights may reorder the candidates (they are not all equal)."""
+    return len(set(cfg.page_kind_weights.values())) > 1
+
+
+def candidate_limit(cfg: RetrieveSettings) -> int:
+    """Fused candidates to ask the store for: every one (both prefetch lists) when the page-kind prior
+    may lift a candidate from far down; else twice what is kept, room for the near-copies left out."""
+    kept = max(cfg.top_k, cfg.rerank_depth) if cfg.rerank == "sentences" else cfg.top_k
+    return max(2 * kept, 2 * cfg.prefetch_limit if has_prior(cfg) else 0)
 
 
 def resolve_threshold(configured: float | None, embedder: Any) -> float:

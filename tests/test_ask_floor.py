@@ -4,12 +4,15 @@ The shared build is served on 127.0.0.1 and gathered as ISRG with the default 20
 pipeline (crawl, clean, chunk, the offline all-MiniLM-L6-v2, BM25, the embedded store); each of the 14 questions of
 letsencrypt_facts.json is then asked extractively (no LLM). Measured when written, default settings:
 
-    fact in the answer 12/14        evidence chunk in the answerer's context 11/14        evidence chunk first 6/14
+    fact in the answer 12/14        evidence chunk in the answerer's context 11/14        evidence chunk first 7/14
 
 (2 of the 14 evidence sentences are in no page the 20-page crawl keeps, so 12 is the most the context can hold.)
 Gathered as "Let's Encrypt", the name most users would give the site (the facts are about ISRG, its operator):
 fact in the answer 13/14.
-The floors allow EPSILON less: a change that costs more is a regression to explain. About a minute on 2 cores.
+The whole English site (250 pages, 1,149 chunks, where versioned policy documents, transparency reports and the
+blog index crowd the candidates): fact in the answer 12/14, evidence in context 12/14, evidence first 7/14; before
+the page-kind prior (retrieve.page_kind_weights) 8, 8 and 5.
+The floors allow EPSILON less: a change that costs more is a regression to explain. About three minutes on 2 cores.
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ from pathlib import Path
 import pytest
 from bench_loader import load_bench
 
-MEASURED_ANSWERED, MEASURED_IN_CONTEXT, MEASURED_TOP1 = 12, 11, 6
+MEASURED_ANSWERED, MEASURED_IN_CONTEXT, MEASURED_TOP1 = 12, 11, 7
 MEASURED_ANSWERED_AS_BRAND = 13
+WHOLE_SITE_ANSWERED, WHOLE_SITE_IN_CONTEXT, WHOLE_SITE_TOP1 = 12, 12, 7
 EPSILON = 1
 
 pytestmark = pytest.mark.slow
@@ -45,3 +49,16 @@ def test_named_by_its_brand_the_site_still_answers_above_the_floor(tmp_path: Pat
     bench.gather_site(settings, "Let's Encrypt")
     scores = bench.measure(settings, slug="lets-encrypt")
     assert scores.answered >= MEASURED_ANSWERED_AS_BRAND - EPSILON, f"{scores.facts} facts: answered {scores.answered}"
+
+
+def test_the_whole_site_answers_above_the_floor(tmp_path: Path) -> None:
+    # Ten times the pages must not bury the fact pages: the page-kind prior keeps them among the candidates.
+    bench = load_bench("ask")
+    settings = bench.bench_settings(tmp_path / "data", pages=250)
+    bench.gather_site(settings)
+    scores = bench.measure(settings)
+    figures = (f"{scores.facts} facts: answered {scores.answered}, evidence in context {scores.in_context}, "
+               f"evidence first {scores.top1}")
+    assert scores.answered >= WHOLE_SITE_ANSWERED - EPSILON, figures
+    assert scores.in_context >= WHOLE_SITE_IN_CONTEXT - EPSILON, figures
+    assert scores.top1 >= WHOLE_SITE_TOP1 - EPSILON, figures

@@ -84,6 +84,14 @@ def test_an_english_page_becomes_a_document_with_its_metadata() -> None:
     assert "About" in doc.title and "Acme" in doc.title
     for text in ABOUT:
         assert text in doc.content
+    assert doc.page_kind == "company"
+
+
+def test_the_document_says_what_kind_of_page_it_is() -> None:
+    # gather.page_kind's verdict on the URL and the title, which retrieval weighs (retrieve.page_kind_weights).
+    as_kind = {path: clean_page(fetched(ABOUT_PAGE, f"https://acme.example{path}"), "acme-corp", CleanSettings()).page_kind
+               for path in ("/about/", "/blog/", "/docs/anvils/", "/2024/05/24/acme-turns-75")}
+    assert as_kind == {"/about/": "company", "/blog/": "listing", "/docs/anvils/": "generic", "/2024/05/24/acme-turns-75": "news"}
 
 
 def test_headings_are_kept_as_markdown_headings() -> None:

@@ -12,6 +12,7 @@ from cikb.gather.scoring import (
     is_generic,
     is_hub,
     is_listing,
+    page_kind,
     score_url,
     words,
     year_of,
@@ -298,3 +299,37 @@ def test_remaining_lists_what_was_never_popped_best_first() -> None:
     assert frontier.pop().url.endswith("/team/")  # type: ignore[union-attr]
     assert [c.url.removeprefix(SITE) for c in frontier.remaining()] == ["/careers/", "/blog/tag/x/"]
     assert len(frontier) == 2 and u("/careers/") in frontier
+
+
+@pytest.mark.parametrize(
+    ("path", "title", "kind"),
+    [
+        ("/", "Acme Corp", "company"),
+        ("/en/", "Acme Corp", "company"),
+        ("/about-us/", "About us", "company"),
+        ("/company/leadership", "Leadership", "company"),
+        ("/privacy-policy", "Privacy Policy", "company"),
+        ("/newsroom/", "Newsroom", "company"),
+        ("/products/", "Products", "company"),
+        ("/our-story-so-far-2", "Our story | Acme", "company"),  # the title's own name calls it a fact page
+        ("/blog/", "Blog", "listing"),
+        ("/blog/page/2/", "Blog", "listing"),
+        ("/tag/robots/", "Robots", "listing"),
+        ("/2024/05/", "May 2024", "listing"),
+        ("/blog/acme-raises-series-b", "Acme raises $20M Series B", "news"),
+        ("/2023/05/24/ten-years", "Acme turns 10", "news"),
+        ("/docs/install/", "Installing the agent", "generic"),
+        ("/blog/how-to-pick-a-robot", "How to pick a robot", "generic"),
+        ("/2016/04/01/report", "Acme Transparency Report, H1 2016", "generic"),
+        ("/blog/robots-at-the-beach", "Robots at the beach", "page"),
+        ("/documents/policy-v2/", "Certificate policy v2", "page"),
+    ],
+)
+def test_page_kinds_of_a_website(path: str, title: str, kind: str) -> None:
+    assert page_kind(u(path), title) == kind
+
+
+def test_other_sources_are_about_the_company_or_news_about_it() -> None:
+    assert page_kind("https://en.wikipedia.org/wiki/Acme_Corp", "Acme Corp", "wikipedia") == "company"
+    assert page_kind("https://news.example/2024/acme-robots", "Robots", "news") == "news"
+    assert page_kind("https://www.crunchbase.com/organization/acme", "Acme", "crunchbase") == "company"

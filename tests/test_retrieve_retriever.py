@@ -12,7 +12,7 @@ from cikb.retrieve import Retriever
 from cikb.store import open_store
 
 from cikb.core.config import Settings
-from cikb.core.models import Chunk, ChunkMetadata, ModelInfo
+from cikb.core.models import PAGE_KINDS, Chunk, ChunkMetadata, ModelInfo
 
 DIM = 128
 
@@ -54,6 +54,7 @@ DOCS = {
 }
 TOKENS = [60, 70, 30]  # as if counted by a model's tokenizer: sizes that make the budget bite
 NAMES = {"acme-corp": "Acme Corporation", "globex": "Globex"}
+EQUAL_KINDS = dict.fromkeys(PAGE_KINDS, 1.0)
 
 
 def _chunks(slug: str) -> list[Chunk]:
@@ -178,10 +179,13 @@ def test_fusion_and_rerank_follow_the_settings_and_the_trace_says_so(kb):
     default = _retriever(kb).search(question, company="acme-corp")
     assert (default.trace.fusion, default.trace.fusion_weights, default.trace.rerank) == ("dbsf", (1.0, 1.0), "sentences")
     assert 0.0 <= min(c.score for c in default.chunks) and max(c.score for c in default.chunks) <= 1.0  # the reranked mix
-    # Equal-vote RRF without the rerank is exactly the store's RRF, as before issue 10.
-    plain = _retriever(kb, fusion="rrf", rerank="none").search(question, company="acme-corp")
+    # Equal-vote RRF without the rerank or the page-kind prior is exactly the store's RRF, as before issue 10.
+    plain = _retriever(kb, fusion="rrf", rerank="none", page_kind_weights=EQUAL_KINDS).search(question, company="acme-corp")
     stored = store.hybrid_search(embedder.embed_query(question), bm25.encode_query(question), company="acme-corp", fusion="rrf")
     assert [(c.chunk.id, c.score) for c in plain.chunks] == [(c.chunk.id, c.score) for c in stored]
+    # Pages of one kind weigh alike: the prior scales their scores and keeps their order.
+    weighed = _retriever(kb, fusion="rrf", rerank="none").search(question, company="acme-corp")
+    assert [c.chunk.id for c in weighed.chunks] == [c.chunk.id for c in stored]
     assert (plain.trace.fusion, plain.trace.rerank) == ("rrf", "none")
     # The rerank reorders, never adds or drops: the same chunks either way.
     assert {c.chunk.id for c in default.chunks} == {c.chunk.id for c in _retriever(kb, rerank="none").search(question, company="acme-corp").chunks}
@@ -236,5 +240,40 @@ def test_near_copies_of_a_better_ranked_chunk_leave_their_slot_to_the_next_disti
         # At 1.0 only identical texts collapse: the copy with a word added keeps its slot.
         exact = search(duplicate_threshold=1.0)
         assert len(exact.trace.collapsed) == 1 and texts[3] not in [c.chunk.text for c in exact.chunks]
+    finally:
+        store.close()
+
+
+def test_the_page_kind_prior_puts_the_about_page_over_a_blog_index_that_repeats_more_of_the_words(tmp_path):
+    # A blog index holds every post's first lines, so it shares more of a question's words than the page
+    # that answers it; the prior weighs pages about the company over listings (retrieve.page_kind_weights).
+    settings = Settings(data_dir=tmp_path / "data")
+    embedder, bm25 = WordsEmbedder(), Bm25Encoder(avg_len=10.0)
+    pages = [
+        ("https://initech.example/blog/", "Blog", "listing",
+         "Initech opens an office in Austin. Read more. Initech was named a best place to work. Read more. "
+         "Initech headquarters tour for visitors. Read more. Where Initech staff meet. Read more."),
+        ("https://initech.example/about/", "About Initech", "company", "Initech is headquartered in Austin, Texas."),
+    ]
+    when = datetime(2026, 3, 1, tzinfo=timezone.utc)
+    chunks = [Chunk(id=f"00000000-0000-4000-8000-{i:012d}", text=text, token_count=50,
+                    metadata=ChunkMetadata(url=url, title=title, company="initech", source_type="website", chunk_index=0,
+                                           scraped_at=when, page_kind=kind))
+              for i, (url, title, kind, text) in enumerate(pages)]
+    texts = [c.text for c in chunks]
+    store = open_store(settings)
+    try:
+        store.ensure_collection(embedder.info, bm25_avg_len=10.0)
+        store.replace_company("initech", chunks, embedder.embed_documents(texts), bm25.encode_documents(texts))
+
+        def first(**retrieve) -> str:
+            cfg = settings.model_copy(update={"retrieve": settings.retrieve.model_copy(update={"rerank": "none", **retrieve})})
+            result = Retriever(cfg, store, embedder, Bm25Encoder(), company_names={"initech": "Initech"}).search(
+                "Where is Initech's office, its headquarters?", company="initech")
+            assert [c.rank for c in result.chunks] == [1, 2]
+            return result.chunks[0].chunk.metadata.url
+
+        assert first(page_kind_weights=EQUAL_KINDS) == pages[0][0]
+        assert first() == pages[1][0]
     finally:
         store.close()

@@ -41,6 +41,16 @@ def test_front_matter_round_trip() -> None:
     assert parse_document(text) == doc
 
 
+def test_the_page_kind_is_kept_and_a_file_written_before_it_existed_reads_as_a_plain_page() -> None:
+    doc = _doc().model_copy(update={"page_kind": "company"})
+    text = render_document(doc)
+    assert 'page_kind: "company"\n---' in text and parse_document(text) == doc
+    older = text.replace('page_kind: "company"\n', "")
+    assert parse_document(older).page_kind == "page"
+    with pytest.raises(ValueError):
+        parse_document(text.replace('"company"', '"brochure"'))
+
+
 def test_filenames_are_stable_readable_and_unique() -> None:
     a, b = _doc("https://acme.example/about/"), _doc("https://acme.example/about")
     assert document_filename(a) == document_filename(_doc("https://acme.example/about/"))

@@ -6,6 +6,7 @@
     source_type: "website"
     company: "acme-corp"
     scraped_at: "2026-11-22T05:00:00+00:00"
+    page_kind: "company"
     ---
     # About Acme Corp
     ...
@@ -28,6 +29,7 @@ from cikb.core.errors import DamagedError
 from cikb.core.models import RawDocument
 
 _FIELDS = ("url", "title", "source_type", "company", "scraped_at")
+_OPTIONAL_FIELDS = ("page_kind",)  # absent from files written before it existed: the model's default then
 _FENCE = "---"
 
 
@@ -41,7 +43,7 @@ def document_filename(doc: RawDocument) -> str:
 
 def render_document(doc: RawDocument) -> str:
     values = doc.model_dump(mode="json")
-    header = "\n".join(f"{field}: {json.dumps(values[field], ensure_ascii=False)}" for field in _FIELDS)
+    header = "\n".join(f"{field}: {json.dumps(values[field], ensure_ascii=False)}" for field in (*_FIELDS, *_OPTIONAL_FIELDS))
     return f"{_FENCE}\n{header}\n{_FENCE}\n{doc.content.rstrip()}\n"
 
 
@@ -58,7 +60,7 @@ def parse_document(text: str) -> RawDocument:
             parsed = json.loads(value)
         except ValueError:  # another tool's field is fine; a line that is no `key: value` is not
             raise ValueError(f"line {number}, {line[:60]!r}, is not `key: JSON value`") from None
-        if key in _FIELDS:
+        if key in _FIELDS or key in _OPTIONAL_FIELDS:
             fields[key] = parsed
     missing = [field for field in _FIELDS if field not in fields]
     if missing:

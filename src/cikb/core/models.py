@@ -15,6 +15,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 SourceType = Literal["website", "wikipedia", "news", "crunchbase"]
 SOURCE_TYPES: tuple[SourceType, ...] = ("website", "wikipedia", "news", "crunchbase")
+# What a page is to someone asking about the company (gather.page_kind decides; retrieval weighs it):
+# about the company itself, company news, any other page, a generic article (how-to, docs, report),
+# a listing of other pages (blog index, tag page).
+PageKind = Literal["company", "news", "page", "generic", "listing"]
+PAGE_KINDS: tuple[PageKind, ...] = ("company", "news", "page", "generic", "listing")
 
 
 class Company(BaseModel):
@@ -133,6 +138,7 @@ class RawDocument(BaseModel):
     source_type: SourceType
     company: str = Field(description="The company's slug.")
     scraped_at: datetime
+    page_kind: PageKind = Field("page", description="What the page is to a question about the company (gather.page_kind).")
 
 
 # --- chunk ------------------------------------------------------------------
@@ -148,6 +154,7 @@ class ChunkMetadata(BaseModel):
     chunk_index: int
     scraped_at: datetime
     heading_path: list[str] = Field(default_factory=list)
+    page_kind: PageKind = "page"
 
 
 class Chunk(BaseModel):
