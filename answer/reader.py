@@ -1032,14 +1032,31 @@ def _sentences(passages: Sequence[Passage]) -> list[Sentence]:
     return out
 
 
+# A qualified role is another role: a "vice president" is not the president, nor is a "technical lead"
+# who leads the organisation (unless the question names the qualifier too).
+_QUALIFIED_ROLE = re.compile(
+    r"\b(vice|deputy|assistant|associate|technical|tech|engineering|product|project|team|program|programme|design|"
+    r"research|security|community|marketing|sales|regional|country)[\s-]+"
+    r"(presidents?|directors?|leads?|leaders?|heads?|managers?|chairs?|chairman|chairwoman|officers?|executives?)\b", re.I)
+
+
+def _role_stems(q: Question, s: Sentence) -> set[str]:
+    """The sentence's stems, for a person question without the role words a qualifier the question lacks narrows."""
+    if q.kind != "person" or not _QUALIFIED_ROLE.search(s.plain):
+        return s.stems
+    rest = _QUALIFIED_ROLE.sub(lambda m: m.group(0) if m.group(1).lower() in q.keywords else m.group(1), s.plain)
+    return set().union(*(_stems_of(w) for w, _, _ in _tokens(rest)))
+
+
 def _score(q: Question, sentences: list[Sentence]) -> None:
     total = len(sentences) or 1
-    holding = Counter(t for s in sentences for t in q.terms if _match_weight(t, s.stems) > 0)
+    stems = {id(s): _role_stems(q, s) for s in sentences}
+    holding = Counter(t for s in sentences for t in q.terms if _match_weight(t, stems[id(s)]) > 0)
     idf = {t: math.log((total - holding[t] + 0.5) / (holding[t] + 0.5) + 1) for t in q.terms}
     weight = sum(idf.values()) or 1.0
     for s in sentences:
         if q.terms:
-            matches = {t: _match_weight(t, s.stems) for t in q.terms}
+            matches = {t: _match_weight(t, stems[id(s)]) for t in q.terms}
             s.coverage = sum(matches.values()) / len(q.terms)
             s.lexical = sum(idf[t] * m for t, m in matches.items()) / weight
         else:
@@ -1100,7 +1117,7 @@ def _decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answe
     votes = {k: max(w) + AGREEMENT_WEIGHT * (sum(w) - max(w)) for k, w in weights.items()}
     best_key = max(votes, key=lambda k: (votes[k], -candidates.index(support[k][0])))
     if q.kind == "date":
-        best_key = _most_precise(best_key, votes)
+        best_key = _most_precise(best_key, votes, support)
     # The evidence: the supporting sentence that states the value most directly, then the best scored.
     best = max(support[best_key], key=lambda s: (s.coverage == 1.0 and s.role == 2 and tightly_linked(q, s.plain, _nearest(q, s)[0]),
                                                    s.score))
@@ -1110,10 +1127,13 @@ def _decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answe
     return Answer(value, confidence, best, support[best_key])
 
 
-def _most_precise(key: str, votes: dict[str, float]) -> str:
-    """For a date: the fullest date the chosen one agrees with. "When was it incorporated?" read "2013" in one
-    sentence and "May 24, 2013" in another: both say 2013, and the question asks for the day."""
-    finer = [k for k in votes if len(k) > len(key) and _same_value(k, key)]
+def _most_precise(key: str, votes: dict[str, float], support: dict[str, list[Sentence]]) -> str:
+    """For a date: the fullest date the chosen one agrees with, from a sentence that holds as much of the
+    question as the chosen one's. "When was it incorporated?" read "2013" in one sentence and "May 24, 2013:
+    ISRG is incorporated" in another: both say 2013, and the question asks for the day. "When did ISRG start
+    Prossimo?" read "Prossimo started in 2020": "December 18, 2020: Divvi Up starts ..." is another event."""
+    coverage = max(s.coverage for s in support[key])
+    finer = [k for k in votes if len(k) > len(key) and _same_value(k, key) and max(s.coverage for s in support[k]) >= coverage]
     return max(finer, key=lambda k: votes[k]) if finer else key
 
 

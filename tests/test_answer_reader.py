@@ -248,6 +248,21 @@ def test_a_date_question_gets_the_day_a_year_elsewhere_agrees_with() -> None:
     assert answer("What year was Brightwater Labs incorporated?",
                   "Since its incorporation in 2013, Brightwater Labs has grown to 85 staff.",
                   "May 24, 2013: Brightwater Labs is incorporated in Porto.").value == "2013"
+    # The day must come from a sentence that holds as much of the question: another event of that year is not it.
+    found = answer("When did Brightwater Labs start Tidepool?",
+                   "Our Tidepool project started in 2020 to map the harbour.",
+                   "December 18, 2020: Harbourwatch starts sending flood alerts")
+    assert found.value == "2020"
+
+
+def test_a_qualified_role_is_another_role() -> None:
+    # A "technical lead" does not lead the company, a "vice president" is not its president.
+    texts = ("Our technical lead, Tomas Berg, played a big role in the release.",
+             "Brightwater Labs is led by Ana Ruiz, its executive director.",
+             "Vice President Lena Holt wrote this year's letter.")
+    assert answer("Who leads Brightwater Labs?", *texts).value == "Ana Ruiz"
+    assert answer("Who is the technical lead of Brightwater Labs?", *texts).value == "Tomas Berg"
+    assert answer("Who is the vice president of Brightwater Labs?", *texts).value == "Lena Holt"
 
 
 def test_a_chief_executive_is_a_person_never_an_organisation() -> None:
