@@ -1032,19 +1032,35 @@ def _sentences(passages: Sequence[Passage]) -> list[Sentence]:
     return out
 
 
-# A qualified role is another role: a "vice president" is not the president, nor is a "technical lead"
-# who leads the organisation (unless the question names the qualifier too).
+# A role someone else holds is no answer to who holds it at the subject: a qualified role ("vice president",
+# "technical lead", unless the question names the qualifier too) and another body's officer ("their CEO",
+# "Acme's chief executive", "CEO of Acme" on a page about one of the subject's sponsors).
+_ROLE = (r"(?i:presidents?|directors?|leads?|leaders?|heads?|managers?|chairs?|chairman|chairwoman|chairperson|officers?|"
+         r"executives?|ceo|cto|cfo|coo|founders?|co-?founders?)")
+_ROLE_WORD = re.compile(rf"\b{_ROLE}\b")
 _QUALIFIED_ROLE = re.compile(
     r"\b(vice|deputy|assistant|associate|technical|tech|engineering|product|project|team|program|programme|design|"
-    r"research|security|community|marketing|sales|regional|country)[\s-]+"
-    r"(presidents?|directors?|leads?|leaders?|heads?|managers?|chairs?|chairman|chairwoman|officers?|executives?)\b", re.I)
+    rf"research|security|community|marketing|sales|regional|country)[\s-]+({_ROLE})\b", re.I)
+_NAME = r"[A-Z][\w&.'’-]*(?:\s+(?:of\s+|&\s+)?[A-Z][\w&.'’-]*)*"
+_OWNER_BEFORE = re.compile(rf"\b(?:[Tt]heir|(?P<owner>{_NAME})['’]s)\s+")  # their / Acme's (...) CEO
+_OWNER_AFTER = re.compile(rf"\b(?P<role>{_ROLE})\s+(?:of|at)\s+(?:the\s+)?(?P<owner>{_NAME})")  # CEO of Acme
 
 
 def _role_stems(q: Question, s: Sentence) -> set[str]:
-    """The sentence's stems, for a person question without the role words a qualifier the question lacks narrows."""
-    if q.kind != "person" or not _QUALIFIED_ROLE.search(s.plain):
+    """The sentence's stems, for a person question without the role words that name a role someone else holds."""
+    if q.kind != "person" or not _ROLE_WORD.search(s.plain):
         return s.stems
-    rest = _QUALIFIED_ROLE.sub(lambda m: m.group(0) if m.group(1).lower() in q.keywords else m.group(1), s.plain)
+    others = [m.span(2) for m in _QUALIFIED_ROLE.finditer(s.plain) if m.group(1).lower() not in q.keywords]
+    for m in _OWNER_BEFORE.finditer(s.plain):
+        if not (m.group("owner") and _mentions_subject(q, m.group("owner"))):
+            window = " ".join(s.plain[m.end():].split(" ")[:4])  # "Their Co-founder and CEO, Markus ..."
+            others += [(m.end() + r.start(), m.end() + r.end()) for r in _ROLE_WORD.finditer(window)]
+    others += [m.span("role") for m in _OWNER_AFTER.finditer(s.plain) if not _mentions_subject(q, m.group("owner"))]
+    if not others:
+        return s.stems
+    rest = s.plain
+    for start, end in sorted(set(others), reverse=True):
+        rest = rest[:start] + " " + rest[end:]
     return set().union(*(_stems_of(w) for w, _, _ in _tokens(rest)))
 
 

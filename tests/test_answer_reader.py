@@ -265,6 +265,17 @@ def test_a_qualified_role_is_another_role() -> None:
     assert answer("Who is the vice president of Brightwater Labs?", *texts).value == "Lena Holt"
 
 
+def test_another_bodys_officer_is_not_the_subjects() -> None:
+    # A sponsor's announcement on the subject's site quotes the sponsor's chief executive.
+    question = "Who is the CEO of Brightwater Labs?"
+    assert answer(question, "Their co-founder and CEO, Markus Weber, commented on the grant.") is None
+    assert answer(question, "Kestrel Group's CEO Jane Roe said the grant will help.") is None
+    assert answer(question, "“We are proud to help,” said Jane Roe, CEO of Kestrel Group.") is None
+    assert answer(question, "“We are proud to help,” said Jane Roe, CEO of Kestrel Group.",
+                  "Ana Ruiz, CEO of Brightwater Labs, thanked the donors.").value == "Ana Ruiz"
+    assert answer(question, "Brightwater Labs’ CEO, Ana Ruiz, thanked the donors.").value == "Ana Ruiz"
+
+
 def test_a_chief_executive_is_a_person_never_an_organisation() -> None:
     # "Who founded it?" may be answered by a body; "Who is its CEO?" only by a person.
     assert answer("Who is the CEO of Brightwater Labs?", "The chief executive of Brightwater Labs is appointed by Kestrel Group.") is None
