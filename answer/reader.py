@@ -584,7 +584,7 @@ _MONEY_RE = re.compile(
 _NUMBER_WORD = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
                 r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|dozen)")
 _NUMBER_RE = re.compile(
-    rf"(?<![\w.,/-])(?:{_AMOUNT})(?:{_MULTIPLIER}|\s?(?:%|percent)\b)?(?![\w/-])"
+    rf"(?<![\w.,/-])(?:{_AMOUNT})(?:{_MULTIPLIER}|\s?(?:%|percent\b))?(?![\w/-])"  # "19% of": no word boundary after %
     rf"|\b{_NUMBER_WORD}(?:[\s-]+(?:and\s+)?{_NUMBER_WORD})*\b(?:\s(?:million|billion)\b)?",
     re.IGNORECASE,
 )

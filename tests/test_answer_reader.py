@@ -315,3 +315,11 @@ def test_a_teams_name_is_no_persons_name() -> None:
 def test_founding_something_else_with_a_number_or_possessive_is_not_the_subjects_founding() -> None:
     assert answer("When was Brightwater Labs founded?", "In 2001 Brightwater Labs founded two new subsidiaries in Porto.") is None
     assert answer("When was Brightwater Labs founded?", "In 2004 Brightwater Labs founded her sister lab in Braga.") is None
+
+
+def test_a_share_answers_a_percentage_question_and_never_a_count() -> None:
+    text = "Over 19% of visitors from partner sites go to pages that use Brightwater Labs sensors."
+    assert answer("How many pages use Brightwater Labs sensors?", text) is None
+    assert answer("What percentage of visitors go to pages that use Brightwater Labs sensors?", text).value == "19%"
+    assert answer("What percentage of staff work remotely at Brightwater Labs?",
+                  "About 40 percent of Brightwater Labs staff work remotely.").value == "40 percent"
