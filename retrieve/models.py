@@ -37,6 +37,7 @@ class RetrievalTrace(BaseModel):
     fusion: str = "dbsf"
     fusion_weights: tuple[float, float] = (1.0, 1.0)
     rrf_k: int
+    page_kind_weights: dict[str, float] = Field(default_factory=dict, description="The prior each candidate's page kind weighed its fused score by.")
     rerank: str = "sentences"
     top_k: int
     score_threshold: float

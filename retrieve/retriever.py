@@ -186,7 +186,7 @@ class Retriever:
         return RetrievalTrace(
             query=query, company=choice, embedding_model=getattr(info, "name", None),
             prefetch_limit=self.settings.prefetch_limit, fusion=self.settings.fusion, fusion_weights=self.settings.fusion_weights,
-            rrf_k=self.settings.rrf_k, rerank=self.settings.rerank, top_k=self.settings.top_k,
+            rrf_k=self.settings.rrf_k, page_kind_weights=dict(self.settings.page_kind_weights), rerank=self.settings.rerank, top_k=self.settings.top_k,
             score_threshold=self.score_threshold, context_budget=self.settings.context_tokens,
         )
 

@@ -178,6 +178,7 @@ def test_fusion_and_rerank_follow_the_settings_and_the_trace_says_so(kb):
     question = "When was Acme founded?"
     default = _retriever(kb).search(question, company="acme-corp")
     assert (default.trace.fusion, default.trace.fusion_weights, default.trace.rerank) == ("dbsf", (1.0, 1.0), "sentences")
+    assert default.trace.page_kind_weights == {"company": 1.0, "news": 1.0, "page": 0.7, "generic": 0.5, "listing": 0.5}
     assert 0.0 <= min(c.score for c in default.chunks) and max(c.score for c in default.chunks) <= 1.0  # the reranked mix
     # Equal-vote RRF without the rerank or the page-kind prior is exactly the store's RRF, as before issue 10.
     plain = _retriever(kb, fusion="rrf", rerank="none", page_kind_weights=EQUAL_KINDS).search(question, company="acme-corp")
