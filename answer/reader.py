@@ -45,12 +45,13 @@ from number_parser import parse_number
 from price_parser import Price
 from py_rust_stemmers import SnowballStemmer
 
-Kind = Literal["year", "date", "number", "money", "person", "org", "place", "option", "boolean", "text"]
+Kind = Literal["year", "date", "number", "money", "person", "org", "place", "contact", "option", "boolean", "text"]
 Confidence = Literal["high", "medium", "low", "none"]
-TYPED_KINDS = frozenset({"year", "date", "number", "money", "person", "org", "place", "option"})
+TYPED_KINDS = frozenset({"year", "date", "number", "money", "person", "org", "place", "contact", "option"})
 # What a reader calls the value a question of each kind wants (for "no sentence states ...").
 KIND_NOUNS = {"year": "a year", "date": "a date", "number": "a number", "money": "an amount of money",
-              "person": "a name", "org": "an organisation's name", "place": "a place", "option": "one of the options",
+              "person": "a name", "org": "an organisation's name", "place": "a place",
+              "contact": "an e-mail address, a phone number or a web address", "option": "one of the options",
               "boolean": "a yes or no", "text": "an answer"}
 
 MAX_SENTENCES = 8  # the best sentences that vote on a typed value
@@ -199,7 +200,14 @@ _PLACE_WORDS = frozenset("city country state place address town region county he
                          "located location continent".split())
 # Roles only a person holds (an owner or a founder may be an organisation).
 _OFFICER_ROLES = frozenset("ceo cto cfo coo president chairman chairwoman chairperson director executive chief manager editor leader".split())
-_CONTACT_WORDS = frozenset("email e-mail phone telephone fax website url".split())
+_CONTACT_WORDS = frozenset("email e-mail phone telephone fax website url homepage".split())
+# Which contact a question asks for, by its words; a sentence holding one counts as holding them.
+_CONTACT_ASKED = {"email": frozenset("email e-mail mail address".split()),
+                  "phone": frozenset("phone telephone fax number".split()),
+                  "web": frozenset("website url homepage web address site".split())}
+_EMAIL_RE = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?![\w-])")
+_PHONE_RE = re.compile(r"(?<![\w+])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,5}\)[\s.-]?)?\d{2,5}(?:[\s.-]\d{2,5}){1,4}(?![\w-])")
+_WEB_RE = re.compile(r"\bhttps?://[^\s<>()\[\]]*[^\s<>()\[\].,;:!?'\"]|\bwww\.[\w-]+(?:\.[\w-]+)+(?:/[^\s<>()\[\]]*[^\s<>()\[\].,;:!?'\"])?")
 _PERSON_ROLES = frozenset("ceo founder founders president chairman chairwoman chair director executive chief "
                           "head leader owner cto cfo coo manager editor".split())
 
@@ -287,7 +295,7 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
     if "how" in lower and ("many" in lower or "much" in lower):
         return "money" if "much" in lower and (_MONEY_WORDS & set(lower) or "cost" in lower) else "number"
     if _CONTACT_WORDS & set(lower):
-        return "text"  # "What is its email address / phone number?" asks for neither a place nor a quantity
+        return "contact"  # "What is its email address / phone number?" asks for neither a place nor a quantity
     if _asks_for(lower, ("what", "which"), ("percentage", "percent", "number", "amount", "total")):
         return "money" if _MONEY_WORDS & set(lower) else "number"
     if _asks_for(lower, ("what", "which"), tuple(_MONEY_WORDS)):
@@ -654,6 +662,8 @@ def _spans(q: Question, sentence: str) -> list[Span]:
         return _org_spans(q, sentence)
     if kind == "place":
         return _place_spans(q, sentence)
+    if kind == "contact":
+        return _contact_spans(q, sentence)
     if kind == "option":
         found = []
         for option in q.options:
@@ -665,6 +675,35 @@ def _spans(q: Question, sentence: str) -> list[Span]:
         value = "no" if re.search(r"\b(?:not|never|no longer)\b", sentence, re.I) else "yes"
         return [Span(value, 0, value)]
     return _text_spans(q, sentence)
+
+
+def _contact_asked(q: Question) -> str:
+    """email, phone or web: what a contact question asks for ("What is Acme's phone number?" -> phone)."""
+    words = {w.lower() for w, _, _ in _tokens(q.text)}
+    if words & {"email", "e", "mail"}:
+        return "email"
+    return "phone" if words & {"phone", "telephone", "fax"} else "web"
+
+
+def _contact_spans(q: Question, sentence: str) -> list[Span]:
+    """The e-mail addresses, phone numbers or web addresses in ``sentence``, whichever the question asks for."""
+    asked = _contact_asked(q)
+    if asked == "email":
+        return [Span(m.group(), m.start(), m.group().lower()) for m in _EMAIL_RE.finditer(sentence)]
+    if asked == "web":
+        return [Span(m.group(), m.start(), m.group().lower().rstrip("/")) for m in _WEB_RE.finditer(sentence)
+                if not _EMAIL_RE.search(sentence, max(0, m.start() - 64), m.end())]
+    return [Span(m.group(), m.start(), re.sub(r"\D", "", m.group())) for m in _PHONE_RE.finditer(sentence) if _is_phone(m.group())]
+
+
+def _is_phone(text: str) -> bool:
+    """Seven to fifteen digits, written as a phone number: a country code, an area code in brackets or three
+    groups ("+1 415 555 0100", "(415) 555-0100", "415-555-0100"); never a date or a run of years."""
+    digits = re.sub(r"\D", "", text)
+    groups = re.findall(r"\d+", text)
+    if not 7 <= len(digits) <= 15 or all(_YEAR_RE.fullmatch(g) for g in groups) or _DATE_RE.search(text):
+        return False
+    return text.startswith("+") or "(" in text or len(groups) >= 3
 
 
 def _overlap(a: Span, b: Span) -> bool:
@@ -1046,6 +1085,17 @@ _OWNER_BEFORE = re.compile(rf"\b(?:[Tt]heir|(?P<owner>{_NAME})['’]s)\s+")  # t
 _OWNER_AFTER = re.compile(rf"\b(?P<role>{_ROLE})\s+(?:of|at)\s+(?:the\s+)?(?P<owner>{_NAME})")  # CEO of Acme
 
 
+def _reading_stems(q: Question, s: Sentence) -> set[str]:
+    """The stems a sentence is matched to the question by: its own, less a role someone else holds (person
+    questions), plus the contact words when it holds the contact asked for ("Write to press@acme.example"
+    answers "What is Acme's email address?")."""
+    if q.kind == "contact":
+        if not _contact_spans(q, s.plain):
+            return s.stems
+        return s.stems | set().union(*(_stems_of(w) for w in _CONTACT_ASKED[_contact_asked(q)]))
+    return _role_stems(q, s)
+
+
 def _role_stems(q: Question, s: Sentence) -> set[str]:
     """The sentence's stems, for a person question without the role words that name a role someone else holds."""
     if q.kind != "person" or not _ROLE_WORD.search(s.plain):
@@ -1066,7 +1116,7 @@ def _role_stems(q: Question, s: Sentence) -> set[str]:
 
 def _score(q: Question, sentences: list[Sentence]) -> None:
     total = len(sentences) or 1
-    stems = {id(s): _role_stems(q, s) for s in sentences}
+    stems = {id(s): _reading_stems(q, s) for s in sentences}
     holding = Counter(t for s in sentences for t in q.terms if _match_weight(t, stems[id(s)]) > 0)
     idf = {t: math.log((total - holding[t] + 0.5) / (holding[t] + 0.5) + 1) for t in q.terms}
     weight = sum(idf.values()) or 1.0

@@ -31,8 +31,8 @@ def answer(question: str, *texts: str, company: str = "Brightwater Labs", column
         ("Where is Brightwater Labs headquartered?", None, "place"),
         ("What does Brightwater Labs make?", None, "text"),
         ("Is Brightwater Labs profitable?", "boolean", "boolean"),
-        ("What is the email address of Brightwater Labs?", None, "text"),  # not a place
-        ("What is Brightwater Labs' phone number?", None, "text"),  # not a quantity
+        ("What is the email address of Brightwater Labs?", None, "contact"),  # not a place
+        ("What is Brightwater Labs' phone number?", None, "contact"),  # not a quantity
         ("How many phone lines does Brightwater Labs run?", None, "number"),
     ],
 )
@@ -323,3 +323,16 @@ def test_a_share_answers_a_percentage_question_and_never_a_count() -> None:
     assert answer("What percentage of visitors go to pages that use Brightwater Labs sensors?", text).value == "19%"
     assert answer("What percentage of staff work remotely at Brightwater Labs?",
                   "About 40 percent of Brightwater Labs staff work remotely.").value == "40 percent"
+
+
+def test_a_contact_question_is_answered_by_the_address_or_number_itself() -> None:
+    contact = ("Press inquiries: please write to press@brightwater.example.",
+               "Call us on +44 20 7946 0958 or visit https://www.brightwater.example/contact.",
+               "We may use your email address to send you our newsletter.",
+               "Brightwater Labs ran trials in 2019-2021 and 2022-2024.")
+    assert answer("What is the email address of Brightwater Labs?", *contact).value == "press@brightwater.example"
+    assert answer("What is Brightwater Labs' phone number?", *contact).value == "+44 20 7946 0958"
+    assert answer("What is Brightwater Labs' website?", *contact).value == "https://www.brightwater.example/contact"
+    # A run of years is no phone number, and a page that states none gives none.
+    assert answer("What is Brightwater Labs' phone number?", contact[3]) is None
+    assert answer("What is the email address of Brightwater Labs?", contact[2]) is None
