@@ -350,9 +350,10 @@ def split_sentences(markdown: str) -> list[str]:
 _PARENTHESIS = re.compile(r"(?:\s+|^)\([^()]*\)")
 # ", which was originally founded in 1888" describes the noun before it, not the sentence's subject.
 _RELATIVE_CLAUSE = re.compile(r",\s+(?:which|who|whose)\b[^,;.]*|\s+(?:that|which|who)\s+(?:had |has |have )?(?:been|was|were)\b[^,;.]*")
-# ", created by Victor Lardent at Monotype" describes the noun before it, unless that noun is the subject
-# ("The University, founded in 1890, is ...").
-_REDUCED_RELATIVE = re.compile(r",\s+(?:created|founded|established|formed|built|designed|developed|launched|started|owned)"
+# ", created by Victor Lardent at Monotype" and ", headquartered in San Jose" describe the noun before them,
+# unless that noun is the subject ("The University, founded in 1890, is ...").
+_REDUCED_RELATIVE = re.compile(r",\s+(?:created|founded|established|formed|built|designed|developed|launched|started|owned|"
+                               r"headquartered|based|located)"
                                r"\s+(?:by|in|on|at)\b[^,;.]*")
 
 
@@ -381,7 +382,11 @@ def plain(sentence: str) -> str:
     text = _REDUCED_RELATIVE.sub(lambda m: m.group() if _names_only(text[:m.start()]) else "", text)
     for pattern, replacement in _NOT_FOUNDING:
         text = pattern.sub(replacement, text)
-    return text
+    return _SEAT.sub("headquarters", text)
+
+
+# What filings and legal pages call a company's seat: read as its headquarters.
+_SEAT = re.compile(r"\b(?:principal\s+place\s+of\s+business|principal\s+(?:executive\s+)?offices?|registered\s+office|head\s+office)\b", re.I)
 
 
 _PRONOUN_SUBJECT = frozenset({"it", "its", "we", "our", "they", "their"})

@@ -336,3 +336,13 @@ def test_a_contact_question_is_answered_by_the_address_or_number_itself() -> Non
     # A run of years is no phone number, and a page that states none gives none.
     assert answer("What is Brightwater Labs' phone number?", contact[3]) is None
     assert answer("What is the email address of Brightwater Labs?", contact[2]) is None
+
+
+def test_a_principal_place_of_business_is_the_seat_and_another_bodys_seat_is_not() -> None:
+    # Filings and legal pages name the headquarters so; ", headquartered in ..." after another name is that one's.
+    seat = "Brightwater Labs, Inc. has its principal place of business at 12 Quay Street, Porto, Portugal."
+    partner = "Brightwater Labs will merge with Kestrel Systems, headquartered in San Jose, California, next year."
+    assert answer("Where is Brightwater Labs headquartered?", partner, seat).value == "12 Quay Street, Porto, Portugal"
+    assert answer("Where is Brightwater Labs headquartered?", partner) is None
+    assert answer("Where is Brightwater Labs headquartered?",
+                  "Brightwater Labs, headquartered in Porto, makes sensors.").value == "Porto"
