@@ -188,6 +188,7 @@ class Question:
     options: tuple[str, ...] = ()
     percent: bool = False  # a number question that asks for a share
     officer: bool = False  # a person question about a role only a person holds (CEO, director...)
+    wants: Literal["agent", "patient"] | None = None  # of a directed predicate: who acquired Acme / what Acme acquired
 
 
 _MONEY_WORDS = frozenset(
@@ -237,7 +238,41 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     kind = _kind(lower, column_type)
     percent = any(w in ("percent", "percentage", "share", "proportion") for w in lower)
     officer = not _OFFICER_ROLES.isdisjoint(lower)
-    return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent, officer)
+    wants = _wanted_role(lower, own) if kind in ("person", "org") else None
+    return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent, officer, wants)
+
+
+# Predicates with a direction: who acquired whom, who invested in whom. A question asks for one side.
+_DIRECTED_STEMS = frozenset({"acquir", "acquisit", "bought", "purchas", "buy", "invest"})
+_PASSIVE = frozenset("was were is are be been being get got gets".split())
+
+
+def _wanted_role(lower: list[str], own: set[str]) -> Literal["agent", "patient"] | None:
+    """"Who acquired Acme?" wants the agent; "What companies has Acme acquired?" the patient; None without a
+    directed predicate or without the subject."""
+    predicate = next((i for i, w in enumerate(lower) if stem(w) in _DIRECTED_STEMS), None)
+    subject = next((i for i, w in enumerate(lower) if _bare(w) in own or w in own), None)
+    if predicate is None or subject is None:
+        return None
+    if "by" in lower[predicate:] or (subject < predicate and _PASSIVE & set(lower[subject:predicate])):
+        return "agent"  # "Acme was acquired by whom?", "Which company was Acme acquired by?"
+    return "patient" if subject < predicate else "agent"
+
+
+def _role_in_sentence(sentence: str, span: Span) -> Literal["agent", "patient"] | None:
+    """Which side of the nearest directed predicate a name stands on: "Globex acquired Acme" (Globex the agent,
+    Acme the patient), "Acme was acquired by Globex" (the same), "the acquisition of Acme"; None without one."""
+    tokens = _tokens(sentence)
+    predicates = [i for i, (w, _, _) in enumerate(tokens) if stem(w) in _DIRECTED_STEMS]
+    if not predicates:
+        return None
+    at = next((i for i, (_, a, _) in enumerate(tokens) if a >= span.start), len(tokens))
+    nearest = min(predicates, key=lambda i: abs(i - at))
+    if at > nearest:  # after the predicate: the object, or the agent of a by-phrase
+        between = {w.lower() for w, _, _ in tokens[nearest + 1:at]}
+        return "agent" if "by" in between else "patient"
+    before = {w.lower() for w, _, _ in tokens[max(0, nearest - 2):nearest]}
+    return "patient" if before & _PASSIVE else "agent"
 
 
 # "ISRG / Let's Encrypt", "Acme Corp / Acme Labs": names on either side of a slash name one subject.
@@ -644,6 +679,8 @@ def spans(q: Question, sentence: str) -> list[Span]:
     if q.kind in ("person", "org", "place", "text"):
         asked = set(_normal(q.text).split())
         found = [s for s in found if not set(s.key.split()) <= asked]
+    if q.wants is not None:  # "Acme agreed to be acquired by Globex" does not say what Acme acquired
+        found = [s for s in found if _role_in_sentence(sentence, s) in (q.wants, None)]
     return found
 
 
@@ -863,7 +900,9 @@ _ORG_HEADS = frozenset(
     """organization organisation organizations organisations society association foundation institute institution
     university college school council committee board commission agency administration department ministry
     programme program fund bank company corporation group network league union court colony government
-    assembly parliament congress church order trust partnership consortium federation alliance""".split()
+    assembly parliament congress church order trust partnership consortium federation alliance
+    inc ltd llc corp plc gmbh ag technologies systems software labs networks holdings ventures capital partners
+    solutions industries enterprises""".split()
 )
 
 
@@ -891,11 +930,19 @@ def _org_spans(q: Question, sentence: str) -> list[Span]:
         if set(q.subject_terms) and {w.lower() for w in words} & set(q.subject_acronyms):
             continue
         is_org = len(words) >= 2 and any(w.lower() in _ORG_HEADS for w in words) or (len(words) == 1 and words[0].isupper() and len(words[0]) > 1)
-        if not is_org:
+        if not is_org and not _object_of_directed(sentence, start):
             continue
         name = " ".join(words).strip(".,")
         found.append(Span(name, start, _normal(name)))
     return _merge_list(sentence, found)
+
+
+def _object_of_directed(sentence: str, start: int) -> bool:
+    """A name right after an acquisition or an investment is a body: "acquired Initrode", "the acquisition of
+    Initrode", "invested in Initrode"."""
+    before = [w for w, _, _ in _tokens(sentence[:start])][-2:]
+    return bool(before) and (stem(before[-1]) in _DIRECTED_STEMS
+                             or (len(before) == 2 and before[-1].lower() in ("of", "in") and stem(before[0]) in _DIRECTED_STEMS))
 
 
 def _merge_list(sentence: str, found: list[Span]) -> list[Span]:

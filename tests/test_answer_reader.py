@@ -346,3 +346,16 @@ def test_a_principal_place_of_business_is_the_seat_and_another_bodys_seat_is_not
     assert answer("Where is Brightwater Labs headquartered?", partner) is None
     assert answer("Where is Brightwater Labs headquartered?",
                   "Brightwater Labs, headquartered in Porto, makes sensors.").value == "Porto"
+
+
+def test_who_acquired_whom_keeps_its_direction() -> None:
+    news = ("Brightwater Labs agreed to be acquired by Kestrel Corporation for $1.2 billion.",
+            "In 2019, Brightwater Labs acquired Initrode, a maker of data pipelines.")
+    assert read_question("Who acquired Brightwater Labs?", None, "Brightwater Labs").wants == "agent"
+    assert read_question("What companies has Brightwater Labs acquired?", None, "Brightwater Labs").wants == "patient"
+    assert read_question("Which company was Brightwater Labs acquired by?", None, "Brightwater Labs").wants == "agent"
+    assert answer("Who acquired Brightwater Labs?", *news).value == "Kestrel Corporation"
+    assert answer("What companies has Brightwater Labs acquired?", *news).value == "Initrode"
+    assert answer("What companies has Brightwater Labs acquired?", news[0]) is None
+    assert answer("Which companies has Brightwater Labs invested in?",
+                  "Brightwater Labs invested in Tidewater Analytics in 2021.").value == "Tidewater Analytics"
