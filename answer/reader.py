@@ -85,6 +85,7 @@ EQUIVALENT_STEMS = [
     {"revenu", "sale", "turnov"},
     {"own", "owner", "parent", "subsidiari"},
     {"acquir", "acquisit", "bought", "purchas", "buy"},
+    {"fund", "rais", "financ"},  # "How much funding has it raised?": "raised $20M", "$20M in funding"
     {"ceo", "chief"},
 ]
 _LEGAL_FORM_STEMS = ("corpor", "incorpor", "llc", "inc", "ltd", "plc", "gmbh", "partnership", "cooper",
@@ -189,6 +190,7 @@ class Question:
     percent: bool = False  # a number question that asks for a share
     officer: bool = False  # a person question about a role only a person holds (CEO, director...)
     wants: Literal["agent", "patient"] | None = None  # of a directed predicate: who acquired Acme / what Acme acquired
+    cumulative: bool = False  # an amount or a count with no one event named: "How much funding has Acme raised?"
 
 
 _MONEY_WORDS = frozenset(
@@ -239,7 +241,14 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     percent = any(w in ("percent", "percentage", "share", "proportion") for w in lower)
     officer = not _OFFICER_ROLES.isdisjoint(lower)
     wants = _wanted_role(lower, own) if kind in ("person", "org") else None
-    return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent, officer, wants)
+    cumulative = kind in ("money", "number") and not _ONE_EVENT.search(question) and not _YEAR_RE.search(question)
+    return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent,
+                    officer, wants, cumulative)
+
+
+# An amount asked with no one event named is the running total, where a sentence states one.
+_ONE_EVENT = re.compile(r"\b(?:series|round|seed|ipo|last|latest|first|recent|most recent|per|each|annual|yearly|monthly)\b", re.I)
+_TOTAL = re.compile(r"\b(?:a total of|in total|total(?:ing)?|to date|so far|altogether|cumulative(?:ly)?)\b", re.I)
 
 
 # Predicates with a direction: who acquired whom, who invested in whom. A question asks for one side.
@@ -1195,6 +1204,8 @@ def _score(q: Question, sentences: list[Sentence]) -> None:
             s.role = 2  # "Address: 548 Market St" on "About Acme" or under "Facts about Acme": the page's subject
         s.spans = spans(q, s.plain)
         cue = CUE_BONUS if s.spans and q.kind != "text" else 0.0
+        if cue and q.cumulative and _TOTAL.search(s.plain):
+            cue += CUE_BONUS  # "has raised a total of $120 million" over one round's "$45 million"
         s.score = ((s.lexical + cue + RANK_PRIOR / max(s.passage.rank, 1)) * ABOUT_SUBJECT[s.role]
                    - (BOILERPLATE_PENALTY if s.boilerplate else 0.0))
 

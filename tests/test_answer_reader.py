@@ -359,3 +359,12 @@ def test_who_acquired_whom_keeps_its_direction() -> None:
     assert answer("What companies has Brightwater Labs acquired?", news[0]) is None
     assert answer("Which companies has Brightwater Labs invested in?",
                   "Brightwater Labs invested in Tidewater Analytics in 2021.").value == "Tidewater Analytics"
+
+
+def test_an_amount_asked_with_no_one_event_named_is_the_running_total() -> None:
+    news = ("Brightwater Labs today announced it has raised $45 million in Series C funding led by Kestrel Capital.",
+            "Brightwater Labs has raised a total of $120 million from investors.")
+    assert answer("How much funding has Brightwater Labs raised?", *news).value == "$120 million"
+    assert answer("How much did Brightwater Labs raise in its Series C?", *news).value == "$45 million"
+    # "funding" and "raised" name one relation: a sentence with either states it.
+    assert answer("How much funding has Brightwater Labs raised?", news[1]).value == "$120 million"
