@@ -348,8 +348,8 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
         return "person"
     if "who" in lower:  # "What is Acme and who runs it?": the name is the part a sentence can state
         return "person"
-    if _asks_for(lower, ("what", "which"), tuple(_ORG_WORDS)):
-        return "org"
+    if _asks_for(lower, ("what", "which"), tuple(_ORG_WORDS)) or "parent" in lower:
+        return "org"  # "What is Acme's parent company?"
     if "where" in lower or _asks_for(lower, ("what", "which", "in"), tuple(_PLACE_WORDS)) or "address" in lower:
         return "place"
     if _asks_for(lower, ("what", "which"), tuple(_PERSON_ROLES)) and "is" in lower:
@@ -418,10 +418,23 @@ _NOT_FOUNDING = [
 ]
 
 
+# C-suite titles in full are their acronyms: "Chief Financial Officer" is the CFO, never the CEO ("chief").
+_CHIEF_OFFICER = re.compile(r"\bchief\s+(executive|financial|technology|technical|operating|marketing|product|revenue|information|"
+                            r"people|legal|data|security|commercial|strategy|customer)\s+officer\b", re.I)
+_CHIEF_ACRONYMS = {"executive": "CEO", "financial": "CFO", "technology": "CTO", "technical": "CTO", "operating": "COO",
+                   "marketing": "CMO", "product": "CPO", "revenue": "CRO", "information": "CIO", "people": "CPO",
+                   "legal": "CLO", "data": "CDO", "security": "CSO", "commercial": "CCO", "strategy": "CSO", "customer": "CCO"}
+# A title in brackets after a name is no aside: "Jane Smith (CEO) and Raj Patel (CTO)".
+_BRACKETED_TITLE = re.compile(r"\s*\(((?:co-?)?(?:founder|ceo|cto|cfo|coo|cmo|cpo|cro|cio|president|chair(?:man|woman|person)?|"
+                              r"managing director|executive director|chief [a-z]+ officer))\)", re.I)
+
+
 def plain(sentence: str) -> str:
     """The sentence as the reader reads it: asides in parentheses and relative clauses dropped (they are about
     something else: "its sister paper (founded in 1821)"), look-alike phrases ("founding member of") reworded."""
-    text = _PARENTHESIS.sub("", sentence)
+    text = _BRACKETED_TITLE.sub(r", \1,", sentence)
+    text = _CHIEF_OFFICER.sub(lambda m: _CHIEF_ACRONYMS[m.group(1).lower()], text)
+    text = _PARENTHESIS.sub("", text)
     text = _RELATIVE_CLAUSE.sub("", text)
     text = _REDUCED_RELATIVE.sub(lambda m: m.group() if _names_only(text[:m.start()]) else "", text)
     for pattern, replacement in _NOT_FOUNDING:

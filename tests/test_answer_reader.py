@@ -368,3 +368,18 @@ def test_an_amount_asked_with_no_one_event_named_is_the_running_total() -> None:
     assert answer("How much did Brightwater Labs raise in its Series C?", *news).value == "$45 million"
     # "funding" and "raised" name one relation: a sentence with either states it.
     assert answer("How much funding has Brightwater Labs raised?", news[1]).value == "$120 million"
+
+
+def test_chief_officers_are_told_apart_and_a_bracketed_title_is_read() -> None:
+    texts = ("Brightwater Labs was co-founded by Ana Ruiz (CEO) and Tomas Berg (CTO).",
+             "Lena Holt joined Brightwater Labs as Chief Financial Officer in 2020.")
+    assert answer("Who is the CTO of Brightwater Labs?", *texts).value == "Tomas Berg"
+    assert answer("Who is Brightwater Labs' CFO?", *texts).value == "Lena Holt"
+    assert answer("Who is the CEO of Brightwater Labs?", *texts).value == "Ana Ruiz"  # not the chief financial officer
+    assert answer("Who is the CEO of Brightwater Labs?", texts[1]) is None
+
+
+def test_a_parent_company_is_an_organisation() -> None:
+    assert read_question("What is Brightwater Labs' parent company?", None, "Brightwater Labs").kind == "org"
+    assert answer("What is Brightwater Labs' parent company?",
+                  "Brightwater Labs, a subsidiary of Kestrel Holdings, makes sensors.").value == "Kestrel Holdings"
