@@ -22,24 +22,27 @@ from pathlib import Path
 import pytest
 from bench_loader import load_bench
 
-MEASURED_ANSWERED, MEASURED_IN_CONTEXT, MEASURED_TOP1 = 12, 11, 7
+# (answered, evidence in context, evidence first) measured, per page budget: 20, the default; 250, the whole site,
+# where the page-kind prior keeps the fact pages among the candidates (8, 8 and 5 without it).
+MEASURED = {20: (12, 11, 7), 250: (12, 12, 7)}
 MEASURED_ANSWERED_AS_BRAND = 13
-WHOLE_SITE_ANSWERED, WHOLE_SITE_IN_CONTEXT, WHOLE_SITE_TOP1 = 12, 12, 7
 EPSILON = 1
 
 pytestmark = pytest.mark.slow
 
 
-def test_offline_ask_answers_the_letsencrypt_facts_above_the_floor(tmp_path: Path) -> None:
+@pytest.mark.parametrize("pages", sorted(MEASURED))
+def test_offline_ask_answers_the_letsencrypt_facts_above_the_floor(tmp_path: Path, pages: int) -> None:
     bench = load_bench("ask")
-    settings = bench.bench_settings(tmp_path / "data", pages=20)
+    settings = bench.bench_settings(tmp_path / "data", pages=pages)
     bench.gather_site(settings)
     scores = bench.measure(settings)
-    figures = (f"{scores.facts} facts: answered {scores.answered}, evidence in context {scores.in_context}, "
+    figures = (f"{pages} pages, {scores.facts} facts: answered {scores.answered}, evidence in context {scores.in_context}, "
                f"evidence first {scores.top1}")
-    assert scores.answered >= MEASURED_ANSWERED - EPSILON, figures
-    assert scores.in_context >= MEASURED_IN_CONTEXT - EPSILON, figures
-    assert scores.top1 >= MEASURED_TOP1 - EPSILON, figures
+    answered, in_context, top1 = MEASURED[pages]
+    assert scores.answered >= answered - EPSILON, figures
+    assert scores.in_context >= in_context - EPSILON, figures
+    assert scores.top1 >= top1 - EPSILON, figures
 
 
 def test_named_by_its_brand_the_site_still_answers_above_the_floor(tmp_path: Path) -> None:
@@ -49,16 +52,3 @@ def test_named_by_its_brand_the_site_still_answers_above_the_floor(tmp_path: Pat
     bench.gather_site(settings, "Let's Encrypt")
     scores = bench.measure(settings, slug="lets-encrypt")
     assert scores.answered >= MEASURED_ANSWERED_AS_BRAND - EPSILON, f"{scores.facts} facts: answered {scores.answered}"
-
-
-def test_the_whole_site_answers_above_the_floor(tmp_path: Path) -> None:
-    # Ten times the pages must not bury the fact pages: the page-kind prior keeps them among the candidates.
-    bench = load_bench("ask")
-    settings = bench.bench_settings(tmp_path / "data", pages=250)
-    bench.gather_site(settings)
-    scores = bench.measure(settings)
-    figures = (f"{scores.facts} facts: answered {scores.answered}, evidence in context {scores.in_context}, "
-               f"evidence first {scores.top1}")
-    assert scores.answered >= WHOLE_SITE_ANSWERED - EPSILON, figures
-    assert scores.in_context >= WHOLE_SITE_IN_CONTEXT - EPSILON, figures
-    assert scores.top1 >= WHOLE_SITE_TOP1 - EPSILON, figures
