@@ -41,14 +41,16 @@ def test_front_matter_round_trip() -> None:
     assert parse_document(text) == doc
 
 
-def test_the_page_kind_is_kept_and_a_file_written_before_it_existed_reads_as_a_plain_page() -> None:
-    doc = _doc().model_copy(update={"page_kind": "company"})
+def test_the_page_kind_is_kept_and_a_file_written_before_it_existed_gets_it_from_its_url_and_title() -> None:
+    doc = _doc().model_copy(update={"page_kind": "news"})
     text = render_document(doc)
-    assert 'page_kind: "company"\n---' in text and parse_document(text) == doc
-    older = text.replace('page_kind: "company"\n', "")
-    assert parse_document(older).page_kind == "page"
+    assert 'page_kind: "news"\n---' in text and parse_document(text) == doc  # kept as written
+    older = text.replace('page_kind: "news"\n', "")
+    assert parse_document(older).page_kind == "company"  # /about/, judged again (cikb rebuild reads such files)
+    blog = render_document(_doc("https://acme.example/blog/")).replace('page_kind: "page"\n', "")
+    assert parse_document(blog).page_kind == "listing"
     with pytest.raises(ValueError):
-        parse_document(text.replace('"company"', '"brochure"'))
+        parse_document(text.replace('"news"', '"brochure"'))
 
 
 def test_filenames_are_stable_readable_and_unique() -> None:

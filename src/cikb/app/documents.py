@@ -29,7 +29,7 @@ from cikb.core.errors import DamagedError
 from cikb.core.models import RawDocument
 
 _FIELDS = ("url", "title", "source_type", "company", "scraped_at")
-_OPTIONAL_FIELDS = ("page_kind",)  # absent from files written before it existed: the model's default then
+_OPTIONAL_FIELDS = ("page_kind",)  # absent from files written before it existed: judged again from url and title
 _FENCE = "---"
 
 
@@ -66,6 +66,10 @@ def parse_document(text: str) -> RawDocument:
     if missing:
         raise ValueError(f"front matter lacks {', '.join(missing)}")
     content = "\n".join(lines[end + 1 :]).rstrip("\n")
+    if "page_kind" not in fields:  # a file written before the kind was kept, e.g. read by `cikb rebuild`
+        from cikb.gather.scoring import page_kind
+
+        fields["page_kind"] = page_kind(str(fields["url"]), str(fields["title"]), fields["source_type"])
     return RawDocument(content=content, **fields)
 
 
