@@ -142,6 +142,8 @@ def _choose(reading: Reading, first: Sentence) -> list[Sentence]:
             continue
         if candidate.negated or candidate.boilerplate or candidate.role == 0:  # may answer first, never follow up
             continue
+        if reading.question.kind == "contact" and not candidate.spans:
+            continue  # "email address": a postal "Address: ..." line adds a word, not an e-mail address
         adds = _terms_in(candidate, terms) - covered
         close = candidate.score >= FOLLOW_UP_SHARE * top
         agrees = reading.answer is not None and candidate in reading.answer.support

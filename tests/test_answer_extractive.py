@@ -161,3 +161,14 @@ def test_a_question_word_the_first_sentence_states_by_its_kind_brings_no_follow_
              "Acme Foundation publishes the status of every grant application online."]
     answer = _answer("What is Acme Foundation's tax status?", texts)
     assert answer.answer == "Acme Foundation is a 501(c)(3) charity funded by its members. [1]"
+
+
+def test_a_contact_answer_quotes_the_contact_and_no_postal_address_line() -> None:
+    # "address" is the rarer word of "email address": a postal "Address: ..." line on a page about Acme adds it
+    # and used to follow the e-mail address up.
+    texts = ["To sponsor Acme, please email us at sponsor@acme.example.",
+             "Acme may email you about your order. Email is how our team works. We answer email within a day.",
+             "Address: 12 Quay Street, Porto, Portugal"]
+    answer = _answer("What is the email address of Acme?", texts)
+    assert answer.short_answer == "sponsor@acme.example"
+    assert answer.answer == "To sponsor Acme, please email us at sponsor@acme.example. [1]"
