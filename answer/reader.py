@@ -237,7 +237,8 @@ def read_question(question: str, column_type: str | None = None, company: str = 
         and _bare(w) not in own and w.replace("’", "'") not in own
     ))
     terms = tuple(dict.fromkeys(stem(w) for w in keywords))
-    kind = _kind(lower, column_type)
+    # Typed without the subject's words: "What was Brightwater Labs' revenue?" asks "what ... revenue" as "What was Acme's revenue?" does.
+    kind = _kind([w for w in lower if _bare(w) not in own and w.replace("’", "'") not in own] or lower, column_type)
     percent = any(w in ("percent", "percentage", "share", "proportion") for w in lower)
     officer = not _OFFICER_ROLES.isdisjoint(lower)
     wants = _wanted_role(lower, own) if kind in ("person", "org") else None
@@ -713,9 +714,9 @@ def _spans(q: Question, sentence: str) -> list[Span]:
     if kind == "date":
         return _date_spans(sentence)
     if kind == "money":
-        return _money_spans(sentence) or [s for s in _number_spans(q, sentence) if _has_multiplier(s.text)]
+        return _latest(sentence, _money_spans(sentence) or [s for s in _number_spans(q, sentence) if _has_multiplier(s.text)])
     if kind == "number":
-        return _number_spans(q, sentence)
+        return _latest(sentence, _number_spans(q, sentence))
     if kind == "person":  # people, or the organisation that did it ("founded by the Baptist Education Society")
         people = _person_spans(q, sentence)
         if q.officer:
@@ -768,6 +769,18 @@ def _is_phone(text: str) -> bool:
     if not 7 <= len(digits) <= 15 or all(_YEAR_RE.fullmatch(g) for g in groups) or _DATE_RE.search(text):
         return False
     return text.startswith("+") or "(" in text or len(groups) >= 3
+
+
+_FROM = re.compile(r"\bfrom\s+(?:about\s+|around\s+|roughly\s+|just\s+|over\s+|under\s+|fewer than\s+|less than\s+)?$", re.I)
+_TO = re.compile(r"\bto\s+(?:about\s+|around\s+|roughly\s+|just\s+|over\s+|more than\s+|nearly\s+|almost\s+)?$", re.I)
+
+
+def _latest(sentence: str, found: list[Span]) -> list[Span]:
+    """A change states its newer value: "went from four full-time employees to nine" answers nine, not four."""
+    if len(found) < 2:
+        return found
+    ends = [b for b in found if _TO.search(sentence[max(0, b.start - 24):b.start])]
+    return [a for a in found if not (_FROM.search(sentence[max(0, a.start - 24):a.start]) and any(b.start > a.start for b in ends))]
 
 
 def _overlap(a: Span, b: Span) -> bool:

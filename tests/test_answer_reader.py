@@ -383,3 +383,18 @@ def test_a_parent_company_is_an_organisation() -> None:
     assert read_question("What is Brightwater Labs' parent company?", None, "Brightwater Labs").kind == "org"
     assert answer("What is Brightwater Labs' parent company?",
                   "Brightwater Labs, a subsidiary of Kestrel Holdings, makes sensors.").value == "Kestrel Holdings"
+
+
+def test_the_subjects_words_do_not_hide_what_a_question_asks_for() -> None:
+    assert read_question("What was Brightwater Labs' revenue in 2023?", None, "Brightwater Labs").kind == "money"
+    assert read_question("What is Royal Institute of British Architects' headquarters city?", None,
+                         "Royal Institute of British Architects").kind == "place"
+
+
+def test_a_change_states_its_newer_value() -> None:
+    assert answer("How many employees does Brightwater Labs have?",
+                  "Brightwater Labs went from four full-time employees to nine last year.").value == "nine"
+    assert answer("What was Brightwater Labs' revenue in 2023?",
+                  "Brightwater Labs' revenue rose from $10 million to $14 million in 2023.").value == "$14 million"
+    assert answer("How many employees does Brightwater Labs have?",
+                  "Brightwater Labs has 120 employees, up from 80 a year ago.").value == "120"
