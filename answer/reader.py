@@ -237,8 +237,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
         and _bare(w) not in own and w.replace("’", "'") not in own
     ))
     terms = tuple(dict.fromkeys(stem(w) for w in keywords))
-    # Typed without the subject's words: "What was Brightwater Labs' revenue?" asks "what ... revenue" as "What was Acme's revenue?" does.
-    kind = _kind([w for w in lower if _bare(w) not in own and w.replace("’", "'") not in own] or lower, column_type)
+    kind = _kind(_typing_words(lower, own), column_type)
     percent = any(w in ("percent", "percentage", "share", "proportion") for w in lower)
     officer = not _OFFICER_ROLES.isdisjoint(lower)
     wants = _wanted_role(lower, own) if kind in ("person", "org") else None
@@ -304,6 +303,16 @@ def _aliases(question: str, own: set[str]) -> set[str]:
 def _bare(word: str) -> str:
     """A question's word without its possessive ending: "acme's" and "labs'" name the subject "Acme", "Labs"."""
     return word.replace("’", "'").removesuffix("'s").rstrip("'")
+
+
+def _typing_words(lower: list[str], own: set[str]) -> list[str]:
+    """The question's words its kind is read from: without the subject's name, so that "What was Brightwater
+    Labs' revenue?" asks "what ... revenue" as "What was Acme's revenue?" does, though a word of the name that
+    says what is asked stays ("What company owns the American Broadcasting Company?"); and without "based on",
+    which names no place."""
+    cues = _ORG_WORDS | _PLACE_WORDS | _MONEY_WORDS | _PERSON_ROLES | _CONTACT_WORDS
+    kept = [w for w in lower if w in cues or (_bare(w) not in own and w.replace("’", "'") not in own)] or lower
+    return [w for i, w in enumerate(kept) if not (w == "based" and kept[i + 1:i + 2] in (["on"], ["upon"]))]
 
 
 def _without_possessive(words: set[str]) -> set[str]:

@@ -389,6 +389,9 @@ def test_the_subjects_words_do_not_hide_what_a_question_asks_for() -> None:
     assert read_question("What was Brightwater Labs' revenue in 2023?", None, "Brightwater Labs").kind == "money"
     assert read_question("What is Royal Institute of British Architects' headquarters city?", None,
                          "Royal Institute of British Architects").kind == "place"
+    # A word of the name that says what is asked stays; "based on" names no place.
+    assert read_question("What company owns the American Broadcasting Company?", None, "American Broadcasting Company").kind == "org"
+    assert read_question("What was ABC's logo based on?", None, "American Broadcasting Company (ABC)").kind == "text"
 
 
 def test_a_change_states_its_newer_value() -> None:
