@@ -191,6 +191,7 @@ class Question:
     officer: bool = False  # a person question about a role only a person holds (CEO, director...)
     wants: Literal["agent", "patient"] | None = None  # of a directed predicate: who acquired Acme / what Acme acquired
     cumulative: bool = False  # an amount or a count with no one event named: "How much funding has Acme raised?"
+    contact: Literal["email", "phone", "web"] | None = None  # what a contact question asks for
 
 
 _MONEY_WORDS = frozenset(
@@ -234,7 +235,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     keywords = tuple(dict.fromkeys(
         w for w in kept
         if w not in stop and w not in _WH_WORDS and w not in _QUESTION_FILLER and len(w) > 1
-        and _bare(w) not in own and w.replace("’", "'") not in own
+        and not _is_own(w, own)
     ))
     terms = tuple(dict.fromkeys(stem(w) for w in keywords))
     kind = _kind(_typing_words(lower, own), column_type)
@@ -242,8 +243,9 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     officer = not _OFFICER_ROLES.isdisjoint(lower)
     wants = _wanted_role(lower, own) if kind in ("person", "org") else None
     cumulative = kind in ("money", "number") and not _ONE_EVENT.search(question) and not _YEAR_RE.search(question)
+    contact = _contact_asked(lower) if kind == "contact" else None
     return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent,
-                    officer, wants, cumulative)
+                    officer, wants, cumulative, contact)
 
 
 # An amount asked with no one event named is the running total, where a sentence states one.
@@ -260,7 +262,7 @@ def _wanted_role(lower: list[str], own: set[str]) -> Literal["agent", "patient"]
     """"Who acquired Acme?" wants the agent; "What companies has Acme acquired?" the patient; None without a
     directed predicate or without the subject."""
     predicate = next((i for i, w in enumerate(lower) if stem(w) in _DIRECTED_STEMS), None)
-    subject = next((i for i, w in enumerate(lower) if _bare(w) in own or w in own), None)
+    subject = next((i for i, w in enumerate(lower) if _is_own(w, own)), None)
     if predicate is None or subject is None:
         return None
     if "by" in lower[predicate:] or (subject < predicate and _PASSIVE & set(lower[subject:predicate])):
@@ -305,19 +307,24 @@ def _bare(word: str) -> str:
     return word.replace("’", "'").removesuffix("'s").rstrip("'")
 
 
+def _is_own(word: str, own: set[str]) -> bool:
+    """Whether a question's word is a word of the subject's name, possessive or not."""
+    return _bare(word) in own or word.replace("’", "'") in own
+
+
 def _typing_words(lower: list[str], own: set[str]) -> list[str]:
     """The question's words its kind is read from: without the subject's name, so that "What was Brightwater
     Labs' revenue?" asks "what ... revenue" as "What was Acme's revenue?" does, though a word of the name that
     says what is asked stays ("What company owns the American Broadcasting Company?"); and without "based on",
     which names no place."""
     cues = _ORG_WORDS | _PLACE_WORDS | _MONEY_WORDS | _PERSON_ROLES | _CONTACT_WORDS
-    kept = [w for w in lower if w in cues or (_bare(w) not in own and w.replace("’", "'") not in own)] or lower
+    kept = [w for w in lower if w in cues or not _is_own(w, own)] or lower
     return [w for i, w in enumerate(kept) if not (w == "based" and kept[i + 1:i + 2] in (["on"], ["upon"]))]
 
 
 def _without_possessive(words: set[str]) -> set[str]:
     """Each word with a straight apostrophe and no possessive 's ("let’s" -> "let")."""
-    return {w.replace("’", "'").removesuffix("'s") for w in words}
+    return {_bare(w) for w in words}
 
 
 _EXCLUDING = re.compile(r"\b(?:besides|except|excluding|other than|apart from|aside from|beyond)\b")
@@ -358,8 +365,8 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
         return "person"
     if "who" in lower:  # "What is Acme and who runs it?": the name is the part a sentence can state
         return "person"
-    if _asks_for(lower, ("what", "which"), tuple(_ORG_WORDS)) or "parent" in lower:
-        return "org"  # "What is Acme's parent company?"
+    if _asks_for(lower, ("what", "which"), tuple(_ORG_WORDS)):
+        return "org"
     if "where" in lower or _asks_for(lower, ("what", "which", "in"), tuple(_PLACE_WORDS)) or "address" in lower:
         return "place"
     if _asks_for(lower, ("what", "which"), tuple(_PERSON_ROLES)) and "is" in lower:
@@ -486,7 +493,7 @@ def subject_role(q: Question, sentence: str) -> int:
         lead = _leading_name(text)
         if lead is None:
             continue
-        words = [w.lower().replace("’", "'").removesuffix("'s") for w in lead]
+        words = [_bare(w.lower()) for w in lead]
         if words[0] in _PRONOUN_SUBJECT or (words[0] == "the" and len(words) > 1 and words[1] in _SELF_NOUNS):
             return 2
         named = [w for w in words if w not in ("the", "of", "and", "&")]
@@ -568,7 +575,7 @@ def _opens_with_phrase(sentence: str) -> bool:
 
 def _name_words(lead: list[str] | None) -> list[str]:
     """A leading name's words, lowercased, without a possessive 's and without the, of, and, &."""
-    return [w.lower().replace("’", "'").removesuffix("'s") for w in lead or [] if w.lower() not in ("the", "of", "and", "&")]
+    return [_bare(w.lower()) for w in lead or [] if w.lower() not in ("the", "of", "and", "&")]
 
 
 def _only_subject(q: Question, named: list[str]) -> bool:
@@ -601,7 +608,7 @@ def _mentions_subject(q: Question, text: str) -> bool:
     """Whether ``text`` (a sentence, a page title) names the question's subject: its distinctive words or its acronym."""
     if not q.subject_terms:
         return False
-    lowered = {w.lower().replace("’", "'").removesuffix("'s") for w, _, _ in _tokens(text)}
+    lowered = {_bare(w.lower()) for w, _, _ in _tokens(text)}
     return bool(lowered & set(q.subject_acronyms)) or _names_subject(q, lowered)
 
 
@@ -751,17 +758,17 @@ def _spans(q: Question, sentence: str) -> list[Span]:
     return _text_spans(q, sentence)
 
 
-def _contact_asked(q: Question) -> str:
-    """email, phone or web: what a contact question asks for ("What is Acme's phone number?" -> phone)."""
-    words = {w.lower() for w, _, _ in _tokens(q.text)}
-    if words & {"email", "e", "mail"}:
+def _contact_asked(lower: list[str]) -> Literal["email", "phone", "web"]:
+    """What a contact question asks for ("What is Acme's phone number?" -> phone)."""
+    words = set(lower)
+    if words & {"email", "e-mail", "mail"}:
         return "email"
     return "phone" if words & {"phone", "telephone", "fax"} else "web"
 
 
 def _contact_spans(q: Question, sentence: str) -> list[Span]:
     """The e-mail addresses, phone numbers or web addresses in ``sentence``, whichever the question asks for."""
-    asked = _contact_asked(q)
+    asked = q.contact
     if asked == "email":
         return [Span(m.group(), m.start(), m.group().lower()) for m in _EMAIL_RE.finditer(sentence)]
     if asked == "web":
@@ -1188,7 +1195,7 @@ def _reading_stems(q: Question, s: Sentence) -> set[str]:
     if q.kind == "contact":
         if not _contact_spans(q, s.plain):
             return s.stems
-        return s.stems | set().union(*(_stems_of(w) for w in _CONTACT_ASKED[_contact_asked(q)]))
+        return s.stems | set().union(*(_stems_of(w) for w in _CONTACT_ASKED[q.contact or "web"]))
     return _role_stems(q, s)
 
 
