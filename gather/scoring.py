@@ -519,8 +519,12 @@ def fact_page_title(title: str) -> bool:
     tokens = words(title)
     if not tokens or is_generic_text(title):
         return False
-    parts = re.split(r"\s[|\-\u2013\u2014:\u00b7]\s|\|", title)  # "About Acme | Acme": the page's own name first
-    return any(_core_name(words(part)) for part in parts) or bool(_matched(EVENT_CATEGORIES, tokens))
+    return any(_core_name(words(part)) for part in _title_parts(title)) or bool(_matched(EVENT_CATEGORIES, tokens))
+
+
+def _title_parts(title: str) -> list[str]:
+    """A title's parts, the page's own name first: "About Acme | Acme" -> "About Acme", "Acme"."""
+    return re.split(r"\s[|\-\u2013\u2014:\u00b7]\s|\|", title)
 
 
 # Sources other than the website are about the company as a whole (an encyclopedia article, a
@@ -541,7 +545,7 @@ def page_kind(url: str, title: str = "", source_type: SourceType = "website") ->
         return _SOURCE_KINDS.get(source_type, "page")
     if is_listing(url):
         return "listing"
-    own_name = re.split(r"\s[|\-\u2013\u2014:\u00b7]\s|\|", title)[0]
+    own_name = _title_parts(title)[0]
     if core_categories(url) or (_core_name(words(own_name)) and not is_hub(url)):
         return "company"
     if is_hub(url):

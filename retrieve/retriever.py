@@ -143,7 +143,7 @@ class Retriever:
         t1 = time.perf_counter()
         cfg = self.settings
         reranked = cfg.rerank == "sentences"
-        limit = max(cfg.top_k, cfg.rerank_depth) if reranked else cfg.top_k
+        limit = kept_candidates(cfg)
         candidates = self.store.hybrid_search(
             dense, sparse, company=company,
             prefetch_limit=cfg.prefetch_limit, rrf_k=cfg.rrf_k,
@@ -201,11 +201,15 @@ def has_prior(cfg: RetrieveSettings) -> bool:
     return len(set(cfg.page_kind_weights.values())) > 1
 
 
+def kept_candidates(cfg: RetrieveSettings) -> int:
+    """Distinct candidates kept for the rerank (its depth) or, without one, for the result."""
+    return max(cfg.top_k, cfg.rerank_depth) if cfg.rerank == "sentences" else cfg.top_k
+
+
 def candidate_limit(cfg: RetrieveSettings) -> int:
     """Fused candidates to ask the store for: every one (both prefetch lists) when the page-kind prior
     may lift a candidate from far down; else twice what is kept, room for the near-copies left out."""
-    kept = max(cfg.top_k, cfg.rerank_depth) if cfg.rerank == "sentences" else cfg.top_k
-    return max(2 * kept, 2 * cfg.prefetch_limit if has_prior(cfg) else 0)
+    return max(2 * kept_candidates(cfg), 2 * cfg.prefetch_limit if has_prior(cfg) else 0)
 
 
 def resolve_threshold(configured: float | None, embedder: Any) -> float:
