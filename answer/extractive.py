@@ -88,7 +88,7 @@ def extract_answer(
             return ExtractiveAnswer("", [], None, unanswered=KIND_NOUNS[q.kind])
         first, short, confidence = relevant[0], None, "low"
     chosen = _choose(reading, first)
-    quotes = [Quote(s.text, s.passage.ref) for s in chosen]
+    quotes = [Quote(_quoted(s, chosen), s.passage.ref) for s in chosen]
     text = " ".join(f"{quote.text} [{quote.number}]" for quote in quotes)
     return ExtractiveAnswer(text, quotes, short, confidence)
 
@@ -151,6 +151,11 @@ def _choose(reading: Reading, first: Sentence) -> list[Sentence]:
             chosen.append(candidate)
             covered |= adds
     return chosen
+
+
+def _quoted(sentence: Sentence, chosen: list[Sentence]) -> str:
+    """The sentence with the one naming its pronoun subject, unless that one is quoted too."""
+    return sentence.text if any(sentence.antecedent == c.text for c in chosen) else sentence.quote
 
 
 def _terms_in(sentence: Sentence, terms: set[str]) -> set[str]:

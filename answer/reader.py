@@ -1107,10 +1107,16 @@ class Sentence:
     spans: list[Span] = field(default_factory=list)
     dense: float | None = None
     score: float = 0.0
+    antecedent: str = ""  # the sentence before, when this one's subject is a pronoun ("It is ...")
 
     @property
     def about_subject(self) -> bool:
         return self.role > 0
+
+    @property
+    def quote(self) -> str:
+        """The sentence as quoted: after the one that names its pronoun subject, if any."""
+        return f"{self.antecedent} {self.text}" if self.antecedent else self.text
 
 
 @dataclass(frozen=True)
@@ -1162,15 +1168,20 @@ def _sentences(passages: Sequence[Passage]) -> list[Sentence]:
     out = []
     for passage in sorted(passages, key=lambda p: p.rank):
         boilerplate = bool(_BOILERPLATE_TITLE.search(passage.title or ""))
+        before, before_stems = "", set()
         # Lines that address the reader as instructions ("answer that ...") state nothing: never read as answers.
         for text in split_sentences(without_instructions(passage.text)):
+            simple = plain(text)
+            stems = set().union(*(_stems_of(w) for w, _, _ in _tokens(simple))) if simple.strip() else set()
+            antecedent = before if sentence_splitter.opens_on_pronoun(text) else ""
+            if antecedent:
+                stems |= before_stems  # "It is a service provided by ISRG." is about what the sentence before names
+            before, before_stems = text, stems
             key = _normal(text)
             if key in seen:  # overlapping chunks repeat sentences: keep the better-ranked copy
                 continue
             seen.add(key)
-            simple = plain(text)
-            stems = set().union(*(_stems_of(w) for w, _, _ in _tokens(simple))) if simple.strip() else set()
-            out.append(Sentence(text, passage, simple, stems, boilerplate=boilerplate))
+            out.append(Sentence(text, passage, simple, stems, boilerplate=boilerplate, antecedent=antecedent))
     return out
 
 
@@ -1277,15 +1288,17 @@ def _decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answe
                   and not (s.creates_other and q.kind in ("year", "date"))][:max_sentences]
     if not candidates:
         return None
-    weights: dict[str, list[float]] = defaultdict(list)
+    weights: dict[str, dict[int, float]] = defaultdict(dict)  # value -> passage -> its best statement there
     support: dict[str, list[Sentence]] = defaultdict(list)
     for s in candidates:
         span, far = _nearest(q, s)
-        weights[span.key].append(s.score * (1.0 if far <= NEAR or _agent_of(q, s.plain, span) else 0.5))
+        weight = s.score * (1.0 if far <= NEAR or _agent_of(q, s.plain, span) else 0.5)
+        by_passage = weights[span.key]
+        by_passage[id(s.passage)] = max(weight, by_passage.get(id(s.passage), 0.0))
         support[span.key].append(s)
-    # The best statement of a value counts; more sentences repeating it add a little (a value a page repeats
-    # in passing must not outvote the one sentence that states the fact).
-    votes = {k: max(w) + AGREEMENT_WEIGHT * (sum(w) - max(w)) for k, w in weights.items()}
+    # The best statement of a value counts; other passages stating it add a little. A passage repeating a
+    # value is one voice, and a value repeated in passing must not outvote the one sentence that states the fact.
+    votes = {k: max(w.values()) + AGREEMENT_WEIGHT * (sum(w.values()) - max(w.values())) for k, w in weights.items()}
     best_key = max(votes, key=lambda k: (votes[k], -candidates.index(support[k][0])))
     if q.kind == "date":
         best_key = _most_precise(best_key, votes, support)

@@ -55,4 +55,4 @@ def extract_answer(question: str, column_type: ColumnType, passages: list[Passag
         key = next(s.key for s in answer.sentence.spans if s.text == answer.value)
         value = key.rsplit(" ", 1)[-1]  # money keys are "<currency> <amount>"
     sources = list({(s.passage.ref.url, s.passage.ref.chunk_id): s.passage.ref for s in answer.support}.values())[:5]
-    return Candidate(value, answer.confidence, sources, evidence=answer.sentence.text)
+    return Candidate(value, answer.confidence, sources, evidence=answer.sentence.quote)

@@ -12,8 +12,10 @@ sentence, the IDF-weighted share of the question's stems it holds,
 
 over the ``n`` sentences of the candidates (``n(t)`` of them hold ``t``): a
 stem every candidate sentence repeats, such as the company's name, counts
-little. The fused score and the evidence are each min-max normalised over the
-candidates and mixed,
+little. A sentence whose subject is a pronoun ("It is a service provided by
+...") is read with the one before it, which names what "it" is. The fused
+score and the evidence are each min-max normalised over the candidates and
+mixed,
 
     score(c) = (1 - weight) * fused_norm(c) + weight * evidence_norm(c)
 
@@ -29,9 +31,20 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from cikb.core.models import ScoredChunk
-from cikb.core.sentences import split_sentences
+from cikb.core.sentences import opens_on_pronoun, split_sentences
 
 Tokenize = Callable[[str], list[str]]
+
+
+def sentence_stems(text: str, tokenize: Tokenize) -> list[set[str]]:
+    """The stems of each sentence of ``text``; one whose subject is a pronoun also holds its predecessor's."""
+    stems: list[set[str]] = []
+    for sentence in split_sentences(text, headings=True):
+        own = set(tokenize(sentence))
+        stems.append(own | stems[-1] if stems and opens_on_pronoun(sentence) else own)
+    return stems
+
+
 def sentence_evidence(question_stems: set[str], candidates: Sequence[Sequence[set[str]]]) -> list[float]:
     """Each candidate's best-sentence score, in [0, 1]: the IDF-weighted share of ``question_stems`` one sentence holds.
 
@@ -56,7 +69,7 @@ def rerank_by_sentences(question: str, chunks: Sequence[ScoredChunk], tokenize: 
         return []
     if not 0.0 <= weight <= 1.0:
         raise ValueError(f"the rerank weight must be within [0, 1], got {weight}")
-    stems = [[set(tokenize(sentence)) for sentence in split_sentences(c.chunk.text, headings=True)] for c in chunks]
+    stems = [sentence_stems(c.chunk.text, tokenize) for c in chunks]
     evidence = _min_max(sentence_evidence(set(tokenize(question)), stems))
     fused = _min_max([c.score for c in chunks])
     mixed = [(1 - weight) * f + weight * e for f, e in zip(fused, evidence)]

@@ -172,3 +172,10 @@ def test_a_contact_answer_quotes_the_contact_and_no_postal_address_line() -> Non
     answer = _answer("What is the email address of Acme?", texts)
     assert answer.short_answer == "sponsor@acme.example"
     assert answer.answer == "To sponsor Acme, please email us at sponsor@acme.example. [1]"
+
+
+def test_a_quoted_sentence_whose_subject_is_a_pronoun_comes_with_the_sentence_naming_it() -> None:
+    text = "Acme runs a free certificate service. It is a service provided by Zeta Group. The weather was fine."
+    answer = _answer("Who provides Acme?", [text])
+    assert answer.answer.startswith("Acme runs a free certificate service. It is a service provided by Zeta Group. [1]")
+    assert answer.short_answer == "Zeta Group"

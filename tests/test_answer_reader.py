@@ -401,3 +401,30 @@ def test_a_change_states_its_newer_value() -> None:
                   "Brightwater Labs' revenue rose from $10 million to $14 million in 2023.").value == "$14 million"
     assert answer("How many employees does Brightwater Labs have?",
                   "Brightwater Labs has 120 employees, up from 80 a year ago.").value == "120"
+
+
+def test_a_sentence_whose_subject_is_a_pronoun_is_read_with_the_one_before() -> None:
+    # "It is ... provided by Kestrel Group" names Brightwater Labs only through the sentence before it.
+    about = "Brightwater Labs is a free water-testing service for clinics. It is a service provided by Kestrel Group."
+    rival = "Brightwater Labs provided filters to Tidewater Analytics in 2019."
+    assert answer("Who provides Brightwater Labs?", about, rival).value == "Kestrel Group"
+    reading = read(read_question("Who provides Brightwater Labs?", None, "Brightwater Labs"), [Passage(about, 0, 1)])
+    pronoun = next(s for s in reading.sentences if s.text.startswith("It is"))
+    assert pronoun.antecedent.startswith("Brightwater Labs is a free") and {"brightwat", "provid"} <= pronoun.stems
+    named = read(read_question("Who provides Brightwater Labs?", None, "Brightwater Labs"),
+                 [Passage("Brightwater Labs is a free service. Kestrel Group provides it.", 0, 1)]).sentences
+    assert all(not s.antecedent for s in named)  # a named subject borrows nothing
+
+
+def test_a_passage_repeating_a_value_is_one_voice() -> None:
+    # One news post names its partner four times; the about page states the fact once. Each passage votes once.
+    about = "Brightwater Labs is a water-testing service. It is a service provided by Kestrel Group."
+    post = ("Brightwater Labs thanks hosting providers like Tidewater Group for their help. Tidewater Group provided the "
+            "servers Brightwater Labs runs on. Tidewater Group provides backups for Brightwater Labs. Tidewater Group "
+            "provides support for Brightwater Labs.")
+    assert answer("Who provides Brightwater Labs?", about, post).value == "Kestrel Group"
+    # Two passages that agree still outvote a better-ranked rival of the same strength.
+    second = "Brightwater Labs is a service provided by Tidewater Group."
+    rival = "Brightwater Labs is a service provided by Kestrel Group."
+    assert answer("Who provides Brightwater Labs?", rival, second, second.replace("a service", "a tool")).value == "Tidewater Group"
+

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 import pytest
 from cikb.embed import Bm25Encoder
 from cikb.core.sentences import split_sentences
-from cikb.retrieve.rerank import rerank_by_sentences, sentence_evidence
+from cikb.retrieve.rerank import rerank_by_sentences, sentence_evidence, sentence_stems
 
 from cikb.core.models import Chunk, ChunkMetadata, ScoredChunk
 
@@ -24,7 +24,7 @@ def _scored(name: str, text: str, score: float, rank: int) -> ScoredChunk:
 
 FUSED = [  # the fused order: c1 leads on whole-chunk scores, c2 holds the sentence that answers
     _scored("c1", "Acme sells anvils. Acme ships rockets.", 0.9, 1),
-    _scored("c2", "Acme was founded in 1949. It sells anvils.", 0.5, 2),
+    _scored("c2", "Acme was founded in 1949. The firm sells anvils.", 0.5, 2),
     _scored("c3", "The weather was fine.", 0.1, 3),
 ]
 QUESTION = "When was Acme founded?"
@@ -32,7 +32,7 @@ QUESTION = "When was Acme founded?"
 
 def test_the_rerank_matches_the_hand_computed_example() -> None:
     # Question stems {acm, found}. Sentences (stems): c1 {acm sell anvil} {acm ship rocket}; c2 {acm found 1949}
-    # {sell anvil}; c3 {weather fine}: n = 5, acm in 3, found in 1.
+    # {firm sell anvil}; c3 {weather fine}: n = 5, acm in 3, found in 1.
     #   idf(acm)   = ln((5 - 3 + .5) / (3 + .5) + 1) = ln(12/7) = .538997
     #   idf(found) = ln((5 - 1 + .5) / (1 + .5) + 1) = ln 4     = 1.386294
     # best sentence / (idf sum 1.925291): c1 .279955, c2 1, c3 0 (already min 0, max 1)
@@ -72,6 +72,23 @@ def test_a_word_every_sentence_repeats_counts_little() -> None:
         _scored("unrelated", "The weather was fine.", 0.1, 3),
     ]
     assert rerank_by_sentences("Where did Acme open a factory?", chunks, TOKENIZE)[0].chunk.metadata.title == "rare-word"
+
+
+def test_a_sentence_opening_on_a_pronoun_is_read_with_the_one_before() -> None:
+    # "It is provided by Zeta Group." says who provides Acme only with the sentence before it. Read alone, the
+    # fused leader's best sentence holds half the question and the runner-up's "Acme provided" all of it, and the
+    # rerank would put the runner-up first.
+    question = "Who provides Acme?"
+    chunks = [
+        _scored("anaphor", "Acme is a free service. It is provided by Zeta Group.", 0.9, 1),
+        _scored("other", "In 2016 Acme provided client software. The weather was fine.", 0.8, 2),
+        _scored("unrelated", "The weather was fine.", 0.1, 3),
+    ]
+    assert [c.chunk.metadata.title for c in rerank_by_sentences(question, chunks, TOKENIZE)] == ["anaphor", "other", "unrelated"]
+    assert sentence_stems("Acme is a free service. It is provided by Zeta Group.", TOKENIZE)[1] >= {"acm", "servic", "provid", "zeta"}
+    # Only a pronoun subject borrows: a named subject ("Italy") or a pronoun later in the sentence does not.
+    assert "acm" not in sentence_stems("Acme is a service. Italy provides it.", TOKENIZE)[1]
+    assert "acm" not in sentence_stems("Acme is a service. Zeta provides it.", TOKENIZE)[1]
 
 
 def test_sentences_split_at_ends_and_lines() -> None:

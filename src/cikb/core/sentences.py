@@ -87,3 +87,13 @@ def _split_prose(pieces: list[str]) -> list[str]:
                 pending.append(piece.strip())
         sentences.extend(s for s in pending if s)
     return sentences
+
+
+# A sentence whose subject is a personal pronoun ("It is a service provided by ...") names what it is
+# about in the sentence before; readers that weigh one sentence at a time read the two together.
+_PRONOUN_SUBJECT = re.compile(r"^[\"'“(]?(?:It|They|He|She)\b")
+
+
+def opens_on_pronoun(sentence: str) -> bool:
+    """Whether ``sentence`` opens on a personal pronoun as its subject (It, They, He, She)."""
+    return bool(_PRONOUN_SUBJECT.match(sentence))
