@@ -978,14 +978,20 @@ def _org_spans(q: Question, sentence: str) -> list[Span]:
             words = words[:-1]
         if not words or {w.lower() for w in words} <= set(q.subject_terms) | _LEGAL_SUFFIXES:
             continue
-        if set(q.subject_terms) and {w.lower() for w in words} & set(q.subject_acronyms):
-            continue
+        if set(q.subject_terms) and _spells_acronym(words, q.subject_acronyms):
+            continue  # "Internet Security Research Group" asked of as "ISRG" is the subject, not who funds it
         is_org = len(words) >= 2 and any(w.lower() in _ORG_HEADS for w in words) or (len(words) == 1 and words[0].isupper() and len(words[0]) > 1)
         if not is_org and not _object_of_directed(sentence, start):
             continue
         name = " ".join(words).strip(".,")
         found.append(Span(name, start, _normal(name)))
     return _merge_list(sentence, found)
+
+
+def _spells_acronym(words: list[str], acronyms: tuple[str, ...]) -> bool:
+    """Whether a name is one of ``acronyms`` or spelled out by its capitals ("Internet Security Research Group")."""
+    capitals = "".join(w[0] for w in words if w[0].isupper()).lower()
+    return bool({w.lower() for w in words} & set(acronyms)) or (len(capitals) >= 2 and capitals in acronyms)
 
 
 def _object_of_directed(sentence: str, start: int) -> bool:

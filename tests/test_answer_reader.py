@@ -428,3 +428,11 @@ def test_a_passage_repeating_a_value_is_one_voice() -> None:
     rival = "Brightwater Labs is a service provided by Kestrel Group."
     assert answer("Who provides Brightwater Labs?", rival, second, second.replace("a service", "a tool")).value == "Tidewater Group"
 
+
+def test_the_subject_spelled_out_is_no_answer_about_it() -> None:
+    # Asked of as "KSG", the company's full name is the subject itself, not who funds it.
+    funding = "As a project of the Kestrel Security Group (KSG), most of our funding comes from the Tidewater Foundation."
+    assert answer("Who funds KSG?", funding, company="KSG").value == "Tidewater Foundation"
+    # A question that does not name the subject may be answered by it ("Who provides Let's Encrypt?").
+    assert answer("Who provides Brightwater Labs?", "Brightwater Labs is a service provided by the Kestrel Security Group.",
+                  company="KSG").value == "Kestrel Security Group"
