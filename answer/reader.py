@@ -39,6 +39,7 @@ from typing import Any, Literal
 
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
+from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.embed.bm25 import english_stopwords
 from dateparser.date import DateDataParser
 from number_parser import parse_number
@@ -55,7 +56,6 @@ KIND_NOUNS = {"year": "a year", "date": "a date", "number": "a number", "money":
               "boolean": "a yes or no", "text": "an answer"}
 
 MAX_SENTENCES = 8  # the best sentences that vote on a typed value
-RELATED_WEIGHT = 0.5
 NEGATION_PENALTY = 0.5
 BOILERPLATE_PENALTY = 0.1
 RANK_PRIOR, CUE_BONUS = 0.05, 0.15
@@ -76,42 +76,6 @@ _QUESTION_FILLER = frozenset(
 )
 _LEGAL_SUFFIXES = frozenset({"inc", "ltd", "llc", "corp", "plc", "co", "gmbh", "ag", "sa", "limited", "corporation"})
 
-# One table of relation words, as Snowball stems. Words in one group name the same relation
-# ("founded" ~ "established"); a related word counts half ("launched" for "founded").
-EQUIVALENT_STEMS = [
-    {"found", "founder", "cofound", "co-found", "establish", "incorpor", "form", "creat", "set-up"},
-    {"headquart", "hq", "base", "locat"},
-    {"employ", "employe", "staff", "workforc", "worker", "headcount"},
-    {"revenu", "sale", "turnov"},
-    {"own", "owner", "parent", "subsidiari"},
-    {"acquir", "acquisit", "bought", "purchas", "buy"},
-    {"fund", "rais", "financ"},  # "How much funding has it raised?": "raised $20M", "$20M in funding"
-    {"ceo", "chief"},
-]
-_LEGAL_FORM_STEMS = ("corpor", "incorpor", "llc", "inc", "ltd", "plc", "gmbh", "partnership", "cooper",
-                     "nonprofit", "non-profit", "foundat", "chariti")
-RELATED_STEMS = {
-    "found": ("launch", "start", "began", "begin"),
-    "headquart": ("offic", "head", "address", "hous"),
-    "ceo": ("execut", "director", "presid", "chairman", "head", "leader", "lead"),
-    "execut": ("ceo", "chief", "director", "presid", "head", "leader", "lead"),
-    "director": ("ceo", "chief", "execut", "presid", "head", "leader", "lead"),
-    "presid": ("ceo", "chief", "execut", "director", "chairman"),
-    "lead": ("ceo", "chief", "execut", "director", "presid", "chairman", "head"),  # "Who leads Acme?"
-    "leader": ("ceo", "chief", "execut", "director", "presid", "chairman", "head"),
-    "employ": ("peopl", "team", "member"),
-    "revenu": ("incom", "earn"),
-    "sell": ("make", "build", "offer", "product", "provid", "produc", "manufactur", "design", "develop", "servic"),
-    "make": ("build", "produc", "manufactur", "design", "sell", "offer", "product"),
-    "product": ("make", "sell", "offer", "servic"),
-    "run": ("oper", "project", "program", "manag"),
-    "project": ("program", "initi", "servic"),
-    # A legal form or a tax status is stated by its kind, not by these words: "a Delaware corporation",
-    # "a 501(c)(3) nonprofit", "a GmbH" (the words of the US and European forms, no site's own).
-    "legal": _LEGAL_FORM_STEMS,
-    "entiti": _LEGAL_FORM_STEMS,
-    "tax": ("501", "exempt", "nonprofit", "non-profit", "charit", "chariti", "profit"),
-}
 # Words Snowball merges with a different word: "can be found" is not "founded", "the club's form" is not "formed".
 _STEM_EXCEPTIONS = {"found": "find", "form": "form-noun", "forms": "form-noun"}
 
@@ -132,32 +96,6 @@ def stem(word: str) -> str:
     if lower.endswith("'s"):
         lower = lower[:-2]
     return _STEM_EXCEPTIONS.get(lower) or _stemmer().stem_word(lower)
-
-
-@cache
-def _groups() -> dict[str, frozenset[str]]:
-    return {term: frozenset(group) for group in EQUIVALENT_STEMS for term in group}
-
-
-def _group(term: str) -> frozenset[str]:
-    """The relation group of a stem (the stem alone when it is in none)."""
-    return _groups().get(term) or frozenset({term})
-
-
-def _match_weight(term: str, stems: set[str]) -> float:
-    """1 when a sentence holds the term (or a word of the same relation), a half for a related word, else 0."""
-    if _group(term) & stems:
-        return 1.0
-    if stems & _related(term):
-        return RELATED_WEIGHT
-    return 0.0
-
-
-@cache
-def _related(term: str) -> frozenset[str]:
-    """The related words of a term's whole relation: "based" and "located" have the related words of
-    "headquartered" ("Address: ...", "head office")."""
-    return frozenset(word for member in _group(term) for word in RELATED_STEMS.get(member, ()))
 
 
 def _tokens(text: str) -> list[tuple[str, int, int]]:
@@ -524,7 +462,7 @@ def _creates_other(q: Question, sentence: str) -> bool:
     found_any = False
     for i, (word, _, _) in enumerate(tokens):
         stems = _stems_of(word)
-        if not (stems & _CREATION and any(_match_weight(t, stems) == 1.0 for t in q.terms)):
+        if not (stems & _CREATION and any(match_weight(t, stems) == 1.0 for t in q.terms)):
             continue
         found_any = True
         after = [w for w, _, _ in tokens[i + 1:i + 6]]
@@ -544,7 +482,7 @@ def _owned_predicate(q: Question, sentence: str) -> bool:
     tokens = _tokens(sentence)
     owners = {"its", "their", "our"}
     for i, (word, _, _) in enumerate(tokens[1:], start=1):
-        if not any(_match_weight(t, _stems_of(word)) == 1.0 for t in q.terms):
+        if not any(match_weight(t, _stems_of(word)) == 1.0 for t in q.terms):
             continue
         lead = _leading_name(sentence[tokens[i + 1][1]:]) if i + 1 < len(tokens) else None
         named = _name_words(lead)
@@ -1051,11 +989,11 @@ def _text_spans(q: Question, sentence: str) -> list[Span]:
     """The clause after the last key term, else the phrase holding a related word ("a Delaware corporation" for
     a legal form): weak evidence, so its confidence stays low."""
     tokens = _tokens(sentence)
-    positions = [i for i, (w, _, _) in enumerate(tokens) if any(_match_weight(t, _stems_of(w)) == 1.0 for t in q.terms)]
+    positions = [i for i, (w, _, _) in enumerate(tokens) if any(match_weight(t, _stems_of(w)) == 1.0 for t in q.terms)]
     if positions:
         after = tokens[positions[-1]][2]
     else:
-        related = [i for i, (w, _, _) in enumerate(tokens) if any(_match_weight(t, _stems_of(w)) > 0 for t in q.terms)]
+        related = [i for i, (w, _, _) in enumerate(tokens) if any(match_weight(t, _stems_of(w)) > 0 for t in q.terms)]
         if not related:
             return []
         after = _phrase_start(tokens, related[0])
@@ -1237,12 +1175,12 @@ def _role_stems(q: Question, s: Sentence) -> set[str]:
 def _score(q: Question, sentences: list[Sentence]) -> None:
     total = len(sentences) or 1
     stems = {id(s): _reading_stems(q, s) for s in sentences}
-    holding = Counter(t for s in sentences for t in q.terms if _match_weight(t, stems[id(s)]) > 0)
+    holding = Counter(t for s in sentences for t in q.terms if match_weight(t, stems[id(s)]) > 0)
     idf = {t: math.log((total - holding[t] + 0.5) / (holding[t] + 0.5) + 1) for t in q.terms}
     weight = sum(idf.values()) or 1.0
     for s in sentences:
         if q.terms:
-            matches = {t: _match_weight(t, stems[id(s)]) for t in q.terms}
+            matches = {t: match_weight(t, stems[id(s)]) for t in q.terms}
             s.coverage = sum(matches.values()) / len(q.terms)
             s.lexical = sum(idf[t] * m for t, m in matches.items()) / weight
         else:
@@ -1280,7 +1218,7 @@ def distance(q: Question, sentence: str, span: Span) -> int:
     inside = [i for i, (_, a, b) in enumerate(tokens) if a >= span.start and b <= span.start + len(span.text)]
     if not inside:
         inside = [min(range(len(tokens)), key=lambda i: abs(tokens[i][1] - span.start))] if tokens else [0]
-    positions = [i for i, (w, _, _) in enumerate(tokens) if i not in inside and any(_match_weight(t, _stems_of(w)) > 0 for t in q.terms)]
+    positions = [i for i, (w, _, _) in enumerate(tokens) if i not in inside and any(match_weight(t, _stems_of(w)) > 0 for t in q.terms)]
     if not positions:
         return 99
     return min(min(abs(i - p) for i in (inside[0], inside[-1])) for p in positions)
@@ -1330,7 +1268,7 @@ def _most_precise(key: str, votes: dict[str, float], support: dict[str, list[Sen
 def _states_a_term(q: Question, s: Sentence) -> bool:
     if q.kind not in ("year", "date", "number", "money") or not q.terms:
         return True
-    if any(_match_weight(t, s.stems) == 1.0 for t in q.terms):
+    if any(match_weight(t, s.stems) == 1.0 for t in q.terms):
         return True
     # "UNFPA began operations in 1969", "ABC originally launched on October 12, 1943": a related word of the
     # question's predicate, in a sentence about the subject, just before the value (never more than low).
@@ -1339,7 +1277,7 @@ def _states_a_term(q: Question, s: Sentence) -> bool:
 
 def _related_just_before(q: Question, sentence: str, span: Span, reach: int = 5) -> bool:
     before = [w for w, _, end in _tokens(sentence[:span.start])][-reach:]
-    return any(_match_weight(t, _stems_of(w)) == RELATED_WEIGHT for w in before for t in q.terms)
+    return any(match_weight(t, _stems_of(w)) == RELATED_WEIGHT for w in before for t in q.terms)
 
 
 def _same_value(a: str, b: str) -> bool:
@@ -1354,7 +1292,7 @@ def _agent_of(q: Question, sentence: str, span: Span) -> bool:
         return False
     tokens = _tokens(sentence[:span.start])
     for i in range(len(tokens) - 1, max(-1, len(tokens) - 25), -1):
-        if any(_match_weight(t, _stems_of(tokens[i][0])) == 1.0 for t in q.terms):
+        if any(match_weight(t, _stems_of(tokens[i][0])) == 1.0 for t in q.terms):
             after = sentence[tokens[i][2]:span.start]
             return bool(re.search(r"\bby\b", after)) and not re.search(r"[.;:]", after)
     return False
@@ -1398,7 +1336,7 @@ def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
     if not inside:
         return False
     predicates = [i for i, (w, _, _) in enumerate(tokens)
-                  if i not in inside and any(_match_weight(t, _stems_of(w)) == 1.0 for t in q.terms)
+                  if i not in inside and any(match_weight(t, _stems_of(w)) == 1.0 for t in q.terms)
                   and not (i > 0 and tokens[i - 1][0].lower() == "to")]  # "to form" is no statement of fact
     own = set(q.subject_terms)
     for p in predicates:

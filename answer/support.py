@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from cikb.answer.instructions import is_instruction
-from cikb.answer.reader import _group, _stems_of, split_sentences
+from cikb.answer.reader import _stems_of, split_sentences
+from cikb.core.vocabulary import relation
 from cikb.embed.bm25 import english_stopwords
 
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_][\w'’\-]*")
@@ -103,7 +104,7 @@ class _Vocabulary:
 
     def holds(self, word: str) -> bool:
         for s in _stems_of(word):
-            if _group(s) & self.stems:  # the stem itself or a word of its relation group
+            if relation(s) & self.stems:  # the stem itself or a word of its relation group
                 return True
             if len(s) >= 4 and any(len(t) >= 4 and (t.startswith(s) or s.startswith(t)) for t in self.stems):
                 return True

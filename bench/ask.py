@@ -50,7 +50,7 @@ def retrieval_ranks(retriever, question: str, evidence: str, slug: str = "isrg")
     """Where the evidence chunk ranks: fused result, context, dense list alone, BM25 list alone (depth 100)."""
     result = retriever.search(question, company=slug)
     dense = retriever.store.dense_search(retriever.embedder.embed_query(question), company=slug, limit=100)
-    sparse = retriever.store.sparse_search(retriever.bm25.encode_query(question), company=slug, limit=100)
+    sparse = retriever.store.sparse_search(retriever.sparse_query(question)[0], company=slug, limit=100)  # as widened
     return {"rank": evidence_rank(result.chunks, evidence), "context": evidence_rank(result.context, evidence),
             "dense": evidence_rank(dense, evidence), "bm25": evidence_rank(sparse, evidence)}
 

@@ -45,6 +45,7 @@ from cikb.app.reading import open_retriever
 from cikb.app.sample_site import serve_sample_site as serve
 from cikb.core.config import Settings
 from cikb.core.slug import company_from_name
+from cikb.retrieve.expansion import expand_query
 from cikb.retrieve.rerank import rerank_by_sentences
 from cikb.store._base import SCORE_TIE
 from cikb.store.fusion import fuse
@@ -194,13 +195,15 @@ class Variant:
     w_bm25: float = 1.0
     depth: int = 10
     threshold: float | None = None  # None: the retriever's (configured, else the model's own)
+    expansion: float = 0.0  # relation words added to the BM25 query at this weight (retrieve.expansion_weight)
 
     @classmethod
     def of(cls, cfg) -> Variant:
         """The variant ``[retrieve]`` settings describe."""
         w_dense, w_bm25 = cfg.fusion_weights
         return cls(fusion=cfg.fusion, rerank=cfg.rerank_weight if cfg.rerank == "sentences" else None, k=cfg.rrf_k,
-                   prefetch=cfg.prefetch_limit, w_dense=w_dense, w_bm25=w_bm25, depth=cfg.rerank_depth)
+                   prefetch=cfg.prefetch_limit, w_dense=w_dense, w_bm25=w_bm25, depth=cfg.rerank_depth,
+                   expansion=cfg.expansion_weight)
 
     def label(self, threshold: float) -> str:
         fusion = f"RRF k={self.k}" if self.fusion == "rrf" else "DBSF"
@@ -209,11 +212,12 @@ class Variant:
         rerank = f"sentence rerank {self.rerank:g} of top {self.depth}" if self.rerank is not None else "no rerank"
         bound = threshold if self.threshold is None else self.threshold
         extra = f", prefetch {self.prefetch}" if self.prefetch != 20 else ""
+        extra += f", expansion {self.expansion:g}" if self.expansion else ""
         return f"{fusion}, {rerank}, cosine >= {bound:g}{extra}"
 
     def retrieve(self, question: str, every: list, sparse: list, threshold: float, tokenize) -> list:
         """The top 10 as the store and the retriever would return them, from the company's chunks ranked by cosine
-        (``every``) and by BM25 (``sparse``)."""
+        (``every``) and by BM25 (``sparse``, the query widened when the variant expands)."""
         bound = threshold if self.threshold is None else self.threshold
         dense_list = [c for c in every if c.score >= bound][: self.prefetch]
         if not dense_list:
@@ -238,6 +242,7 @@ VARIANTS = [
     Variant(rerank=0.5, depth=5), Variant(rerank=0.5, depth=20), Variant(rerank=0.5, prefetch=10), Variant(rerank=0.5, prefetch=50),
     Variant(rerank=0.5, prefetch=50, depth=20), Variant(rerank=0.5, prefetch=50, depth=30), Variant(rerank=0.6, prefetch=50, depth=20),
     Variant(rerank=0.5, threshold=0.1), Variant(rerank=0.5, threshold=0.2), Variant(rerank=0.5, threshold=0.3),
+    Variant(rerank=0.5, prefetch=50, depth=20, expansion=0.3), Variant(rerank=0.5, prefetch=50, depth=20, expansion=0.7),
 ]
 
 
@@ -297,8 +302,9 @@ def report(args, settings: Settings, retriever, articles: list[dict], slugs: dic
         hybrid.add(first_hit([c.chunk.text for c in result.chunks], answers), slug)
 
         dense_vec, sparse_vec = embedder.embed_query(question), bm25.encode_query(question)
+        widened = {w: expand_query(sparse_vec, tokenize(question), w)[0] for w in {v.expansion for v in grid}}
         t0 = time.perf_counter()
-        store.hybrid_search(dense_vec, sparse_vec, company=slug, prefetch_limit=cfg.prefetch_limit, rrf_k=cfg.rrf_k,
+        store.hybrid_search(dense_vec, widened[cfg.expansion_weight], company=slug, prefetch_limit=cfg.prefetch_limit, rrf_k=cfg.rrf_k,
                             limit=max(cfg.top_k, cfg.rerank_depth), score_threshold=threshold, fusion=cfg.fusion, weights=cfg.fusion_weights)
         store_ms.append((time.perf_counter() - t0) * 1000)
         every = store.dense_search(dense_vec, company=slug, limit=max(chunk_counts[slug], 50))  # all the company's chunks
@@ -307,8 +313,9 @@ def report(args, settings: Settings, retriever, articles: list[dict], slugs: dic
         bm25_only.add(first_hit([c.chunk.text for c in sparse[:10]], answers), slug)
         reranked = rerank_by_sentences(question, sparse[:10], tokenize, 0.5)
         bm25_reranked.add(first_hit([c.chunk.text for c in reranked], answers), slug)
+        sparse_by = {w: sparse if not w else store.sparse_search(vector, company=slug, limit=50) for w, vector in widened.items()}
         for variant, recall in grid.items():
-            top = variant.retrieve(question, every, sparse, threshold, tokenize)
+            top = variant.retrieve(question, every, sparse_by[variant.expansion], threshold, tokenize)
             recall.add(first_hit([c.chunk.text for c in top], answers), slug)
             if variant == configured and result.trace.promoted is None:  # a promotion is the reader's, not fusion's
                 parity += [c.chunk.id for c in top] == [c.chunk.id for c in result.chunks]

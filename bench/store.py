@@ -12,8 +12,9 @@ The data are synthetic, and say so: dense vectors are random unit vectors
 around 200 random topic directions (so the 0.3 cosine threshold keeps some and
 drops most, as with real text); sparse vectors are real BM25 weights
 (``embed.Bm25Encoder.term_weights``) of ~220-token documents drawn from a
-Zipf(1.1) vocabulary of 50,000 terms; queries are 4 terms and a vector near a
-topic. Payloads carry 1,500 characters of text like a real chunk.
+Zipf(1.1) vocabulary of 50,000 terms; queries are 4 terms at weight 1 and 8 more
+at 0.5 (the relation words the retriever adds, ``retrieve.expansion_weight``) and a
+vector near a topic. Payloads carry 1,500 characters of text like a real chunk.
 
     python bench/store.py                      # all sizes, both stores (~10 min on 2 cores)
     python bench/store.py --sizes 5000 20000   # fewer sizes
@@ -50,6 +51,7 @@ TOPICS = 200
 VOCAB = 50_000
 DOC_TOKENS = 220
 QUERY_TERMS = 4
+EXPANSION_TERMS = 8  # "headquartered" adds hq, based, located, office, head, address, house
 SEED = 7
 WARMUP = 2
 STORES = {"embedded": "Qdrant Edge (default)", "local": "qdrant-client local (baseline)"}
@@ -102,6 +104,13 @@ def corpus(n: int, start: int, stop: int):
     return chunks, dense, sparse
 
 
+def _query_vector(own: list[int], related: list[int]):
+    from cikb.core.models import SparseVector
+
+    weights = dict.fromkeys(related, 0.5) | dict.fromkeys(own, 1.0)
+    return SparseVector(indices=sorted(weights), values=[weights[i] for i in sorted(weights)])
+
+
 def queries(count: int):
     from cikb.core.models import SparseVector
 
@@ -109,7 +118,9 @@ def queries(count: int):
     topics = _topics()
     dense = _unit(topics[rng.integers(0, TOPICS, count)] + rng.standard_normal((count, DIM)).astype(np.float32) * 0.075)
     terms = _zipf_terms(rng, count * QUERY_TERMS).reshape(count, QUERY_TERMS)
-    sparse = [SparseVector(indices=sorted(set(t.tolist())), values=[1.0] * len(set(t.tolist()))) for t in terms]
+    # The retriever widens each question with its words' relation words at a lower weight (retrieve.expansion).
+    related = _zipf_terms(rng, count * EXPANSION_TERMS).reshape(count, EXPANSION_TERMS)
+    sparse = [_query_vector(own.tolist(), wide.tolist()) for own, wide in zip(terms, related)]
     companies = [f"company-{i % COMPANIES:02d}" for i in range(count)]
     return list(zip(dense, sparse, companies))
 

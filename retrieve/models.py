@@ -38,6 +38,7 @@ class RetrievalTrace(BaseModel):
     fusion_weights: tuple[float, float] = (1.0, 1.0)
     rrf_k: int
     page_kind_weights: dict[str, float] = Field(default_factory=dict, description="The prior each candidate's page kind weighed its fused score by.")
+    expanded: list[str] = Field(default_factory=list, description="Relation words added to the BM25 query (retrieve.expansion_weight).")
     rerank: str = "sentences"
     top_k: int
     score_threshold: float

@@ -10,6 +10,7 @@ import numpy as np
 from cikb.embed import Bm25Encoder
 from cikb.retrieve.companies import infer_company, name_variants, unmentioned_names
 from cikb.retrieve.duplicates import collapse_near_duplicates
+from cikb.retrieve.expansion import expand_query
 from cikb.retrieve.models import CompanyChoice, RetrievalResult, RetrievalTrace
 from cikb.retrieve.priors import weigh_page_kinds
 from cikb.retrieve.rerank import Tokenize, rerank_by_sentences
@@ -139,7 +140,7 @@ class Retriever:
     def _hybrid(self, query: str, company: str | None, trace: RetrievalTrace) -> tuple[list[ScoredChunk], Any]:
         t0 = time.perf_counter()
         dense = self.embedder.embed_query(query)
-        sparse = self.bm25.encode_query(query)
+        sparse, trace.expanded = self.sparse_query(query)
         t1 = time.perf_counter()
         cfg = self.settings
         reranked = cfg.rerank == "sentences"
@@ -160,6 +161,10 @@ class Retriever:
         trace.search_ms = (time.perf_counter() - t1) * 1000
         trace.passed = len(chunks)
         return chunks, dense
+
+    def sparse_query(self, query: str) -> tuple[SparseVector, list[str]]:
+        """The BM25 query vector, widened with the question words' relation words, and the words it added."""
+        return expand_query(self.bm25.encode_query(query), self._tokenize(query), self.settings.expansion_weight)
 
     def _reordered(self, reorder: Reorder, query: str, name: str, chunks: list[ScoredChunk],
                    trace: RetrievalTrace) -> list[ScoredChunk]:

@@ -278,3 +278,33 @@ def test_the_page_kind_prior_puts_the_about_page_over_a_blog_index_that_repeats_
         assert first() == pages[1][0]
     finally:
         store.close()
+
+
+def test_the_bm25_query_is_widened_with_the_relation_words_that_state_the_fact(tmp_path):
+    # No page says "headquartered": the facts document states it as "Address: ...", and every page names Initech.
+    settings = Settings(data_dir=tmp_path / "data")
+    embedder, bm25 = WordsEmbedder(), Bm25Encoder(avg_len=10.0)
+    texts = ["Initech sells staplers and printers to schools.", "Initech staff meet every Monday to plan the week.",
+             "Initech was named a best place to work in 2020.", "# Facts about Initech\n\nAddress: 12 Quay Street, Austin, Texas"]
+    when = datetime(2026, 3, 1, tzinfo=timezone.utc)
+    chunks = [Chunk(id=f"00000000-0000-4000-8000-{i:012d}", text=text, token_count=20,
+                    metadata=ChunkMetadata(url=f"https://initech.example/{i}/", title=f"Page {i}", company="initech",
+                                           source_type="website", chunk_index=0, scraped_at=when))
+              for i, text in enumerate(texts)]
+    store = open_store(settings)
+    try:
+        store.ensure_collection(embedder.info, bm25_avg_len=10.0)
+        store.replace_company("initech", chunks, embedder.embed_documents(texts), bm25.encode_documents(texts))
+
+        def search(**retrieve):
+            cfg = settings.model_copy(update={"retrieve": settings.retrieve.model_copy(update={"top_k": 2, **retrieve})})
+            return Retriever(cfg, store, embedder, Bm25Encoder(), company_names={"initech": "Initech"}).search(
+                "Where is Initech headquartered?", company="initech")
+
+        widened = search()  # the bag-of-words test embedder favours the short pages: BM25 must bring the facts in
+        assert texts[3] in [c.chunk.text for c in widened.chunks]
+        assert {"address", "base", "locat", "offic"} <= set(widened.trace.expanded) and "headquart" not in widened.trace.expanded
+        plain = search(expansion_weight=0.0)
+        assert texts[3] not in [c.chunk.text for c in plain.chunks] and plain.trace.expanded == []
+    finally:
+        store.close()

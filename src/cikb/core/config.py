@@ -150,6 +150,10 @@ class RetrieveSettings(BaseModel):
         description="sentences: reorder the fused top rerank_depth by each chunk's best sentence (the IDF-weighted share of "
         "the question's words it holds); none: the fused order.",
     )
+    expansion_weight: float = Field(
+        0.5, ge=0, le=1,
+        description="Weight of each question word's relation words (founded ~ established, headquartered ~ address) added to the BM25 query; 0 turns expansion off.",
+    )
     rerank_depth: int = Field(20, ge=1, description="Fused candidates the rerank reorders (top_k are kept).")
     rerank_weight: float = Field(0.5, ge=0, le=1, description="Share of the best-sentence score in the reranked score; the rest is the fused score (both min-max normalised).")
     answer_first: bool = Field(

@@ -1,0 +1,80 @@
+"""One vocabulary of relation words, as Snowball stems (the stems BM25 and the reader use).
+
+Words in one group name the same relation ("founded" ~ "established" ~ "incorporated"); a
+related word names a neighbouring one and counts half ("launched" for "founded"). Retrieval
+widens the BM25 query with them and the answer reader weighs a sentence's words through them,
+so a chunk is found by the words the reader will accept as stating the fact ("Address: ..."
+for "Where is Acme headquartered?").
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+RELATED_WEIGHT = 0.5
+
+EQUIVALENT_STEMS = (
+    frozenset({"found", "founder", "cofound", "co-found", "establish", "incorpor", "form", "creat", "set-up"}),
+    frozenset({"headquart", "hq", "base", "locat"}),
+    frozenset({"employ", "employe", "staff", "workforc", "worker", "headcount"}),
+    frozenset({"revenu", "sale", "turnov"}),
+    frozenset({"own", "owner", "parent", "subsidiari"}),
+    frozenset({"acquir", "acquisit", "bought", "purchas", "buy"}),
+    frozenset({"fund", "rais", "financ"}),  # "How much funding has it raised?": "raised $20M", "$20M in funding"
+    frozenset({"ceo", "chief"}),
+)
+_LEGAL_FORM_STEMS = ("corpor", "incorpor", "llc", "inc", "ltd", "plc", "gmbh", "partnership", "cooper",
+                     "nonprofit", "non-profit", "foundat", "chariti")
+RELATED_STEMS = {
+    "found": ("launch", "start", "began", "begin"),
+    "headquart": ("offic", "head", "address", "hous"),
+    "ceo": ("execut", "director", "presid", "chairman", "head", "leader", "lead"),
+    "execut": ("ceo", "chief", "director", "presid", "head", "leader", "lead"),
+    "director": ("ceo", "chief", "execut", "presid", "head", "leader", "lead"),
+    "presid": ("ceo", "chief", "execut", "director", "chairman"),
+    "lead": ("ceo", "chief", "execut", "director", "presid", "chairman", "head"),  # "Who leads Acme?"
+    "leader": ("ceo", "chief", "execut", "director", "presid", "chairman", "head"),
+    "employ": ("peopl", "team", "member"),
+    "revenu": ("incom", "earn"),
+    "sell": ("make", "build", "offer", "product", "provid", "produc", "manufactur", "design", "develop", "servic"),
+    "make": ("build", "produc", "manufactur", "design", "sell", "offer", "product"),
+    "product": ("make", "sell", "offer", "servic"),
+    "run": ("oper", "project", "program", "manag"),
+    "project": ("program", "initi", "servic"),
+    # A legal form or a tax status is stated by its kind, not by these words: "a Delaware corporation",
+    # "a 501(c)(3) nonprofit", "a GmbH" (the words of the US and European forms, no site's own).
+    "legal": _LEGAL_FORM_STEMS,
+    "entiti": _LEGAL_FORM_STEMS,
+    "tax": ("501", "exempt", "nonprofit", "non-profit", "charit", "chariti", "profit"),
+}
+
+
+@cache
+def _groups() -> dict[str, frozenset[str]]:
+    return {term: group for group in EQUIVALENT_STEMS for term in group}
+
+
+def relation(term: str) -> frozenset[str]:
+    """The relation group of a stem (the stem alone when it is in none)."""
+    return _groups().get(term) or frozenset({term})
+
+
+@cache
+def related_stems(term: str) -> frozenset[str]:
+    """The related words of a term's whole relation: "based" and "located" have the related words of
+    "headquartered" ("Address: ...", "head office")."""
+    return frozenset(word for member in relation(term) for word in RELATED_STEMS.get(member, ()))
+
+
+def match_weight(term: str, stems: set[str] | frozenset[str]) -> float:
+    """1 when ``stems`` hold the term (or a word of its relation), ``RELATED_WEIGHT`` for a related word, else 0."""
+    if relation(term) & stems:
+        return 1.0
+    if stems & related_stems(term):
+        return RELATED_WEIGHT
+    return 0.0
+
+
+def expansions(term: str) -> frozenset[str]:
+    """The other words that state a term's relation: its group's other words and its related words."""
+    return (relation(term) | related_stems(term)) - {term}
