@@ -14,7 +14,12 @@ prefetch 50 and the sentence rerank over the fused top 20:
 
     hybrid R@1 .909, R@10 .990        BM25 alone R@1 .881        equal-vote RRF k=60 (before) R@1 .777
 
-The floors allow EPSILON_R1 / EPSILON_R10 less (floors R@1 .899, R@10 .986: a retrieval change that costs
+and with the BM25 query widened by its words' relation words (retrieve.expansion_weight) and pronoun
+sentences read with the one before, which help company-fact questions and cost these articles a little:
+
+    hybrid R@1 .906, R@10 .990
+
+The floors allow EPSILON_R1 / EPSILON_R10 less (floors R@1 .896, R@10 .986: a retrieval change that costs
 more is a regression to explain), and the hybrid must stay ahead of BM25 alone and of the old RRF at rank 1.
 About 3-4 minutes on 2 cores, most of it the gather.
 """
@@ -29,7 +34,7 @@ from bench_loader import load_bench
 
 from cikb.app.reading import open_retriever
 
-MEASURED_R1, EPSILON_R1 = 0.909, 0.010
+MEASURED_R1, EPSILON_R1 = 0.906, 0.010
 MEASURED_R10, EPSILON_R10 = 0.990, 0.004
 EVERY = 2  # every second question
 
