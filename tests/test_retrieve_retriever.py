@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import zlib
+from contextlib import contextmanager
 from datetime import datetime, timezone
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -214,97 +216,75 @@ POLICY = ("The certificate authority keeps audit logs of every issuance request 
           "each month; staff with access to the signing keys are named in the annual audit report of Initech.")
 
 
-def test_near_copies_of_a_better_ranked_chunk_leave_their_slot_to_the_next_distinct_one(tmp_path):
-    # Versioned documents repeat their sections: v1 and v2 hold the same paragraph, v3 with one word added.
+@contextmanager
+def _initech(tmp_path: Path, pages: list[tuple[str, str, str, str | None]]):
+    """Settings, a store and the embedder for Initech's ``pages`` (url, title, text, page kind or None), a chunk each."""
     settings = Settings(data_dir=tmp_path / "data")
     embedder, bm25 = WordsEmbedder(), Bm25Encoder(avg_len=10.0)
-    texts = [POLICY, POLICY, POLICY.replace("of Initech.", "of Initech Corp."), "Initech keeps audit logs of its offices in Austin for visitors."]
-    when = datetime(2026, 3, 1, tzinfo=timezone.utc)
-    chunks = [Chunk(id=f"00000000-0000-4000-8000-{i:012d}", text=text, token_count=50,
-                    metadata=ChunkMetadata(url=f"https://initech.example/policy-v{i + 1}/", title=f"Policy v{i + 1}", company="initech",
-                                           source_type="website", chunk_index=0, scraped_at=when))
-               for i, text in enumerate(texts)]
-    store = open_store(settings)
-    try:
-        store.ensure_collection(embedder.info, bm25_avg_len=10.0)
-        store.replace_company("initech", chunks, embedder.embed_documents(texts), bm25.encode_documents(texts))
-        question = "How long does the certificate authority keep audit logs?"
-
-        def search(**retrieve):
-            cfg = settings.model_copy(update={"retrieve": settings.retrieve.model_copy(update={"top_k": 2, **retrieve})})
-            return Retriever(cfg, store, embedder, Bm25Encoder(), company_names={"initech": "Initech"}).search(question, company="initech")
-
-        result = search()
-        assert len(result.chunks) == 2 and result.chunks[1].chunk.text == texts[3]
-        assert result.chunks[0].chunk.text in texts[:3] and [c.rank for c in result.chunks] == [1, 2]
-        assert len(result.trace.collapsed) == 2 and result.chunks[0].chunk.id not in result.trace.collapsed
-        # At 1.0 only identical texts collapse: the copy with a word added keeps its slot.
-        exact = search(duplicate_threshold=1.0)
-        assert len(exact.trace.collapsed) == 1 and texts[3] not in [c.chunk.text for c in exact.chunks]
-    finally:
-        store.close()
-
-
-def test_the_page_kind_prior_puts_the_about_page_over_a_blog_index_that_repeats_more_of_the_words(tmp_path):
-    # A blog index holds every post's first lines, so it shares more of a question's words than the page
-    # that answers it; the prior weighs pages about the company over listings (retrieve.page_kind_weights).
-    settings = Settings(data_dir=tmp_path / "data")
-    embedder, bm25 = WordsEmbedder(), Bm25Encoder(avg_len=10.0)
-    pages = [
-        ("https://initech.example/blog/", "Blog", "listing",
-         "Initech opens an office in Austin. Read more. Initech was named a best place to work. Read more. "
-         "Initech headquarters tour for visitors. Read more. Where Initech staff meet. Read more."),
-        ("https://initech.example/about/", "About Initech", "company", "Initech is headquartered in Austin, Texas."),
-    ]
     when = datetime(2026, 3, 1, tzinfo=timezone.utc)
     chunks = [Chunk(id=f"00000000-0000-4000-8000-{i:012d}", text=text, token_count=50,
                     metadata=ChunkMetadata(url=url, title=title, company="initech", source_type="website", chunk_index=0,
-                                           scraped_at=when, page_kind=kind))
-              for i, (url, title, kind, text) in enumerate(pages)]
+                                           scraped_at=when, **({"page_kind": kind} if kind else {})))
+              for i, (url, title, text, kind) in enumerate(pages)]
     texts = [c.text for c in chunks]
     store = open_store(settings)
     try:
         store.ensure_collection(embedder.info, bm25_avg_len=10.0)
         store.replace_company("initech", chunks, embedder.embed_documents(texts), bm25.encode_documents(texts))
+        yield settings, store, embedder
+    finally:
+        store.close()
+
+
+def _search_initech(kb, question: str, **retrieve):
+    settings, store, embedder = kb
+    cfg = settings.model_copy(update={"retrieve": settings.retrieve.model_copy(update=retrieve)})
+    return Retriever(cfg, store, embedder, Bm25Encoder(), company_names={"initech": "Initech"}).search(question, company="initech")
+
+
+def test_near_copies_of_a_better_ranked_chunk_leave_their_slot_to_the_next_distinct_one(tmp_path):
+    # Versioned documents repeat their sections: v1 and v2 hold the same paragraph, v3 with one word added.
+    texts = [POLICY, POLICY, POLICY.replace("of Initech.", "of Initech Corp."), "Initech keeps audit logs of its offices in Austin for visitors."]
+    pages = [(f"https://initech.example/policy-v{i + 1}/", f"Policy v{i + 1}", text, None) for i, text in enumerate(texts)]
+    with _initech(tmp_path, pages) as kb:
+        question = "How long does the certificate authority keep audit logs?"
+        result = _search_initech(kb, question, top_k=2)
+        assert len(result.chunks) == 2 and result.chunks[1].chunk.text == texts[3]
+        assert result.chunks[0].chunk.text in texts[:3] and [c.rank for c in result.chunks] == [1, 2]
+        assert len(result.trace.collapsed) == 2 and result.chunks[0].chunk.id not in result.trace.collapsed
+        # At 1.0 only identical texts collapse: the copy with a word added keeps its slot.
+        exact = _search_initech(kb, question, top_k=2, duplicate_threshold=1.0)
+        assert len(exact.trace.collapsed) == 1 and texts[3] not in [c.chunk.text for c in exact.chunks]
+
+
+def test_the_page_kind_prior_puts_the_about_page_over_a_blog_index_that_repeats_more_of_the_words(tmp_path):
+    # A blog index holds every post's first lines, so it shares more of a question's words than the page
+    # that answers it; the prior weighs pages about the company over listings (retrieve.page_kind_weights).
+    pages = [
+        ("https://initech.example/blog/", "Blog",
+         "Initech opens an office in Austin. Read more. Initech was named a best place to work. Read more. "
+         "Initech headquarters tour for visitors. Read more. Where Initech staff meet. Read more.", "listing"),
+        ("https://initech.example/about/", "About Initech", "Initech is headquartered in Austin, Texas.", "company"),
+    ]
+    with _initech(tmp_path, pages) as kb:
 
         def first(**retrieve) -> str:
-            cfg = settings.model_copy(update={"retrieve": settings.retrieve.model_copy(update={"rerank": "none", **retrieve})})
-            result = Retriever(cfg, store, embedder, Bm25Encoder(), company_names={"initech": "Initech"}).search(
-                "Where is Initech's office, its headquarters?", company="initech")
+            result = _search_initech(kb, "Where is Initech's office, its headquarters?", rerank="none", **retrieve)
             assert [c.rank for c in result.chunks] == [1, 2]
             return result.chunks[0].chunk.metadata.url
 
         assert first(page_kind_weights=EQUAL_KINDS) == pages[0][0]
         assert first() == pages[1][0]
-    finally:
-        store.close()
 
 
 def test_the_bm25_query_is_widened_with_the_relation_words_that_state_the_fact(tmp_path):
     # No page says "headquartered": the facts document states it as "Address: ...", and every page names Initech.
-    settings = Settings(data_dir=tmp_path / "data")
-    embedder, bm25 = WordsEmbedder(), Bm25Encoder(avg_len=10.0)
     texts = ["Initech sells staplers and printers to schools.", "Initech staff meet every Monday to plan the week.",
              "Initech was named a best place to work in 2020.", "# Facts about Initech\n\nAddress: 12 Quay Street, Austin, Texas"]
-    when = datetime(2026, 3, 1, tzinfo=timezone.utc)
-    chunks = [Chunk(id=f"00000000-0000-4000-8000-{i:012d}", text=text, token_count=20,
-                    metadata=ChunkMetadata(url=f"https://initech.example/{i}/", title=f"Page {i}", company="initech",
-                                           source_type="website", chunk_index=0, scraped_at=when))
-              for i, text in enumerate(texts)]
-    store = open_store(settings)
-    try:
-        store.ensure_collection(embedder.info, bm25_avg_len=10.0)
-        store.replace_company("initech", chunks, embedder.embed_documents(texts), bm25.encode_documents(texts))
-
-        def search(**retrieve):
-            cfg = settings.model_copy(update={"retrieve": settings.retrieve.model_copy(update={"top_k": 2, **retrieve})})
-            return Retriever(cfg, store, embedder, Bm25Encoder(), company_names={"initech": "Initech"}).search(
-                "Where is Initech headquartered?", company="initech")
-
-        widened = search()  # the bag-of-words test embedder favours the short pages: BM25 must bring the facts in
+    with _initech(tmp_path, [(f"https://initech.example/{i}/", f"Page {i}", text, None) for i, text in enumerate(texts)]) as kb:
+        # The bag-of-words test embedder favours the short pages: BM25 must bring the facts in.
+        widened = _search_initech(kb, "Where is Initech headquartered?", top_k=2)
         assert texts[3] in [c.chunk.text for c in widened.chunks]
         assert {"address", "base", "locat", "offic"} <= set(widened.trace.expanded) and "headquart" not in widened.trace.expanded
-        plain = search(expansion_weight=0.0)
+        plain = _search_initech(kb, "Where is Initech headquartered?", top_k=2, expansion_weight=0.0)
         assert texts[3] not in [c.chunk.text for c in plain.chunks] and plain.trace.expanded == []
-    finally:
-        store.close()
