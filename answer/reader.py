@@ -9,8 +9,9 @@ retrieved text through this module, so the same chunks give the same answer to t
    words left out.
 2. :func:`split_sentences`: the sentences to weigh, cut by the one splitter (:mod:`cikb.core.sentences`).
 3. Each sentence is scored: the IDF-weighted share of the key terms it holds (one table of
-   relation words: founded ~ established ~ formed, headquartered ~ based ~ located ...; related
-   words count half), whether it is about the subject (named as the subject, or mentioned), a
+   relation words, :mod:`cikb.core.vocabulary`, which retrieval widens its BM25 query with:
+   founded ~ established ~ formed, headquartered ~ based ~ located ...; related words count half;
+   a sentence whose subject is a pronoun also holds the words of the one before it), whether it is about the subject (named as the subject, or mentioned), a
    prior for better-ranked passages, and penalties for negations and legal pages. Lines that address
    the reader as instructions (:mod:`cikb.answer.instructions`) are not read at all.
 4. Typed spans are read from the best sentences: dates validated and normalised with ``dateparser``,
