@@ -40,7 +40,7 @@ from typing import Any, Literal
 
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
-from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
+from cikb.core.vocabulary import RELATED_WEIGHT, match_weight, relation
 from cikb.embed.bm25 import english_stopwords
 from dateparser.date import DateDataParser
 from number_parser import parse_number
@@ -193,7 +193,7 @@ _TOTAL = re.compile(r"\b(?:a total of|in total|total(?:ing)?|to date|so far|alto
 
 
 # Predicates with a direction: who acquired whom, who invested in whom. A question asks for one side.
-_DIRECTED_STEMS = frozenset({"acquir", "acquisit", "bought", "purchas", "buy", "invest"})
+_DIRECTED_STEMS = relation("acquir") | {"invest"}
 _PASSIVE = frozenset("was were is are be been being get got gets".split())
 
 
@@ -1243,7 +1243,7 @@ def _decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answe
         support[span.key].append(s)
     # The best statement of a value counts; other passages stating it add a little. A passage repeating a
     # value is one voice, and a value repeated in passing must not outvote the one sentence that states the fact.
-    votes = {k: max(w.values()) + AGREEMENT_WEIGHT * (sum(w.values()) - max(w.values())) for k, w in weights.items()}
+    votes = {k: _vote(list(w.values())) for k, w in weights.items()}
     best_key = max(votes, key=lambda k: (votes[k], -candidates.index(support[k][0])))
     if q.kind == "date":
         best_key = _most_precise(best_key, votes, support)
@@ -1254,6 +1254,11 @@ def _decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answe
     value = span.text
     confidence = _confidence(q, best, span, far, candidates, best_key)
     return Answer(value, confidence, best, support[best_key])
+
+
+def _vote(weights: list[float]) -> float:
+    best = max(weights)
+    return best + AGREEMENT_WEIGHT * (sum(weights) - best)
 
 
 def _most_precise(key: str, votes: dict[str, float], support: dict[str, list[Sentence]]) -> str:
