@@ -195,7 +195,7 @@ class Variant:
     w_bm25: float = 1.0
     depth: int = 10
     threshold: float | None = None  # None: the retriever's (configured, else the model's own)
-    expansion: float = 0.0  # relation words added to the BM25 query at this weight (retrieve.expansion_weight)
+    expansion: float = 0.0  # relation words added to the BM25 query, and credited in the rerank, at this weight (retrieve.expansion_weight)
 
     @classmethod
     def of(cls, cfg) -> Variant:
@@ -229,7 +229,7 @@ class Variant:
         order = sorted(fused, key=lambda p: (-round(fused[p] / SCORE_TIE), -cosine.get(p, -1.0), p))
         top = [by_id[p].model_copy(update={"score": fused[p], "rank": rank}) for rank, p in enumerate(order[: max(10, self.depth)], start=1)]
         if self.rerank is not None:
-            top = rerank_by_sentences(question, top[: self.depth], tokenize, self.rerank) + top[self.depth :]
+            top = rerank_by_sentences(question, top[: self.depth], tokenize, self.rerank, self.expansion) + top[self.depth :]
         return top[:10]
 
 

@@ -190,7 +190,7 @@ def phase_query(mode: str, path: Path, n: int, count: int) -> dict:
         elapsed = time.perf_counter() - t0
         # The retriever's steps after the store: the page-kind prior, near-copies left out, the sentence rerank.
         kept, _ = collapse_near_duplicates(weigh_page_kinds(hits, cfg.page_kind_weights), cfg.duplicate_threshold, keep=cfg.rerank_depth)
-        rerank_by_sentences("lorem ipsum chunk dolor", kept, tokenize, cfg.rerank_weight)
+        rerank_by_sentences("lorem ipsum chunk dolor", kept, tokenize, cfg.rerank_weight, cfg.expansion_weight)
         with_rerank = time.perf_counter() - t0
         if i >= WARMUP:  # the first queries warm caches
             latencies.append(elapsed)

@@ -155,7 +155,8 @@ class Retriever:
             candidates = weigh_page_kinds(candidates, cfg.page_kind_weights)
         chunks, trace.collapsed = collapse_near_duplicates(candidates, cfg.duplicate_threshold, keep=limit)
         if reranked:  # the fused top rerank_depth by their best sentence; any beyond keep the fused order
-            chunks = rerank_by_sentences(query, chunks[: cfg.rerank_depth], self._tokenize, cfg.rerank_weight) + chunks[cfg.rerank_depth :]
+            reranked_top = rerank_by_sentences(query, chunks[: cfg.rerank_depth], self._tokenize, cfg.rerank_weight, cfg.expansion_weight)
+            chunks = reranked_top + chunks[cfg.rerank_depth :]
             chunks = chunks[: cfg.top_k]
         trace.embed_ms = (t1 - t0) * 1000
         trace.search_ms = (time.perf_counter() - t1) * 1000

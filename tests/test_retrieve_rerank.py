@@ -91,6 +91,27 @@ def test_a_sentence_opening_on_a_pronoun_is_read_with_the_one_before() -> None:
     assert "acm" not in sentence_stems("Acme is a service. Zeta provides it.", TOKENIZE)[1]
 
 
+def test_a_relation_word_counts_at_the_expansion_weight() -> None:
+    # "a 501(c)(3) nonprofit" states a tax status without the question's words: the BM25 query found the chunk
+    # by those relation words, and the rerank credits them at the same lower weight. With weight 0 only the
+    # question's own words count, both best sentences hold one of them, and the fused leader stays first.
+    question = "What is Acme's tax status?"
+    chunks = [
+        _scored("status", "The status page is updated daily. The weather was fine.", 0.9, 1),
+        _scored("nonprofit", "Acme is a 501(c)(3) nonprofit organization.", 0.8, 2),
+        _scored("unrelated", "The weather was fine.", 0.1, 3),
+    ]
+    assert [c.chunk.metadata.title for c in rerank_by_sentences(question, chunks, TOKENIZE)] == ["status", "nonprofit", "unrelated"]
+    widened = rerank_by_sentences(question, chunks, TOKENIZE, expansion_weight=0.5)
+    assert [c.chunk.metadata.title for c in widened] == ["nonprofit", "status", "unrelated"]
+    # Hand-computed: 4 sentences; acm and status each in 1 (idf ln(3.5/1.5 + 1)), tax in none (idf ln 10).
+    # "nonprofit" stands for "tax" at .5: evidence status 1.204/4.711, nonprofit (1.204 + .5 x 2.303)/4.711.
+    one, none = math.log(3.5 / 1.5 + 1), math.log(10)
+    stems = [[set(TOKENIZE(s)) for s in split_sentences(c.chunk.text, headings=True)] for c in chunks]
+    assert sentence_evidence({"acm", "tax", "status"}, stems, 0.5) == pytest.approx(
+        [one / (2 * one + none), (one + 0.5 * none) / (2 * one + none), 0.0])
+
+
 def test_sentences_split_at_ends_and_lines() -> None:
     assert split_sentences('# Title\n\nA first one (see it). "Quoted." Next line\n- item one\n- item two? Yes! 3.5 percent.', headings=True) == [
         "Title", "A first one (see it).", '"Quoted."', "Next line", "item one", "item two?", "Yes!", "3.5 percent.",

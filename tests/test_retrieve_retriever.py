@@ -285,6 +285,10 @@ def test_the_bm25_query_is_widened_with_the_relation_words_that_state_the_fact(t
         # The bag-of-words test embedder favours the short pages: BM25 must bring the facts in.
         widened = _search_initech(kb, "Where is Initech headquartered?", top_k=2)
         assert texts[3] in [c.chunk.text for c in widened.chunks]
+        # ...and the sentence rerank credits "Address" for "headquartered" at the same weight: the facts come first,
+        # where the fused order alone leaves a page that only repeats "Initech" above them.
+        assert widened.chunks[0].chunk.text == texts[3]
+        assert _search_initech(kb, "Where is Initech headquartered?", top_k=2, rerank="none").chunks[0].chunk.text != texts[3]
         assert {"address", "base", "locat", "offic"} <= set(widened.trace.expanded) and "headquart" not in widened.trace.expanded
         plain = _search_initech(kb, "Where is Initech headquartered?", top_k=2, expansion_weight=0.0)
         assert texts[3] not in [c.chunk.text for c in plain.chunks] and plain.trace.expanded == []

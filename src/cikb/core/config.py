@@ -152,7 +152,8 @@ class RetrieveSettings(BaseModel):
     )
     expansion_weight: float = Field(
         0.5, ge=0, le=1,
-        description="Weight of each question word's relation words (founded ~ established, headquartered ~ address) added to the BM25 query; 0 turns expansion off.",
+        description="Weight of each question word's relation words (founded ~ established, headquartered ~ address) added to the BM25 query, "
+        "and of a sentence's relation word in the sentence rerank; 0 turns expansion off.",
     )
     rerank_depth: int = Field(20, ge=1, description="Fused candidates the rerank reorders (top_k are kept).")
     rerank_weight: float = Field(0.5, ge=0, le=1, description="Share of the best-sentence score in the reranked score; the rest is the fused score (both min-max normalised).")
