@@ -6,8 +6,8 @@ The clean stage keeps a page's main text. What a site says about its owner in ma
 JSON-LD, microdata and RDFa: Organization and its kinds, PostalAddress, ContactPoint, founder,
 foundingDate, numberOfEmployees, sameAs...) and in the footer that repeats on every page (address
 lines, telephone, e-mail) is not main text, so trafilatura drops it. This module reads both from
-the fetched HTML and writes them as one Markdown document of "Label: value" lines, each citing the
-page it came from:
+the fetched HTML and writes them as one Markdown document of "Label: value" lines. The document's
+URL is the page most of its lines come from; a line from another page names it:
 
     # Facts about Acme Corp
 
@@ -15,18 +15,22 @@ page it came from:
 
     ### Acme Corp
 
-    - Name: Acme Corp (Corporation) (from https://acme.example/)
+    - Name: Acme Corp (Corporation)
     - Address: 1 Main St, Portland, OR 97201, US (from https://acme.example/about/)
 
     ## Site footer (the same on the site's pages)
 
-    - Send all mail to: PO Box 1, Portland, OR 97201 (from https://acme.example/)
+    - Send all mail to: PO Box 1, Portland, OR 97201
+
+(here the document is https://acme.example/#facts). A URL on every line would put the same
+tokens into each line's chunk, for BM25 and the embedding alike, and into every answer that
+quotes the line, which already cites the document.
 
 Only general signals are read: schema.org types and properties, and for the footer, text blocks
 inside footer, address and contact elements that repeat across the site's pages (kept once).
 Values are the pages' own, never completed or guessed. The same pages in the same order give the
-same document; its URL is the page most of its lines cite, with the fragment ``#facts``, so its
-file name and chunk ids never collide with that page's own.
+same document; its URL carries the fragment ``#facts``, so its file name and chunk ids never
+collide with the page's own.
 """
 
 from __future__ import annotations
@@ -56,6 +60,7 @@ FRAGMENT = "#facts"
 # A schema.org node: property -> values, "@type" -> schema.org type names, "@id" -> its id.
 Node = dict[str, list["Value"]]
 Value = Union[str, Node]
+_Line = tuple[tuple[str, str], str]  # ((label, value), the URL of the page that states it)
 
 _MAX_DEPTH = 8
 _MAX_VALUE_CHARS = 500
@@ -665,18 +670,24 @@ def site_facts(pages: Sequence[FetchedPage], company: Company, *, max_chars: int
     known = facts.values()
     footer = [(line, url) for line, url in _site_footer(parsed) if _key(line) not in known][:_MAX_FOOTER_LINES]
 
-    cited: list[str] = []  # the URL of every line, to name the document after
-    schema = [_lines(list(facts.loose.cited.items())[:_MAX_LOOSE_LINES], cited)] if facts.loose.cited else []
+    blocks: list[tuple[str, list[_Line]]] = []  # (heading, lines) of the schema.org section
+    if facts.loose.cited:
+        blocks.append(("", list(facts.loose.cited.items())[:_MAX_LOOSE_LINES]))
     for display, lines in facts.entities.values():
         if all(label == "Name" for label, _ in lines.cited):
             continue  # a name alone (an employer, a publisher) says nothing more than the pages do
-        schema.append(f"### {display}\n\n" + _lines(list(lines.cited.items())[:_MAX_ENTITY_LINES], cited))
-    sections = ["## schema.org data\n\n" + "\n\n".join(schema)] if schema else []
-    if footer:
-        sections.append("## Site footer (the same on the site's pages)\n\n" + _lines([(("", line), url) for line, url in footer], cited))
-    if not sections:
+        blocks.append((f"### {display}", list(lines.cited.items())[:_MAX_ENTITY_LINES]))
+    footer_lines: list[_Line] = [(("", line), url) for line, url in footer]
+    cited = [url for _, lines in blocks for _, url in lines] + [url for _, url in footer_lines]
+    if not cited:
         return None
     home = max(dict.fromkeys(cited), key=cited.count)  # the page most lines cite; the earliest on a tie
+    sections = []
+    if blocks:
+        schema = (f"{heading}\n\n{_lines(lines, home)}" if heading else _lines(lines, home) for heading, lines in blocks)
+        sections.append("## schema.org data\n\n" + "\n\n".join(schema))
+    if footer_lines:
+        sections.append("## Site footer (the same on the site's pages)\n\n" + _lines(footer_lines, home))
     page = next(p for p, _ in parsed if p.url == home)
     title = f"Facts about {company.name}"
     content = truncate(normalize(f"# {title}\n\n" + "\n\n".join(sections)), max_chars)
@@ -691,9 +702,6 @@ def site_facts(pages: Sequence[FetchedPage], company: Company, *, max_chars: int
     )
 
 
-def _lines(items: Iterable[tuple[tuple[str, str], str]], cited: list[str]) -> str:
-    out = []
-    for (label, value), url in items:
-        cited.append(url)
-        out.append(f"- {label + ': ' if label else ''}{value} (from {url})")
-    return "\n".join(out)
+def _lines(items: Iterable[_Line], home: str) -> str:
+    """The lines as a Markdown list; one from another page than the document's own names that page."""
+    return "\n".join(f"- {label + ': ' if label else ''}{value}" + ("" if url == home else f" (from {url})") for (label, value), url in items)
