@@ -19,7 +19,11 @@ sentences read with the one before, which help company-fact questions and cost t
 
     hybrid R@1 .906, R@10 .990
 
-The floors allow EPSILON_R1 / EPSILON_R10 less (floors R@1 .896, R@10 .986: a retrieval change that costs
+and with those relation words credited in the sentence rerank too:
+
+    hybrid R@1 .905, R@10 .990
+
+The floors allow EPSILON_R1 / EPSILON_R10 less (floors R@1 .895, R@10 .986: a retrieval change that costs
 more is a regression to explain), and the hybrid must stay ahead of BM25 alone and of the old RRF at rank 1.
 About 3-4 minutes on 2 cores, most of it the gather.
 """
@@ -34,7 +38,7 @@ from bench_loader import load_bench
 
 from cikb.app.reading import open_retriever
 
-MEASURED_R1, EPSILON_R1 = 0.906, 0.010
+MEASURED_R1, EPSILON_R1 = 0.905, 0.010
 MEASURED_R10, EPSILON_R10 = 0.990, 0.004
 EVERY = 2  # every second question
 
