@@ -290,6 +290,18 @@ def test_based_and_located_take_the_related_words_of_headquartered() -> None:
     assert found is not None and found.value.startswith("Porto")
 
 
+def test_an_address_or_an_office_is_where_the_company_is_headquartered_or_located() -> None:
+    # "What is its address?" is answered by the sentence that says where it is headquartered; "Where are its
+    # offices?" by its "Address:" line. Stated by a related word, the answer is never high confidence.
+    seat = "Brightwater Labs is headquartered at 12 Quay Street, Porto, Portugal."
+    for question in ("What is Brightwater Labs' address?", "What is the street address of Brightwater Labs?"):
+        found = answer(question, seat)
+        assert found is not None and found.value == "12 Quay Street, Porto, Portugal" and found.confidence != "high"
+    q = read_question("Where are Brightwater Labs' offices?", None, "Brightwater Labs")
+    line = read(q, [Passage("Address: 48 Harbour Street, Portland, OR 97201, USA", 1, 1, "Facts about Brightwater Labs")])
+    assert line.answer is not None and line.answer.value.startswith("48 Harbour Street")
+
+
 def test_a_label_line_on_a_page_about_the_subject_is_about_the_subject() -> None:
     # "Address: ..." names no one; on the company's own contact page it is the company's address.
     q = read_question("Where is Brightwater Labs located?", None, "Brightwater Labs")

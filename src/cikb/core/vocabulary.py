@@ -28,6 +28,10 @@ _LEGAL_FORM_STEMS = ("corpor", "incorpor", "llc", "inc", "ltd", "plc", "gmbh", "
 RELATED_STEMS = {
     "found": ("launch", "start", "began", "begin"),
     "headquart": ("offic", "head", "address", "hous"),
+    # An address or an office is stated where the company is headquartered or located: "Acme is
+    # headquartered at 1 Main St" answers "What is Acme's address?" and "Where are its offices?".
+    "address": ("headquart", "hq", "locat", "offic"),
+    "offic": ("headquart", "hq", "locat", "address"),
     "ceo": ("execut", "director", "presid", "chairman", "head", "leader", "lead"),
     "execut": ("ceo", "chief", "director", "presid", "head", "leader", "lead"),
     "director": ("ceo", "chief", "execut", "presid", "head", "leader", "lead"),
