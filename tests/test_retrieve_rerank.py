@@ -22,6 +22,15 @@ def _scored(name: str, text: str, score: float, rank: int) -> ScoredChunk:
     return ScoredChunk(chunk=chunk, score=score, dense_score=0.5, rank=rank)
 
 
+def _leader_runner_up(leader: tuple[str, str], runner_up: tuple[str, str]) -> list[ScoredChunk]:
+    """A fused leader (0.9), a runner-up (0.8) and an unrelated chunk (0.1), each given as (title, text)."""
+    return [_scored(*leader, 0.9, 1), _scored(*runner_up, 0.8, 2), _scored("unrelated", "The weather was fine.", 0.1, 3)]
+
+
+def _order(question: str, chunks: list[ScoredChunk], **options: float) -> list[str]:
+    return [c.chunk.metadata.title for c in rerank_by_sentences(question, chunks, TOKENIZE, **options)]
+
+
 FUSED = [  # the fused order: c1 leads on whole-chunk scores, c2 holds the sentence that answers
     _scored("c1", "Acme sells anvils. Acme ships rockets.", 0.9, 1),
     _scored("c2", "Acme was founded in 1949. The firm sells anvils.", 0.5, 2),
@@ -66,25 +75,17 @@ def test_no_evidence_to_tell_apart_keeps_the_fused_order() -> None:
 
 def test_a_word_every_sentence_repeats_counts_little() -> None:
     # "acme" is in every sentence: a sentence with "acme" only beats none of those with the rarer word.
-    chunks = [
-        _scored("name-only", "Acme is big. Acme is old. Acme is here.", 0.9, 1),
-        _scored("rare-word", "Acme opened a factory in Ohio.", 0.8, 2),
-        _scored("unrelated", "The weather was fine.", 0.1, 3),
-    ]
-    assert rerank_by_sentences("Where did Acme open a factory?", chunks, TOKENIZE)[0].chunk.metadata.title == "rare-word"
+    chunks = _leader_runner_up(("name-only", "Acme is big. Acme is old. Acme is here."), ("rare-word", "Acme opened a factory in Ohio."))
+    assert _order("Where did Acme open a factory?", chunks)[0] == "rare-word"
 
 
 def test_a_sentence_opening_on_a_pronoun_is_read_with_the_one_before() -> None:
     # "It is provided by Zeta Group." says who provides Acme only with the sentence before it. Read alone, the
     # fused leader's best sentence holds half the question and the runner-up's "Acme provided" all of it, and the
     # rerank would put the runner-up first.
-    question = "Who provides Acme?"
-    chunks = [
-        _scored("anaphor", "Acme is a free service. It is provided by Zeta Group.", 0.9, 1),
-        _scored("other", "In 2016 Acme provided client software. The weather was fine.", 0.8, 2),
-        _scored("unrelated", "The weather was fine.", 0.1, 3),
-    ]
-    assert [c.chunk.metadata.title for c in rerank_by_sentences(question, chunks, TOKENIZE)] == ["anaphor", "other", "unrelated"]
+    chunks = _leader_runner_up(("anaphor", "Acme is a free service. It is provided by Zeta Group."),
+                               ("other", "In 2016 Acme provided client software. The weather was fine."))
+    assert _order("Who provides Acme?", chunks) == ["anaphor", "other", "unrelated"]
     assert sentence_stems("Acme is a free service. It is provided by Zeta Group.", TOKENIZE)[1] >= {"acm", "servic", "provid", "zeta"}
     # Only a pronoun subject borrows: a named subject ("Italy") or a pronoun later in the sentence does not.
     assert "acm" not in sentence_stems("Acme is a service. Italy provides it.", TOKENIZE)[1]
@@ -96,14 +97,10 @@ def test_a_relation_word_counts_at_the_expansion_weight() -> None:
     # by those relation words, and the rerank credits them at the same lower weight. With weight 0 only the
     # question's own words count, both best sentences hold one of them, and the fused leader stays first.
     question = "What is Acme's tax status?"
-    chunks = [
-        _scored("status", "The status page is updated daily. The weather was fine.", 0.9, 1),
-        _scored("nonprofit", "Acme is a 501(c)(3) nonprofit organization.", 0.8, 2),
-        _scored("unrelated", "The weather was fine.", 0.1, 3),
-    ]
-    assert [c.chunk.metadata.title for c in rerank_by_sentences(question, chunks, TOKENIZE)] == ["status", "nonprofit", "unrelated"]
-    widened = rerank_by_sentences(question, chunks, TOKENIZE, expansion_weight=0.5)
-    assert [c.chunk.metadata.title for c in widened] == ["nonprofit", "status", "unrelated"]
+    chunks = _leader_runner_up(("status", "The status page is updated daily. The weather was fine."),
+                               ("nonprofit", "Acme is a 501(c)(3) nonprofit organization."))
+    assert _order(question, chunks) == ["status", "nonprofit", "unrelated"]
+    assert _order(question, chunks, expansion_weight=0.5) == ["nonprofit", "status", "unrelated"]
     # Hand-computed: 4 sentences; acm and status each in 1 (idf ln(3.5/1.5 + 1)), tax in none (idf ln 10).
     # "nonprofit" stands for "tax" at .5: evidence status 1.204/4.711, nonprofit (1.204 + .5 x 2.303)/4.711.
     one, none = math.log(3.5 / 1.5 + 1), math.log(10)
