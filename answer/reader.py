@@ -192,8 +192,9 @@ _ONE_EVENT = re.compile(r"\b(?:series|round|seed|ipo|last|latest|first|recent|mo
 _TOTAL = re.compile(r"\b(?:a total of|in total|total(?:ing)?|to date|so far|altogether|cumulative(?:ly)?)\b", re.I)
 
 
-# Predicates with a direction: who acquired whom, who invested in whom. A question asks for one side.
-_DIRECTED_STEMS = relation("acquir") | {"invest"}
+# Predicates with a direction: who acquired whom, who invested in whom, who operates, owns, runs or provides
+# what. A question asks for one side.
+_DIRECTED_STEMS = relation("acquir") | {"invest", "oper", "own", "run", "provid"}
 _PASSIVE = frozenset("was were is are be been being get got gets".split())
 
 
@@ -207,6 +208,15 @@ def _wanted_role(lower: list[str], own: set[str]) -> Literal["agent", "patient"]
     if "by" in lower[predicate:] or (subject < predicate and _PASSIVE & set(lower[subject:predicate])):
         return "agent"  # "Acme was acquired by whom?", "Which company was Acme acquired by?"
     return "patient" if subject < predicate else "agent"
+
+
+def _subject_is_patient(q: Question, sentence: str) -> bool:
+    """Whether the sentence's first mention of the subject receives a directed predicate ("Globex acquired Acme")."""
+    own = set(q.subject_terms)
+    for word, start, _ in _tokens(sentence):
+        if _is_own(word.lower(), own) and _bare(word.lower()) not in _GENERIC_NAME_WORDS:
+            return _role_in_sentence(sentence, Span(word, start, word.lower())) == "patient"
+    return False
 
 
 def _role_in_sentence(sentence: str, span: Span) -> Literal["agent", "patient"] | None:
@@ -1200,6 +1210,8 @@ def _score(q: Question, sentences: list[Sentence]) -> None:
             s.role = 2  # "Since its founding in 2013, ISRG's ...": the predicate is the subject's
         elif s.role == 0 and _LABEL_LINE.match(s.plain) and _mentions_subject(q, s.passage.title or ""):
             s.role = 2  # "Address: 548 Market St" on "About Acme" or under "Facts about Acme": the page's subject
+        elif s.role == 1 and q.wants == "agent" and _subject_is_patient(q, s.plain):
+            s.role = 2  # "Who operates Acme?": "Globex is the firm that operates Acme" is about who operates Acme
         s.spans = spans(q, s.plain)
         cue = CUE_BONUS if s.spans and q.kind != "text" else 0.0
         if cue and q.cumulative and _TOTAL.search(s.plain):

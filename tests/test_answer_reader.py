@@ -360,6 +360,15 @@ def test_a_principal_place_of_business_is_the_seat_and_another_bodys_seat_is_not
                   "Brightwater Labs, headquartered in Porto, makes sensors.").value == "Porto"
 
 
+def test_who_operates_or_runs_the_company_is_the_agent_of_a_sentence_the_company_receives() -> None:
+    # "Kestrel Group ... operates Brightwater Labs" is about who operates Brightwater Labs, though the company is
+    # not its subject; an earlier sentence on operating something else ("how to operate a CA") is not the answer.
+    texts = ("It meant hiring a dozen people and learning how to operate a CA.", "Kestrel Group is the nonprofit that operates Brightwater Labs.")
+    for question in ("Who operates Brightwater Labs?", "Who runs Brightwater Labs?"):
+        found = answer(question, *texts)
+        assert found is not None and found.value == "Kestrel Group", question
+
+
 def test_who_acquired_whom_keeps_its_direction() -> None:
     news = ("Brightwater Labs agreed to be acquired by Kestrel Corporation for $1.2 billion.",
             "In 2019, Brightwater Labs acquired Initrode, a maker of data pipelines.")
