@@ -200,14 +200,17 @@ _PASSIVE = frozenset("was were is are be been being get got gets".split())
 
 def _wanted_role(lower: list[str], own: set[str]) -> Literal["agent", "patient"] | None:
     """"Who acquired Acme?" wants the agent; "What companies has Acme acquired?" the patient; None without a
-    directed predicate or without the subject."""
+    directed predicate or without the subject. The subject asked about receives the predicate only when it
+    stands between the question word and the predicate: "What is Acme and who provides it?" wants the agent."""
     predicate = next((i for i, w in enumerate(lower) if stem(w) in _DIRECTED_STEMS), None)
     subject = next((i for i, w in enumerate(lower) if _is_own(w, own)), None)
     if predicate is None or subject is None:
         return None
     if "by" in lower[predicate:] or (subject < predicate and _PASSIVE & set(lower[subject:predicate])):
         return "agent"  # "Acme was acquired by whom?", "Which company was Acme acquired by?"
-    return "patient" if subject < predicate else "agent"
+    asking = max((i for i in range(predicate) if lower[i] in _WH_WORDS), default=0)
+    between = any(_is_own(w, own) for w in lower[asking:predicate])
+    return "patient" if between else "agent"
 
 
 def _subject_is_patient(q: Question, sentence: str) -> bool:

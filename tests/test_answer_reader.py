@@ -367,6 +367,13 @@ def test_who_operates_or_runs_the_company_is_the_agent_of_a_sentence_the_company
     for question in ("Who operates Brightwater Labs?", "Who runs Brightwater Labs?"):
         found = answer(question, *texts)
         assert found is not None and found.value == "Kestrel Group", question
+    # "who provides it" asks for the agent though the company is named earlier in the question: it stands
+    # between the question word and the predicate only in "What does ... provide?".
+    both = "What is Brightwater Labs and who provides it?"
+    assert read_question(both, None, "Brightwater Labs").wants == "agent"
+    hosting = "More and more hosting providers run their own sites on Brightwater Labs with one click."
+    found = answer(both, hosting, "Brightwater Labs is a free sensor network. It is provided by Kestrel Group.")
+    assert found is not None and found.value == "Kestrel Group"
 
 
 def test_who_acquired_whom_keeps_its_direction() -> None:
