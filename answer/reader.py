@@ -671,8 +671,21 @@ def spans(q: Question, sentence: str) -> list[Span]:
         asked = set(_normal(q.text).split())
         found = [s for s in found if not set(s.key.split()) <= asked]
     if q.wants is not None:  # "Acme agreed to be acquired by Globex" does not say what Acme acquired
-        found = [s for s in found if _role_in_sentence(sentence, s) in (q.wants, None)]
+        found = [s for s in found if _on_wanted_side(q, sentence, s)]
     return found
+
+
+def _on_wanted_side(q: Question, sentence: str, span: Span) -> bool:
+    """Whether a name stands on the side of the sentence's directed predicate the question asks for (any name
+    when the sentence has none). A name before an active predicate acts on the subject only when the subject
+    receives it: "Globex operates Acme", not "we depend on sponsors like OVH to continue operating"."""
+    role = _role_in_sentence(sentence, span)
+    if role is None or q.wants == "patient":
+        return role in (q.wants, None)
+    return role == "agent" and (bool(_BY_PHRASE.search(sentence[:span.start])) or _subject_is_patient(q, sentence))
+
+
+_BY_PHRASE = re.compile(r"\bby\s+(?:the\s+)?$", re.I)  # "provided by the Internet Security Research Group"
 
 
 def _spans(q: Question, sentence: str) -> list[Span]:

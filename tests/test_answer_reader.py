@@ -367,6 +367,10 @@ def test_who_operates_or_runs_the_company_is_the_agent_of_a_sentence_the_company
     for question in ("Who operates Brightwater Labs?", "Who runs Brightwater Labs?"):
         found = answer(question, *texts)
         assert found is not None and found.value == "Kestrel Group", question
+    # A name before an active predicate acts on the company only when the company receives it.
+    sponsors = "We depend on support from sponsors like Tidewater Group to continue operating."
+    assert answer("Who operates Brightwater Labs?", sponsors) is None
+    assert answer("Who operates Brightwater Labs?", sponsors, texts[1]).value == "Kestrel Group"
     # "who provides it" asks for the agent though the company is named earlier in the question: it stands
     # between the question word and the predicate only in "What does ... provide?".
     both = "What is Brightwater Labs and who provides it?"
