@@ -225,17 +225,23 @@ def _subject_is_patient(q: Question, sentence: str) -> bool:
 def _role_in_sentence(sentence: str, span: Span) -> Literal["agent", "patient"] | None:
     """Which side of the nearest directed predicate a name stands on: "Globex acquired Acme" (Globex the agent,
     Acme the patient), "Acme was acquired by Globex" (the same), "the acquisition of Acme"; None without one."""
+    return _side_of_predicate(sentence, span)[0]
+
+
+def _side_of_predicate(sentence: str, span: Span) -> tuple[Literal["agent", "patient"] | None, bool]:
+    """The name's side of the nearest directed predicate (as :func:`_role_in_sentence`), and whether the name
+    stands after it: an agent after the predicate is the agent of its by-phrase."""
     tokens = _tokens(sentence)
     predicates = [i for i, (w, _, _) in enumerate(tokens) if stem(w) in _DIRECTED_STEMS]
     if not predicates:
-        return None
+        return None, False
     at = next((i for i, (_, a, _) in enumerate(tokens) if a >= span.start), len(tokens))
     nearest = min(predicates, key=lambda i: abs(i - at))
     if at > nearest:  # after the predicate: the object, or the agent of a by-phrase
         between = {w.lower() for w, _, _ in tokens[nearest + 1:at]}
-        return "agent" if "by" in between else "patient"
+        return ("agent" if "by" in between else "patient"), True
     before = {w.lower() for w, _, _ in tokens[max(0, nearest - 2):nearest]}
-    return "patient" if before & _PASSIVE else "agent"
+    return ("patient" if before & _PASSIVE else "agent"), False
 
 
 # "ISRG / Let's Encrypt", "Acme Corp / Acme Labs": names on either side of a slash name one subject.
@@ -671,21 +677,13 @@ def spans(q: Question, sentence: str) -> list[Span]:
         asked = set(_normal(q.text).split())
         found = [s for s in found if not set(s.key.split()) <= asked]
     if q.wants is not None:  # "Acme agreed to be acquired by Globex" does not say what Acme acquired
-        found = [s for s in found if _on_wanted_side(q, sentence, s)]
+        sides = [(s, *_side_of_predicate(sentence, s)) for s in found]
+        # A name before an active predicate acts on the subject only when the subject receives it: "Globex
+        # operates Acme", not "we depend on sponsors like OVH to continue operating".
+        receives = (q.wants == "agent" and any(role == "agent" and not after for _, role, after in sides)
+                    and _subject_is_patient(q, sentence))
+        found = [s for s, role, after in sides if role is None or (role == q.wants and (role == "patient" or after or receives))]
     return found
-
-
-def _on_wanted_side(q: Question, sentence: str, span: Span) -> bool:
-    """Whether a name stands on the side of the sentence's directed predicate the question asks for (any name
-    when the sentence has none). A name before an active predicate acts on the subject only when the subject
-    receives it: "Globex operates Acme", not "we depend on sponsors like OVH to continue operating"."""
-    role = _role_in_sentence(sentence, span)
-    if role is None or q.wants == "patient":
-        return role in (q.wants, None)
-    return role == "agent" and (bool(_BY_PHRASE.search(sentence[:span.start])) or _subject_is_patient(q, sentence))
-
-
-_BY_PHRASE = re.compile(r"\bby\s+(?:the\s+)?$", re.I)  # "provided by the Internet Security Research Group"
 
 
 def _spans(q: Question, sentence: str) -> list[Span]:
