@@ -1273,13 +1273,20 @@ def _decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answe
     best_key = max(votes, key=lambda k: (votes[k], -candidates.index(support[k][0])))
     if q.kind == "date":
         best_key = _most_precise(best_key, votes, support)
-    # The evidence: the supporting sentence that states the value most directly, then the best scored.
+    # The evidence: the supporting sentence that states the value most directly, in the question's own words
+    # ("ISRG was founded in 2013" over "May 24, 2013: ISRG is incorporated" for "What year was ISRG founded?"),
+    # then the best scored.
     best = max(support[best_key], key=lambda s: (s.coverage == 1.0 and s.role == 2 and tightly_linked(q, s.plain, _nearest(q, s)[0]),
-                                                   s.score))
+                                                   _own_words(q, s), s.score))
     span, far = _nearest(q, best)
     value = span.text
     confidence = _confidence(q, best, span, far, candidates, best_key)
     return Answer(value, confidence, best, support[best_key])
+
+
+def _own_words(q: Question, s: Sentence) -> int:
+    """How many of the question's terms the sentence states in the question's own word, not another of its relation."""
+    return sum(t in s.stems for t in q.terms)
 
 
 def _vote(weights: list[float]) -> float:

@@ -179,3 +179,13 @@ def test_a_quoted_sentence_whose_subject_is_a_pronoun_comes_with_the_sentence_na
     answer = _answer("Who provides Acme?", [text])
     assert answer.answer.startswith("Acme runs a free certificate service. It is a service provided by Zeta Group. [1]")
     assert answer.short_answer == "Zeta Group"
+
+
+def test_the_chunk_stating_the_fact_in_the_questions_own_word_moves_first() -> None:
+    from answer_helpers import scored_chunk
+    from cikb.answer import sure_answer_first
+
+    texts = ["March 2, 2013: Acme Corp is incorporated in Springfield.", PRODUCTS, "Acme Corp was founded in 2013 to make anvils."]
+    chunks = [scored_chunk(text, rank) for rank, text in enumerate(texts, start=1)]
+    moved = sure_answer_first("What year was Acme Corp founded?", "Acme Corp", chunks)
+    assert [c.chunk.id for c in moved] == [chunks[2].chunk.id, chunks[0].chunk.id, chunks[1].chunk.id]

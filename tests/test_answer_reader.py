@@ -468,3 +468,15 @@ def test_the_subject_spelled_out_is_no_answer_about_it() -> None:
     # A question that does not name the subject may be answered by it ("Who provides Let's Encrypt?").
     assert answer("Who provides Brightwater Labs?", "Brightwater Labs is a service provided by the Kestrel Security Group.",
                   company="KSG").value == "Kestrel Security Group"
+
+
+def test_the_evidence_states_the_value_in_the_questions_own_word() -> None:
+    # Both sentences state 2013 about the subject; the earlier-ranked one says it with another word of the
+    # question's relation ("incorporated" for "founded"). The one in the question's own word is the evidence.
+    incorporated = "March 2, 2013: Brightwater Labs is incorporated in Porto."
+    founded = "Brightwater Labs was founded in 2013 to map the harbour."
+    found = answer("What year was Brightwater Labs founded?", incorporated, founded)
+    assert (found.value, found.confidence, found.sentence.text) == ("2013", "high", founded)
+    # Asked in the other word, the other sentence is the evidence: the order of the passages does not decide it.
+    found = answer("What year was Brightwater Labs incorporated?", founded, incorporated)
+    assert (found.value, found.sentence.text) == ("2013", incorporated)

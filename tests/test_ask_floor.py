@@ -4,7 +4,7 @@ The shared build is served on 127.0.0.1 and gathered as ISRG with the default 20
 pipeline (crawl, clean, chunk, the offline all-MiniLM-L6-v2, BM25, the embedded store); each of the 14 questions of
 letsencrypt_facts.json is then asked extractively (no LLM). Measured when written, default settings:
 
-    fact in the answer 13/14        evidence chunk in the answerer's context 12/14        evidence chunk first 9/14
+    fact in the answer 13/14        evidence chunk in the answerer's context 12/14        evidence chunk first 10/14
 
 (2 of the 14 evidence sentences are in no page the 20-page crawl keeps, so 12 is the most the context can hold.)
 Gathered as "Let's Encrypt", the name most users would give the site (the facts are about ISRG, its operator):
@@ -13,7 +13,8 @@ The whole English site (250 pages, 1,149 chunks, where versioned policy document
 blog index crowd the candidates): fact in the answer 13/14, evidence in context 13/14, evidence first 10/14; before
 the page-kind prior (retrieve.page_kind_weights) 8, 8 and 5, before the query's relation words
 (retrieve.expansion_weight) 13, 12 and 8, before the sentence rerank credited them (and while the facts document
-repeated its page's URL on every line) 13, 13 and 9; at 20 pages then 13, 11 and 8.
+repeated its page's URL on every line) 13, 13 and 9; at 20 pages then 13, 11 and 8, and 13, 12 and 9 before the
+reader's evidence was the sentence stating the value in the question's own word ("founded" over "incorporated").
 The floors allow EPSILON less: a change that costs more is a regression to explain. About three minutes on 2 cores.
 """
 
@@ -26,7 +27,7 @@ from bench_loader import load_bench
 
 # (answered, evidence in context, evidence first) measured, per page budget: 20, the default; 250, the whole site,
 # where the page-kind prior keeps the fact pages among the candidates (8, 8 and 5 without it).
-MEASURED = {20: (13, 12, 9), 250: (13, 13, 10)}
+MEASURED = {20: (13, 12, 10), 250: (13, 13, 10)}
 MEASURED_ANSWERED_AS_BRAND = 13
 EPSILON = 1
 
