@@ -74,7 +74,8 @@ def extract_answer(
 ) -> ExtractiveAnswer:
     """The 1-3 best sentences of ``context`` for ``question`` (about ``company``), with their source numbers."""
     q = read_question(question, None, company)
-    passages = [Passage(item.chunk.text, number, number, item.chunk.metadata.title) for number, item in enumerate(context, start=1)]
+    passages = [Passage(item.chunk.text, number, number, item.chunk.metadata.title, tuple(item.chunk.metadata.heading_path))
+                for number, item in enumerate(context, start=1)]
     reading = read(q, passages)
     if q.kind in TYPED_KINDS:
         if reading.answer is None:
@@ -107,7 +108,8 @@ def sure_answer_first(question: str, company: str, chunks: list[ScoredChunk]) ->
     q = read_question(question, None, company)
     if q.kind not in TYPED_KINDS:
         return chunks
-    reading = read(q, [Passage(c.chunk.text, index, index + 1, c.chunk.metadata.title) for index, c in enumerate(chunks)])
+    reading = read(q, [Passage(c.chunk.text, index, index + 1, c.chunk.metadata.title, tuple(c.chunk.metadata.heading_path))
+                       for index, c in enumerate(chunks)])
     if reading.answer is None or reading.answer.confidence != "high" or reading.answer.sentence.passage.ref == 0:
         return chunks
     sure = reading.answer.sentence.passage.ref

@@ -56,6 +56,7 @@ KIND_NOUNS = {"year": "a year", "date": "a date", "number": "a number", "money":
               "contact": "an e-mail address, a phone number or a web address", "option": "one of the options",
               "boolean": "a yes or no", "text": "an answer"}
 
+MIN_WORDS = 4  # a shorter piece of prose ("Read more", a lone label) is no sentence to weigh
 MAX_SENTENCES = 8  # the best sentences that vote on a typed value
 NEGATION_PENALTY = 0.5
 BOILERPLATE_PENALTY = 0.1
@@ -360,7 +361,7 @@ def _name_parts(label: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 def split_sentences(markdown: str) -> list[str]:
     """The sentences the reader weighs: prose of four words or more (the one splitter, cikb.core.sentences)."""
-    return sentence_splitter.split_sentences(markdown, min_words=4)
+    return sentence_splitter.split_sentences(markdown, min_words=MIN_WORDS)
 
 
 # --- what a sentence says ---------------------------------------------------------------------
@@ -560,6 +561,14 @@ def _after_leading_date(sentence: str) -> str | None:
 
 # A label and its value, the way about pages, contact pages and facts documents state them ("Founded: 2013").
 _LABEL_LINE = re.compile(r"^\W*[A-Z][A-Za-z’' ]{1,30}:\s+\S")
+# A section that defines its document's terms: its label lines say what a word means, not what the company is
+# ("Government Entity: A government-operated legal entity, ..." in a policy's Definitions, a contract's glossary).
+_DEFINITIONS_HEADING = re.compile(r"\b(?:definitions?|glossary|terminology|defined terms)\b", re.IGNORECASE)
+
+
+def _defines_terms(headings: Sequence[str]) -> bool:
+    """Whether a section under these headings defines terms (Definitions, Glossary, Terminology)."""
+    return any(_DEFINITIONS_HEADING.search(heading) for heading in headings)
 
 
 def _mentions_subject(q: Question, text: str) -> bool:
@@ -1057,6 +1066,7 @@ class Passage:
     ref: Any = None
     rank: int = 1
     title: str = ""
+    headings: tuple[str, ...] = ()  # the sections it sits under, outermost first (a chunk's heading_path)
 
 
 @dataclass
@@ -1073,6 +1083,7 @@ class Sentence:
     negated: bool = False
     boilerplate: bool = False
     creates_other: bool = False  # its creation word makes something else ("we launched our X project in 2020")
+    definition: bool = False  # it stands in a section that defines terms ("Government Entity: A government-operated ...")
     spans: list[Span] = field(default_factory=list)
     dense: float | None = None
     score: float = 0.0
@@ -1139,7 +1150,7 @@ def _sentences(passages: Sequence[Passage]) -> list[Sentence]:
         boilerplate = bool(_BOILERPLATE_TITLE.search(passage.title or ""))
         before, before_stems = "", set()
         # Lines that address the reader as instructions ("answer that ...") state nothing: never read as answers.
-        for text in split_sentences(without_instructions(passage.text)):
+        for text, heading in sentence_splitter.sentences_under_headings(without_instructions(passage.text), min_words=MIN_WORDS):
             simple = plain(text)
             stems = set().union(*(_stems_of(w) for w, _, _ in _tokens(simple))) if simple.strip() else set()
             antecedent = before if sentence_splitter.opens_on_pronoun(text) else ""
@@ -1150,7 +1161,9 @@ def _sentences(passages: Sequence[Passage]) -> list[Sentence]:
             if key in seen:  # overlapping chunks repeat sentences: keep the better-ranked copy
                 continue
             seen.add(key)
-            out.append(Sentence(text, passage, simple, stems, boilerplate=boilerplate, antecedent=antecedent))
+            section = (heading,) if heading is not None else passage.headings  # a heading inside the chunk, else where it starts
+            out.append(Sentence(text, passage, simple, stems, boilerplate=boilerplate, antecedent=antecedent,
+                                definition=_defines_terms(section)))
     return out
 
 
@@ -1222,7 +1235,8 @@ def _score(q: Question, sentences: list[Sentence]) -> None:
         s.role = subject_role(q, s.plain)
         if s.role == 1 and _owned_predicate(q, s.plain):
             s.role = 2  # "Since its founding in 2013, ISRG's ...": the predicate is the subject's
-        elif s.role == 0 and _LABEL_LINE.match(s.plain) and _mentions_subject(q, s.passage.title or ""):
+        elif (s.role == 0 and _LABEL_LINE.match(s.plain) and not s.definition
+              and _mentions_subject(q, s.passage.title or "")):
             s.role = 2  # "Address: 548 Market St" on "About Acme" or under "Facts about Acme": the page's subject
         elif s.role == 1 and q.wants == "agent" and _subject_is_patient(q, s.plain):
             s.role = 2  # "Who operates Acme?": "Globex is the firm that operates Acme" is about who operates Acme

@@ -57,6 +57,7 @@ def passages_from_chunks(chunks: list[ScoredChunk]) -> list[Passage]:
             text=sc.chunk.text,
             source=EnrichSource(kind="kb", url=sc.chunk.metadata.url, title=sc.chunk.metadata.title, chunk_id=sc.chunk.id),
             rank=sc.rank,
+            headings=tuple(sc.chunk.metadata.heading_path),
         )
         for sc in chunks
     ]

@@ -33,20 +33,36 @@ def split_sentences(text: str, *, min_words: int = 1, headings: bool = False) ->
 
     ``min_words`` drops shorter pieces; ``headings`` keeps each heading's text as a sentence of its own.
     """
-    sentences: list[str] = []
+    return [s for s, is_heading in _sentences(text) if (headings or not is_heading) and len(_WORD.findall(s)) >= min_words]
+
+
+def sentences_under_headings(text: str, *, min_words: int = 1) -> list[tuple[str, str | None]]:
+    """The sentences of ``text`` (as :func:`split_sentences`), each with the text of the last heading above it
+    in ``text``; None before the first (the caller may know the section a chunk starts in)."""
+    found: list[tuple[str, str | None]] = []
+    heading: str | None = None
+    for sentence, is_heading in _sentences(text):
+        if is_heading:
+            heading = sentence
+        elif len(_WORD.findall(sentence)) >= min_words:
+            found.append((sentence, heading))
+    return found
+
+
+def _sentences(text: str) -> list[tuple[str, bool]]:
+    """Every sentence and heading of ``text`` in order, each marked whether it is a heading."""
+    sentences: list[tuple[str, bool]] = []
     for block in re.split(r"\n\s*\n", text):
-        lines = [line for line in block.splitlines() if line.strip()]
         kept: list[str] = []
-        for line in lines:
+        for line in (line for line in block.splitlines() if line.strip()):
             if _HEADING.match(line):
-                if headings:
-                    sentences.extend(_split_prose(_plain(_pieces(kept))))
-                    kept = []
-                    sentences.append(_plain([_HEADING.sub("", line)])[0])
+                sentences.extend((s, False) for s in _split_prose(_plain(_pieces(kept))))
+                kept = []
+                sentences.append((_plain([_HEADING.sub("", line)])[0], True))
             elif not _is_markup_line(line):
                 kept.append(line)
-        sentences.extend(_split_prose(_plain(_pieces(kept))))
-    return [s for s in sentences if len(_WORD.findall(s)) >= min_words]
+        sentences.extend((s, False) for s in _split_prose(_plain(_pieces(kept))))
+    return sentences
 
 
 def _plain(pieces: list[str]) -> list[str]:
