@@ -74,9 +74,7 @@ def extract_answer(
 ) -> ExtractiveAnswer:
     """The 1-3 best sentences of ``context`` for ``question`` (about ``company``), with their source numbers."""
     q = read_question(question, None, company)
-    passages = [Passage(item.chunk.text, number, number, item.chunk.metadata.title, tuple(item.chunk.metadata.heading_path))
-                for number, item in enumerate(context, start=1)]
-    reading = read(q, passages)
+    reading = read(q, [_passage(item, number, number) for number, item in enumerate(context, start=1)])
     if q.kind in TYPED_KINDS:
         if reading.answer is None:
             return ExtractiveAnswer("", [], None, unanswered=KIND_NOUNS[q.kind])
@@ -108,14 +106,18 @@ def sure_answer_first(question: str, company: str, chunks: list[ScoredChunk]) ->
     q = read_question(question, None, company)
     if q.kind not in TYPED_KINDS:
         return chunks
-    reading = read(q, [Passage(c.chunk.text, index, index + 1, c.chunk.metadata.title, tuple(c.chunk.metadata.heading_path))
-                       for index, c in enumerate(chunks)])
+    reading = read(q, [_passage(c, index, index + 1) for index, c in enumerate(chunks)])
     if reading.answer is None or reading.answer.confidence != "high" or reading.answer.sentence.passage.ref == 0:
         return chunks
     sure = reading.answer.sentence.passage.ref
     first = chunks[sure].model_copy(update={"rank": 1, "score": max(chunks[0].score, chunks[sure].score)})  # scores stay in rank order
     rest = [c for index, c in enumerate(chunks) if index != sure]
     return [first, *(c.model_copy(update={"rank": rank}) for rank, c in enumerate(rest, start=2))]
+
+
+def _passage(item: ScoredChunk, ref: int, rank: int) -> Passage:
+    """A chunk as the reader reads it: its text, page title and the sections it starts in."""
+    return Passage(item.chunk.text, ref, rank, item.chunk.metadata.title, tuple(item.chunk.metadata.heading_path))
 
 
 def _dense(reading: Reading, embed_sentences: SentenceEmbedder, query_vector: np.ndarray) -> None:
