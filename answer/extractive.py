@@ -28,6 +28,7 @@ from cikb.answer.reader import (
     Sentence,
     read,
     read_question,
+    own_terms,
     rerank,
     split_sentences,
 )
@@ -135,7 +136,7 @@ def _choose(reading: Reading, first: Sentence) -> list[Sentence]:
     """The first sentence, then those close to it, or answering a part of the question it leaves open."""
     terms = set(reading.question.terms)
     chosen = [first]
-    covered = _terms_in(first, terms)
+    covered = own_terms(first, terms)
     top = max(first.score, 1e-9)
     for candidate in reading.relevant:
         if candidate is first:
@@ -148,7 +149,7 @@ def _choose(reading: Reading, first: Sentence) -> list[Sentence]:
             continue
         if reading.question.kind == "contact" and not candidate.spans:
             continue  # "email address": a postal "Address: ..." line adds a word, not an e-mail address
-        adds = _terms_in(candidate, terms) - covered
+        adds = own_terms(candidate, terms) - covered
         close = candidate.score >= FOLLOW_UP_SHARE * top
         agrees = reading.answer is not None and candidate in reading.answer.support
         if adds or (close and agrees):
@@ -160,8 +161,4 @@ def _choose(reading: Reading, first: Sentence) -> list[Sentence]:
 def _quoted(sentence: Sentence, chosen: list[Sentence]) -> str:
     """The sentence with the one naming its pronoun subject, unless that one is quoted too."""
     return sentence.text if any(sentence.antecedent == c.text for c in chosen) else sentence.quote
-
-
-def _terms_in(sentence: Sentence, terms: set[str]) -> set[str]:
-    return {t for t in terms if t in sentence.stems}
 

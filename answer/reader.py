@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import cache, lru_cache
@@ -1291,16 +1291,16 @@ def _decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answe
     # ("ISRG was founded in 2013" over "May 24, 2013: ISRG is incorporated" for "What year was ISRG founded?"),
     # then the best scored.
     best = max(support[best_key], key=lambda s: (s.coverage == 1.0 and s.role == 2 and tightly_linked(q, s.plain, _nearest(q, s)[0]),
-                                                   _own_words(q, s), s.score))
+                                                   len(own_terms(s, q.terms)), s.score))
     span, far = _nearest(q, best)
     value = span.text
     confidence = _confidence(q, best, span, far, candidates, best_key)
     return Answer(value, confidence, best, support[best_key])
 
 
-def _own_words(q: Question, s: Sentence) -> int:
-    """How many of the question's terms the sentence states in the question's own word, not another of its relation."""
-    return sum(t in s.stems for t in q.terms)
+def own_terms(s: Sentence, terms: Iterable[str]) -> set[str]:
+    """The terms the sentence states in the question's own word (not by another word of their relation)."""
+    return {t for t in terms if t in s.stems}
 
 
 def _vote(weights: list[float]) -> float:

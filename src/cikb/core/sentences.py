@@ -33,7 +33,7 @@ def split_sentences(text: str, *, min_words: int = 1, headings: bool = False) ->
 
     ``min_words`` drops shorter pieces; ``headings`` keeps each heading's text as a sentence of its own.
     """
-    return [s for s, is_heading in _sentences(text) if (headings or not is_heading) and len(_WORD.findall(s)) >= min_words]
+    return [s for s, is_heading in _sentences(text) if (headings or not is_heading) and _has_words(s, min_words)]
 
 
 def sentences_under_headings(text: str, *, min_words: int = 1) -> list[tuple[str, str | None]]:
@@ -44,9 +44,13 @@ def sentences_under_headings(text: str, *, min_words: int = 1) -> list[tuple[str
     for sentence, is_heading in _sentences(text):
         if is_heading:
             heading = sentence
-        elif len(_WORD.findall(sentence)) >= min_words:
+        elif _has_words(sentence, min_words):
             found.append((sentence, heading))
     return found
+
+
+def _has_words(sentence: str, count: int) -> bool:
+    return len(_WORD.findall(sentence)) >= count
 
 
 def _sentences(text: str) -> list[tuple[str, bool]]:
