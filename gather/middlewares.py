@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import Request, signals
 from scrapy.core.downloader.handlers.http11 import HTTP11DownloadHandler
+from scrapy.downloadermiddlewares.redirect import RedirectMiddleware
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.exceptions import (
     DownloadCancelledError,
@@ -206,10 +207,31 @@ def deadline_of(request: Request, crawler: Crawler) -> float:
     return min(page_deadline, getattr(crawler.spider, "deadline", math.inf))
 
 
+class PageRedirectMiddleware(RedirectMiddleware):
+    """Scrapy's RedirectMiddleware (301, 302, 303, 307, 308; at most REDIRECT_MAX_TIMES in a row),
+    with each redirect of a page request vetted by its spider before it is followed
+    (``SourceSpider.follow_redirect``): not off the source's sites, not to a page already
+    requested, and counted apart from drops.
+
+    The vetting is here, where the redirect is made, because nothing else can do it: page
+    requests are ``dont_filter`` (the spider de-duplicates itself) and the redirected request
+    inherits that, so Scrapy's dupefilter never sees it; and a redirect refused here is
+    reported under the URL that was asked for.
+    """
+
+    def process_response(self, request: Request, response: Response) -> Request | Response:
+        result = super().process_response(request, response)
+        if isinstance(result, Request) and request.meta.get(PAGE_KEY):
+            self.crawler.spider.follow_redirect(result)  # raises Dropped to refuse it
+        return result
+
+
 class HtmlOnlyMiddleware:
     """Keep only the content types a request accepts (``meta['cikb_accept']``); bound response size.
 
     Non-HTML bodies are not even downloaded: the check runs when the headers arrive.
+    It applies to final answers only: a redirect is followed whatever it says about its own
+    (usually empty) body, and the check applies to where it leads.
     Responses over DOWNLOAD_MAXSIZE are cancelled by Scrapy; this counts them as ``size``.
     """
 
@@ -224,6 +246,11 @@ class HtmlOnlyMiddleware:
         content_type = content_type_of(headers)
         if not content_type and _conditional(request):
             return  # most likely a 304 (no body, often no Content-Type): the HTTP cache serves the stored page, checked below
+        if b"Location" in headers:
+            # Most likely a redirect (servers send 301 without a Content-Type, e.g. /about -> /about/);
+            # the signal does not carry the status, so it is let through whole (DOWNLOAD_MAXSIZE still
+            # bounds it): PageRedirectMiddleware follows a 3xx, and any 2xx is checked below.
+            return
         if not _accepted(request, content_type):
             raise StopDownload(fail=True)
 

@@ -1,7 +1,8 @@
 """Counts what one source fetched and dropped, and streams it as messages (child side).
 
-A spider calls :meth:`SourceReporter.page` and :meth:`SourceReporter.drop`; each
-call updates the source's SourceSummary and sends one :class:`Message` through
+A spider calls :meth:`SourceReporter.page` and :meth:`SourceReporter.drop` (and
+:meth:`SourceReporter.redirect`, which only counts); each of the first two
+updates the source's SourceSummary and sends one :class:`Message` through
 ``send`` (in the crawler process: a JSON line to the parent).
 """
 
@@ -70,6 +71,10 @@ class SourceReporter:
             fetched_at=datetime.now(timezone.utc),
         )
         self._send(Message(event=self._event("page_fetched", url=url), page=page))
+
+    def redirect(self) -> None:
+        """Count one redirect followed (a page request answered 3xx whose target is fetched instead); not a drop."""
+        self.summary.redirected += 1
 
     def drop(self, url: str, reason: DropReason, detail: str = "", *, start: bool = False) -> None:
         """Count one dropped page; a failed start URL (not a robots refusal) may become the source's error."""

@@ -21,6 +21,10 @@ DOWNLOADER_MIDDLEWARES: dict[str, int | None] = {
     "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
     f"{_MW}.BackoffRetryMiddleware": 550,
     f"{_MW}.HtmlOnlyMiddleware": 560,
+    # Scrapy's own, in its place (after HtmlOnly on the way in, before it on the way out): a redirect
+    # is followed before the content-type check of its body, vetted by the spider (see the class).
+    "scrapy.downloadermiddlewares.redirect.RedirectMiddleware": None,
+    f"{_MW}.PageRedirectMiddleware": 600,
 }
 
 
@@ -52,6 +56,7 @@ def scrapy_settings(settings: GatherSettings, http_cache_dir: str | None = None)
         # FIFO within one priority: the crawl reaches pages breadth-first, not depth-first.
         "SCHEDULER_MEMORY_QUEUE": "scrapy.squeues.FifoMemoryQueue",
         "SCHEDULER_DISK_QUEUE": "scrapy.squeues.PickleFifoDiskQueue",
+        "REDIRECT_ENABLED": True,  # 301, 302, 303, 307, 308 within the source's sites (PageRedirectMiddleware)
         "REDIRECT_MAX_TIMES": 5,
         "COOKIES_ENABLED": False,
         "TELNETCONSOLE_ENABLED": False,

@@ -44,7 +44,7 @@ class SourceSpider(Spider):
         self.start_urls = list(reporter.request.start_urls)
         # Registered domains requests may go to (see gather.middlewares.OffsiteMiddleware).
         self.allowed_sites: set[str] | None = {site_of(url) for url in self.start_urls}
-        self._seen: set[str] = set()  # canonical URLs requested (or delivered after a redirect)
+        self._seen: set[str] = set()  # canonical URLs requested, redirected to, or delivered
         self._pending: set[str] = set()  # page requests not answered yet
         self._delivered: set[str] = set()
         self.deadline = math.inf  # monotonic end of the source's time budget, set when it opens
@@ -79,7 +79,9 @@ class SourceSpider(Spider):
             return None
         self._seen.add(key)
         self._pending.add(key)
-        # dont_filter: this spider de-duplicates itself, so redirects to a seen page end in deliver().
+        # dont_filter: this spider de-duplicates itself, so every request ends in its callback or errback
+        # (Scrapy's dupefilter drops a repeat silently); redirects inherit it, and one to a page already
+        # requested is refused in follow_redirect().
         return Request(
             url,
             callback=callback or self.parse_page,
@@ -88,6 +90,22 @@ class SourceSpider(Spider):
             dont_filter=True,
             meta={PAGE_KEY: key, START: start, ACCEPT_KEY: accept or self.accept},
         )
+
+    def follow_redirect(self, redirected: Request) -> None:
+        """Vet the redirect of a page request to ``redirected`` before it is followed (see
+        gather.middlewares.PageRedirectMiddleware); raise Dropped when it must not be.
+
+        The target is marked requested now, so that a page linked both as /about and /about/
+        is fetched once whichever comes first: the requested URL is already marked
+        (page_request), and a later link to the target finds it marked too.
+        """
+        if not self.allows(redirected.url):
+            raise Dropped(DropReason.offsite, f"redirects to another site, not followed: {redirected.url}")
+        key = canonicalize_url(redirected.url)
+        if key in self._seen:
+            raise Dropped(DropReason.duplicate, f"redirects to {redirected.url}, requested already")
+        self._seen.add(key)
+        self.reporter.redirect()
 
     def parse_page(self, response: Response) -> Any:
         """Pages of a source that follows no links: deliver them."""

@@ -67,6 +67,7 @@ class SourceSummary(BaseModel):
     source_type: SourceType
     start_urls: list[str] = Field(default_factory=list)
     fetched: int = 0
+    redirected: int = Field(0, description="Redirects (301, 302, 303, 307, 308) followed to a page of the source's sites; not drops.")
     kept: int = 0
     dropped: dict[str, int] = Field(default_factory=dict)
     documents: int = 0
