@@ -241,7 +241,7 @@ def print_batch_summary(results: list[CompanyResult]) -> None:
 
 
 def print_summary(summary: GatherSummary) -> None:
-    table = Table("source", "fetched", "kept", "dropped", "documents", "chunks", "seconds",
+    table = Table("source", "fetched", "redirected", "kept", "dropped", "documents", "chunks", "seconds",
                   title=f"gathered {safe(summary.company.name)} ({safe(summary.company.slug)})")
     for s in summary.sources:
         dropped = ", ".join(f"{n} {reason}" for reason, n in sorted(s.dropped.items())) or "-"
@@ -249,7 +249,7 @@ def print_summary(summary: GatherSummary) -> None:
             dropped = f"{dropped}; time budget spent"
         if s.error:
             dropped = f"{dropped}; error: {s.error}"
-        table.add_row(safe(s.source_type), str(s.fetched), str(s.kept), safe(dropped), str(s.documents), str(s.chunks), f"{s.seconds:.1f}")
+        table.add_row(safe(s.source_type), str(s.fetched), str(s.redirected), str(s.kept), safe(dropped), str(s.documents), str(s.chunks), f"{s.seconds:.1f}")
     out.print(table)
     for s in summary.sources:
         if s.timed_out:
