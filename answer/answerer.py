@@ -9,7 +9,7 @@ import numpy as np
 from cikb.answer.citations import check_citations
 from cikb.answer.context import numbered_context, sources_of
 from cikb.answer.extractive import extract_answer
-from cikb.answer.models import ABSTENTION, Answer, AnswerMode, Source
+from cikb.answer.models import ABSTENTION, Answer, AnswerMode, Related, Source
 from cikb.prompts import load_prompt
 from cikb.retrieve.models import RetrievalResult
 
@@ -96,13 +96,15 @@ class Answerer:
         if not found.sentences:
             # Sources were found, but none of their sentences states what was asked: say so, quote nothing.
             why = f"none of the {len(context)} retrieved source(s) has a sentence that states {found.unanswered or 'an answer'} for this question"
-            return self.abstain(question, retrieval, warnings=[why])
+            related = [Related(text=quote.text, number=quote.number) for quote in found.related]
+            return self.abstain(question, retrieval, warnings=[why], related=related,
+                                sources=_cited(context, [r.number for r in related]))
         numbers = list(dict.fromkeys(c.number for c in found.sentences))
         warnings = [] if found.confidence != "low" or found.short_answer is None else [
             f"low confidence: the quoted sentence may not state {found.short_answer!r} as the answer"]
         return Answer(
             question=question, answer=found.text, mode="extractive", grounded=True, citations=numbers,
-            short_answer=found.short_answer, sources=_cited(context, numbers), context=context,
+            short_answer=found.short_answer, confidence=found.confidence, sources=_cited(context, numbers), context=context,
             note=EXTRACTIVE_NOTE, warnings=warnings, retrieval=retrieval.trace,
         )
 

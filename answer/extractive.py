@@ -17,13 +17,14 @@ Up to two more sentences join the first when they score close to it and say some
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from cikb.answer.reader import (
     KIND_NOUNS,
     TYPED_KINDS,
     Passage,
+    Question,
     Reading,
     Sentence,
     read,
@@ -31,6 +32,7 @@ from cikb.answer.reader import (
     own_terms,
     rerank,
     split_sentences,
+    states_question,
 )
 
 from cikb.core.models import ScoredChunk
@@ -39,6 +41,8 @@ from cikb.core.shingles import jaccard
 __all__ = ["ExtractiveAnswer", "extract_answer", "split_sentences", "sure_answer_first"]
 
 MAX_SENTENCES = 3
+MAX_RELATED = 3
+FREE_TEXT_CANDIDATES = 5  # a free-text answer is one of the best sentences, never one found far down
 DENSE_CANDIDATES = 8
 # A follow-up sentence joins the first when it scores at least this share of it...
 FOLLOW_UP_SHARE = 0.8
@@ -64,6 +68,7 @@ class ExtractiveAnswer:
     short_answer: str | None
     confidence: str = "none"
     unanswered: str | None = None  # what the question asked for when no sentence states it ("a year")
+    related: list[Quote] = field(default_factory=list)  # when unanswered: the closest sentences, to read, not to copy
 
 
 def extract_answer(
@@ -78,19 +83,28 @@ def extract_answer(
     reading = read(q, [_passage(item, number, number) for number, item in enumerate(context, start=1)])
     if q.kind in TYPED_KINDS:
         if reading.answer is None:
-            return ExtractiveAnswer("", [], None, unanswered=KIND_NOUNS[q.kind])
+            return _unanswered(q, reading)
         first, short, confidence = reading.answer.sentence, reading.answer.value, reading.answer.confidence
     else:
         if embed_sentences is not None and query_vector is not None:
             _dense(reading, embed_sentences, query_vector)
-        relevant = reading.relevant
-        if not relevant:
-            return ExtractiveAnswer("", [], None, unanswered=KIND_NOUNS[q.kind])
-        first, short, confidence = relevant[0], None, "low"
+        # The best sentence that states the question (every key term, about the subject); the others are related reading.
+        stating = [s for s in reading.relevant[:FREE_TEXT_CANDIDATES] if states_question(q, s)]
+        if not stating:
+            return _unanswered(q, reading)
+        first, short, confidence = stating[0], None, "low"
     chosen = _choose(reading, first)
     quotes = [Quote(_quoted(s, chosen), s.passage.ref) for s in chosen]
     text = " ".join(f"{quote.text} [{quote.number}]" for quote in quotes)
     return ExtractiveAnswer(text, quotes, short, confidence)
+
+
+def _unanswered(q: Question, reading: Reading) -> ExtractiveAnswer:
+    """No sentence states what was asked: the closest ones, as related reading (never as the answer)."""
+    closest = [reading.unsure.sentence] if reading.unsure is not None else []
+    closest += [s for s in reading.relevant if s not in closest and not s.boilerplate]
+    related = [Quote(s.quote, s.passage.ref) for s in closest[:MAX_RELATED]]
+    return ExtractiveAnswer("", [], None, unanswered=KIND_NOUNS[q.kind], related=related)
 
 
 def sure_answer_first(question: str, company: str, chunks: list[ScoredChunk]) -> list[ScoredChunk]:

@@ -50,7 +50,11 @@ def extract_answer(question: str, column_type: ColumnType, passages: list[Passag
     reading = read_passages(question, column_type, passages, company=company, options=options)
     answer = reading.answer
     if answer is None:
-        return Candidate(None, "none", note=f"no sentence of the retrieved text states {KIND_NOUNS[reading.question.kind]}")
+        note = f"no sentence of the retrieved text states {KIND_NOUNS[reading.question.kind]}"
+        if reading.unsure is not None:  # related reading for the reviewer, never the cell's value
+            closest = reading.unsure.sentence
+            note += f" about the company; closest: “{' '.join(closest.quote.split())[:160]}” ({closest.passage.ref.url})"
+        return Candidate(None, "none", note=note)
     value = answer.value
     if column_type == "number":
         key = next(s.key for s in answer.sentence.spans if s.text == answer.value)

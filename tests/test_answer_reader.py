@@ -12,8 +12,10 @@ from cikb.enrich.extract import extract_answer
 
 
 def answer(question: str, *texts: str, company: str = "Brightwater Labs", column_type: str | None = None):
+    """The value the reader reads and how sure it is; one read with low confidence is related reading to ask and
+    enrich (tests/test_reader_gate.py), but it is still the reader's choice among the sentences."""
     reading = read(read_question(question, column_type, company), [Passage(t, i, i + 1) for i, t in enumerate(texts)])
-    return reading.answer
+    return reading.answer or reading.unsure
 
 
 @pytest.mark.parametrize(
@@ -186,8 +188,11 @@ def test_ask_and_enrich_give_the_same_answer_from_the_same_chunks(question: str,
     result.trace.company.matched = "Brightwater Labs"
     asked = Answerer().answer(question, result)
     cell = extract_answer(question, column_type, passages_from_chunks(result.context), company="Brightwater Labs")
-    assert asked.short_answer is not None and asked.short_answer == cell.value
-    assert asked.answer.startswith(cell.evidence)
+    assert asked.short_answer == cell.value
+    if cell.value is None:  # "The plant employs 85 people": the plant, not the company; both abstain
+        assert asked.abstained and "85 people" in asked.related[0].text and "85 people" in cell.note
+    else:
+        assert asked.answer.startswith(cell.evidence)
 
 
 def test_ask_says_plainly_when_no_sentence_states_what_was_asked() -> None:
@@ -309,7 +314,7 @@ def test_a_label_line_on_a_page_about_the_subject_is_about_the_subject() -> None
                 Passage("Address: 48 Harbour Street, Portland, OR 97201, USA", 2, 2, "Contact Brightwater Labs")]
     assert read(q, passages).answer.value.startswith("48 Harbour Street")
     elsewhere = [passages[0], Passage(passages[1].text, 2, 2, "Contact Kestrel Group")]
-    assert not read(q, elsewhere).answer.value.startswith("48 Harbour Street")
+    assert read(q, elsewhere).answer is None  # another body's address, not the subject's
 
 
 def test_the_date_another_thing_was_launched_is_no_date_of_the_subjects_launch() -> None:

@@ -62,7 +62,7 @@ class SlowKnowledgeBase:
     def search(self, question: str, company: str | None) -> list[ScoredChunk]:
         with self.in_flight:
             time.sleep(self.seconds)
-        chunk = chunk_text(f"https://{company}.test/", company or "", company or "", f"{company} was founded in 2001.")[0]
+        chunk = chunk_text(f"https://{company}.test/", company or "", company or "", "The company was founded in 2001.")[0]
         return [ScoredChunk(chunk=chunk, score=1.0, dense_score=0.9, rank=1)]
 
 

@@ -3,8 +3,10 @@
 The knowledge base is a word-overlap stand-in for retrieval (tests/enrich_support.TextKnowledgeBase) over the
 SQuAD company articles and four letsencrypt.org pages, so the figure moves only with the reader. Measured
 when written: 28 of 34 cells right, 15 high-confidence cells, all right; re-measured after the reader's
-timeline, agent-descriptor and related-word rules: 28 right, 17 high, all right. The floor allows EPSILON
-cells less, and high-confidence cells must stay >= 95% right.
+timeline, agent-descriptor and related-word rules: 28 right, 17 high, all right (and 6 wrong). Since the reader
+gives no value it reads with low confidence and a trained entity recogniser vetoes values of another kind (issue
+23): 24 right, 4 wrong, 6 empty, 17 high, all right. The floor allows EPSILON cells less right and no more wrong,
+and high-confidence cells must stay >= 95% right.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from cikb.core.slug import slugify
 from cikb.enrich.evidence import passages_from_chunks
 from cikb.enrich.extract import extract_answer
 
-MEASURED_RIGHT, EPSILON = 28, 2
+MEASURED_RIGHT, EPSILON = 24, 2
+MEASURED_WRONG = 4
 MIN_HIGH = 15  # measured 17
 
 pytestmark = pytest.mark.slow
@@ -36,14 +39,16 @@ def test_enrichment_cells_stay_above_the_floor(corpora: Path) -> None:
             text = "\n".join(p["context"] for p in articles[title]["paragraphs"])
             chunks += chunk_text(f"https://wiki.test/{title}", title, slugify(company), text)
     kb = TextKnowledgeBase(chunks, limit=10)
-    right = high = high_right = 0
+    right = wrong = high = high_right = 0
     for (company, column_name), answers in truth.items():
         column = next(c for c in bench.COLUMNS if c.name == column_name)
         question = column.question.replace("{Company}", company)
         cell = extract_answer(question, column.type, passages_from_chunks(kb.search(question, slugify(company))), company=company)
         ok = cell.value is not None and bench.is_right(cell.value, answers, column.type)
         right += ok
+        wrong += cell.value is not None and not ok
         high += cell.confidence == "high"
         high_right += ok and cell.confidence == "high"
     assert right >= MEASURED_RIGHT - EPSILON, f"{right}/{len(truth)} cells right"
+    assert wrong <= MEASURED_WRONG, f"{wrong}/{len(truth)} cells wrong"
     assert high >= MIN_HIGH and high_right / high >= 0.95, f"high-confidence cells: {high_right}/{high} right"

@@ -51,6 +51,8 @@ def search_chunks(
 
     with open_retriever(settings()) as retriever:
         _print_model(retriever.embedder)
+        if company is not None:  # an unknown --company is an error line naming the nearest ones, not another company's chunks
+            retriever.require_company(company)
         result = retriever.search(query, company=company)
     if as_json:
         print_json(result)
@@ -68,6 +70,10 @@ def _print_answer(result: Answer) -> None:
         out.print(f"\n[{style}]{safe(result.note, multiline=True)}[/{style}]", highlight=False)
     for warning in result.warnings:
         console.print(f"[yellow]warning:[/yellow] {safe(warning)}", highlight=False)
+    if result.related:
+        out.print("\nRelated reading (these sentences do not state the answer):", highlight=False)
+        for related in result.related:
+            out.print(f"  - {safe(related.text)} [{related.number}]", highlight=False)
     if result.sources:
         out.print("\nSources:", highlight=False)
         for source in result.sources:

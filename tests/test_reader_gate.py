@@ -1,0 +1,88 @@
+"""Wrong is worse than unknown (issue 23, items 2-3): the offline reader answers only when a sentence states a
+value of the asked kind about the asked company; otherwise it abstains and lists the closest sentences as related
+reading. Values are confirmed by a trained entity recogniser (spaCy's en_core_web_sm), phone numbers by
+libphonenumber."""
+
+from __future__ import annotations
+
+from answer_helpers import retrieval
+from cikb.answer import ABSTENTION, Answerer
+from cikb.answer.reader import Passage, read, read_question
+
+
+def _answer(question: str, texts: list[str]):
+    return Answerer().answer(question, retrieval(question, texts))
+
+
+def _reading(question: str, text: str, company: str = "Acme Corp"):
+    return read(read_question(question, None, company), [Passage(text, 1, 1)])
+
+
+def test_a_number_near_a_related_word_only_is_no_headcount_and_is_shown_as_related_reading():
+    text = "Our head office is in Springfield, Ohio, and our team is spread across 34 different states."
+    answer = _answer("How many employees does Acme Corp have?", [text])
+    assert answer.abstained and answer.answer == ABSTENTION
+    assert answer.short_answer is None
+    assert [r.text for r in answer.related] == [text] and answer.related[0].number == 1
+    assert answer.sources and answer.sources[0].number == 1  # the related reading's source, to open
+
+
+def test_a_headcount_stated_in_the_questions_own_word_is_answered():
+    answer = _answer("How many employees does Acme Corp have?", ["Acme Corp has 164 employees across the country."])
+    assert not answer.abstained and answer.short_answer == "164"
+    assert answer.confidence in ("high", "medium")
+    assert not answer.related
+
+
+def test_a_place_the_pattern_of_capitals_misses_is_found_by_the_entity_recogniser():
+    reading = _reading("Where is Acme Corp headquartered?",
+                       "Our official headquarters is in sunny Sarasota, Florida, but we work remotely.")
+    assert reading.answer is not None and reading.answer.value == "Sarasota, Florida"
+
+
+def test_a_place_stated_of_someone_else_is_not_the_companys():
+    answer = _answer("Where is Acme Corp headquartered?", ["Arin is based in Sunnyvale, California."])
+    assert answer.abstained and "Sunnyvale" not in answer.answer
+    assert "Sunnyvale" in answer.related[0].text
+
+
+def test_a_value_the_recogniser_reads_as_another_kind_is_no_answer():
+    # "Acme Labs" is an organisation, not a person: no chief executive is named here.
+    reading = _reading("Who is the chief executive of Acme Corp?", "The chief executive of Acme Corp visited Acme Labs in Ohio.")
+    assert reading.answer is None
+
+
+def test_a_person_is_still_read_where_the_recogniser_agrees():
+    reading = _reading("Who is the chief executive of Acme Corp?", "Acme Corp's chief executive is Maria Lopez.")
+    assert reading.answer is not None and reading.answer.value == "Maria Lopez"
+
+
+def test_a_phone_number_keeps_its_area_code_in_brackets():
+    reading = _reading("What is Acme Corp's phone number?", "You can call Acme Corp on +1 (415) 555-0100 on weekdays.")
+    assert reading.answer is not None and reading.answer.value == "+1 (415) 555-0100"
+
+
+def test_a_phone_number_from_another_country_is_read_by_libphonenumber():
+    reading = _reading("What is Acme Corp's phone number?", "Acme Corp can be reached on +31 20 794 0000 during office hours.")
+    assert reading.answer is not None and reading.answer.value == "+31 20 794 0000"
+    assert _reading("What is Acme Corp's phone number?", "Acme Corp was founded between 1998 2001 and 2013.").answer is None
+
+
+def test_a_contraction_keeps_the_pronoun_as_the_sentences_subject():
+    reading = _reading("What did Acme Corp win in 2021?", "We’re proud that we won a $32M contract in 2021.")
+    assert reading.sentences[0].role == 2
+
+
+def test_the_company_in_a_question_is_the_subject_named_another_way():
+    q = read_question("What is the company's legal name?", None, "Acme Corp")
+    assert "compani" not in q.terms and "acme" in q.subject_terms
+    # A question naming something else keeps its words as the terms: "its" is that thing's.
+    other = read_question("When did Roadrunner Inc issue its first invoice?", None, "Acme Corp")
+    assert not other.subject_terms
+
+
+def test_a_free_text_answer_needs_most_of_the_questions_terms_about_the_subject():
+    stated = _answer("What does Acme Corp sell?", ["Acme Corp sells anvils, rockets and giant magnets."])
+    assert not stated.abstained and stated.answer.startswith("Acme Corp sells anvils")
+    unrelated = _answer("What does Acme Corp sell?", ["Globex sells anvils.", "The weather in Ohio is mild in spring."])
+    assert unrelated.abstained and unrelated.answer == ABSTENTION
