@@ -132,7 +132,7 @@ def sure_answer_first(question: str, company: str, chunks: list[ScoredChunk]) ->
 
 def _passage(item: ScoredChunk, ref: int, rank: int) -> Passage:
     """A chunk as the reader reads it: its text, page title and the sections it starts in."""
-    return Passage(item.chunk.text, ref, rank, item.chunk.metadata.title, tuple(item.chunk.metadata.heading_path))
+    return Passage(item.chunk.text, ref, rank, item.chunk.metadata.title)
 
 
 def _dense(reading: Reading, embed_sentences: SentenceEmbedder, query_vector: np.ndarray) -> None:

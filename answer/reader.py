@@ -454,7 +454,7 @@ _GENERIC_NAME_WORDS = frozenset(
     """university college school company club museum party league group corporation institute agency fund
     administration television studios studio national united royal british american international football fc
     association society foundation bank records archives panel council network newspaper times
-    new north south east west research security""".split()
+    new north south east west""".split()
 )
 
 
@@ -584,14 +584,6 @@ def _after_leading_date(sentence: str) -> str | None:
 
 # A label and its value, the way about pages, contact pages and facts documents state them ("Founded: 2013").
 _LABEL_LINE = re.compile(r"^\W*[A-Z][A-Za-z’' ]{1,30}:\s+\S")
-# A section that defines its document's terms: its label lines say what a word means, not what the company is
-# ("Government Entity: A government-operated legal entity, ..." in a policy's Definitions, a contract's glossary).
-_DEFINITIONS_HEADING = re.compile(r"\b(?:definitions?|glossary|terminology|defined terms)\b", re.IGNORECASE)
-
-
-def _defines_terms(headings: Sequence[str]) -> bool:
-    """Whether a section under these headings defines terms (Definitions, Glossary, Terminology)."""
-    return any(_DEFINITIONS_HEADING.search(heading) for heading in headings)
 
 
 def _mentions_subject(q: Question, text: str) -> bool:
@@ -1089,7 +1081,6 @@ class Passage:
     ref: Any = None
     rank: int = 1
     title: str = ""
-    headings: tuple[str, ...] = ()  # the sections it sits under, outermost first (a chunk's heading_path)
 
 
 @dataclass
@@ -1106,7 +1097,6 @@ class Sentence:
     negated: bool = False
     boilerplate: bool = False
     creates_other: bool = False  # its creation word makes something else ("we launched our X project in 2020")
-    definition: bool = False  # it stands in a section that defines terms ("Government Entity: A government-operated ...")
     spans: list[Span] = field(default_factory=list)
     dense: float | None = None
     score: float = 0.0
@@ -1184,7 +1174,7 @@ def _sentences(passages: Sequence[Passage]) -> list[Sentence]:
         boilerplate = bool(_BOILERPLATE_TITLE.search(passage.title or ""))
         before, before_stems = "", set()
         # Lines that address the reader as instructions ("answer that ...") state nothing: never read as answers.
-        for text, heading in sentence_splitter.sentences_under_headings(without_instructions(passage.text), min_words=MIN_WORDS):
+        for text in sentence_splitter.split_sentences(without_instructions(passage.text), min_words=MIN_WORDS):
             simple = plain(text)
             stems = set().union(*(_stems_of(w) for w, _, _ in _tokens(simple))) if simple.strip() else set()
             antecedent = before if sentence_splitter.opens_on_pronoun(text) else ""
@@ -1195,9 +1185,7 @@ def _sentences(passages: Sequence[Passage]) -> list[Sentence]:
             if key in seen:  # overlapping chunks repeat sentences: keep the better-ranked copy
                 continue
             seen.add(key)
-            section = (heading,) if heading is not None else passage.headings  # a heading inside the chunk, else where it starts
-            out.append(Sentence(text, passage, simple, stems, boilerplate=boilerplate, antecedent=antecedent,
-                                definition=_defines_terms(section)))
+            out.append(Sentence(text, passage, simple, stems, boilerplate=boilerplate, antecedent=antecedent))
     return out
 
 
@@ -1269,7 +1257,7 @@ def _score(q: Question, sentences: list[Sentence]) -> None:
         s.role = subject_role(q, s.plain)
         if s.role == 1 and _owned_predicate(q, s.plain):
             s.role = 2  # "Since its founding in 2013, ISRG's ...": the predicate is the subject's
-        elif (s.role == 0 and _LABEL_LINE.match(s.plain) and not s.definition
+        elif (s.role == 0 and _LABEL_LINE.match(s.plain)
               and _mentions_subject(q, s.passage.title or "")):
             s.role = 2  # "Address: 548 Market St" on "About Acme" or under "Facts about Acme": the page's subject
         elif s.role == 1 and q.wants == "agent" and _subject_is_patient(q, s.plain):
@@ -1400,7 +1388,7 @@ def states_question(q: Question, s: Sentence) -> bool:
     question's key terms (IDF-weighted; a word of a term's relation counts half), or is led by the subject and
     holds every term in some word. Anything less is related reading. On SQuAD's company articles (every 6th
     question) the best sentence passing the first test held a true answer for 121 of 143 questions, 85%."""
-    if not s.about_subject or s.negated or s.boilerplate or s.definition:
+    if not s.about_subject or s.negated or s.boilerplate:
         return False
     stems = _reading_stems(q, s)
     # The subject's own sentence may state every term by a word of its relation ("Acme makes robots" for "sell").
@@ -1493,7 +1481,7 @@ def _labelled(q: Question, s: Sentence, span: Span) -> bool:
     """A "Label: value" line about the subject (on its own page) whose label is a key term or a word of its
     relation, with the value after it: "Address: 48 Harbour Street ..." states where the company is located."""
     label = _LABEL_LINE.match(s.plain)
-    if label is None or s.role != 2 or s.definition:
+    if label is None or s.role != 2:
         return False
     colon = s.plain.index(":")
     words = set().union(*(_stems_of(w) for w, _, _ in _tokens(s.plain[:colon])))

@@ -23,7 +23,6 @@ class Passage:
     text: str
     source: EnrichSource
     rank: int = 1
-    headings: tuple[str, ...] = ()  # the sections a knowledge-base chunk sits under (its heading_path)
 
 
 @dataclass
@@ -41,7 +40,7 @@ def read_passages(question: str, column_type: ColumnType, passages: list[Passage
                   options: list[str] | None = None) -> Reading:
     """The reader's reading of ``passages`` for a cell's question."""
     q = read_question(question, column_type, company, options or [])
-    return read(q, [ReaderPassage(p.text, p.source, p.rank, p.source.title, p.headings) for p in passages])
+    return read(q, [ReaderPassage(p.text, p.source, p.rank, p.source.title) for p in passages])
 
 
 def extract_answer(question: str, column_type: ColumnType, passages: list[Passage], *, company: str = "",

@@ -197,21 +197,3 @@ def test_the_chunk_stating_the_fact_in_the_questions_own_word_moves_first() -> N
     chunks = [scored_chunk(text, rank) for rank, text in enumerate(texts, start=1)]
     moved = sure_answer_first("What year was Acme Corp founded?", "Acme Corp", chunks)
     assert [c.chunk.id for c in moved] == [chunks[2].chunk.id, chunks[0].chunk.id, chunks[1].chunk.id]
-
-
-def test_the_answer_reads_the_section_a_chunk_starts_in() -> None:
-    from answer_helpers import scored_chunk
-    from cikb.answer.extractive import extract_answer
-
-    definitions = scored_chunk("Affiliate: A corporation, partnership or other legal entity that controls another entity.", 1,
-                               title="Acme Corp Certificate Policy")
-    definitions.chunk.metadata.heading_path = ["1. Introduction", "1.6 Definitions"]
-    prose = scored_chunk("All of this led us to set up Acme Corp as a nonprofit entity in Springfield.", 2)
-    question = "What kind of legal entity is Acme Corp?"
-    assert extract_answer(question, [definitions, prose], company="Acme Corp").text.startswith("All of this led us")
-    # enrich reads the same chunks the same way
-    from cikb.enrich.evidence import passages_from_chunks
-    from cikb.enrich.extract import read_passages
-
-    reading = read_passages(question, "text", passages_from_chunks([definitions, prose]), company="Acme Corp")
-    assert reading.sentences[0].text.startswith("All of this led us")

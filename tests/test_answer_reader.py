@@ -485,19 +485,3 @@ def test_the_evidence_states_the_value_in_the_questions_own_word() -> None:
     # Asked in the other word, the other sentence is the evidence: the order of the passages does not decide it.
     found = answer("What year was Brightwater Labs incorporated?", founded, incorporated)
     assert (found.value, found.sentence.text) == ("2013", incorporated)
-
-
-def test_a_label_line_that_defines_a_term_is_not_about_the_pages_subject() -> None:
-    # A policy's Definitions section on the company's own page says what a word means, not what the company is.
-    q = read_question("What kind of legal entity is Brightwater Labs?", None, "Brightwater Labs")
-    definitions = "## 1.6 Definitions\n\nAffiliate: A corporation, partnership or other legal entity that controls another entity."
-    prose = Passage("All of this led us to set up Brightwater Labs as a nonprofit entity in Porto.", 2, 2, "Our story")
-    first = read(q, [Passage(definitions, 1, 1, "Brightwater Labs Certificate Policy"), prose]).sentences[0]
-    assert first.text.startswith("All of this led us")
-    # The section may be where the chunk starts (its heading path) rather than a heading inside it.
-    inside = Passage(definitions.split("\n\n", 1)[1], 1, 1, "Brightwater Labs Certificate Policy", ("1. Introduction", "1.6 Definitions"))
-    assert read(q, [inside, prose]).sentences[0].text.startswith("All of this led us")
-    # Under any other heading a label line on the company's page is still the company's.
-    elsewhere = Passage("## 1.5 Organisation\n\nLegal form: A nonprofit public benefit corporation based in Porto.", 1, 1,
-                        "Brightwater Labs Certificate Policy")
-    assert read(q, [elsewhere, prose]).sentences[0].text.startswith("Legal form:")

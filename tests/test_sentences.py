@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cikb.core.sentences import sentences_under_headings, split_sentences
+from cikb.core.sentences import split_sentences
 
 
 def test_abbreviations_and_initials_do_not_end_a_sentence() -> None:
@@ -25,14 +25,9 @@ def test_short_pieces_are_dropped_on_request() -> None:
     assert split_sentences("Yes! Acme was founded in 2011.", min_words=4) == ["Acme was founded in 2011."]
 
 
-def test_each_sentence_knows_the_last_heading_above_it() -> None:
+def test_a_heading_ends_the_paragraph_above_it() -> None:
     text = ("Intro text before any heading.\n\n## 1.6 Definitions\n\nAffiliate: A firm that controls another one.\n"
             "### 1.7 Contact\nWrite to us at the address below.")
-    assert sentences_under_headings(text) == [
-        ("Intro text before any heading.", None),
-        ("Affiliate: A firm that controls another one.", "1.6 Definitions"),
-        ("Write to us at the address below.", "1.7 Contact"),
-    ]
-    # The same sentences as split_sentences gives, headings left out (a heading ends the paragraph above it).
-    assert [s for s, _ in sentences_under_headings(text)] == split_sentences(text)
+    assert split_sentences(text) == ["Intro text before any heading.", "Affiliate: A firm that controls another one.",
+                                     "Write to us at the address below."]
     assert split_sentences(text, headings=True)[1:3] == ["1.6 Definitions", "Affiliate: A firm that controls another one."]

@@ -36,19 +36,6 @@ def split_sentences(text: str, *, min_words: int = 1, headings: bool = False) ->
     return [s for s, is_heading in _sentences(text) if (headings or not is_heading) and _has_words(s, min_words)]
 
 
-def sentences_under_headings(text: str, *, min_words: int = 1) -> list[tuple[str, str | None]]:
-    """The sentences of ``text`` (as :func:`split_sentences`), each with the text of the last heading above it
-    in ``text``; None before the first (the caller may know the section a chunk starts in)."""
-    found: list[tuple[str, str | None]] = []
-    heading: str | None = None
-    for sentence, is_heading in _sentences(text):
-        if is_heading:
-            heading = sentence
-        elif _has_words(sentence, min_words):
-            found.append((sentence, heading))
-    return found
-
-
 def _has_words(sentence: str, count: int) -> bool:
     return len(_WORD.findall(sentence)) >= count
 

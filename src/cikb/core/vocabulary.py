@@ -43,13 +43,13 @@ RELATED_STEMS = {
     "sell": ("make", "build", "offer", "product", "provid", "produc", "manufactur", "design", "develop", "servic"),
     "make": ("build", "produc", "manufactur", "design", "sell", "offer", "product"),
     "product": ("make", "sell", "offer", "servic"),
-    "run": ("oper", "project", "program", "manag"),
+    "run": ("oper", "manag"),
     "project": ("program", "initi", "servic"),
     # A legal form or a tax status is stated by its kind, not by these words: "a Delaware corporation",
     # "a 501(c)(3) nonprofit", "a GmbH" (the words of the US and European forms, no site's own).
     "legal": _LEGAL_FORM_STEMS,
     "entiti": _LEGAL_FORM_STEMS,
-    "tax": ("501", "exempt", "nonprofit", "non-profit", "charit", "chariti", "profit"),
+    "tax": ("501", "exempt", "nonprofit", "non-profit", "charit", "chariti"),
 }
 
 
