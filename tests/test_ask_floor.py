@@ -1,21 +1,19 @@
-"""Quality floor of offline ask on the letsencrypt.org build (issue 10, items 3-5), as bench/ask.py measures it.
+"""Quality floors of offline ask on the shared company sites (issue 23, item 1), as bench/ask.py measures them.
 
-The shared build is served on 127.0.0.1 and gathered as ISRG with the default 20-page budget through the real
-pipeline (crawl, clean, chunk, the offline all-MiniLM-L6-v2, BM25, the embedded store); each of the 14 questions of
-letsencrypt_facts.json is then asked extractively (no LLM). Measured when written, default settings:
+Each site is served on 127.0.0.1 and gathered through the real pipeline with the default 20-page budget; each fact's
+question is asked extractively (no LLM) and scored as ../shared/tools/score_facts.py scores it: right when the first
+cited statement holds the answer, abstained, or wrong. letsencrypt and skylight are the sites the reader was tuned
+on; vamp and gitpod are held out (never read fact by fact while changing the reader). Measured when written:
 
-    fact in the answer 13/14        evidence chunk in the answerer's context 12/14        evidence chunk first 10/14
+    site          right  abstained  wrong  evidence in the top 10
+    letsencrypt   12/14      1        1       14/14     (tuned)
+    skylight       4/15     11        0        9/15     (tuned; 6 evidence pages are beyond the 20-page crawl)
+    vamp           3/15     11        1       14/15     (held out)
+    gitpod         3/15     11        1       10/15     (held out)
 
-(2 of the 14 evidence sentences are in no page the 20-page crawl keeps, so 12 is the most the context can hold.)
-Gathered as "Let's Encrypt", the name most users would give the site (the facts are about ISRG, its operator):
-fact in the answer 13/14.
-The whole English site (250 pages, 1,149 chunks, where versioned policy documents, transparency reports and the
-blog index crowd the candidates): fact in the answer 13/14, evidence in context 13/14, evidence first 10/14; before
-the page-kind prior (retrieve.page_kind_weights) 8, 8 and 5, before the query's relation words
-(retrieve.expansion_weight) 13, 12 and 8, before the sentence rerank credited them (and while the facts document
-repeated its page's URL on every line) 13, 13 and 9; at 20 pages then 13, 11 and 8, and 13, 12 and 9 before the
-reader's evidence was the sentence stating the value in the question's own word ("founded" over "incorporated").
-The floors allow EPSILON less: a change that costs more is a regression to explain. About three minutes on 2 cores.
+Before issue 23 (same command, gitpod then gathered 1 page): letsencrypt 13/0/1, skylight 5/2/8, vamp 5/1/9,
+gitpod 0/12/3. The issue's targets (right >= 75%, wrong <= 5% on held-out sites) are not met: see the README.
+Each floor allows EPSILON fewer right and no more wrong; high-confidence answers must all be right. About a minute.
 """
 
 from __future__ import annotations
@@ -25,33 +23,41 @@ from pathlib import Path
 import pytest
 from bench_loader import load_bench
 
-# (answered, evidence in context, evidence first) measured, per page budget: 20, the default; 250, the whole site,
-# where the page-kind prior keeps the fact pages among the candidates (8, 8 and 5 without it).
-MEASURED = {20: (13, 12, 10), 250: (13, 13, 10)}
-MEASURED_ANSWERED_AS_BRAND = 13
+# site: (right, wrong, evidence in the top 10), measured with the defaults (20 pages).
+MEASURED = {"letsencrypt": (12, 1, 14), "skylight": (4, 0, 9), "vamp": (3, 1, 14), "gitpod": (3, 1, 10)}
+MEASURED_RIGHT_AS_BRAND = 11  # letsencrypt.org gathered as "Let's Encrypt": its facts are about ISRG, its operator
 EPSILON = 1
 
 pytestmark = pytest.mark.slow
 
 
-@pytest.mark.parametrize("pages", sorted(MEASURED))
-def test_offline_ask_answers_the_letsencrypt_facts_above_the_floor(tmp_path: Path, pages: int) -> None:
+@pytest.mark.parametrize("name", sorted(MEASURED))
+def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, name: str) -> None:
     bench = load_bench("ask")
-    settings = bench.bench_settings(tmp_path / "data", pages=pages)
-    bench.gather_site(settings)
-    scores = bench.measure(settings)
-    figures = (f"{pages} pages, {scores.facts} facts: answered {scores.answered}, evidence in context {scores.in_context}, "
-               f"evidence first {scores.top1}")
-    answered, in_context, top1 = MEASURED[pages]
-    assert scores.answered >= answered - EPSILON, figures
-    assert scores.in_context >= in_context - EPSILON, figures
-    assert scores.top1 >= top1 - EPSILON, figures
+    site = bench.SITES[name]
+    settings = bench.bench_settings(tmp_path / "data")
+    bench.gather_site(settings, site)
+    scores = bench.measure(settings, site)
+    right, wrong, top10 = MEASURED[name]
+    figures = f"{name} ({site.role}): {scores.line()}"
+    assert scores.right >= right - EPSILON, figures
+    assert scores.wrong <= wrong, figures
+    assert scores.top10 >= top10 - EPSILON, figures
+    assert scores.high.count("right") == len(scores.high), figures  # high confidence is never wrong
+
+
+def test_the_held_out_sites_are_not_the_tuned_ones() -> None:
+    sites = load_bench("ask").SITES
+    assert {n for n, s in sites.items() if s.role == "held-out"} == {"vamp", "gitpod"}
+    assert {n for n, s in sites.items() if s.role == "tuned"} == {"letsencrypt", "skylight"}
 
 
 def test_named_by_its_brand_the_site_still_answers_above_the_floor(tmp_path: Path) -> None:
     # The company's display name is the reader's subject: "Let's" in a question is its name, not a word to match.
     bench = load_bench("ask")
-    settings = bench.bench_settings(tmp_path / "data", pages=20)
-    bench.gather_site(settings, "Let's Encrypt")
-    scores = bench.measure(settings, slug="lets-encrypt")
-    assert scores.answered >= MEASURED_ANSWERED_AS_BRAND - EPSILON, f"{scores.facts} facts: answered {scores.answered}"
+    site = bench.SITES["letsencrypt"]
+    settings = bench.bench_settings(tmp_path / "data")
+    bench.gather_site(settings, site, "Let's Encrypt")
+    scores = bench.measure(settings, site, slug="lets-encrypt")
+    assert scores.right >= MEASURED_RIGHT_AS_BRAND - EPSILON, scores.line()
+    assert scores.wrong <= 1, scores.line()
