@@ -6,6 +6,12 @@ is on whole words, case-insensitive, possessives folded ("Acme's" -> "acme"),
 and apostrophes inside a name dropped as in its slug ("Let's Encrypt" -> "lets encrypt").
 A name in a script written without spaces ("株式会社メルカリ", or "メルカリ" without
 its legal form) is found anywhere in the question, since no space marks its ends.
+
+A name given on its own (``--company``, a table row's company cell) is resolved by identity only
+(:func:`resolve_company`, cikb.core.identity): the company's slug, display name or a name its own
+pages give it, legal form, case and punctuation aside, or a website on its gathered domain. Sharing a
+word is not identity: "X Labs" is not "X", "Acme Robotics" is not "Acme Corp". A question naming
+such a lookalike is about another company unless the retrieved text names it too (:func:`unmentioned_names`).
 """
 
 from __future__ import annotations
@@ -13,7 +19,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
+from difflib import SequenceMatcher
 
+from cikb.core.identity import CompanyIdentity, name_keys, site_key
 from cikb.core.slug import strip_legal_forms, written_without_spaces
 from cikb.retrieve.models import CompanyChoice
 
@@ -27,6 +35,11 @@ NOT_NAMES = frozenset(
     """a an the what who whom whose when where which why how is are was were do does did can could
     should would will tell list give show name describe explain please i its it their they this that
     ceo cfo cto coo cmo ipo hq ai us usa uk eu ok q1 q2 q3 q4 fy""".split()
+)
+# Words that end one name and start another when they stand inside a capitalised run.
+_INNER_BREAKS = frozenset(
+    """what who whom whose when where which why how is are was were do does did can could should would will
+    ceo cfo cto coo cmo""".split()
 )
 _INNER_DOT = re.compile(r"(?<=\b\w)\.")
 _QUALIFIER = re.compile(r"\s*\([^)]*\)")
@@ -88,15 +101,25 @@ def _acronyms(name: str) -> set[str]:
     return set()
 
 
-def infer_company(question: str, companies: Mapping[str, str | None]) -> CompanyChoice:
+def company_variants(slug: str, name: str | None, aliases: Iterable[str] = ()) -> set[str]:
+    """``name_variants`` of the display name and of each name the company's own pages give it."""
+    variants = name_variants(slug, name)
+    for alias in aliases:
+        variants |= name_variants(slug, alias)
+    return variants
+
+
+def infer_company(question: str, companies: Mapping[str, str | None],
+                  aliases: Mapping[str, Iterable[str]] | None = None) -> CompanyChoice:
     """The knowledge-base company the question names (longest match wins), or no filter.
 
-    ``companies`` maps each slug the knowledge base holds to its display name (or None).
+    ``companies`` maps each slug the knowledge base holds to its display name (or None);
+    ``aliases`` each slug to the other names its own pages give it ("formerly Acme Widgets").
     """
     texts = {f" {normalize(question)} ", f" {_unpossessive(question)} "}
     best: tuple[int, str, str] | None = None
     for slug, name in sorted(companies.items()):
-        for variant in name_variants(slug, name):
+        for variant in company_variants(slug, name, (aliases or {}).get(slug, ())):
             found = any(
                 (variant in text) if len(variant) > 1 and written_without_spaces(variant) else (f" {variant} " in text) for text in texts
             )
@@ -107,17 +130,72 @@ def infer_company(question: str, companies: Mapping[str, str | None]) -> Company
     return CompanyChoice(slug=best[1], source="inferred", matched=best[2])
 
 
+def resolve_company(text: str, companies: Mapping[str, CompanyIdentity], website: str | None = None) -> str | None:
+    """The slug of the one company ``text`` (a slug or a name) and ``website`` identify, or None.
+
+    By the slug itself, else by name (:func:`cikb.core.identity.name_keys` meeting the company's:
+    "ACME Corp." is Acme Corp, "Acme Robotics" is not), else by the website's registered domain.
+    When a name fits two companies (an "Acme" and an "Acme Corp" gathered apart), the website
+    decides, then the exact name; else it is no company: a guess would give one company's facts
+    to the other.
+    """
+    text = " ".join((text or "").split())
+    if text in companies:
+        return text
+    keys = name_keys(text) if text else frozenset()
+    by_name = [slug for slug, identity in sorted(companies.items()) if keys & identity.keys()]
+    site = site_key(website or "")
+    by_site = [slug for slug, identity in sorted(companies.items()) if site and site in identity.sites()]
+    if len(by_name) == 1:
+        return by_name[0]
+    if by_name:
+        both = [slug for slug in by_name if slug in by_site]
+        exact = [slug for slug in by_name if normalize(text) in {normalize(n) for n in companies[slug].names()}]
+        chosen = both if len(both) == 1 else exact
+        return chosen[0] if len(chosen) == 1 else None
+    return by_site[0] if len(by_site) == 1 else None
+
+
+def nearest_companies(text: str, companies: Mapping[str, CompanyIdentity], limit: int = 3) -> list[CompanyIdentity]:
+    """The companies whose names look most like ``text`` (for an error line), best first.
+
+    By difflib's ratio between the name's key and each of the company's, a shared word counting
+    as half a match: "x-labs" is nearest to X, though it is not X.
+    """
+    asked = name_keys(text) or {normalize(text)}
+    asked_words = {w for key in asked for w in key.split()}
+
+    def likeness(identity: CompanyIdentity) -> float:
+        keys = identity.keys()
+        ratio = max((SequenceMatcher(None, a, k).ratio() for a in asked for k in keys), default=0.0)
+        shared = bool(asked_words & {w for k in keys for w in k.split()})
+        return ratio + (0.5 if shared else 0.0)
+
+    ranked = sorted(companies.values(), key=lambda identity: (-likeness(identity), identity.slug))
+    return ranked[:limit]
+
+
 def candidate_names(question: str) -> list[str]:
-    """Capitalised word runs of the question that could name a company or a person ("Globex", "Jane Doe")."""
+    """Capitalised word runs of the question that could name a company or a person ("Globex", "Jane Doe").
+
+    A run is also cut at a question word or a role inside it: "Acme Corp CEO Jane Doe" names
+    "Acme Corp" and "Jane Doe", not one "Acme Corp CEO Jane Doe" (while "Scale AI" stays one name).
+    """
     names = []
     for match in _CAPITALISED_RUN.finditer(question):
         words = [w.strip(".-") for w in match.group().split()]
-        while words and words[0].lower() in NOT_NAMES:  # "What", "Does", "CEO"...
-            words = words[1:]
-        while words and words[-1].lower() in NOT_NAMES:
-            words = words[:-1]
-        if words:
-            names.append(" ".join(words))
+        run: list[str] = []
+        for word in [*words, ""]:
+            if word and word.lower() not in _INNER_BREAKS:
+                run.append(word)
+                continue
+            while run and run[0].lower() in NOT_NAMES:  # "What", "Does", "CEO"...
+                run = run[1:]
+            while run and run[-1].lower() in NOT_NAMES:
+                run = run[:-1]
+            if run:
+                names.append(" ".join(run))
+            run = []
     return names
 
 
@@ -126,15 +204,25 @@ def unmentioned_names(question: str, texts: Iterable[str], known: Iterable[str] 
 
     ``known`` are normalised names already accounted for (the inferred company's variants):
     they are taken out of each candidate first, so "Acme Corporation" passes when "Acme" was matched.
+    A name that holds a known one and more ("Acme Robotics" when Acme Corp was matched) is another
+    company's until the texts name it whole: that they mention "robotics" somewhere is not enough.
     """
     haystack = f" {normalize(' '.join(texts))} "
     variants = sorted(known, key=len, reverse=True)
     missing = []
     for name in candidate_names(question):
-        rest = f" {normalize(name)} "
+        whole = f" {normalize(name)} "
+        rest = whole
         for variant in variants:
             rest = rest.replace(f" {variant} ", " ")
-        words = [w for w in rest.split() if w not in LEGAL_SUFFIXES]
-        if words and f" {' '.join(words)} " not in haystack:
+        words = _without_legal_suffixes(rest.split())
+        if not words:
+            continue
+        wanted = " ".join(_without_legal_suffixes(whole.split())) if rest != whole else " ".join(words)
+        if f" {wanted} " not in haystack:
             missing.append(name)
     return missing
+
+
+def _without_legal_suffixes(words: list[str]) -> list[str]:
+    return [w for w in words if w not in LEGAL_SUFFIXES]

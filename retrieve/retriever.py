@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 import numpy as np
 from cikb.embed import Bm25Encoder
-from cikb.retrieve.companies import infer_company, name_variants, unmentioned_names
+from cikb.retrieve.companies import company_variants, infer_company, nearest_companies, resolve_company, unmentioned_names
 from cikb.retrieve.duplicates import collapse_near_duplicates
 from cikb.retrieve.expansion import expand_query
 from cikb.retrieve.models import CompanyChoice, RetrievalResult, RetrievalTrace
@@ -16,6 +16,8 @@ from cikb.retrieve.priors import weigh_page_kinds
 from cikb.retrieve.rerank import Tokenize, rerank_by_sentences
 
 from cikb.core.config import RetrieveSettings, Settings
+from cikb.core.errors import UnknownCompanyError
+from cikb.core.identity import CompanyIdentity
 from cikb.core.models import ScoredChunk, SparseVector
 
 
@@ -49,7 +51,9 @@ class Retriever:
 
     ``company_names`` maps each slug the knowledge base holds to its display
     name, for matching companies in questions (R2); slugs missing from it are
-    matched by their words.
+    matched by their words. ``identities`` add what else identifies a company
+    (the names its own pages give it, the websites it was gathered from) to
+    resolve an explicit company or a table row (cikb.core.identity).
     """
 
     def __init__(
@@ -60,6 +64,7 @@ class Retriever:
         bm25: QueryEncoder,
         company_names: Mapping[str, str | None] | None = None,
         reorder: Reorder | None = None,
+        identities: Mapping[str, CompanyIdentity] | None = None,
     ) -> None:
         self.settings = settings.retrieve
         self.reorder = reorder
@@ -67,6 +72,7 @@ class Retriever:
         self.embedder = embedder
         self.bm25 = bm25
         self.company_names = dict(company_names or {})
+        self.identities = dict(identities or {})
         self.score_threshold = resolve_threshold(self.settings.score_threshold, embedder)
         # The rerank counts the stems BM25 counts (stop words dropped, Snowball stems).
         self._tokenize: Tokenize = getattr(bm25, "tokenize", None) or Bm25Encoder().tokenize
@@ -85,25 +91,48 @@ class Retriever:
         """Every company slug the store holds, with its display name when known."""
         return {slug: self.company_names.get(slug) for slug in self.store.companies()}
 
+    def known_identities(self, known: Mapping[str, str | None] | None = None) -> dict[str, CompanyIdentity]:
+        """What identifies each company the store holds (``known``: those companies and their display names)."""
+        known = self.known_companies() if known is None else known
+        return {slug: self.identities.get(slug) or CompanyIdentity(slug=slug, name=name) for slug, name in known.items()}
+
+    def resolve_company(self, company: str, website: str | None = None) -> str | None:
+        """The slug of the company the store holds that ``company`` (a slug or a name) and ``website`` identify, or None.
+
+        By identity only (cikb.retrieve.companies.resolve_company): "ACME Corp." is Acme Corp, "Acme Robotics" is not.
+        """
+        return resolve_company(company, self.known_identities(), website)
+
+    def require_company(self, company: str) -> str:
+        """The slug of the company ``company`` names; UnknownCompanyError naming the nearest known ones otherwise."""
+        identities = self.known_identities()
+        slug = resolve_company(company, identities)
+        if slug is not None:
+            return slug
+        if not identities:
+            raise UnknownCompanyError(f"no company {company!r} in the knowledge base: it is empty (gather one with `cikb gather`)")
+        nearest = ", ".join(identity.label() for identity in nearest_companies(company, identities))
+        raise UnknownCompanyError(f"no company {company!r} in the knowledge base; nearest: {nearest} (see `cikb companies`)")
+
     def choose_company(self, question: str, company: str | None, known: Mapping[str, str | None]) -> CompanyChoice:
         """R2: the explicit company (a slug or a name ``known`` holds), else one the question names, else none.
 
         The choice carries the company's display name when ``known`` has one: the reader takes the
         name's words as the subject's ("Let's Encrypt"), not the matched form ("lets encrypt").
         """
-        choice = self._choice(question, company, known)
+        choice = self._choice(question, company, self.known_identities(known))
         name = known.get(choice.slug) if choice.slug else None
         return choice.model_copy(update={"name": name}) if name else choice
 
     @staticmethod
-    def _choice(question: str, company: str | None, known: Mapping[str, str | None]) -> CompanyChoice:
+    def _choice(question: str, company: str | None, identities: Mapping[str, CompanyIdentity]) -> CompanyChoice:
         if company is None:
-            return infer_company(question, known)
-        if company in known:
-            return CompanyChoice(slug=company, source="explicit", matched=company)
-        by_name = infer_company(company, known)  # "--company 'Acme Corp'" works as well as "acme-corp"
-        if by_name.slug is not None:
-            return by_name.model_copy(update={"source": "explicit"})
+            names = {slug: identity.name for slug, identity in identities.items()}
+            return infer_company(question, names, {slug: identity.aliases for slug, identity in identities.items()})
+        # "--company 'Acme Corp'" works as well as "acme-corp", by identity: never "X" for "X Labs".
+        slug = resolve_company(company, identities)
+        if slug is not None:
+            return CompanyChoice(slug=slug, source="explicit", matched=company)
         return CompanyChoice(slug=company, source="explicit", matched=company, known=False)
 
     def search(self, query: str, company: str | None = None) -> RetrievalResult:
@@ -124,7 +153,8 @@ class Retriever:
         if choice.source != "explicit" and chunks:
             # A question naming something no passing chunk mentions is about a company (or person)
             # the knowledge base does not hold (R3), not about what retrieval happened to find.
-            known = name_variants(choice.slug, self.company_names.get(choice.slug)) if choice.slug else set()
+            identity = self.known_identities(known).get(choice.slug) if choice.slug else None
+            known = company_variants(identity.slug, identity.name, identity.aliases) if identity else set()
             unknown = unmentioned_names(query, (f"{c.chunk.metadata.title} {c.chunk.text}" for c in chunks), known)
             if unknown:
                 trace.company = choice.model_copy(update={"known": False, "unknown_names": unknown})

@@ -1,0 +1,114 @@
+"""A company's identity: which names and which website are one knowledge-base company (issue 23, item 4).
+
+Sharing a word is not identity: "X Labs" is not "X", "Acme Robotics" is not "Acme Corp". A name is a
+company's when, legal form, case and punctuation aside, it is the company's slug, its display name, or
+a name the company's own pages give it (schema.org ``legalName``/``alternateName``, "formerly X", the
+legal name its terms define): "Acme", "ACME Corp.", "acme-corp" and "Acme Corporation" are all Acme Corp.
+A website is a company's when it is on the registered domain the company was gathered from.
+
+The stages share this so that what a gather records (cikb.clean.facts) and what a reader resolves
+(cikb.retrieve.companies) compare names the same way.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from urllib.parse import urlsplit
+
+from cikb.core.slug import strip_legal_forms
+
+# Legal forms (and the words that stand for the whole group of companies) carry no identity:
+# "Acme Corp", "Acme, Inc." and "Acme Corporation" are one company. Only at the end of a name.
+LEGAL_FORMS = frozenset(
+    """inc incorporated corp corporation co company ltd limited llc llp lp plc gmbh ag kg sa sas sarl se nv bv
+    pty pte srl spa oy ab kk group holdings fc afc""".split()
+)
+_INNER_DOT = re.compile(r"(?<=\b\w)\.")  # "A.C.M.E." -> "ACME", "F.C." -> "FC"
+_POSSESSIVE = re.compile(r"['’]s\b", re.IGNORECASE)
+_APOSTROPHE = re.compile("['’ʼ`´]")
+_NON_WORD = re.compile(r"[^\w]+")
+QUALIFIER = re.compile(r"\s*\([^)]*\)")  # "Sky (United Kingdom)": a qualifier, not part of the name people type
+_JOINERS = frozenset({"and", "the"})  # "Barnes & Noble" = "Barnes and Noble"; "The Coca-Cola Company" = "Coca-Cola"
+
+
+def name_keys(name: str) -> frozenset[str]:
+    """The forms of ``name`` that identify a company: lower-case words, punctuation, "&"/"and", a leading
+    "the" and trailing legal forms dropped; possessives folded ("Acme's") and apostrophes dropped as in
+    a slug ("Let's Encrypt" -> "lets encrypt"). Two names are one company's when their keys meet."""
+    text = _INNER_DOT.sub("", strip_legal_forms(unicodedata.normalize("NFKC", name or "")))
+    keys = set()
+    for form in (_POSSESSIVE.sub("", text), _APOSTROPHE.sub("", text)):
+        words = _NON_WORD.sub(" ", form).replace("_", " ").lower().split()
+        words = [w for w in words if w not in _JOINERS] or words
+        while len(words) > 1 and words[-1] in LEGAL_FORMS:
+            words.pop()
+        if words:
+            keys.add(" ".join(words))
+    return frozenset(keys)
+
+
+@dataclass(frozen=True)
+class CompanyIdentity:
+    """What says a name or a website is this company: its slug, display name, the names its own pages
+    give it (``aliases``) and the websites it was gathered from."""
+
+    slug: str
+    name: str | None = None
+    aliases: tuple[str, ...] = ()
+    websites: tuple[str, ...] = ()
+
+    def names(self) -> list[str]:
+        """Its slug's words, display name and aliases, and each without a qualifier in parentheses."""
+        forms = [self.slug.replace("-", " "), *(n for n in (self.name, *self.aliases) if n)]
+        return list(dict.fromkeys([*forms, *(QUALIFIER.sub("", f) for f in forms if QUALIFIER.search(f))]))
+
+    def keys(self) -> frozenset[str]:
+        return frozenset(key for form in self.names() for key in name_keys(form))
+
+    def sites(self) -> frozenset[str]:
+        return frozenset(site for url in self.websites if (site := site_key(url)))
+
+    def label(self) -> str:
+        """How an error line names it: ``acme-corp (Acme Corp)``, or the slug alone when the name says no more."""
+        return f"{self.slug} ({self.name})" if self.name and self.name != self.slug else self.slug
+
+
+@lru_cache(maxsize=1)
+def _extractor():  # noqa: ANN202 -- tldextract loads only when a website is compared
+    import tldextract
+
+    # The bundled public-suffix snapshot only (never the network); private suffixes count, so
+    # acme.github.io and globex.github.io are two sites, not one "github.io".
+    return tldextract.TLDExtract(suffix_list_urls=(), include_psl_private_domains=True)
+
+
+def site_key(url: str) -> str:
+    """The registered domain of a URL or a bare host ("https://blog.acme.co.uk/x" -> "acme.co.uk");
+    for an IP address or a single-label host (localhost), which have none, the host and port; '' when there is no host."""
+    text = (url or "").strip()
+    if not text:
+        return ""
+    parts = urlsplit(text if "://" in text else f"http://{text}")
+    host = (parts.hostname or "").rstrip(".").lower()
+    if not host:
+        return ""
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if _is_ip(host) or "." not in host:
+        return f"{host}:{port}" if port else host  # one machine's sites differ by port (127.0.0.1:8001, :8002)
+    # A name under no known suffix (acme.example, a company's .internal) is taken as name.suffix.
+    return _extractor()(host).top_domain_under_public_suffix or ".".join(host.split(".")[-2:])
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
