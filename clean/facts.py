@@ -31,6 +31,9 @@ inside footer, address and contact elements that repeat across the site's pages 
 Values are the pages' own, never completed or guessed. The same pages in the same order give the
 same document; its URL carries the fragment ``#facts``, so its file name and chunk ids never
 collide with the page's own.
+
+:func:`own_names` reads the other names the same pages give the company (issue 23, item 4), for
+the gather to record beside its display name: a row or a ``--company`` naming it so is the company.
 """
 
 from __future__ import annotations
@@ -48,10 +51,13 @@ from lxml.html import HtmlElement
 from trafilatura.utils import load_html
 
 from cikb.clean.text import normalize, truncate
+from cikb.gather.scoring import page_kind
+
+from cikb.core.identity import LEGAL_FORMS, name_keys, site_key
 from cikb.core.models import Company, FetchedPage, RawDocument
 from cikb.core.shingles import words
 
-__all__ = ["FRAGMENT", "article_footer_lines", "footer_lines", "schema_items", "site_facts"]
+__all__ = ["FRAGMENT", "article_footer_lines", "footer_lines", "own_names", "schema_items", "site_facts"]
 
 log = logging.getLogger(__name__)
 
@@ -705,3 +711,114 @@ def site_facts(pages: Sequence[FetchedPage], company: Company, *, max_chars: int
 def _lines(items: Iterable[_Line], home: str) -> str:
     """The lines as a Markdown list; one from another page than the document's own names that page."""
     return "\n".join(f"- {label + ': ' if label else ''}{value}" + ("" if url == home else f" (from {url})") for (label, value), url in items)
+
+
+# --- the names the company's own pages give it ----------------------------------------------------
+
+_MAX_NAMES = 20
+_NAME_WORD = r"[A-Z0-9](?:[\w&\-]|['’](?!s\b)|\.(?=\w))*"  # "Amazon.com", "O'Reilly"; not "Globex's", not a full stop
+_NAME = rf"{_NAME_WORD}(?:\s+(?:&\s+)?{_NAME_WORD}){{0,5}}"
+_LEGAL_FORM = "|".join(sorted((re.escape(form) for form in LEGAL_FORMS), key=len, reverse=True))
+# "Acme Corp (formerly Acme Widgets)", "Acme Corp, previously known as Acme Widgets", "Acme Corp was
+# formerly called Acme Widgets", "we were formerly known as Acme Widgets", "f/k/a Acme Widgets".
+_FORMERLY = re.compile(
+    rf"(?:\(|,|—|–|\s)\s*(?:(?:is|was|were|has been)\s+)?(?i:formerly|previously|f/k/a|fka)\b"
+    rf"(?:\s+(?i:known\s+as|called|named))?\s+(?P<name>{_NAME})"
+    # ...where the name ends the clause: "Acme, previously CTO of Globex" gives no name.
+    r"(?=\s*(?:[),.;:!?]|$|\s(?:and|until|before|in|which|is|was|has|had)\b))"
+)
+# Terms that define the company's short name: 'Acme Widgets Holdings, Inc. ("Acme", "we", "us")'.
+_DEFINED = re.compile(
+    rf"(?P<legal>{_NAME},?\s+(?i:{_LEGAL_FORM})\.?)\s*\(\s*(?i:the\s+)?[\"“'‘](?P<short>[^\"”'’]{{1,60}})[\"”'’]"
+)
+# An imprint's or a legal page's "Legal name: Acme Widgets GmbH".
+_LABELLED = re.compile(rf"\b(?i:legal|company|registered|corporate|official)\s+(?i:name)\s*:\s*(?P<name>{_NAME}(?:,?\s+(?i:{_LEGAL_FORM})\.?)?)")
+_TEXT_BLOCKS = frozenset("p li td th dd dt address h1 h2 h3 h4 h5 h6 blockquote figcaption caption".split())
+_WORD_BEFORE = re.compile(r"[\w&'’.\-]+")
+
+
+def own_names(pages: Sequence[FetchedPage], company: Company) -> list[str]:
+    """The other names a company's own pages (its website's, in crawl order) give it, as written; [] when none.
+
+    Only what the site says of itself: the schema.org name, ``legalName`` and ``alternateName`` of an
+    organization that is the company (one of its names is the company's, or its URL is on the page's own
+    site: a site's ``publisher``, not an organization it mentions); a name the company is said to have
+    had ("Acme Corp (formerly Acme Widgets)", the sentence naming the company); the legal name its terms
+    define its short name by ('Acme Widgets Holdings, Inc. ("Acme")'); and a "Legal name:" line of
+    its about, contact or legal pages. A name the company already answers to (legal form aside) is not
+    repeated.
+    """
+    known = set(name_keys(company.name)) | set(name_keys(company.slug.replace("-", " ")))
+    found: list[str] = []
+
+    def add(name: str) -> None:
+        name = " ".join(name.split()).strip(" ,.;:")
+        keys = name_keys(name)
+        if len(found) < _MAX_NAMES and keys and not keys <= known and max(len(k) for k in keys) > 1:
+            found.append(name)
+            known.update(keys)
+
+    parsed = [(page, tree) for page in pages if page.html and (tree := load_html(page.html)) is not None]
+    for page, tree in parsed:  # the structured data first: it also says which names to look for in the text
+        for item in _schema_items(tree, page.html, page.url):
+            for node in _own_organizations(item, page.url, known):
+                for prop in ("name", "legalName", "alternateName"):
+                    for value in node.get(prop, [])[:_MAX_VALUES]:
+                        if isinstance(value, str):
+                            add(value)
+    for page, tree in parsed:
+        about_itself = page_kind(page.url, _first_text(tree, "title"), page.source_type) == "company"
+        for text in _block_texts(tree):
+            for match in _FORMERLY.finditer(text):
+                if _names_company_before(text[: match.start()], known):
+                    add(match.group("name"))
+            for match in _DEFINED.finditer(text):
+                if name_keys(match.group("short")) & known:
+                    add(match.group("legal"))
+            if about_itself:
+                for match in _LABELLED.finditer(text):
+                    add(match.group("name"))
+    return found
+
+
+def _own_organizations(node: Node, url: str, known: set[str], depth: int = 0) -> Iterator[Node]:
+    """The organizations of an item that are the site's own: by one of their names, or their URL on the page's site."""
+    types = set(_strings(node, "@type"))
+    if _is_organization(node, types):
+        names = [v for prop in ("name", "legalName", "alternateName") for v in _strings(node, prop)]
+        links = [v for prop in ("url", "@id") for v in _strings(node, prop) if v.startswith(("http://", "https://"))]
+        if any(name_keys(name) & known for name in names) or any(site_key(link) == site_key(url) for link in links):
+            yield node
+        return
+    if depth >= _MAX_DEPTH:
+        return
+    for prop, values in node.items():
+        if prop in _FOLLOW:  # a page's publisher, an about page's main entity: never the organizations it mentions
+            for value in values:
+                if isinstance(value, dict):
+                    yield from _own_organizations(value, url, known, depth + 1)
+
+
+def _block_texts(tree: HtmlElement) -> Iterator[str]:
+    """The text of each paragraph-like element (a sentence never runs across two of them)."""
+    for element in tree.iter(*_TEXT_BLOCKS):
+        if any(isinstance(a.tag, str) and a.tag in _SKIP for a in element.iterancestors()):
+            continue
+        text = " ".join(element.text_content().split())
+        if text:
+            yield text
+
+
+def _names_company_before(text: str, known: set[str]) -> bool:
+    """Whether the words just before a "formerly" name the company ("... Acme Corporation (") or are "we"."""
+    words = _WORD_BEFORE.findall(text[-200:])[-8:]
+    if words and words[-1].lower() in ("is", "was", "were"):
+        words = words[:-1]
+    if words and words[-1].lower() == "we":
+        return True
+    return any(name_keys(" ".join(words[i:])) & known for i in range(len(words)))
+
+
+def _first_text(tree: HtmlElement, tag: str) -> str:
+    element = next(tree.iter(tag), None)
+    return " ".join(element.text_content().split()) if element is not None else ""

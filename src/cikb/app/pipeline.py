@@ -21,6 +21,7 @@ from time import monotonic
 from cikb.embed import DenseEmbedder, VectorCache, load_embedder
 
 from cikb import clean, gather
+from cikb.clean.facts import own_names
 from cikb.app.indexing import (
     DocumentIndex,
     IndexBatch,
@@ -87,10 +88,11 @@ def gather_company(
             avg_len = check_store_model(settings, embedder)  # refuse a model mismatch before crawling
             with VectorCache(settings.cache_dir / VECTOR_CACHE, embedder.info) as cache:
                 indexer = PageIndexer(company, settings, embedder, cache, emit, reuse=not full)
-                documents, summaries = _crawl(requests, settings, crawler, indexer, emit, http_cache=None if full else folder.http_cache_dir)
+                documents, summaries, aliases = _crawl(requests, settings, crawler, indexer, emit, http_cache=None if full else folder.http_cache_dir)
                 parts = indexer.index(documents)  # made during the crawl, but for the facts document
         stored = monotonic()
-        batch = _stage_and_commit(settings, folder, company, documents, summaries, assemble_index(parts, embedder, avg_len), emit, started_at)
+        batch = _stage_and_commit(settings, folder, company, documents, summaries, assemble_index(parts, embedder, avg_len), emit, started_at,
+                                  aliases)
         indexer.seconds["store"] = monotonic() - stored
     return GatherSummary(
         company=company,
@@ -109,8 +111,9 @@ def gather_company(
 
 def _crawl(
     requests: list[SourceRequest], settings: Settings, crawler: gather.Crawler, indexer: PageIndexer, emit: OnEvent, http_cache: Path | None
-) -> tuple[list[RawDocument], list[SourceSummary]]:
-    """Crawl with ``indexer`` working on each page as it arrives; the documents kept (GatherFailedError if none)."""
+) -> tuple[list[RawDocument], list[SourceSummary], list[str]]:
+    """Crawl with ``indexer`` working on each page as it arrives; the documents kept (GatherFailedError if none),
+    and the other names the company's website gives it (recorded with its identity: see cikb.core.identity)."""
     with indexer.running(settings.gather.overlap):
         crawl = gather.crawl(
             requests, settings.gather, lambda e: emit(GatherEvent(stage="crawl", crawl=e)),
@@ -120,7 +123,8 @@ def _crawl(
     documents, summaries = clean_crawl(crawl, indexer.company, settings, emit, cleaned=indexer.cleaned)
     if not documents:
         raise GatherFailedError(nothing_gathered(indexer.company, summaries))
-    return documents, summaries
+    website = [page for result in crawl.sources for page in result.pages if page.source_type == "website"]
+    return documents, summaries, own_names(website, indexer.company)
 
 
 class PageIndexer:
@@ -250,10 +254,11 @@ def _stage_and_commit(
     batch: IndexBatch,
     emit: OnEvent,
     started_at: datetime,
+    aliases: Sequence[str] = (),
 ) -> IndexBatch:
     def manifest(batch: IndexBatch) -> dict:
         _count_chunks(batch, summaries)
-        return _manifest(company, summaries, batch, started_at)
+        return _manifest(company, summaries, batch, started_at, aliases)
 
     generation, batch = stage(settings, folder, documents, lambda: batch, manifest)
     emit(GatherEvent(stage="store", message=f"writing {len(batch.chunks)} points"))
@@ -268,9 +273,10 @@ def _count_chunks(batch: IndexBatch, summaries: list[SourceSummary]) -> None:
         by_type[chunk.metadata.source_type].chunks += 1
 
 
-def _manifest(company: Company, summaries: list[SourceSummary], batch: IndexBatch, started_at: datetime) -> dict:
+def _manifest(company: Company, summaries: list[SourceSummary], batch: IndexBatch, started_at: datetime, aliases: Sequence[str] = ()) -> dict:
     return {
-        "company": company.model_dump(),
+        # The company's identity: its name, slug and the other names its own pages give it (a rebuild keeps them).
+        "company": {**company.model_dump(), "aliases": list(aliases)},
         "gathered_at": started_at.isoformat(),
         "documents": sum(s.documents for s in summaries),
         "chunks": len(batch.chunks),

@@ -37,6 +37,7 @@ from typing import Callable, Iterator
 from filelock import FileLock, Timeout
 
 from cikb.core.errors import BadInputError, DamagedError, LockedError
+from cikb.core.identity import CompanyIdentity
 from cikb.core.slug import check_slug
 
 MANIFEST = "manifest.json"
@@ -352,6 +353,20 @@ def company_names(companies: list[CompanyDir]) -> dict[str, str]:
 
 def display_name(manifest: dict, slug: str) -> str:
     return (manifest.get("company") or {}).get("name") or slug
+
+
+def company_identities(companies: list[CompanyDir]) -> dict[str, CompanyIdentity]:
+    """What identifies each company (slug -> identity), as its last gather recorded it: the display name,
+    the names its own pages give it (``aliases`` beside the name in the manifest) and its website's URLs."""
+    return {folder.slug: identity_of(folder.manifest(), folder.slug) for folder in companies}
+
+
+def identity_of(manifest: dict, slug: str) -> CompanyIdentity:
+    company = manifest.get("company") or {}
+    aliases = [a for a in company.get("aliases") or [] if isinstance(a, str) and a.strip()]
+    websites = [url for source in manifest.get("sources") or [] if isinstance(source, dict) and source.get("source_type") == "website"
+                for url in source.get("start_urls") or [] if isinstance(url, str)]
+    return CompanyIdentity(slug=slug, name=display_name(manifest, slug), aliases=tuple(aliases), websites=tuple(websites))
 
 
 def process_alive(pid: int | None) -> bool:
