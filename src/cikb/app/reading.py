@@ -30,7 +30,15 @@ from cikb.retrieve import Retriever
 from cikb.store import VectorStore, open_store
 
 from cikb.app.llm import LOG_DB_NAME, CallLog, LLMClient, llm_secrets
-from cikb.app.workspace import CompanyDir, check_companies, check_points, company_names, list_companies, process_alive
+from cikb.app.workspace import (
+    CompanyDir,
+    check_companies,
+    check_points,
+    company_identities,
+    company_names,
+    list_companies,
+    process_alive,
+)
 from cikb.core.config import Settings, load_settings
 from cikb.core.errors import access_checked
 
@@ -66,7 +74,8 @@ def open_retriever(settings: Settings, snapshot: Path | None = None) -> Retrieve
             store.close()
             raise
         reorder = sure_answer_first if settings.retrieve.answer_first else None
-        return Retriever(settings, store, embedder, Bm25Encoder(), company_names=company_names(companies), reorder=reorder)
+        return Retriever(settings, store, embedder, Bm25Encoder(), company_names=company_names(companies), reorder=reorder,
+                         identities=company_identities(companies))
 
 
 def check_store(store: VectorStore, companies: list[CompanyDir]) -> None:
@@ -88,11 +97,14 @@ def finish_interrupted_commits(settings: Settings) -> None:
 def ask(settings: Settings, question: str, company: str | None = None, retriever: Retriever | None = None) -> Answer:
     """Answer ``question`` from the knowledge base (the company given, or inferred from the question).
 
-    Opens (and closes) the configured store and model unless a ``retriever`` is passed in.
+    Opens (and closes) the configured store and model unless a ``retriever`` is passed in. A ``company``
+    the knowledge base does not hold (by slug, name or a name its pages give it) raises UnknownCompanyError.
     """
     if retriever is None:
         with open_retriever(settings) as opened:
             return ask(settings, question, company, opened)
+    if company is not None:  # an unknown company is an error naming the nearest ones, never another company's answer
+        retriever.require_company(company)
     retrieval = retriever.search(question, company=company)
     answerer = Answerer(LLMClient.from_settings(settings), embedder=retriever.embedder)
     return answerer.answer(question, retrieval)

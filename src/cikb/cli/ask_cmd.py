@@ -32,6 +32,8 @@ def ask_question(
 
     cfg = settings()
     with open_retriever(cfg) as retriever:
+        if company is not None:  # an unknown --company is its error line alone, before any other notice
+            retriever.require_company(company)
         _print_model(retriever.embedder)
         result = ask(cfg, question, company=company, retriever=retriever)
     if as_json:
@@ -50,9 +52,9 @@ def search_chunks(
     from cikb.app.reading import open_retriever
 
     with open_retriever(settings()) as retriever:
-        _print_model(retriever.embedder)
         if company is not None:  # an unknown --company is an error line naming the nearest ones, not another company's chunks
             retriever.require_company(company)
+        _print_model(retriever.embedder)
         result = retriever.search(query, company=company)
     if as_json:
         print_json(result)
