@@ -85,7 +85,8 @@ async def enrich_table_async(csv_path: str | Path, column: str, *, strategy: str
     if on_start is not None:
         on_start(target, params, table.row_count)
     skip = {i for i in skip_rows if 0 <= i < table.row_count}
-    rows = (_row_input(i, row, identity) for i, row in enumerate(table.rows()) if i not in skip)
+    website = table.website_column(identity)
+    rows = (_row_input(i, row, identity, website) for i, row in enumerate(table.rows()) if i not in skip)
     logs, cancelled = await run_rows(chosen, rows, params, ctx, on_progress=on_progress, cancel=cancel, on_row=on_row,
                                      done_before=len(skip), total=table.row_count - len(skip), keep_logs=on_row is None,
                                      reuse=reuse)
@@ -107,11 +108,12 @@ def _column_spec(table: TableHeader, column: str, column_type: str, options: lis
     return ColumnSpec(name=name, type=column_type, options=clean_options)  # type: ignore[arg-type]
 
 
-def _row_input(row_id: int, row: dict[str, str], identity: str) -> RowInput:
+def _row_input(row_id: int, row: dict[str, str], identity: str, website_column: str | None = None) -> RowInput:
     label = " ".join((row.get(identity) or "").split())
     try:
         company = slugify(label) if label else None
     except CikbError:
         company = None
-    return RowInput(row_id=row_id, data=row, label=label, company=company)
+    website = (row.get(website_column) or "").strip() if website_column else ""
+    return RowInput(row_id=row_id, data=row, label=label, company=company, website=website or None)
 

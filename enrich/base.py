@@ -41,7 +41,11 @@ StrategyKind = Literal["enrichment", "action"]
 
 
 class KnowledgeBase(Protocol):
-    """What enrichment needs of the knowledge base: the hybrid retrieval (R1) for one company."""
+    """What enrichment needs of the knowledge base: the hybrid retrieval (R1) for one company.
+
+    A knowledge base may also have ``resolve(name, website) -> CompanyIdentity | None``: which of its
+    companies a row is, by identity (enrich.kb). Without it, a row's company is its name's slug.
+    """
 
     def search(self, question: str, company: str | None) -> list[ScoredChunk]: ...
 
@@ -76,7 +80,8 @@ class RowInput:
     row_id: int
     data: Mapping[str, str]
     label: str
-    company: str | None = None  # the knowledge-base slug of the row's company; None when the row names none
+    company: str | None = None  # the slug of the row's company name; None when the row names none
+    website: str | None = None  # the row's website cell, when the table has one: identifies the company too
 
 
 @dataclass

@@ -19,6 +19,7 @@ import asyncio
 import re
 from abc import abstractmethod
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from urllib.parse import urlsplit
 
 from cikb.answer.context import neutralise
@@ -45,9 +46,11 @@ from cikb.enrich.template import check_template, interpolate_template
 from cikb.prompts import load_prompt
 
 from cikb.core.errors import BadInputError
+from cikb.core.identity import CompanyIdentity
 from cikb.core.models import ScoredChunk
 
 STOP_CONFIDENCE: Confidence = "medium"
+NOT_IN_KB = "not in the knowledge base"
 _LEVELS = ("high", "medium", "low")
 
 
@@ -57,7 +60,6 @@ def passages_from_chunks(chunks: list[ScoredChunk]) -> list[Passage]:
             text=sc.chunk.text,
             source=EnrichSource(kind="kb", url=sc.chunk.metadata.url, title=sc.chunk.metadata.title, chunk_id=sc.chunk.id),
             rank=sc.rank,
-            headings=tuple(sc.chunk.metadata.heading_path),
         )
         for sc in chunks
     ]
@@ -119,13 +121,20 @@ async def kb_first(question: str, row: RowInput, ctx: EnrichContext, tried: dict
     if row.company is None:
         return [RowStep(type="retrieve", detail="the row names no company")], Candidate(None, "none")
     try:
-        chunks = await asyncio.to_thread(ctx.kb.search, question, row.company)
+        identity = await _kb_company(row, ctx)
+        if identity is not None:
+            row, question = _as_known(row, question, identity)
+        chunks = await asyncio.to_thread(ctx.kb.search, question, identity.slug) if identity is not None else []
     except Exception as err:  # a broken store must not lose the other rows
         return [RowStep(type="error", detail=f"knowledge base search failed: {err}")], Candidate(None, "none")
+    if identity is None:  # never another company's value: "X Labs" gets nothing of X
+        outside = RowStep(type="retrieve", detail=NOT_IN_KB, data={"query": question, "company": None, "in_knowledge_base": False})
+        return [outside], Candidate(None, "none", note=NOT_IN_KB)
+    company = identity.slug
     step = RowStep(
         type="retrieve",
-        detail=f"knowledge base: {len(chunks)} chunk(s) for {row.company}",
-        data={"query": question, "company": row.company,
+        detail=f"knowledge base: {len(chunks)} chunk(s) for {company}",
+        data={"query": question, "company": company,
               "chunks": [{"url": c.chunk.metadata.url, "title": c.chunk.metadata.title, "chunk_id": c.chunk.id,
                           "score": round(c.score, 4), "dense_score": c.dense_score} for c in chunks]},
     )
@@ -136,6 +145,25 @@ async def kb_first(question: str, row: RowInput, ctx: EnrichContext, tried: dict
         chunks = [c for c in chunks if c.chunk.id not in read_before] or chunks
     candidate, steps = await extract(question, passages_from_chunks(chunks), row, ctx, step_name="enrich:kb", tried=tried)
     return [step, *steps], candidate
+
+
+async def _kb_company(row: RowInput, ctx: EnrichContext) -> CompanyIdentity | None:
+    """The knowledge-base company of the row, by identity (its name, else its website), when the knowledge
+    base can say (``resolve``); else the slug of the row's name, as a knowledge base with only ``search`` takes it."""
+    resolve = getattr(ctx.kb, "resolve", None)
+    if resolve is None:
+        return CompanyIdentity(slug=row.company) if row.company else None
+    return await asyncio.to_thread(resolve, row.label, row.website)
+
+
+def _as_known(row: RowInput, question: str, identity: CompanyIdentity) -> tuple[RowInput, str]:
+    """The row and question in the knowledge base's name for the company: a row found by a name its pages give
+    it ("Roadrunner Supply") or by its website is read about the company its sources name ("Acme Corp")."""
+    name = identity.name
+    if not name or name == row.label:
+        return row, question
+    asked = question.replace(row.label, name) if row.label else question
+    return replace(row, label=name), asked
 
 
 async def extract(question: str, passages: list[Passage], row: RowInput, ctx: EnrichContext,

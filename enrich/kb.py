@@ -1,7 +1,8 @@
-"""The knowledge base as enrichment sees it: ``search(question, company) -> list[ScoredChunk]``.
+"""The knowledge base as enrichment sees it: ``search(question, company) -> list[ScoredChunk]``,
+and ``resolve(name, website) -> CompanyIdentity | None``: which of its companies a table row is, by identity.
 
 :class:`RetrieverKnowledgeBase` adapts ``retrieve.Retriever`` (R1, company
-filter explicit). Searches run one at a time: the embedder and the embedded
+filter explicit; a row's company resolved by ``Retriever.resolve_company``). Searches run one at a time: the embedder and the embedded
 store are shared by all rows in flight. :class:`LazyKnowledgeBase` opens the
 retriever on the first search (through the opener the application hands it),
 so strategies that never look anything up (computation) never load a model.
@@ -13,6 +14,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from cikb.retrieve.companies import resolve_company
+
+from cikb.core.identity import CompanyIdentity
 from cikb.core.models import ScoredChunk
 
 
@@ -27,6 +31,13 @@ class RetrieverKnowledgeBase:
         with self._lock:
             return list(self.retriever.search(question, company=company).chunks)
 
+    def resolve(self, name: str, website: str | None = None) -> CompanyIdentity | None:
+        """The company a row names (by its name, or its website on the company's domain), or None: never a lookalike."""
+        with self._lock:
+            identities = self.retriever.known_identities()
+        slug = resolve_company(name, identities, website)
+        return identities[slug] if slug is not None else None
+
 
 class LazyKnowledgeBase:
     """Calls ``open_retriever()`` on first use; ``close()`` closes the retriever's store."""
@@ -37,10 +48,16 @@ class LazyKnowledgeBase:
         self._lock = threading.Lock()
 
     def search(self, question: str, company: str | None) -> list[ScoredChunk]:
+        return self._opened().search(question, company)
+
+    def resolve(self, name: str, website: str | None = None) -> CompanyIdentity | None:
+        return self._opened().resolve(name, website)
+
+    def _opened(self) -> RetrieverKnowledgeBase:
         with self._lock:
             if self._inner is None:
                 self._inner = RetrieverKnowledgeBase(self._open_retriever())
-        return self._inner.search(question, company)
+            return self._inner
 
     @property
     def model_description(self) -> str | None:

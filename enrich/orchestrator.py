@@ -17,7 +17,7 @@ from typing import Literal
 from cikb.enrich.base import EnrichContext, RowInput, RowStrategy
 from cikb.enrich.coerce import coerce_value, min_confidence
 from cikb.enrich.models import EnrichSource, RowLog, RowStep
-from cikb.enrich.retry import cell_score, feedback, is_weak, summary
+from cikb.enrich.retry import cell_score, feedback, is_weak, outside_knowledge_base, summary
 
 Stage = Literal["starting", "searching", "fetching", "computing", "retrying", "row_done", "row_skipped", "complete", "cancelled"]
 _STEP_STAGE: dict[str, Stage] = {"retrieve": "searching", "search": "searching", "fetch": "fetching", "compute": "computing"}
@@ -137,7 +137,7 @@ async def _run_cell(strategy: RowStrategy, row: RowInput, params: dict, ctx: Enr
     threshold, max_attempts = ctx.settings.enrich.retry_threshold, ctx.settings.enrich.max_attempts
     history = [await _run_row(strategy, row, params, ctx, run)]
     best = 0
-    while strategy.retryable and len(history) < max_attempts and is_weak(history[best], threshold):
+    while strategy.retryable and len(history) < max_attempts and is_weak(history[best], threshold) and not _hopeless(history[best], ctx):
         run.emit("retrying", row_id=row.row_id, label=row.label, detail=f"attempt {len(history) + 1}")
         history.append(await _run_row(strategy, row, {**params, "feedback": feedback(history)}, ctx, run))
         if cell_score(history[-1]) <= cell_score(history[best]):
@@ -147,6 +147,11 @@ async def _run_cell(strategy: RowStrategy, row: RowInput, params: dict, ctx: Enr
         return history[0]
     attempts = [summary(log, i + 1, kept=i == best, threshold=threshold) for i, log in enumerate(history)]
     return history[best].model_copy(update={"attempts": attempts})
+
+
+def _hopeless(log: RowLog, ctx: EnrichContext) -> bool:
+    """A row whose company is not in the knowledge base, with no web search to turn to: a retry would ask nothing new."""
+    return ctx.web is None and outside_knowledge_base(log)
 
 
 async def _run_row(strategy: RowStrategy, row: RowInput, params: dict, ctx: EnrichContext, run: _Run) -> RowLog:

@@ -40,6 +40,11 @@ def is_weak(log: RowLog, threshold: float) -> bool:
     return log.status in RETRYABLE and cell_score(log) < threshold
 
 
+def outside_knowledge_base(log: RowLog) -> bool:
+    """The row's company is not in the knowledge base: another phrasing of the question cannot find it there."""
+    return any(s.type == "retrieve" and s.data.get("in_knowledge_base") is False for s in log.steps)
+
+
 def why_weak(log: RowLog) -> str:
     """One line: why this attempt did not make the cell good."""
     told = [s for s in log.steps if s.detail and not s.data.get("feedback")]  # not a retry's own announcement

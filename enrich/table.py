@@ -17,6 +17,7 @@ from typing import Any, BinaryIO, TextIO
 from cikb.core.errors import BadInputError
 
 _IDENTITY_NAMES = ("company", "company name", "name", "organisation", "organization", "org")
+_WEBSITE_NAMES = ("website", "web site", "homepage", "home page", "url", "domain", "site")
 # OWASP's CSV injection advice: a cell starting with one of these is run as a formula by spreadsheets...
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 # ...unless it is a plain number ("-12", "+3.5", "1e-3"), which a spreadsheet reads as the number it is.
@@ -51,6 +52,11 @@ class TableHeader:
             if found:
                 return found
         return self.columns[0]
+
+    def website_column(self, identity: str | None = None) -> str | None:
+        """The column holding each row's website (Website/URL/Domain...), if any other than ``identity``."""
+        found = (self.find_column(candidate) for candidate in _WEBSITE_NAMES)
+        return next((column for column in found if column and column != identity), None)
 
 
 @dataclass(frozen=True)
