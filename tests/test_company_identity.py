@@ -1,0 +1,297 @@
+"""One company is one company (issue 23, item 4): a name resolves to a knowledge-base company by its identity only.
+
+A question, a ``--company`` or a table row is a gathered company when, legal form, case and punctuation
+aside, it is the company's slug, display name or a name its own pages give it (schema.org
+``alternateName``, "formerly ..."), or, for a row, when its Website is on the company's gathered domain.
+Sharing a word is not identity: with Zentra and Acme Corp gathered, "Zentra Labs", "Zentra Analytics
+GmbH" and "Acme Robotics" are other companies, and get none of their facts.
+
+The fast tests resolve names against identities directly and read names from pages; the slow ones
+gather two small sites on 127.0.0.1 through the real pipeline and run `cikb enrich`, `search` and `ask`.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+from enrich_support import run_cli
+from sites import Reply, SiteServer
+
+from cikb.core.identity import CompanyIdentity, name_keys, site_key
+from cikb.core.models import Company, FetchedPage
+from cikb.retrieve.companies import infer_company, nearest_companies, resolve_company, unmentioned_names
+
+ABSTENTION = "I don't have enough information about that."
+ZENTRA = CompanyIdentity(slug="zentra", name="Zentra", aliases=("Bluebird Social",), websites=("https://www.zentra.example/",))
+ACME = CompanyIdentity(slug="acme-corp", name="Acme Corp", aliases=("Roadrunner Supply",), websites=("https://acme.example/",))
+IDENTITIES = {identity.slug: identity for identity in (ZENTRA, ACME)}
+
+
+# --- resolution by identity ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["Zentra Labs", "Zentra Analytics GmbH", "Acme Robotics", "Acme Robotics GmbH", "Acme Corp Robotics",
+                                  "Labs", "acme-robotics", "Roadrunner", "Bluebird", "Globex"])
+def test_a_name_sharing_a_word_is_another_company(name: str) -> None:
+    assert resolve_company(name, IDENTITIES) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "slug"),
+    [("Acme", "acme-corp"), ("ACME Corp.", "acme-corp"), ("acme-corp", "acme-corp"), ("Acme Corporation", "acme-corp"),
+     ("Acme Corp, Inc.", "acme-corp"), ("  acme   corp ", "acme-corp"), ("A.C.M.E. Inc", "acme-corp"),
+     ("Roadrunner Supply Co.", "acme-corp"),  # a name the company's own site gives it
+     ("ZENTRA", "zentra"), ("Zentra GmbH", "zentra"), ("Bluebird Social, Inc.", "zentra"), ("zentra", "zentra")],
+)
+def test_a_name_of_the_company_itself_resolves(name: str, slug: str) -> None:
+    assert resolve_company(name, IDENTITIES) == slug
+
+
+def test_a_rows_website_on_the_gathered_domain_resolves_and_another_domain_does_not() -> None:
+    assert resolve_company("Anvil Works", IDENTITIES, "http://shop.acme.example/anvils") == "acme-corp"
+    assert resolve_company("Zentra Labs", IDENTITIES, "zentra.example") == "zentra"  # the company's own domain says it is Zentra
+    assert resolve_company("Acme Robotics", IDENTITIES, "https://acme-robotics.example/") is None
+    assert resolve_company("Anvil Works", IDENTITIES, "") is None
+    # One machine's sites differ by port: 127.0.0.1:8001 is not 127.0.0.1:8002.
+    local = {"a": CompanyIdentity("a", "A One", websites=("http://127.0.0.1:8001/",)), "b": CompanyIdentity("b", "B Two", websites=("http://127.0.0.1:8002/",))}
+    assert resolve_company("Whatever", local, "http://127.0.0.1:8002/about/") == "b"
+    assert (site_key("https://blog.acme.co.uk/x"), site_key("http://127.0.0.1:8001/")) == ("acme.co.uk", "127.0.0.1:8001")
+
+
+def test_a_name_two_companies_answer_to_is_decided_by_website_or_exact_name_else_nobody() -> None:
+    twins = {"acme": CompanyIdentity("acme", "Acme", websites=("https://acme.example/",)),
+             "acme-corp": CompanyIdentity("acme-corp", "Acme Corp", websites=("https://acmecorp.example/",))}
+    assert resolve_company("Acme Corp", twins) == "acme-corp"  # exactly its name
+    assert resolve_company("ACME Corporation", twins, "https://acmecorp.example/") == "acme-corp"
+    assert resolve_company("ACME Corporation", twins) is None  # either could be meant: a guess would mix their facts
+
+
+def test_identity_keys_drop_legal_forms_case_and_punctuation_only() -> None:
+    assert name_keys("ACME Corp.") == name_keys("Acme Corporation") == name_keys("acme") == {"acme"}
+    assert name_keys("Zentra Analytics GmbH") == {"zentra analytics"}
+    assert "lets encrypt" in name_keys("Let's Encrypt") and name_keys("The Coca-Cola Company") == {"coca cola"}
+
+
+def test_the_nearest_companies_of_an_unknown_name_come_first() -> None:
+    assert nearest_companies("zentra-labs", IDENTITIES)[0].slug == "zentra"
+    assert nearest_companies("Acme Robotics", IDENTITIES)[0].slug == "acme-corp"
+    assert ACME.label() == "acme-corp (Acme Corp)"
+
+
+def test_a_question_finds_the_company_by_a_name_its_pages_give_it() -> None:
+    names = {slug: identity.name for slug, identity in IDENTITIES.items()}
+    aliases = {slug: identity.aliases for slug, identity in IDENTITIES.items()}
+    choice = infer_company("When was Bluebird Social founded?", names, aliases)
+    assert (choice.slug, choice.matched) == ("zentra", "bluebird social")
+    assert infer_company("When was Bluebird Social founded?", names).slug is None  # without the alias: nobody
+
+
+def test_a_question_naming_a_lookalike_is_about_another_company_unless_the_sources_name_it() -> None:
+    texts = ["Acme Corp was founded in 2011. Acme Corp sells robotics kits and anvils."]
+    known = {"acme corp", "acme"}
+    # "robotics" is in Acme's text, "Acme Robotics" is not: the question is about another company.
+    assert unmentioned_names("When was Acme Robotics founded?", texts, known) == ["Acme Robotics"]
+    assert unmentioned_names("When was Acme Robotics founded?", ["Acme Robotics, our sister company, was founded in 2015."], known) == []
+    assert unmentioned_names("When was Acme Corporation founded?", texts, known) == []
+    assert unmentioned_names("When did Acme Corp CEO Jane Doe join?", texts + ["Jane Doe joined in 2012."], known) == []
+
+
+# --- the names a company's own pages give it -----------------------------------------------------
+
+
+def _page(url: str, body: str, head: str = "", title: str = "Acme Corp") -> FetchedPage:
+    html = f"<!DOCTYPE html><html lang='en'><head><title>{title}</title>{head}</head><body><main>{body}</main></body></html>"
+    return FetchedPage(url=url, source_type="website", html=html, fetched_at=datetime(2026, 1, 2, tzinfo=timezone.utc))
+
+
+def _json_ld(data: object) -> str:
+    return f'<script type="application/ld+json">{json.dumps(data)}</script>'
+
+
+def test_own_names_are_the_sites_schema_org_names_formerly_and_defined_legal_names() -> None:
+    from cikb.clean.facts import own_names
+
+    organization = {"@context": "https://schema.org", "@type": "Organization", "name": "Acme Corp", "legalName": "Acme Corporation, Inc.",
+                    "alternateName": ["ACME", "Roadrunner Supply"], "url": "https://acme.example/"}
+    mentioned = {"@context": "https://schema.org", "@type": "WebPage",
+                 "mentions": {"@type": "Organization", "name": "Globex", "alternateName": "Globex International", "foundingDate": "1989"}}
+    pages = [
+        _page("https://acme.example/", "<p>Welcome.</p>", _json_ld(organization) + _json_ld(mentioned)),
+        _page("https://acme.example/about/", "<p>Acme Corporation (formerly Acme Widgets) makes anvils. Jane Doe, who joined Acme, "
+                                             "previously CTO of Globex, leads it.</p><p>Initech (formerly Initrode) is a customer.</p>"),
+        _page("https://acme.example/legal/terms/", '<p>These terms are between you and Anvil Holdings, LLC ("Acme", "we", "us"). '
+                                                   'Globex Ltd ("Globex") hosts the site.</p>'),
+    ]
+    names = own_names(pages, Company(name="Acme Corp", slug="acme-corp"))
+    # ACME and Acme Corporation, Inc. are the company's name already; Globex's names and Initech's former one are not its own.
+    assert names == ["Roadrunner Supply", "Acme Widgets", "Anvil Holdings, LLC"]
+
+
+def test_an_organization_the_site_only_mentions_gives_no_name() -> None:
+    from cikb.clean.facts import own_names
+
+    partner = {"@context": "https://schema.org", "@type": "Organization", "name": "Globex", "alternateName": "Globex International",
+               "url": "https://globex.example/"}
+    assert own_names([_page("https://acme.example/partners/", "<p>Our partners.</p>", _json_ld(partner))], Company(name="Acme Corp", slug="acme-corp")) == []
+
+
+# --- end to end: two companies gathered, then enrich, search and ask through `cikb` ---------------
+
+
+def _html(title: str, body: str, head: str = "") -> Reply:
+    links = "".join(f'<a href="{href}">{href}</a> ' for href in ("/", "/about/"))
+    return Reply(body=f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{title}</title>{head}</head><body>"
+                      f"<header><nav>{links}</nav></header><main><article><h1>{title}</h1>{body}</article></main></body></html>")
+
+
+def _paragraphs(*texts: str) -> str:
+    return "".join(f"<p>{text}</p>" for text in texts)
+
+
+ROBOTS = Reply(body="User-agent: *\nAllow: /\n", content_type="text/plain")
+
+
+def zentra_routes() -> dict:
+    return {
+        "/robots.txt": ROBOTS,
+        "/": _html("Zentra", _paragraphs(
+            "Zentra (formerly Bluebird Social) builds messaging software for newsrooms and broadcasters around the world.",
+            "Newsrooms in twelve countries run their morning meetings, wire alerts and reader messages on Zentra.")),
+        "/about/": _html("About Zentra", _paragraphs(
+            "Zentra was founded in 2015 in Austin, Texas, by Mara Quinn and Tom Okafor.",
+            "Zentra employs 85 people and its switchboard number is +1 512 555 0142.",
+            "The company sells subscriptions to newsrooms, universities and public broadcasters.")),
+    }
+
+
+def acme_routes(base_url: str) -> dict:
+    organization = {"@context": "https://schema.org", "@type": "Organization", "name": "Acme Corp",
+                    "alternateName": "Roadrunner Supply", "url": base_url + "/", "foundingDate": "2011"}
+    return {
+        "/robots.txt": ROBOTS,
+        "/": _html("Acme Corp", _paragraphs(
+            "Acme Corp sells anvils, rocket skates and robotics kits to workshops and schools.",
+            "Customers order from the online catalogue or from dealers in forty countries."), _json_ld(organization)),
+        "/about/": _html("About Acme Corp", _paragraphs(
+            "Acme Corp was founded in 2011 in Portland, Oregon, by Jane Doe and Richard Roe.",
+            "Acme Corp employs 420 people and sells robotics kits, anvils and rocket skates.",
+            "Its workshop in Portland builds every anvil by hand.")),
+    }
+
+
+@pytest.fixture(scope="module")
+def two_companies(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str, str]]:
+    """Zentra and Acme Corp gathered from two sites on 127.0.0.1 (two ports): (data dir, Zentra's URL, Acme's URL)."""
+    root = tmp_path_factory.mktemp("identity")
+    config = root / "cikb.toml"
+    config.write_text("[gather]\ndownload_delay = 0\nmax_pages_per_source = 4\n", encoding="utf-8")
+    with pytest.MonkeyPatch.context() as mp:
+        for key in [k for k in os.environ if k.startswith("CIKB_")]:
+            mp.delenv(key)
+        mp.setenv("CIKB_CONFIG", str(config))
+        mp.setenv("CIKB_DATA_DIR", str(root / "data"))
+        mp.setenv("HF_HUB_OFFLINE", "1")
+        from cikb.app.pipeline import gather_company
+        from cikb.core.config import load_settings
+
+        zentra, acme = SiteServer(zentra_routes()).start(), SiteServer().start()
+        try:
+            acme.routes.update(acme_routes(acme.url))
+            settings = load_settings()
+            gather_company(settings, "Zentra", {"website": zentra.url + "/"})
+            gather_company(settings, "Acme Corp", {"website": acme.url + "/"})
+        finally:
+            zentra.stop()
+            acme.stop()
+    yield root, zentra.url, acme.url
+
+
+@pytest.fixture
+def cikb(two_companies, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+    root = two_companies[0]
+    monkeypatch.setenv("CIKB_CONFIG", str(root / "cikb.toml"))
+    monkeypatch.setenv("CIKB_DATA_DIR", str(root / "data"))
+
+    def run(*args: str) -> tuple[int, str, str]:
+        return run_cli(monkeypatch, capsys, *args)
+
+    return run
+
+
+@pytest.mark.slow
+def test_the_gather_records_the_names_the_site_gives_the_company(two_companies) -> None:
+    data = two_companies[0] / "data"
+    manifests = {slug: json.loads(next((data / slug / "raw").resolve().parent.glob("manifest.json")).read_text()) for slug in ("zentra", "acme-corp")}
+    assert manifests["zentra"]["company"] == {"name": "Zentra", "slug": "zentra", "aliases": ["Bluebird Social"]}
+    assert manifests["acme-corp"]["company"]["aliases"] == ["Roadrunner Supply"]
+
+
+@pytest.mark.slow
+def test_enrich_gives_a_lookalike_row_nothing_and_resolves_the_companys_own_names(two_companies, cikb, tmp_path: Path) -> None:
+    _, zentra_url, acme_url = two_companies
+    rows = [("Zentra", ""), ("Zentra Labs", ""), ("Zentra Analytics GmbH", ""), ("Bluebird Social", ""),
+            ("Acme Corp", ""), ("ACME Corp.", ""), ("Acme Corporation", ""), ("Acme Robotics", ""),
+            ("Roadrunner Supply", ""), ("Anvil Works", acme_url + "/shop/"), ("Acme Robotics", "https://acme-robotics.example/")]
+    table = tmp_path / "companies.csv"
+    with table.open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows([("Company", "Website"), *rows])
+    proposal = tmp_path / "founded.proposal.json"
+    code, _, err = cikb("enrich", str(table), "--column", "Founded", "--question", "What year was {Company} founded?",
+                        "--type", "number", "--out", str(proposal))
+    assert code == 0, err
+    code, out, err = cikb("review", str(proposal), "--json")
+    assert code == 0, err
+    review = {(r["label"], r["row"]): r for r in json.loads(out)["rows"]}
+    cells = {(label, row): (r["value"], r["reason"]) for (label, row), r in review.items()}
+
+    for row, label in [(1, "Zentra Labs"), (2, "Zentra Analytics GmbH"), (7, "Acme Robotics"), (10, "Acme Robotics")]:
+        assert cells[(label, row)] == (None, "not in the knowledge base"), label
+    for row, label, year in [(0, "Zentra", "2015"), (3, "Bluebird Social", "2015"), (4, "Acme Corp", "2011"), (5, "ACME Corp.", "2011"),
+                             (6, "Acme Corporation", "2011"), (8, "Roadrunner Supply", "2011"), (9, "Anvil Works", "2011")]:
+        assert cells[(label, row)][0] == year, (label, review[(label, row)])
+    research = {log["row_id"]: log for log in json.loads(proposal.read_text(encoding="utf-8"))["research_log"]}
+    assert research[9]["steps"][0]["data"]["company"] == "acme-corp"  # found by its website, on Acme's gathered site
+    assert research[1]["attempts"] == []  # nothing to retry: no other phrasing finds a company the knowledge base lacks
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["search", "ask"])
+def test_an_unknown_company_is_one_error_line_naming_the_nearest(cikb, command: str) -> None:
+    for company, nearest in [("zentra-labs", "zentra (Zentra)"), ("Acme Robotics", "acme-corp (Acme Corp)")]:
+        code, out, err = cikb(command, "When was it founded?", "--company", company)
+        assert code != 0
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: ") and f"no company {company!r} in the knowledge base" in lines[0], err
+        assert lines[0].split("nearest: ")[1].startswith(nearest), err
+        assert out == "" and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_search_and_ask_by_the_companys_own_names(cikb) -> None:
+    code, out, err = cikb("search", "founded", "--company", "ACME Corp.", "--json")
+    assert code == 0, err
+    assert {c["chunk"]["metadata"]["company"] for c in json.loads(out)["chunks"]} == {"acme-corp"}
+    code, out, err = cikb("ask", "When was it founded?", "--company", "Roadrunner Supply")
+    assert code == 0 and "2011" in out, err
+    # A question naming the company by its former name searches the company's sources, and only those.
+    code, out, err = cikb("search", "When was Bluebird Social founded?", "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["trace"]["company"]["slug"] == "zentra" and result["trace"]["abstain_reason"] is None
+    assert result["chunks"] and {c["chunk"]["metadata"]["company"] for c in result["chunks"]} == {"zentra"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("question", ["When was Zentra Labs founded?", "When was Acme Robotics founded?",
+                                      "When was Zentra Analytics GmbH founded?"])
+def test_a_question_about_a_lookalike_abstains(cikb, question: str) -> None:
+    code, out, err = cikb("ask", question)
+    assert code == 0, err
+    assert out.strip().splitlines()[0] == ABSTENTION, out
+    assert "2015" not in out and "2011" not in out
