@@ -31,6 +31,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from cikb.app.pipeline import gather_company
 from cikb.app.reading import ask, open_retriever
@@ -83,18 +84,19 @@ class Scores:
     wrong: int = 0
     top1: int = 0
     top10: int = 0
+    pages: int = 0  # facts whose evidence page the crawl kept
     verdicts: dict[str, str] = field(default_factory=dict)
     high: list[str] = field(default_factory=list)  # the verdicts of answers given with high confidence
 
     def add(self, other: Scores) -> None:
-        for name in ("facts", "right", "abstained", "wrong", "top1", "top10", "high"):
+        for name in ("facts", "right", "abstained", "wrong", "top1", "top10", "pages", "high"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def line(self) -> str:
         n = self.facts or 1
         return (f"right {self.right}/{self.facts} ({self.right / n:.0%})  abstained {self.abstained}  "
                 f"wrong {self.wrong} ({self.wrong / n:.0%})  evidence R@1 {self.top1}  R@10 {self.top10}/{self.facts} "
-                f"({self.top10 / n:.0%})  high confidence: {self.high.count('right')}/{len(self.high)} right")
+                f"({self.top10 / n:.0%})  evidence page gathered {self.pages}/{self.facts}  high confidence: {self.high.count('right')}/{len(self.high)} right")
 
 
 def norm(text: str) -> str:
@@ -115,6 +117,17 @@ def evidence_rank(texts: list[str], fact: dict) -> int | None:
     """1-based rank of the first text holding the fact's evidence (first 50 characters) or answer (first 40)."""
     keys = [norm(fact["evidence"])[:50], norm(fact["answer"])[:40]]
     return next((n for n, text in enumerate(texts, 1) if any(k in norm(text) for k in keys)), None)
+
+
+def gathered_paths(folder: Path) -> set[str]:
+    """The URL paths of the documents a gather kept (their front matter's ``url``)."""
+    paths = set()
+    for document in (folder / "raw").glob("*.md"):
+        head = document.read_text(encoding="utf-8").split("\n---", 1)[0]
+        url = re.search(r'^url: "([^"]+)"', head, re.M)
+        if url:
+            paths.add(urlsplit(url.group(1)).path)
+    return paths
 
 
 def bench_settings(data_dir: Path, pages: int = 20) -> Settings:
@@ -138,6 +151,7 @@ def measure(settings: Settings, site: Site, slug: str | None = None, verbose: bo
     """Ask every fact's question of the gathered company, extractively; score answers and retrieval."""
     slug = slug or site.slug
     scores = Scores()
+    gathered = gathered_paths(settings.data_dir / slug)
     with open_retriever(settings) as retriever:
         for fact in site.facts():
             chunks = retriever.search(fact["question"], company=slug).chunks
@@ -150,6 +164,7 @@ def measure(settings: Settings, site: Site, slug: str | None = None, verbose: bo
             scores.wrong += said == "wrong"
             scores.top1 += rank == 1
             scores.top10 += rank is not None and rank <= 10
+            scores.pages += fact.get("page", "") in gathered
             scores.verdicts[fact["id"]] = said
             if answer.confidence == "high":
                 scores.high.append(said)
