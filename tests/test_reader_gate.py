@@ -86,3 +86,19 @@ def test_a_free_text_answer_needs_most_of_the_questions_terms_about_the_subject(
     assert not stated.abstained and stated.answer.startswith("Acme Corp sells anvils")
     unrelated = _answer("What does Acme Corp sell?", ["Globex sells anvils.", "The weather in Ohio is mild in spring."])
     assert unrelated.abstained and unrelated.answer == ABSTENTION
+
+
+def test_the_readers_sure_answer_reorders_the_context_of_the_offline_reader_only(tmp_path) -> None:
+    # Issue 23, item 5: an LLM reads the context in retrieval's order; no measurement shows it gains from the
+    # offline reader's reordering.
+    from cikb.answer import sure_answer_first
+    from cikb.app.reading import open_retriever
+
+    from cikb.core.config import Settings
+
+    offline = Settings(data_dir=tmp_path / "data")
+    with open_retriever(offline) as retriever:
+        assert retriever.reorder is sure_answer_first
+    with_llm = Settings(data_dir=tmp_path / "data", llm={"base_url": "http://127.0.0.1:9/v1", "model": "scripted"})
+    with open_retriever(with_llm) as retriever:
+        assert retriever.reorder is None

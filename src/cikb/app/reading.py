@@ -73,7 +73,9 @@ def open_retriever(settings: Settings, snapshot: Path | None = None) -> Retrieve
         except BaseException:
             store.close()
             raise
-        reorder = sure_answer_first if settings.retrieve.answer_first else None
+        # The offline reader's sure answer reorders only what the offline reader reads: an LLM reads the
+        # context as retrieval ranked it (issue 23, item 5: no measurement shows the LLM path gains).
+        reorder = sure_answer_first if settings.retrieve.answer_first and not settings.llm.configured else None
         return Retriever(settings, store, embedder, Bm25Encoder(), company_names=company_names(companies), reorder=reorder,
                          identities=company_identities(companies))
 

@@ -160,7 +160,7 @@ class RetrieveSettings(BaseModel):
     answer_first: bool = Field(
         True,
         description="Move the top-k chunk holding the offline reader's sure answer (a typed value, read with high confidence) to the top; "
-        "the others keep their order.",
+        "the others keep their order. Offline only: with an LLM configured, the context keeps retrieval's order.",
     )
     duplicate_threshold: float = Field(
         0.9, gt=0, le=1,
