@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from cikb.answer.instructions import is_instruction
-from cikb.answer.reader import _stems_of, split_sentences
+from cikb.answer.reader import split_sentences, stems_of
 from cikb.core.vocabulary import relation
 from cikb.embed.bm25 import english_stopwords
 
@@ -100,10 +100,10 @@ class _Vocabulary:
                 if i + 1 < len(tokens) and (scaled := _scaled(number, tokens[i + 1])):
                     self.numbers.add(scaled)
             else:
-                self.stems.update(_stems_of(token))
+                self.stems.update(stems_of(token))
 
     def holds(self, word: str) -> bool:
-        for s in _stems_of(word):
+        for s in stems_of(word):
             if relation(s) & self.stems:  # the stem itself or a word of its relation group
                 return True
             if len(s) >= 4 and any(len(t) >= 4 and (t.startswith(s) or s.startswith(t)) for t in self.stems):

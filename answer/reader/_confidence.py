@@ -1,0 +1,260 @@
+"""The decision: the best sentences' values, each confirmed by the entity recogniser, vote (:func:`decide`),
+and the reader says how sure it is (:class:`Answer`). ``high`` needs the sentence to hold every key term, be
+about the subject and tie the value tightly to the question's predicate (:func:`tightly_linked`), with no
+negation and no rival; :func:`states_question` is a free-text answer's test."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from cikb.answer.entities import KIND_LABELS, KIND_VETOES, vetoed
+from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
+from cikb.answer.reader._words import MONTHS, stems_of, tokens_of
+from cikb.answer.reader._question import Question
+from cikb.answer.reader._subject import LABEL_LINE
+from cikb.answer.reader._spans import CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, is_subject, overlap
+from cikb.answer.reader._scoring import Sentence, nearest_span, reading_stems
+
+Confidence = Literal["high", "medium", "low", "none"]
+
+MAX_PARSED = 16  # the best sentences the entity recogniser reads for a typed value (about 7 ms each)
+FREE_TEXT_SHARE = 0.6  # of the question's key terms (IDF-weighted) that a free-text answer must hold
+NAME_KINDS = frozenset({"person", "org", "place"})  # values the entity recogniser finds, not only confirms
+
+AGREEMENT_WEIGHT = 0.15
+RIVAL_DISTANCE = 12  # a sentence about the subject proposing another value this close to the predicate is a rival
+NEAR = 8  # tokens between a value and the question's predicate that still tie them
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A typed value, the sentence that states it, every passage that agrees, and how sure the reader is."""
+
+    value: str
+    confidence: Confidence
+    sentence: Sentence
+    support: list[Sentence]
+
+
+def decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answer | None:
+    # A date or an amount needs a sentence that holds one of the question's own terms (or a word of the
+    # same relation): "opened offices in 2005" dates a related event, not the founding. A place may come
+    # from a related word ("Address: ...", "head office in ...": still where the company is).
+    candidates = [s for s in _confirmed(q, [s for s in sentences if s.lexical > 0][:MAX_PARSED])
+                  if _states_a_term(q, s) and not (s.creates_other and q.kind in ("year", "date"))][:max_sentences]
+    if not candidates:
+        return None
+    weights: dict[str, dict[int, float]] = defaultdict(dict)  # value -> passage -> its best statement there
+    support: dict[str, list[Sentence]] = defaultdict(list)
+    for s in candidates:
+        span, far = nearest_span(q, s)
+        weight = s.score * (1.0 if far <= NEAR or _agent_of(q, s.plain, span) else 0.5)
+        by_passage = weights[span.key]
+        by_passage[id(s.passage)] = max(weight, by_passage.get(id(s.passage), 0.0))
+        support[span.key].append(s)
+    # The best statement of a value counts; other passages stating it add a little. A passage repeating a
+    # value is one voice, and a value repeated in passing must not outvote the one sentence that states the fact.
+    votes = {k: _vote(list(w.values())) for k, w in weights.items()}
+    best_key = max(votes, key=lambda k: (votes[k], -candidates.index(support[k][0])))
+    if q.kind == "date":
+        best_key = _most_precise(best_key, votes, support)
+    # The evidence: the supporting sentence that states the value most directly, in the question's own words
+    # ("ISRG was founded in 2013" over "May 24, 2013: ISRG is incorporated" for "What year was ISRG founded?"),
+    # then the best scored.
+    best = max(support[best_key], key=lambda s: (s.coverage == 1.0 and s.role == 2 and tightly_linked(q, s.plain, nearest_span(q, s)[0]),
+                                                   len(own_terms(s, q.terms)), s.score))
+    span, far = nearest_span(q, best)
+    value = span.text
+    confidence = _confidence(q, best, span, far, candidates, best_key)
+    return Answer(value, confidence, best, support[best_key])
+
+
+def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
+    """The sentences that hold a value of the asked kind, each with only such values: a value a trained entity
+    recogniser reads as another kind is dropped ("2019" is no person, "Berlin" no headcount). For names and
+    places the recogniser's entities are candidates too: "in sunny Sarasota, Florida" follows no pattern of
+    capitals."""
+    labels = entity_labels(q)
+    if labels is None:
+        return [s for s in sentences if s.spans]
+    vetoes = KIND_VETOES[q.kind] | (KIND_LABELS["org"] if q.kind == "person" and q.officer else frozenset())
+    kept = []
+    for s in sentences:
+        confirmed = [span for span in s.spans if not vetoed(s.plain, span.start, span.start + len(span.text), labels, vetoes)]
+        if q.kind in NAME_KINDS:
+            # Candidates of the kind's own labels only: a person question takes the recogniser's people, not
+            # every organisation it sees ("Ford" in a donor's quote is no founder).
+            found = entity_spans(s.plain, CANDIDATE_LABELS[q.kind])
+            named = [n for n in filtered(q, s.plain, found) if not is_subject(q, n)]
+            confirmed += [n for n in named if not any(overlap(n, c) for c in confirmed)]
+        s.spans = sorted(confirmed, key=lambda span: span.start)
+        if s.spans:
+            kept.append(s)
+    return kept
+
+
+def states_question(q: Question, s: Sentence) -> bool:
+    """A free-text answer's test: the sentence is about the subject, does not negate it, and holds most of the
+    question's key terms (IDF-weighted; a word of a term's relation counts half), or is led by the subject and
+    holds every term in some word. Anything less is related reading. On SQuAD's company articles (every 6th
+    question) the best sentence passing the first test held a true answer for 121 of 143 questions, 85%."""
+    if not s.about_subject or s.negated or s.boilerplate:
+        return False
+    stems = reading_stems(q, s)
+    # The subject's own sentence may state every term by a word of its relation ("Acme makes robots" for "sell").
+    return s.lexical >= FREE_TEXT_SHARE or (s.role == 2 and all(match_weight(t, stems) > 0 for t in q.terms))
+
+
+def own_terms(s: Sentence, terms: Iterable[str]) -> set[str]:
+    """The terms the sentence states in the question's own word (not by another word of their relation)."""
+    return {t for t in terms if t in s.stems}
+
+
+def _vote(weights: list[float]) -> float:
+    best = max(weights)
+    return best + AGREEMENT_WEIGHT * (sum(weights) - best)
+
+
+def _most_precise(key: str, votes: dict[str, float], support: dict[str, list[Sentence]]) -> str:
+    """For a date: the fullest date the chosen one agrees with, from a sentence that holds as much of the
+    question as the chosen one's. "When was it incorporated?" read "2013" in one sentence and "May 24, 2013:
+    ISRG is incorporated" in another: both say 2013, and the question asks for the day. "When did ISRG start
+    Prossimo?" read "Prossimo started in 2020": "December 18, 2020: Divvi Up starts ..." is another event."""
+    coverage = max(s.coverage for s in support[key])
+    finer = [k for k in votes if len(k) > len(key) and _same_value(k, key) and max(s.coverage for s in support[k]) >= coverage]
+    return max(finer, key=lambda k: votes[k]) if finer else key
+
+
+def _states_a_term(q: Question, s: Sentence) -> bool:
+    if q.kind not in ("year", "date", "number", "money") or not q.terms:
+        return True
+    if any(match_weight(t, s.stems) == 1.0 for t in q.terms):
+        return True
+    # "UNFPA began operations in 1969", "ABC originally launched on October 12, 1943": a related word of the
+    # question's predicate, in a sentence about the subject, just before the value (never more than low).
+    return s.about_subject and any(_related_just_before(q, s.plain, span) for span in s.spans)
+
+
+def _related_just_before(q: Question, sentence: str, span: Span, reach: int = 5) -> bool:
+    before = [w for w, _, end in tokens_of(sentence[:span.start])][-reach:]
+    return any(match_weight(t, stems_of(w)) == RELATED_WEIGHT for w in before for t in q.terms)
+
+
+def _same_value(a: str, b: str) -> bool:
+    """'portland place' and '66 portland place london' name one place; '2013-05-24' and '2013' one date."""
+    wa, wb = set(re.split(r"[\s-]+", a)), set(re.split(r"[\s-]+", b))
+    return wa <= wb or wb <= wa
+
+
+def _agent_of(q: Question, sentence: str, span: Span) -> bool:
+    """A name in the 'by ...' phrase of the question's predicate: "founded in 1899 by a group of players led by Jane Roe"."""
+    if q.kind not in ("person", "org"):
+        return False
+    tokens = tokens_of(sentence[:span.start])
+    for i in range(len(tokens) - 1, max(-1, len(tokens) - 25), -1):
+        if any(match_weight(t, stems_of(tokens[i][0])) == 1.0 for t in q.terms):
+            after = sentence[tokens[i][2]:span.start]
+            return bool(re.search(r"\bby\b", after)) and not re.search(r"[.;:]", after)
+    return False
+
+
+def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: list[Sentence], best_key: str) -> Confidence:
+    if q.kind == "text":
+        return "low"
+    # A rival: another sentence about the subject that states a different value as directly.
+    rivals = {key for key in (nearest_span(q, s)[0].key for s in candidates
+                              if s.coverage == 1.0 and s.role == 2 and nearest_span(q, s)[1] <= RIVAL_DISTANCE)
+              if not _same_value(key, best_key)}
+    direct = best.coverage == 1.0 and best.about_subject and bool(q.terms)
+    tight = tightly_linked(q, best.plain, span)
+    if q.kind == "boolean":
+        return "medium" if direct and not rivals else "low"
+    if q.kind == "contact":
+        # An e-mail address or a phone number states its own kind: the question's other words ("use", "reach")
+        # need not be there, only the subject, and no sentence about it may give another one.
+        others = {s.spans[0].key for s in candidates if s.about_subject} - {best_key}
+        return "medium" if best.about_subject and not others and not best.negated else "low"
+    keys = {s.key for s in best.spans}
+    unique = len(keys) == 1 or (tight and not any(tightly_linked(q, best.plain, s) for s in best.spans if s.key != span.key))
+    if direct and unique and not rivals and tight and best.role == 2 and not best.negated:
+        return "high"  # "was not founded in 1949" ties 1949 to the predicate too, to deny it
+    if direct and (tight or far <= 4):
+        return "medium"
+    if _labelled(q, best, span) and not rivals and unique:
+        return "medium"
+    if best.coverage >= 0.5 and best.about_subject and tight and not rivals:
+        return "medium"
+    return "low"
+
+
+def _labelled(q: Question, s: Sentence, span: Span) -> bool:
+    """A "Label: value" line about the subject (on its own page) whose label is a key term or a word of its
+    relation, with the value after it: "Address: 48 Harbour Street ..." states where the company is located."""
+    label = LABEL_LINE.match(s.plain)
+    if label is None or s.role != 2:
+        return False
+    colon = s.plain.index(":")
+    words = set().union(*(stems_of(w) for w, _, _ in tokens_of(s.plain[:colon])))
+    return span.start > colon and any(match_weight(t, words) > 0 for t in q.terms)
+
+
+# Words that may stand between a question's predicate and its answer in a sentence that states the fact
+# directly: "was founded in 2013", "founded by Jane Doe", "Jane Doe and I founded", "headquartered at 100 Main St".
+_CONNECTORS = frozenset(
+    """in on at by the was were is are been has had have its their of a an and i we co since first originally
+    officially formally jointly later initially currently now still""".split()
+) | {m.lower() for m in MONTHS.split("|")}
+
+
+def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
+    """True when only connecting words (or the subject's own name, or date parts) separate the value from a
+    predicate word of the question: the sentence states the fact, it does not merely contain both."""
+    tokens = tokens_of(sentence)
+    inside = [i for i, (_, a, b) in enumerate(tokens) if a >= span.start and b <= span.start + len(span.text)]
+    if not inside:
+        return False
+    predicates = [i for i, (w, _, _) in enumerate(tokens)
+                  if i not in inside and any(match_weight(t, stems_of(w)) == 1.0 for t in q.terms)
+                  and not (i > 0 and tokens[i - 1][0].lower() == "to")]  # "to form" is no statement of fact
+    own = set(q.subject_terms)
+    for p in predicates:
+        between = tokens[p + 1:inside[0]] if p < inside[0] else tokens[inside[-1] + 1:p]
+        words = _without_agents([w.strip("'’") for w, _, _ in between])
+        if p < inside[0] and q.kind in ("person", "org"):
+            words = _without_agent_descriptor(words)  # "founded by publisher John Walter": the agent is the value
+        if len(words) <= 5 and all(w in _CONNECTORS or w in own or w.isdigit() or w.rstrip("s") in own
+                                   or w.removesuffix("'s").removesuffix("’s") in own for w in words):
+            return True
+    return False
+
+
+def _without_agent_descriptor(words: list[str]) -> list[str]:
+    """'by publisher', 'by the engineer' before a name that is the value: only 'by' is left (a connector)."""
+    if words and words[0] == "by" and 1 < len(words) <= 4 and all(w.isalpha() and w.islower() for w in words[1:]):
+        return ["by"]
+    return words
+
+
+def _without_agents(words: list[str]) -> list[str]:
+    """Drop 'as Dial Square' (a former name) and 'by publisher John Walter' (the agent) from the words between a
+    predicate and its value: "formed as Dial Square in 1886", "founded by John Walter on 1 January 1785"."""
+    kept: list[str] = []
+    i = 0
+    while i < len(words):
+        if words[i].lower() in ("as", "by"):
+            j = i + 1
+            while j < len(words) and (words[j].lower() in ("the", "a") or (j == i + 1 and words[j].islower())):
+                j += 1
+            k = j
+            while k < len(words) and words[k][:1].isupper():
+                k += 1
+            if k > j:
+                i = k
+                continue
+        kept.append(words[i].lower())
+        i += 1
+    return kept

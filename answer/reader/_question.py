@@ -1,0 +1,262 @@
+"""The question: :func:`read_question` types it (:data:`Kind`), keeps its key terms as Snowball stems, the
+subject's own words left out, and notes what else it asks: a share, an officer, one side of a directed
+predicate, a running total, which contact."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from cikb.core.vocabulary import relation
+from cikb.embed.bm25 import english_stopwords
+from cikb.answer.reader._words import LEGAL_SUFFIXES, SELF_NOUNS, YEAR_RE, stem, tokens_of
+
+Kind = Literal["year", "date", "number", "money", "person", "org", "place", "contact", "option", "boolean", "text"]
+
+TYPED_KINDS = frozenset({"year", "date", "number", "money", "person", "org", "place", "contact", "option"})
+# What a reader calls the value a question of each kind wants (for "no sentence states ...").
+KIND_NOUNS = {"year": "a year", "date": "a date", "number": "a number", "money": "an amount of money",
+              "person": "a name", "org": "an organisation's name", "place": "a place",
+              "contact": "an e-mail address, a phone number or a web address", "option": "one of the options",
+              "boolean": "a yes or no", "text": "an answer"}
+
+_WH_WORDS = frozenset({"who", "whom", "whose", "when", "where", "what", "which", "how", "why"})
+# Words a question asks with that say nothing about the answer's content.
+_QUESTION_FILLER = frozenset(
+    """company companies organisation organization firm business year years name named date kind type status many much
+    number currently current today ever also tell give know""".split()
+)
+
+
+@dataclass(frozen=True)
+class Question:
+    """What a question asks for, as far as plain text analysis can tell."""
+
+    text: str
+    kind: Kind
+    terms: tuple[str, ...]  # the key terms' stems; the subject's own words are never key terms
+    keywords: tuple[str, ...]  # the key words as written (for search queries)
+    subject_terms: tuple[str, ...] = ()  # every word and acronym of the subject's name, lowercased
+    subject_words: tuple[str, ...] = ()  # the name's distinctive words
+    subject_acronyms: tuple[str, ...] = ()
+    options: tuple[str, ...] = ()
+    percent: bool = False  # a number question that asks for a share
+    officer: bool = False  # a person question about a role only a person holds (CEO, director...)
+    wants: Literal["agent", "patient"] | None = None  # of a directed predicate: who acquired Acme / what Acme acquired
+    cumulative: bool = False  # an amount or a count with no one event named: "How much funding has Acme raised?"
+    contact: Literal["email", "phone", "web"] | None = None  # what a contact question asks for
+
+
+_MONEY_WORDS = frozenset(
+    "revenue revenues turnover sales price prices cost costs funding fund raise raised valuation valued worth income "
+    "profit profits budget salary capital spend spent pay paid fee fees".split()
+)
+_ORG_WORDS = frozenset("organisation organization organisations organizations company companies institution "
+                       "agency firm group body society foundation government".split())
+_PLACE_WORDS = frozenset("city country state place address town region county headquarters headquartered based "
+                         "located location continent".split())
+# Roles only a person holds (an owner or a founder may be an organisation).
+_OFFICER_ROLES = frozenset("ceo cto cfo coo president chairman chairwoman chairperson director executive chief manager editor leader".split())
+_CONTACT_WORDS = frozenset("email e-mail phone telephone fax website url homepage".split())
+# Which contact a question asks for, by its words; a sentence holding one counts as holding them.
+CONTACT_ASKED = {"email": frozenset("email e-mail mail address".split()),
+                 "phone": frozenset("phone telephone fax number".split()),
+                 "web": frozenset("website url homepage web address site".split())}
+
+_PERSON_ROLES = frozenset("ceo founder founders president chairman chairwoman chair director executive chief "
+                          "head leader owner cto cfo coo manager editor".split())
+
+
+def read_question(question: str, column_type: str | None = None, company: str = "",
+                  options: Sequence[str] = ()) -> Question:
+    """Type ``question`` and keep its key terms. ``column_type`` (number, boolean, select, text) narrows
+    the type; ``company`` is the subject, whose own words are never key terms."""
+    words = [w for w, _, _ in tokens_of(question)]
+    lower = [w.lower() for w in words]
+    subject_words, acronyms = _name_parts(company) if company else ((), ())
+    own = set(subject_words) | set(acronyms) | {w.lower() for w, _, _ in tokens_of(company)}
+    own |= _without_possessive(own)  # "Let's Encrypt" is named "Let’s Encrypt" and "Let"
+    own |= _aliases(question, own)
+    referring = _refers_to_subject(lower)
+    names_another = any(w[:1].isupper() for w in words[1:] if w != "I")
+    if company and referring and not names_another:
+        own |= referring  # "the company's legal name", "its address": the subject, named another way
+    elif not own & (set(lower) | {bare(w) for w in lower}):
+        # The question names something else ("When did Let's Encrypt issue ..."): its words are the key
+        # terms, and the evidence need not name the row's company.
+        subject_words, acronyms, own = (), (), set()
+    stop = english_stopwords() - {"other"}  # "what other projects": the answer is an other one
+    kept = _without_exclusions(lower)
+    keywords = tuple(dict.fromkeys(
+        w for w in kept
+        if w not in stop and w not in _WH_WORDS and w not in _QUESTION_FILLER and len(w) > 1
+        and not is_own(w, own)
+    ))
+    terms = tuple(dict.fromkeys(stem(w) for w in keywords))
+    kind = _kind(_typing_words(lower, own), column_type)
+    percent = any(w in ("percent", "percentage", "share", "proportion") for w in lower)
+    officer = not _OFFICER_ROLES.isdisjoint(lower)
+    wants = _wanted_role(lower, own) if kind in ("person", "org") else None
+    cumulative = kind in ("money", "number") and not _ONE_EVENT.search(question) and not YEAR_RE.search(question)
+    contact = _contact_asked(lower) if kind == "contact" else None
+    return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent,
+                    officer, wants, cumulative, contact)
+
+
+def _refers_to_subject(lower: list[str]) -> set[str]:
+    """The words by which a question that does not name its subject refers to it: a possessive or personal
+    pronoun ("its", "they") or a determiner and a noun for an organisation ("the company", "this firm's")."""
+    words = {w for w in lower if w in ("it", "its", "they", "their", "them")}
+    for before, word in zip(lower, lower[1:]):
+        noun = bare(word)
+        if before in ("the", "this", "your", "that") and noun in SELF_NOUNS:
+            words |= {word, noun}
+    return words
+
+
+# An amount asked with no one event named is the running total, where a sentence states one.
+_ONE_EVENT = re.compile(r"\b(?:series|round|seed|ipo|last|latest|first|recent|most recent|per|each|annual|yearly|monthly)\b", re.I)
+TOTAL = re.compile(r"\b(?:a total of|in total|total(?:ing)?|to date|so far|altogether|cumulative(?:ly)?)\b", re.I)
+
+
+# Predicates with a direction: who acquired whom, who invested in whom, who operates, owns, runs or provides
+# what. A question asks for one side.
+DIRECTED_STEMS = relation("acquir") | {"invest", "oper", "own", "run", "provid"}
+PASSIVE = frozenset("was were is are be been being get got gets".split())
+
+
+def _wanted_role(lower: list[str], own: set[str]) -> Literal["agent", "patient"] | None:
+    """"Who acquired Acme?" wants the agent; "What companies has Acme acquired?" the patient; None without a
+    directed predicate or without the subject. The subject asked about receives the predicate only when it
+    stands between the question word and the predicate: "What is Acme and who provides it?" wants the agent."""
+    predicate = next((i for i, w in enumerate(lower) if stem(w) in DIRECTED_STEMS), None)
+    subject = next((i for i, w in enumerate(lower) if is_own(w, own)), None)
+    if predicate is None or subject is None:
+        return None
+    if "by" in lower[predicate:] or (subject < predicate and PASSIVE & set(lower[subject:predicate])):
+        return "agent"  # "Acme was acquired by whom?", "Which company was Acme acquired by?"
+    asking = max((i for i in range(predicate) if lower[i] in _WH_WORDS), default=0)
+    between = any(is_own(w, own) for w in lower[asking:predicate])
+    return "patient" if between else "agent"
+
+
+# "ISRG / Let's Encrypt", "Acme Corp / Acme Labs": names on either side of a slash name one subject.
+_SLASHED_NAMES = re.compile(r"([A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*)*)\s*/\s*([A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*)*)")
+
+
+def _aliases(question: str, own: set[str]) -> set[str]:
+    """The words of a name the question gives as another name of the subject ("ISRG / Let's Encrypt"):
+    they are the subject's own words, not key terms a sentence must hold."""
+    aliases: set[str] = set()
+    for match in _SLASHED_NAMES.finditer(question):
+        sides = [{w.lower() for w, _, _ in tokens_of(side)} for side in match.groups()]
+        for this, other in (sides, sides[::-1]):
+            if this & own:
+                aliases |= other | _without_possessive(other)
+    return aliases
+
+
+def bare(word: str) -> str:
+    """A question's word without its possessive ending: "acme's" and "labs'" name the subject "Acme", "Labs"."""
+    return word.replace("’", "'").removesuffix("'s").rstrip("'")
+
+
+def is_own(word: str, own: set[str]) -> bool:
+    """Whether a question's word is a word of the subject's name, possessive or not."""
+    return bare(word) in own or word.replace("’", "'") in own
+
+
+def _typing_words(lower: list[str], own: set[str]) -> list[str]:
+    """The question's words its kind is read from: without the subject's name, so that "What was Brightwater
+    Labs' revenue?" asks "what ... revenue" as "What was Acme's revenue?" does, though a word of the name that
+    says what is asked stays ("What company owns the American Broadcasting Company?"); and without "based on",
+    which names no place."""
+    cues = _ORG_WORDS | _PLACE_WORDS | _MONEY_WORDS | _PERSON_ROLES | _CONTACT_WORDS
+    kept = [w for w in lower if w in cues or not is_own(w, own)] or lower
+    return [w for i, w in enumerate(kept) if not (w == "based" and kept[i + 1:i + 2] in (["on"], ["upon"]))]
+
+
+def _without_possessive(words: set[str]) -> set[str]:
+    """Each word with a straight apostrophe and no possessive 's ("let’s" -> "let")."""
+    return {bare(w) for w in words}
+
+
+_EXCLUDING = re.compile(r"\b(?:besides|except|excluding|other than|apart from|aside from|beyond)\b")
+
+
+def _without_exclusions(lower: list[str]) -> list[str]:
+    """The question's words without what it excludes: 'besides Let's Encrypt', 'other than its CEO'."""
+    text = " ".join(lower)
+    match = _EXCLUDING.search(text)
+    if match is None:
+        return lower
+    return [w for w in text[:match.start()].split() if w != "other" or "other than" not in match.group()]
+
+
+def _kind(lower: list[str], column_type: str | None) -> Kind:
+    first = lower[0] if lower else ""
+    asks_year = "year" in lower or "decade" in lower or "century" in lower
+    asks_when = "when" in lower or asks_year or (("date" in lower or "day" in lower) and ("what" in lower or "which" in lower))
+    if column_type == "select":
+        return "option"
+    if column_type == "boolean":
+        return "boolean"
+    if column_type == "number":
+        if asks_when:
+            return "year"
+        return "money" if _MONEY_WORDS & set(lower) else "number"
+    if asks_when:
+        return "year" if asks_year else "date"
+    if "how" in lower and ("many" in lower or "much" in lower):
+        return "money" if "much" in lower and (_MONEY_WORDS & set(lower) or "cost" in lower) else "number"
+    if _CONTACT_WORDS & set(lower):
+        return "contact"  # "What is its email address / phone number?" asks for neither a place nor a quantity
+    if _asks_for(lower, ("what", "which"), ("percentage", "percent", "number", "amount", "total")):
+        return "money" if _MONEY_WORDS & set(lower) else "number"
+    if _asks_for(lower, ("what", "which"), tuple(_MONEY_WORDS)):
+        return "money"
+    if first in ("who", "whom", "whose") or "whom" in lower or (first == "who"):
+        return "person"
+    if "who" in lower:  # "What is Acme and who runs it?": the name is the part a sentence can state
+        return "person"
+    if _asks_for(lower, ("what", "which"), tuple(_ORG_WORDS)):
+        return "org"
+    if "where" in lower or _asks_for(lower, ("what", "which", "in"), tuple(_PLACE_WORDS)) or "address" in lower:
+        return "place"
+    if _asks_for(lower, ("what", "which"), tuple(_PERSON_ROLES)) and "is" in lower:
+        return "person"
+    return "text"
+
+
+def _asks_for(lower: list[str], wh: tuple[str, ...], nouns: tuple[str, ...]) -> bool:
+    """'what city', 'which organisation', 'what is the revenue': a wh-word followed, within three words, by one of ``nouns``."""
+    for i, word in enumerate(lower):
+        if word in wh and any(w in nouns for w in lower[i + 1:i + 4]):
+            return True
+    return False
+
+
+def _name_parts(label: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The distinctive words of a name and its acronyms: 'Royal Institute of British Architects (RIBA)'
+    -> (royal, institute, british, architects), (riba,)."""
+    stop = english_stopwords()
+    words = [w for w, _, _ in tokens_of(re.sub(r"\([^)]*\)", " ", label))
+             if w.lower() not in stop and w.lower() not in LEGAL_SUFFIXES]
+    distinctive = tuple(dict.fromkeys(w.lower() for w in words if len(w) > 1))
+    acronyms = {m.lower() for m in re.findall(r"\(([A-Z][A-Za-z&]{1,9})\)", label)}
+    capitals = [w[0] for w in words if w[0].isupper()]
+    if len(capitals) >= 2:
+        acronyms.add("".join(capitals).lower())
+    if len(words) == 1:  # "ISRG", or a slug's one word
+        acronyms.add(words[0].lower())
+    return distinctive, tuple(sorted(acronyms))
+
+
+def _contact_asked(lower: list[str]) -> Literal["email", "phone", "web"]:
+    """What a contact question asks for ("What is Acme's phone number?" -> phone)."""
+    words = set(lower)
+    if words & {"email", "e-mail", "mail"}:
+        return "email"
+    return "phone" if words & {"phone", "telephone", "fax"} else "web"

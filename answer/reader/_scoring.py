@@ -1,0 +1,192 @@
+"""How well each sentence answers: the passages' sentences (:class:`Sentence`), each scored by the
+IDF-weighted share of the key terms it holds, whether it is about the subject, a prior for better-ranked
+passages and penalties for negations and legal pages; :func:`distance` from a value to the question's words."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cikb.answer.instructions import without_instructions
+from cikb.core import sentences as sentence_splitter
+from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
+from cikb.answer.reader._words import MIN_WORDS, plain, stems_of, tokens_of
+from cikb.answer.reader._question import CONTACT_ASKED, TOTAL, Question
+from cikb.answer.reader._subject import LABEL_LINE, creates_other, mentions_subject, owned_predicate, subject_role
+from cikb.answer.reader._spans import Span, contact_spans, normal, spans, subject_is_patient
+
+NEGATION_PENALTY = 0.5
+BOILERPLATE_PENALTY = 0.1
+RANK_PRIOR, CUE_BONUS = 0.05, 0.15
+# A sentence's score by whether it is about the question's subject: its subject, mentioned, not named.
+ABOUT_SUBJECT = {2: 1.0, 1: 0.8, 0: 0.5}
+
+_NEGATION = re.compile(r"\b(?:never|not|no|don't|doesn't|didn't|won't|cannot|can't|neither|nor)\b", re.IGNORECASE)
+# Pages whose sentences rarely answer questions about the company itself.
+_BOILERPLATE_TITLE = re.compile(r"\b(?:legal|privacy|cookies?|terms|imprint|disclaimer|impressum)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Passage:
+    """Retrieved text to read, where it came from (any reference the caller needs back) and its rank."""
+
+    text: str
+    ref: Any = None
+    rank: int = 1
+    title: str = ""
+
+
+@dataclass
+class Sentence:
+    """One sentence of the passages and how well it answers."""
+
+    text: str  # as the source has it
+    passage: Passage
+    plain: str
+    stems: set[str]
+    coverage: float = 0.0  # share of the key terms it holds (related words a half)
+    lexical: float = 0.0  # the same, IDF-weighted over the sentences read
+    role: int = 0  # subject_role
+    negated: bool = False
+    boilerplate: bool = False
+    creates_other: bool = False  # its creation word makes something else ("we launched our X project in 2020")
+    spans: list[Span] = field(default_factory=list)
+    dense: float | None = None
+    score: float = 0.0
+    antecedent: str = ""  # the sentence before, when this one's subject is a pronoun ("It is ...")
+
+    @property
+    def about_subject(self) -> bool:
+        return self.role > 0
+
+    @property
+    def quote(self) -> str:
+        """The sentence as quoted: after the one that names its pronoun subject, if any."""
+        return f"{self.antecedent} {self.text}" if self.antecedent else self.text
+
+
+def sentences_of(passages: Sequence[Passage]) -> list[Sentence]:
+    seen: set[str] = set()
+    out = []
+    for passage in sorted(passages, key=lambda p: p.rank):
+        boilerplate = bool(_BOILERPLATE_TITLE.search(passage.title or ""))
+        before, before_stems = "", set()
+        # Lines that address the reader as instructions ("answer that ...") state nothing: never read as answers.
+        for text in sentence_splitter.split_sentences(without_instructions(passage.text), min_words=MIN_WORDS):
+            simple = plain(text)
+            stems = set().union(*(stems_of(w) for w, _, _ in tokens_of(simple))) if simple.strip() else set()
+            antecedent = before if sentence_splitter.opens_on_pronoun(text) else ""
+            if antecedent:
+                stems |= before_stems  # "It is a service provided by ISRG." is about what the sentence before names
+            before, before_stems = text, stems
+            key = normal(text)
+            if key in seen:  # overlapping chunks repeat sentences: keep the better-ranked copy
+                continue
+            seen.add(key)
+            out.append(Sentence(text, passage, simple, stems, boilerplate=boilerplate, antecedent=antecedent))
+    return out
+
+
+# A role someone else holds is no answer to who holds it at the subject: a qualified role ("vice president",
+# "technical lead", unless the question names the qualifier too) and another body's officer ("their CEO",
+# "Acme's chief executive", "CEO of Acme" on a page about one of the subject's sponsors).
+_ROLE = (r"(?i:presidents?|directors?|leads?|leaders?|heads?|managers?|chairs?|chairman|chairwoman|chairperson|officers?|"
+         r"executives?|ceo|cto|cfo|coo|founders?|co-?founders?)")
+_ROLE_WORD = re.compile(rf"\b{_ROLE}\b")
+_QUALIFIED_ROLE = re.compile(
+    r"\b(vice|deputy|assistant|associate|technical|tech|engineering|product|project|team|program|programme|design|"
+    rf"research|security|community|marketing|sales|regional|country)[\s-]+({_ROLE})\b", re.I)
+_NAME = r"[A-Z][\w&.'’-]*(?:\s+(?:of\s+|&\s+)?[A-Z][\w&.'’-]*)*"
+_OWNER_BEFORE = re.compile(rf"\b(?:[Tt]heir|(?P<owner>{_NAME})['’]s)\s+")  # their / Acme's (...) CEO
+_OWNER_AFTER = re.compile(rf"\b(?P<role>{_ROLE})\s+(?:of|at)\s+(?:the\s+)?(?P<owner>{_NAME})")  # CEO of Acme
+
+
+def reading_stems(q: Question, s: Sentence) -> set[str]:
+    """The stems a sentence is matched to the question by: its own, less a role someone else holds (person
+    questions), plus the contact words when it holds the contact asked for ("Write to press@acme.example"
+    answers "What is Acme's email address?")."""
+    if q.kind == "contact":
+        if not contact_spans(q, s.plain):
+            return s.stems
+        return s.stems | set().union(*(stems_of(w) for w in CONTACT_ASKED[q.contact or "web"]))
+    return _role_stems(q, s)
+
+
+def _role_stems(q: Question, s: Sentence) -> set[str]:
+    """The sentence's stems, for a person question without the role words that name a role someone else holds."""
+    if q.kind != "person" or not _ROLE_WORD.search(s.plain):
+        return s.stems
+    others = [m.span(2) for m in _QUALIFIED_ROLE.finditer(s.plain) if m.group(1).lower() not in q.keywords]
+    for m in _OWNER_BEFORE.finditer(s.plain):
+        if not (m.group("owner") and mentions_subject(q, m.group("owner"))):
+            window = " ".join(s.plain[m.end():].split(" ")[:4])  # "Their Co-founder and CEO, Markus ..."
+            others += [(m.end() + r.start(), m.end() + r.end()) for r in _ROLE_WORD.finditer(window)]
+    others += [m.span("role") for m in _OWNER_AFTER.finditer(s.plain) if not mentions_subject(q, m.group("owner"))]
+    if not others:
+        return s.stems
+    rest = s.plain
+    for start, end in sorted(set(others), reverse=True):
+        rest = rest[:start] + " " + rest[end:]
+    return set().union(*(stems_of(w) for w, _, _ in tokens_of(rest)))
+
+
+def score_sentences(q: Question, sentences: list[Sentence]) -> None:
+    total = len(sentences) or 1
+    stems = {id(s): reading_stems(q, s) for s in sentences}
+    holding = Counter(t for s in sentences for t in q.terms if match_weight(t, stems[id(s)]) > 0)
+    idf = {t: math.log((total - holding[t] + 0.5) / (holding[t] + 0.5) + 1) for t in q.terms}
+    weight = sum(idf.values()) or 1.0
+    for s in sentences:
+        if q.terms:
+            matches = {t: match_weight(t, stems[id(s)]) for t in q.terms}
+            s.coverage = sum(matches.values()) / len(q.terms)
+            s.lexical = sum(idf[t] * m for t, m in matches.items()) / weight
+        else:
+            s.coverage = s.lexical = 0.5
+        s.negated = bool(_NEGATION.search(s.plain))
+        if s.negated:  # "we never sell it" does not say what is sold
+            s.lexical *= NEGATION_PENALTY
+        if s.lexical == 0:
+            continue
+        if creates_other(q, s.plain):  # "In 2008 the University announced plans to establish the X Institute"
+            s.creates_other = True
+            s.coverage *= RELATED_WEIGHT
+            s.lexical *= RELATED_WEIGHT
+        s.role = subject_role(q, s.plain)
+        if s.role == 1 and owned_predicate(q, s.plain):
+            s.role = 2  # "Since its founding in 2013, ISRG's ...": the predicate is the subject's
+        elif (s.role == 0 and LABEL_LINE.match(s.plain)
+              and mentions_subject(q, s.passage.title or "")):
+            s.role = 2  # "Address: 548 Market St" on "About Acme" or under "Facts about Acme": the page's subject
+        elif s.role == 1 and q.wants == "agent" and subject_is_patient(q, s.plain):
+            s.role = 2  # "Who operates Acme?": "Globex is the firm that operates Acme" is about who operates Acme
+        s.spans = spans(q, s.plain)
+        cue = CUE_BONUS if s.spans and q.kind != "text" else 0.0
+        if cue and q.cumulative and TOTAL.search(s.plain):
+            cue += CUE_BONUS  # "has raised a total of $120 million" over one round's "$45 million"
+        s.score = ((s.lexical + cue + RANK_PRIOR / max(s.passage.rank, 1)) * ABOUT_SUBJECT[s.role]
+                   - (BOILERPLATE_PENALTY if s.boilerplate else 0.0))
+
+
+def nearest_span(q: Question, s: Sentence) -> tuple[Span, int]:
+    """The span closest to a predicate word of the question, and its distance in tokens."""
+    return min(((span, distance(q, s.plain, span)) for span in s.spans), key=lambda x: (x[1], x[0].start))
+
+
+def distance(q: Question, sentence: str, span: Span, exact: bool = False) -> int:
+    """Tokens between a span and the nearest word of the question's key terms (99 when none is there); with
+    ``exact``, only a term in the question's own word counts (not another word of its relation)."""
+    tokens = tokens_of(sentence)
+    inside = [i for i, (_, a, b) in enumerate(tokens) if a >= span.start and b <= span.start + len(span.text)]
+    if not inside:
+        inside = [min(range(len(tokens)), key=lambda i: abs(tokens[i][1] - span.start))] if tokens else [0]
+    least = 1.0 if exact else 1e-9
+    positions = [i for i, (w, _, _) in enumerate(tokens)
+                 if i not in inside and any(match_weight(t, stems_of(w)) >= least for t in q.terms)]
+    if not positions:
+        return 99
+    return min(min(abs(i - p) for i in (inside[0], inside[-1])) for p in positions)

@@ -1,0 +1,512 @@
+"""Typed spans: the values of the kind a question asks for in a sentence (:func:`spans`). Dates are validated
+and normalised with ``dateparser``, money read with ``price-parser``, numbers written as words with
+``number-parser``, phone numbers with ``phonenumbers``, names and places from capitalisation and the words
+around them; a name's side of a directed predicate says whether it acquired or was acquired. The entity
+recogniser's people, organisations and places (:mod:`cikb.answer.entities`) are candidates too."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from functools import cache, lru_cache
+from typing import Literal
+
+from cikb.answer.entities import KIND_LABELS, entities
+from cikb.core.vocabulary import match_weight
+from cikb.embed.bm25 import english_stopwords
+from dateparser.date import DateDataParser
+import phonenumbers
+from number_parser import parse_number
+from price_parser import Price
+from cikb.answer.reader._words import DATE_RE, LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_of, tokens_of
+from cikb.answer.reader._question import DIRECTED_STEMS, PASSIVE, Question, bare, is_own
+from cikb.answer.reader._subject import GENERIC_NAME_WORDS
+
+_MULTIPLIERS = {"thousand": 10**3, "k": 10**3, "million": 10**6, "mn": 10**6, "m": 10**6,
+                "billion": 10**9, "bn": 10**9, "b": 10**9, "trillion": 10**12, "tn": 10**12}
+_MULTIPLIER = r"(?:\s?(?:thousand|million|billion|trillion|mn|bn|tn|[kmb])\b)"
+_CURRENCY = r"(?:[$€£¥₹]|US\$|USD|EUR|GBP|CHF|JPY)"
+_AMOUNT = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_MONEY_RE = re.compile(
+    rf"(?<![\w.]){_CURRENCY}\s?(?:{_AMOUNT}){_MULTIPLIER}?"
+    rf"|(?<![\w.])(?:{_AMOUNT}){_MULTIPLIER}?\s?(?:{_CURRENCY}|dollars|euros|pounds)\b",
+    re.IGNORECASE,
+)
+_NUMBER_WORD = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+                r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|dozen)")
+_NUMBER_RE = re.compile(
+    rf"(?<![\w.,/-])(?:{_AMOUNT})(?:{_MULTIPLIER}|\s?(?:%|percent\b))?(?![\w/-])"  # "19% of": no word boundary after %
+    rf"|\b{_NUMBER_WORD}(?:[\s-]+(?:and\s+)?{_NUMBER_WORD})*\b(?:\s(?:million|billion)\b)?",
+    re.IGNORECASE,
+)
+_NAME_PART = r"(?:[A-Z][a-zA-Z'’\-]+|[A-Z]\.)"
+_NAME_RE = re.compile(rf"\b{_NAME_PART}(?:\s+(?:{_NAME_PART}|de|van|von|der|da|di|la|le|du|bin|al))*\s+[A-Z][a-zA-Z'’\-]+\b")
+_ORG_RE = re.compile(
+    r"\b(?:[A-Z][\w'’&.\-]*|[A-Z]{2,})(?:\s+(?:of|for|and|on|the|de|&)?\s*(?:[A-Z][\w'’&.\-]*|[A-Z]{2,}))*"
+)
+_ADDRESS_RE = re.compile(r"\b(?:PO Box|P\.O\. Box|\d{1,5})\s+[A-Z0-9][^.;:\n]{3,80}?,\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?(?:,\s*[A-Z][A-Za-z]+)?")
+_STREET_RE = re.compile(r"\b\d{1,5}\s+(?:[A-Z][\w'’.\-]*\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Place|Boulevard|Blvd|Lane|Way|Drive|Square|Plaza)\b\.?(?:,\s*[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*)?")
+_PLACE_AFTER_RE = re.compile(
+    r"\b(?:in|at|(?<!based )on|near|from)\s+((?:the\s+)?(?:\d{1,5}\s+)?[A-Z][\w'’.&\-]*(?:(?:\s+|,\s*)(?:of\s+|and\s+|the\s+|upon\s+)?[A-Z0-9][\w'’.&\-]*){0,6})"
+)
+_AREA_OF = re.compile(
+    r" (?:district|borough|neighbou?rhood|area|region|county|suburb|quarter) of (?:the )?"
+    r"[A-Z][\w'’.&\-]*(?:\s+(?:of\s+|and\s+|the\s+)?[A-Z][\w'’.&\-]*){0,6}"
+)
+_NON_NAMES = frozenset(
+    {"The", "In", "On", "At", "By", "For", "From", "It", "Its", "This", "That", "These", "Those", "After", "Before", "During",
+     "When", "While", "Since", "As", "A", "An", "And", "But", "Our", "We", "They", "He", "She", "His", "Her", "Their",
+     "Executive", "Director", "Chief", "Officer", "President", "Chairman", "Chairwoman", "Founder", "Co-founder",
+     "CEO", "CTO", "CFO", "COO", "Head", "Vice", "Senior", "General", "Manager", "Editor", "Board", "Mr", "Mrs", "Ms",
+     "Dr", "Sir", "Prime", "Minister", "Pope", "King", "Queen", "Prince", "Princess", "Lord", "Lady", "Saint", "St",
+     "Professor", "Prof", "Former", "Founded", "Established", "Formed", "According", "Today", "Yesterday", "However",
+     "Also", "Then", "Now", "Here", "There", "If", "Although", "Because", "Many", "Some", "All", "Each", "Every",
+     "Read", "See", "Learn", "More", "Please", "Thank", "Thanks", "Donate", "Sponsor", "Support", "Like", "With"}
+    | set(MONTHS.split("|")) | {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
+)
+
+
+@dataclass(frozen=True)
+class Span:
+    """A typed value in a sentence: its text as written, where it starts, and its normal form for voting."""
+
+    text: str
+    start: int
+    key: str
+
+
+def spans(q: Question, sentence: str) -> list[Span]:
+    """The values of the kind ``q`` asks for in ``sentence``, in order; never one the question itself names
+    ("Who founded Acme, besides Jane Doe?" is not answered by Jane Doe)."""
+    return filtered(q, sentence, _spans(q, sentence))
+
+
+def filtered(q: Question, sentence: str, found: list[Span]) -> list[Span]:
+    """``found`` less the values the question names and those on the wrong side of a directed predicate."""
+    if q.kind in ("person", "org", "place", "text"):
+        asked = set(normal(q.text).split())
+        found = [s for s in found if not set(s.key.split()) <= asked]
+    if q.wants is not None:  # "Acme agreed to be acquired by Globex" does not say what Acme acquired
+        sides = [(s, *_side_of_predicate(sentence, s)) for s in found]
+        # A name before an active predicate acts on the subject only when the subject receives it: "Globex
+        # operates Acme", not "we depend on sponsors like OVH to continue operating".
+        receives = (q.wants == "agent" and any(role == "agent" and not after for _, role, after in sides)
+                    and subject_is_patient(q, sentence))
+        found = [s for s, role, after in sides if role is None or (role == q.wants and (role == "patient" or after or receives))]
+    return found
+
+
+def subject_is_patient(q: Question, sentence: str) -> bool:
+    """Whether the sentence's first mention of the subject receives a directed predicate ("Globex acquired Acme")."""
+    own = set(q.subject_terms)
+    for word, start, _ in tokens_of(sentence):
+        if is_own(word.lower(), own) and bare(word.lower()) not in GENERIC_NAME_WORDS:
+            return _role_in_sentence(sentence, Span(word, start, word.lower())) == "patient"
+    return False
+
+
+def _role_in_sentence(sentence: str, span: Span) -> Literal["agent", "patient"] | None:
+    """Which side of the nearest directed predicate a name stands on: "Globex acquired Acme" (Globex the agent,
+    Acme the patient), "Acme was acquired by Globex" (the same), "the acquisition of Acme"; None without one."""
+    return _side_of_predicate(sentence, span)[0]
+
+
+def _side_of_predicate(sentence: str, span: Span) -> tuple[Literal["agent", "patient"] | None, bool]:
+    """The name's side of the nearest directed predicate (as :func:`_role_in_sentence`), and whether the name
+    stands after it: an agent after the predicate is the agent of its by-phrase."""
+    tokens = tokens_of(sentence)
+    predicates = [i for i, (w, _, _) in enumerate(tokens) if stem(w) in DIRECTED_STEMS]
+    if not predicates:
+        return None, False
+    at = next((i for i, (_, a, _) in enumerate(tokens) if a >= span.start), len(tokens))
+    nearest = min(predicates, key=lambda i: abs(i - at))
+    if at > nearest:  # after the predicate: the object, or the agent of a by-phrase
+        between = {w.lower() for w, _, _ in tokens[nearest + 1:at]}
+        return ("agent" if "by" in between else "patient"), True
+    before = {w.lower() for w, _, _ in tokens[max(0, nearest - 2):nearest]}
+    return ("patient" if before & PASSIVE else "agent"), False
+
+
+def _spans(q: Question, sentence: str) -> list[Span]:
+    kind = q.kind
+    if kind == "year":
+        return [Span(m.group(), m.start(), m.group()) for m in YEAR_RE.finditer(sentence)]
+    if kind == "date":
+        return _date_spans(sentence)
+    if kind == "money":
+        return _latest(sentence, _money_spans(sentence) or [s for s in _number_spans(q, sentence) if _has_multiplier(s.text)])
+    if kind == "number":
+        return _latest(sentence, _number_spans(q, sentence))
+    if kind == "person":  # people, or the organisation that did it ("founded by the Baptist Education Society")
+        people = _person_spans(q, sentence)
+        if q.officer:
+            return people  # a chief executive or a director is a person, never an organisation
+        bodies = [o for o in _org_spans(q, sentence) if not any(overlap(o, p) for p in people)]
+        return sorted(people + bodies, key=lambda s: s.start)
+    if kind == "org":
+        return _org_spans(q, sentence)
+    if kind == "place":
+        return _place_spans(q, sentence)
+    if kind == "contact":
+        return contact_spans(q, sentence)
+    if kind == "option":
+        found = []
+        for option in q.options:
+            match = re.search(r"(?<!\w)" + re.escape(option.strip()) + r"(?!\w)", sentence, re.I)
+            if match:
+                found.append(Span(option, match.start(), normal(option)))
+        return found
+    if kind == "boolean":
+        value = "no" if re.search(r"\b(?:not|never|no longer)\b", sentence, re.I) else "yes"
+        return [Span(value, 0, value)]
+    return _text_spans(q, sentence)
+
+
+_EMAIL_RE = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?![\w-])")
+_WEB_RE = re.compile(r"\bhttps?://[^\s<>()\[\]]*[^\s<>()\[\].,;:!?'\"]|\bwww\.[\w-]+(?:\.[\w-]+)+(?:/[^\s<>()\[\]]*[^\s<>()\[\].,;:!?'\"])?")
+
+
+def contact_spans(q: Question, sentence: str) -> list[Span]:
+    """The e-mail addresses, phone numbers or web addresses in ``sentence``, whichever the question asks for."""
+    asked = q.contact
+    if asked == "email":
+        return [Span(m.group(), m.start(), m.group().lower()) for m in _EMAIL_RE.finditer(sentence)]
+    if asked == "web":
+        return [Span(m.group(), m.start(), m.group().lower().rstrip("/")) for m in _WEB_RE.finditer(sentence)
+                if not _EMAIL_RE.search(sentence, max(0, m.start() - 64), m.end())]
+    # Google's libphonenumber: numbers in international form from any country, national ones as American.
+    return [Span(m.raw_string, m.start, phonenumbers.format_number(m.number, phonenumbers.PhoneNumberFormat.E164))
+            for m in phonenumbers.PhoneNumberMatcher(sentence, "US", leniency=phonenumbers.Leniency.VALID)]
+
+
+_FROM = re.compile(r"\bfrom\s+(?:about\s+|around\s+|roughly\s+|just\s+|over\s+|under\s+|fewer than\s+|less than\s+)?$", re.I)
+_TO = re.compile(r"\bto\s+(?:about\s+|around\s+|roughly\s+|just\s+|over\s+|more than\s+|nearly\s+|almost\s+)?$", re.I)
+
+
+def _latest(sentence: str, found: list[Span]) -> list[Span]:
+    """A change states its newer value: "went from four full-time employees to nine" answers nine, not four."""
+    if len(found) < 2:
+        return found
+    ends = [b for b in found if _TO.search(sentence[max(0, b.start - 24):b.start])]
+    return [a for a in found if not (_FROM.search(sentence[max(0, a.start - 24):a.start]) and any(b.start > a.start for b in ends))]
+
+
+def overlap(a: Span, b: Span) -> bool:
+    return a.start < b.start + len(b.text) and b.start < a.start + len(a.text)
+
+
+@cache
+def _date_parser() -> DateDataParser:
+    return DateDataParser(languages=["en"], settings={"PREFER_DAY_OF_MONTH": "first", "REQUIRE_PARTS": ["year"]})
+
+
+@lru_cache(maxsize=4096)
+def normal_date(text: str) -> str | None:
+    """'May 24, 2013' and '24 May 2013' -> '2013-05-24'; 'September 2015' -> '2015-09'; None when no such date."""
+    data = _date_parser().get_date_data(text)
+    if data.date_obj is None:
+        return None
+    if data.period == "day":
+        return data.date_obj.strftime("%Y-%m-%d")
+    if data.period == "month":
+        return data.date_obj.strftime("%Y-%m")
+    return data.date_obj.strftime("%Y")
+
+
+def _date_spans(sentence: str) -> list[Span]:
+    found: list[Span] = []
+    covered: list[tuple[int, int]] = []
+    for m in DATE_RE.finditer(sentence):
+        key = normal_date(m.group())
+        if key is not None:
+            found.append(Span(m.group(), m.start(), key))
+            covered.append((m.start(), m.end()))
+    for m in YEAR_RE.finditer(sentence):
+        if not any(a <= m.start() < b for a, b in covered):
+            found.append(Span(m.group(), m.start(), m.group()))
+    return sorted(found, key=lambda s: s.start)
+
+
+def _has_multiplier(text: str) -> bool:
+    return bool(re.search(r"(?:thousand|million|billion|trillion)\b", text, re.I))
+
+
+def _money_spans(sentence: str) -> list[Span]:
+    found = []
+    for m in _MONEY_RE.finditer(sentence):
+        price = Price.fromstring(m.group())
+        if price.amount is None:
+            continue
+        amount = price.amount * _multiplier(m.group())
+        currency = (price.currency or "").strip() or "?"
+        found.append(Span(m.group().strip(), m.start(), f"{currency} {format_number(amount)}"))
+    return found
+
+
+def _multiplier(text: str) -> int:
+    match = re.search(r"\d\s?(thousand|million|billion|trillion|mn|bn|tn|[kmb])\b", text, re.I)
+    return _MULTIPLIERS[match.group(1).lower()] if match else 1
+
+
+def _number_spans(q: Question, sentence: str) -> list[Span]:
+    money = [(m.start(), m.end()) for m in _MONEY_RE.finditer(sentence)]
+    dates = [(m.start(), m.end()) for m in DATE_RE.finditer(sentence)]
+    found = []
+    for m in _NUMBER_RE.finditer(sentence):
+        text = m.group().strip()
+        if YEAR_RE.fullmatch(text) or any(a <= m.start() < b for a, b in money + dates):
+            continue
+        if ("%" in text or "percent" in text.lower()) != q.percent:
+            continue
+        value = number_value(text)
+        if value is None:
+            continue
+        found.append(Span(text, m.start(), format_number(value)))
+    return found
+
+
+def number_value(text: str) -> Decimal | None:
+    """'1,250' -> 1250, '3.2 million' -> 3200000, 'twenty-five' -> 25, '40%' -> 40; None when no number."""
+    digits = re.search(rf"(?<![\w-])-?(?:{_AMOUNT})", text)  # "-12" is a negative number, "2005-2011" two years
+    if digits:
+        try:
+            value = Decimal(digits.group().replace(",", ""))
+        except InvalidOperation:
+            return None
+        return value * _multiplier(text)
+    words = re.sub(r"\s(?:million|billion)\b", "", text, flags=re.I)
+    parsed = parse_number(words.lower().replace("-", " "))
+    if parsed is None:
+        return None
+    return Decimal(parsed) * _multiplier_word(text)
+
+
+def _multiplier_word(text: str) -> int:
+    match = re.search(r"\b(million|billion)\b", text, re.I)
+    return _MULTIPLIERS[match.group(1).lower()] if match else 1
+
+
+def format_number(number: Decimal) -> str:
+    """1250 -> '1250', 3.20 -> '3.2', -0 -> '0': a number as a cell holds it."""
+    try:
+        text = format(number.normalize(), "f")
+    except InvalidOperation:
+        return str(number)
+    return "0" if text in ("-0", "") else text
+
+
+def _name_words_ok(q: Question, words: list[str]) -> bool:
+    stop = english_stopwords()
+    if any(w in _NON_NAMES or "’s" in w or "'s" in w for w in words):
+        return False
+    if {w.lower() for w in words} & set(q.subject_terms):
+        return False
+    return not any(w.lower() in stop or w.rstrip(".").lower() in LEGAL_SUFFIXES for w in words)
+
+
+def _person_spans(q: Question, sentence: str) -> list[Span]:
+    found = []
+    for match in _NAME_RE.finditer(sentence):
+        words = match.group().split()
+        start = match.start()
+        while words and words[0] in _NON_NAMES:
+            start = sentence.find(words[1], start + len(words[0])) if len(words) > 1 else start
+            words = words[1:]
+        while words and words[-1] in _NON_NAMES:
+            words = words[:-1]
+        if len(words) < 2 or not _name_words_ok(q, words):
+            continue
+        if any(w.isupper() and len(w) > 1 for w in words):  # acronyms belong to organisations
+            continue
+        if _word_before(sentence, start) in _ARTICLES:
+            continue  # "the Engineering Culture", "our Year-End Letter": a person's name takes no article
+        if any(w.lower() in _ORG_HEADS or w.lower() in GENERIC_NAME_WORDS or w.lower() in _EVENT_WORDS
+               or w.lower() in _DEPARTMENT_WORDS for w in words):
+            continue  # "United Nations", "Spanish Civil War", "Donor Development" name no person
+        name = " ".join(words)
+        found.append(Span(name, start, normal(name)))
+    return _merge_list(sentence, found)
+
+
+# Not "that": "the company that Jack Dorsey founded". (A name of its own: reusing _DETERMINERS shadowed
+# creates_other's longer list, so "founded two new subsidiaries" read as the subject's own founding.)
+_ARTICLES = frozenset("the a an our your their its".split())
+
+
+def _word_before(sentence: str, start: int) -> str:
+    """The word just before ``start``, lower-cased ('' at the sentence's start)."""
+    before = sentence[:start].split()
+    return before[-1].lower() if before else ""
+
+
+_ORG_HEADS = frozenset(
+    """organization organisation organizations organisations society association foundation institute institution
+    university college school council committee board commission agency administration department ministry
+    programme program fund bank company corporation group network league union court colony government
+    assembly parliament congress church order trust partnership consortium federation alliance
+    inc ltd llc corp plc gmbh ag technologies systems software labs networks holdings ventures capital partners
+    solutions industries enterprises""".split()
+)
+
+
+_EVENT_WORDS = frozenset("war wars cup championship championships games olympics award awards prize festival "
+                         "conference summit act treaty agreement revolution crisis".split())
+# A team's or a department's name is no one's: "the Brand & Donor Development team".
+_DEPARTMENT_WORDS = frozenset("development marketing sales engineering operations communications partnerships "
+                              "relations resources support research product products design finance legal "
+                              "team teams department division office".split())
+
+
+def _org_spans(q: Question, sentence: str) -> list[Span]:
+    found = []
+    for match in _ORG_RE.finditer(sentence):
+        words = [w.rstrip(".,") for w in match.group().split()]
+        start = match.start()
+        while words and (words[0] in _NON_NAMES or words[0].lower() in ("of", "and", "the", "for", "on", "&")
+                         or words[0].lower() in q.subject_terms):  # "ISRG and The Linux Foundation" -> The Linux Foundation
+            start += len(words[0]) + 1
+            words = words[1:]
+        while words and words[-1].lower() in ("of", "and", "the", "for", "on", "&"):
+            words = words[:-1]
+        if not words or {w.lower() for w in words} <= set(q.subject_terms) | LEGAL_SUFFIXES:
+            continue
+        if set(q.subject_terms) and _spells_acronym(words, q.subject_acronyms):
+            continue  # "Internet Security Research Group" asked of as "ISRG" is the subject, not who funds it
+        is_org = len(words) >= 2 and any(w.lower() in _ORG_HEADS for w in words) or (len(words) == 1 and words[0].isupper() and len(words[0]) > 1)
+        if not is_org and not _object_of_directed(sentence, start):
+            continue
+        name = " ".join(words).strip(".,")
+        found.append(Span(name, start, normal(name)))
+    return _merge_list(sentence, found)
+
+
+def _spells_acronym(words: list[str], acronyms: tuple[str, ...]) -> bool:
+    """Whether a name is one of ``acronyms`` or spelled out by its capitals ("Internet Security Research Group")."""
+    capitals = "".join(w[0] for w in words if w[0].isupper()).lower()
+    return bool({w.lower() for w in words} & set(acronyms)) or (len(capitals) >= 2 and capitals in acronyms)
+
+
+def _object_of_directed(sentence: str, start: int) -> bool:
+    """A name right after an acquisition or an investment is a body: "acquired Initrode", "the acquisition of
+    Initrode", "invested in Initrode"."""
+    before = [w for w, _, _ in tokens_of(sentence[:start])][-2:]
+    return bool(before) and (stem(before[-1]) in DIRECTED_STEMS
+                             or (len(before) == 2 and before[-1].lower() in ("of", "in") and stem(before[0]) in DIRECTED_STEMS))
+
+
+def _merge_list(sentence: str, found: list[Span]) -> list[Span]:
+    """'Eric Rescorla, Alex Halderman, Peter Eckersley and I founded' is one answer: the list of names."""
+    if len(found) < 2:
+        return found
+    merged: list[list[Span]] = [[found[0]]]
+    for span in found[1:]:
+        last = merged[-1][-1]
+        gap = sentence[last.start + len(last.text):span.start]
+        if re.fullmatch(r"\s*(?:,|and|,\s*and|&)\s*(?:the\s+)?", gap):
+            merged[-1].append(span)
+        else:
+            merged.append([span])
+    out = []
+    for group in merged:
+        if len(group) == 1:
+            out.append(group[0])
+            continue
+        text = ", ".join(s.text for s in group)
+        if re.search(r"\band\s+(?:the\s+)?$", sentence[:group[-1].start]):
+            text = ", ".join(s.text for s in group[:-1]) + " and " + group[-1].text
+        out.append(Span(text, group[0].start, normal(text)))
+    return out
+
+
+def _place_spans(q: Question, sentence: str) -> list[Span]:
+    found = [Span(m.group().strip(), m.start(), normal(m.group())) for m in _ADDRESS_RE.finditer(sentence)]
+    if found:
+        return found
+    streets = [Span(m.group().strip(" ,."), m.start(), normal(m.group())) for m in _STREET_RE.finditer(sentence)]
+    for match in _PLACE_AFTER_RE.finditer(sentence):
+        place = re.sub(r"^the\s+", "", match.group(1).strip(" ,"))
+        first = place.split()[0] if place.split() else ""
+        if not place or first in _NON_NAMES or re.fullmatch(r"\d+", place) or YEAR_RE.fullmatch(place):
+            continue
+        if re.match(r"\d", place) and not any(s.start <= match.start(1) < s.start + len(s.text) + 1 for s in streets):
+            continue
+        if {w.lower() for w, _, _ in tokens_of(place)} & set(q.subject_terms):
+            continue
+        area = _AREA_OF.match(sentence, match.end(1))
+        text = (place + (area.group() if area else "")).rstrip(".,;:")
+        found.append(Span(text, match.start(1), normal(text)))
+    found += [s for s in streets if not any(f.start <= s.start < f.start + len(f.text) for f in found)]
+    return sorted(found, key=lambda s: s.start)
+
+
+def _text_spans(q: Question, sentence: str) -> list[Span]:
+    """The clause after the last key term, else the phrase holding a related word ("a Delaware corporation" for
+    a legal form): weak evidence, so its confidence stays low."""
+    tokens = tokens_of(sentence)
+    positions = [i for i, (w, _, _) in enumerate(tokens) if any(match_weight(t, stems_of(w)) == 1.0 for t in q.terms)]
+    if positions:
+        after = tokens[positions[-1]][2]
+    else:
+        related = [i for i, (w, _, _) in enumerate(tokens) if any(match_weight(t, stems_of(w)) > 0 for t in q.terms)]
+        if not related:
+            return []
+        after = _phrase_start(tokens, related[0])
+    tail = sentence[after:].strip(" ,:;-")
+    tail = re.split(r"[.;]\s", tail)[0].rstrip(".")
+    if len(tail) < 3:
+        return []
+    text = " ".join(tail.split()[:12])
+    return [Span(text, sentence.find(tail[:10]), normal(text))]
+
+
+_COPULAS = frozenset("is was are were as became becomes remains remained".split())
+
+
+def _phrase_start(tokens: list[tuple[str, int, int]], i: int) -> int:
+    """Where the phrase holding token ``i`` starts: after the nearest "is", "was", "as" ... up to four words
+    before it ("is [a 501(c)(3) nonprofit]", "registered as [a GmbH]"), else at the token itself."""
+    for j in range(i - 1, max(i - 5, -1), -1):
+        if tokens[j][0].lower() in _COPULAS:
+            return tokens[j][2]
+    return tokens[i][1]
+
+
+def normal(value: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", value.lower()))
+
+
+# The recogniser's entities taken as candidates: a place is a city, region or country (a building, "Harvard
+# Stadium", is a facility on the campus, not where the organisation is based).
+CANDIDATE_LABELS = {"person": frozenset({"PERSON"}), "org": frozenset({"ORG"}), "place": frozenset({"GPE", "LOC"})}
+
+
+def is_subject(q: Question, span: Span) -> bool:
+    """The subject itself, by its words or spelled out from its acronym ("Kestrel Security Group" for KSG)."""
+    words = span.text.split()
+    return set(span.key.split()) <= set(q.subject_terms) | LEGAL_SUFFIXES or _spells_acronym(words, q.subject_acronyms)
+
+
+def entity_spans(sentence: str, labels: frozenset[str]) -> list[Span]:
+    """The entities with one of ``labels``, a place's parts joined ("Sarasota, Florida")."""
+    found: list[Span] = []
+    for start, end, label in entities(sentence):
+        if label not in labels:
+            continue
+        text = sentence[start:end]
+        if text.lower().startswith("the "):
+            start, text = start + 4, text[4:]
+        last = found[-1] if found else None
+        if last and re.fullmatch(r",\s*", sentence[last.start + len(last.text):start]) and label in KIND_LABELS["place"]:
+            text = sentence[last.start:end]
+            found[-1] = Span(text, last.start, normal(text))
+            continue
+        found.append(Span(text, start, normal(text)))
+    return found
+
+
+def entity_labels(q: Question) -> frozenset[str] | None:
+    """The entity labels that may state the value ``q`` asks for; None when no entity type decides it."""
+    if q.kind == "person" and not q.officer:
+        return KIND_LABELS["person"] | KIND_LABELS["org"]  # "founded by the Baptist Education Society"
+    return KIND_LABELS.get(q.kind)

@@ -1,0 +1,195 @@
+"""Whether a sentence is about the question's subject (:func:`subject_role`): named as its subject, only
+mentioned, or not named; whether the question's predicate is the subject's own ("its founding") or makes
+something else ("announced plans to establish the X Institute")."""
+
+from __future__ import annotations
+
+import re
+
+from cikb.core.vocabulary import match_weight
+from cikb.answer.reader._words import DATE_RE, LEGAL_SUFFIXES, SELF_NOUNS, YEAR_RE, stems_of, tokens_of
+from cikb.answer.reader._question import Question, bare
+
+_PRONOUN_SUBJECT = frozenset({"it", "its", "we", "our", "they", "their"})
+
+# Words of organisation names that name no one in particular ("Harvard University": Harvard names it).
+GENERIC_NAME_WORDS = frozenset(
+    """university college school company club museum party league group corporation institute agency fund
+    administration television studios studio national united royal british american international football fc
+    association society foundation bank records archives panel council network newspaper times
+    new north south east west""".split()
+)
+
+
+def subject_role(q: Question, sentence: str) -> int:
+    """2 when the sentence's subject is the question's subject (its name, acronym, 'It', 'The company'),
+    1 when it only mentions it, 0 when it does not. Without a subject every sentence counts as 2."""
+    if not q.subject_terms:
+        return 2
+    mentioned = mentions_subject(q, sentence) or _short_name(q, sentence)
+    # The subject starts the sentence, or follows an opening phrase ("In 1934, it moved"; "Founded in 1899 by
+    # Swiss, English and Catalan players, the club ...").
+    commas = [m.end() for m in re.finditer(r",\s+", sentence[:200])][:3] if _opens_with_phrase(sentence) else []
+    dated = _after_leading_date(sentence)  # a timeline line: "May 24, 2013: ISRG is incorporated"
+    for text in (sentence, *(sentence[i:] for i in commas), *((dated,) if dated else ())):
+        lead = _leading_name(text)
+        if lead is None:
+            continue
+        words = [bare(w.lower()) for w in lead]
+        if words[0] in _PRONOUN_SUBJECT or (words[0] == "the" and len(words) > 1 and words[1] in SELF_NOUNS):
+            return 2
+        named = [w for w in words if w not in ("the", "of", "and", "&")]
+        # "Arsenal Football Club" for Arsenal; not "RIBA Enterprises" for RIBA (another body).
+        if (named and any(w in q.subject_terms for w in named)
+                and _only_subject(q, named)):
+            return 2
+        capitals = "".join(w[0] for w in lead if w[0].isupper()).lower()
+        if len(capitals) >= 3 and capitals in q.subject_acronyms and capitals not in named:
+            return 2  # "Internet Security Research Group, the ... behind Let's Encrypt, is pleased" for ISRG
+    return 1 if mentioned else 0
+
+
+# Words that complete a name without naming another body: "Arsenal Football Club" is Arsenal; "the FC Barcelona
+# Foundation" and "RIBA Enterprises" are not FC Barcelona and RIBA.
+_NAME_COMPLETIONS = frozenset("club football fc afc company corporation group holdings team".split())
+
+
+_INTRODUCERS = frozenset("in on at after before since during when while although though as by with from for "
+                         "following until unlike like despite under within throughout upon".split())
+
+
+_CREATION = frozenset({"found", "cofound", "co-found", "establish", "creat", "form", "incorpor", "launch", "start", "set-up"})
+_DETERMINERS = frozenset("the a an its their his her our another new two three several".split())
+
+
+def creates_other(q: Question, sentence: str) -> bool:
+    """Every creation word of the question in the sentence is active with an object other than the subject:
+    "the university announced plans to establish the Milton Friedman Institute" founds something else."""
+    tokens = tokens_of(sentence)
+    found_any = False
+    for i, (word, _, _) in enumerate(tokens):
+        stems = stems_of(word)
+        if not (stems & _CREATION and any(match_weight(t, stems) == 1.0 for t in q.terms)):
+            continue
+        found_any = True
+        after = [w for w, _, _ in tokens[i + 1:i + 6]]
+        if not after or after[0].lower() not in _DETERMINERS and not after[0][0].isupper():
+            return False  # "was founded in", "formed as", "founding of": not an active verb with an object
+        if i > 0 and tokens[i - 1][0].lower() in ("was", "were", "is", "are", "been", "being", "be", "its", "their"):
+            return False
+        named = {w.lower().removesuffix("'s") for w in after}
+        if not q.subject_terms or named & set(q.subject_terms) or (after[0].lower() == "the" and len(after) > 1 and after[1].lower() in SELF_NOUNS):
+            return False  # "Jane Doe and I founded ISRG", "established the company"
+    return found_any
+
+
+def owned_predicate(q: Question, sentence: str) -> bool:
+    """A predicate word of the question owned by the subject ("its founding", "ISRG's creation", "the club's founding")
+    or with the subject as its object ("... and I founded ISRG")."""
+    tokens = tokens_of(sentence)
+    owners = {"its", "their", "our"}
+    for i, (word, _, _) in enumerate(tokens[1:], start=1):
+        if not any(match_weight(t, stems_of(word)) == 1.0 for t in q.terms):
+            continue
+        lead = _leading_name(sentence[tokens[i + 1][1]:]) if i + 1 < len(tokens) else None
+        named = _name_words(lead)
+        if named and _only_subject(q, named):
+            return True  # "Jane Doe and I founded Acme": the subject is what was founded (not "formed Acme City Studios")
+        before = tokens[i - 1][0].lower().replace("’", "'")
+        if before in owners and _names_another(q, _main_subject(sentence)):
+            continue  # "Since its founding in 2013, ISRG's Let's Encrypt ...": "its" is the clause's subject, named as another's
+        if before in owners or (before.endswith("'s") and (before[:-2] in q.subject_terms or before[:-2] in SELF_NOUNS)):
+            return True
+    return False
+
+
+def _main_subject(sentence: str) -> list[str] | None:
+    """The name the main clause starts with, after an opening phrase ("In 2013, ISRG's Let's Encrypt ..." -> ISRG's Let's Encrypt)."""
+    if _opens_with_phrase(sentence):
+        comma = re.search(r",\s+", sentence[:200])
+        if comma:
+            return _leading_name(sentence[comma.end():])
+    return _leading_name(sentence)
+
+
+def _opens_with_phrase(sentence: str) -> bool:
+    """The sentence opens with a phrase before its subject: "In 1934, ...", "Founded in 1899 by ..., the club"."""
+    first = sentence.split(maxsplit=1)[0].lower().strip(",") if sentence.strip() else ""
+    return first in _INTRODUCERS or first.endswith(("ed", "ing", "ly"))
+
+
+def _name_words(lead: list[str] | None) -> list[str]:
+    """A leading name's words, lowercased, without a possessive 's and without the, of, and, &."""
+    return [bare(w.lower()) for w in lead or [] if w.lower() not in ("the", "of", "and", "&")]
+
+
+def _only_subject(q: Question, named: list[str]) -> bool:
+    """Every word names the subject, a legal form or a name completion ("Arsenal Football Club" for Arsenal)."""
+    return all(w in q.subject_terms or w in LEGAL_SUFFIXES or w in _NAME_COMPLETIONS for w in named)
+
+
+def _names_another(q: Question, lead: list[str] | None) -> bool:
+    """A leading name with a word that is not the subject's (nor a legal form or a name completion): another body's."""
+    named = _name_words(lead)
+    if not named or named[0] in _PRONOUN_SUBJECT or not q.subject_terms:
+        return False
+    return not _only_subject(q, named)
+
+
+def _after_leading_date(sentence: str) -> str | None:
+    """What follows a date that opens the sentence with a colon or a dash ("May 24, 2013: ISRG is ..."), else None."""
+    date = DATE_RE.match(sentence) or YEAR_RE.match(sentence)
+    if date is None:
+        return None
+    rest = re.match(r"\s*[:–—-]\s+", sentence[date.end():])
+    return sentence[date.end() + rest.end():] if rest else None
+
+
+# A label and its value, the way about pages, contact pages and facts documents state them ("Founded: 2013").
+LABEL_LINE = re.compile(r"^\W*[A-Z][A-Za-z’' ]{1,30}:\s+\S")
+
+
+def mentions_subject(q: Question, text: str) -> bool:
+    """Whether ``text`` (a sentence, a page title) names the question's subject: its distinctive words or its acronym."""
+    if not q.subject_terms:
+        return False
+    lowered = {bare(w.lower()) for w, _, _ in tokens_of(text)}
+    return bool(lowered & set(q.subject_acronyms)) or _names_subject(q, lowered)
+
+
+def _short_name(q: Question, sentence: str) -> bool:
+    """The name's first two words, as a phrase: 'the National Archives' for the National Archives and Records Administration."""
+    if len(q.subject_words) < 3:
+        return False
+    return bool(re.search(rf"\b{re.escape(q.subject_words[0])}\s+{re.escape(q.subject_words[1])}\b", sentence, re.I))
+
+
+def _names_subject(q: Question, lowered: set[str]) -> bool:
+    words = q.subject_words
+    if any(w in lowered for w in words if w not in GENERIC_NAME_WORDS):
+        return True
+    return bool(words) and sum(w in lowered for w in words) / len(words) >= 0.6
+
+
+_CONTRACTION = re.compile(r"['’](?:re|ve|ll|d|s|m)$", re.IGNORECASE)
+
+
+def _leading_name(text: str) -> list[str] | None:
+    """The words a sentence starts with up to its first lowercase word (its subject's name part):
+    'The Royal Institute of British Architects is' -> [The, Royal, Institute, of, British, Architects];
+    'It was' -> [It]; 'The club has' -> [The, club]."""
+    tokens = [w for w, _, _ in tokens_of(text[:200])]
+    if not tokens:
+        return None
+    first = _CONTRACTION.sub("", tokens[0])  # "We’re", "It's": the pronoun is the subject
+    if first.lower() in _PRONOUN_SUBJECT:
+        return [first]
+    if tokens[0].lower() == "the" and len(tokens) > 1 and tokens[1].lower() in SELF_NOUNS:
+        return tokens[:2]
+    lead = []
+    for i, token in enumerate(tokens):
+        if token[0].isupper() or token[0].isdigit() or (lead and token.lower() in ("of", "and", "&", "the") and i + 1 < len(tokens) and tokens[i + 1][0].isupper()):
+            lead.append(token)
+        else:
+            break
+    return lead or None

@@ -1,0 +1,128 @@
+"""The words the reader reads: tokens and their Snowball stems (the stems BM25 uses), the sentences of a
+passage (:func:`split_sentences`), each sentence as the reader reads it (:func:`plain`), and the word lists
+and date patterns the question, the subject and the spans share."""
+
+from __future__ import annotations
+
+import re
+from functools import cache, lru_cache
+
+from cikb.core import sentences as sentence_splitter
+from py_rust_stemmers import SnowballStemmer
+
+MIN_WORDS = 4  # a shorter piece of prose ("Read more", a lone label) is no sentence to weigh
+
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'’\-]*")
+
+LEGAL_SUFFIXES = frozenset({"inc", "ltd", "llc", "corp", "plc", "co", "gmbh", "ag", "sa", "limited", "corporation"})
+
+# Words Snowball merges with a different word: "can be found" is not "founded", "the club's form" is not "formed".
+_STEM_EXCEPTIONS = {"found": "find", "form": "form-noun", "forms": "form-noun"}
+
+
+@cache
+def _stemmer() -> SnowballStemmer:
+    return SnowballStemmer("english")
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """A word's Snowball stem (the stems BM25 uses), lowercased; 'found' alone is the past of 'find'."""
+    lower = word.lower().strip("'’").replace("’", "'")
+    if lower.endswith("'s"):
+        lower = lower[:-2]
+    return _STEM_EXCEPTIONS.get(lower) or _stemmer().stem_word(lower)
+
+
+def tokens_of(text: str) -> list[tuple[str, int, int]]:
+    return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
+
+
+def stems_of(word: str) -> set[str]:
+    """The stems of a word and of its hyphenated parts ("co-founded" -> co-found, co, found)."""
+    stems = {stem(word)}
+    if "-" in word:
+        stems.update(stem(part) for part in word.split("-") if part)
+    return stems
+
+
+def split_sentences(markdown: str) -> list[str]:
+    """The sentences the reader weighs: prose of four words or more (the one splitter, cikb.core.sentences)."""
+    return sentence_splitter.split_sentences(markdown, min_words=MIN_WORDS)
+
+
+# An aside opens after a space; a parenthesis inside a word is part of it ("501(c)(3)", "Yahoo!(R)"), and so is
+# one of digits only: the area or trunk code of a phone number ("+1 (415) 555-0100", "+31 (0)20 ...").
+_PARENTHESIS = re.compile(r"(?:\s+|^)\((?![\d\s]+\))[^()]*\)")
+# ", which was originally founded in 1888" describes the noun before it, not the sentence's subject.
+_RELATIVE_CLAUSE = re.compile(r",\s+(?:which|who|whose)\b[^,;.]*|\s+(?:that|which|who)\s+(?:had |has |have )?(?:been|was|were)\b[^,;.]*")
+# ", created by Victor Lardent at Monotype" and ", headquartered in San Jose" describe the noun before them,
+# unless that noun is the subject ("The University, founded in 1890, is ...").
+_REDUCED_RELATIVE = re.compile(r",\s+(?:created|founded|established|formed|built|designed|developed|launched|started|owned|"
+                               r"headquartered|based|located)"
+                               r"\s+(?:by|in|on|at)\b[^,;.]*")
+
+
+def _names_only(text: str) -> bool:
+    """Only a name before this point: 'The University of Chicago', 'Acme Corp.'."""
+    words = [w for w, _, _ in tokens_of(text)]
+    return bool(words) and all(w[0].isupper() or w.lower() in ("of", "and", "the", "&") for w in words)
+
+
+# Phrases that look like a founding and are not.
+_NOT_FOUNDING = [
+    (re.compile(r"\b(?:found(?:ing|er)|charter)\s+(members?|clubs?|partners?|signator(?:y|ies))\b", re.I), r"charter \1"),
+    (re.compile(r"\bincorporated\s+(into|with)\b", re.I), r"merged \1"),
+    (re.compile(r"\bbased\s+(on|upon)\b", re.I), r"drawn \1"),  # "based on the Latham Loop" is no location
+    (re.compile(r"\bset\s+up\b", re.I), "set-up"),
+    (re.compile(r"\bform(?:s|ed|ing)?\s+(?:a\s+|an\s+|the\s+)?(part|basis|backbone|core)\b", re.I), r"made \1"),
+    (re.compile(r"\b(?:well[- ])?established\s+(broadcast|networks?|brands?|players?|teams?|firms?|companies|practices?|procedures?)\b", re.I), r"older \1"),
+]
+
+
+# C-suite titles in full are their acronyms: "Chief Financial Officer" is the CFO, never the CEO ("chief").
+_CHIEF_OFFICER = re.compile(r"\bchief\s+(executive|financial|technology|technical|operating|marketing|product|revenue|information|"
+                            r"people|legal|data|security|commercial|strategy|customer)\s+officer\b", re.I)
+_CHIEF_ACRONYMS = {"executive": "CEO", "financial": "CFO", "technology": "CTO", "technical": "CTO", "operating": "COO",
+                   "marketing": "CMO", "product": "CPO", "revenue": "CRO", "information": "CIO", "people": "CPO",
+                   "legal": "CLO", "data": "CDO", "security": "CSO", "commercial": "CCO", "strategy": "CSO", "customer": "CCO"}
+# A title in brackets after a name is no aside: "Jane Smith (CEO) and Raj Patel (CTO)".
+_BRACKETED_TITLE = re.compile(r"\s*\(((?:co-?)?(?:founder|ceo|cto|cfo|coo|cmo|cpo|cro|cio|president|chair(?:man|woman|person)?|"
+                              r"managing director|executive director|chief [a-z]+ officer))\)", re.I)
+
+
+def plain(sentence: str) -> str:
+    """The sentence as the reader reads it: asides in parentheses and relative clauses dropped (they are about
+    something else: "its sister paper (founded in 1821)"), look-alike phrases ("founding member of") reworded."""
+    text = _BRACKETED_TITLE.sub(r", \1,", sentence)
+    text = _CHIEF_OFFICER.sub(lambda m: _CHIEF_ACRONYMS[m.group(1).lower()], text)
+    text = _PARENTHESIS.sub("", text)
+    text = _RELATIVE_CLAUSE.sub("", text)
+    text = _REDUCED_RELATIVE.sub(lambda m: m.group() if _names_only(text[:m.start()]) else "", text)
+    for pattern, replacement in _NOT_FOUNDING:
+        text = pattern.sub(replacement, text)
+    return _SEAT.sub("headquarters", text)
+
+
+# What filings and legal pages call a company's seat: read as its headquarters.
+_SEAT = re.compile(r"\b(?:principal\s+place\s+of\s+business|principal\s+(?:executive\s+)?offices?|registered\s+office|head\s+office)\b", re.I)
+
+# Nouns an organisation names itself by: "the company", "this firm's", "The club has".
+SELF_NOUNS = frozenset(
+    """company firm club organisation organization group network museum institute university college paper newspaper
+    league agency corporation society team studio studios party fund foundation nonprofit non-profit charity
+    association bank school startup business competition broadcaster channel station publisher brand chain retailer
+    manufacturer maker operator provider body authority institution academy project service platform""".split()
+)
+
+# Years and dates as written: "2013", "May 24, 2013", "24 May 2013", "September 2015", "2013-05-24".
+MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_MONTH = rf"(?:{MONTHS}|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
+_YEAR = r"(?:1[5-9]\d\d|20\d\d)"
+YEAR_RE = re.compile(rf"(?<![\d$€£.,/-]){_YEAR}(?![\d%/])")
+DATE_RE = re.compile(
+    rf"\b(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+{_YEAR}"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}"
+    rf"|{_MONTH}\s+(?:of\s+)?{_YEAR}"
+    rf"|{_YEAR}-\d\d-\d\d)\b"
+)
