@@ -103,7 +103,7 @@ def test_empty_context_abstains():
 
 
 def test_answer_types_and_short_answers():
-    # The question typing and short answers are the reader's (answer/reader.py), shared with enrich.
+    # The question typing and short answers are the reader's (cikb.answer.reader), shared with enrich.
     assert read_question("In what year did Acme open a factory?").kind == "year"
     assert read_question("What does Acme sell?").kind == "text"
     assert read_question("What year did Acme open a factory?").kind == "year"

@@ -1,4 +1,4 @@
-"""The one reader (answer/reader.py): question types, typed spans, sentence choice and an honest confidence,
+"""The one reader (cikb.answer.reader): question types, typed spans, sentence choice and an honest confidence,
 on sentences written for these tests; and ask and enrich giving the same answer from the same chunks."""
 
 from __future__ import annotations

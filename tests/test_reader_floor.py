@@ -5,7 +5,8 @@ SQuAD company articles and four letsencrypt.org pages, so the figure moves only 
 when written: 28 of 34 cells right, 15 high-confidence cells, all right; re-measured after the reader's
 timeline, agent-descriptor and related-word rules: 28 right, 17 high, all right (and 6 wrong). Since the reader
 gives no value it reads with low confidence and a trained entity recogniser vetoes values of another kind (issue
-23): 24 right, 4 wrong, 6 empty, 17 high, all right. The floor allows EPSILON cells less right and no more wrong,
+23): 24 right, 4 wrong, 6 empty, 17 high, all right; with a passive predicate's agent stated after adjuncts
+("founded in 1899 in Barcelona by ...") at medium: 26 right, 4 wrong, 4 empty. The floor allows EPSILON cells less right and no more wrong,
 and high-confidence cells must stay >= 95% right.
 """
 
@@ -22,7 +23,7 @@ from cikb.core.slug import slugify
 from cikb.enrich.evidence import passages_from_chunks
 from cikb.enrich.extract import extract_answer
 
-MEASURED_RIGHT, EPSILON = 24, 2
+MEASURED_RIGHT, EPSILON = 26, 2
 MEASURED_WRONG = 4
 MIN_HIGH = 15  # measured 17
 

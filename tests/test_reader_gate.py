@@ -102,3 +102,15 @@ def test_the_readers_sure_answer_reorders_the_context_of_the_offline_reader_only
     with_llm = Settings(data_dir=tmp_path / "data", llm={"base_url": "http://127.0.0.1:9/v1", "model": "scripted"})
     with open_retriever(with_llm) as retriever:
         assert retriever.reorder is None
+
+
+def test_the_agent_of_a_passive_predicate_is_stated_after_adjuncts():
+    # "was founded in 2011 in Portland, Oregon, by ...": the founders are the predicate's agent.
+    reading = _reading("Who founded Acme Corp?", "Acme Corp was founded in 2011 in Portland, Oregon, by Maria Okafor and Daniel Reyes.")
+    assert reading.answer is not None and reading.answer.value == "Maria Okafor and Daniel Reyes"
+    assert reading.answer.confidence == "medium"
+
+
+def test_a_first_name_alone_is_no_answer_to_who_holds_a_role():
+    reading = _reading("Who is the CFO of Acme Corp?", "She joins Sarah Heil, our CFO, Josh, and me in Acme Corp leadership.")
+    assert reading.answer is None or reading.answer.value != "Josh"

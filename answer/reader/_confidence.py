@@ -182,8 +182,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     unique = len(keys) == 1 or (tight and not any(tightly_linked(q, best.plain, s) for s in best.spans if s.key != span.key))
     if direct and unique and not rivals and tight and best.role == 2 and not best.negated:
         return "high"  # "was not founded in 1949" ties 1949 to the predicate too, to deny it
-    if direct and (tight or far <= 4):
-        return "medium"
+    if direct and (tight or far <= 4 or (_agent_of(q, best.plain, span) and not rivals and not best.negated)):
+        return "medium"  # the agent of a passive predicate: "was founded in 2011 in Portland, Oregon, by Jane Roe"
     if _labelled(q, best, span) and not rivals and unique:
         return "medium"
     if best.coverage >= 0.5 and best.about_subject and tight and not rivals:
