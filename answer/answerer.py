@@ -91,7 +91,8 @@ class Answerer:
             embed_sentences = self.embedder.embed_documents
             same_query = retrieval.query_vector is not None and retrieval.query == question
             query_vector = np.asarray(retrieval.query_vector if same_query else self.embedder.embed_query(question), dtype=np.float32)
-        found = extract_answer(question, retrieval.context, _subject(retrieval), embed_sentences, query_vector)
+        found = extract_answer(question, retrieval.context, _subject(retrieval), embed_sentences, query_vector,
+                               aliases=retrieval.trace.company.aliases)
         context = sources_of(retrieval.context)
         if not found.sentences:
             # Sources were found, but none of their sentences states what was asked: say so, quote nothing.

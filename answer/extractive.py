@@ -16,7 +16,7 @@ Up to two more sentences join the first when they score close to it and say some
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -77,9 +77,11 @@ def extract_answer(
     company: str = "",
     embed_sentences: SentenceEmbedder | None = None,
     query_vector: np.ndarray | None = None,
+    aliases: Sequence[str] = (),
 ) -> ExtractiveAnswer:
-    """The 1-3 best sentences of ``context`` for ``question`` (about ``company``), with their source numbers."""
-    q = read_question(question, None, company)
+    """The 1-3 best sentences of ``context`` for ``question`` (about ``company``, also called ``aliases``), with
+    their source numbers."""
+    q = read_question(question, None, company, aliases=aliases)
     reading = read(q, [_passage(item, number, number) for number, item in enumerate(context, start=1)])
     if q.kind in TYPED_KINDS:
         if reading.answer is None:

@@ -18,6 +18,7 @@ class CompanyChoice(BaseModel):
     source: CompanySource = "none"
     matched: str | None = Field(None, description="The words of the question that named it.")
     name: str | None = Field(None, description="The company's display name, when the knowledge base records one.")
+    aliases: list[str] = Field(default_factory=list, description="The other names the company's own pages give it.")
     known: bool = Field(True, description="False when the company asked about is not in the knowledge base.")
     unknown_names: list[str] = Field(default_factory=list, description="Names in the question that no retrieved chunk mentions.")
 

@@ -117,12 +117,17 @@ class Retriever:
     def choose_company(self, question: str, company: str | None, known: Mapping[str, str | None]) -> CompanyChoice:
         """R2: the explicit company (a slug or a name ``known`` holds), else one the question names, else none.
 
-        The choice carries the company's display name when ``known`` has one: the reader takes the
-        name's words as the subject's ("Let's Encrypt"), not the matched form ("lets encrypt").
+        The choice carries the company's display name when ``known`` has one, and the other names its pages
+        give it: the reader takes the name's words as the subject's ("Let's Encrypt"), not the matched form
+        ("lets encrypt"), and a question asking by a former name is still about the company.
         """
-        choice = self._choice(question, company, self.known_identities(known))
-        name = known.get(choice.slug) if choice.slug else None
-        return choice.model_copy(update={"name": name}) if name else choice
+        identities = self.known_identities(known)
+        choice = self._choice(question, company, identities)
+        identity = identities.get(choice.slug) if choice.slug else None
+        if identity is None:
+            return choice
+        name = known.get(identity.slug) or identity.name
+        return choice.model_copy(update={"name": name, "aliases": list(identity.aliases)})
 
     @staticmethod
     def _choice(question: str, company: str | None, identities: Mapping[str, CompanyIdentity]) -> CompanyChoice:

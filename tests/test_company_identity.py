@@ -285,6 +285,11 @@ def test_search_and_ask_by_the_companys_own_names(cikb) -> None:
     result = json.loads(out)
     assert result["trace"]["company"]["slug"] == "zentra" and result["trace"]["abstain_reason"] is None
     assert result["chunks"] and {c["chunk"]["metadata"]["company"] for c in result["chunks"]} == {"zentra"}
+    assert result["trace"]["company"]["aliases"] == ["Bluebird Social"]
+    # ...and the reader reads its sources about "Zentra" as about the company asked for by its former name.
+    code, out, err = cikb("ask", "When was Bluebird Social founded?", "--json")
+    assert code == 0, err
+    assert json.loads(out)["short_answer"] == "2015", out
 
 
 @pytest.mark.slow

@@ -70,13 +70,18 @@ _PERSON_ROLES = frozenset("ceo founder founders president chairman chairwoman ch
 
 
 def read_question(question: str, column_type: str | None = None, company: str = "",
-                  options: Sequence[str] = ()) -> Question:
+                  options: Sequence[str] = (), aliases: Sequence[str] = ()) -> Question:
     """Type ``question`` and keep its key terms. ``column_type`` (number, boolean, select, text) narrows
-    the type; ``company`` is the subject, whose own words are never key terms."""
+    the type; ``company`` is the subject, whose own words are never key terms, and so are those of each of
+    its other names (``aliases``: "formerly Bluebird Social") that the question uses."""
     words = [w for w, _, _ in tokens_of(question)]
     lower = [w.lower() for w in words]
+    named = [alias for alias in aliases if re.search(rf"(?<!\w){re.escape(alias)}(?!\w)", question, re.IGNORECASE)]
     subject_words, acronyms = _name_parts(company) if company else ((), ())
-    own = set(subject_words) | set(acronyms) | {w.lower() for w, _, _ in tokens_of(company)}
+    for alias in named:  # asked by another of its names, the company is still the subject
+        alias_words, alias_acronyms = _name_parts(alias)
+        subject_words, acronyms = (*subject_words, *alias_words), (*acronyms, *alias_acronyms)
+    own = set(subject_words) | set(acronyms) | {w.lower() for name in (company, *named) for w, _, _ in tokens_of(name)}
     own |= _without_possessive(own)  # "Let's Encrypt" is named "Let’s Encrypt" and "Let"
     own |= _aliases(question, own)
     referring = _refers_to_subject(lower)
