@@ -114,3 +114,12 @@ def test_the_agent_of_a_passive_predicate_is_stated_after_adjuncts():
 def test_a_first_name_alone_is_no_answer_to_who_holds_a_role():
     reading = _reading("Who is the CFO of Acme Corp?", "She joins Sarah Heil, our CFO, Josh, and me in Acme Corp leadership.")
     assert reading.answer is None or reading.answer.value != "Josh"
+
+
+def test_a_labelled_address_of_any_country_is_the_whole_value_after_its_label():
+    # "Where is it headquartered?" is answered by the company's "Address:" line, whatever the country's form.
+    q = read_question("Where is Northwind headquartered?", "text", "Northwind")
+    line = Passage("Address: Keizersgracht 123, 1015 CJ Amsterdam, The Netherlands", 1, 1, "Contact Northwind")
+    reading = read(q, [line])
+    assert reading.answer is not None and reading.answer.confidence == "medium"
+    assert reading.answer.value == "Keizersgracht 123, 1015 CJ Amsterdam, The Netherlands"

@@ -69,6 +69,10 @@ def decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answer
                                                    len(own_terms(s, q.terms)), s.score))
     span, far = nearest_span(q, best)
     value = span.text
+    if q.kind == "place" and _labelled(q, best, span):
+        # A labelled address is the whole value after its label, whatever country's form it takes
+        # ("Address: 48 Quay Street, Bristol, BS1 4DJ, United Kingdom"), not the part a pattern recognised.
+        value = best.plain[best.plain.index(":") + 1:].strip(" .;")
     confidence = _confidence(q, best, span, far, candidates, best_key)
     return Answer(value, confidence, best, support[best_key])
 
@@ -184,8 +188,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         return "high"  # "was not founded in 1949" ties 1949 to the predicate too, to deny it
     if direct and (tight or far <= 4 or (_agent_of(q, best.plain, span) and not rivals and not best.negated)):
         return "medium"  # the agent of a passive predicate: "was founded in 2011 in Portland, Oregon, by Jane Roe"
-    if _labelled(q, best, span) and not rivals and unique:
-        return "medium"
+    if _labelled(q, best, span) and not rivals and (unique or q.kind == "place"):
+        return "medium"  # a place's parts ("48 Quay Street, Bristol", "United Kingdom") are one labelled value
     if best.coverage >= 0.5 and best.about_subject and tight and not rivals:
         return "medium"
     return "low"
