@@ -32,3 +32,46 @@ def test_layers_file_then_environment_then_flags(tmp_path: Path, monkeypatch: py
 def test_missing_config_file_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         load_settings(tmp_path / "nope.toml")
+
+
+def _config(tmp_path: Path, toml: bytes | None = None, **env: str):
+    """`cikb config` through the installed command, in ``tmp_path`` with ``toml`` as its cikb.toml."""
+    import os
+    import subprocess
+    import sys
+
+    if toml is not None:
+        (tmp_path / "cikb.toml").write_bytes(toml)
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("CIKB_")} | env
+    return subprocess.run([sys.executable, "-m", "cikb", "config"], cwd=tmp_path, env=environment,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize(
+    ("toml", "env", "line"),
+    [
+        (b"[gather\nx = 1\n", {}, "error: cikb.toml: not valid TOML: Expected ']' at the end of a table declaration (at line 1, column 8)"),
+        (b"\xff\xfe[gather]\n", {}, "error: cikb.toml: not UTF-8 text (byte 0xff at offset 0)"),
+        (b"[gather]\ndownload_dealy = 5\n", {},
+         "error: unknown key [gather] download_dealy (in cikb.toml or a CIKB_ variable); did you mean download_delay?"),
+        (None, {"CIKB_GATHER__DOWNLOAD_DEALY": "5"},
+         "error: unknown key [gather] download_dealy (in cikb.toml or a CIKB_ variable); did you mean download_delay?"),
+        (b"[gatherx]\nx = 1\n", {}, "error: unknown key or section gatherx (in cikb.toml or a CIKB_ variable); did you mean gather?"),
+        (None, {"CIKB_RETRIEVE__FUSION_WEIGHTS": "[1"},
+         "error: CIKB_RETRIEVE__FUSION_WEIGHTS: cannot be parsed (JSON for lists and tables): Expecting ',' delimiter: line 1 column 3 (char 2)"),
+    ],
+)
+def test_a_configuration_error_is_one_line_saying_where(tmp_path: Path, toml: bytes | None, env: dict, line: str) -> None:
+    # Issue 24, item 5: the file with the line and column, the variable, the nearest known key; never a traceback.
+    result = _config(tmp_path, toml, **env)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.strip() == line
+
+
+def test_a_misspelt_key_is_refused_by_the_library_too(tmp_path: Path) -> None:
+    from cikb.core.errors import ConfigError
+
+    config = tmp_path / "cikb.toml"
+    config.write_text("[retrieve]\ntop_kk = 5\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"\[retrieve\] top_kk .*did you mean top_k\?"):
+        load_settings(config)

@@ -11,19 +11,24 @@ read the environment themselves.
 
 from __future__ import annotations
 
+import difflib
 import os
+import re
+import tomllib
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, NonNegativeFloat, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeFloat, ValidationError, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
+    SettingsError,
     TomlConfigSettingsSource,
 )
 
+from cikb.core.errors import ConfigError
 from cikb.core.models import PageKind
 from cikb.core.secrets import mask_tree, secrets_in
 
@@ -33,7 +38,13 @@ DEFAULT_CONFIG_FILE = "cikb.toml"
 _config_file: ContextVar[Path | None] = ContextVar("cikb_config_file", default=None)
 
 
-class GatherSettings(BaseModel):
+class Section(BaseModel):
+    """A ``[section]`` of the configuration: a misspelt key is refused (with the nearest known key), never ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class GatherSettings(Section):
     """Crawl bounds (spec G3). Politeness is per domain."""
 
     max_pages_per_source: int = Field(20, ge=1, description="Pages kept per source at most.")
@@ -66,7 +77,7 @@ class GatherSettings(BaseModel):
     overlap: bool = Field(True, description="Clean, chunk and embed each page as it arrives, while the crawl waits out its delay; false: only after the crawl (the same result, slower).")
 
 
-class CleanSettings(BaseModel):
+class CleanSettings(Section):
     """HTML -> Markdown bounds (spec C2, C3)."""
 
     min_chars: int = Field(100, ge=0, description="Documents shorter than this after cleaning are dropped.")
@@ -76,7 +87,7 @@ class CleanSettings(BaseModel):
     site_facts: bool = Field(True, description="Keep the website's schema.org data and its site-wide footer (address, phone, e-mail) as one facts document per company.")
 
 
-class ChunkSettings(BaseModel):
+class ChunkSettings(Section):
     """Chunk sizes in the embedding model's tokens (spec K2)."""
 
     target_tokens: int = Field(384, ge=64, description="Chunks grow towards this size.")
@@ -85,7 +96,7 @@ class ChunkSettings(BaseModel):
     overlap_tokens: int = Field(50, ge=0, description="Tokens shared by adjacent chunks.")
 
 
-class EmbedSettings(BaseModel):
+class EmbedSettings(Section):
     """Dense model resolution (spec E1, E2)."""
 
     model: str = Field("Snowflake/snowflake-arctic-embed-s", description="The product's dense model.")
@@ -110,7 +121,7 @@ class EmbedSettings(BaseModel):
     device: Literal["auto", "cpu", "cuda"] = Field("auto", description="sentence-transformers only; auto picks CUDA when present.")
 
 
-class StoreSettings(BaseModel):
+class StoreSettings(Section):
     """Where points live (spec S1, S2)."""
 
     mode: Literal["embedded", "server", "local"] = Field(
@@ -132,7 +143,7 @@ class StoreSettings(BaseModel):
 PAGE_KIND_WEIGHTS: dict[PageKind, float] = {"company": 1.0, "news": 1.0, "page": 0.7, "generic": 0.5, "listing": 0.5}
 
 
-class RetrieveSettings(BaseModel):
+class RetrieveSettings(Section):
     """Hybrid retrieval (spec R1)."""
 
     prefetch_limit: int = Field(50, ge=1, description="Candidates from each of dense and sparse.")
@@ -183,7 +194,7 @@ class RetrieveSettings(BaseModel):
         return {**PAGE_KIND_WEIGHTS, **weights}  # "listing = 1.0" alone changes the listing weight only
 
 
-class LLMSettings(BaseModel):
+class LLMSettings(Section):
     """Any OpenAI-compatible endpoint. Without base_url and model, cikb runs offline."""
 
     base_url: str | None = Field(None, description="e.g. https://api.openai.com/v1 or http://127.0.0.1:8080/v1")
@@ -199,7 +210,7 @@ class LLMSettings(BaseModel):
         return bool(self.base_url and self.model)
 
 
-class EnrichSettings(BaseModel):
+class EnrichSettings(Section):
     """Table enrichment (spec N3-N6)."""
 
     concurrency: dict[str, int] = Field(
@@ -232,7 +243,7 @@ def _default_strategies() -> dict[str, SearchStrategy]:
     }
 
 
-class ListSettings(BaseModel):
+class ListSettings(Section):
     """`cikb build`: from a description to a CSV list (spec L1, L2). Models default to llm.model."""
 
     generate_model: str | None = Field(None, description="Model that writes candidate searches (default: llm.model).")
@@ -322,14 +333,49 @@ def _absolute(path: Path | None) -> Path | None:
 
 
 def load_settings(config_file: Path | None = None, **overrides: object) -> Settings:
-    """Build the settings from every layer; ``overrides`` are the command line's."""
+    """Build the settings from every layer; ``overrides`` are the command line's.
+
+    Raises ConfigError, one line saying where and why, when the TOML file is not TOML or not UTF-8, a
+    ``CIKB_`` variable cannot be parsed, or a key is unknown or invalid.
+    """
     if config_file is not None and not config_file.is_file():
         raise FileNotFoundError(f"config file not found: {config_file}")
     token = _config_file.set(config_file)  # for this construction only; the environment stays untouched
+    toml_file = config_file or os.environ.get(CONFIG_ENV_VAR, DEFAULT_CONFIG_FILE)
     try:
         return Settings(**overrides)
+    except tomllib.TOMLDecodeError as err:  # its message ends "(at line L, column C)"
+        raise ConfigError(f"{toml_file}: not valid TOML: {err}") from None
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"{toml_file}: not UTF-8 text (byte 0x{err.object[err.start]:02x} at offset {err.start})") from None
+    except SettingsError as err:
+        raise ConfigError(_unparsable_variable(err)) from None
+    except ValidationError as err:
+        raise ConfigError(_invalid(err, toml_file)) from None
     finally:
         _config_file.reset(token)
+
+
+def _unparsable_variable(err: SettingsError) -> str:
+    """Which ``CIKB_`` variable pydantic-settings could not parse ("error parsing value for field "retrieve" ...")."""
+    field = next(iter(re.findall(r'field "([^"]+)"', str(err))), "")
+    names = sorted(k for k in os.environ if field and k.upper().startswith(f"CIKB_{field.upper()}"))
+    cause = f": {err.__cause__}" if err.__cause__ else ""
+    return f"{', '.join(names) or 'a CIKB_ variable'}: cannot be parsed (JSON for lists and tables){cause}"
+
+
+def _invalid(err: ValidationError, toml_file: object) -> str:
+    """The first validation error as one line; an unknown key or section with the nearest known one."""
+    first = err.errors()[0]
+    loc = [str(part) for part in first["loc"]]
+    if first["type"] == "extra_forbidden" and len(loc) in (1, 2):
+        section = Settings.model_fields.get(loc[0]) if len(loc) == 2 else None
+        known = list(section.annotation.model_fields) if section is not None else list(Settings.model_fields)
+        near = difflib.get_close_matches(loc[-1], known, n=1)
+        hint = f"; did you mean {near[0]}?" if near else ""
+        where = f"[{loc[0]}] " if len(loc) == 2 else ""
+        return f"unknown {'key' if where else 'key or section'} {where}{loc[-1]} (in {toml_file} or a CIKB_ variable){hint}"
+    return f"invalid configuration {'.'.join(loc)}: {first['msg']}"
 
 
 def config_reference() -> list[tuple[str, str, str, str]]:

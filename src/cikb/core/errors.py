@@ -14,6 +14,10 @@ class BadInputError(CikbError):
     """The user's input cannot be used as given."""
 
 
+class ConfigError(CikbError):
+    """The configuration (``cikb.toml``, a ``CIKB_`` variable) cannot be used: where, and why."""
+
+
 class GatherFailedError(CikbError):
     """A gather produced nothing; the previous knowledge base is untouched."""
 
