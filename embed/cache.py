@@ -8,14 +8,13 @@ text, so another model or backend never reuses a vector. A vector depends on its
 (the backends embed each text independently of its batch), which is what makes a reused vector
 the one a fresh embedding would give. One SQLite file serves every company: each write is one
 transaction, so concurrent gathers and a gather killed mid-write leave it consistent. A cache
-file that cannot be read is moved aside and started afresh: it only ever saves work.
+file found damaged, when it opens or later, is moved aside and started afresh (cikb.core.damage): it only
+ever saves work.
 """
 
 from __future__ import annotations
 
 import hashlib
-import logging
-import os
 import sqlite3
 import threading
 from collections.abc import Sequence
@@ -24,18 +23,13 @@ from pathlib import Path
 import numpy as np
 from cikb.embed.dense import DenseEmbedder
 
+from cikb.core.damage import is_damage, move_aside
 from cikb.core.models import ModelInfo
-
-log = logging.getLogger("cikb.embed")
 
 _SCHEMA = "CREATE TABLE IF NOT EXISTS vectors (key BLOB PRIMARY KEY, vector BLOB NOT NULL)"
 _LOOKUP_BATCH = 500  # keys per SELECT: under SQLite's bound on parameters
 
 
-# Only a file that is no database, or a damaged one, is moved aside. Moving a sound file aside on a lock
-# error left another connection of the process with the old file's -shm, which the new file's first
-# connection resets under it (a SIGBUS).
-_DAMAGED = frozenset({sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT})
 _OPENING = threading.Lock()
 
 
@@ -52,11 +46,21 @@ class VectorCache:
             try:
                 self._db = self._connect()
             except sqlite3.DatabaseError as err:
-                if getattr(err, "sqlite_errorcode", None) not in _DAMAGED:
-                    raise  # "database is locked" and the like: the file is sound, and another connection may be using it
-                log.warning("vector cache %s cannot be read (%s): moved aside, starting an empty one", path, err)
-                os.replace(path, path.with_name(path.name + ".damaged"))
+                # Only a damaged file is moved aside. Moving a sound file aside on a lock error left another
+                # connection of the process with the old file's -shm, which the new file's first connection
+                # resets under it (a SIGBUS).
+                if not is_damage(err, schema=True):
+                    raise
+                move_aside(path, err, "vector cache")
                 self._db = self._connect()
+
+    def _healed(self, err: sqlite3.DatabaseError) -> None:
+        """Damage found while reading or writing (the caller holds the lock): a new empty file takes its place."""
+        if not is_damage(err):
+            raise err
+        self._db.close()
+        move_aside(self.path, err, "vector cache")
+        self._db = self._connect()
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=60, check_same_thread=False, isolation_level=None)
@@ -82,13 +86,17 @@ class VectorCache:
         keys = [self.key(t) for t in texts]
         found: dict[bytes, np.ndarray] = {}
         with self._lock:
-            for start in range(0, len(keys), _LOOKUP_BATCH):
-                part = keys[start : start + _LOOKUP_BATCH]
-                marks = ",".join("?" * len(part))
-                for key, blob in self._db.execute(f"SELECT key, vector FROM vectors WHERE key IN ({marks})", part):
-                    vector = np.frombuffer(blob, dtype=np.float32)
-                    if vector.shape == (self.model.dim,):
-                        found[key] = vector
+            try:
+                for start in range(0, len(keys), _LOOKUP_BATCH):
+                    part = keys[start : start + _LOOKUP_BATCH]
+                    marks = ",".join("?" * len(part))
+                    for key, blob in self._db.execute(f"SELECT key, vector FROM vectors WHERE key IN ({marks})", part):
+                        vector = np.frombuffer(blob, dtype=np.float32)
+                        if vector.shape == (self.model.dim,):
+                            found[key] = vector
+            except sqlite3.DatabaseError as err:
+                self._healed(err)  # nothing is cached any more: every text is embedded again
+                return [None] * len(keys)
         return [found.get(k) for k in keys]
 
     def store(self, texts: Sequence[str], vectors: np.ndarray) -> None:
@@ -97,13 +105,21 @@ class VectorCache:
         if not rows:
             return
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
             try:
-                self._db.executemany("INSERT OR REPLACE INTO vectors (key, vector) VALUES (?, ?)", rows)
-            except BaseException:
+                self._insert(rows)
+            except sqlite3.DatabaseError as err:
+                self._healed(err)
+                self._insert(rows)
+
+    def _insert(self, rows: list[tuple[bytes, bytes]]) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.executemany("INSERT OR REPLACE INTO vectors (key, vector) VALUES (?, ?)", rows)
+        except BaseException:
+            if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+            raise
+        self._db.execute("COMMIT")
 
     def embed(self, embedder: DenseEmbedder, texts: Sequence[str], *, reuse: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """Vectors of ``texts`` (row-aligned), and which were embedded now (a bool per text); the rest came from the cache.

@@ -15,9 +15,11 @@ import os
 import random
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -346,15 +348,27 @@ def test_a_denied_store_names_it_and_how_to_give_access(kb: KB) -> None:
     assert_works(kb)
 
 
-def test_a_damaged_llm_log_names_it_and_how_to_start_a_new_one(kb: KB) -> None:
-    # (o) logs.db is only the LLM call log: answers and the knowledge base do not depend on it.
+@pytest.mark.parametrize("damage", [b"not a database" * 100, "schema"], ids=["bytes-overwritten", "schema-out-of-step"])
+def test_a_damaged_llm_log_is_moved_aside_with_one_warning_and_started_afresh(kb: KB, damage: bytes | str) -> None:
+    # (o) logs.db is only the LLM call log: it heals itself (issue 24, item 4); answers never depend on it.
+    from cikb.app.llm import migrate
+
     log = kb.data / "logs.db"
-    log.write_bytes(b"not a database" * 100)
-    assert_one_error(kb.run("logs"), str(log), f"mv {log} {log}.damaged")
-    assert_works(kb)  # extractive answers (no LLM configured) never open the log
-    subprocess.run(["mv", str(log), f"{log}.damaged"], check=True)
+    with closing(sqlite3.connect(log)) as db:
+        migrate(db)  # a call log, as the first logged LLM call leaves it
+    if damage == "schema":  # its tables exist but its migrations are forgotten: "table calls already exists"
+        with closing(sqlite3.connect(log)) as db, db:
+            db.execute("DELETE FROM _migrations")
+    else:
+        log.write_bytes(damage)
     result = kb.run("logs")
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    [moved] = list(kb.data.glob("logs.db.damaged-*"))
+    assert len(warnings) == 1 and str(log) in warnings[0] and moved.name in warnings[0], result.stderr
+    again = kb.run("logs")
+    assert again.returncode == 0 and "warning:" not in again.stderr, again.stderr
+    assert_works(kb)
 
 
 @pytest.mark.parametrize("damage", [raw_as_directory, lambda kb: relink(kb, "generations/20260101T000000-000000/raw"), damage_index("chunks.jsonl", truncate)],

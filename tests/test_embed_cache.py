@@ -48,7 +48,25 @@ def test_a_damaged_cache_file_is_moved_aside_and_started_afresh(tmp_path: Path) 
     with VectorCache(path, MODEL) as cache:
         _, fresh = cache.embed(CountingEmbedder(), ["alpha"])
         assert fresh.all() and cache.lookup(["alpha"])[0] is not None
-    assert (tmp_path / "vectors.sqlite.damaged").is_file()
+    assert len(list(tmp_path.glob("vectors.sqlite.damaged-*"))) == 1
+
+
+def test_damage_found_while_reading_moves_the_cache_aside_and_embeds_again(tmp_path: Path, caplog) -> None:
+    # Bytes overwritten inside the file: it opens, and its first read says "database disk image is malformed".
+    path = tmp_path / "vectors.sqlite"
+    texts = [f"chunk {n} " * 40 for n in range(2000)]
+    with VectorCache(path, MODEL) as cache:
+        cache.embed(CountingEmbedder(), texts)
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2 : len(data) // 2 + 512] = bytes(range(256)) * 2
+    path.write_bytes(bytes(data))
+    embedder = CountingEmbedder()
+    with caplog.at_level("WARNING", logger="cikb.cache"), VectorCache(path, MODEL) as cache:
+        vectors, fresh = cache.embed(embedder, texts)
+        assert fresh.all() and len(embedder.embedded) == len(texts)  # nothing was trusted from the damaged file
+        assert cache.lookup(texts[:1])[0] is not None  # the new file holds them
+    [moved] = list(tmp_path.glob("vectors.sqlite.damaged-*"))
+    assert [r.getMessage() for r in caplog.records if moved.name in r.getMessage()]
 
 
 def test_concurrent_gathers_share_one_cache_file(tmp_path: Path) -> None:
@@ -88,7 +106,7 @@ def test_a_locked_cache_file_is_never_moved_aside(tmp_path: Path, monkeypatch) -
         assert "locked" in str(err)
     else:
         raise AssertionError("a locked cache opened")
-    assert not (tmp_path / "vectors.sqlite.damaged").exists()
+    assert not list(tmp_path.glob("vectors.sqlite.damaged*"))
     monkeypatch.undo()
     with VectorCache(path, MODEL) as cache:
         assert cache.lookup(["alpha"])[0] is not None

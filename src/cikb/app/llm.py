@@ -26,7 +26,8 @@ import openai
 
 from cikb.app.models import LLMCall
 from cikb.core.config import LLMSettings, Settings
-from cikb.core.errors import CikbError, DamagedError
+from cikb.core.damage import is_damage, move_aside
+from cikb.core.errors import CikbError
 from cikb.core.models import LLMResult
 from cikb.core.secrets import mask_secrets, mask_url, secrets_in
 
@@ -131,16 +132,28 @@ class CallLog:
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        with closing(self._open()) as db:
+            yield db
+
+    def _open(self) -> sqlite3.Connection:
+        """A connection with the schema migrated. The log only records: a damaged one is moved aside with one
+        warning and a new one started (cikb.core.damage); a locked or read-only one is an error as it is."""
         try:
-            with closing(sqlite3.connect(self.path, timeout=10)) as db:
-                migrate(db)
-                yield db
+            return self._migrated()
         except sqlite3.DatabaseError as err:
-            if isinstance(err, sqlite3.OperationalError):  # locked, read-only...: not damage
+            if not is_damage(err, schema=True):
                 raise
-            raise DamagedError(
-                f"the LLM call log {self.path} is damaged ({err}): move it aside (`mv {self.path} {self.path}.damaged`), cikb starts a new one"
-            ) from None
+            move_aside(self.path, err, "LLM call log")
+            return self._migrated()
+
+    def _migrated(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=10)
+        try:
+            migrate(db)
+        except BaseException:
+            db.close()
+            raise
+        return db
 
     def record(
         self,

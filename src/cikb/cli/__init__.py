@@ -54,6 +54,10 @@ def main() -> None:
     # Each command prints its own one-line `embedding model:` notice (the fallback included),
     # so the library's logged copy of that notice would say it twice.
     logging.getLogger("cikb.embed").addHandler(logging.NullHandler())
+    # A damaged cache or call log that healed itself (cikb.core.damage) is one warning line, then the command goes on.
+    healed = logging.getLogger("cikb.cache")
+    healed.addHandler(_WarningLine())
+    healed.propagate = False
     try:
         code = app(standalone_mode=False)
     except CikbError as err:
@@ -75,6 +79,15 @@ def main() -> None:
         sys.exit(code)
     if code == 130:  # typer turns Ctrl-C into Exit(130), which outside standalone mode it returns instead of raising
         _interrupted()
+
+
+class _WarningLine(logging.Handler):
+    """A library warning as the CLI's own ``warning:`` line on stderr (secrets masked, shown as text)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        secrets = state.settings.secrets() if state.settings is not None else ()
+        text = plain(mask_secrets(record.getMessage(), secrets))
+        console.print(f"[yellow]warning:[/yellow] {escape(text)}", highlight=False, soft_wrap=True)
 
 
 def _interrupted() -> NoReturn:
