@@ -497,7 +497,7 @@ def entity_spans(sentence: str, labels: frozenset[str]) -> list[Span]:
         if text.lower().startswith("the "):
             start, text = start + 4, text[4:]
         if label == "PERSON" and len(text.split()) < 2:
-            continue  # a first name alone ("Sarah Heil, our CFO, Josh, and me") names no one to put in a table
+            continue  # a first name alone ("Maria Lopez, our CFO, Tom, and I") names no one to put in a table
         last = found[-1] if found else None
         if last and re.fullmatch(r",\s*", sentence[last.start + len(last.text):start]) and label in KIND_LABELS["place"]:
             text = sentence[last.start:end]

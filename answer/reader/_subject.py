@@ -45,7 +45,7 @@ def subject_role(q: Question, sentence: str) -> int:
             return 2
         capitals = "".join(w[0] for w in lead if w[0].isupper()).lower()
         if len(capitals) >= 3 and capitals in q.subject_acronyms and capitals not in named:
-            return 2  # "Internet Security Research Group, the ... behind Let's Encrypt, is pleased" for ISRG
+            return 2  # "Kestrel Security Group, the firm behind Clearflow, is pleased" for KSG
     return 1 if mentioned else 0
 
 
