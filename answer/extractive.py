@@ -90,7 +90,8 @@ def extract_answer(
     else:
         if embed_sentences is not None and query_vector is not None:
             _dense(reading, embed_sentences, query_vector)
-        # The best sentence that states the question (every key term, about the subject); the others are related reading.
+        # The best sentence that states the question (most of its key terms, about the subject); the others are
+        # related reading.
         stating = [s for s in reading.relevant[:FREE_TEXT_CANDIDATES] if states_question(q, s)]
         if not stating:
             return _unanswered(q, reading)
@@ -104,7 +105,7 @@ def extract_answer(
 def _unanswered(q: Question, reading: Reading) -> ExtractiveAnswer:
     """No sentence states what was asked: the closest ones, as related reading (never as the answer)."""
     closest = [reading.unsure.sentence] if reading.unsure is not None else []
-    closest += [s for s in reading.relevant if s not in closest and not s.boilerplate]
+    closest += [s for s in reading.relevant if not any(s is c for c in closest) and not s.boilerplate]
     related = [Quote(s.quote, s.passage.ref) for s in closest[:MAX_RELATED]]
     return ExtractiveAnswer("", [], None, unanswered=KIND_NOUNS[q.kind], related=related)
 
