@@ -11,6 +11,7 @@ from cikb.enrich.base import (
     ColumnSpec,
     Completer,
     EnrichContext,
+    Generation,
     KeyValueCache,
     KnowledgeBase,
     RowInput,
@@ -61,7 +62,8 @@ async def enrich_table_async(csv_path: str | Path, column: str, *, strategy: str
                              on_progress: ProgressCallback | None = None,
                              cancel: CancellationToken | None = None, on_start: StartCallback | None = None,
                              on_row: RowCallback | None = None, skip_rows: Collection[int] = (),
-                             reuse: ReuseLookup | None = None, cache: KeyValueCache | None = None) -> DataProposal:
+                             reuse: ReuseLookup | None = None, cache: KeyValueCache | None = None,
+                             generation: Generation | None = None) -> DataProposal:
     """The same as :func:`enrich_table`, inside a running event loop.
 
     For a job store: ``on_start`` sees the checked target before any row runs, ``on_row``
@@ -69,6 +71,8 @@ async def enrich_table_async(csv_path: str | Path, column: str, *, strategy: str
     names rows this job finished earlier (not run again,
     not in the returned proposal: the job builds the whole proposal from its rows). With
     ``on_row`` the rows are not kept in memory either: the returned proposal has no rows.
+    ``generation`` says a company's knowledge-base generation: rows asking the same question of
+    the same company are answered once per generation (enrich.memo).
     """
     settings = settings or load_settings()
     load_plugins(settings.enrich.plugins)
@@ -78,7 +82,8 @@ async def enrich_table_async(csv_path: str | Path, column: str, *, strategy: str
     chosen = get_strategy(strategy)
     params = {k: v for k, v in {"question": question, "formula": formula, "thoroughness": thoroughness}.items() if v is not None}
     ctx = EnrichContext(settings=settings, column=column_spec, columns=table.columns,
-                        kb=kb, web=open_web_provider(settings) if web == "auto" else web, llm=llm, cache=cache)
+                        kb=kb, web=open_web_provider(settings) if web == "auto" else web, llm=llm, cache=cache,
+                        generation=generation)
     chosen.validate_params(params, ctx)
     target = ProposalTarget(csv_path=str(Path(csv_path).resolve()), csv_sha256=table.sha256, column=column_spec.name,
                             column_type=column_spec.type, options=list(column_spec.options), company_column=identity)

@@ -58,6 +58,9 @@ class KeyValueCache(Protocol):
     def put(self, key: str, value: list[str]) -> None: ...
 
 
+Generation = Callable[[str], str | None]  # company slug -> its knowledge-base generation (None: unknown)
+
+
 class Completer(Protocol):
     """One chat completion, logged by the caller's LLM client: ``(step name, messages) -> text``."""
 
@@ -95,6 +98,7 @@ class EnrichContext:
     web: WebProvider | None = None
     llm: Completer | None = None
     cache: KeyValueCache | None = None
+    generation: Generation | None = None  # the application's view of a company's indexed gather, for answer keys
     memo: dict[str, object] = field(default_factory=dict)  # per run: what was generated or looked up once
 
 
@@ -115,6 +119,11 @@ class RowStrategy(ABC):
     @abstractmethod
     def execute_one(self, row: RowInput, params: dict, ctx: EnrichContext) -> AsyncIterator[RowStep]:
         """Work one row: yield trace steps, ending with an ``answer`` step (see :func:`answer_step`)."""
+
+    async def answer_key(self, row: RowInput, params: dict, ctx: EnrichContext) -> str | None:
+        """What decides this row's answer, besides the run's column and params: rows with equal keys are worked once
+        (enrich.memo). None, the default, works every row."""
+        return None
 
     def concurrency_key(self, params: dict) -> str:
         """The key of ``settings.enrich.concurrency`` that bounds this strategy's rows in flight."""

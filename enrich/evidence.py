@@ -16,6 +16,7 @@ The pieces every fact-finding strategy shares:
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from abc import abstractmethod
 from collections.abc import AsyncIterator
@@ -283,6 +284,18 @@ class KnowledgeFirstStrategy(RowStrategy):
         require_question(params, ctx)
 
     retryable = True
+
+    async def answer_key(self, row: RowInput, params: dict, ctx: EnrichContext) -> str | None:
+        """The company the row resolves to, its knowledge-base generation and the rendered question (which holds
+        every cell the question names): rows that agree on all three get one answer. A row outside the knowledge
+        base is known by its name and website instead; None (work the row) when the knowledge base cannot say."""
+        try:
+            identity = await _kb_company(row, ctx) if ctx.kb is not None and row.company else None
+        except Exception:  # the row's own search reports the trouble
+            return None
+        generation = ctx.generation(identity.slug) if identity is not None and ctx.generation is not None else None
+        company = {"slug": identity.slug, "generation": generation} if identity is not None else {"row": [row.label, row.website]}
+        return json.dumps({**company, "question": interpolate_template(params["question"], row.data)}, sort_keys=True)
 
     async def execute_one(self, row: RowInput, params: dict, ctx: EnrichContext) -> AsyncIterator[RowStep]:
         question = interpolate_template(params["question"], row.data)

@@ -65,6 +65,7 @@ class RowLog(BaseModel):
     sources: list[EnrichSource] = Field(default_factory=list)
     attempts: list[AttemptSummary] = Field(default_factory=list, description="Every attempt, when the cell was retried (spec Q2).")
     reused_from: str | None = Field(None, description="The earlier job whose answer this is (same column, row and knowledge base).")
+    same_as_row: int | None = Field(None, description="The row of this run that asked the same question of the same company: its answer.")
 
 
 class ProposalOperation(BaseModel):

@@ -16,6 +16,7 @@ from typing import Literal
 
 from cikb.enrich.base import EnrichContext, RowInput, RowStrategy
 from cikb.enrich.coerce import coerce_value, min_confidence
+from cikb.enrich.memo import AnswerMemo
 from cikb.enrich.models import EnrichSource, RowLog, RowStep
 from cikb.enrich.retry import cell_score, feedback, is_weak, outside_knowledge_base, summary
 
@@ -91,6 +92,8 @@ async def run_rows(strategy: RowStrategy, rows: Iterable[RowInput], params: dict
     rows when ``rows`` is an iterator; ``done_before`` counts rows a resumed job finished
     earlier, for the progress fraction. ``reuse`` may hand back an earlier run's answer
     for a row (same question, row and knowledge base): the row is then not run again.
+    Rows with the same answer key (``strategy.answer_key``: the same company, generation and
+    question) are worked once, and the others take that answer (enrich.memo).
     """
     if total is None:
         rows = list(rows)
@@ -98,14 +101,18 @@ async def run_rows(strategy: RowStrategy, rows: Iterable[RowInput], params: dict
     cancel = cancel or CancellationToken()
     run = _Run(total + done_before, on_progress, done_before)
     pending = iter(rows)
+    answers = AnswerMemo()
     run.emit("starting", detail=strategy.display_name)
+
+    async def work(row: RowInput) -> RowLog:
+        return (reuse(row) if reuse is not None else None) or await _run_cell(strategy, row, params, ctx, run)
 
     async def worker() -> None:
         while not cancel.cancelled:  # checked before a row starts: cancellation falls between rows
             row = next(pending, None)
             if row is None:
                 return
-            log = (reuse(row) if reuse is not None else None) or await _run_cell(strategy, row, params, ctx, run)
+            log = await answers.answer(await strategy.answer_key(row, params, ctx), row, lambda: work(row))
             if on_row is not None:
                 on_row(log)
             if keep_logs:

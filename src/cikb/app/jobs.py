@@ -36,7 +36,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from cikb.app.llm import Migration, migrate
 from cikb.app.reading import enrich_sources, enrich_table_async, knowledge_base_fingerprint
-from cikb.app.workspace import process_alive
+from cikb.app.workspace import CompanyDir, process_alive
 from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, CikbError
 
@@ -405,7 +405,7 @@ async def run_job(settings: Settings, request: JobRequest | None = None, *, resu
             request = jobs.claim(resume).request
         elif request is None:
             raise ValueError("run_job needs a request or a job id to resume")
-        run = _JobRun(jobs, request, resume, on_job, None if fresh else knowledge_base_fingerprint(settings))
+        run = _JobRun(jobs, request, resume, on_job, None if fresh else knowledge_base_fingerprint(settings), settings.data_dir)
         if resume is not None and on_job is not None:
             on_job(resume)
         sources = {name: options.pop(name) for name in ("kb", "llm", "web") if name in options}
@@ -415,7 +415,8 @@ async def run_job(settings: Settings, request: JobRequest | None = None, *, resu
                     proposal = await enrich_table_async(
                         request.csv_path, column.name, settings=settings, company_column=request.company_column,
                         on_start=run.starter(column), skip_rows=run.finished(column), on_row=run.recorder(column),
-                        reuse=run.reuser(column), cache=run, **opened, **column.enrich_options(), **options,
+                        reuse=run.reuser(column), cache=run, generation=run.generation, **opened, **column.enrich_options(),
+                        **options,
                     )
                     if proposal.cancelled:
                         break
@@ -435,8 +436,8 @@ class _JobRun:
     the cache of LLM generations."""
 
     def __init__(self, jobs: JobStore, request: JobRequest, job_id: str | None, on_job: Callable[[str], None] | None,
-                 knowledge_base: str | None) -> None:
-        self.jobs, self.request, self.on_job = jobs, request, on_job
+                 knowledge_base: str | None, data_dir: Path) -> None:
+        self.jobs, self.request, self.on_job, self.data_dir = jobs, request, on_job, data_dir
         self.job_id = job_id  # a new job is created once the table and the first column check out: bad input leaves none
         self.knowledge_base = knowledge_base  # None: reuse nothing (--fresh)
         self.keys: dict[tuple[str, int], str] = {}  # cells in flight -> their keys
@@ -470,6 +471,11 @@ class _JobRun:
             key = self.keys.pop((column.name, log.row_id), None)
             self.jobs.record(self.job_id, log, column.name, key, reused=log.reused_from is not None)  # type: ignore[arg-type]
         return record
+
+    def generation(self, company: str) -> str | None:
+        """The company's indexed gather, read at each row: a gather committed during the run starts a new
+        generation, whose rows the enrich stage asks again instead of taking an answer from the old one."""
+        return CompanyDir(self.data_dir, company).indexed_id()
 
     def get(self, key: str) -> list[str] | None:  # the enrich stage's KeyValueCache, counted in the job
         return self.jobs.cached(key, self.job_id)
