@@ -30,6 +30,7 @@ from cikb.cli import (
     gather_cmd,  # noqa: F401  (registers commands, in --help order)
     jobs_cmd,  # noqa: F401
     kb_cmd,  # noqa: F401
+    mcp_cmd,  # noqa: F401
     serve_cmd,  # noqa: F401
 )
 from cikb.cli._app import app, console, state

@@ -1,0 +1,178 @@
+"""The knowledge base over the Model Context Protocol, on stdio, with the official SDK (issue 26, item 3).
+
+Each tool returns what the matching command prints with ``--json`` (citations and sources
+included), as JSON text and as structured content (a list under ``result``):
+
+- ``search(query, company)``: ``cikb search --json``; ``ask(question, company)``: ``cikb ask --json``;
+- ``companies()``: ``cikb companies --json``;
+- ``enrichment_status(job_id)``: ``cikb jobs --json``, or ``cikb jobs show ID --json`` for one job;
+- ``gather(company, website, wikipedia, news, max_pages)``: ``cikb gather --json``, only when the server
+  was started with ``allow_gather``: one gather at a time, at most ``[gather] max_pages_per_source`` pages
+  a source, each pipeline event sent as a progress notification.
+
+Tools run the library's blocking calls in a worker thread, so the server keeps answering (and
+sending progress) meanwhile. A bad request or an unusable knowledge base is one line in an error
+result, as the command line says it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, Field
+
+from cikb.core.config import Settings
+from cikb.core.errors import BadInputError, CikbError
+from cikb.core.secrets import mask_secrets
+
+READ_ONLY = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
+GATHERS = ToolAnnotations(readOnlyHint=False, destructiveHint=True, idempotentHint=False, openWorldHint=True)
+Company = Annotated[str | None, Field(description="A company's slug or name (default: inferred from the text).")]
+INSTRUCTIONS = ("A company-intelligence knowledge base: `companies` lists what is gathered, `search` shows the chunks "
+                "retrieval finds, `ask` answers with numbered citations to its sources, `enrichment_status` reports "
+                "enrichment jobs. `gather` (crawl a company's public sources) is offered only when the server was "
+                "started with --allow-gather.")
+
+
+def build_server(settings: Settings, *, allow_gather: bool = False) -> MCPServer:
+    """The cikb MCP server over ``settings``'s knowledge base; ``gather`` is a tool only with ``allow_gather``."""
+    server = MCPServer("cikb", instructions=INSTRUCTIONS, log_level="WARNING")  # stderr: failures, not every call
+    tools = _Tools(settings)
+    server.add_tool(tools.search, annotations=READ_ONLY, structured_output=False)
+    server.add_tool(tools.ask, annotations=READ_ONLY, structured_output=False)
+    server.add_tool(tools.companies, annotations=READ_ONLY, structured_output=False)
+    server.add_tool(tools.enrichment_status, annotations=READ_ONLY, structured_output=False)
+    if allow_gather:
+        server.add_tool(tools.gather, annotations=GATHERS, structured_output=False)
+    return server
+
+
+def serve_stdio(settings: Settings, *, allow_gather: bool = False) -> None:
+    """Serve until the client closes stdin (the SDK keeps stray output of the library off stdout)."""
+    build_server(settings, allow_gather=allow_gather).run("stdio")
+
+
+class _Tools:
+    """The tools, over one configuration; their docstrings are what a client shows."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._gathering = asyncio.Lock()
+
+    async def search(self, query: str, company: Company = None) -> CallToolResult:
+        """The chunks hybrid retrieval finds for a query, with their scores, sources and the retrieval trace."""
+        return await self._run(lambda: _search(self.settings, query, company))
+
+    async def ask(self, question: str, company: Company = None) -> CallToolResult:
+        """Answer a question from the knowledge base with numbered citations, the cited sources (title, URL,
+        crawl date) and the retrieval trace; abstains when nothing relevant is known."""
+        from cikb.app.reading import ask
+
+        return await self._run(lambda: ask(self.settings, question, company=company))
+
+    async def companies(self) -> CallToolResult:
+        """The companies in the knowledge base: slug, name, documents, chunks, embedding model, last gather."""
+        from cikb.app.kb import company_statuses
+
+        return await self._run(lambda: company_statuses(self.settings))
+
+    async def enrichment_status(
+        self, job_id: Annotated[str | None, Field(description="One job's id, for its attempts too.")] = None,
+    ) -> CallToolResult:
+        """The enrichment jobs, newest first (status, cells done of all, found, proposals); with job_id, that
+        job and every attempt at every cell."""
+        return await self._run(lambda: _jobs(self.settings, job_id))
+
+    async def gather(
+        self, company: Annotated[str, Field(description='The company\'s name, e.g. "Acme Corp" (its slug keys everything).')],
+        ctx: Context,
+        website: Annotated[str | None, Field(description="Its website; crawled within its registered domain.")] = None,
+        wikipedia: Annotated[str | None, Field(description="A Wikipedia article URL, or its title.")] = None,
+        news: Annotated[list[str] | None, Field(description="News pages or RSS/Atom feed URLs.")] = None,
+        max_pages: Annotated[int | None, Field(description="Pages per source at most (default and upper bound: the configured one).")] = None,
+    ) -> CallToolResult:
+        """Gather a company's public sources (website, Wikipedia article, news pages or feeds) into the knowledge
+        base, replacing its previous gather; max_pages bounds the pages of each source (at most the configured
+        bound). Sends progress notifications; one gather runs at a time."""
+        if self._gathering.locked():
+            raise ToolError("a gather is running; wait for it to finish")
+        async with self._gathering:
+            sources = {k: v for k, v in {"website": website, "wikipedia": wikipedia, "news": news}.items() if v}
+            report = _progress_reporter(ctx, asyncio.get_running_loop())
+            return await self._run(lambda: _gather(self.settings, company, sources, max_pages, report))
+
+    async def _run(self, work: Callable[[], Any]) -> CallToolResult:
+        try:
+            return as_result(await asyncio.to_thread(work))
+        except CikbError as err:  # the command line's one line, never a traceback, never a secret
+            raise ToolError(mask_secrets(str(err), self.settings.secrets())) from None
+
+
+def as_result(payload: Any) -> CallToolResult:
+    """``payload`` as ``--json`` prints it (the same fields), and as structured content (an object)."""
+    data = _plain(payload)
+    text = json.dumps(data, indent=2, ensure_ascii=False, default=str)
+    return CallToolResult(content=[TextContent(type="text", text=text)],
+                          structured_content=data if isinstance(data, dict) else {"result": data})
+
+
+def _plain(payload: Any) -> Any:
+    if isinstance(payload, BaseModel):
+        return payload.model_dump(mode="json")
+    if isinstance(payload, list):
+        return [_plain(item) for item in payload]
+    return payload
+
+
+def _search(settings: Settings, query: str, company: str | None) -> Any:
+    from cikb.app.reading import open_retriever
+
+    with open_retriever(settings) as retriever:
+        if company is not None:  # an unknown company is an error naming the nearest ones, never another's chunks
+            retriever.require_company(company)
+        return retriever.search(query, company=company)
+
+
+def _jobs(settings: Settings, job_id: str | None) -> Any:
+    from cikb.app.jobs import JobStore
+
+    with JobStore(settings.data_dir) as store:
+        if job_id is None:
+            return store.list()
+        job = store.get(job_id)
+        return {**job.model_dump(mode="json"), "attempts": [a.model_dump() for a in store.attempts(job.id)]}
+
+
+def _gather(settings: Settings, company: str, sources: dict, max_pages: int | None, report: Callable[[Any], None]) -> Any:
+    from cikb.app.pipeline import gather_company
+
+    if not sources:
+        raise BadInputError("give at least one source: website, wikipedia or news")
+    bounded = settings.model_copy(deep=True)
+    limit = settings.gather.max_pages_per_source
+    if max_pages is not None:
+        if not 1 <= max_pages <= limit:
+            raise BadInputError(f"max_pages must be between 1 and {limit} ([gather] max_pages_per_source)")
+        bounded.gather.max_pages_per_source = max_pages
+    return gather_company(bounded, company, sources, on_event=report)
+
+
+def _progress_reporter(ctx: Context, loop: asyncio.AbstractEventLoop) -> Callable[[Any], None]:
+    """A gather event (from the pipeline's thread) -> one progress notification; the count only grows, as
+    the protocol asks, while each stage's own done/total is in the message."""
+    sent = 0
+
+    def report(event: Any) -> None:
+        nonlocal sent
+        sent += 1
+        of = f"/{event.total}" if event.total else ""
+        message = f"{event.stage}: {event.done}{of} {event.message}".strip()
+        asyncio.run_coroutine_threadsafe(ctx.report_progress(sent, None, message), loop).result()
+
+    return report
