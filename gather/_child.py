@@ -56,11 +56,14 @@ def run(job: CrawlJob, send: Send) -> None:
 
     @defer.inlineCallbacks
     def run_group(indices: list[int]):  # type: ignore[no-untyped-def]
+        wait = job.settings.download_delay
         for turn, index in enumerate(indices):
             if turn:  # a new crawler knows nothing of the last one's requests to this host
-                yield task.deferLater(reactor, job.settings.download_delay, lambda: None)
+                yield task.deferLater(reactor, wait, lambda: None)
             request = job.requests[index]
-            yield runner.crawl(SPIDERS[request.source_type], reporter=SourceReporter(index, request, send))
+            reporter = SourceReporter(index, request, send)
+            yield runner.crawl(SPIDERS[request.source_type], reporter=reporter)
+            wait = max(job.settings.download_delay, reporter.summary.crawl_delay or 0.0)  # robots.txt's, when longer
 
     done = defer.DeferredList([run_group(group) for group in host_groups(job.requests)], consumeErrors=True)
     done.addBoth(lambda _: reactor.stop())

@@ -5,17 +5,78 @@ If-Modified-Since; a 304 answer serves the stored page. The request is still mad
 the downloader's per-domain slot, so the politeness delay applies to it like to any other:
 the cache saves bytes and parsing work, never a request. Pages without a validator are
 not stored (RFC 2616 policy) and are downloaded in full each time.
+
+When the server cannot be reached (refused, timed out, unknown host, a 5xx), Scrapy serves the
+stored copy instead; :class:`KeepingCacheMiddleware` marks such a response as kept (issue 25,
+item 1), so the spider counts it as unreachable, not fetched. A 304 is a live answer.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 
 from scrapy import Request, Spider
+from scrapy.downloadermiddlewares.httpcache import HttpCacheMiddleware
+from scrapy.exceptions import CannotResolveHostError, ResponseDataLossError
 from scrapy.extensions.httpcache import FilesystemCacheStorage, RFC2616Policy
 from scrapy.http import Response
 
+from cikb.gather.middlewares import KEPT_KEY, ROBOTS_UNAVAILABLE_KEY, Unavailable, describe_failure
+
 _COMPLETE = "complete"  # written after every other file of an entry
+_CACHED = "cached_response"  # where HttpCacheMiddleware keeps the stored copy while the request is out
+
+
+class KeepingCacheMiddleware(HttpCacheMiddleware):
+    """Scrapy's HTTP cache middleware, saying when it answered with the stored copy because the
+    server could not be reached: ``meta[KEPT_KEY] = (why, when the copy was last fetched live)``.
+
+    A page of a host whose robots.txt is unavailable (``meta[ROBOTS_UNAVAILABLE_KEY]``) may not be
+    requested (RFC 9309): its stored copy is served without a request, else it is refused.
+    """
+
+    # Scrapy's list, and an unknown host or a cut-off body: the site is as unreachable then.
+    DOWNLOAD_EXCEPTIONS = (*HttpCacheMiddleware.DOWNLOAD_EXCEPTIONS, CannotResolveHostError, ResponseDataLossError)
+
+    def process_request(self, request: Request, spider: Spider | None = None) -> Request | Response | None:
+        request.meta.pop(KEPT_KEY, None)  # a redirect or retry copies its request's meta: its own answer decides
+        result = super().process_request(request)
+        robots: Unavailable | None = request.meta.get(ROBOTS_UNAVAILABLE_KEY)
+        if result is not None or robots is None:
+            return result
+        stored: Response | None = request.meta.pop(_CACHED, None)
+        if stored is None:
+            raise robots.refusal()
+        return _kept(request, stored, robots.cause)
+
+    def process_response(self, request: Request, response: Response, spider: Spider | None = None) -> Request | Response:
+        stored: Response | None = request.meta.get(_CACHED)
+        result = super().process_response(request, response)
+        if stored is not None and result is stored and response.status >= 500:
+            return _kept(request, stored, f"HTTP {response.status}")
+        return result
+
+    def process_exception(self, request: Request, exception: Exception, spider: Spider | None = None) -> Request | Response | None:
+        result = super().process_exception(request, exception)
+        if isinstance(result, Response):
+            return _kept(request, result, describe_failure(exception))
+        return result
+
+
+def _kept(request: Request, stored: Response, why: str) -> Response:
+    request.meta[KEPT_KEY] = (why, stored_at(stored))
+    return stored
+
+
+def stored_at(response: Response) -> datetime | None:
+    """When a stored response was last fetched or revalidated live (its Date header; set on storing when absent)."""
+    raw = response.headers.get(b"Date")
+    try:
+        return parsedate_to_datetime(raw.decode("latin-1")) if raw else None
+    except (TypeError, ValueError):
+        return None
 
 
 class RevalidatingPolicy(RFC2616Policy):

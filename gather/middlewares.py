@@ -17,14 +17,18 @@ from scrapy.core.downloader.handlers.http11 import HTTP11DownloadHandler
 from scrapy.downloadermiddlewares.redirect import RedirectMiddleware
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.exceptions import (
+    CannotResolveHostError,
     DownloadCancelledError,
+    DownloadConnectionRefusedError,
     DownloadTimeoutError,
     IgnoreRequest,
     ResponseDataLossError,
     StopDownload,
 )
 from scrapy.http import Response
+from scrapy.robotstxt import ProtegoRobotParser
 from scrapy.utils.defer import maybe_deferred_to_future
+from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet import defer, error, task
 from twisted.web._newclient import ResponseFailed, ResponseNeverReceived
 
@@ -54,6 +58,8 @@ ACCEPT_KEY = "cikb_accept"
 PAGE_KEY = "cikb_key"  # set on page requests (the canonical URL), absent on robots.txt and sitemaps
 STARTED_KEY = "cikb_started"  # monotonic time the first attempt of a request began downloading
 TIMEOUT_EXCEPTIONS: tuple[type[BaseException], ...] = (DownloadTimeoutError, error.TimeoutError, error.TCPTimedOutError)
+KEPT_KEY = "cikb_kept"  # (why, when stored): the answer is the stored copy, kept because the server could not be reached
+ROBOTS_UNAVAILABLE_KEY = "cikb_robots_unavailable"  # the Unavailable rules of the request's host: it may not go out
 
 
 class Dropped(IgnoreRequest):
@@ -112,13 +118,94 @@ class BudgetMiddleware:
 
 
 class RobotsMiddleware(RobotsTxtMiddleware):
-    """Scrapy's robots.txt middleware, with the refusal counted as DropReason.robots."""
+    """Scrapy's robots.txt middleware, read as RFC 9309 says, with a disallowed page counted as DropReason.robots.
+
+    - 4xx: no robots.txt, everything allowed (§2.3.1.3); Scrapy would parse the error page.
+    - 5xx, a network error or a timeout, or a copy kept from the HTTP cache because of one: the
+      host is completely disallowed for this crawl (§2.3.1.4); Scrapy would allow everything.
+      Its pages may still be served from the HTTP cache, without a request (gather.httpcache).
+    - ``Crawl-delay`` longer than DOWNLOAD_DELAY becomes the delay of the host's download slot.
+    """
+
+    def __init__(self, crawler: Crawler):
+        super().__init__(crawler)
+        self._useragent: str = self._robotstxt_useragent or self._default_useragent
+        self._cache = crawler.settings.getbool("HTTPCACHE_ENABLED")
+        crawler.signals.connect(self.honour_crawl_delay, signal=signals.robots_parsed)
 
     def process_request_2(self, rp: RobotParser | None, request: Request) -> None:
+        if isinstance(rp, Unavailable):
+            if not self._cache:
+                raise rp.refusal()
+            request.meta[ROBOTS_UNAVAILABLE_KEY] = rp  # the HTTP cache serves its copy, else refuses it
+            return
         try:
             super().process_request_2(rp, request)
         except IgnoreRequest:
             raise Dropped(DropReason.robots, "disallowed by robots.txt") from None
+
+    async def _parse_robots(self, response: Response, netloc: str, request: Request) -> None:
+        kept = response.request.meta.get(KEPT_KEY) if response.request is not None else None
+        if kept is not None:
+            return self._unavailable(netloc, kept[0])
+        if response.status >= 500:
+            return self._unavailable(netloc, f"HTTP {response.status}")
+        if 400 <= response.status < 500:
+            response = response.replace(body=b"")  # no rules: the error page is not a robots.txt
+        await super()._parse_robots(response, netloc, request)
+
+    def _robots_error(self, exc: Exception, netloc: str) -> None:
+        self._unavailable(netloc, describe_failure(exc))
+
+    def _unavailable(self, netloc: str, cause: str) -> None:
+        parser = Unavailable(cause)
+        self.crawler.spider.reporter.robots_unavailable(parser.why)
+        waiting = self._parsers[netloc]
+        self._parsers[netloc] = parser
+        if isinstance(waiting, defer.Deferred):
+            waiting.callback(parser)
+
+    def honour_crawl_delay(self, robotparser: RobotParser, request: Request) -> None:
+        """Sent before any request waiting for this robots.txt goes on, so none slips out sooner."""
+        delay = getattr(robotparser, "crawl_delay", lambda agent: None)(self._useragent)
+        if delay is None or delay <= self.crawler.settings.getfloat("DOWNLOAD_DELAY"):  # never shorter than configured
+            return
+        downloader = self.crawler.engine.downloader
+        host = urlparse_cached(request).hostname or ""  # the download slot's key (per host, as Scrapy's)
+        downloader.per_slot_settings.setdefault(host, {})["delay"] = delay
+        if host in downloader.slots:
+            downloader.slots[host].delay = delay
+        self.crawler.spider.reporter.crawl_delay(delay)
+
+
+class Unavailable(ProtegoRobotParser):
+    """The rules of a robots.txt that could not be read: disallow everything, saying why.
+
+    Its pages are refused as the failure that stopped robots.txt (http_error for a 5xx,
+    network_error else), so a site that is down reads as down, and a start URL refused this
+    way is the source's error."""
+
+    def __init__(self, cause: str):
+        super().__init__(b"User-agent: *\nDisallow: /\n", None)
+        self.cause = cause  # 'HTTP 503', or describe_failure's words: 'timed out', 'connection refused'
+        self.reason = DropReason.http_error if cause.startswith("HTTP ") else DropReason.network_error
+        self.why = f"robots.txt unavailable ({cause}): complete disallow for this gather (RFC 9309)"
+
+    def refusal(self) -> Dropped:
+        return Dropped(self.reason, self.why)
+
+
+def describe_failure(exception: BaseException) -> str:
+    """A few words for why a download failed ('connection refused', 'timed out', ...)."""
+    if isinstance(exception, (DownloadConnectionRefusedError, error.ConnectionRefusedError)):
+        return "connection refused"
+    if isinstance(exception, TIMEOUT_EXCEPTIONS):
+        return "timed out"
+    if isinstance(exception, (CannotResolveHostError, error.DNSLookupError)):
+        return "unknown host"
+    if isinstance(exception, Dropped):
+        return exception.detail
+    return type(exception).__name__
 
 
 class BackoffRetryMiddleware:

@@ -42,6 +42,7 @@ class Message(BaseModel):
 
 
 Send = Callable[[Message], None]
+Kept = tuple[str, "datetime | None"]  # why the server could not be reached, when the stored copy was last fetched live
 
 
 class SourceReporter:
@@ -59,18 +60,40 @@ class SourceReporter:
         self._started = monotonic()
         self._emit("source_started")
 
-    def page(self, url: str, html: str, status: int, content_type: str) -> None:
-        """Count one delivered HTML page and send it."""
-        self.summary.fetched += 1
+    def page(self, url: str, html: str, status: int, content_type: str, *, kept: Kept | None = None) -> None:
+        """Count one delivered HTML page and send it: fetched live, or ``kept`` from the HTTP cache
+        because its server could not be reached (then it counts as unreachable, not fetched)."""
+        fetched_at = datetime.now(timezone.utc)
+        if kept is None:
+            self.summary.fetched += 1
+        else:
+            self._unreachable(*kept)
+            fetched_at = kept[1] or fetched_at
         page = FetchedPage(
             url=url,
             source_type=self.request.source_type,
             html=html,
             status=status,
             content_type=content_type,
-            fetched_at=datetime.now(timezone.utc),
+            fetched_at=fetched_at,
+            unreachable=kept[0] if kept else None,
         )
         self._send(Message(event=self._event("page_fetched", url=url), page=page))
+
+    def _unreachable(self, reason: str, stored_at: datetime | None) -> None:
+        s = self.summary
+        s.unreachable += 1
+        s.unreachable_reason = s.unreachable_reason or reason
+        if stored_at is not None and (s.kept_from is None or stored_at < s.kept_from):
+            s.kept_from = stored_at
+
+    def crawl_delay(self, seconds: float) -> None:
+        """robots.txt asks for more time between requests than configured, and gets it."""
+        self.summary.crawl_delay = max(seconds, self.summary.crawl_delay or 0.0)
+
+    def robots_unavailable(self, why: str) -> None:
+        """robots.txt could not be read: its host is completely disallowed for this gather."""
+        self.summary.robots_unavailable = self.summary.robots_unavailable or why
 
     def redirect(self) -> None:
         """Count one redirect followed (a page request answered 3xx whose target is fetched instead); not a drop."""

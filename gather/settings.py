@@ -25,6 +25,9 @@ DOWNLOADER_MIDDLEWARES: dict[str, int | None] = {
     # is followed before the content-type check of its body, vetted by the spider (see the class).
     "scrapy.downloadermiddlewares.redirect.RedirectMiddleware": None,
     f"{_MW}.PageRedirectMiddleware": 600,
+    # Scrapy's, in its place, saying which answers are stored copies kept because the server was unreachable.
+    "scrapy.downloadermiddlewares.httpcache.HttpCacheMiddleware": None,
+    "cikb.gather.httpcache.KeepingCacheMiddleware": 900,
 }
 
 

@@ -96,6 +96,35 @@ def site_of(url: str) -> str:
     return parts.top_domain_under_public_suffix or host
 
 
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+Origin = tuple[str, str, int]  # scheme, host, port
+
+
+def origin_of(url: str) -> Origin:
+    """(scheme, host, port) of ``url``, the port made explicit (``http://a.example`` -> ('http', 'a.example', 80))."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    return scheme, host_of(url), parts.port or _DEFAULT_PORTS.get(scheme, 0)
+
+
+def same_site_origin(url: str, starts: set[Origin]) -> bool:
+    """Whether ``url``, on one of the start URLs' sites, may be crawled for its origin.
+
+    On a start URL's host, another port or scheme is another origin (another server, with its own
+    robots.txt): only the start URLs' origins, and the https upgrade of one on the default port,
+    which nearly every site redirects to. Another host of the site (blog.acme.example): its default port.
+    """
+    origin = origin_of(url)
+    if origin in starts:
+        return True
+    scheme, host, port = origin
+    if port != _DEFAULT_PORTS.get(scheme):
+        return False
+    if not any(h == host for _, h, _ in starts):
+        return True
+    return origin == ("https", host, 443) and ("http", host, 80) in starts
+
+
 def language_prefix(url: str) -> str | None:
     """The language code of the first path segment (``/de/ueber-uns`` -> ``de``), or None."""
     segments = [s for s in urlsplit(url).path.lower().split("/") if s]

@@ -10,6 +10,7 @@ from typing import Any
 from cikb.gather.middlewares import (
     ACCEPT_KEY,
     ATTEMPT_KEY,
+    KEPT_KEY,
     PAGE_KEY,
     RETRY_EXCEPTIONS,
     TIMEOUT_EXCEPTIONS,
@@ -17,7 +18,7 @@ from cikb.gather.middlewares import (
     content_type_of,
 )
 from cikb.gather.reporter import SourceReporter
-from cikb.gather.urls import site_of
+from cikb.gather.urls import origin_of, same_site_origin, site_of
 from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import CloseSpider, IgnoreRequest
@@ -44,6 +45,7 @@ class SourceSpider(Spider):
         self.start_urls = list(reporter.request.start_urls)
         # Registered domains requests may go to (see gather.middlewares.OffsiteMiddleware).
         self.allowed_sites: set[str] | None = {site_of(url) for url in self.start_urls}
+        self.start_origins = {origin_of(url) for url in self.start_urls}
         self._seen: set[str] = set()  # canonical URLs requested, redirected to, or delivered
         self._pending: set[str] = set()  # page requests not answered yet
         self._delivered: set[str] = set()
@@ -61,8 +63,11 @@ class SourceSpider(Spider):
         return spider
 
     def allows(self, url: str) -> bool:
-        """True when ``url`` lies on one of the source's sites (always, for a source with no bounds)."""
-        return self.allowed_sites is None or site_of(url) in self.allowed_sites
+        """True when ``url`` lies on one of the source's sites, on a start URL's origin or a default port
+        (always, for a source with no bounds): see gather.urls.same_site_origin."""
+        if self.allowed_sites is None:
+            return True
+        return site_of(url) in self.allowed_sites and same_site_origin(url, self.start_origins)
 
     def page_request(
         self,
@@ -121,7 +126,7 @@ class SourceSpider(Spider):
         key = canonicalize_url(response.url)
         if key in self._delivered:
             return False
-        if self.reporter.summary.fetched >= self.max_pages:
+        if self.reporter.summary.pages >= self.max_pages:
             self.reporter.drop(response.url, DropReason.budget, "page budget spent")
             return False
         text = getattr(response, "text", None)
@@ -131,8 +136,8 @@ class SourceSpider(Spider):
         self._delivered.add(key)
         self._seen.add(key)
         content_type = content_type_of(response.headers) or "text/html"
-        self.reporter.page(response.url, text, response.status, content_type)
-        if self.reporter.summary.fetched >= self.max_pages:
+        self.reporter.page(response.url, text, response.status, content_type, kept=response.meta.get(KEPT_KEY))
+        if self.reporter.summary.pages >= self.max_pages:
             raise CloseSpider("budget")
         return True
 

@@ -86,7 +86,7 @@ class WebsiteSpider(SourceSpider):
 
     def next_requests(self) -> list[Request]:
         """The frontier's best page, when no page and no sitemap is out and the budget is not spent."""
-        if self._pages_out or self._sitemaps_out or self.reporter.summary.fetched >= self.max_pages:
+        if self._pages_out or self._sitemaps_out or self.reporter.summary.pages >= self.max_pages:
             return []
         while (candidate := self.frontier.pop()) is not None:
             request = self.page_request(candidate.url, priority=PAGE_PRIORITY)

@@ -28,11 +28,11 @@ from cikb.enrich.table import read_table
 from cikb.gather.urls import site_of
 
 from cikb.app.models import GatherEvent, GatherSummary
-from cikb.app.pipeline import gather_company, resolve_sources
+from cikb.app.pipeline import NothingGatheredError, gather_company, resolve_sources
 from cikb.app.workspace import CompanyDir
 from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, CikbError
-from cikb.core.models import Company
+from cikb.core.models import Company, SourceSummary
 from cikb.core.slug import company_from_name
 
 # The list builder's columns (any case); an empty cell means no such source.
@@ -159,14 +159,15 @@ def _plan(row: CompanyRow, settings: Settings, seen: dict[str, int]) -> _Job | C
     return _Job(row, frozenset(site_of(url) for request in requests for url in request.start_urls))
 
 
-def _failed(row: CompanyRow, settings: Settings, error: str, started_at: datetime, seconds: float) -> CompanyResult:
+def _failed(row: CompanyRow, settings: Settings, error: str, started_at: datetime, seconds: float,
+            sources: Sequence[SourceSummary] = ()) -> CompanyResult:
     try:
         company = company_from_name(row.name)
     except BadInputError:
         company = Company(name=row.name, slug="")
     raw_dir = str(CompanyDir(settings.data_dir, company.slug).raw_link) if company.slug else ""
     return CompanyResult(
-        company=company, sources=[], raw_dir=raw_dir, seconds=round(seconds, 3), started_at=started_at,
+        company=company, sources=list(sources), raw_dir=raw_dir, seconds=round(seconds, 3), started_at=started_at,
         ok=False, error=error, row=row.number, status="failed",
     )
 
@@ -255,6 +256,8 @@ class _Runner:
             result = CompanyResult(**summary.model_dump(), row=row.number, status="ok")
         except _Interrupted:
             result = _failed(row, self.settings, "interrupted before its commit", started_at, monotonic() - started)
+        except NothingGatheredError as err:  # what each source did (unreachable, kept from...) goes with the reason
+            result = _failed(row, self.settings, str(err), started_at, monotonic() - started, err.sources)
         except (CikbError, OSError) as err:
             result = _failed(row, self.settings, str(err), started_at, monotonic() - started)
         except Exception as err:  # a bug in one company's gather must not lose the others' results

@@ -121,8 +121,8 @@ def _crawl(
         )
     indexer.seconds["crawl"] = crawl.seconds
     documents, summaries = clean_crawl(crawl, indexer.company, settings, emit, cleaned=indexer.cleaned)
-    if not documents:
-        raise GatherFailedError(nothing_gathered(indexer.company, summaries))
+    if not documents or not any(s.fetched for s in summaries):  # pages kept from the cache alone are no gather
+        raise NothingGatheredError(nothing_gathered(indexer.company, summaries), summaries)
     website = [page for result in crawl.sources for page in result.pages if page.source_type == "website"]
     return documents, summaries, own_names(website, indexer.company)
 
@@ -285,8 +285,20 @@ def _manifest(company: Company, summaries: list[SourceSummary], batch: IndexBatc
     }
 
 
+class NothingGatheredError(GatherFailedError):
+    """No source reached a live page or produced a document; ``sources`` says what each did."""
+
+    def __init__(self, message: str, sources: list[SourceSummary]) -> None:
+        super().__init__(message)
+        self.sources = sources
+
+
 def nothing_gathered(company: Company, summaries: list[SourceSummary]) -> str:
-    """One line saying why no source produced a document."""
+    """One line saying why no source produced a document, or reached a live page, naming the unreachable sources."""
+    unreachable = [s for s in summaries if s.unreachable or s.robots_unavailable]
+    if unreachable and not any(s.fetched for s in summaries):
+        named = "; ".join(f"{s.source_type}: {unreachable_note(s)}" for s in unreachable)
+        return f"nothing gathered for {company.name!r}: no source could be reached, previous knowledge base kept; {named}"
     reasons = []
     for s in summaries:
         if s.error:
@@ -296,6 +308,15 @@ def nothing_gathered(company: Company, summaries: list[SourceSummary]) -> str:
         else:
             reasons.append(f"{s.source_type}: no pages")
     return f"nothing gathered for {company.name!r}, previous knowledge base kept; " + "; ".join(reasons)
+
+
+def unreachable_note(s: SourceSummary) -> str:
+    """'3 pages unreachable (connection refused), kept from 2026-11-25 20:13 UTC': what a source could not reach
+    live and kept from an earlier gather instead; else why its robots.txt could not be read ('' when neither)."""
+    if not s.unreachable:
+        return s.robots_unavailable or ""
+    kept = f", kept from {s.kept_from.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC" if s.kept_from else ""
+    return f"{s.unreachable} page{'s' if s.unreachable != 1 else ''} unreachable ({s.unreachable_reason}){kept}"
 
 
 def crawl_event_line(event: CrawlEvent) -> str:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the pipeline (crawler, cleaner, embedder, store) loads only
     from cikb.app.batch import BatchEvent, CompanyResult
     from cikb.app.models import GatherEvent, GatherSummary
     from cikb.core.config import Settings
+    from cikb.core.models import SourceSummary
 
 
 @app.command("gather")
@@ -45,12 +46,13 @@ def gather_cmd(
 ) -> None:
     """Gather a company's public sources into the knowledge base (replacing its previous gather).
 
-    Fetches politely (robots.txt, one request per second per domain, text/html only), cleans
-    to English Markdown in data/<slug>/raw/, chunks, embeds and stores the chunks, each page
-    as it arrives. A re-gather asks the server whether each page changed (ETag,
-    Last-Modified) and embeds only chunk texts it has not embedded before (--full ignores
-    both caches). A gather that yields nothing leaves the previous knowledge base untouched
-    and exits non-zero.
+    Fetches politely (robots.txt and its Crawl-delay, one request per second per domain,
+    text/html only), cleans to English Markdown in data/<slug>/raw/, chunks, embeds and stores
+    the chunks, each page as it arrives. A re-gather asks the server whether each page changed
+    (ETag, Last-Modified) and embeds only chunk texts it has not embedded before (--full ignores
+    both caches); a page whose server cannot be reached is kept from the last gather and
+    counted as unreachable, not fetched. A gather that yields nothing, or reaches no live
+    page, leaves the previous knowledge base untouched and exits non-zero.
 
     With --from-csv, every company of the file is gathered the same way and summarised in
     a row of one table; a company that fails does not stop the others, and the command exits
@@ -134,12 +136,13 @@ def _minutes(iso: str | None) -> str:
 
 
 class _LiveProgress:
-    """Rich progress bars on stderr, shown while the ``with`` block runs."""
+    """Rich progress bars on stderr, shown while the ``with`` block runs, and cleared after it."""
 
     def __init__(self, page_budget: int) -> None:
         self.page_budget = page_budget
         self.progress = Progress(
-            TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[note]}"), TimeElapsedColumn(), console=console
+            TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[note]}"), TimeElapsedColumn(), console=console,
+            transient=True,  # gone when done: the summary (or a failure's one line) says what happened
         )
 
     def __enter__(self) -> Self:
@@ -240,6 +243,20 @@ def print_batch_summary(results: list[CompanyResult]) -> None:
             out.print(f"row {r.row} {plain(r.company.name) or '(no name)'}: {plain(r.error or '')}", highlight=False, markup=False)
 
 
+def source_notes(s: SourceSummary) -> list[str]:
+    """What a source's row cannot say: pages kept from the cache, robots.txt's say, pages timed out."""
+    from cikb.app.pipeline import unreachable_note
+
+    notes = [note for note in (unreachable_note(s),) if note]
+    if s.unreachable and s.robots_unavailable:
+        notes.append(s.robots_unavailable)
+    if s.crawl_delay:
+        notes.append(f"robots.txt Crawl-delay {s.crawl_delay:g} s honoured (longer than the configured delay)")
+    if s.timed_out:
+        notes.append(f"{len(s.timed_out)} timed out: {', '.join(s.timed_out)}")
+    return notes
+
+
 def print_summary(summary: GatherSummary) -> None:
     table = Table("source", "fetched", "redirected", "kept", "dropped", "documents", "chunks", "seconds",
                   title=f"gathered {safe(summary.company.name)} ({safe(summary.company.slug)})")
@@ -252,8 +269,8 @@ def print_summary(summary: GatherSummary) -> None:
         table.add_row(safe(s.source_type), str(s.fetched), str(s.redirected), str(s.kept), safe(dropped), str(s.documents), str(s.chunks), f"{s.seconds:.1f}")
     out.print(table)
     for s in summary.sources:
-        if s.timed_out:
-            out.print(f"{s.source_type}: {len(s.timed_out)} timed out: {', '.join(s.timed_out)}", highlight=False, markup=False)
+        for note in source_notes(s):
+            out.print(f"{s.source_type}: {plain(note)}", highlight=False, markup=False)
     out.print(f"{summary.documents} documents in {plain(summary.raw_dir)}/, {summary.chunks} chunks stored "
               f"({summary.embedded} embedded, {summary.reused} reused), {summary.seconds:.1f} s", highlight=False, markup=False)
     if summary.stage_seconds:

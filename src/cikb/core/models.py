@@ -59,6 +59,9 @@ class FetchedPage(BaseModel):
     status: int = 200
     content_type: str = "text/html"
     fetched_at: datetime
+    unreachable: str | None = Field(
+        None, description="Set when the server could not be reached and this is the copy an earlier gather stored: why (then fetched_at is when that copy was last fetched live)."
+    )
 
 
 class SourceSummary(BaseModel):
@@ -76,10 +79,24 @@ class SourceSummary(BaseModel):
     error: str | None = None
     timed_out: list[str] = Field(default_factory=list, description="URLs of pages not answered in full by their deadline (gather.request_timeout).")
     time_budget_spent: bool = Field(False, description="The source stopped at its time budget (gather.source_timeout); pages not fetched by then count as dropped (budget).")
+    unreachable: int = Field(
+        0, description="Pages whose server could not be reached (refused, timed out, 5xx, robots.txt unavailable), kept from an earlier gather's HTTP cache; not counted in fetched."
+    )
+    unreachable_reason: str | None = Field(None, description="Why the first of those pages could not be fetched, e.g. 'connection refused' or 'HTTP 503'.")
+    kept_from: datetime | None = Field(None, description="When the oldest page kept that way was last fetched live.")
+    crawl_delay: float | None = Field(None, description="robots.txt Crawl-delay honoured (seconds), when longer than gather.download_delay.")
+    robots_unavailable: str | None = Field(
+        None, description="Why robots.txt could not be read (5xx, timeout, network error): its host is completely disallowed for this gather (RFC 9309 §2.3.1.4)."
+    )
 
     def drop(self, reason: DropReason | str, count: int = 1) -> None:
         key = reason.value if isinstance(reason, DropReason) else reason
         self.dropped[key] = self.dropped.get(key, 0) + count
+
+    @property
+    def pages(self) -> int:
+        """Pages delivered, live or kept from the cache (what the page budget counts)."""
+        return self.fetched + self.unreachable
 
 
 class SourceRequest(BaseModel):
