@@ -54,13 +54,25 @@ def one_line(text: str) -> str:
     return lines[0]
 
 
-def test_a_site_refusing_connections_on_regather_exits_non_zero_in_one_line_and_changes_nothing(make_site: Callable[..., SiteServer]) -> None:
+DOWN = {"refused": "connection refused", "503": "HTTP 503"}
+
+
+def take_down(site: SiteServer, how: str) -> None:
+    """Connection refused from now on, or 503 on every path (robots.txt too)."""
+    if how == "refused":
+        site.stop()
+    else:
+        site.behaviour = every_path(503)  # type: ignore[method-assign]
+
+
+@pytest.mark.parametrize("how", DOWN)
+def test_a_site_down_on_regather_exits_non_zero_in_one_line_and_changes_nothing(make_site: Callable[..., SiteServer], how: str) -> None:
     site, settings, before = gathered(make_site)
-    site.stop()  # connection refused from now on
+    take_down(site, how)
     result = cikb("gather", "Initech", "--website", site.url + "/", "--delay", "0.05")
     assert result.returncode != 0
     line = one_line(result.stderr)
-    assert "no source could be reached" in line and f"website: {PAGES} pages unreachable (connection refused), kept from " in line
+    assert "no source could be reached" in line and f"website: {PAGES} pages unreachable ({DOWN[how]}), kept from " in line
     assert snapshot(settings, "initech") == before  # files, chunk ids, vectors
 
 
@@ -110,15 +122,16 @@ def test_one_source_down_keeps_its_pages_and_says_so_while_the_other_is_live(mak
     assert f"website: {PAGES} pages unreachable (connection refused), kept from " in " ".join(text.split())
 
 
-def test_from_csv_a_site_down_fails_the_company_and_changes_nothing(make_site: Callable[..., SiteServer], tmp_path: Path) -> None:
+@pytest.mark.parametrize("how", DOWN)
+def test_from_csv_a_site_down_fails_the_company_and_changes_nothing(make_site: Callable[..., SiteServer], tmp_path: Path, how: str) -> None:
     site, settings, before = gathered(make_site)
     table = tmp_path / "companies.csv"
     table.write_text(f"Company,Website\nInitech,{site.url}/\n")
-    site.stop()
+    take_down(site, how)
     result = cikb("gather", "--from-csv", str(table), "--json")
     assert result.returncode != 0
     [row] = json.loads(result.stdout)
-    assert row["status"] == "failed" and "no source could be reached" in row["error"]
+    assert row["status"] == "failed" and f"website: {PAGES} pages unreachable ({DOWN[how]})" in row["error"]
     assert (row["sources"][0]["fetched"], row["sources"][0]["unreachable"]) == (0, PAGES)
     assert snapshot(settings, "initech") == before
 
