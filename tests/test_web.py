@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from sites import SiteServer, page, paragraphs
+from sites import Reply, SiteServer, page, paragraphs
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
@@ -233,7 +233,7 @@ def test_scraped_text_with_a_script_tag_renders_escaped(make_site, tmp_path: Pat
     site: SiteServer = make_site({
         "/": page(f"Evil Corp {escaped}", paragraphs(f"Evil Corp was founded in 2001 by people who write {escaped} on walls.",
                                                       "Evil Corp makes tests for web pages and other software products.")),
-        "/robots.txt": "User-agent: *\nAllow: /\n",
+        "/robots.txt": Reply(body="User-agent: *\nAllow: /\n", content_type="text/plain"),
     })
     settings = load_settings()
     settings.gather.download_delay = 0.05
