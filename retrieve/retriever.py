@@ -141,7 +141,14 @@ class Retriever:
         return CompanyChoice(slug=company, source="explicit", matched=company, known=False)
 
     def search(self, query: str, company: str | None = None) -> RetrievalResult:
-        """The chunks that answer ``query``, best first, and the numbered context within the token budget."""
+        """The chunks that answer ``query``, best first, and the numbered context within the token budget.
+
+        Every read of one search sees one state of the store (a gather committing meanwhile waits for it).
+        """
+        with self.store.session():
+            return self._search(query, company)
+
+    def _search(self, query: str, company: str | None) -> RetrievalResult:
         started = time.perf_counter()
         known = self.known_companies()
         choice = self.choose_company(query, company, known)

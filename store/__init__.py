@@ -32,17 +32,19 @@ from cikb.core.config import Settings
 from cikb.core.errors import BadInputError
 
 
-def open_store(settings: Settings) -> VectorStore:
+def open_store(settings: Settings, *, reader: bool = False) -> VectorStore:
     """Open (and for the embedded store, load from disk) the store ``settings.store`` describes.
 
     Close it when done (or use it as a context manager): the embedded store and
-    the local mode lock their directory against other processes.
+    the local mode lock their directory against other processes. A ``reader`` of the
+    embedded store holds it only while each read (or :meth:`VectorStore.session`) runs,
+    so a gather can commit between two reads.
     """
     cfg = settings.store
     if cfg.mode == "embedded":
         from cikb.store.edge import EdgeStore
 
-        return EdgeStore(settings.store_path, cfg.collection, lock_timeout=cfg.lock_timeout)
+        return EdgeStore(settings.store_path, cfg.collection, lock_timeout=cfg.lock_timeout, hold=not reader)
     from cikb.store.client import ClientStore
 
     if cfg.mode == "local":

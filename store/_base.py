@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Iterable, Sequence
@@ -384,6 +386,11 @@ class VectorStore(ABC):
 
     def close(self) -> None:
         """Flush and release the store; the object is unusable afterwards."""
+
+    @contextmanager
+    def session(self) -> Iterator[None]:
+        """Reads in the block see one state of the store (the embedded store holds its lock meanwhile)."""
+        yield
 
     def __enter__(self) -> VectorStore:
         return self

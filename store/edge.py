@@ -6,9 +6,16 @@ milliseconds at 100k points (``bench/store.py``). On disk, under the store path:
     <store>/edge/<collection>/        the shard (segments + write-ahead log)
     <store>/edge/<collection>.json    the collection record (model, BM25 avg_len)
 
-The shard's write-ahead log holds an exclusive lock: a second process that opens
-the store waits up to ``lock_timeout`` seconds, then gets a LockedError; threads of one
-process take turns (``_session_lock``).
+One process at a time reads or writes the shard (issue 24). Qdrant Edge takes its write-ahead
+log's lock only after it has read (and sometimes rewritten) segment files, so a second process
+merely trying to load would read half-written segments and garble the first one's journal. cikb
+therefore takes its own lock first, an flock on ``<collection>.lock`` beside the shard, and loads
+the shard only while holding it; threads of one process queue on ``_session_lock`` before that.
+
+Writers (a gather's commit, a rebuild, a forget) hold the store for their write alone. Readers
+(``hold=False``) open it for each read, or each :meth:`EdgeStore.session`, and close it straight
+after: milliseconds, so a commit never waits long and readers never see one half done. Whoever
+finds the store busy waits up to ``lock_timeout`` seconds, saying so after one, then gets a LockedError.
 
 Damaged files (truncated, garbled, unreadable) make qdrant_edge raise plain
 exceptions, or panic (a ``BaseException``); either becomes one StoreDamagedError
@@ -20,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import os
 import shutil
 import sys
@@ -32,6 +40,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 import qdrant_edge as qe
+from filelock import FileLock, Timeout
 from cikb.store._base import (
     DENSE,
     INDEXED_FIELDS,
@@ -46,11 +55,14 @@ from cikb.store._base import (
     payload_chunk,
 )
 
-from cikb.core.errors import CikbError, LockedError, access_denied
+from cikb.core.errors import CikbError, LockedError, access_denied, is_no_space, no_space
 from cikb.core.models import SparseVector
 
 T = TypeVar("T")
+log = logging.getLogger("cikb.store")
 UPSERT_BATCH = 1_000
+# Seconds a busy store is waited for silently; past them the wait is said in one line.
+WAIT_NOTICE_S = 1.0
 # No HNSW graph (m=0): at the spec's volume (<= 100k chunks) an exact scan answers
 # a filtered hybrid query in a few ms (bench/store.py), while building the graph
 # took 72 s per optimize at 100k on 2 cores and bought nothing for per-company
@@ -74,16 +86,17 @@ def _session_lock(shard_dir: Path) -> threading.Lock:
         return _SESSIONS.setdefault(shard_dir.resolve(), threading.Lock())
 
 
-def _busy(shard_dir: Path) -> str:
-    return f"the knowledge base at {shard_dir} is open in another cikb process; try again when it finishes"
+def _busy(shard_dir: Path, waited: float = 0.0) -> str:
+    waiting = f" (waited {waited:.0f} s; store.lock_timeout)" if waited >= 1 else ""
+    return f"the knowledge base at {shard_dir} is open in another cikb process{waiting}; try again when it finishes"
 
 
 def _guarded(method: Callable[..., T]) -> Callable[..., T]:
-    """Run a shard operation under :meth:`EdgeStore._guard`."""
+    """Run a shard operation in a :meth:`EdgeStore.session`, under :meth:`EdgeStore._guard`."""
 
     @functools.wraps(method)
     def guarded(self: EdgeStore, *args: Any, **kwargs: Any) -> T:
-        with self._guard():
+        with self.session(), self._guard():
             return method(self, *args, **kwargs)
 
     return guarded
@@ -94,27 +107,91 @@ class EdgeStore(VectorStore):
 
     mode = "embedded"
 
-    def __init__(self, root: Path, collection: str, lock_timeout: float = 10.0) -> None:
+    def __init__(self, root: Path, collection: str, lock_timeout: float = 10.0, *, hold: bool = True) -> None:
+        """Open the store under ``root``; ``hold=False`` (a reader) opens nothing until a read, and only for it."""
         super().__init__(collection)
         self.root = Path(root) / "edge"
         self.shard_dir = self.root / collection
         self.record_file = self.root / f"{collection}.json"
+        self.lock_file = self.root / f"{collection}.lock"
         self.lock_timeout = lock_timeout
         self._shard: qe.EdgeShard | None = None
         self._dirty = False  # written since the last optimize
         self._broken = False  # a read or write failed on damaged files: close without flushing
-        deadline = time.monotonic() + lock_timeout
+        self._depth = 0  # nested sessions in progress; the shard is open while > 0
+        self._file_lock: FileLock | None = None
         self._session = _session_lock(self.shard_dir)
-        self._in_session = self._session.acquire(timeout=lock_timeout)
-        if not self._in_session:
-            raise LockedError(_busy(self.shard_dir))
+        self._in_session = False
+        if hold:
+            self._begin()
+
+    @contextmanager
+    def session(self) -> Iterator[None]:
+        """The shard open, under the store's lock, for the block: its reads see one state of the store.
+
+        Re-entrant; a store opened with ``hold=True`` is in one session until closed.
+        """
+        if self._depth:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        self._begin()
         try:
+            yield
+        finally:
+            self._end()
+
+    def _begin(self) -> None:
+        deadline = time.monotonic() + self.lock_timeout
+        self._in_session = self._session.acquire(timeout=self.lock_timeout)
+        if not self._in_session:
+            raise LockedError(_busy(self.shard_dir, self.lock_timeout))
+        try:
+            self._file_lock = self._lock_store(deadline)
+            self._broken, self._record = False, None  # another process may have written since the last session
             with self._guard():
                 if self.shard_dir.is_dir():
                     self._shard = self._load(deadline)
         except BaseException:
-            self._end_session()
+            self._release()
             raise
+        self._depth = 1
+
+    def _end(self) -> None:
+        try:
+            self._close_shard()  # still in the session: closing may optimize, which needs it
+        finally:
+            self._depth = 0
+            self._release()
+
+    def _release(self) -> None:
+        if self._file_lock is not None:
+            lock, self._file_lock = self._file_lock, None
+            lock.release()
+        self._end_session()
+
+    def _lock_store(self, deadline: float) -> FileLock:
+        """The store's own lock, waited for until ``deadline`` (one line once the wait passes WAIT_NOTICE_S)."""
+        lock = FileLock(str(self.lock_file), thread_local=False)
+        started = time.monotonic()
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            try:
+                lock.acquire(timeout=max(0.0, min(WAIT_NOTICE_S, deadline - started)))
+            except Timeout:
+                if time.monotonic() >= deadline:
+                    raise LockedError(_busy(self.shard_dir, time.monotonic() - started)) from None
+                log.warning("the knowledge base at %s is busy (another cikb process is using it): waiting up to %.0f s",
+                            self.shard_dir, deadline - started)
+                lock.acquire(timeout=max(0.0, deadline - time.monotonic()))
+        except Timeout:
+            raise LockedError(_busy(self.shard_dir, time.monotonic() - started)) from None
+        except PermissionError as err:
+            raise access_denied(self.root.parent, err.strerror) from None
+        return lock
 
     @property
     def location(self) -> str:
@@ -129,7 +206,7 @@ class EdgeStore(VectorStore):
             except Exception as err:  # qdrant_edge raises plain exceptions; the WAL lock says WouldBlock
                 if "WouldBlock" not in str(err):
                     raise
-                if time.monotonic() >= deadline:
+                if time.monotonic() >= deadline:  # held by a process that does not take cikb's lock first
                     raise LockedError(_busy(self.shard_dir)) from None
                 time.sleep(0.2)
 
@@ -154,6 +231,8 @@ class EdgeStore(VectorStore):
         detail = " ".join(str(err).replace(f"{self.shard_dir}/", "").split())[:300] or type(err).__name__
         if isinstance(err, PermissionError) or "Permission denied" in detail or "Operation not permitted" in detail:
             return access_denied(self.root.parent, detail)
+        if is_no_space(err):  # a full disk is not damage: freeing space is the repair
+            return no_space(self.root.parent)
         return StoreDamagedError(f"the embedded store {self.shard_dir} is damaged ({detail}): run `{REBUILD_ALL}` to rebuild it from the raw documents")
 
     @classmethod
@@ -174,7 +253,7 @@ class EdgeStore(VectorStore):
         the copy has its own lock, so readers of the copy never block a writer of the original.
         """
         target = Path(root) / "edge"
-        with self._guard():
+        with self.session(), self._guard():
             if self._shard is not None:
                 self.shard.flush()
             target.mkdir(parents=True, exist_ok=True)
@@ -227,6 +306,10 @@ class EdgeStore(VectorStore):
         self._record = None
 
     def _read_record(self) -> CollectionRecord | None:
+        with self.session():
+            return self._read_record_file()
+
+    def _read_record_file(self) -> CollectionRecord | None:
         if self._shard is None or not self.record_file.is_file():
             return None
         try:
@@ -242,22 +325,23 @@ class EdgeStore(VectorStore):
 
     def _write_record(self, record: CollectionRecord) -> None:
         tmp = self.record_file.with_suffix(".json.tmp")
-        with self._guard():
+        with self.session(), self._guard():
             tmp.write_text(json.dumps(record.to_json(), indent=2), encoding="utf-8")
             os.replace(tmp, self.record_file)
 
     def optimize(self) -> None:
         """Seal full segments, merge small ones, vacuum deleted points (seconds at most; no graph to build)."""
-        if self._shard is not None:
-            with self._guard():
-                self.shard.optimize()
-            self._dirty = False
+        with self.session():
+            if self._shard is not None:
+                with self._guard():
+                    self.shard.optimize()
+                self._dirty = False
 
     def close(self) -> None:
-        try:
-            self._close_shard()
-        finally:
-            self._end_session()
+        if self._depth:
+            self._end()
+        else:
+            self._release()
 
     def _end_session(self) -> None:
         if getattr(self, "_in_session", False):
@@ -265,7 +349,7 @@ class EdgeStore(VectorStore):
             self._session.release()
 
     def __del__(self) -> None:
-        self._end_session()  # a store dropped unclosed gives its turn back, as its shard's WAL lock goes with it
+        self._end_session()  # a store dropped unclosed gives its turn back (its file lock goes with its descriptor)
 
     def _close_shard(self) -> None:
         if self._shard is None:

@@ -11,6 +11,7 @@ naming it and ``cikb rebuild <slug>``.
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,7 @@ from pydantic import BaseModel, ValidationError
 from cikb.app.documents import write_document
 from cikb.app.workspace import CompanyDir, Generation, rebuild_command
 from cikb.core.config import Settings
-from cikb.core.errors import DamagedError
+from cikb.core.errors import DamagedError, no_space
 from cikb.core.models import Chunk, ModelInfo, RawDocument, SparseVector
 
 OnProgress = Callable[[str, int, int | None, str], None]  # stage, done, total, message
@@ -35,6 +36,12 @@ _CHUNKS = "chunks.jsonl"
 _DENSE = "dense.npy"
 _SPARSE = "sparse.jsonl"
 _META = "meta.json"
+# The embedded store grows in steps, not point by point: its dense vectors take 32 MB chunks and each payload
+# index a few MB (measured on a tmpfs: a second commit of 24 points took 43 MB). A write that meets a full disk
+# half way through a memory-mapped step would end in SIGBUS, so a commit needs a step's worth free beforehand,
+# plus its points a few times over (write-ahead log, segment, optimize).
+STORE_HEADROOM = 64_000_000
+POINT_COPIES = 4
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -217,10 +224,12 @@ def stage(
     Nothing current changes: :func:`commit` makes it current. On failure the half-written
     generation is left for the next prune.
     """
+    require_space(settings, company.root, sum(len(doc.content.encode()) + 1_000 for doc in documents) + store_need(settings))
     generation = company.new_generation()
     for doc in documents:
         write_document(generation.raw_dir, doc)
     batch = batch_for()
+    require_space(settings, generation.index_dir, 2 * points_bytes(batch) + store_need(settings, batch))
     save_index(generation, batch)
     company.seal(generation, manifest_for(batch))
     return generation, batch
@@ -232,12 +241,32 @@ def commit(settings: Settings, company: CompanyDir, generation: Generation, batc
     Order matters: the raw swap is the commit point. If we die after it, `indexed`
     still names the old generation and :func:`recover` replays the staged index.
     """
+    require_space(settings, settings.store_path, store_need(settings, batch))  # never swap in what the store cannot take
     with open_store(settings) as store:  # opened first: a busy or unreachable store changes nothing
         company.swap_in(generation)
         _write_points(store, company.slug, batch)
-    company.mark_indexed(generation)
+        company.mark_indexed(generation)  # under the store's lock: no reader sees the points ahead of the mark
     company.prune()
     return len(batch.chunks)
+
+
+def points_bytes(batch: IndexBatch) -> int:
+    """About how many bytes the batch's points take: vectors, sparse weights and payload."""
+    return batch.dense.nbytes + sum(12 * len(s.indices) for s in batch.sparse) + sum(len(c.model_dump_json()) for c in batch.chunks)
+
+
+def store_need(settings: Settings, batch: IndexBatch | None = None) -> int:
+    """Bytes to have free before writing ``batch`` (or any commit) into the store; a server's disk is not ours to check."""
+    if settings.store.mode == "server":
+        return 0
+    return STORE_HEADROOM + (POINT_COPIES * points_bytes(batch) if batch is not None else 0)
+
+
+def require_space(settings: Settings, path: Path, need: int) -> None:
+    """NoSpaceError (one line, about how much is needed) when the disk under ``path`` has less than ``need`` bytes free."""
+    probe = next((p for p in (path, *path.parents) if p.exists()), None)
+    if need and probe is not None and shutil.disk_usage(probe).free < need:
+        raise no_space(path, need)
 
 
 def recover(settings: Settings, company: CompanyDir) -> bool:
@@ -251,9 +280,10 @@ def recover(settings: Settings, company: CompanyDir) -> bool:
         company.prune()
         return False
     batch = load_index(current)
+    require_space(settings, settings.store_path, store_need(settings, batch))
     with open_store(settings) as store:
         _write_points(store, company.slug, batch)
-    company.mark_indexed(current)
+        company.mark_indexed(current)
     company.prune()
     return True
 

@@ -26,7 +26,9 @@ from cikb.app.indexing import (
     commit,
     embed_chunks,
     recover,
+    require_space,
     stage,
+    store_need,
     write_all,
 )
 from cikb.app.models import CompanyDetail, CompanyStatus, PageRef
@@ -169,6 +171,7 @@ def rebuild_company(settings: Settings, slug: str, on_progress: OnProgress | Non
         raise UnknownCompanyError(f"no company {slug!r} in the knowledge base (see `cikb companies`)")
     started = monotonic()
     with access_checked(settings.data_dir), folder.lock(settings.gather.lock_timeout):
+        require_space(settings, settings.data_dir, store_need(settings))  # a full disk is said before the work, not after it
         documents, manifest = _rebuild_input(folder)
         embedder = load_embedder(settings.embed)
         avg_len = check_store_model(settings, embedder)
@@ -194,6 +197,7 @@ def rebuild_all(settings: Settings, on_progress: OnProgress | None = None) -> li
     report = on_progress or (lambda message: None)
     started = monotonic()
     with access_checked(settings.data_dir), ExitStack() as locks:
+        require_space(settings, settings.data_dir, store_need(settings))
         folders = [folder for folder in company_dirs(settings.data_dir) if _is_company(folder)]
         for folder in folders:
             locks.enter_context(folder.lock(settings.gather.lock_timeout))

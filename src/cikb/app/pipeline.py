@@ -30,7 +30,9 @@ from cikb.app.indexing import (
     commit,
     index_documents,
     recover,
+    require_space,
     stage,
+    store_need,
 )
 from cikb.app.models import GatherEvent, GatherSummary
 from cikb.app.workspace import CompanyDir
@@ -79,6 +81,7 @@ def gather_company(
     started_at, started = datetime.now(timezone.utc), monotonic()
     folder = CompanyDir(settings.data_dir, company.slug)
     with access_checked(settings.data_dir), folder.lock(settings.gather.lock_timeout):
+        require_space(settings, settings.data_dir, store_need(settings))  # a full disk is said before the crawl, not after it
         try:
             recover(settings, folder)  # a previous gather killed mid-commit is finished first
         except DamagedError:

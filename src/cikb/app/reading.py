@@ -48,10 +48,10 @@ Auto = Literal["auto"]
 def open_retriever(settings: Settings, snapshot: Path | None = None) -> Retriever:
     """The configured store, embedding model and BM25 encoder behind one Retriever.
 
-    With ``snapshot`` (an empty directory), the embedded store is copied there and the
-    retriever reads the copy: the store's lock is held only while copying, so a gather can
-    commit meanwhile, and the reader keeps seeing one consistent state (the generation current
-    when it opened).
+    The embedded store is held only while each search reads it (a gather commits between two
+    searches, never during one). With ``snapshot`` (an empty directory), it is copied there and
+    the retriever reads the copy: the reader keeps seeing one state (the generation current when
+    it opened) through many searches.
 
     Raises ModelMismatchError when the store's vectors come from another model
     than the one that would embed the queries, DamagedError (the path and the command
@@ -61,18 +61,20 @@ def open_retriever(settings: Settings, snapshot: Path | None = None) -> Retrieve
     with access_checked(settings.data_dir):
         check_companies(settings.data_dir)
         finish_interrupted_commits(settings)
-        companies = list_companies(settings.data_dir)
-        store = open_store(settings)
+        embedder = load_embedder(settings.embed)  # before the store: a gather may commit while the model loads
+        live = open_store(settings, reader=True)
         try:
-            check_store(store, companies)
-            embedder = load_embedder(settings.embed)
-            store.check_model(embedder.info)
-            if snapshot is not None and hasattr(store, "copy_to"):  # the embedded store; a server has no such lock
-                original, store = store, store.copy_to(snapshot)
-                original.close()
+            with live.session():  # the companies' files and their points, as one commit left them
+                companies = list_companies(settings.data_dir)
+                check_store(live, companies)
+                live.check_model(embedder.info)
+                # The embedded store can be copied; a server has no lock to free.
+                store = live.copy_to(snapshot) if snapshot is not None and hasattr(live, "copy_to") else live
         except BaseException:
-            store.close()
+            live.close()
             raise
+        if store is not live:
+            live.close()
         # The offline reader's sure answer reorders only what the offline reader reads: an LLM reads the
         # context as retrieval ranked it (issue 23, item 5: no measurement shows the LLM path gains).
         reorder = sure_answer_first if settings.retrieve.answer_first and not settings.llm.configured else None

@@ -35,7 +35,7 @@ from cikb.cli import (
 )
 from cikb.cli._app import app, console, state
 from cikb.cli._text import plain
-from cikb.core.errors import CikbError
+from cikb.core.errors import CikbError, NoSpaceError, is_no_space, no_space
 from cikb.core.secrets import mask_secrets
 
 __all__ = ["app", "main"]
@@ -55,10 +55,12 @@ def main() -> None:
     # Each command prints its own one-line `embedding model:` notice (the fallback included),
     # so the library's logged copy of that notice would say it twice.
     logging.getLogger("cikb.embed").addHandler(logging.NullHandler())
-    # A damaged cache or call log that healed itself (cikb.core.damage) is one warning line, then the command goes on.
-    healed = logging.getLogger("cikb.cache")
-    healed.addHandler(_WarningLine())
-    healed.propagate = False
+    # A damaged cache or call log that healed itself (cikb.core.damage), and a wait for a busy store
+    # (cikb.store.edge), are one warning line each, then the command goes on.
+    for name in ("cikb.cache", "cikb.store"):
+        said = logging.getLogger(name)
+        said.addHandler(_WarningLine())
+        said.propagate = False
     try:
         code = app(standalone_mode=False)
     except CikbError as err:
@@ -74,6 +76,8 @@ def main() -> None:
     except SystemExit:
         raise
     except Exception as err:  # click's usage errors arrive here in non-standalone mode
+        if is_no_space(err):  # a write path no command wrapped: still one line, never a traceback
+            _fail(str(no_space(getattr(err, "filename", None) or "the disk")), NoSpaceError.exit_code)
         code = _usage_error(err)
         if code is None:
             raise

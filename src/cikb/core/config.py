@@ -133,7 +133,7 @@ class StoreSettings(Section):
     api_key: str | None = Field(None, repr=False, description="Qdrant API key for mode=server.")
     path: Path | None = Field(None, description="Directory of the embedded store (default: <data_dir>/_qdrant; names starting with _ are never company slugs).")
     timeout: float = Field(10.0, gt=0, description="Seconds per request to a Qdrant server (mode=server).")
-    lock_timeout: float = Field(10.0, ge=0, description="Seconds to wait while another process has the embedded store open; 0 fails at once.")
+    lock_timeout: float = Field(10.0, ge=0, description="Seconds to wait while another process reads or writes the embedded store (a search holds it for milliseconds, a gather for its commit), said in one line after 1 s; 0 fails at once.")
     shard_number: int | None = Field(None, ge=1, description="mode=server: shards of a new collection (default: one per node of the cluster).")
     replication_factor: int | None = Field(None, ge=1, description="mode=server: copies of each shard in a new collection (2+ survives a node loss).")
 
