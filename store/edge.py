@@ -7,8 +7,9 @@ milliseconds at 100k points (``bench/store.py``). On disk, under the store path:
     <store>/edge/<collection>.json    the collection record (model, BM25 avg_len)
 
 One process at a time reads or writes the shard (issue 24). Qdrant Edge takes its write-ahead
-log's lock only after it has read (and sometimes rewritten) segment files, so a second process
-merely trying to load would read half-written segments and garble the first one's journal. cikb
+log's lock only after it has loaded the segments, and a load the lock then refuses has already
+rewritten segment flag files (``deleted/flags_a.dat`` and the payload indexes'), so a second process
+merely trying to load garbles the first one's shard. cikb
 therefore takes its own lock first, an flock on ``<collection>.lock`` beside the shard, and loads
 the shard only while holding it; threads of one process queue on ``_session_lock`` before that.
 
