@@ -18,6 +18,7 @@ from cikb.embed import Bm25Encoder, DenseEmbedder, load_embedder
 from cikb.store import open_empty_store, open_store
 from pydantic import BaseModel
 
+from cikb.app.changes import ChangeLog
 from cikb.app.documents import read_documents
 from cikb.app.indexing import (
     IndexBatch,
@@ -132,6 +133,7 @@ def forget_company(settings: Settings, slug: str) -> dict[str, int | str]:
                 folder.remove()  # only the lock file we just made
                 raise UnknownCompanyError(f"no company {slug!r} in the knowledge base (see `cikb companies`)")
             folder.remove()  # points first: a forget killed halfway is finished by running it again
+            ChangeLog(settings.data_dir).forget(slug)  # its history (`cikb changes`) goes with it
     return {"company": slug, "points": points, "documents": documents}
 
 

@@ -12,6 +12,42 @@ from cikb.core.models import Company, CrawlEvent, SourceType, SourceSummary
 GatherStage = Literal["crawl", "clean", "chunk", "embed", "store"]
 
 
+class PageChange(BaseModel):
+    """A page (a document other than the facts document) that a gather found new, changed or gone."""
+
+    url: str
+    title: str
+    change: Literal["new", "changed", "removed"]
+
+
+class FactChange(BaseModel):
+    """One line of the facts document that a gather added or removed."""
+
+    kind: str = Field(description="address, phone, email, person, legal name, funding; another schema.org label as itself; else other.")
+    label: str = Field(description="The line's schema.org label ('Address', 'Employee'...); '' for a footer line.")
+    value: str
+    change: Literal["added", "removed"]
+    page: str = Field(description="The page that states it.")
+    replaces: str | None = Field(None, description="On an added line: the removed value of the same kind (and role) it takes the place of.")
+
+
+class GatherChanges(BaseModel):
+    """What one gather changed against the generation it replaced."""
+
+    company: str = Field(description="The company's slug.")
+    generation: str
+    gathered_at: datetime
+    first: bool = Field(False, description="No previous gather to compare with: every page is new.")
+    pages_new: int = 0
+    pages_changed: int = Field(0, description="Pages whose Markdown has another sha256.")
+    pages_removed: int = 0
+    pages_unchanged: int = 0
+    chunks_embedded: int = 0
+    chunks_reused: int = 0
+    pages: list[PageChange] = Field(default_factory=list, description="The pages new, changed or removed (unchanged ones are only counted).")
+    facts: list[FactChange] = Field(default_factory=list)
+
+
 class GatherSummary(BaseModel):
     """The run summary a gather prints (or returns as JSON)."""
 
@@ -31,6 +67,7 @@ class GatherSummary(BaseModel):
     started_at: datetime
     ok: bool = True
     error: str | None = None
+    changes: GatherChanges | None = Field(None, description="What this gather changed against the previous one (also in `cikb changes`).")
 
 
 class GatherEvent(BaseModel):

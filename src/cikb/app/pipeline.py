@@ -34,8 +34,9 @@ from cikb.app.indexing import (
     stage,
     store_need,
 )
+from cikb.app.changes import ChangeLog, Snapshot, compare
 from cikb.app.models import GatherEvent, GatherSummary
-from cikb.app.workspace import CompanyDir
+from cikb.app.workspace import CompanyDir, Generation
 from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, DamagedError, GatherFailedError, access_checked
 from cikb.core.models import (
@@ -86,6 +87,7 @@ def gather_company(
             recover(settings, folder)  # a previous gather killed mid-commit is finished first
         except DamagedError:
             pass  # its staged index is damaged: this gather replaces the company's raw files and points anyway
+        before = Snapshot.of(folder)  # read now: the generation this gather replaces is pruned by its commit
         with gather.Crawler() as crawler:  # starts while the model loads; fetches nothing until given the job
             embedder = embedder or load_embedder(settings.embed)
             avg_len = check_store_model(settings, embedder)  # refuse a model mismatch before crawling
@@ -94,9 +96,12 @@ def gather_company(
                 documents, summaries, aliases = _crawl(requests, settings, crawler, indexer, emit, http_cache=None if full else folder.http_cache_dir)
                 parts = indexer.index(documents)  # made during the crawl, but for the facts document
         stored = monotonic()
-        batch = _stage_and_commit(settings, folder, company, documents, summaries, assemble_index(parts, embedder, avg_len), emit, started_at,
-                                  aliases)
+        generation, batch = _stage_and_commit(settings, folder, company, documents, summaries, assemble_index(parts, embedder, avg_len), emit,
+                                              started_at, aliases)
         indexer.seconds["store"] = monotonic() - stored
+        changes = compare(before, Snapshot(documents), company=company.slug, generation=generation.id, gathered_at=started_at,
+                          embedded=batch.embedded, reused=batch.reused)
+        ChangeLog(settings.data_dir).record(changes)  # under the lock: two gathers of a company are recorded in their order
     return GatherSummary(
         company=company,
         sources=summaries,
@@ -109,6 +114,7 @@ def gather_company(
         seconds=round(monotonic() - started, 3),
         stage_seconds={stage: round(seconds, 3) for stage, seconds in indexer.seconds.items()},
         started_at=started_at,
+        changes=changes,
     )
 
 
@@ -125,7 +131,8 @@ def _crawl(
     indexer.seconds["crawl"] = crawl.seconds
     documents, summaries = clean_crawl(crawl, indexer.company, settings, emit, cleaned=indexer.cleaned)
     if not documents or not any(s.fetched for s in summaries):  # pages kept from the cache alone are no gather
-        raise NothingGatheredError(nothing_gathered(indexer.company, summaries), summaries)
+        kept = CompanyDir(settings.data_dir, indexer.company.slug).exists()
+        raise NothingGatheredError(nothing_gathered(indexer.company, summaries, kept), summaries)
     website = [page for result in crawl.sources for page in result.pages if page.source_type == "website"]
     return documents, summaries, own_names(website, indexer.company)
 
@@ -258,7 +265,7 @@ def _stage_and_commit(
     emit: OnEvent,
     started_at: datetime,
     aliases: Sequence[str] = (),
-) -> IndexBatch:
+) -> tuple[Generation, IndexBatch]:
     def manifest(batch: IndexBatch) -> dict:
         _count_chunks(batch, summaries)
         return _manifest(company, summaries, batch, started_at, aliases)
@@ -267,7 +274,7 @@ def _stage_and_commit(
     emit(GatherEvent(stage="store", message=f"writing {len(batch.chunks)} points"))
     commit(settings, folder, generation, batch)
     emit(GatherEvent(stage="store", done=len(batch.chunks), total=len(batch.chunks), message="done"))
-    return batch
+    return generation, batch
 
 
 def _count_chunks(batch: IndexBatch, summaries: list[SourceSummary]) -> None:
@@ -296,12 +303,14 @@ class NothingGatheredError(GatherFailedError):
         self.sources = sources
 
 
-def nothing_gathered(company: Company, summaries: list[SourceSummary]) -> str:
-    """One line saying why no source produced a document, or reached a live page, naming the unreachable sources."""
+def nothing_gathered(company: Company, summaries: list[SourceSummary], kept: bool) -> str:
+    """One line saying why no source produced a document, or reached a live page, naming the unreachable sources;
+    ``kept``: the company has a previous knowledge base, which stays as it was."""
+    kept_note = ", previous knowledge base kept" if kept else ""
     unreachable = [s for s in summaries if s.unreachable or s.robots_unavailable]
     if unreachable and not any(s.fetched for s in summaries):
         named = "; ".join(f"{s.source_type}: {unreachable_note(s)}" for s in unreachable)
-        return f"nothing gathered for {company.name!r}: no source could be reached, previous knowledge base kept; {named}"
+        return f"nothing gathered for {company.name!r}: no source could be reached{kept_note}; {named}"
     reasons = []
     for s in summaries:
         if s.error:
@@ -310,7 +319,7 @@ def nothing_gathered(company: Company, summaries: list[SourceSummary]) -> str:
             reasons.append(f"{s.source_type}: " + ", ".join(f"{n} dropped ({r})" for r, n in sorted(s.dropped.items())))
         else:
             reasons.append(f"{s.source_type}: no pages")
-    return f"nothing gathered for {company.name!r}, previous knowledge base kept; " + "; ".join(reasons)
+    return f"nothing gathered for {company.name!r}{kept_note}; " + "; ".join(reasons)
 
 
 def unreachable_note(s: SourceSummary) -> str:

@@ -24,6 +24,7 @@ from rich.markup import escape
 from cikb.cli import (
     ask_cmd,  # noqa: F401
     build_cmd,  # noqa: F401
+    changes_cmd,  # noqa: F401
     config_cmd,  # noqa: F401
     demo_cmd,  # noqa: F401
     enrich_cmd,  # noqa: F401

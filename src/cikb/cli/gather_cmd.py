@@ -52,7 +52,8 @@ def gather_cmd(
     (ETag, Last-Modified) and embeds only chunk texts it has not embedded before (--full ignores
     both caches); a page whose server cannot be reached is kept from the last gather and
     counted as unreachable, not fetched. A gather that yields nothing, or reaches no live
-    page, leaves the previous knowledge base untouched and exits non-zero.
+    page, leaves the previous knowledge base untouched and exits non-zero. The summary ends
+    with one line saying what changed since the previous gather (`cikb changes` lists them).
 
     With --from-csv, every company of the file is gathered the same way and summarised in
     a row of one table; a company that fails does not stop the others, and the command exits
@@ -225,22 +226,22 @@ class BatchProgress(_LiveProgress):
 
 
 def _outcome_line(result: CompanyResult) -> str:
+    """A finished company's one line while the others run; a failure's reason waits for the table."""
+    name = plain(result.company.name) or "(no name)"
     if result.status == "ok":
-        return f"ok      {plain(result.company.name)}: {result.documents} documents, {result.chunks} chunks, {result.seconds:.1f} s"
-    return f"failed  {plain(result.company.name) or '(no name)'} (row {result.row}): {plain(result.error or '')}"
+        return f"ok      {name} (row {result.row}): {result.documents} documents, {result.chunks} chunks, {result.seconds:.1f} s"
+    return f"failed  {name} (row {result.row})"
 
 
 def print_batch_summary(results: list[CompanyResult]) -> None:
-    """One table row per company, then each failure's reason on a line of its own (too long for a cell)."""
-    table = Table("row", "company", "slug", "status", "fetched", "documents", "chunks", "seconds",
+    """One table, one row per company; a failure's reason, under 120 characters, in its row (`--json` has the whole text)."""
+    table = Table("row", "company", "slug", "status", "fetched", "documents", "chunks", "seconds", "reason",
                   title=f"gathered {sum(r.status == 'ok' for r in results)} of {len(results)} companies")
     for r in results:
         fetched = sum(s.fetched for s in r.sources)
-        table.add_row(str(r.row), safe(r.company.name), safe(r.company.slug or "-"), r.status, str(fetched), str(r.documents), str(r.chunks), f"{r.seconds:.1f}")
+        table.add_row(str(r.row), safe(r.company.name), safe(r.company.slug or "-"), r.status, str(fetched), str(r.documents), str(r.chunks),
+                      f"{r.seconds:.1f}", safe(r.reason or ""))
     out.print(table)
-    for r in results:
-        if r.status == "failed":
-            out.print(f"row {r.row} {plain(r.company.name) or '(no name)'}: {plain(r.error or '')}", highlight=False, markup=False)
 
 
 def source_notes(s: SourceSummary) -> list[str]:
@@ -276,3 +277,7 @@ def print_summary(summary: GatherSummary) -> None:
     if summary.stage_seconds:
         out.print("seconds by stage: " + ", ".join(f"{stage} {seconds:.1f}" for stage, seconds in summary.stage_seconds.items()), highlight=False, markup=False)
     out.print(f"embedding model: {plain(summary.model)}", highlight=False, markup=False)
+    if summary.changes is not None:
+        from cikb.app.changes import changes_line
+
+        out.print(plain(changes_line(summary.changes)), highlight=False, markup=False)
