@@ -15,6 +15,7 @@ companies too. The threads share the embedded store safely: its opens take turns
 
 from __future__ import annotations
 
+import textwrap
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from cikb.enrich.table import read_table
 from cikb.gather.urls import site_of
 
 from cikb.app.models import GatherEvent, GatherSummary
-from cikb.app.pipeline import NothingGatheredError, gather_company, resolve_sources
+from cikb.app.pipeline import NothingGatheredError, gather_company, resolve_sources, unreachable_note
 from cikb.app.workspace import CompanyDir
 from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, CikbError
@@ -38,6 +39,8 @@ from cikb.core.slug import company_from_name
 # The list builder's columns (any case); an empty cell means no such source.
 SOURCE_COLUMNS = ("website", "wikipedia", "news", "crunchbase")
 MULTI_URL_COLUMNS = ("news",)  # several URLs in one cell, separated by whitespace
+REASON_WIDTH = 119  # a failure's reason in the summary table: under 120 characters (``error`` has the whole text)
+KEPT = "previous knowledge base kept"
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,7 @@ class CompanyResult(GatherSummary):
 
     row: int
     status: Literal["ok", "failed"]
+    reason: str | None = None  # a failure's reason in one short line, for the summary table; ``error`` is the whole text
 
 
 @dataclass(frozen=True)
@@ -121,12 +125,25 @@ def gather_many(settings: Settings, rows: Sequence[CompanyRow], on_event: OnBatc
 
 
 def failures_line(results: Sequence[CompanyResult]) -> str | None:
-    """One line naming every company that failed, by name and row (None when all succeeded); the reasons are in their results."""
+    """One line counting the companies that failed, by row (None when all succeeded); names and reasons are in their results."""
     failed = [r for r in results if r.status == "failed"]
     if not failed:
         return None
-    names = ", ".join(f"{r.company.name or '(no name)'} (row {r.row})" for r in failed)
-    return f"{len(failed)} of {len(results)} companies failed: {names}"
+    rows = ", ".join(str(r.row) for r in failed)
+    return f"{len(failed)} of {len(results)} companies failed (row{'s' if len(failed) > 1 else ''} {rows})"
+
+
+def short_reason(error: str, sources: Sequence[SourceSummary] = (), kept: bool = False) -> str:
+    """Why a company failed, under 120 characters: what each source could not do, else the error itself,
+    and whether its previous knowledge base was kept (said only when it had one)."""
+    notes = [f"{s.source_type}: {note}" for s in sources if (note := _source_failure(s))]
+    text = "; ".join(notes) or error
+    suffix = f"; {KEPT}" if kept and KEPT not in text else ""
+    return textwrap.shorten(text, REASON_WIDTH - len(suffix), placeholder=" ...") + suffix
+
+
+def _source_failure(s: SourceSummary) -> str:
+    return unreachable_note(s) or s.error or ", ".join(f"{n} dropped ({reason})" for reason, n in sorted(s.dropped.items()))
 
 
 def _parallelism(settings: Settings, jobs: int) -> int:
@@ -165,10 +182,11 @@ def _failed(row: CompanyRow, settings: Settings, error: str, started_at: datetim
         company = company_from_name(row.name)
     except BadInputError:
         company = Company(name=row.name, slug="")
-    raw_dir = str(CompanyDir(settings.data_dir, company.slug).raw_link) if company.slug else ""
+    folder = CompanyDir(settings.data_dir, company.slug) if company.slug else None
+    kept = folder is not None and folder.exists()  # a failed gather changed nothing: a knowledge base now is the previous one
     return CompanyResult(
-        company=company, sources=list(sources), raw_dir=raw_dir, seconds=round(seconds, 3), started_at=started_at,
-        ok=False, error=error, row=row.number, status="failed",
+        company=company, sources=list(sources), raw_dir=str(folder.raw_link) if folder else "", seconds=round(seconds, 3),
+        started_at=started_at, ok=False, error=error, row=row.number, status="failed", reason=short_reason(error, sources, kept),
     )
 
 
@@ -266,4 +284,4 @@ class _Runner:
         return result
 
 
-__all__ = ["BatchEvent", "CompanyResult", "CompanyRow", "failures_line", "gather_many", "read_company_rows"]
+__all__ = ["BatchEvent", "CompanyResult", "CompanyRow", "failures_line", "gather_many", "read_company_rows", "short_reason"]

@@ -8,7 +8,7 @@
             manifest.json                written last: the generation is complete
         indexed                          id of the generation whose points are in the store
         http-cache/                      pages with an ETag or Last-Modified, revalidated by the next gather
-        .lock                            held by the gather of this company
+        .lock                            held by the gather of this company, removed when it ends
 
 Why generations: a gather writes everything into a new generation first (spec G5). The
 previous one stays the current one until the single `os.replace` of the `raw` symlink, so a
@@ -28,7 +28,7 @@ import json
 import os
 import secrets
 import shutil
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -42,6 +42,7 @@ from cikb.core.slug import check_slug
 
 MANIFEST = "manifest.json"
 REPLACED_RAW = ".raw-replaced-"  # a `raw` that was a real directory, kept until the swap that replaces it is done
+LOCK_FILE = ".lock"
 
 
 def rebuild_command(slug: str) -> str:
@@ -214,20 +215,64 @@ class CompanyDir:
         """Two gathers (rebuilds, forgets) of one company cannot interleave; the OS drops the lock if we die.
 
         The lock is an flock on `.lock`, not the file's existence: a lock file left behind by
-        a killed process blocks nothing.
+        a killed process blocks nothing. Nothing is left behind by a release: the lock file goes
+        (unlinked while still held, so a waiter that opened it sees it gone and opens afresh:
+        filelock checks the link count), and with it the directory of a company that holds
+        nothing gathered (a failed first gather, a forget of an unknown company).
         """
-        self.root.mkdir(parents=True, exist_ok=True)
-        lock = FileLock(str(self.root / ".lock"), timeout=timeout)
-        try:
-            lock.acquire()
-        except Timeout:
-            raise LockedError(
-                f"another gather, rebuild or forget of {self.slug!r} is running (lock: {self.root / '.lock'}); try again when it finishes"
-            ) from None
+        lock, held = self._acquire(timeout)
         try:
             yield
         finally:
+            self._release(lock, held)
+
+    @property
+    def lock_file(self) -> Path:
+        return self.root / LOCK_FILE
+
+    def _acquire(self, timeout: float) -> tuple[FileLock, os.stat_result]:
+        attempts = 3  # filelock makes the directory; a holder releasing a company that holds nothing may remove it again
+        while True:
+            attempts -= 1
+            lock = FileLock(str(self.lock_file), timeout=timeout)
+            try:
+                lock.acquire()
+                return lock, os.stat(self.lock_file)
+            except Timeout:
+                raise LockedError(
+                    f"another gather, rebuild or forget of {self.slug!r} is running (lock: {self.lock_file}); try again when it finishes"
+                ) from None
+            except FileNotFoundError:
+                if not attempts:
+                    raise
+
+    def _release(self, lock: FileLock, held: os.stat_result) -> None:
+        empty = self._holds_nothing()
+        try:
+            if empty:
+                self._clear(keep=LOCK_FILE)
+        finally:
+            with suppress(FileNotFoundError):
+                if os.path.samestat(os.lstat(self.lock_file), held):  # not a newer holder's file, after a forget removed ours
+                    self.lock_file.unlink()
             lock.release()
+        if empty:
+            with suppress(OSError):  # not empty: another gather of the company has begun since
+                self.root.rmdir()
+
+    def _holds_nothing(self) -> bool:
+        """No `raw` link, no indexed mark and no raw document to rebuild from: nothing a later command could use."""
+        return (self.root.is_dir() and not os.path.lexists(self.raw_link) and not self.indexed_file.exists()
+                and self.rebuild_source() is None)
+
+    def _clear(self, keep: str) -> None:
+        for path in self.root.iterdir():
+            if path.name == keep:
+                continue
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
 
     def new_generation(self) -> Generation:
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")

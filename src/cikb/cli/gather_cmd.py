@@ -56,8 +56,8 @@ def gather_cmd(
     with one line saying what changed since the previous gather (`cikb changes` lists them).
 
     With --from-csv, every company of the file is gathered the same way and summarised in
-    a row of one table; a company that fails does not stop the others, and the command exits
-    non-zero naming the ones that failed.
+    a row of one table (a failure's reason once, in its row); a company that fails does not
+    stop the others, and the command exits non-zero counting the ones that failed.
     """
     from cikb.app.pipeline import gather_company
 
