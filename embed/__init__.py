@@ -8,6 +8,8 @@ Public interface:
 - :class:`VectorCache` — vectors already computed, by model and text: re-gathers embed only new text.
 - :class:`ModelTokenizer` — the model's tokenizer as the chunker's token counter (spec K2).
 - :class:`ModelUnavailableError` — the configured model cannot be loaded (a CikbError).
+- :func:`installed_model`, :func:`pull_model`, :func:`packaged_offline_model` — the configured model's files on
+  this machine, downloading them through fastembed (``cikb models pull``), and the packaged fallback's.
 
 Importing this package, and embedding with the fastembed backend, never imports torch.
 """
@@ -19,6 +21,7 @@ from cikb.embed.dense import (
     FastembedEmbedder,
     SentenceTransformerEmbedder,
     load_embedder,
+    pick_backend,
 )
 from cikb.embed.models import (
     ALL_MINILM_L6_V2,
@@ -27,7 +30,8 @@ from cikb.embed.models import (
     DenseModelSpec,
     model_spec,
 )
-from cikb.embed.resolve import ModelUnavailableError
+from cikb.embed.pull import installed_model, pull_model
+from cikb.embed.resolve import ModelFiles, ModelUnavailableError, packaged_offline_model
 from cikb.embed.tokenizer import ModelTokenizer
 
 __all__ = [
@@ -37,11 +41,16 @@ __all__ = [
     "DenseEmbedder",
     "DenseModelSpec",
     "FastembedEmbedder",
+    "ModelFiles",
     "ModelTokenizer",
     "ModelUnavailableError",
     "OFFLINE_MODEL",
     "SentenceTransformerEmbedder",
     "VectorCache",
+    "installed_model",
     "load_embedder",
     "model_spec",
+    "packaged_offline_model",
+    "pick_backend",
+    "pull_model",
 ]

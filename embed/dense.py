@@ -184,7 +184,7 @@ def load_embedder(settings: EmbedSettings) -> DenseEmbedder:
     short warning line, and named by ``embedder.description`` and ``embedder.fallback_reason``.
     Raises ModelUnavailableError (a CikbError) when nothing can be loaded.
     """
-    backend = _pick_backend(settings)
+    backend = pick_backend(settings)
     spec = model_spec(settings.model)
     try:
         if spec is None:
@@ -241,7 +241,7 @@ def _construct(files: ModelFiles, settings: EmbedSettings, **kwargs: str) -> Den
     return SentenceTransformerEmbedder(files, device=settings.device, batch_size=settings.batch_size, **kwargs)
 
 
-def _pick_backend(settings: EmbedSettings) -> Backend:
+def pick_backend(settings: EmbedSettings) -> Backend:
     if settings.backend != "auto":
         return settings.backend
     try:

@@ -32,6 +32,7 @@ from cikb.cli import (
     jobs_cmd,  # noqa: F401
     kb_cmd,  # noqa: F401
     mcp_cmd,  # noqa: F401
+    models_cmd,  # noqa: F401
     serve_cmd,  # noqa: F401
 )
 from cikb.cli._app import app, console, state
