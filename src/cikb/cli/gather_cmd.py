@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional, Self
+from typing import TYPE_CHECKING, Optional, Self, TextIO
 
 import typer
+from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -139,10 +142,11 @@ def _minutes(iso: str | None) -> str:
 class _LiveProgress:
     """Rich progress bars on stderr, shown while the ``with`` block runs, and cleared after it."""
 
-    def __init__(self, page_budget: int) -> None:
+    def __init__(self, page_budget: int, live_console: Console = console) -> None:
         self.page_budget = page_budget
         self.progress = Progress(
-            TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[note]}"), TimeElapsedColumn(), console=console,
+            TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[note]}"), TimeElapsedColumn(),
+            console=live_console,
             transient=True,  # gone when done: the summary (or a failure's one line) says what happened
         )
 
@@ -198,9 +202,17 @@ class BatchProgress(_LiveProgress):
     """
 
     def __init__(self, companies: int, page_budget: int) -> None:
-        super().__init__(page_budget)
+        # The embedded store points fd 2 at /dev/null while it loads (cikb.store.edge), whichever thread
+        # asks: a line another company's thread printed meanwhile was lost. A copy of fd 2 is not redirected.
+        self.stderr = _own_stderr()
+        super().__init__(page_budget, Console(file=self.stderr) if self.stderr else console)
         self.overall = self.progress.add_task("companies", total=companies, note="")
         self.running: dict[int, TaskID] = {}
+
+    def __exit__(self, *exc: object) -> None:
+        super().__exit__(*exc)
+        if self.stderr is not None:
+            self.stderr.close()
 
     def update(self, event: BatchEvent) -> None:
         row = event.row
@@ -225,6 +237,14 @@ class BatchProgress(_LiveProgress):
             self.progress.update(task, note=safe(crawl.url or ""))
 
 
+def _own_stderr() -> TextIO | None:
+    """A stream on a copy of this process's stderr (None where stderr is no file, as under a test runner's capture)."""
+    try:
+        return os.fdopen(os.dup(sys.stderr.fileno()), "w", encoding="utf-8", errors="replace")
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
 def _outcome_line(result: CompanyResult) -> str:
     """A finished company's one line while the others run; a failure's reason waits for the table."""
     name = plain(result.company.name) or "(no name)"
@@ -235,8 +255,9 @@ def _outcome_line(result: CompanyResult) -> str:
 
 def print_batch_summary(results: list[CompanyResult]) -> None:
     """One table, one row per company; a failure's reason, under 120 characters, in its row (`--json` has the whole text)."""
-    table = Table("row", "company", "slug", "status", "fetched", "documents", "chunks", "seconds", "reason",
+    table = Table("row", "company", "slug", "status", "fetched", "documents", "chunks", "seconds",
                   title=f"gathered {sum(r.status == 'ok' for r in results)} of {len(results)} companies")
+    table.add_column("reason", overflow="fold", min_width=24)  # a narrow terminal wraps it, never cuts a word short
     for r in results:
         fetched = sum(s.fetched for s in r.sources)
         table.add_row(str(r.row), safe(r.company.name), safe(r.company.slug or "-"), r.status, str(fetched), str(r.documents), str(r.chunks),
