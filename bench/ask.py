@@ -152,7 +152,7 @@ def measure(settings: Settings, site: Site, slug: str | None = None, verbose: bo
     slug = slug or site.slug
     scores = Scores()
     gathered = gathered_paths(settings.data_dir / slug)
-    with open_retriever(settings) as retriever:
+    with open_retriever(settings) as retriever, retriever.session():
         for fact in site.facts():
             chunks = retriever.search(fact["question"], company=slug).chunks
             rank = evidence_rank([c.chunk.text for c in chunks], fact)

@@ -261,7 +261,7 @@ def run(args: argparse.Namespace) -> None:
             started = time.perf_counter()
             slugs = gather_all(settings, articles)
             gather_s = time.perf_counter() - started
-    with open_retriever(settings) as retriever:
+    with open_retriever(settings) as retriever, retriever.session():
         report(args, settings, retriever, articles, slugs, gather_s)
 
 

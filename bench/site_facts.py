@@ -54,7 +54,7 @@ def run(url: str, site_facts: bool, pages: int, facts: list[dict], verbose: bool
         doc = next((d for d in read_documents(settings.data_dir / "isrg" / "raw") if d.url.endswith(FRAGMENT)), None)
         print(f"facts document: {doc.url if doc else None}\n{doc.content if doc else ''}\n")
     rows = []
-    with open_retriever(settings) as retriever:
+    with open_retriever(settings) as retriever, retriever.session():
         for fact in facts:
             for question in [fact["question"], *EXTRA_QUESTIONS.get(fact["id"], [])]:
                 result = retriever.search(question, company="isrg")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from contextlib import AbstractContextManager
 from collections.abc import Mapping
 from typing import Any, Protocol
 
@@ -76,6 +77,14 @@ class Retriever:
         self.score_threshold = resolve_threshold(self.settings.score_threshold, embedder)
         # The rerank counts the stems BM25 counts (stop words dropped, Snowball stems).
         self._tokenize: Tokenize = getattr(bm25, "tokenize", None) or Bm25Encoder().tokenize
+
+    def session(self) -> AbstractContextManager[None]:
+        """Many searches over one state of the store, opened once for them all (a benchmark's loop).
+
+        Without it each search opens the embedded store for itself (tens of milliseconds), so a
+        gather can commit between two searches; inside it, other processes wait for the block to end.
+        """
+        return self.store.session()
 
     def close(self) -> None:
         """Close the store (the retriever is done)."""

@@ -53,7 +53,7 @@ def test_hybrid_retrieval_stays_above_the_floor_on_the_squad_articles(corpora: P
         bench.gather_all(settings, articles)
     questions = bench.questions_of(articles)[::EVERY]
     hybrid, bm25_only, before = bench.Recall(), bench.Recall(), bench.Recall()
-    with open_retriever(settings) as retriever:
+    with open_retriever(settings) as retriever, retriever.session():
         for slug, question, answers in questions:
             hybrid.add(bench.first_hit([c.chunk.text for c in retriever.search(question, company=slug).chunks], answers))
             sparse = retriever.store.sparse_search(retriever.bm25.encode_query(question), company=slug, limit=10)
