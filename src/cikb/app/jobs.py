@@ -38,7 +38,7 @@ from cikb.app.llm import Migration, migrate
 from cikb.app.reading import enrich_sources, enrich_table_async, knowledge_base_fingerprint
 from cikb.app.workspace import CompanyDir, process_alive
 from cikb.core.config import Settings
-from cikb.core.errors import BadInputError, CikbError
+from cikb.core.errors import BadInputError, CikbError, is_no_space, no_space
 
 JOBS_FILE = "_jobs.sqlite"
 JobStatus = Literal["running", "done", "cancelled", "failed", "interrupted"]
@@ -199,6 +199,8 @@ class JobStore:
             self._db.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit survives a killed process
             migrate(self._db, MIGRATIONS)  # safe when two processes open a new database at once
         except sqlite3.DatabaseError as err:
+            if is_no_space(err):  # a full disk, not a damaged database: freeing space is the repair
+                raise no_space(self.path) from None
             raise CikbError(f"the jobs database {self.path} cannot be read ({err}); move it aside to start a new one") from None
 
     def __enter__(self) -> JobStore:
