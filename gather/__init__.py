@@ -112,8 +112,11 @@ class Crawler:
             child.stdin.flush()  # stdin stays open: its EOF tells the child we are gone
             for line in child.stdout:
                 collector.handle(Message.model_validate_json(line))
+                if collector.done:
+                    break  # its exit (the interpreter's shutdown, about half a second) is waited for by close(), not by the crawl
         finally:
-            _stop(child)
+            if not collector.done:
+                _stop(child)
         if child.returncode != 0 and not collector.done:
             raise GatherFailedError(f"the crawler process failed (exit {child.returncode}): {_last_line(self._stderr)}")
 

@@ -59,6 +59,7 @@ PAGE_KEY = "cikb_key"  # set on page requests (the canonical URL), absent on rob
 STARTED_KEY = "cikb_started"  # monotonic time the first attempt of a request began downloading
 TIMEOUT_EXCEPTIONS: tuple[type[BaseException], ...] = (DownloadTimeoutError, error.TimeoutError, error.TCPTimedOutError)
 KEPT_KEY = "cikb_kept"  # (why, when stored): the answer is the stored copy, kept because the server could not be reached
+FRESH_KEY = "cikb_fresh"  # when stored: the answer is the stored copy, fetched live within gather.max_age, taken without a request
 ROBOTS_UNAVAILABLE_KEY = "cikb_robots_unavailable"  # the Unavailable rules of the request's host: it may not go out
 
 

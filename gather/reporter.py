@@ -60,15 +60,19 @@ class SourceReporter:
         self._started = monotonic()
         self._emit("source_started")
 
-    def page(self, url: str, html: str, status: int, content_type: str, *, kept: Kept | None = None) -> None:
-        """Count one delivered HTML page and send it: fetched live, or ``kept`` from the HTTP cache
-        because its server could not be reached (then it counts as unreachable, not fetched)."""
+    def page(self, url: str, html: str, status: int, content_type: str, *, kept: Kept | None = None, cached: datetime | None = None) -> None:
+        """Count one delivered HTML page and send it: fetched live; ``kept`` from the HTTP cache because
+        its server could not be reached (then it counts as unreachable, not fetched); or ``cached``: taken
+        from the HTTP cache without a request, as fetched live at that time, within gather.max_age."""
         fetched_at = datetime.now(timezone.utc)
-        if kept is None:
-            self.summary.fetched += 1
-        else:
+        if kept is not None:
             self._unreachable(*kept)
             fetched_at = kept[1] or fetched_at
+        elif cached is not None:
+            self.summary.cached += 1
+            fetched_at = cached
+        else:
+            self.summary.fetched += 1
         page = FetchedPage(
             url=url,
             source_type=self.request.source_type,

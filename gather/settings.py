@@ -36,6 +36,7 @@ def scrapy_settings(settings: GatherSettings, http_cache_dir: str | None = None)
     stored there by an earlier crawl are revalidated (conditional requests) instead of re-downloaded."""
     return {
         **_http_cache(http_cache_dir),
+        "CIKB_MAX_AGE": settings.max_age,  # stored pages fresher than this are taken without a request (gather.httpcache)
         "USER_AGENT": settings.user_agent,
         "ROBOTSTXT_OBEY": True,
         # Politeness per domain: one request at a time, at least download_delay apart.

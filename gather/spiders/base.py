@@ -10,6 +10,7 @@ from typing import Any
 from cikb.gather.middlewares import (
     ACCEPT_KEY,
     ATTEMPT_KEY,
+    FRESH_KEY,
     KEPT_KEY,
     PAGE_KEY,
     RETRY_EXCEPTIONS,
@@ -136,7 +137,7 @@ class SourceSpider(Spider):
         self._delivered.add(key)
         self._seen.add(key)
         content_type = content_type_of(response.headers) or "text/html"
-        self.reporter.page(response.url, text, response.status, content_type, kept=response.meta.get(KEPT_KEY))
+        self.reporter.page(response.url, text, response.status, content_type, kept=response.meta.get(KEPT_KEY), cached=response.meta.get(FRESH_KEY))
         if self.reporter.summary.pages >= self.max_pages:
             raise CloseSpider("budget")
         return True

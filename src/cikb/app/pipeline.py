@@ -130,7 +130,7 @@ def _crawl(
         )
     indexer.seconds["crawl"] = crawl.seconds
     documents, summaries = clean_crawl(crawl, indexer.company, settings, emit, cleaned=indexer.cleaned)
-    if not documents or not any(s.fetched for s in summaries):  # pages kept from the cache alone are no gather
+    if not documents or not any(s.fetched or s.cached for s in summaries):  # pages kept from the cache alone are no gather
         kept = CompanyDir(settings.data_dir, indexer.company.slug).exists()
         raise NothingGatheredError(nothing_gathered(indexer.company, summaries, kept), summaries)
     website = [page for result in crawl.sources for page in result.pages if page.source_type == "website"]
@@ -308,8 +308,9 @@ def nothing_gathered(company: Company, summaries: list[SourceSummary], kept: boo
     ``kept``: the company has a previous knowledge base, which stays as it was."""
     kept_note = ", previous knowledge base kept" if kept else ""
     unreachable = [s for s in summaries if s.unreachable or s.robots_unavailable]
-    if unreachable and not any(s.fetched for s in summaries):
-        named = "; ".join(f"{s.source_type}: {unreachable_note(s)}" for s in unreachable)
+    if unreachable and not any(s.fetched or s.cached for s in summaries):
+        named = "; ".join(f"{s.source_type}: {unreachable_note(s)}" + (f", {s.robots_unavailable}" if s.unreachable and s.robots_unavailable else "")
+                          for s in unreachable)  # pages kept from the cache because robots.txt could not be read: both said
         return f"nothing gathered for {company.name!r}: no source could be reached{kept_note}; {named}"
     reasons = []
     for s in summaries:

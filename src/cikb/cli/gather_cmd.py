@@ -44,6 +44,11 @@ def gather_cmd(
         help="Gather every company of a CSV instead: a Company column and optional Website, Wikipedia, News (URLs separated by spaces) "
         "and Crunchbase columns, any case. Companies on different domains run in parallel (\\[gather] max_parallel_companies).",
     ),
+    max_age: Optional[str] = typer.Option(
+        None, "--max-age", metavar="DURATION",
+        help="Take a page fetched live within this long (1d, 12h, 30m, 90s, 1h30m, or seconds) from the HTTP cache without a request, "
+        "counted as cached (default from config: 0, every stored page asked again).",
+    ),
     full: bool = typer.Option(False, "--full", help="Ignore the caches: download every page in full (no conditional requests) and embed every chunk again."),
     as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON (with --from-csv: a list, one object per company)."),
 ) -> None:
@@ -53,8 +58,9 @@ def gather_cmd(
     text/html only), cleans to English Markdown in data/<slug>/raw/, chunks, embeds and stores
     the chunks, each page as it arrives. A re-gather asks the server whether each page changed
     (ETag, Last-Modified) and embeds only chunk texts it has not embedded before (--full ignores
-    both caches); a page whose server cannot be reached is kept from the last gather and
-    counted as unreachable, not fetched. A gather that yields nothing, or reaches no live
+    both caches); with --max-age, a page fetched live within that time is not asked for at
+    all. A page whose server cannot be reached is kept from the last gather and counted as
+    unreachable, not fetched. A gather that yields nothing, or reaches no live
     page, leaves the previous knowledge base untouched and exits non-zero. The summary ends
     with one line saying what changed since the previous gather (`cikb changes` lists them).
 
@@ -69,6 +75,8 @@ def gather_cmd(
         cfg.gather.max_pages_per_source = max_pages
     if delay is not None:
         cfg.gather.download_delay = delay
+    if max_age is not None:
+        cfg.gather.max_age = _duration("--max-age", max_age)
     sources = {"website": website, "wikipedia": wikipedia, "news": news or None, "crunchbase": crunchbase}
     if from_csv is not None:
         if company is not None or any(sources.values()):
@@ -83,6 +91,15 @@ def gather_cmd(
         print_json(summary)
     else:
         print_summary(summary)
+
+
+def _duration(option: str, text: str) -> float:
+    from cikb.core.config import parse_duration
+
+    try:
+        return parse_duration(text)
+    except ValueError as err:
+        raise BadInputError(f"{option} {err}") from None
 
 
 def gather_csv(cfg: Settings, path: Path, as_json: bool, full: bool = False) -> None:
@@ -270,6 +287,8 @@ def source_notes(s: SourceSummary) -> list[str]:
     from cikb.app.pipeline import unreachable_note
 
     notes = [note for note in (unreachable_note(s),) if note]
+    if s.cached:
+        notes.append(f"{s.cached} page{'s' if s.cached != 1 else ''} taken from the cache without a request (fetched live within --max-age)")
     if s.unreachable and s.robots_unavailable:
         notes.append(s.robots_unavailable)
     if s.crawl_delay:

@@ -38,6 +38,19 @@ DEFAULT_CONFIG_FILE = "cikb.toml"
 _config_file: ContextVar[Path | None] = ContextVar("cikb_config_file", default=None)
 
 
+_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)\s*([smhdw]?)", re.IGNORECASE)
+_UNIT_SECONDS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800}
+
+
+def parse_duration(text: str) -> float:
+    """`1d`, `12h`, `30m`, `90s`, `1h30m`, `1w`, or seconds (`3600`) -> seconds; ValueError on anything else."""
+    spaced = text.strip().lower()
+    parts = _DURATION_PART.findall(spaced)
+    if not parts or _DURATION_PART.sub("", spaced).strip():
+        raise ValueError(f"{text!r} is not a duration: give seconds or a number with s, m, h, d or w, e.g. 1d, 12h, 1h30m")
+    return sum(float(number) * _UNIT_SECONDS[unit] for number, unit in parts)
+
+
 class Section(BaseModel):
     """A ``[section]`` of the configuration: a misspelt key is refused (with the nearest known key), never ignored."""
 
@@ -75,6 +88,15 @@ class GatherSettings(Section):
         description="Website crawl order: facts_first scores each URL (about, team, contact, legal, press, announcement posts first; listings and generic articles last); breadth_first fetches in the order found.",
     )
     overlap: bool = Field(True, description="Clean, chunk and embed each page as it arrives, while the crawl waits out its delay; false: only after the crawl (the same result, slower).")
+    max_age: float = Field(
+        0.0, ge=0,
+        description="Seconds (or a duration: 90s, 30m, 12h, 1d, 1w, 1h30m) within which a page fetched live before is taken from the HTTP cache without a request (`gather --max-age`); 0: every stored page is revalidated.",
+    )
+
+    @field_validator("max_age", mode="before")
+    @classmethod
+    def _duration(cls, value: object) -> object:
+        return parse_duration(value) if isinstance(value, str) else value
 
 
 class CleanSettings(Section):

@@ -84,6 +84,9 @@ class SourceSummary(BaseModel):
     )
     unreachable_reason: str | None = Field(None, description="Why the first of those pages could not be fetched, e.g. 'connection refused' or 'HTTP 503'.")
     kept_from: datetime | None = Field(None, description="When the oldest page kept that way was last fetched live.")
+    cached: int = Field(
+        0, description="Pages taken from the HTTP cache without a request: fetched live within gather.max_age (`--max-age`); not counted in fetched."
+    )
     crawl_delay: float | None = Field(None, description="robots.txt Crawl-delay honoured (seconds), when longer than gather.download_delay.")
     robots_unavailable: str | None = Field(
         None, description="Why robots.txt could not be read (5xx, timeout, network error): its host is completely disallowed for this gather (RFC 9309 §2.3.1.4)."
@@ -95,8 +98,8 @@ class SourceSummary(BaseModel):
 
     @property
     def pages(self) -> int:
-        """Pages delivered, live or kept from the cache (what the page budget counts)."""
-        return self.fetched + self.unreachable
+        """Pages delivered, live, fresh in the cache or kept from it (what the page budget counts)."""
+        return self.fetched + self.cached + self.unreachable
 
 
 class SourceRequest(BaseModel):
