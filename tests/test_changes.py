@@ -145,3 +145,25 @@ def test_facts_lines_are_read_with_their_kind_and_page() -> None:
         ("funding", "", "Acme raised $20M in a Series A round", home),
         ("other", "", "Made with care", home),
     ]
+
+
+def test_the_review_page_shows_each_gathers_changes(make_site: Callable[..., SiteServer], tmp_path: Path) -> None:
+    from test_web import signed_in
+
+    from cikb.app.pipeline import gather_company
+    from cikb.core.config import load_settings
+
+    site = make_site(site_routes(["/about/", "/history/"]))
+    settings = load_settings()
+    settings.gather.download_delay = 0.05
+    gather_company(settings, "Initech", {"website": site.url + "/"})
+    site.routes.clear()
+    site.routes.update(site_routes(["/about/"], address=NEW_ADDRESS))
+    gather_company(settings, "Initech", {"website": site.url + "/"})
+    page = signed_in(tmp_path).get("/companies/initech")
+    assert page.status_code == 200, page.text
+    text = page.text
+    assert "Changes (2 gathers)" in text and "(first)" in text
+    newest = text.index("Changes (2 gathers)")
+    assert text.index(f"removed <a href=\"{site.url}/history/\"", newest) < text.index("(first)", newest)  # newest first
+    assert f"+address {NEW_ADDRESS} (was {OLD_ADDRESS})" in text and "0, 0, 1 (2)" in text

@@ -75,7 +75,8 @@ class Pages:
         from cikb.app.kb import company_detail
 
         detail = await run_in_threadpool(company_detail, self.settings, request.path_params["slug"])
-        return self.page(request, "company.html", detail=detail)
+        changes = await run_in_threadpool(_changes, self.settings, detail.status.slug)
+        return self.page(request, "company.html", detail=detail, changes=changes)
 
     async def ask(self, request: Request) -> Response:
         question = request.query_params.get("q", "").strip()
@@ -144,6 +145,13 @@ def _ask(settings: Settings, question: str, company: str | None):
     with open_retriever(settings) as retriever:
         answer = ask(settings, question, company, retriever)
         return answer, chunk_texts(retriever, [source.chunk_id for source in answer.context])
+
+
+def _changes(settings: Settings, slug: str) -> list[tuple[Any, list[tuple[str, str]]]]:
+    """What each gather of the company changed, newest first, each with its fact notes and their pages (`cikb changes`)."""
+    from cikb.app.changes import ChangeLog, fact_note, shown_facts
+
+    return [(gather, [(fact_note(fact), fact.page) for fact in shown_facts(gather)]) for gather in reversed(ChangeLog(settings.data_dir).history(slug))]
 
 
 def _jobs(settings: Settings):
