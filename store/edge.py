@@ -26,12 +26,15 @@ system refused access.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import logging
 import os
+import re
 import shutil
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -455,27 +458,31 @@ class EdgeStore(VectorStore):
 
 
 _quiet_lock = threading.Lock()
-_quiet_users = 0  # shard calls in flight (any thread) while fd 2 points at /dev/null
+_quiet_users = 0  # shard calls in flight (any thread) while fd 2 points at the capture file
 _saved_stderr: int | None = None
+_capture: Any = None  # the temporary file fd 2 points at meanwhile
+# What the engine writes when it panics: its report (the message is in our error line) and backtrace notes.
+_ENGINE_REPORT = re.compile(rb"panicked at|^note: |^stack backtrace:|^\s+\d+: |^\s+at ")
 
 
 @contextmanager
 def _quiet_stderr() -> Iterator[None]:
-    """Point file descriptor 2 at /dev/null while any shard call runs (re-entrant, thread-safe)."""
-    global _quiet_users, _saved_stderr
+    """Point file descriptor 2 at a temporary file while any shard call runs (re-entrant, thread-safe).
+
+    Afterwards what was written there goes to stderr after all, without the engine's panic report:
+    another thread's progress line or warning is late by a shard call, never lost.
+    """
+    global _quiet_users, _saved_stderr, _capture
     with _quiet_lock:
         if _quiet_users == 0:
             try:
                 sys.stderr.flush()
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                try:
-                    saved = os.dup(2)
-                    os.dup2(devnull, 2)
-                    _saved_stderr = saved
-                finally:
-                    os.close(devnull)
-            except (OSError, ValueError, AttributeError):  # no stderr to silence
-                _saved_stderr = None
+                capture = tempfile.TemporaryFile()
+                saved = os.dup(2)
+                os.dup2(capture.fileno(), 2)
+                _saved_stderr, _capture = saved, capture
+            except (OSError, ValueError, AttributeError):  # no stderr to quiet
+                _saved_stderr = _capture = None
         _quiet_users += 1
     try:
         yield
@@ -483,9 +490,21 @@ def _quiet_stderr() -> Iterator[None]:
         with _quiet_lock:
             _quiet_users -= 1
             if _quiet_users == 0 and _saved_stderr is not None:
-                os.dup2(_saved_stderr, 2)
-                os.close(_saved_stderr)
-                _saved_stderr = None
+                _restore_stderr(_saved_stderr, _capture)
+                _saved_stderr = _capture = None
+
+
+def _restore_stderr(saved: int, capture: Any) -> None:
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stderr.flush()  # what Python buffered meanwhile belongs to the capture too
+    os.dup2(saved, 2)
+    os.close(saved)
+    with capture:
+        capture.seek(0)
+        kept = b"".join(line for line in capture.read().splitlines(keepends=True) if not _ENGINE_REPORT.search(line))
+    if kept:
+        with contextlib.suppress(OSError):
+            os.write(2, kept)
 
 
 def _check_vectors(hits: list[Hit], where: str) -> list[Hit]:

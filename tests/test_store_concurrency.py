@@ -213,3 +213,29 @@ def test_readers_opening_the_store_while_a_writer_commits_never_garble_it(tmp_pa
     assert [(name, errors[:2]) for name, _, errors, _ in reports] == [(name, []) for name, *_ in reports]
     assert all(count > 0 for _, count, _, _ in reports)
     assert {n for *_, counts in reports for n in counts} <= set(SIZES)  # every read saw one whole commit
+
+
+def test_another_threads_stderr_is_not_lost_while_the_store_loads(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    # The store quiets the engine's own panic reports by pointing fd 2 elsewhere during each shard call;
+    # what another thread writes meanwhile (a gather's progress line, a warning) still reaches stderr.
+    root = tmp_path / "store"
+    with EdgeStore(root, "c") as store:
+        store.ensure_collection(TINY_MODEL, 5.0)
+        store.replace_company("acme", *_points(1, SIZES[0]))
+    done = threading.Event()
+
+    def tick() -> None:
+        for number in range(200):
+            print(f"tick {number}", file=sys.stderr, flush=True)
+            time.sleep(0.002)
+        done.set()
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    reader = EdgeStore(root, "c", hold=False)
+    while not done.is_set():
+        with reader.session():
+            reader.count("acme")
+    ticker.join()
+    written = capfd.readouterr().err.splitlines()
+    assert [line for line in written if line.startswith("tick")] == [f"tick {n}" for n in range(200)]
