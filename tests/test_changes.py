@@ -167,3 +167,17 @@ def test_the_review_page_shows_each_gathers_changes(make_site: Callable[..., Sit
     newest = text.index("Changes (2 gathers)")
     assert text.index(f"removed <a href=\"{site.url}/history/\"", newest) < text.index("(first)", newest)  # newest first
     assert f"+address {NEW_ADDRESS} (was {OLD_ADDRESS})" in text and "0, 0, 1 (2)" in text
+
+
+def test_a_history_that_cannot_be_written_is_a_warning_for_a_committed_gather(make_site: Callable[..., SiteServer], isolated_env: Path) -> None:
+    # The gather is committed before its changes are recorded: a history that cannot be written must not
+    # report the gather failed (issue 24: no gather reported failed and then committed).
+    site = make_site(site_routes(["/about/", "/products/"]))
+    history = isolated_env / "_changes.sqlite"
+    history.mkdir(parents=True)  # a directory where the database belongs: SQLite cannot open it
+    result = cikb("gather", "Initech", "--website", site.url + "/", "--delay", "0.05")
+    assert result.returncode == 0, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: the gather was committed")]
+    assert len(warnings) == 1 and str(history) in warnings[0], result.stderr
+    listed = cikb("companies", "--json")
+    assert [company["slug"] for company in json.loads(listed.stdout)] == ["initech"]

@@ -10,7 +10,9 @@ the previous knowledge base exactly as it was; two gathers of one company cannot
 
 from __future__ import annotations
 
+import logging
 import queue
+import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -35,7 +37,7 @@ from cikb.app.indexing import (
     store_need,
 )
 from cikb.app.changes import ChangeLog, Snapshot, compare
-from cikb.app.models import GatherEvent, GatherSummary
+from cikb.app.models import GatherChanges, GatherEvent, GatherSummary
 from cikb.app.workspace import CompanyDir, Generation
 from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, DamagedError, GatherFailedError, access_checked
@@ -51,9 +53,23 @@ from cikb.core.models import (
 )
 from cikb.core.slug import company_from_name
 
+log = logging.getLogger("cikb.changes")
 OnEvent = Callable[[GatherEvent], None]
 SourceUrls = Mapping[str, str | Sequence[str]]
 VECTOR_CACHE = "vectors.sqlite"  # under settings.cache_dir
+
+
+def _record_changes(settings: Settings, changes: GatherChanges) -> None:
+    """Add the gather's changes to the history (under the company's lock: a company's gathers in their order).
+
+    The gather is committed by now: a history that cannot be written (a full disk, a locked file) is a
+    warning line, never a gather reported failed that was in fact committed.
+    """
+    log_file = ChangeLog(settings.data_dir)
+    try:
+        log_file.record(changes)
+    except (sqlite3.Error, OSError) as err:
+        log.warning("the gather was committed, but its changes could not be added to %s (%s)", log_file.path, " ".join(str(err).split())[:200])
 
 
 def resolve_sources(sources: SourceUrls, settings: Settings) -> list[SourceRequest]:
@@ -101,7 +117,7 @@ def gather_company(
         indexer.seconds["store"] = monotonic() - stored
         changes = compare(before, Snapshot(documents), company=company.slug, generation=generation.id, gathered_at=started_at,
                           embedded=batch.embedded, reused=batch.reused)
-        ChangeLog(settings.data_dir).record(changes)  # under the lock: two gathers of a company are recorded in their order
+        _record_changes(settings, changes)
     return GatherSummary(
         company=company,
         sources=summaries,

@@ -57,9 +57,10 @@ def main() -> None:
     # Each command prints its own one-line `embedding model:` notice (the fallback included),
     # so the library's logged copy of that notice would say it twice.
     logging.getLogger("cikb.embed").addHandler(logging.NullHandler())
-    # A damaged cache or call log that healed itself (cikb.core.damage), and a wait for a busy store
-    # (cikb.store.edge), are one warning line each, then the command goes on.
-    for name in ("cikb.cache", "cikb.store"):
+    # A damaged cache or call log that healed itself (cikb.core.damage), a wait for a busy store
+    # (cikb.store.edge) and a change history that could not be written after a committed gather
+    # (cikb.app.pipeline) are one warning line each, then the command goes on.
+    for name in ("cikb.cache", "cikb.store", "cikb.changes"):
         said = logging.getLogger(name)
         said.addHandler(_WarningLine())
         said.propagate = False
