@@ -8,7 +8,8 @@ Public interface:
 - :class:`VectorStore` — what every store does: ``ensure_collection``, ``upsert``,
   ``replace_company``, ``delete_company``, ``companies``, ``count``,
   ``hybrid_search`` (R1/R1a), ``dense_search``, ``sparse_search``, ``points``,
-  ``model_info``, ``bm25_avg_len``, ``optimize``, ``close``.
+  ``model_info``, ``bm25_avg_len``, ``optimize``, ``session`` (reads that see one
+  state of the store), ``close``.
 - :class:`CollectionRecord` — the model and BM25 avg_len recorded with the collection.
 - :class:`StoreUnavailableError` — the configured server cannot be reached (one line).
 - :class:`StoreDamagedError` — the embedded store's files cannot be read (one line naming
