@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import os
 import socket
 import subprocess
 import sys
@@ -288,6 +289,34 @@ def test_serve_refuses_a_short_token_and_a_busy_port_with_one_error_line() -> No
         taken = run_cikb("serve", "--port", str(port))
     assert taken.returncode == 2 and taken.stderr.startswith(f"error: cannot listen on 127.0.0.1:{port}"), taken.stderr
     assert "Traceback" not in short.stderr + taken.stderr
+
+
+def test_no_response_can_be_framed_not_even_a_refusal(tmp_path: Path) -> None:
+    web = client(tmp_path)
+    for response in (web.get("/"), web.get(f"/?token={TOKEN}"), signed_in(tmp_path).get("/")):  # 403, 303, 200
+        assert response.headers["x-frame-options"] == "DENY", response.status_code
+        assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+
+
+def test_bound_to_every_interface_the_host_check_holds_with_the_names_given() -> None:
+    guard = Guard(token=TOKEN, host="0.0.0.0", port=PORT, extra_hosts=("kb.example",))
+    assert guard.exposed and guard.url().startswith(f"http://127.0.0.1:{PORT}/")
+    assert all(guard.host_ok(f"{name}:{PORT}") for name in ("kb.example", "KB.example", "127.0.0.1", "localhost"))
+    assert not any(guard.host_ok(f"{name}:{PORT}") for name in ("evil.example", "0.0.0.0", "kb.example.evil.example"))
+    assert not Guard(token=TOKEN, host="127.0.0.1", port=PORT).exposed
+
+
+def test_serve_on_every_interface_warns_in_one_line_naming_the_hosts_it_answers_to() -> None:
+    server = subprocess.Popen([sys.executable, "-m", "cikb", "serve", "--host", "0.0.0.0", "--port", "0", "--allow-host", "kb.example"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": "300"})
+    try:
+        url = server.stdout.readline().strip()
+    finally:
+        server.terminate()
+        _, errors = server.communicate(timeout=30)
+    assert url.startswith("http://127.0.0.1:") and "token=" in url
+    [warning] = [line for line in errors.splitlines() if line.startswith("warning:")]
+    assert "0.0.0.0 is not loopback: plain HTTP" in warning and "kb.example:" in warning and "--allow-host" in warning
 
 
 # --- jobs -----------------------------------------------------------------------------

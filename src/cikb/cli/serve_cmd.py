@@ -17,6 +17,7 @@ def serve_cmd(
     port: int = typer.Option(8484, "--port", "-p", min=0, max=65535, help="The port to listen on (0: any free port)."),
     token: str | None = typer.Option(None, "--token", envvar="CIKB_SERVE_TOKEN", help="The token every request must carry (default: a new random one per start). Env: CIKB_SERVE_TOKEN."),
     proposals: Path = typer.Option(Path("."), "--proposals", help="The folder whose *.proposal.json files the review page lists (default: the current one)."),
+    allow_host: list[str] = typer.Option([], "--allow-host", help="A further host name (or address) requests may name in their Host header, e.g. this machine's name when --host is 0.0.0.0; repeatable. Any other name is refused."),
 ) -> None:
     """Serve a local review page: companies, ask with citations, proposals to accept or reject cell by cell and apply.
 
@@ -30,7 +31,11 @@ def serve_cmd(
         raise BadInputError(f"--proposals: no such folder: {proposals}")
     cfg = settings()
     sock = bind(host, port)
-    guard = Guard(token=(token or new_token()).strip(), host=host, port=sock.getsockname()[1])
+    guard = Guard(token=(token or new_token()).strip(), host=host, port=sock.getsockname()[1], extra_hosts=tuple(allow_host))
     console.print(f"cikb review page for {safe(cfg.data_dir)}; proposals from {safe(proposals.resolve())}; Ctrl-C stops it", highlight=False, soft_wrap=True)
+    if guard.exposed:
+        names = ", ".join(sorted(guard.allowed_hosts()))
+        console.print(f"[yellow]warning:[/yellow] {safe(host)} is not loopback: plain HTTP, and anyone who can reach the port with the token can act; "
+                      f"requests must name one of {safe(names)} (add names with --allow-host)", highlight=False, soft_wrap=True)
     out.print(guard.url(), markup=False, highlight=False, soft_wrap=True)
     serve(cfg, guard, proposals.resolve(), sock)

@@ -3,8 +3,9 @@
 A request proves the token once (``?token=`` in the printed URL, or an ``X-Cikb-Token`` /
 ``Authorization: Bearer`` header); the page then keeps it in an HttpOnly, SameSite=Strict
 cookie. State-changing requests are POST forms that carry the token again (CSRF). The Host
-header must name the bound host, so a page on another origin that re-binds its DNS name to
-127.0.0.1 gets 403, not the knowledge base.
+header must name the bound host (or a name given with ``--allow-host``), so a page on another
+origin that re-binds its DNS name to 127.0.0.1 gets 403, not the knowledge base. No response can
+be framed (``X-Frame-Options``, CSP ``frame-ancestors``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from urllib.parse import urlencode
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 TOKEN_FIELD = "token"
 HEADER = "x-cikb-token"
@@ -27,34 +28,50 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+# Every response refuses to be framed: a page on another origin (another port of 127.0.0.1 shares the
+# cookie) must not be able to show the review page in a frame and have its buttons clicked.
+FRAME_HEADERS = ((b"x-frame-options", b"DENY"), (b"content-security-policy", b"frame-ancestors 'none'"))
+WILDCARDS = ("0.0.0.0", "::")
+
+
 @dataclass(frozen=True)
 class Guard:
-    """The token and the Host header values a request must carry."""
+    """The token and the Host header values a request must carry.
+
+    ``extra_hosts``: further names (or addresses) the page answers to, given explicitly: bound to every
+    interface (0.0.0.0), the page answers only to the loopback names and these.
+    """
 
     token: str
     host: str
     port: int
+    extra_hosts: tuple[str, ...] = ()
 
     @property
     def cookie(self) -> str:
         return f"cikb_token_{self.port}"  # browsers share cookies across ports: one name per server
 
     def allowed_hosts(self) -> set[str]:
-        names = {self.host, f"[{self.host}]" if ":" in self.host else self.host}
-        if _loopback(self.host):
+        given = [] if self.host in WILDCARDS else [self.host]
+        names = {f"[{name}]" if ":" in name else name.lower() for name in [*given, *self.extra_hosts]}
+        if _loopback(self.host) or self.host in WILDCARDS:
             names |= {"localhost", "127.0.0.1", "[::1]"}
         return {f"{name}:{self.port}" for name in names}
 
+    @property
+    def exposed(self) -> bool:
+        """Bound to an address other machines can reach (plain HTTP)."""
+        return not _loopback(self.host)
+
     def host_ok(self, host_header: str | None) -> bool:
-        if self.host in ("0.0.0.0", "::"):  # bound everywhere on purpose: the token alone guards it
-            return True
         return (host_header or "").lower() in self.allowed_hosts()
 
     def matches(self, candidate: str | None) -> bool:
         return bool(candidate) and secrets.compare_digest(candidate.encode(), self.token.encode())
 
     def url(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
+        host = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(self.host, self.host)  # a wildcard is no name to ask for
+        host = f"[{host}]" if ":" in host else host
         return f"http://{host}:{self.port}/?{urlencode({TOKEN_FIELD: self.token})}"
 
 
@@ -76,12 +93,18 @@ class TokenMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+
+        async def unframeable(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *FRAME_HEADERS]}
+            await send(message)
+
         request = Request(scope)
         response = self._check(request)
         if response is None:
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, unframeable)
         else:
-            await response(scope, receive, send)
+            await response(scope, receive, unframeable)
 
     def _check(self, request: Request) -> Response | None:
         guard = self.guard
