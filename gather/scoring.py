@@ -184,6 +184,7 @@ PARENT_BONUS = 1.0  # a link found on a fact page
 DEPTH_COST = 0.3  # per path segment beyond the first (numbers such as dates not counted)
 EXTRA_CATEGORY_BONUS = 0.5  # per further category an announcement matches (at most two)
 DECAY = 0.5  # a category's weight is multiplied by this for each page of it already taken
+SIBLING_COST = 1.0  # an unnamed page loses this for each page already taken from its folder (/policies/a, /policies/b)
 HUB_DECAY = 0.0
 CORE_MAX_WORDS = 4  # a page's name or nav label ("Meet the team"), not a post title
 CORE_MAX_OTHER_WORDS = 1  # "About Acme" and "Contact sales", not "Dashboards people actually read"
@@ -210,7 +211,8 @@ def _segments(url: str) -> list[str]:
 
 
 def _matches(category: Category, tokens: list[str], text: str) -> bool:
-    if category.words.intersection(tokens) or any(f" {phrase} " in text for phrase in category.phrases):
+    singular = [t[:-1] for t in tokens if len(t) > 3 and t.endswith("s") and not t.endswith("ss")]  # cofounders, partners
+    if category.words.intersection(tokens) or category.words.intersection(singular) or any(f" {phrase} " in text for phrase in category.phrases):
         return True
     return bool(category.pattern and category.pattern.search(text))
 
@@ -316,6 +318,12 @@ class Candidate:
     events: list[Category] = field(default_factory=list)
     hub: bool = False
 
+    @property
+    def folder(self) -> str:
+        """The kind key of the section the page sits in, two folders deep at most: ``folder:/company/brand`` for
+        /company/brand/identity/colors/ and /company/brand/resources/emoji/."""
+        return "folder:/" + "/".join(_segments(self.url)[:-1][:2])
+
 
 @dataclass(frozen=True)
 class Explanation:
@@ -391,6 +399,10 @@ class FactScorer:
         if candidate.events and not candidate.core:
             weights = sorted((c.weight * DECAY ** taken[c.name] for c in candidate.events), reverse=True)
             score += EVENT_TIER + weights[0] + EXTRA_CATEGORY_BONUS * min(2, len(weights) - 1)
+        elif not candidate.core and not candidate.hub and self.enabled:
+            # Coverage over depth among pages no signal names: a small budget is spread over the site's
+            # folders instead of spent on one folder's pages (seven policies, forty docs pages).
+            score -= SIBLING_COST * taken[candidate.folder]
         return score
 
     def explain(self, candidate: Candidate, taken: Counter[str] | None = None) -> Explanation:
@@ -501,7 +513,7 @@ class Frontier:
 
     @staticmethod
     def _kinds(candidate: Candidate) -> set[str]:
-        kinds = {c.name for c in candidate.core} | {c.name for c in candidate.events}
+        kinds = {c.name for c in candidate.core} | {c.name for c in candidate.events} | {candidate.folder}
         return kinds | ({"hub"} if candidate.hub else set())
 
     def remaining(self) -> Iterator[Candidate]:

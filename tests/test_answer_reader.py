@@ -485,3 +485,30 @@ def test_the_evidence_states_the_value_in_the_questions_own_word() -> None:
     # Asked in the other word, the other sentence is the evidence: the order of the passages does not decide it.
     found = answer("What year was Brightwater Labs incorporated?", founded, incorporated)
     assert (found.value, found.sentence.text) == ("2013", incorporated)
+
+
+def test_a_team_card_names_who_holds_a_role() -> None:
+    # "### Jane Roe" / "#### Chief Executive Officer" on the company's own page: no verb, yet a statement.
+    page = "## Leadership\n\n### Jane Roe\n\n#### Chief Executive Officer\n\nJane has led teams for years.\n\n" \
+           "### Kim Lee\n\n#### Head of Design\n\nKim draws."
+    reading = read(read_question("Who is Brightwater Labs' chief executive?", None, "Brightwater Labs"),
+                   [Passage(page, 0, 1, "About Brightwater Labs")])
+    assert reading.answer is not None and reading.answer.value == "Jane Roe"
+    assert reading.answer.confidence in ("medium", "high")
+
+
+def test_a_count_states_a_headcount_by_the_noun_it_counts() -> None:
+    q = read_question("How many employees does Brightwater Labs have?", None, "Brightwater Labs")
+    reading = read(q, [Passage("We’re currently made up of 164 people, and one cat.", 0, 1, "About Brightwater Labs")])
+    assert reading.answer is not None and reading.answer.value == "164"
+    # A number that counts something else is no headcount, however close to the company's people it stands.
+    other = read(q, [Passage("Our people are spread across 34 different states.", 0, 1, "About Brightwater Labs")])
+    assert other.answer is None
+
+
+def test_a_partner_named_after_with_or_from_is_tied_to_the_predicate() -> None:
+    # The question's date is not in the sentence (the post's date says it), so only the tie to the predicate answers.
+    q = read_question("Which organisation did Brightwater Labs announce a collaboration with in April 2015?", None,
+                      "Brightwater Labs")
+    reading = read(q, [Passage("Brightwater Labs is pleased to announce our collaboration with The Linux Foundation.", 0, 1)])
+    assert reading.answer is not None and reading.answer.value.endswith("Linux Foundation")

@@ -333,3 +333,18 @@ def test_other_sources_are_about_the_company_or_news_about_it() -> None:
     assert page_kind("https://en.wikipedia.org/wiki/Acme_Corp", "Acme Corp", "wikipedia") == "company"
     assert page_kind("https://news.example/2024/acme-robots", "Robots", "news") == "news"
     assert page_kind("https://www.crunchbase.com/organization/acme", "Acme", "crunchbase") == "company"
+
+
+def test_pages_no_signal_names_are_spread_over_the_sites_folders() -> None:
+    # Seven policy pages under /company/ must not take a small budget from the rest of the site.
+    policies = [(f"/company/policies/{name}/", "") for name in
+                ("conduct", "linking", "open-source", "disclosure", "communications", "ip", "accessibility")]
+    others = [("/connect/contracting/", ""), ("/work/toolkits/style/", ""), ("/thoughts/2019-in-numbers/", "")]
+    first_six = drain(frontier_of(policies + others))[:6]
+    assert sum(p.startswith("/company/policies/") for p in first_six) <= 3, first_six
+    assert "/connect/contracting/" in first_six and "/work/toolkits/style/" in first_six
+
+
+def test_plural_words_name_categories_too() -> None:
+    explanation = score_url(u("/thoughts/blog/five-former-fellows-and-18f-cofounders-join-acme/"))
+    assert explanation.tier == "event" and "people" in explanation.categories

@@ -31,3 +31,40 @@ def test_a_heading_ends_the_paragraph_above_it() -> None:
     assert split_sentences(text) == ["Intro text before any heading.", "Affiliate: A firm that controls another one.",
                                      "Write to us at the address below."]
     assert split_sentences(text, headings=True)[1:3] == ["1.6 Definitions", "Affiliate: A firm that controls another one."]
+
+
+TEAM_PAGE = """## Leadership
+
+### Jane Roe
+
+#### Chief Executive Officer
+
+Jane has built teams for twenty years. She lives in Ohio.
+
+### Kim Lee
+
+#### President
+
+## Our history
+
+Acme was founded in 2011 by a group of engineers.
+"""
+
+
+def test_a_heading_followed_directly_by_a_deeper_one_is_read_as_one_card_on_request() -> None:
+    # A team card: the name's heading and the role's heading under it, the section's title left alone.
+    assert split_sentences(TEAM_PAGE, min_words=4, cards=True) == [
+        "Jane Roe: Chief Executive Officer",
+        "Jane has built teams for twenty years.",
+        "She lives in Ohio.",
+        "Kim Lee: President",  # a card whatever its length
+        "Acme was founded in 2011 by a group of engineers.",
+    ]
+    assert "Jane Roe: Chief Executive Officer" not in split_sentences(TEAM_PAGE, min_words=4)
+
+
+def test_headings_with_prose_between_or_of_section_length_are_no_card() -> None:
+    assert split_sentences("## Products\n\nWe make anvils.\n\n### Anvils\n\nHeavy ones.", cards=True) == [
+        "We make anvils.", "Heavy ones."]
+    long_title = "## What we learned from ten years of making anvils for the world\n\n### Lessons\n\nMany."
+    assert split_sentences(long_title, cards=True) == ["Many."]

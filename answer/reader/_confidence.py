@@ -207,9 +207,10 @@ def _labelled(q: Question, s: Sentence, span: Span) -> bool:
 
 
 # Words that may stand between a question's predicate and its answer in a sentence that states the fact
-# directly: "was founded in 2013", "founded by Jane Doe", "Jane Doe and I founded", "headquartered at 100 Main St".
+# directly: "was founded in 2013", "founded by Jane Doe", "Jane Doe and I founded", "headquartered at 100 Main St",
+# "a collaboration with The Linux Foundation", "a grant from the Ford Foundation".
 _CONNECTORS = frozenset(
-    """in on at by the was were is are been has had have its their of a an and i we co since first originally
+    """in on at by with from the was were is are been has had have its their of a an and i we co since first originally
     officially formally jointly later initially currently now still""".split()
 ) | {m.lower() for m in MONTHS.split("|")}
 
@@ -221,6 +222,8 @@ def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
     inside = [i for i, (_, a, b) in enumerate(tokens) if a >= span.start and b <= span.start + len(span.text)]
     if not inside:
         return False
+    if q.kind == "number" and _counts_a_term(q, tokens[inside[-1] + 1:inside[-1] + 1 + COUNTED_REACH]):
+        return True
     predicates = [i for i, (w, _, _) in enumerate(tokens)
                   if i not in inside and any(match_weight(t, stems_of(w)) == 1.0 for t in q.terms)
                   and not (i > 0 and tokens[i - 1][0].lower() == "to")]  # "to form" is no statement of fact
@@ -234,6 +237,15 @@ def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
                                    or w.removesuffix("'s").removesuffix("’s") in own for w in words):
             return True
     return False
+
+
+COUNTED_REACH = 2  # "164 people", "1,200 full-time employees": the noun a count counts follows it closely
+
+
+def _counts_a_term(q: Question, after: list[tuple[str, int, int]]) -> bool:
+    """The words just after a count name what it counts, in a word of the question's relation ("made up of 164
+    people" counts employees; "across 34 states" does not)."""
+    return any(match_weight(t, stems_of(w)) > 0 for w, _, _ in after for t in q.terms)
 
 
 def _without_agent_descriptor(words: list[str]) -> list[str]:

@@ -76,7 +76,7 @@ def sentences_of(passages: Sequence[Passage]) -> list[Sentence]:
         boilerplate = bool(_BOILERPLATE_TITLE.search(passage.title or ""))
         before, before_stems = "", set()
         # Lines that address the reader as instructions ("answer that ...") state nothing: never read as answers.
-        for text in sentence_splitter.split_sentences(without_instructions(passage.text), min_words=MIN_WORDS):
+        for text in sentence_splitter.split_sentences(without_instructions(passage.text), min_words=MIN_WORDS, cards=True):
             simple = plain(text)
             stems = set().union(*(stems_of(w) for w, _, _ in tokens_of(simple))) if simple.strip() else set()
             antecedent = before if sentence_splitter.opens_on_pronoun(text) else ""

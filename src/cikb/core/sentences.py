@@ -28,31 +28,61 @@ _HEADING = re.compile(r"^\s*#{1,6}\s+")
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'’\-]*")
 
 
-def split_sentences(text: str, *, min_words: int = 1, headings: bool = False) -> list[str]:
+def split_sentences(text: str, *, min_words: int = 1, headings: bool = False, cards: bool = False) -> list[str]:
     """The sentences of Markdown or plain text, in order.
 
-    ``min_words`` drops shorter pieces; ``headings`` keeps each heading's text as a sentence of its own.
+    ``min_words`` drops shorter pieces; ``headings`` keeps each heading's text as a sentence of its own;
+    ``cards`` reads a heading followed directly by a deeper one as one "Label: value" line, as team and
+    profile pages label a name with a role ("### Jane Roe" then "#### Chief Executive Officer" is
+    "Jane Roe: Chief Executive Officer"), whatever its length.
     """
-    return [s for s, is_heading in _sentences(text) if (headings or not is_heading) and _has_words(s, min_words)]
+    pieces = _sentences(text)
+    if cards:
+        pieces = _with_cards(pieces)
+    return [s for s, level in pieces
+            if level == _CARD or ((headings or not level) and _has_words(s, min_words))]
+
+
+_CARD = -1  # the level of a card read from two headings
+CARD_MAX_WORDS = 8  # a heading of more words is a section's title, not a name or a role
+
+
+def _with_cards(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    out: list[tuple[str, int]] = []
+    i = 0
+    while i < len(pieces):
+        text, level = pieces[i]
+        if level > 0 and i + 1 < len(pieces):
+            nxt, deeper = pieces[i + 1]
+            # A chain of headings ("## Leadership", "### Jane Roe", "#### CEO"): the last two are the card.
+            chained = i + 2 < len(pieces) and pieces[i + 2][1] > deeper
+            if deeper > level and not chained and all(0 < len(_WORD.findall(t)) <= CARD_MAX_WORDS for t in (text, nxt)):
+                out.append((f"{text.rstrip(' :')}: {nxt}", _CARD))
+                i += 2
+                continue
+        out.append((text, level))
+        i += 1
+    return out
 
 
 def _has_words(sentence: str, count: int) -> bool:
     return len(_WORD.findall(sentence)) >= count
 
 
-def _sentences(text: str) -> list[tuple[str, bool]]:
-    """Every sentence and heading of ``text`` in order, each marked whether it is a heading."""
-    sentences: list[tuple[str, bool]] = []
+def _sentences(text: str) -> list[tuple[str, int]]:
+    """Every sentence and heading of ``text`` in order, each with its heading level (0: not a heading)."""
+    sentences: list[tuple[str, int]] = []
     for block in re.split(r"\n\s*\n", text):
         kept: list[str] = []
         for line in (line for line in block.splitlines() if line.strip()):
             if _HEADING.match(line):
-                sentences.extend((s, False) for s in _split_prose(_plain(_pieces(kept))))
+                sentences.extend((s, 0) for s in _split_prose(_plain(_pieces(kept))))
                 kept = []
-                sentences.append((_plain([_HEADING.sub("", line)])[0], True))
+                level = len(line.strip()) - len(line.strip().lstrip("#"))
+                sentences.append((_plain([_HEADING.sub("", line)])[0].strip(), level))
             elif not _is_markup_line(line):
                 kept.append(line)
-        sentences.extend((s, False) for s in _split_prose(_plain(_pieces(kept))))
+        sentences.extend((s, 0) for s in _split_prose(_plain(_pieces(kept))))
     return sentences
 
 
