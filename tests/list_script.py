@@ -2,7 +2,8 @@
 
 Served through tests/fake_openai.py (``fake_openai.respond_with(ListScript(...))``), it tells the
 steps apart by the JSON the pipeline sends: ``candidates`` (filter), ``performance_report``
-(retry), ``query`` (web search), ``batch`` (generate), else the schema.
+(retry), ``query`` (web search), ``batch`` (generate), else the schema. A step named in ``prose``
+answers with sentences instead of the asked JSON, as small models do.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ class ListScript:
     filter_ids: list[str] | None = None  # None: the first `count` candidates
     search_delay: float = 0.0
     failing_queries: set[str] = field(default_factory=set)  # searches answered with HTTP 429
+    prose: set[str] = field(default_factory=set)  # steps answered with PROSE: "schema", "filter", "retry", "batch1", "batch2"...
+    retry_queries: list[str] | None = None  # what a retry round plans (None: "retry query 1".."N")
+    id_format: str = "{prefix}-{n}"  # the ids the odd batches and retry rounds carry
     searches_seen: list[str] = field(default_factory=list)
     _next: int = 0
 
@@ -31,13 +35,15 @@ class ListScript:
         payload = _payload(request)
         if "query" in payload:
             return self.search(payload["query"])
+        if _step(payload) in self.prose:
+            return PROSE
         if "candidates" in payload:
             ids = self.filter_ids if self.filter_ids is not None else [c["id"] for c in payload["candidates"][: payload["count"]]]
             return json.dumps({"ids": ids})
         if "performance_report" in payload:
-            return _searches("retry", payload["count"], with_ids=True)
+            return _searches("retry", payload["count"], self.id_format, self.retry_queries)
         if "batch" in payload:
-            return _searches(f"b{payload['batch']}", payload["count"], with_ids=payload["batch"] % 2 == 1)
+            return _searches(f"b{payload['batch']}", payload["count"], self.id_format if payload["batch"] % 2 == 1 else None)
         return json.dumps({"columns": ["Company", "Website", "City"]})
 
     def search(self, query: str) -> str | FakeError:
@@ -59,13 +65,26 @@ def _payload(request: dict[str, Any]) -> dict[str, Any]:
     return json.loads(text)
 
 
-def _searches(prefix: str, count: int, with_ids: bool) -> str:
-    """``count`` searches; the odd batches carry ids, the even ones leave them to the pipeline."""
+PROSE = ("Sure! Here are some searches that could help you build this list.\n"
+         "Cloud monitoring startups funded in 2024\n"
+         "Observability vendors with a Series A round")
+
+
+def _step(payload: dict[str, Any]) -> str:
+    for key, step in (("candidates", "filter"), ("performance_report", "retry")):
+        if key in payload:
+            return step
+    return f"batch{payload['batch']}" if "batch" in payload else "schema"
+
+
+def _searches(prefix: str, count: int, id_format: str | None, queries: list[str] | None = None) -> str:
+    """``count`` searches (``queries`` when given); the odd batches carry ids, the even ones leave them to the pipeline."""
     strategies = ["web", "news", "agg"]
-    searches = [{"query": f"{prefix} query {n}", "strategy": strategies[n % 3], "rationale": "scripted"} for n in range(1, count + 1)]
-    if with_ids:
+    queries = queries if queries is not None else [f"{prefix} query {n}" for n in range(1, count + 1)]
+    searches = [{"query": query, "strategy": strategies[n % 3], "rationale": "scripted"} for n, query in enumerate(queries, start=1)]
+    if id_format:
         for n, search in enumerate(searches, start=1):
-            search["id"] = f"{prefix}-{n}"
+            search["id"] = id_format.format(prefix=prefix, n=n)
     return json.dumps({"searches": searches})
 
 

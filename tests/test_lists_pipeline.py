@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 
 import pytest
 from fake_openai import FakeError
@@ -13,16 +14,18 @@ from cikb.app.llm import LLMClient
 from cikb.core.config import Settings, load_settings
 from cikb.lists import (
     Approval,
+    BuildFailed,
     BuildRequest,
     ItemTable,
     ListBuilder,
     MockSearch,
+    NumberedPlan,
     SearchPlan,
     SearchTask,
     WebSearch,
     edit_plan,
 )
-from cikb.lists.parsing import fallback_searches, parse_searches
+from cikb.lists.parsing import parse_searches
 from cikb.lists.plan import PlanEditError
 
 
@@ -45,8 +48,8 @@ def test_missing_and_repeated_ids_become_batch_and_item_numbers() -> None:
     answer = json.dumps({"searches": [{"id": "a", "query": "x"}, {"query": "y", "strategy": "NEWS"}, {"id": "c", "query": "z", "strategy": "odd"}]})
     tasks = parse_searches(answer, batch=2, taken=taken, strategies={"web", "news", "agg"})
     assert [(t.id, t.strategy) for t in tasks] == [("2_1", "web"), ("2_2", "news"), ("c", "web")]
-    assert fallback_searches("1. first idea\n- second idea\n\n", 3, set()) == [
-        SearchTask(id="3_1", query="first idea"), SearchTask(id="3_2", query="second idea")]
+    with pytest.raises(ValueError):  # prose is no list of searches, whatever its lines say
+        parse_searches("Sure! Here are some ideas:\n1. first idea\n- second idea", 1, set(), {"web"})
 
 
 def test_a_full_build_generates_filters_searches_and_dedupes(settings: Settings, fake_openai) -> None:
@@ -106,14 +109,55 @@ def test_retry_rounds_send_the_performance_report_and_stop_at_the_limit(settings
     assert any(s.query == "b1 query 2" for s in result.zero_result)
 
 
-def test_an_unparsable_answer_is_asked_again_once_then_read_as_lines(settings: Settings, fake_openai) -> None:
-    settings.lists.initial_batches = 1
-    fake_openai.reply("not json", "- acme competitors\n- monitoring vendors list")
-    fake_openai.respond_with(ListScript(companies=[company(1)], per_search=1))
-    result = builder(settings).build(BuildRequest(description="x", min_items=1, columns=["Company"]))
-    generate = [r for r in fake_openai.responses_requests if "batch" in json.loads(r["input"])]
-    assert len(generate) == 2  # one automatic retry, then the fallback parse
-    assert [(s.id, s.query, s.strategy) for s in result.searches] == [("1_1", "acme competitors", "web"), ("1_2", "monitoring vendors list", "web")]
+def test_prose_is_asked_again_once_then_the_step_fails_in_one_line_and_never_runs_as_searches(settings: Settings, fake_openai) -> None:
+    script = ListScript(companies=[company(n) for n in range(1, 9)], per_search=2, prose={"schema", "batch1", "filter", "retry"})
+    fake_openai.respond_with(script)
+    lines: list[str] = []
+    result = builder(settings, on_event=lines.append).build(BuildRequest(description="x", min_items=20))
+    steps = [json.loads(r["input"]) for r in fake_openai.responses_requests]
+    assert sum("batch" in s and s["batch"] == 1 for s in steps) == 2 and sum("performance_report" in s for s in steps) == 2
+    assert result.columns == ["Company", "Website", "Description"]  # lists.default_columns
+    said = "the model answered 'Sure! Here are some searches that could help you build th...', not the asked JSON (asked twice)"
+    assert result.notes == [
+        f"choosing the columns failed: {said}; using Company, Website, Description (lists.default_columns)",
+        f"generating searches: batch 1/2 failed: {said}",
+        f"choosing searches failed: {said}; keeping all 4",
+        f"retry round 1 failed: {said}; no more rounds",
+    ]
+    assert all(note in lines for note in result.notes)
+    assert script.searches_seen == ["b2 query 1", "b2 query 2", "b2 query 3", "b2 query 4"]  # batch 2's; no sentence of the prose
+    assert result.retries_used == 1 and len(result.rows) == 8
+
+
+def test_a_model_that_plans_no_search_fails_the_build_in_one_line(settings: Settings, fake_openai) -> None:
+    fake_openai.respond_with(ListScript(prose={"batch1", "batch2"}))
+    with pytest.raises(BuildFailed, match=r"^the model planned no searches \(generating searches: batch 2/2 failed: .*"
+                                          r"not the asked JSON \(asked twice\)\): nothing written$"):
+        builder(settings).build(BuildRequest(description="x", min_items=1, columns=["Company"]))
+    assert not [r for r in fake_openai.responses_requests if "query" in json.loads(r["input"])]
+
+
+def test_queries_planned_before_are_not_planned_again_and_unused_feedback_is_kept(settings: Settings, fake_openai) -> None:
+    # round 1 plans two queries of round 0 again (one reworded in case and spacing) and one new; round 2 only old ones
+    script = ListScript(companies=[company(1)], per_search=1, retry_queries=["b1 query 1", "B1  Query 3", "fresh angle"])
+    fake_openai.respond_with(script)
+    settings.lists.initial_batches, settings.lists.per_batch = 1, 3
+    lines: list[str] = []
+    feedback = iter(["more in Europe", "", ""])
+    approve = lambda plan, round: Approval(plan=plan, feedback=next(feedback))  # noqa: E731
+    result = builder(settings, approve=approve, on_event=lines.append).build(BuildRequest(description="x", min_items=5, columns=["Company"]))
+    assert script.searches_seen == ["b1 query 1", "b1 query 2", "b1 query 3", "fresh angle"]
+    assert "left out 2 of 3 searches: planned before" in lines
+    assert result.notes == ["retry round 2: the model planned only searches already planned; no more rounds"]
+    retry = [json.loads(r["input"]) for r in fake_openai.responses_requests if "performance_report" in json.loads(r["input"])]
+    assert retry[0]["user_feedback"] == "more in Europe" and retry[1]["already_planned"] == ["b1 query 1", "b1 query 2", "b1 query 3", "fresh angle"]
+    assert result.unused_feedback == ""  # round 1 was planned with it
+
+    fake_openai.requests.clear()
+    feedback = iter(["first note", "later note"])
+    settings.lists.max_retry_rounds = 1
+    result = builder(settings, approve=approve).build(BuildRequest(description="x", min_items=5, columns=["Company"]))
+    assert result.unused_feedback == "later note"  # given at the last round: nothing followed it
 
 
 def test_the_mock_provider_answers_from_fixed_local_results(settings: Settings, fake_openai) -> None:
@@ -135,16 +179,29 @@ def test_rows_dedupe_by_url_else_title_and_source() -> None:
     assert table.rows[0] == {"Company": "Acme", "Website": "", "source_query_id": "1", "source_strategy": "web"}
 
 
-def test_approval_edits_drop_add_and_feedback() -> None:
-    plan = SearchPlan(tasks=[SearchTask(id="1", query="a"), SearchTask(id="2", query="b", strategy="news")])
-    assert edit_plan(plan, "d 1").plan.ids() == ["2"]
-    added = edit_plan(plan, "+ acme rivals").plan.tasks[-1]
+def test_approval_edits_act_on_the_numbers_shown_whatever_the_ids() -> None:
+    plan = SearchPlan(tasks=[SearchTask(id="b1 s1", query="a"), SearchTask(id="b1,s2", query="b", strategy="news"),
+                             SearchTask(id="3", query="c")])
+    shown = NumberedPlan.of(plan)
+    assert shown.lines() == ["1. [web] a", "2. [news] b", "3. [web] c"]
+    dropped = edit_plan(shown, "d 1 3")
+    assert dropped.plan.ids() == ["b1,s2"] and dropped.message == "dropped 1, 3; 1 searches left"
+    assert edit_plan(shown, "d 2,3").plan.ids() == ["b1 s1"]
+    # numbers stay with their search: after dropping 1, "3" is still "c" and an added search is 4
+    after = edit_plan(edit_plan(shown, "d 1").shown, "+ acme rivals").shown
+    assert after.lines() == ["2. [news] b", "3. [web] c", "4. [web] acme rivals"]
+    assert edit_plan(after, "d 3").plan.ids() == ["b1,s2", "u1"]
+    added = after.plan.tasks[-1]
     assert (added.id, added.strategy, added.query) == ("u1", "web", "acme rivals")
-    assert edit_plan(plan, "f more in Europe").feedback == "more in Europe"
-    assert edit_plan(plan, "").action == "approve"
-    for bad in ("d 9", "x", "+", "d"):
-        with pytest.raises(PlanEditError):
-            edit_plan(plan, bad)
+    noted = edit_plan(edit_plan(shown, "f more in Europe").shown, "f fewer agencies")
+    assert noted.feedback == "more in Europe; fewer agencies" and noted.message == "feedback kept for the next round (2 notes)"
+    assert edit_plan(shown, "").action == "approve"
+    for bad, message in [("d 9", "no search numbered 9 (the plan holds 1, 2, 3): nothing dropped"),
+                         ("d b1", "drop takes the searches' numbers, e.g. d 1 3, not b1: nothing dropped"),
+                         ("+ A", "search 1 already runs that query: nothing added"), ("x", "unknown command 'x'"),
+                         ("+", "add needs text"), ("d", "drop needs one or more numbers")]:
+        with pytest.raises(PlanEditError, match=re.escape(message)):
+            edit_plan(shown, bad)
 
 
 def test_respond_falls_back_to_chat_completions_on_an_endpoint_without_responses(settings: Settings, fake_openai) -> None:

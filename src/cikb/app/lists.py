@@ -48,12 +48,13 @@ def open_builder(settings: Settings, *, approve: ApproveFn = approve_all, mock_s
 
 
 def build_list(settings: Settings, request: BuildRequest, *, approve: ApproveFn = approve_all, mock_search: bool | None = None,
-               on_event: Callable[[str], None] | None = None) -> tuple[BuildResult, Path]:
-    """Build the list and export it; return the result and the CSV's path (rows found before a Ctrl-C included)."""
+               on_event: Callable[[str], None] | None = None) -> tuple[BuildResult, Path | None]:
+    """Build the list and export it; return the result and the CSV's path (rows found before a Ctrl-C included),
+    None when no row was found: an empty CSV would only fail in `cikb gather --from-csv`."""
     check_export_dir(settings.lists.export_dir)
     builder = open_builder(settings, approve=approve, mock_search=mock_search, on_event=on_event)
     result = builder.build(request)
-    return result, export_list(result, settings.lists.export_dir)
+    return result, export_list(result, settings.lists.export_dir) if result.rows else None
 
 
 def export_list(result: BuildResult, export_dir: Path, now: datetime | None = None) -> Path:

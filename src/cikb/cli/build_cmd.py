@@ -22,13 +22,15 @@ def build_command(
 ) -> None:
     """Build a list: plan web searches, approve them, run them, export output_YYYYMMDD_HHMMSS.csv.
 
-    The approval step lists each search as \\[id] \\[strategy] query.
-    Enter approves; `d ID [ID...]` drops searches; `+ QUERY` adds one; `f TEXT` gives feedback for the next round.
+    The approval step lists the searches numbered 1..N as N. \\[strategy] query (the model's ids are in --json).
+    Enter approves; `d N [N...]` drops searches by number; `+ QUERY` adds one; `f TEXT` gives feedback for the next round.
+    The prompt has line editing and history (arrow keys, Ctrl-R).
     Ctrl-C there cancels; Ctrl-C during the searches exports the rows found so far.
+    A build that finds no row writes nothing and exits 1.
     The CSV feeds `cikb gather --from-csv` and `cikb enrich`.
     """
     from cikb.app.lists import build_list
-    from cikb.lists import BuildRequest
+    from cikb.lists import BuildFailed, BuildRequest
     from cikb.lists.pipeline import approve_all
 
     if not description.strip():
@@ -38,10 +40,12 @@ def build_command(
                               approve=approve_all if yes else terminal_approval, mock_search=mock_search or None,
                               on_event=lambda line: console.print(safe(line), highlight=False, soft_wrap=True))
     if as_json:
-        print_json({"csv": str(path), **result.model_dump()})
-    _status(result, path)
+        print_json({"csv": str(path) if path else None, **result.model_dump()})
+    _status(result, path, settings().lists.max_retry_rounds)
     if result.interrupted:
         sys.exit(130)
+    if path is None:
+        raise BuildFailed(f"the list is empty: {result.empty_reason()}; nothing written")
 
 
 def _columns(text: str | None) -> list[str] | None:
@@ -59,31 +63,40 @@ def _columns(text: str | None) -> list[str] | None:
 
 
 def terminal_approval(plan, round: int):
-    """The approval step at the terminal: show the plan, read commands until the user approves."""
-    from cikb.lists import Approval, PlanEditError, edit_plan
-    from cikb.lists.plan import HELP, plan_lines
+    """The approval step at the terminal: show the numbered plan, read commands until the user approves."""
+    from cikb.lists import Approval, NumberedPlan, PlanEditError, edit_plan
+    from cikb.lists.plan import HELP
 
+    _line_editing()
     title = "Planned searches" if round == 0 else f"Retry round {round}: planned searches"
     console.print(f"{title} ({len(plan.tasks)}):", highlight=False)
-    _show(plan_lines(plan))
+    shown = NumberedPlan.of(plan)
+    _show(shown.lines())
     console.print(HELP, highlight=False, markup=False, soft_wrap=True)
-    feedback = ""
     while True:
         command = input("approve> ")
         try:
-            edit = edit_plan(plan, command)
+            edit = edit_plan(shown, command)
         except PlanEditError as err:
             console.print(f"[red]error:[/red] {safe(err)}", highlight=False)
             continue
-        if edit.action == "approve" and not plan.tasks:
+        if edit.action == "approve" and not edit.plan.tasks:
             console.print("no searches left: add one with + QUERY", highlight=False)
             continue
         console.print(safe(edit.message), highlight=False)
         if edit.action == "approve":
-            return Approval(plan=plan, feedback=feedback)
-        plan, feedback = edit.plan, edit.feedback or feedback
+            return Approval(plan=edit.plan, feedback=edit.feedback)
+        shown = edit.shown
         if edit.action in ("drop", "add"):
-            _show(plan_lines(plan))
+            _show(shown.lines())
+
+
+def _line_editing() -> None:
+    """Arrow keys, Ctrl-R and the history of this build's commands at the prompt: ``input()`` uses readline once imported."""
+    try:
+        import readline  # noqa: F401  (imported for its effect on input())
+    except ImportError:  # Windows: no GNU readline; the console's own line editing remains
+        pass
 
 
 def _show(lines: list[str]) -> None:
@@ -91,20 +104,37 @@ def _show(lines: list[str]) -> None:
         console.print(plain(line), highlight=False, markup=False, soft_wrap=True)
 
 
-def _status(result, path) -> None:
+def _status(result, path, max_retry_rounds: int) -> None:
     failed = result.zero_result
     console.print(f"requested items: {result.request.min_items}", highlight=False)
     console.print(f"actual items: {len(result.rows)}", highlight=False)
     console.print(f"retries used: {result.retries_used}", highlight=False)
     console.print(f"failed or zero-result queries: {len(failed)}", highlight=False)
     for search in failed:
-        console.print(plain(f"  [{search.id}] [{search.strategy}] {search.query}: {search.note}"), highlight=False, markup=False, soft_wrap=True)
-    if len(result.rows) < result.request.min_items and not result.interrupted:
+        _say(f"  [{search.strategy}] {search.query}: {search.note}")
+    if result.rows and len(result.rows) < result.request.min_items and not result.interrupted:
         console.print(f"the list is short of --min-items after {result.retries_used} retry rounds (lists.max_retry_rounds); performance report:", highlight=False, soft_wrap=True)
         for search in result.searches:
-            console.print(plain(f"  [{search.id}] [{search.strategy}] {search.query}: {search.items_found} new; {search.note}"),
-                          highlight=False, markup=False, soft_wrap=True)
+            _say(f"  [{search.strategy}] {search.query}: {search.items_found} new; {search.note}")
+    if result.unused_feedback:
+        _say(f"feedback not used: no retry round was planned after it ({_why_no_round(result, max_retry_rounds)}): {result.unused_feedback}")
     if result.interrupted:
-        console.print("interrupted: the rows found so far are exported", highlight=False)
+        console.print("interrupted: " + ("the rows found so far are exported" if path else "no row found yet: nothing written"), highlight=False)
+    if path is None:
+        return
     console.print(f"list written to {safe(path)} ({len(result.rows)} rows: {safe(', '.join(result.columns))})", highlight=False, soft_wrap=True)
     console.print(f"next: cikb gather --from-csv {safe(path)}, then cikb enrich {safe(path)} --column ...", highlight=False, soft_wrap=True)
+
+
+def _why_no_round(result, max_retry_rounds: int) -> str:
+    if result.interrupted:
+        return "interrupted"
+    if len(result.rows) >= result.request.min_items:
+        return "the list reached --min-items"
+    if result.retries_used < max_retry_rounds and result.notes:
+        return "the retry round ended the build, see above"
+    return f"lists.max_retry_rounds = {max_retry_rounds} reached"
+
+
+def _say(line: str) -> None:
+    console.print(plain(line), highlight=False, markup=False, soft_wrap=True)

@@ -3,7 +3,9 @@
 The pipeline (:class:`ListBuilder`) generates candidate searches in batches, derives a schema
 unless columns are given, filters the candidates to a plan, asks an approval callback, runs each
 search, normalises and dedupes the rows, and retries with a performance report while the list is
-short. It takes the model and the search provider as protocols (:class:`JsonModel`,
+short. Searches are shown numbered (:class:`NumberedPlan`); a model answer that is not the asked JSON
+is asked again once, then that step fails with one line (prose is never run as searches), and a
+query planned once is never planned again. It takes the model and the search provider as protocols (:class:`JsonModel`,
 :class:`SearchProvider`); ``cikb.app.lists`` wires the configured ones and exports the CSV.
 Like a stage, this package imports only ``cikb.core`` and ``cikb.prompts``.
 """
@@ -17,8 +19,8 @@ from cikb.lists.models import (
     SearchReport,
     SearchTask,
 )
-from cikb.lists.pipeline import ApproveFn, BuildCancelled, ListBuilder, StepModels
-from cikb.lists.plan import PlanEditError, edit_plan
+from cikb.lists.pipeline import ApproveFn, BuildCancelled, BuildFailed, ListBuilder, StepModels
+from cikb.lists.plan import NumberedPlan, PlanEditError, edit_plan
 from cikb.lists.search import (
     JsonModel,
     MockSearch,
@@ -29,7 +31,7 @@ from cikb.lists.search import (
 from cikb.lists.table import ItemTable
 
 __all__ = [
-    "Approval", "ApproveFn", "BuildCancelled", "BuildRequest", "BuildResult", "ItemTable", "JsonModel", "ListBuilder",
-    "MockSearch", "PerformanceReport", "PlanEditError", "SearchFailed", "SearchPlan", "SearchProvider", "SearchReport",
+    "Approval", "ApproveFn", "BuildCancelled", "BuildFailed", "BuildRequest", "BuildResult", "ItemTable", "JsonModel", "ListBuilder",
+    "MockSearch", "NumberedPlan", "PerformanceReport", "PlanEditError", "SearchFailed", "SearchPlan", "SearchProvider", "SearchReport",
     "SearchTask", "StepModels", "WebSearch", "edit_plan",
 ]

@@ -70,11 +70,23 @@ class BuildResult(BaseModel):
     retries_used: int = 0
     searches: list[SearchReport] = Field(default_factory=list)
     interrupted: bool = Field(False, description="Ctrl-C stopped the searches; rows are what was found so far.")
+    notes: list[str] = Field(default_factory=list, description="Steps that failed or ended the rounds early, one line each.")
+    unused_feedback: str = Field("", description="Feedback given at the last approval that no retry round was planned with.")
 
     @property
     def zero_result(self) -> list[SearchReport]:
         """Searches that failed or added nothing."""
         return [search for search in self.searches if search.items_found == 0]
+
+    def empty_reason(self) -> str:
+        """Why the build found no rows, in one clause (for a result without rows)."""
+        if not self.searches:
+            return "no search ran"
+        failed = [search for search in self.searches if search.note.startswith("failed")]
+        reason = f"none of the {len(self.searches)} searches found an item"
+        if failed:
+            reason += f" ({len(failed)} failed, e.g. {failed[0].note.removeprefix('failed: ')})"
+        return reason + (f"; {self.notes[-1]}" if self.notes else "")
 
     def report(self, total_items: int, feedback: str = "") -> PerformanceReport:
         """The performance report of the searches so far, with ``total_items`` rows kept."""

@@ -1,4 +1,4 @@
-"""Reading the model's JSON answers, and the seed's fallback when there is no JSON (seed 5.4)."""
+"""Reading the model's JSON answers. An answer without the asked JSON is a ValueError: prose is never read as searches."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from typing import Any
 from cikb.lists.models import SearchTask
 
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*|\s*```$")
-_LIST_MARK = re.compile(r"^\s*(?:[-*•]|\d+[.)]|\[[^\]]*\])\s*")
 
 
 def load_json(text: str) -> Any:
@@ -56,15 +55,6 @@ def parse_searches(text: str, batch: int, taken: set[str], strategies: set[str])
                                 rationale=str(raw.get("rationale") or "").strip() or None))
     if not tasks:
         raise ValueError("no searches in the answer")
-    return tasks
-
-
-def fallback_searches(text: str, batch: int, taken: set[str]) -> list[SearchTask]:
-    """The seed's last resort: each non-empty line of the answer is a ``web`` search."""
-    tasks = []
-    for n, line in enumerate((_LIST_MARK.sub("", line).strip(" \"',") for line in text.splitlines()), start=1):
-        if line and not line.startswith(("{", "}", "[", "]", "```")) and len(line) <= 300:
-            tasks.append(SearchTask(id=_unique_id("", f"{batch}_{n}", taken), query=line, strategy="web"))
     return tasks
 
 

@@ -32,6 +32,16 @@ class BuildCancelled(CikbError):
     exit_code = 130
 
 
+class BuildFailed(CikbError):
+    """The build cannot go on: the model planned no usable search."""
+
+    exit_code = 1
+
+
+class StepFailed(ValueError):
+    """A model step whose answer was not the asked JSON, twice; the message is one line saying so."""
+
+
 @dataclass(frozen=True)
 class StepModels:
     """The model of each step (None: the client's default)."""
@@ -53,7 +63,7 @@ def approve_all(plan: SearchPlan, round: int) -> Approval:
 class ListBuilder:
     """One build: ``ListBuilder(model, search, settings, approve).build(request)``.
 
-    ``on_event`` receives one line per step ("searching [3] ..."), for a progress display.
+    ``on_event`` receives one line per step ("searching 2/5 acme rivals: 3 new (9 in all)"), for a progress display.
     """
 
     def __init__(self, model: JsonModel, search: SearchProvider, settings: ListSettings,
@@ -69,11 +79,13 @@ class ListBuilder:
 
     def build(self, request: BuildRequest) -> BuildResult:
         """Run every round. Ctrl-C (or end of input) before the first search raises :class:`BuildCancelled`;
-        after it, the result holds the rows found so far with ``interrupted`` set."""
-        result = BuildResult(request=request, columns=request.columns or [])
+        after it, the result holds the rows found so far with ``interrupted`` set. :class:`BuildFailed` when
+        the model planned no search at all."""
+        result = self._result = BuildResult(request=request, columns=request.columns or [])
         table = ItemTable(result.columns)
         self._searching = False
         self._taken = set()  # ids of this build's searches
+        self._planned: dict[str, str] = {}  # queries shown for approval (normalised: as written): never planned again
         try:
             self._rounds(request, result, table)
         except (KeyboardInterrupt, EOFError):
@@ -88,59 +100,93 @@ class ListBuilder:
         if not request.columns:
             result.columns = table.columns = self.derive_schema(request.description)
         candidates = self.generate(request.description)
+        if not candidates:
+            raise BuildFailed(f"the model planned no searches ({result.notes[-1] if result.notes else 'its answers held none'}): nothing written")
         feedback = ""
         for round in range(self.settings.max_retry_rounds + 1):
             if round:
                 result.retries_used = round
-                candidates = self.regenerate(request.description, result, table, feedback, batch=self.settings.initial_batches + round)
-            approval = self.approve(self.filter(request.description, candidates), round)
+                candidates = self._retry_candidates(request.description, result, table, feedback)
+                if not candidates:
+                    break
+            plan = self.filter(request.description, candidates)
+            approval = self.approve(plan, round)
+            self._planned.update((_normal(task.query), task.query) for task in [*plan.tasks, *approval.plan.tasks])
             feedback = approval.feedback or feedback
+            result.unused_feedback = approval.feedback or result.unused_feedback
             self._searching = True
             for n, task in enumerate(approval.plan.tasks, start=1):
                 result.searches.append(self._run(task, request.description, table, f"{n}/{len(approval.plan.tasks)}"))
             if len(table) >= request.min_items:
                 return
 
+    def _retry_candidates(self, description: str, result: BuildResult, table: ItemTable, feedback: str) -> list[SearchTask]:
+        """A retry round's new searches; none (said in one line) when the step failed or planned only old queries."""
+        try:
+            candidates = self.regenerate(description, result, table, feedback, batch=self.settings.initial_batches + result.retries_used)
+        except StepFailed as err:
+            self._note(f"retry round {result.retries_used} failed: {err}; no more rounds")
+            return []
+        result.unused_feedback = ""  # the round was planned with it
+        if not candidates:
+            self._note(f"retry round {result.retries_used}: the model planned only searches already planned; no more rounds")
+        return candidates
+
+    def _note(self, line: str) -> None:
+        """A step that failed or ended the rounds: said now, and kept for the final status."""
+        self._result.notes.append(line)
+        self.say(line)
+
     # --- steps ------------------------------------------------------------------
 
     def generate(self, description: str) -> list[SearchTask]:
-        """``initial_batches`` batches of ``per_batch`` candidate searches."""
+        """``initial_batches`` batches of ``per_batch`` candidate searches; a batch whose answer is not JSON is left out."""
         tasks: list[SearchTask] = []
         for batch in range(1, self.settings.initial_batches + 1):
             self.say(f"generating searches: batch {batch}/{self.settings.initial_batches}")
             payload = {"list": description, "count": self.settings.per_batch, "batch": batch,
                        "already_planned": [task.query for task in tasks]}
-            tasks += self._searches("build:generate", "build_generate_searches", payload, batch)
+            try:
+                tasks += self._searches("build:generate", "build_generate_searches", payload, batch)
+            except StepFailed as err:
+                self._note(f"generating searches: batch {batch}/{self.settings.initial_batches} failed: {err}")
         return tasks
 
     def regenerate(self, description: str, result: BuildResult, table: ItemTable, feedback: str, batch: int) -> list[SearchTask]:
-        """New searches from the performance report of the rounds so far."""
+        """New searches from the performance report of the rounds so far, without those planned before. StepFailed if not JSON."""
         report = result.report(len(table), feedback)
         self.say(f"retry round {result.retries_used}: {len(table)} of {result.request.min_items} items, asking for new searches")
         payload = {"list": description, "count": self.settings.per_batch, "performance_report": report.model_dump(),
-                   "user_feedback": feedback}
+                   "user_feedback": feedback, "already_planned": list(self._planned.values())}
         return self._searches("build:retry", "build_retry_searches", payload, batch)
 
     def derive_schema(self, description: str) -> list[str]:
         self.say("choosing the columns")
-        parsed, _ = self._ask("build:schema", "build_schema", {"list": description}, schemas.COLUMNS,
-                              self.models.schema, parsing.parse_columns)
-        columns = parsed or list(self.settings.default_columns)
+        try:
+            columns = self._ask("build:schema", "build_schema", {"list": description}, schemas.COLUMNS,
+                                self.models.schema, parsing.parse_columns)
+        except StepFailed as err:
+            columns = list(self.settings.default_columns)
+            self._note(f"choosing the columns failed: {err}; using {', '.join(columns)} (lists.default_columns)")
         # The list feeds `cikb gather` and `cikb enrich`, which look for a Company column.
         if not any(column.lower() in ("company", "name", "company name") for column in columns):
             columns.insert(0, "Company")
         return columns
 
     def filter(self, description: str, candidates: list[SearchTask]) -> SearchPlan:
-        """``filtered_count`` of the candidates, in the model's order; an empty or unusable answer keeps them all."""
+        """``filtered_count`` of the candidates, in the model's order; an empty pick or a failed step keeps them all."""
         if len(candidates) <= self.settings.filtered_count:
             return SearchPlan(tasks=candidates)
         self.say(f"choosing {self.settings.filtered_count} of {len(candidates)} searches")
         payload = {"list": description, "count": self.settings.filtered_count,
                    "candidates": [task.model_dump(exclude_none=True) for task in candidates]}
-        ids, _ = self._ask("build:filter", "build_filter_searches", payload, schemas.IDS, self.models.filter, parsing.parse_ids)
+        try:
+            ids = self._ask("build:filter", "build_filter_searches", payload, schemas.IDS, self.models.filter, parsing.parse_ids)
+        except StepFailed as err:
+            self._note(f"choosing searches failed: {err}; keeping all {len(candidates)}")
+            ids = []
         by_id = {task.id: task for task in candidates}
-        kept = list(dict.fromkeys(i for i in ids or [] if i in by_id))[: self.settings.filtered_count]
+        kept = list(dict.fromkeys(i for i in ids if i in by_id))[: self.settings.filtered_count]
         return SearchPlan(tasks=[by_id[i] for i in kept] if kept else candidates)
 
     def _run(self, task: SearchTask, description: str, table: ItemTable, progress: str) -> SearchReport:
@@ -150,29 +196,38 @@ class ListBuilder:
             items = self.search.search(task, table.columns, strategy, description) if strategy else []
         except SearchFailed as err:
             report.note = f"failed: {err}"
-            self.say(f"searching {progress} [{task.id}] {task.query}: failed ({err})")
+            self.say(f"searching {progress} {task.query}: failed ({err})")
             return report
         report.items_found = sum(table.add(item, task) for item in items)
         duplicates = len(items) - report.items_found
         report.note = f"{len(items)} results, {duplicates} duplicates or empty" if items else "no results"
-        self.say(f"searching {progress} [{task.id}] {task.query}: {report.items_found} new ({len(table)} in all)")
+        self.say(f"searching {progress} {task.query}: {report.items_found} new ({len(table)} in all)")
         return report
 
     # --- model calls --------------------------------------------------------------
 
     def _searches(self, step: str, prompt: str, payload: dict, batch: int) -> list[SearchTask]:
+        """The answer's searches, without queries planned before (in this build, this batch included)."""
         strategies = set(self.settings.strategies) | {"web"}
-        parsed, text = self._ask(step, prompt, payload, schemas.SEARCHES, self.models.generate,
-                                 lambda answer: parsing.parse_searches(answer, batch, set(self._taken), strategies))
-        tasks = parsed if parsed is not None else parsing.fallback_searches(text or "", batch, set(self._taken))
+        parsed = self._ask(step, prompt, payload, schemas.SEARCHES, self.models.generate,
+                           lambda answer: parsing.parse_searches(answer, batch, set(self._taken), strategies))
+        tasks, repeated = [], 0
+        seen = set(self._planned) | {_normal(query) for query in payload.get("already_planned", [])}
+        for task in parsed:
+            if _normal(task.query) in seen:
+                repeated += 1
+                continue
+            seen.add(_normal(task.query))
+            tasks.append(task)
+        if repeated:
+            self.say(f"left out {repeated} of {len(parsed)} searches: planned before")
         self._taken.update(task.id for task in tasks)
         return tasks
 
-    def _ask(self, step: str, prompt: str, payload: dict, schema: dict, model: str | None,
-             parse: Callable[[str], Any]) -> tuple[Any | None, str | None]:
-        """The parsed answer, asking twice at most (seed 10); else (None, the last answer's text) for a fallback.
+    def _ask(self, step: str, prompt: str, payload: dict, schema: dict, model: str | None, parse: Callable[[str], Any]) -> Any:
+        """The parsed answer, asking twice at most (seed 10). :class:`StepFailed` when neither answer is the asked JSON.
 
-        An endpoint error on both attempts is raised: without a model there is nothing to fall back on.
+        An endpoint error on both attempts is raised: without a model there is nothing to go on with.
         """
         instructions = load_prompt(prompt).replace("{count}", str(payload.get("count", "")))
         text: str | None = None
@@ -185,9 +240,19 @@ class ListBuilder:
                 error = err
                 continue
             try:
-                return parse(text), text
+                return parse(text)
             except ValueError:
                 continue
         if text is None and error is not None:
             raise error
-        return None, text
+        raise StepFailed(f"the model answered {_snippet(text or '')}, not the asked JSON (asked twice)")
+
+
+def _normal(query: str) -> str:
+    """A query as compared for repeats: case and spacing ignored."""
+    return " ".join(query.casefold().split())
+
+
+def _snippet(text: str, width: int = 60) -> str:
+    line = " ".join(text.split())
+    return repr(line if len(line) <= width else line[: width - 3] + "...") if line else "nothing"

@@ -1,40 +1,78 @@
-"""The approval step's edits: approve, drop ids, add a query, give feedback (seed 7.5).
+"""The approval step's edits: approve, drop searches by number, add a query, give feedback (seed 7.5).
 
+The plan is shown numbered 1..N; the model's ids stay internal (they may hold spaces or commas).
+A number stays with its search for the whole approval step, so a number read from a list shown
+earlier never names another search; an added search gets the next number.
 A terminal, a web form or a script drives the same edits through :func:`edit_plan`:
 
-    edit_plan(plan, "drop 3 5")        # removes tasks 3 and 5
-    edit_plan(plan, "add acme rivals") # appends a `web` task with a new id
-    edit_plan(plan, "feedback more EU companies")
-    edit_plan(plan, "")                # approve
+    shown = NumberedPlan.of(plan)
+    edit_plan(shown, "d 1 3")          # removes searches 1 and 3
+    edit_plan(shown, "+ acme rivals")  # appends a `web` search numbered N+1
+    edit_plan(shown, "f more EU companies")
+    edit_plan(shown, "")               # approve
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from cikb.lists.models import SearchPlan, SearchTask
 
-HELP = "Enter approves; d ID [ID...] drops; + QUERY adds a web search; f TEXT gives feedback for the next round"
+HELP = "Enter approves; d N [N...] drops searches by number; + QUERY adds a web search; f TEXT gives feedback for the next round"
 _VERBS = {"": "approve", "a": "approve", "approve": "approve", "y": "approve", "yes": "approve",
           "d": "drop", "drop": "drop", "+": "add", "add": "add", "f": "feedback", "feedback": "feedback"}
 
 
 class PlanEditError(ValueError):
-    """An approval command that cannot be applied (unknown verb, unknown id, nothing to add)."""
+    """An approval command that cannot be applied (unknown verb, unknown number, nothing to add)."""
+
+
+@dataclass(frozen=True)
+class NumberedPlan:
+    """The plan as the user sees it: each search with its number, and the feedback given so far."""
+
+    entries: tuple[tuple[int, SearchTask], ...]
+    feedback: tuple[str, ...] = field(default=())
+
+    @classmethod
+    def of(cls, plan: SearchPlan) -> NumberedPlan:
+        return cls(tuple(enumerate(plan.tasks, start=1)))
+
+    @property
+    def plan(self) -> SearchPlan:
+        return SearchPlan(tasks=[task for _, task in self.entries])
+
+    @property
+    def numbers(self) -> list[int]:
+        return [number for number, _ in self.entries]
+
+    def lines(self) -> list[str]:
+        """``N. [strategy] query``, one line per search."""
+        return [f"{number}. [{task.strategy}] {task.query}" for number, task in self.entries]
 
 
 @dataclass(frozen=True)
 class PlanEdit:
     action: Literal["approve", "drop", "add", "feedback"]
-    plan: SearchPlan
-    feedback: str = ""
+    shown: NumberedPlan
     message: str = ""
 
+    @property
+    def plan(self) -> SearchPlan:
+        return self.shown.plan
 
-def edit_plan(plan: SearchPlan, command: str) -> PlanEdit:
-    """Apply one approval command to ``plan`` (which stays unchanged); see :data:`HELP`."""
+    @property
+    def feedback(self) -> str:
+        """Every feedback note given at this step, in order."""
+        return "; ".join(self.shown.feedback)
+
+
+def edit_plan(shown: NumberedPlan | SearchPlan, command: str) -> PlanEdit:
+    """Apply one approval command to ``shown`` (which stays unchanged); see :data:`HELP`."""
+    if isinstance(shown, SearchPlan):
+        shown = NumberedPlan.of(shown)
     command = command.strip()
     if command.startswith("+"):
         verb, rest = "+", command[1:].strip()
@@ -45,37 +83,50 @@ def edit_plan(plan: SearchPlan, command: str) -> PlanEdit:
     if action is None:
         raise PlanEditError(f"unknown command {verb!r}: {HELP}")
     if action == "approve":
-        return PlanEdit("approve", plan, message=f"approved {len(plan.tasks)} searches")
+        return PlanEdit("approve", shown, message=f"approved {len(shown.entries)} searches")
     if action == "drop":
-        return _drop(plan, rest)
+        return _drop(shown, rest)
     if not rest:
         raise PlanEditError(f"{action} needs text: {HELP}")
     if action == "add":
-        task = SearchTask(id=new_task_id(plan), query=rest, strategy="web", rationale="added by the user")
-        return PlanEdit("add", SearchPlan(tasks=[*plan.tasks, task]), message=f"added [{task.id}] [web] {rest}")
-    return PlanEdit("feedback", plan, feedback=rest, message="feedback kept for the next round")
+        return _add(shown, " ".join(rest.split()))
+    kept = NumberedPlan(shown.entries, (*shown.feedback, rest))
+    return PlanEdit("feedback", kept, message="feedback kept for the next round" + (f" ({len(kept.feedback)} notes)" if len(kept.feedback) > 1 else ""))
 
 
-def _drop(plan: SearchPlan, rest: str) -> PlanEdit:
-    ids = [part for part in re.split(r"[\s,]+", rest) if part]
-    if not ids:
-        raise PlanEditError(f"drop needs one or more ids: {HELP}")
-    unknown = [i for i in ids if i not in plan.ids()]
+def _drop(shown: NumberedPlan, rest: str) -> PlanEdit:
+    words = [part for part in re.split(r"[\s,]+", rest) if part]
+    if not words:
+        raise PlanEditError(f"drop needs one or more numbers, e.g. d 1 3: {HELP}")
+    not_numbers = [word for word in words if not word.isdecimal()]
+    if not_numbers:
+        raise PlanEditError(f"drop takes the searches' numbers, e.g. d 1 3, not {', '.join(not_numbers)}: nothing dropped")
+    numbers = list(dict.fromkeys(int(word) for word in words))
+    unknown = [str(n) for n in numbers if n not in shown.numbers]
     if unknown:
-        raise PlanEditError(f"no search with id {', '.join(unknown)}: nothing dropped")
-    kept = [task for task in plan.tasks if task.id not in ids]
-    return PlanEdit("drop", SearchPlan(tasks=kept), message=f"dropped {', '.join(ids)}; {len(kept)} searches left")
+        raise PlanEditError(f"no search numbered {', '.join(unknown)} (the plan holds {_span(shown.numbers)}): nothing dropped")
+    kept = tuple(entry for entry in shown.entries if entry[0] not in numbers)
+    return PlanEdit("drop", NumberedPlan(kept, shown.feedback),
+                    message=f"dropped {', '.join(map(str, numbers))}; {len(kept)} searches left")
+
+
+def _add(shown: NumberedPlan, query: str) -> PlanEdit:
+    same = next((number for number, task in shown.entries if task.query.lower() == query.lower()), None)
+    if same is not None:
+        raise PlanEditError(f"search {same} already runs that query: nothing added")
+    number = max(shown.numbers, default=0) + 1
+    task = SearchTask(id=new_task_id(shown.plan), query=query, strategy="web", rationale="added by the user")
+    return PlanEdit("add", NumberedPlan((*shown.entries, (number, task)), shown.feedback), message=f"added {number}. [web] {query}")
+
+
+def _span(numbers: list[int]) -> str:
+    return ", ".join(map(str, numbers)) if numbers else "no searches"
 
 
 def new_task_id(plan: SearchPlan) -> str:
-    """``u1``, ``u2``...: the first user id the plan does not hold."""
+    """``u1``, ``u2``...: the first user id the plan does not hold (internal, like the model's ids)."""
     taken = set(plan.ids())
     n = 1
     while f"u{n}" in taken:
         n += 1
     return f"u{n}"
-
-
-def plan_lines(plan: SearchPlan) -> list[str]:
-    """``[id] [strategy] query``, one line per task."""
-    return [f"[{task.id}] [{task.strategy}] {task.query}" for task in plan.tasks]
