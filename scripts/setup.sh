@@ -64,5 +64,15 @@ if ! command -v chromium >/dev/null 2>&1; then
         echo "note: tests/test_web_browser.py needs headless Chromium: sudo apt-get install -y chromium" >&2
     fi
 fi
+# Debian's tmux for the terminal test (tests/test_build_tmux.py drives `cikb build`'s prompt in it).
+if ! command -v tmux >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        step "installing Debian's tmux for the terminal test"
+        apt-get update
+        DEBIAN_FRONTEND=noninteractive apt-get install -y tmux
+    else
+        echo "note: tests/test_build_tmux.py needs tmux: sudo apt-get install -y tmux" >&2
+    fi
+fi
 touch "$VENV/.installed-demo" "$VENV/.installed-test"
 echo "cikb set up in $VENV (with the test tools, PyTorch and the local LLM)"

@@ -191,6 +191,8 @@ def test_approval_edits_act_on_the_numbers_shown_whatever_the_ids() -> None:
     after = edit_plan(edit_plan(shown, "d 1").shown, "+ acme rivals").shown
     assert after.lines() == ["2. [news] b", "3. [web] c", "4. [web] acme rivals"]
     assert edit_plan(after, "d 3").plan.ids() == ["b1,s2", "u1"]
+    # a dropped number is never given again: after dropping 3, an added search is 4, not 3
+    assert edit_plan(edit_plan(shown, "d 3").shown, "+ z").shown.lines()[-1] == "4. [web] z"
     added = after.plan.tasks[-1]
     assert (added.id, added.strategy, added.query) == ("u1", "web", "acme rivals")
     noted = edit_plan(edit_plan(shown, "f more in Europe").shown, "f fewer agencies")

@@ -2,7 +2,7 @@
 
 The plan is shown numbered 1..N; the model's ids stay internal (they may hold spaces or commas).
 A number stays with its search for the whole approval step, so a number read from a list shown
-earlier never names another search; an added search gets the next number.
+earlier never names another search; an added search gets a number never shown before.
 A terminal, a web form or a script drives the same edits through :func:`edit_plan`:
 
     shown = NumberedPlan.of(plan)
@@ -15,7 +15,7 @@ A terminal, a web form or a script drives the same edits through :func:`edit_pla
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from cikb.lists.models import SearchPlan, SearchTask
@@ -35,10 +35,11 @@ class NumberedPlan:
 
     entries: tuple[tuple[int, SearchTask], ...]
     feedback: tuple[str, ...] = field(default=())
+    last_number: int = 0  # the highest number given so far, dropped searches included: never given again
 
     @classmethod
     def of(cls, plan: SearchPlan) -> NumberedPlan:
-        return cls(tuple(enumerate(plan.tasks, start=1)))
+        return cls(tuple(enumerate(plan.tasks, start=1)), last_number=len(plan.tasks))
 
     @property
     def plan(self) -> SearchPlan:
@@ -90,7 +91,7 @@ def edit_plan(shown: NumberedPlan | SearchPlan, command: str) -> PlanEdit:
         raise PlanEditError(f"{action} needs text: {HELP}")
     if action == "add":
         return _add(shown, " ".join(rest.split()))
-    kept = NumberedPlan(shown.entries, (*shown.feedback, rest))
+    kept = replace(shown, feedback=(*shown.feedback, rest))
     return PlanEdit("feedback", kept, message="feedback kept for the next round" + (f" ({len(kept.feedback)} notes)" if len(kept.feedback) > 1 else ""))
 
 
@@ -106,7 +107,7 @@ def _drop(shown: NumberedPlan, rest: str) -> PlanEdit:
     if unknown:
         raise PlanEditError(f"no search numbered {', '.join(unknown)} (the plan holds {_span(shown.numbers)}): nothing dropped")
     kept = tuple(entry for entry in shown.entries if entry[0] not in numbers)
-    return PlanEdit("drop", NumberedPlan(kept, shown.feedback),
+    return PlanEdit("drop", replace(shown, entries=kept),
                     message=f"dropped {', '.join(map(str, numbers))}; {len(kept)} searches left")
 
 
@@ -114,9 +115,10 @@ def _add(shown: NumberedPlan, query: str) -> PlanEdit:
     same = next((number for number, task in shown.entries if task.query.lower() == query.lower()), None)
     if same is not None:
         raise PlanEditError(f"search {same} already runs that query: nothing added")
-    number = max(shown.numbers, default=0) + 1
+    number = shown.last_number + 1
     task = SearchTask(id=new_task_id(shown.plan), query=query, strategy="web", rationale="added by the user")
-    return PlanEdit("add", NumberedPlan((*shown.entries, (number, task)), shown.feedback), message=f"added {number}. [web] {query}")
+    return PlanEdit("add", replace(shown, entries=(*shown.entries, (number, task)), last_number=number),
+                    message=f"added {number}. [web] {query}")
 
 
 def _span(numbers: list[int]) -> str:
