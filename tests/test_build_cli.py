@@ -94,6 +94,24 @@ def test_an_approval_session_drops_adds_and_gives_feedback(tmp_path: Path, fake_
     assert [row["Company"] for row in rows] == [f"Company {n}" for n in (1, 2, 3, 4, 5, 6, 7)]
 
 
+def test_json_to_a_file_keeps_the_prompt_out_and_the_model_ids_in(tmp_path: Path, fake_openai, build_env) -> None:
+    fake_openai.respond_with(ListScript(companies=[company(n) for n in range(1, 4)], per_search=1, id_format="{prefix} s{n},x"))
+    out = tmp_path / "out.json"
+    command = f"{CIKB} build anything --columns Company,Website --min-items 2 --json > {out}"
+    child = pexpect.spawn("/bin/sh", ["-c", command], env=build_env, encoding="utf-8", timeout=30, dimensions=(50, 200))
+    child.expect_exact("1. [news] b1 query 1")
+    child.expect_exact("approve> ")  # on stderr: the terminal
+    child.sendline("d 1")
+    child.expect_exact("dropped 1; 2 searches left")
+    child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    result = json.loads(out.read_text())  # nothing but the JSON
+    assert [s["id"] for s in result["searches"]] == ["b1 s2,x", "b1 s3,x"]
+    assert [row["source_query_id"] for row in result["rows"]] == ["b1 s2,x", "b1 s3,x"]
+
+
 def test_ctrl_c_at_the_approval_step_is_one_line_and_writes_nothing(tmp_path: Path, fake_openai, build_env) -> None:
     fake_openai.respond_with(ListScript(companies=[company(1)]))
     child = spawn(build_env, "anything", "--columns", "Company", transcript=tmp_path / "t.txt")

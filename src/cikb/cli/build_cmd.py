@@ -74,7 +74,7 @@ def terminal_approval(plan, round: int):
     _show(shown.lines())
     console.print(HELP, highlight=False, markup=False, soft_wrap=True)
     while True:
-        command = input("approve> ")
+        command = _read_command()
         try:
             edit = edit_plan(shown, command)
         except PlanEditError as err:
@@ -89,6 +89,15 @@ def terminal_approval(plan, round: int):
         shown = edit.shown
         if edit.action in ("drop", "add"):
             _show(shown.lines())
+
+
+def _read_command() -> str:
+    """One line at the prompt. With stdout not a terminal (``--json > list.json``) the prompt goes to stderr,
+    not into the JSON, and input() reads without readline (it edits only when stdin and stdout are terminals)."""
+    if sys.stdout.isatty():
+        return input("approve> ")
+    console.print("approve> ", end="", highlight=False, markup=False)
+    return input()
 
 
 def _line_editing() -> None:
