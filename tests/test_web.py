@@ -21,6 +21,7 @@ from cikb.core.config import load_settings
 from cikb.enrich import save_proposal
 from cikb.enrich.models import DataProposal, EnrichSource, ProposalOperation, ProposalTarget, RowLog, RowStep
 from cikb.web import Guard, create_app
+from cikb.web.review import Choice
 
 TOKEN = "test-token-0123456789abcdef"
 PORT = 8765
@@ -84,9 +85,24 @@ def review_url(web: TestClient) -> str:
     return listing[start:listing.index('"', start)]
 
 
-def choose(web: TestClient, url: str, choice: str) -> None:
-    response = web.post(f"{url}/decide", data={"token": TOKEN, "choice": choice})
+def digest(web: TestClient, url: str) -> str:
+    """The proposals' digest the review page's forms carry."""
+    html = web.get(url).text
+    start = html.index('name="proposals" value="') + len('name="proposals" value="')
+    return html[start:html.index('"', start)]
+
+
+def choice(decision: str | None, scope: str, row: int | None = None, column: str | None = None) -> str:
+    return Choice(decision, scope, row, column).encode()  # type: ignore[arg-type]
+
+
+def choose(web: TestClient, url: str, value: str) -> None:
+    response = web.post(f"{url}/decide", data={"token": TOKEN, "proposals": digest(web, url), "choice": value})
     assert response.status_code == 303, response.text
+
+
+def apply(web: TestClient, url: str, out: str):
+    return web.post(f"{url}/apply", data={"token": TOKEN, "proposals": digest(web, url), "out": out})
 
 
 def read_rows(path: Path) -> list[dict[str, str]]:
@@ -130,7 +146,7 @@ def test_a_change_needs_the_token_in_the_form_not_only_the_cookie(reviewed, tmp_
     work, table = reviewed
     web = signed_in(tmp_path, work)
     url = review_url(web)
-    assert web.post(f"{url}/decide", data={"choice": "accept:all::"}).status_code == 403
+    assert web.post(f"{url}/decide", data={"choice": choice("accept", "all"), "proposals": digest(web, url)}).status_code == 403
     assert web.post(f"{url}/apply", data={"token": "wrong", "out": "x.csv"}).status_code == 403
     assert web.get(f"{url}/decide").status_code == 405
     assert not (work / "x.csv").exists()
@@ -151,11 +167,13 @@ def test_review_shows_value_confidence_word_evidence_with_the_value_marked_and_s
     work, _ = reviewed
     web = signed_in(tmp_path, work)
     html = web.get(review_url(web)).text
-    assert "<th data-column=\"0\">City" in html and "<th data-column=\"1\">Founded" in html  # one column per proposal
+    assert html.index('<th data-column="City">City') < html.index('<th data-column="Founded">Founded')  # one column per proposal
     assert "Acme was founded in <mark>2011</mark>." in html
     assert 'class="conf conf-high">high<' in html and 'class="conf conf-low">low<' in html
     assert 'href="https://example.com/0"' in html
-    assert "not found" in html  # Globex has no City
+    assert "not found" in html  # Globex has no City, and says why as `cikb review` does
+    globex_city = html[html.index('data-row="1" data-column="City"'):]
+    assert '<div class="reason note">' in globex_city[:globex_city.index("</td>")]
 
 
 def test_accept_and_reject_per_cell_row_and_column_then_apply_writes_only_accepted_cells(reviewed, tmp_path: Path) -> None:
@@ -163,18 +181,18 @@ def test_accept_and_reject_per_cell_row_and_column_then_apply_writes_only_accept
     original = table.read_bytes()
     web = signed_in(tmp_path, work)
     url = review_url(web)
-    choose(web, url, "accept:column::1")   # Founded: all three
-    choose(web, url, "reject:row:1:")      # Globex: none
-    choose(web, url, "accept:cell:0:0")    # Acme's City
-    choose(web, url, "reject:cell:2:0")    # Initech's City
+    choose(web, url, choice("accept", "column", column="Founded"))  # all three
+    choose(web, url, choice("reject", "row", 1))                    # Globex: none
+    choose(web, url, choice("accept", "cell", 0, "City"))           # Acme's City
+    choose(web, url, choice("reject", "cell", 2, "City"))           # Initech's City
     html = web.get(url).text
     assert html.count('data-decision="accept"') == 3 and html.count('data-decision="reject"') == 2
-    response = web.post(f"{url}/apply", data={"token": TOKEN, "out": "companies.reviewed.csv"})
+    response = apply(web, url, "companies.reviewed.csv")
     assert response.status_code == 200, response.text
     rows = read_rows(work / "companies.reviewed.csv")
     assert [(r["Company"], r["Founded"], r["City"]) for r in rows] == [("Acme", "2011", "Portland"), ("Globex", "", ""), ("Initech", "1999", "")]
     assert table.read_bytes() == original  # the input is never modified
-    choose(web, url, "clear:all::")
+    choose(web, url, choice(None, "all"))
     assert 'data-decision="accept"' not in web.get(url).text
 
 
@@ -182,9 +200,9 @@ def test_apply_refuses_a_table_that_changed_since_the_proposal(reviewed, tmp_pat
     work, table = reviewed
     web = signed_in(tmp_path, work)
     url = review_url(web)
-    choose(web, url, "accept:all::")
+    choose(web, url, choice("accept", "all"))
     table.write_text(table.read_text() + "Hooli,h.example\n")
-    response = web.post(f"{url}/apply", data={"token": TOKEN, "out": "out.csv"})
+    response = apply(web, url, "out.csv")
     assert response.status_code == 400 and "another file or an earlier version" in response.text
     assert not (work / "out.csv").exists()
 
@@ -197,8 +215,8 @@ def test_apply_writes_a_formula_like_value_as_text(reviewed, tmp_path: Path) -> 
                   work / "link.proposal.json")
     web = signed_in(tmp_path, work)
     url = review_url(web)
-    choose(web, url, "accept:all::")
-    assert web.post(f"{url}/apply", data={"token": TOKEN, "out": "safe.csv"}).status_code == 200
+    choose(web, url, choice("accept", "all"))
+    assert apply(web, url, "safe.csv").status_code == 200
     rows = read_rows(work / "safe.csv")
     assert rows[0]["Link"] == "'" + formula and rows[2]["Link"] == "-42"
 
@@ -208,7 +226,7 @@ def test_apply_writes_only_a_new_csv_beside_the_table(reviewed, tmp_path: Path, 
     work, table = reviewed
     before = sorted(p.name for p in work.iterdir())
     web = signed_in(tmp_path, work)
-    response = web.post(f"{review_url(web)}/apply", data={"token": TOKEN, "out": name})
+    response = apply(web, review_url(web), name)
     assert response.status_code == 400 and "error:" in response.text
     assert sorted(p.name for p in work.iterdir()) == before and not (tmp_path / "escaped.csv").exists()
 
@@ -216,8 +234,65 @@ def test_apply_writes_only_a_new_csv_beside_the_table(reviewed, tmp_path: Path, 
 def test_an_unknown_choice_is_one_error_line(reviewed, tmp_path: Path) -> None:
     work, _ = reviewed
     web = signed_in(tmp_path, work)
-    response = web.post(f"{review_url(web)}/decide", data={"token": TOKEN, "choice": "approve:everything"})
-    assert response.status_code == 400 and "error: not a review choice" in response.text
+    url = review_url(web)
+    for value in ("approve:everything", "accept:cell:0:1", "do=accept&scope=cell&row=0", "do=accept&scope=all&row=x"):
+        response = web.post(f"{url}/decide", data={"token": TOKEN, "proposals": digest(web, url), "choice": value})
+        assert response.status_code == 400 and "error: not a review choice" in response.text, value
+
+
+def test_a_choice_names_its_column_so_a_new_column_cannot_shift_it(reviewed, tmp_path: Path) -> None:
+    """Columns sort by name: a new "Address" column moves City and Founded one place right. A choice names them."""
+    work, table = reviewed
+    web = signed_in(tmp_path, work)
+    url = review_url(web)
+    choose(web, url, choice("accept", "cell", 0, "Founded"))
+    save_proposal(proposal_for(table, "Address", {0: ("1 Main St", "high", "At 1 Main St.")}, ["Acme", "Globex", "Initech"]),
+                  work / "address.proposal.json")
+    choose(web, url, choice("accept", "cell", 0, "City"))  # a page loaded after the new column
+    html = web.get(url).text
+    accepted = [part.split('"')[0] for part in html.split('data-row="0" data-column="')[1:] if 'data-decision="accept"' in part.split(">")[0]]
+    assert accepted == ["City", "Founded"]
+
+
+def test_a_decision_from_a_stale_page_is_refused_with_a_link_back_and_changes_nothing(reviewed, tmp_path: Path) -> None:
+    work, table = reviewed
+    web = signed_in(tmp_path, work)
+    url = review_url(web)
+    shown = digest(web, url)
+    save_proposal(proposal_for(table, "City", {0: ("Salem", "high", "Acme moved to Salem.")}, ["Acme", "Globex", "Initech"]),
+                  work / "city2.proposal.json")  # City enriched again after the page was shown
+    response = web.post(f"{url}/decide", data={"token": TOKEN, "proposals": shown, "choice": choice("accept", "cell", 0, "City")})
+    assert response.status_code == 409 and "the proposals changed since this page was shown" in response.text
+    assert "Nothing was changed" in response.text and f'id="back" href="{url}"' in response.text
+    assert apply(web, url, "x.csv").status_code == 200  # no decision was recorded: nothing accepted
+    assert [r["City"] for r in read_rows(work / "x.csv")] == ["", "", ""]
+    stale_apply = web.post(f"{url}/apply", data={"token": TOKEN, "proposals": shown, "out": "y.csv"})
+    assert stale_apply.status_code == 409 and not (work / "y.csv").exists()
+    for unknown in (choice("accept", "cell", 99, "City"), choice("accept", "cell", 0, "Nope"), choice("accept", "cell", 1, "City"),
+                    choice("reject", "row", 99), choice("accept", "column", column="Nope")):
+        response = web.post(f"{url}/decide", data={"token": TOKEN, "proposals": digest(web, url), "choice": unknown})
+        assert response.status_code == 409 and 'id="back"' in response.text, unknown
+    assert 'data-decision="reject"' not in web.get(url).text
+
+
+def test_the_proposal_and_the_applied_csv_download(reviewed, tmp_path: Path) -> None:
+    work, _ = reviewed
+    web = signed_in(tmp_path, work)
+    url = review_url(web)
+    proposal = web.get(f"{url}/proposal", params={"column": "Founded"})
+    assert proposal.status_code == 200 and proposal.content == (work / "founded.proposal.json").read_bytes()
+    assert 'filename="founded.proposal.json"' in proposal.headers["content-disposition"]
+    assert web.get(f"{url}/proposal", params={"column": "Nope"}).status_code == 409
+    assert web.get(f"{url}/applied", params={"file": "companies.csv"}).status_code == 404  # only what Apply wrote
+    choose(web, url, choice("accept", "all"))
+    page = apply(web, url, "out.csv").text
+    assert f'href="{url}/applied?file=out.csv"' in page
+    download = web.get(f"{url}/applied", params={"file": "out.csv"})
+    assert download.status_code == 200 and download.content == (work / "out.csv").read_bytes()
+    assert download.headers["content-type"].startswith("text/csv")
+    again = apply(web, url, "out.csv")
+    assert again.status_code == 400 and "out.csv already exists beside companies.csv: type another file name under Apply" in again.text
+    assert "--out" not in again.text and "--force" not in again.text and f'href="{url}"' in again.text
 
 
 # --- escaping --------------------------------------------------------------------
@@ -244,7 +319,11 @@ def test_scraped_text_with_a_script_tag_renders_escaped(make_site, tmp_path: Pat
     table = write_table(work / "t.csv", [["Company"], [f"Evil {SCRIPT}"]])
     save_proposal(proposal_for(table, "Founded", {0: ("2001", "high", f"founded in 2001 by {SCRIPT}")}, [f"Evil {SCRIPT}"]), work / "f.proposal.json")
     web = signed_in(tmp_path, work)
-    pages = [web.get("/ask", params={"q": "When was Evil Corp founded?"}), web.get("/companies/evil-corp"), web.get(review_url(web))]
+    company = web.get("/companies/evil-corp").text
+    start = company.index('href="/companies/evil-corp/documents/') + len('href="')
+    document_url = company[start:company.index('"', start)]
+    pages = [web.get("/ask", params={"q": "When was Evil Corp founded?"}), web.get("/companies/evil-corp"), web.get(review_url(web)),
+             web.get(document_url), web.get("/search", params={"q": "Evil Corp founded", "company": "evil-corp"})]
     for response in pages:
         assert response.status_code == 200, response.text
         assert SCRIPT not in response.text and "&lt;script&gt;alert(1)&lt;/script&gt;" in response.text, response.url
@@ -253,6 +332,22 @@ def test_scraped_text_with_a_script_tag_renders_escaped(make_site, tmp_path: Pat
     assert "2001" in answer and 'class="cite" href="#chunk-1"' in answer  # a citation links to its chunk...
     chunk = answer[answer.index('id="chunk-1"'):]
     assert "founded in 2001" in chunk[:chunk.index("</details>")]  # ...which holds the cited text
+    document = pages[3].text  # the document as Markdown made HTML, then the chunks the store holds for it
+    assert '<div class="markdown" id="document"><h1>Evil Corp' in document and 'id="chunk-0"' in document
+    assert "<td>website</td>" in company and ">company<" in company  # its source type and page kind
+    search = pages[4].text
+    assert 'id="trace"' in search and "<td>evil-corp (explicit" in search and 'data-rank="1"' in search and "other software products.</pre>" in search
+    assert web.get("/companies/evil-corp/documents/secrets.md").status_code == 400  # not a document's file name
+    assert web.get("/companies/evil-corp/documents/..%2F..%2Fcikb.toml").status_code == 404
+    assert web.get("/search", params={"q": "x", "company": "nobody-here"}).status_code in (400, 404)
+
+
+def test_markdown_keeps_raw_html_as_text_and_drops_script_links() -> None:
+    from cikb.web.reads import markdown
+
+    html = markdown("# Title\n\n<img src=x onerror=alert(1)> [a](javascript:alert(1)) [b](https://ok.example/)")
+    assert "<h1>Title</h1>" in html and "<img" not in html and "&lt;img" in html
+    assert 'href="javascript:' not in html and 'href="https://ok.example/"' in html
 
 
 def test_a_non_http_source_url_is_not_a_link(reviewed, tmp_path: Path) -> None:
@@ -322,7 +417,7 @@ def test_serve_on_every_interface_warns_in_one_line_naming_the_hosts_it_answers_
 # --- jobs -----------------------------------------------------------------------------
 
 
-def test_the_jobs_page_polls_while_a_job_runs_and_shows_each_rows_steps(reviewed, tmp_path: Path) -> None:
+def test_the_jobs_pages_poll_a_fragment_that_sends_only_the_rows_finished_since(reviewed, tmp_path: Path) -> None:
     from cikb.app.jobs import ColumnRequest, JobRequest, JobStore
 
     work, table = reviewed
@@ -337,14 +432,47 @@ def test_the_jobs_page_polls_while_a_job_runs_and_shows_each_rows_steps(reviewed
     web = signed_in(tmp_path, work)
     listing = web.get("/jobs").text
     assert f'data-job="{job_id}" data-status="running"' in listing and "1/3" in listing
-    assert '<meta http-equiv="refresh" content="2">' in listing  # polling while it runs
+    assert 'hx-get="/jobs/table?page=1" hx-trigger="every 2s"' in listing and 'http-equiv="refresh"' not in listing
+    assert "<html" not in web.get("/jobs/table").text
+    page = web.get(f"/jobs/{job_id}").text
+    assert page.count("<tr id=\"slot-") == 3 and page.count("data-pending=") == 2  # row 1 finished, 2 placeholders
+    poll = page[page.index('hx-get="', page.index('id="progress"')) + len('hx-get="'):]
+    poll = poll[:poll.index('"')].replace("&amp;", "&")
+    assert web.get(poll).text.count("<template>") == 0  # nothing new since the page was shown
     with JobStore(data_dir) as store:
         store.record(job_id, proposal.research_log[1], "Founded")
+    fresh = web.get(poll).text
+    assert fresh.count("<template>") == 1 and 'data-row="1" hx-swap-oob="true"' in fresh and "Acme" not in fresh  # only the new row
+    with JobStore(data_dir) as store:
         store.record(job_id, proposal.research_log[2], "Founded")
         store.finish(job_id, "done")
-    listing = web.get("/jobs").text
-    assert 'data-status="done"' in listing and "3/3" in listing and 'http-equiv="refresh"' not in listing
+    final = web.get(poll).text
+    assert "hx-trigger" not in final and ">done<" in final  # the last answer stops the polling
+    assert 'data-status="done"' in web.get("/jobs").text and "hx-trigger" not in web.get("/jobs").text
     detail = web.get(f"/jobs/{job_id}").text
-    assert detail.count("<tr data-row=") == 3 and "<strong>answer</strong> 2011" in detail
+    assert detail.count("<tr id=\"slot-") == 3 and "data-pending" not in detail and "<strong>answer</strong> 2011" in detail
     assert "Founded: lookup, question When was {Company} founded?; proposal" in detail
     assert web.get("/jobs/nope").status_code == 400
+
+
+def test_the_jobs_list_and_a_jobs_rows_are_paginated(reviewed, tmp_path: Path) -> None:
+    from cikb.app.jobs import ColumnRequest, JobRequest, JobStore
+
+    work, table = reviewed
+    labels = [f"Company {n}" for n in range(60)]
+    proposal = proposal_for(table, "Founded", {n: (str(1900 + n), "high", f"since {1900 + n}") for n in range(60)}, labels)
+    with JobStore(load_settings().data_dir) as store:
+        column = ColumnRequest(name="Founded", question="When was {Company} founded?", proposal_path=str(work / "f.proposal.json"))
+        ids = [store.create(JobRequest(csv_path=str(table), columns=[column])) for _ in range(21)]
+        store.started(ids[0], "Founded", proposal.target, rows=60)
+        for log in proposal.research_log:
+            store.record(ids[0], log, "Founded")
+        for job_id in ids:
+            store.finish(job_id, "done")
+    web = signed_in(tmp_path, work)
+    first, second = web.get("/jobs").text, web.get("/jobs?page=2").text
+    assert first.count("<tr data-job=") == 20 and second.count("<tr data-job=") == 1 and "Page 2 of 2" in second
+    rows = web.get(f"/jobs/{ids[0]}").text
+    assert rows.count("<tr id=\"slot-") == 50 and "Page 1 of 2" in rows and 'href="?page=2"' in rows
+    rest = web.get(f"/jobs/{ids[0]}?page=2").text
+    assert rest.count("<tr id=\"slot-") == 10 and ">Company 59<" in rest and ">Company 0<" not in rest

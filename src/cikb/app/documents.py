@@ -25,8 +25,10 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from cikb.core.errors import DamagedError
-from cikb.core.models import RawDocument
+from cikb.core.config import Settings
+from cikb.core.errors import BadInputError, DamagedError, UnknownCompanyError, access_checked
+from cikb.core.models import Chunk, RawDocument
+from cikb.core.slug import check_slug
 
 _FIELDS = ("url", "title", "source_type", "company", "scraped_at")
 _OPTIONAL_FIELDS = ("page_kind",)  # absent from files written before it existed: judged again from url and title
@@ -100,3 +102,58 @@ def read_documents(directory: Path, repair: str = "then run the command again") 
 def _validation_detail(err: ValidationError) -> str:
     first = err.errors()[0]
     return f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"
+
+
+# --- reading one company's documents (the review page) ----------------------------------
+
+_NAME = re.compile(r"[a-z]+-[a-z0-9-]*-[0-9a-f]{10}\.md")
+_CHUNK_BATCH = 64
+
+
+def is_facts_document(doc: RawDocument) -> bool:
+    """The company's facts document (its sites' schema.org data and footer): its URL ends in cikb.clean.facts.FRAGMENT."""
+    from cikb.clean.facts import FRAGMENT  # the clean stage (trafilatura) loads only when a page asks
+
+    return doc.url.endswith(FRAGMENT)
+
+
+def company_documents(settings: Settings, slug: str) -> list[tuple[str, RawDocument]]:
+    """A gathered company's current raw documents, each with its file name (what :func:`company_document` opens).
+
+    UnknownCompanyError when the company has no documents; DamagedError (naming the file and the repair) for a damaged one.
+    """
+    from cikb.app.workspace import CompanyDir, rebuild_command
+
+    wanted = check_slug(slug)
+    folder = CompanyDir(settings.data_dir, wanted)
+    with access_checked(settings.data_dir):
+        if not folder.raw_link.is_dir():
+            raise UnknownCompanyError(f"no company {slug!r} in the knowledge base (see `cikb companies`)")
+        paths = sorted(folder.raw_link.glob("*.md"))
+        documents = read_documents(folder.raw_link, repair=f"then run `{rebuild_command(wanted)}`")
+    return [(path.name, doc) for path, doc in zip(paths, documents)]
+
+
+def company_document(settings: Settings, slug: str, name: str) -> RawDocument:
+    """One raw document of a company by its file name; BadInputError for a name that is not one of its documents."""
+    if not _NAME.fullmatch(name):
+        raise BadInputError(f"{name!r} is not a document's file name")
+    for found, doc in company_documents(settings, slug):
+        if found == name:
+            return doc
+    raise BadInputError(f"{slug} has no document {name!r} any more (a later gather may have removed it)")
+
+
+def document_chunks(settings: Settings, doc: RawDocument) -> list[Chunk]:
+    """The chunks the store holds for ``doc``, in order (their ids derive from company, URL and position)."""
+    from cikb.chunk import chunk_id
+    from cikb.store import open_store
+
+    chunks: list[Chunk] = []
+    with access_checked(settings.data_dir), open_store(settings, reader=True) as store:
+        while True:  # a document's chunks are numbered 0..n-1: read them a batch at a time until one runs short
+            ids = [chunk_id(doc.company, doc.url, index) for index in range(len(chunks), len(chunks) + _CHUNK_BATCH)]
+            found = [point.chunk for point in store.points(ids)] if store.record() is not None else []
+            chunks += found
+            if len(found) < _CHUNK_BATCH:
+                return chunks

@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -23,7 +23,8 @@ from starlette.templating import Jinja2Templates
 from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, CikbError, UnknownCompanyError
 from cikb.core.secrets import mask_secrets
-from cikb.web.review import Decisions, ReviewTable, apply_table, build_table, decide, find_proposals
+from cikb.web import reads
+from cikb.web.review import Choice, Decisions, ReviewTable, StalePageError, apply_table, build_table, decide, find_proposals
 from cikb.web.security import TOKEN_FIELD, Guard, TokenMiddleware, checked_form
 
 _HERE = Path(str(resources.files("cikb.web")))
@@ -36,13 +37,19 @@ def create_app(settings: Settings, guard: Guard, proposals_dir: Path) -> Starlet
     routes = [
         Route("/", pages.companies),
         Route("/companies/{slug}", pages.company),
+        Route("/companies/{slug}/documents/{name}", pages.document),
         Route("/ask", pages.ask),
+        Route("/search", pages.search),
         Route("/jobs", pages.jobs),
+        Route("/jobs/table", pages.jobs_table),
         Route("/jobs/{job_id}", pages.job),
+        Route("/jobs/{job_id}/progress", pages.job_progress),
         Route("/review", pages.proposals),
         Route("/review/{key}", pages.review),
         Route("/review/{key}/decide", pages.review_decide, methods=["POST"]),
         Route("/review/{key}/apply", pages.review_apply, methods=["POST"]),
+        Route("/review/{key}/proposal", pages.proposal_file),
+        Route("/review/{key}/applied", pages.applied_file),
         Mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static"),
     ]
     return Starlette(routes=routes, middleware=[Middleware(TokenMiddleware, guard=guard)],
@@ -50,16 +57,20 @@ def create_app(settings: Settings, guard: Guard, proposals_dir: Path) -> Starlet
 
 
 class Pages:
-    """One handler per page; each calls the application's API (in a worker thread) and renders a template."""
+    """One handler per page; each calls the application's API (in a worker thread, :mod:`cikb.web.reads`) and renders a template."""
 
     def __init__(self, settings: Settings, guard: Guard, proposals_dir: Path) -> None:
         self.settings = settings
         self.guard = guard
         self.proposals_dir = proposals_dir
         self.decisions = Decisions()
+        self.applied: dict[str, set[str]] = {}  # per table, the CSVs this server wrote: the only files it hands out
         # Autoescape everything: page text, titles and chunks are scraped from the web.
         env = jinja2.Environment(loader=jinja2.FileSystemLoader(_HERE / "templates"), autoescape=True)
         env.filters["href"] = href
+        env.filters["markdown"] = reads.markdown
+        env.filters["slot"] = reads.slot_key
+        env.globals["choice"] = lambda *args: Choice(*args).encode()
         self.templates = Jinja2Templates(env=env)
 
     def page(self, request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
@@ -72,28 +83,51 @@ class Pages:
         return self.page(request, "companies.html", statuses=await run_in_threadpool(company_statuses, self.settings))
 
     async def company(self, request: Request) -> Response:
-        from cikb.app.kb import company_detail
+        found = await run_in_threadpool(reads.company, self.settings, request.path_params["slug"])
+        return self.page(request, "company.html", **found)
 
-        detail = await run_in_threadpool(company_detail, self.settings, request.path_params["slug"])
-        changes = await run_in_threadpool(_changes, self.settings, detail.status.slug)
-        return self.page(request, "company.html", detail=detail, changes=changes)
+    async def document(self, request: Request) -> Response:
+        found = await run_in_threadpool(reads.document, self.settings, request.path_params["slug"], request.path_params["name"])
+        return self.page(request, "document.html", **found)
 
     async def ask(self, request: Request) -> Response:
         question = request.query_params.get("q", "").strip()
         company = request.query_params.get("company", "").strip()
         if not question:
             return self.page(request, "ask.html", question="", company=company, answer=None)
-        answer, texts = await run_in_threadpool(_ask, self.settings, question, company or None)
+        answer, texts = await run_in_threadpool(reads.ask, self.settings, question, company or None)
         return self.page(request, "ask.html", question=question, company=company, answer=answer,
                          parts=citation_parts(answer.answer), texts=texts)
 
+    async def search(self, request: Request) -> Response:
+        query = request.query_params.get("q", "").strip()
+        company = request.query_params.get("company", "").strip()
+        result = await run_in_threadpool(reads.search, self.settings, query, company or None) if query else None
+        return self.page(request, "search.html", query=query, company=company, result=result)
+
     async def jobs(self, request: Request) -> Response:
-        listed = await run_in_threadpool(_jobs, self.settings)
-        return self.page(request, "jobs.html", jobs=listed, live=any(job.status == "running" for job in listed))
+        return self.page(request, "jobs.html", **await self._jobs(request))
+
+    async def jobs_table(self, request: Request) -> Response:
+        """The jobs table alone, which the jobs page fetches every 2 seconds while a job runs (htmx)."""
+        return self.page(request, "_jobs_table.html", **await self._jobs(request))
+
+    async def _jobs(self, request: Request) -> dict[str, Any]:
+        listed, pages, live = await run_in_threadpool(reads.jobs, self.settings, page_number(request))
+        return {"jobs": listed, "pages": pages, "live": live}
 
     async def job(self, request: Request) -> Response:
-        found, attempts, logs = await run_in_threadpool(_job, self.settings, request.path_params["job_id"])
-        return self.page(request, "job.html", job=found, attempts=attempts, logs=logs, live=found.status == "running")
+        found = await run_in_threadpool(reads.job, self.settings, request.path_params["job_id"], page_number(request))
+        return self.page(request, "job.html", view=found, shown=_shown(found))
+
+    async def job_progress(self, request: Request) -> Response:
+        """The job's progress, plus the page's rows finished since the last poll, each replacing its placeholder (htmx)."""
+        found = await run_in_threadpool(reads.job, self.settings, request.path_params["job_id"], page_number(request))
+        if request.query_params.get("rows") != str(found.last - found.first):  # the job started, its rows now known: reload
+            return Response(headers={"HX-Refresh": "true"})
+        before = set(request.query_params.get("shown", "").split(","))
+        fresh = [(slot, log) for slot, log in found.logs.items() if _slot_id(*slot) not in before]
+        return self.page(request, "_job_progress.html", view=found, shown=_shown(found), fresh=fresh)
 
     async def proposals(self, request: Request) -> Response:
         found = await run_in_threadpool(find_proposals, self.proposals_dir)
@@ -102,7 +136,7 @@ class Pages:
     def review_table(self, key: str) -> ReviewTable:
         found = find_proposals(self.proposals_dir)
         if key not in found:
-            raise HTTPException(404, f"no proposals for this table in {self.proposals_dir} any more")
+            raise HTTPException(404, f"no proposals for this table in {self.proposals_dir} any more: see the proposals there now")
         csv_path, items, ignored = found[key]
         return build_table(key, csv_path, items, ignored, self.decisions)
 
@@ -113,63 +147,80 @@ class Pages:
     async def review_decide(self, request: Request) -> Response:
         fields = await checked_form(request, self.guard)
         table = await run_in_threadpool(self.review_table, request.path_params["key"])
-        decision, scope, row, column = parse_choice(fields.get("choice", ""))
-        decide(table, self.decisions, decision, scope, row, column)
-        anchor = f"#row-{row}" if row is not None else ""
+        choice = Choice.parse(fields.get("choice", ""))
+        _require_current(table, fields)
+        decide(table, self.decisions, choice)
+        anchor = f"#row-{choice.row}" if choice.row is not None else ""
         return RedirectResponse(f"/review/{table.key}{anchor}", status_code=303)
 
     async def review_apply(self, request: Request) -> Response:
         fields = await checked_form(request, self.guard)
         table = await run_in_threadpool(self.review_table, request.path_params["key"])
+        _require_current(table, fields)
         results = await run_in_threadpool(apply_table, table, self.decisions, fields.get("out", ""))
-        return self.page(request, "applied.html", table=table, results=results)
+        self.applied.setdefault(table.key, set()).add(Path(results[0].out).name)
+        return self.page(request, "applied.html", table=table, results=results, written=Path(results[0].out).name)
+
+    async def proposal_file(self, request: Request) -> Response:
+        """A column's proposal, as the JSON file `cikb enrich` wrote."""
+        table = await run_in_threadpool(self.review_table, request.path_params["key"])
+        path = table.proposal_path(request.query_params.get("column", ""))
+        return FileResponse(path, media_type="application/json", filename=path.name)
+
+    async def applied_file(self, request: Request) -> Response:
+        """A CSV this server's Apply wrote beside the table (no other file: the name must be one it wrote)."""
+        table = await run_in_threadpool(self.review_table, request.path_params["key"])
+        name = request.query_params.get("file", "")
+        if name not in self.applied.get(table.key, set()) or not table.csv_path.with_name(name).is_file():
+            raise HTTPException(404, f"{name!r} is not a CSV this page wrote for {table.csv_path.name}: apply the review to write one")
+        return FileResponse(table.csv_path.with_name(name), media_type="text/csv", filename=name)
 
     async def cikb_error(self, request: Request, exc: Exception) -> Response:
-        # Bad input 400, an unknown company 404; anything else the knowledge base's state refuses (not gathered, damaged, locked): 409.
+        # Bad input 400, an unknown company 404, a stale page 409; anything else the knowledge base's state refuses (not gathered, damaged, locked): 409.
         status = 404 if isinstance(exc, UnknownCompanyError) else 400 if isinstance(exc, BadInputError) else 409
-        return self.error(request, str(exc), status)
+        return self.error(request, str(exc), status, stale=isinstance(exc, StalePageError))
 
     async def http_error(self, request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         return self.error(request, exc.detail, exc.status_code)
 
-    def error(self, request: Request, message: str, status: int) -> Response:
-        """One `error:` line, secrets masked as the CLI masks them."""
-        return self.page(request, "error.html", status_code=status, message=mask_secrets(message, self.settings.secrets()))
+    def error(self, request: Request, message: str, status: int, stale: bool = False) -> Response:
+        """One `error:` line, secrets masked as the CLI masks them, and a link to the page to go on from."""
+        back, label = way_back(request.url.path)
+        return self.page(request, "error.html", status_code=status, message=mask_secrets(message, self.settings.secrets()),
+                         back=back, back_label=label, stale=stale)
 
 
-def _ask(settings: Settings, question: str, company: str | None):
-    """The CLI's `cikb ask`, plus the text of every chunk in the context (what a citation opens)."""
-    from cikb.app.reading import ask, chunk_texts, open_retriever
-
-    with open_retriever(settings) as retriever:
-        answer = ask(settings, question, company, retriever)
-        return answer, chunk_texts(retriever, [source.chunk_id for source in answer.context])
+def _require_current(table: ReviewTable, fields: dict[str, str]) -> None:
+    """StalePageError unless the form was rendered from the proposals the table holds now."""
+    if fields.get("proposals") != table.digest:
+        raise StalePageError("the proposals changed since this page was shown (a column was added, enriched again or removed)")
 
 
-def _changes(settings: Settings, slug: str) -> list[tuple[Any, list[tuple[str, str]]]]:
-    """What each gather of the company changed, newest first, each with its fact notes and their pages (`cikb changes`)."""
-    from cikb.app.changes import ChangeLog, fact_note, shown_facts
-
-    return [(gather, [(fact_note(fact), fact.page) for fact in shown_facts(gather)]) for gather in reversed(ChangeLog(settings.data_dir).history(slug))]
+def _slot_id(column: str, row: int) -> str:
+    return f"{reads.slot_key(column)}-{row}"
 
 
-def _jobs(settings: Settings):
-    """`cikb jobs`: every enrichment job, newest first."""
-    from cikb.app.jobs import JobStore
-
-    with JobStore(settings.data_dir) as store:
-        return store.list()
+def _shown(view: reads.JobPage) -> str:
+    return ",".join(_slot_id(*slot) for slot in view.logs)
 
 
-def _job(settings: Settings, job_id: str):
-    """`cikb jobs show ID`: the job, its attempts, and each finished row's research log (its steps)."""
-    from cikb.app.jobs import JobStore
+def page_number(request: Request) -> int:
+    """``?page=N`` (1-based in the address) as a 0-based number; anything else is the first page."""
+    value = request.query_params.get("page", "1")
+    return int(value) - 1 if value.isdigit() else 0
 
-    with JobStore(settings.data_dir) as store:
-        found = store.get(job_id)
-        logs = [log for column in found.columns for log in store.logs(found.id, column)]
-        return found, store.attempts(found.id), logs
+
+def way_back(path: str) -> tuple[str, str]:
+    """Where an error page sends the reader on: the review, company or jobs page the request came from, else the start."""
+    parts = [part for part in path.split("/") if part]
+    if len(parts) >= 2 and parts[0] == "review":
+        return f"/review/{parts[1]}", "Back to the review (reloaded: the values as they are now)"
+    if len(parts) >= 3 and parts[0] == "companies":
+        return f"/companies/{parts[1]}", "Back to the company"
+    if parts and parts[0] in ("jobs", "review", "ask", "search"):
+        return f"/{parts[0]}", f"Back to {parts[0]}"
+    return "/", "Back to the companies"
 
 
 def href(url: str | None) -> str:
@@ -186,16 +237,6 @@ def citation_parts(text: str) -> list[tuple[str, int | None]]:
         last = match.end()
     parts.append((text[last:], None))
     return [(piece, number) for piece, number in parts if piece]
-
-
-def parse_choice(choice: str) -> tuple[Any, str, int | None, int | None]:
-    """`accept:cell:ROW:COLUMN`, `reject:row:ROW:`, `clear:column::COLUMN`, `accept:all::` -> its parts."""
-    try:
-        action, scope, row, column = choice.split(":")
-        decision = {"accept": "accept", "reject": "reject", "clear": None}[action]
-        return decision, scope, int(row) if row else None, int(column) if column else None
-    except (KeyError, ValueError):
-        raise BadInputError(f"not a review choice: {choice!r}") from None
 
 
 def bind(host: str, port: int) -> socket.socket:

@@ -3,6 +3,11 @@
 Each proposal fills one column; the proposals found for the same CSV become the columns of
 one table (the newest proposal wins when two fill the same column). Choices (accept or reject
 a cell, a row, a column) live in the server's memory until the table is applied.
+
+A choice names the table's proposals by their digest, the row by its key (its number in the
+CSV, which the proposals pin by the CSV's hash) and the column by name: a page rendered before
+the proposals changed, or naming a row or column the table lacks, is refused as stale instead
+of landing on whatever now sits at that position.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
+from urllib.parse import parse_qs, urlencode
 
 from cikb.core.errors import BadInputError, CikbError
 from cikb.enrich import apply_proposals, load_proposal, review_rows
@@ -29,6 +35,10 @@ class Segment:
     mark: bool = False
 
 
+class StalePageError(CikbError):
+    """A choice made on a page that no longer matches the proposals: nothing was changed."""
+
+
 @dataclass(frozen=True)
 class Cell:
     row: int
@@ -40,6 +50,7 @@ class Cell:
     source_url: str | None
     source_title: str | None
     decision: Decision | None
+    reason: str | None = None  # why an empty (or weak) cell is so, as `cikb review` gives it
 
     @property
     def actionable(self) -> bool:
@@ -56,10 +67,21 @@ class ReviewTable:
     ignored: list[Path]
     labels: dict[int, str]
     cells: dict[tuple[int, int], Cell]
+    digest: str = ""
 
     @property
     def columns(self) -> list[str]:
         return [proposal.target.column for _, proposal in self.proposals]
+
+    def column_index(self, name: str) -> int:
+        """The position of the column named ``name``; StalePageError when the table has none by that name."""
+        for index, column in enumerate(self.columns):
+            if column == name:
+                return index
+        raise StalePageError(f"this review has no column {name!r} any more")
+
+    def proposal_path(self, name: str) -> Path:
+        return self.proposals[self.column_index(name)][0]
 
     def cell(self, row: int, column: int) -> Cell | None:
         return self.cells.get((row, column))
@@ -72,6 +94,20 @@ class ReviewTable:
 def table_key(csv_path: str | Path) -> str:
     """A URL-safe name for a CSV, so its path never appears in a URL."""
     return hashlib.sha256(str(csv_path).encode("utf-8")).hexdigest()[:12]
+
+
+@lru_cache(maxsize=64)
+def _file_digest(path: Path, mtime_ns: int, size: int) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def proposals_digest(proposals: list[tuple[Path, DataProposal]]) -> str:
+    """One digest of the table's proposal files (names and contents): it changes when any column is added, replaced or redone."""
+    digest = hashlib.sha256()
+    for path, _ in proposals:
+        stat = path.stat()
+        digest.update(f"{path.name}\0{_file_digest(path, stat.st_mtime_ns, stat.st_size)}\0".encode())
+    return digest.hexdigest()[:16]
 
 
 @lru_cache(maxsize=32)
@@ -123,14 +159,14 @@ def build_table(key: str, csv_path: Path, proposals: list[tuple[Path, DataPropos
         for line, log in zip(review_rows(proposal), proposal.research_log):  # `cikb review`'s rows, plus the evidence
             labels.setdefault(line["row"], line["label"])
             cells[(line["row"], column)] = _cell(line, evidence_of(log), column, chosen.get(line["row"]))
-    return ReviewTable(key, csv_path, proposals, ignored, dict(sorted(labels.items())), cells)
+    return ReviewTable(key, csv_path, proposals, ignored, dict(sorted(labels.items())), cells, proposals_digest(proposals))
 
 
 def _cell(line: dict, evidence: str, column: int, decision: Decision | None) -> Cell:
     value = line["value"] if line["status"] == "found" else None
     return Cell(row=line["row"], column=column, value=value, confidence=line["confidence"], status=line["status"],
                 evidence=highlight(evidence, value), source_url=line["source"], source_title=line["source_title"],
-                decision=decision if value is not None else None)
+                decision=decision if value is not None else None, reason=line.get("reason"))
 
 
 def evidence_of(log: RowLog) -> str:
@@ -157,31 +193,56 @@ def highlight(text: str, value: str | None) -> list[Segment]:
     return [s for s in segments if s.text]
 
 
-def decide(table: ReviewTable, decisions: Decisions, decision: Decision | None, scope: str, row: int | None, column: int | None) -> int:
-    """Set ``decision`` (None clears) on a cell, a row, a column or everything; returns the cells changed."""
+@dataclass(frozen=True)
+class Choice:
+    """What one button asks: accept, reject or clear (None) a cell, a row, a column or everything."""
+
+    decision: Decision | None
+    scope: Literal["cell", "row", "column", "all"]
+    row: int | None = None
+    column: str | None = None
+
+    def encode(self) -> str:
+        """The button's value: ``do=accept&scope=cell&row=0&column=Founded`` (the column by name)."""
+        fields = {"do": self.decision or "clear", "scope": self.scope, "row": self.row, "column": self.column}
+        return urlencode({name: value for name, value in fields.items() if value is not None})
+
+    @classmethod
+    def parse(cls, text: str) -> Choice:
+        try:
+            fields = {name: values[0] for name, values in parse_qs(text, strict_parsing=True).items() if len(values) == 1}
+            decision = {"accept": "accept", "reject": "reject", "clear": None}[fields["do"]]
+            scope = fields["scope"]
+            row = int(fields["row"]) if "row" in fields else None
+        except (KeyError, ValueError):
+            raise BadInputError(f"not a review choice: {text!r}") from None
+        needs = {"cell": (True, True), "row": (True, False), "column": (False, True), "all": (False, False)}.get(scope)
+        if needs is None or needs != (row is not None, "column" in fields):
+            raise BadInputError(f"not a review choice: {text!r}")
+        return cls(decision, scope, row, fields.get("column"))  # type: ignore[arg-type]
+
+
+def decide(table: ReviewTable, decisions: Decisions, choice: Choice) -> int:
+    """Set the choice's decision (None clears) on its cells; returns the cells changed.
+
+    StalePageError, changing nothing, when the row or column it names is not in the table.
+    """
+    if choice.row is not None and choice.row not in table.labels:
+        raise StalePageError(f"this review has no row {choice.row + 1} any more" if choice.row >= 0 else f"no row {choice.row}")
+    column = table.column_index(choice.column) if choice.column is not None else None
     changed = 0
     for (cell_row, cell_column), cell in table.cells.items():
-        if not cell.actionable or not _in_scope(scope, row, column, cell_row, cell_column):
+        if not cell.actionable or choice.row not in (None, cell_row) or column not in (None, cell_column):
             continue
         chosen = decisions.of(table.key, table.proposals[cell_column][1])
-        if decision is None:
+        if choice.decision is None:
             chosen.pop(cell_row, None)
         else:
-            chosen[cell_row] = decision
+            chosen[cell_row] = choice.decision
         changed += 1
+    if choice.scope == "cell" and not changed:
+        raise StalePageError(f"row {choice.row + 1} has no {choice.column} value to {choice.decision or 'clear'} any more")  # type: ignore[operator]
     return changed
-
-
-def _in_scope(scope: str, row: int | None, column: int | None, cell_row: int, cell_column: int) -> bool:
-    if scope == "cell":
-        return (row, column) == (cell_row, cell_column)
-    if scope == "row":
-        return row == cell_row
-    if scope == "column":
-        return column == cell_column
-    if scope == "all":
-        return True
-    raise BadInputError(f"unknown scope {scope!r}: cell, row, column or all")
 
 
 def apply_table(table: ReviewTable, decisions: Decisions, out_name: str) -> list[ApplyResult]:
@@ -194,6 +255,8 @@ def apply_table(table: ReviewTable, decisions: Decisions, out_name: str) -> list
     target = table.csv_path.with_name(name)
     if target.resolve() == table.csv_path.resolve():
         raise BadInputError("the output must be a new file: the CSV the proposals were made for is never modified")
+    if target.exists():  # apply_proposals would say so in the CLI's words (--out, --force)
+        raise BadInputError(f"{name} already exists beside {table.csv_path.name}: type another file name under Apply (the page never overwrites a file)")
     accepted = {proposal.target.column: {row for row, d in decisions.of(table.key, proposal).items() if d == "accept"}
                 for _, proposal in table.proposals}
     return apply_proposals([proposal for _, proposal in table.proposals], table.csv_path, target, accepted=accepted)
