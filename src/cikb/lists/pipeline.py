@@ -75,7 +75,9 @@ class ListBuilder:
         self.approve = approve
         self.say = on_event or (lambda message: None)
         self.models = models or StepModels.from_settings(settings)
-        self._taken: set[str] = set()
+        self._taken: set[str] = set()  # ids of this build's searches
+        self._planned: dict[str, str] = {}  # queries shown for approval (normalised: as written): never planned again
+        self._result: BuildResult | None = None  # the build under way
 
     def build(self, request: BuildRequest) -> BuildResult:
         """Run every round. Ctrl-C (or end of input) before the first search raises :class:`BuildCancelled`;
@@ -84,15 +86,14 @@ class ListBuilder:
         result = self._result = BuildResult(request=request, columns=request.columns or [])
         table = ItemTable(result.columns)
         self._searching = False
-        self._taken = set()  # ids of this build's searches
-        self._planned: dict[str, str] = {}  # queries shown for approval (normalised: as written): never planned again
+        self._taken, self._planned = set(), {}
         try:
             self._rounds(request, result, table)
         except (KeyboardInterrupt, EOFError):
             if not self._searching:
                 raise BuildCancelled("build cancelled before any search ran: nothing written") from None
             result.interrupted = True
-            self.say("interrupted: keeping the rows found so far")
+            self.say("interrupted: keeping the rows found so far" if len(table) else "interrupted before any row was found")
         result.rows = table.rows
         return result
 
@@ -134,7 +135,8 @@ class ListBuilder:
 
     def _note(self, line: str) -> None:
         """A step that failed or ended the rounds: said now, and kept for the final status."""
-        self._result.notes.append(line)
+        if self._result is not None:
+            self._result.notes.append(line)
         self.say(line)
 
     # --- steps ------------------------------------------------------------------
