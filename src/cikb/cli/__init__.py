@@ -34,6 +34,7 @@ from cikb.cli import (
     mcp_cmd,  # noqa: F401
     models_cmd,  # noqa: F401
     serve_cmd,  # noqa: F401
+    worker_cmd,  # noqa: F401
 )
 from cikb.cli._app import app, console, state
 from cikb.cli._text import plain

@@ -50,6 +50,12 @@ def gather_cmd(
         "counted as cached (default from config: 0, every stored page asked again).",
     ),
     full: bool = typer.Option(False, "--full", help="Ignore the caches: download every page in full (no conditional requests) and embed every chunk again."),
+    queue: Optional[str] = typer.Option(
+        None, "--queue", metavar="URL",
+        help="With --from-csv: queue one task per company on this Redis broker (redis://HOST:PORT/N) for `cikb worker` processes, "
+        "print the job's id and return (`cikb jobs --queue URL` shows its progress).",
+    ),
+    wait: bool = typer.Option(False, "--wait", help="With --queue: follow the queued companies as the workers gather them, shown as a local run, and end with its summary."),
     as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON (with --from-csv: a list, one object per company)."),
 ) -> None:
     """Gather a company's public sources into the knowledge base (replacing its previous gather).
@@ -66,7 +72,8 @@ def gather_cmd(
 
     With --from-csv, every company of the file is gathered the same way and summarised in
     a row of one table (a failure's reason once, in its row); a company that fails does not
-    stop the others, and the command exits non-zero counting the ones that failed.
+    stop the others, and the command exits non-zero counting the ones that failed. With
+    --queue, the companies are gathered by `cikb worker` processes on any machine instead.
     """
     from cikb.app.pipeline import gather_company
 
@@ -81,8 +88,13 @@ def gather_cmd(
     if from_csv is not None:
         if company is not None or any(sources.values()):
             raise BadInputError("--from-csv reads the companies and their sources from the file: give no company name or source option with it")
-        gather_csv(cfg, from_csv, as_json, full)
+        if queue is not None:
+            gather_queued(cfg, from_csv, queue, wait, as_json, full)
+        else:
+            gather_csv(cfg, from_csv, as_json, full)
         return
+    if queue is not None or wait:
+        raise BadInputError("--queue and --wait go with --from-csv FILE")
     if company is None:
         raise BadInputError("Missing argument 'company' (or --from-csv FILE). (see `cikb gather --help`)")
     with GatherProgress(cfg.gather.max_pages_per_source) as progress:
@@ -109,6 +121,33 @@ def gather_csv(cfg: Settings, path: Path, as_json: bool, full: bool = False) -> 
     rows = read_company_rows(path)
     with BatchProgress(len(rows), cfg.gather.max_pages_per_source) as progress:
         results = gather_many(cfg, rows, on_event=progress.update, full=full)
+    if as_json:
+        print_json([r.model_dump(mode="json") for r in results])
+    else:
+        print_batch_summary(results)
+    failed = failures_line(results)
+    if failed:
+        raise GatherFailedError(failed)
+
+
+def gather_queued(cfg: Settings, path: Path, url: str, wait: bool, as_json: bool, full: bool = False) -> None:
+    """`cikb gather --from-csv FILE --queue URL [--wait]`: one task per company for the workers; followed with --wait."""
+    from cikb.app.batch import failures_line, read_company_rows
+    from cikb.app.queue import enqueue_gather, follow, where
+
+    rows = read_company_rows(path)
+    job_id = enqueue_gather(cfg, url, rows, source=str(path), full=full)
+    if not wait:
+        if as_json:
+            print_json({"job": job_id, "companies": len(rows), "queue": where(url)})
+        else:
+            out.print(job_id, highlight=False)
+            console.print(f"queued {len(rows)} companies as job {job_id} on {safe(where(url))}: `cikb jobs --queue URL` shows their progress",
+                          highlight=False, soft_wrap=True)
+        return
+    console.print(f"job {job_id}: {len(rows)} companies queued on {safe(where(url))}", highlight=False, soft_wrap=True)
+    with BatchProgress(len(rows), cfg.gather.max_pages_per_source) as progress:
+        results = follow(url, job_id, on_event=progress.update)
     if as_json:
         print_json([r.model_dump(mode="json") for r in results])
     else:

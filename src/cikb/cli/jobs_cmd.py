@@ -1,6 +1,8 @@
-"""`cikb jobs` and `cikb jobs show ID`: the enrichment jobs of the data directory and their attempts."""
+"""`cikb jobs` and `cikb jobs show ID`: the enrichment jobs of the data directory and their attempts, and the gather jobs of a task queue."""
 
 from __future__ import annotations
+
+from typing import Optional
 
 import typer
 from rich.table import Table as RichTable
@@ -8,35 +10,63 @@ from rich.table import Table as RichTable
 from cikb.cli._app import app, out, print_json, settings
 from cikb.cli._text import safe
 
-jobs_app = typer.Typer(help="Enrichment jobs: list them, or show one with its attempts.", no_args_is_help=False)
+jobs_app = typer.Typer(help="Enrichment jobs: list them, or show one with its attempts; with --queue, the gather jobs of a task queue too.", no_args_is_help=False)
 app.add_typer(jobs_app, name="jobs")
 
 
 @jobs_app.callback(invoke_without_command=True)
 def jobs_command(
     ctx: typer.Context,
-    as_json: bool = typer.Option(False, "--json", help="Print the jobs as JSON (a list of objects with id, status, done, total...)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the jobs as JSON (a list of objects with id, status, done, total...; "
+                                 "with a queue: {\"queued\": [...], \"enrichment\": [...]})."),
+    queue: Optional[str] = typer.Option(None, "--queue", metavar="URL", help="Also list the gather jobs queued on this Redis broker (default from config: \\[queue] url)."),
 ) -> None:
     """List the enrichment jobs, newest first: status, cells done of all, the table and the proposal.
 
     A job whose process died (killed, crashed) shows as interrupted: continue it with
-    `cikb enrich --resume ID`.
+    `cikb enrich --resume ID`. With a queue (--queue or [queue] url), the gather jobs
+    queued there come first: companies queued, running, ok and failed, and the workers
+    gathering them, as any machine that reaches the broker sees them.
     """
     if ctx.invoked_subcommand is not None:
         return
     from cikb.app.jobs import JobStore
 
-    with JobStore(settings().data_dir) as store:
+    cfg = settings()
+    url = queue or cfg.queue.url
+    queued = _queued_jobs(url) if url else None
+    with JobStore(cfg.data_dir) as store:
         jobs = store.list()
     if as_json:
-        print_json([job.model_dump(mode="json") for job in jobs])
+        enrichment = [job.model_dump(mode="json") for job in jobs]
+        print_json(enrichment if queued is None else {"queued": [j.model_dump(mode="json") | {"status": j.status} for j in queued], "enrichment": enrichment})
         return
+    if queued is not None:
+        _print_queued(queued, url)
     table = RichTable(title=f"{len(jobs)} enrichment job(s)", title_justify="left")
     for name in ("id", "status", "done", "found", "column", "strategy", "table", "updated"):
         table.add_column(name, overflow="fold")
     for job in jobs:
         table.add_row(job.id, job.status, f"{job.done}/{job.total}", str(job.found), safe(", ".join(job.columns)),
                       safe(job.strategy), safe(job.csv_path), job.updated_at)
+    out.print(table)
+
+
+def _queued_jobs(url: str) -> list:
+    from cikb.app.queue import list_jobs
+
+    return list_jobs(url)
+
+
+def _print_queued(queued: list, url: str) -> None:
+    from cikb.app.queue import where
+
+    table = RichTable(title=f"{len(queued)} gather job(s) on {safe(where(url))}", title_justify="left")
+    for name in ("id", "status", "companies", "queued", "running", "ok", "failed", "workers", "file", "queued at"):
+        table.add_column(name, overflow="fold")
+    for job in queued:
+        table.add_row(job.id, job.status, str(job.total), str(job.queued), str(job.running), str(job.ok), str(job.failed),
+                      safe(", ".join(job.workers)), safe(job.source), job.queued_at.strftime("%Y-%m-%d %H:%M UTC"))
     out.print(table)
 
 

@@ -92,6 +92,10 @@ class GatherSettings(Section):
         0.0, ge=0,
         description="Seconds (or a duration: 90s, 30m, 12h, 1d, 1w, 1h30m) within which a page fetched live before is taken from the HTTP cache without a request (`gather --max-age`); 0: every stored page is revalidated.",
     )
+    politeness_url: str | None = Field(
+        None,
+        description="A Redis URL shared by every crawl that uses it: at most one request per download_delay per registered domain across them all, on any machine (`cikb worker` sets it to its queue's URL); unset: per crawl only.",
+    )
 
     @field_validator("max_age", mode="before")
     @classmethod
@@ -158,6 +162,17 @@ class StoreSettings(Section):
     lock_timeout: float = Field(10.0, ge=0, description="Seconds to wait while another process reads or writes the embedded store (a search holds it for milliseconds, a gather for its commit), said in one line after 1 s; 0 fails at once.")
     shard_number: int | None = Field(None, ge=1, description="mode=server: shards of a new collection (default: one per node of the cluster).")
     replication_factor: int | None = Field(None, ge=1, description="mode=server: copies of each shard in a new collection (2+ survives a node loss).")
+
+
+class QueueSettings(Section):
+    """`cikb worker`, `cikb gather --from-csv FILE --queue URL`, `cikb jobs`: gathers spread over the workers of a task queue (Celery over Redis)."""
+
+    url: str | None = Field(None, description="The Redis broker of the task queue (redis://HOST:PORT/N) that `cikb worker` and `cikb jobs` use when --queue is not given.")
+    visibility_timeout: float = Field(
+        3600.0, gt=0,
+        description="Seconds after which a task taken by a worker that died (killed, its machine lost) is delivered to another; longer than any one company's gather, or a slow gather is also started a second time (it then waits for the first).",
+    )
+    concurrency: int = Field(1, ge=1, description="Companies one `cikb worker` gathers at once (threads sharing one loaded model).")
 
 
 # Measured on letsencrypt.org (bench/ask.py): on the whole site the evidence of 8/14 facts reached the
@@ -304,6 +319,7 @@ class Settings(BaseSettings):
     llm: LLMSettings = Field(default_factory=LLMSettings)
     enrich: EnrichSettings = Field(default_factory=EnrichSettings)
     lists: ListSettings = Field(default_factory=ListSettings)
+    queue: QueueSettings = Field(default_factory=QueueSettings)
 
     @classmethod
     def settings_customise_sources(

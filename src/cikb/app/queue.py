@@ -1,0 +1,422 @@
+"""Gathers spread over the workers of a task queue: Celery, with Redis as its broker (issue 27).
+
+    job = enqueue_gather(settings, "redis://10.0.0.5:6379/0", rows, source="companies.csv")  # one task per row; returns at once
+    results = follow("redis://10.0.0.5:6379/0", job, on_event=print)                        # BatchEvents as workers report them
+    run_worker(settings, "redis://10.0.0.5:6379/0")                                         # `cikb worker`: gathers until stopped
+
+Each task is one row of the CSV, gathered by :func:`cikb.app.batch.gather_row`, the function a
+local ``--from-csv`` run calls, into the worker's own data directory and store. Nothing lost:
+a task is acknowledged only after its row's outcome is recorded, which is after the gather's
+commit (``task_acks_late``, one task reserved at a time: ``worker_prefetch_multiplier=1``); a
+worker that dies mid-gather leaves its task unacknowledged, and Redis hands it to another
+worker after ``[queue] visibility_timeout``, while the company's previous generation stays
+current. Nothing twice: a row's outcome is recorded once (an atomic HSETNX); a redelivered
+task whose row is recorded does nothing, and one whose company was committed after the job
+was queued (its worker died between the commit and the record) records that gather instead
+of crawling again. A gather of a company whose lock another gather holds waits and tries again.
+
+Progress lives in Redis beside the queue (``cikb:job:<id>:...``), so ``cikb jobs`` and
+``gather --wait`` work from any machine that reaches the broker. Workers crawl through
+:mod:`cikb.gather.shared_politeness`: one request per ``download_delay`` per registered domain
+across all of them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from cikb.app.batch import BatchEvent, CompanyResult, CompanyRow, OnBatchEvent, gather_row, plan_rows
+from cikb.app.models import GatherEvent
+from cikb.app.workspace import CompanyDir
+from cikb.core.config import Settings
+from cikb.core.errors import CikbError, LockedError
+from cikb.core.models import CrawlEvent, SourceSummary
+from cikb.core.slug import company_from_name
+
+if TYPE_CHECKING:
+    from celery import Celery
+    from redis import Redis
+
+    from cikb.embed import DenseEmbedder
+
+TASK = "cikb.gather_row"
+QUEUE = "cikb"
+JOBS_KEY = "cikb:jobs"  # sorted set: job id -> queued time
+JOB_TTL = 30 * 86_400  # seconds a job's progress stays in Redis
+LOCKED_RETRY = 5.0  # seconds before a task whose company another gather holds tries again
+INSTALL = "pip install 'cikb[queue]'"
+# Record a row's outcome once: KEYS results, status; ARGV row, result JSON, status.
+FINISH = """
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then
+  redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+  return 1
+end
+return 0
+"""
+
+
+class QueueUnavailableError(CikbError):
+    """The broker cannot be reached, or the queue's packages are not installed."""
+
+    exit_code = 4
+
+
+class GatherOptions(BaseModel):
+    """What the enqueuing command line asked of every gather; everything else is the worker's own configuration."""
+
+    download_delay: float
+    max_pages_per_source: int
+    max_age: float
+    full: bool = False
+
+    @classmethod
+    def of(cls, settings: Settings, full: bool = False) -> GatherOptions:
+        g = settings.gather
+        return cls(download_delay=g.download_delay, max_pages_per_source=g.max_pages_per_source, max_age=g.max_age, full=full)
+
+    def apply(self, settings: Settings) -> Settings:
+        copy = settings.model_copy(deep=True)
+        copy.gather.download_delay, copy.gather.max_pages_per_source, copy.gather.max_age = self.download_delay, self.max_pages_per_source, self.max_age
+        return copy
+
+
+class QueuedJob(BaseModel):
+    """A job of the queue, as `cikb jobs` lists it: its rows by status."""
+
+    id: str
+    source: str
+    queued_at: datetime
+    total: int
+    queued: int
+    running: int
+    ok: int
+    failed: int
+    workers: list[str]
+
+    @property
+    def status(self) -> str:
+        return "done" if self.ok + self.failed == self.total else "running" if self.running else "queued"
+
+
+# --- the job's record in Redis -------------------------------------------------------------------------------
+
+
+class JobBoard:
+    """One job's rows, statuses (queued, running, ok, failed), progress and results, in Redis."""
+
+    def __init__(self, client: Redis, job_id: str) -> None:
+        self.client, self.id = client, job_id
+        self.key = f"cikb:job:{job_id}"
+
+    def _k(self, part: str) -> str:
+        return f"{self.key}:{part}"
+
+    def create(self, source: str, rows: Sequence[CompanyRow], options: GatherOptions) -> None:
+        queued_at = datetime.now(timezone.utc)
+        pipe = self.client.pipeline()
+        pipe.hset(self.key, mapping={"source": source, "total": len(rows), "queued_at": queued_at.isoformat(), "options": options.model_dump_json()})
+        pipe.hset(self._k("rows"), mapping={row.number: json.dumps(asdict(row)) for row in rows})
+        pipe.hset(self._k("status"), mapping={row.number: "queued" for row in rows})
+        for key in (self.key, self._k("rows"), self._k("status")):
+            pipe.expire(key, JOB_TTL)
+        pipe.zadd(JOBS_KEY, {self.id: queued_at.timestamp()})
+        pipe.execute()
+
+    def exists(self) -> bool:
+        return bool(self.client.exists(self.key))
+
+    def queued_at(self) -> datetime:
+        return datetime.fromisoformat(self.client.hget(self.key, "queued_at").decode())
+
+    def rows(self) -> dict[int, CompanyRow]:
+        return {int(n): CompanyRow(**json.loads(data)) for n, data in self.client.hgetall(self._k("rows")).items()}
+
+    def statuses(self) -> dict[int, str]:
+        return {int(n): status.decode() for n, status in self.client.hgetall(self._k("status")).items()}
+
+    def progress(self) -> dict[int, dict[str, Any]]:
+        return {int(n): json.loads(data) for n, data in self.client.hgetall(self._k("progress")).items()}
+
+    def results(self, numbers: Sequence[int]) -> dict[int, CompanyResult]:
+        if not numbers:
+            return {}
+        found = self.client.hmget(self._k("results"), list(numbers))
+        return {n: CompanyResult.model_validate_json(data) for n, data in zip(numbers, found) if data is not None}
+
+    def finished(self, number: int) -> bool:
+        return bool(self.client.hexists(self._k("results"), number))
+
+    def report(self, number: int, **progress: Any) -> None:
+        pipe = self.client.pipeline()
+        pipe.hset(self._k("progress"), number, json.dumps(progress))
+        pipe.expire(self._k("progress"), JOB_TTL)
+        pipe.execute()
+
+    def start(self, number: int, worker: str) -> None:
+        self.client.hset(self._k("status"), number, "running")
+        self.report(number, worker=worker, pages=0, note="starting")
+
+    def finish(self, result: CompanyResult) -> bool:
+        """Record the row's outcome unless one is recorded already; True when this call recorded it."""
+        keys = [self._k("results"), self._k("status")]
+        recorded = self.client.eval(FINISH, len(keys), *keys, result.row, result.model_dump_json(), result.status)
+        self.client.expire(self._k("results"), JOB_TTL)
+        return bool(recorded)
+
+    def summary(self) -> QueuedJob:
+        info = {k.decode(): v.decode() for k, v in self.client.hgetall(self.key).items()}
+        statuses = list(self.statuses().values())
+        workers = sorted({p.get("worker", "") for p in self.progress().values()} - {""})
+        return QueuedJob(id=self.id, source=info.get("source", ""), queued_at=datetime.fromisoformat(info["queued_at"]),
+                         total=int(info.get("total", len(statuses))), workers=workers,
+                         **{s: statuses.count(s) for s in ("queued", "running", "ok", "failed")})
+
+
+# --- enqueue, follow, list -------------------------------------------------------------------------------------
+
+
+def connect(url: str) -> Redis:
+    """A Redis client of the broker, checked with a PING: QueueUnavailableError in one line when it cannot be used."""
+    try:
+        import redis
+    except ImportError:
+        raise QueueUnavailableError(f"the task queue needs Celery and Redis's client: {INSTALL}") from None
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=30)
+        client.ping()
+    except (redis.RedisError, ValueError, OSError) as err:
+        raise QueueUnavailableError(f"cannot reach the task queue at {where(url)}: {' '.join(str(err).split())[:160]}") from None
+    return client
+
+
+def where(url: str) -> str:
+    """A broker URL without its credentials, for messages."""
+    scheme, _, rest = url.partition("://")
+    return f"{scheme}://{rest.rsplit('@', 1)[-1]}" if rest else url
+
+
+def enqueue_gather(settings: Settings, url: str, rows: Sequence[CompanyRow], *, source: str, full: bool = False) -> str:
+    """Queue one task per row that can be gathered (the others are recorded failed at once, as a local run
+    fails them before fetching anything); returns the job's id."""
+    client = connect(url)
+    job_id = uuid.uuid4().hex[:12]
+    board = JobBoard(client, job_id)
+    options = GatherOptions.of(settings, full)
+    board.create(source, rows, options)
+    to_gather, failed = plan_rows(settings, rows)
+    for result in failed:
+        board.finish(result)
+    app = celery_app(url, settings)
+    with app.producer_or_acquire() as producer:
+        for row in to_gather:
+            app.send_task(TASK, args=[job_id, asdict(row), options.model_dump()], queue=QUEUE, producer=producer)
+    return job_id
+
+
+def follow(url: str, job_id: str, on_event: OnBatchEvent | None = None, poll: float = 0.3) -> list[CompanyResult]:
+    """Report the job's rows as BatchEvents (started, pages fetched, finished) until every row is finished;
+    their results in row order."""
+    board = JobBoard(connect(url), job_id)
+    if not board.exists():
+        raise CikbError(f"no job {job_id!r} on the queue at {where(url)} (see `cikb jobs --queue URL`)")
+    emit = on_event or (lambda event: None)
+    rows = board.rows()
+    shown: dict[int, int] = {}  # row -> pages reported so far (-1: finished)
+    results: dict[int, CompanyResult] = {}
+    while len(results) < len(rows):
+        statuses, progress = board.statuses(), board.progress()
+        for number, result in board.results([n for n, s in statuses.items() if s in ("ok", "failed") and n not in results]).items():
+            results[number] = result
+            emit(BatchEvent(rows[number], "finished", result=result))
+        for number, state in progress.items():
+            if number in results or statuses.get(number) != "running":
+                continue
+            _show_progress(rows[number], state, shown, emit)
+        if len(results) < len(rows):
+            time.sleep(poll)
+    return [results[n] for n in sorted(results)]
+
+
+def _show_progress(row: CompanyRow, state: dict[str, Any], shown: dict[int, int], emit: OnBatchEvent) -> None:
+    if row.number not in shown:
+        emit(BatchEvent(row, "started"))
+        shown[row.number] = 0
+    pages = int(state.get("pages", 0))
+    for _ in range(pages - shown[row.number]):
+        crawl = CrawlEvent(kind="page_fetched", source_index=0, source_type="website", url=state.get("note") or None)
+        emit(BatchEvent(row, "progress", event=GatherEvent(stage="crawl", crawl=crawl)))
+    if pages == shown[row.number] and state.get("note"):
+        emit(BatchEvent(row, "progress", event=GatherEvent(stage="store" if state.get("stage") == "store" else "clean", message=state["note"])))
+    shown[row.number] = pages
+
+
+def list_jobs(url: str, limit: int = 20) -> list[QueuedJob]:
+    """The queue's newest jobs first (those whose record has expired are dropped from the list)."""
+    client = connect(url)
+    jobs = []
+    for raw_id in client.zrevrange(JOBS_KEY, 0, limit - 1):
+        board = JobBoard(client, raw_id.decode())
+        if board.exists():
+            jobs.append(board.summary())
+        else:
+            client.zrem(JOBS_KEY, raw_id)
+    return jobs
+
+
+# --- the worker ------------------------------------------------------------------------------------------------
+
+
+def celery_app(url: str, settings: Settings) -> Celery:
+    """The Celery app of cikb's queue on the broker at ``url``: late acknowledgement, one task reserved at a time."""
+    try:
+        from celery import Celery
+    except ImportError:
+        raise QueueUnavailableError(f"the task queue needs Celery: {INSTALL}") from None
+    visibility = settings.queue.visibility_timeout
+    app = Celery("cikb", broker=url, set_as_current=False)
+    app.conf.update(
+        task_acks_late=True,  # acknowledged when the row's outcome is recorded, after its commit
+        task_acks_on_failure_or_timeout=False,  # a task that failed to record its outcome is delivered again, not dropped
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,  # a worker reserves only what it runs: the others take the rest
+        task_default_queue=QUEUE,
+        task_serializer="json",
+        accept_content=["json"],
+        task_ignore_result=True,  # outcomes live in the job's record (JobBoard), readable from any machine
+        broker_connection_retry_on_startup=True,
+        broker_transport_options={
+            "visibility_timeout": visibility,
+            # Unacknowledged tasks are looked for every tenth of the timeout (10 s at most, Kombu's own interval).
+            "unacked_restore_interval": max(1.0, min(10.0, visibility / 10)),
+            "unacked_restore_throttle": 1,
+        },
+        worker_hijack_root_logger=False,
+        worker_redirect_stdouts=False,
+        worker_send_task_events=False,
+    )
+    app.task(name=TASK, bind=True)(_gather_task)
+    return app
+
+
+@dataclass
+class _Worker:
+    """What the tasks of this worker process share: its settings, its name, the broker and one loaded model."""
+
+    settings: Settings
+    name: str
+    board_client: Redis
+    _embedder: DenseEmbedder | None = None
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def embedder(self) -> DenseEmbedder:
+        from cikb.embed import load_embedder
+
+        with self._lock:
+            if self._embedder is None:
+                self._embedder = load_embedder(self.settings.embed)
+            return self._embedder
+
+
+_worker: _Worker | None = None
+
+
+def run_worker(settings: Settings, url: str, *, name: str | None = None, concurrency: int | None = None,
+               on_ready: Callable[[str], None] | None = None) -> int:
+    """`cikb worker`: take gather tasks from the queue at ``url`` until stopped (SIGTERM or Ctrl-C finish the
+    running gathers first); the exit code. The configured model is loaded before the first task is taken."""
+    global _worker
+    client = connect(url)
+    settings = settings.model_copy(deep=True)
+    settings.gather.politeness_url = url  # every crawl of every worker takes its turn per domain through the broker
+    name = name or f"cikb-{os.getpid()}@{socket.gethostname()}"
+    _worker = _Worker(settings, name, client)
+    _worker.embedder()
+    app = celery_app(url, settings)
+    if on_ready is not None:
+        from celery.signals import worker_ready
+
+        worker_ready.connect(lambda **_: on_ready(name), weak=False)
+    worker = app.Worker(hostname=name, pool_cls="threads", concurrency=concurrency or settings.queue.concurrency, loglevel="WARNING",
+                        quiet=True, without_gossip=True, without_mingle=True, without_heartbeat=True, queues=[QUEUE])
+    worker.start()
+    return worker.exitcode or 0
+
+
+def _gather_task(task: Any, job_id: str, row_data: dict, options_data: dict) -> str:
+    """One row: skipped when its outcome is recorded, recorded from the store when its commit happened, else gathered."""
+    worker = _worker
+    if worker is None:  # a process that is not `cikb worker` was given the task
+        raise RuntimeError("cikb gather tasks run in `cikb worker` processes")
+    board = JobBoard(worker.board_client, job_id)
+    row = CompanyRow(**row_data)
+    if board.finished(row.number):
+        return "already recorded"
+    options = GatherOptions.model_validate(options_data)
+    committed = committed_since(worker.settings, row, board.queued_at())
+    if committed is not None:
+        board.finish(committed)
+        return "already committed"
+    board.start(row.number, worker.name)
+    try:
+        result = gather_row(options.apply(worker.settings), row, _reporter(board, row.number, worker.name), full=options.full,
+                            embedder=worker.embedder, reraise=(LockedError,))
+    except LockedError:  # another gather of this company is running (a task delivered twice, or a local gather)
+        raise task.retry(countdown=LOCKED_RETRY, max_retries=None) from None
+    board.finish(result)
+    return result.status
+
+
+def _reporter(board: JobBoard, number: int, worker: str) -> OnBatchEvent:
+    """Writes a running row's pages fetched and current step to the job's record (what `follow` shows)."""
+    pages = 0
+
+    def report(event: BatchEvent) -> None:
+        nonlocal pages
+        gathered = event.event
+        if event.kind != "progress" or gathered is None:
+            return
+        if gathered.crawl is not None:
+            if gathered.crawl.kind != "page_fetched":
+                return
+            pages += 1
+            board.report(number, worker=worker, pages=pages, note=gathered.crawl.url or "")
+        elif gathered.stage == "store" or gathered.message:
+            board.report(number, worker=worker, pages=pages, note=f"{gathered.stage} {gathered.message}".strip(), stage=gathered.stage)
+
+    return report
+
+
+def committed_since(settings: Settings, row: CompanyRow, since: datetime) -> CompanyResult | None:
+    """The row's outcome when its company's current generation was gathered after ``since`` (the job was queued):
+    a worker committed it and died before recording it. None otherwise."""
+    try:
+        company = company_from_name(row.name)
+    except CikbError:
+        return None
+    folder = CompanyDir(settings.data_dir, company.slug)
+    manifest = folder.manifest()
+    gathered = manifest.get("gathered_at")
+    if not gathered or datetime.fromisoformat(gathered) < since:
+        return None
+    return CompanyResult(
+        company=company, sources=[SourceSummary.model_validate(s) for s in manifest.get("sources") or []],
+        documents=int(manifest.get("documents", 0)), chunks=int(manifest.get("chunks", 0)), raw_dir=str(folder.raw_link),
+        started_at=datetime.fromisoformat(gathered), row=row.number, status="ok",
+    )
+
+
+__all__ = ["GatherOptions", "JobBoard", "QueueUnavailableError", "QueuedJob", "celery_app", "committed_since", "connect", "enqueue_gather",
+           "follow", "list_jobs", "run_worker", "where"]

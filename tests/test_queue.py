@@ -1,0 +1,203 @@
+"""Gathers on the workers of a task queue (issue 27): `cikb worker`, `gather --from-csv FILE --queue URL`, `cikb jobs --queue`.
+
+Started as a user would: Debian's redis-server on a loopback port (no Docker), `cikb worker`
+processes and loopback company sites (tests/company_sites.py), some sharing a domain. The
+servers' own logs say how often each page was asked for and how far apart.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+import pytest
+from company_sites import PAGES, serve_companies
+from sites import TOLERANCE, gaps
+
+from cikb.app.batch import CompanyRow, gather_many
+from cikb.app.indexing import load_index
+from cikb.app.workspace import CompanyDir
+from cikb.core.config import Settings, load_settings
+from cikb.core.slug import company_from_name
+from cikb.store import open_store
+
+REPO = Path(__file__).resolve().parents[1]
+DELAY = 0.3
+
+
+def cikb(*args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "cikb", *args], cwd=REPO, capture_output=True, text=True, timeout=timeout)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Debian's redis-server on a loopback port, nothing saved; its base URL."""
+    if shutil.which("redis-server") is None:
+        pytest.fail("redis-server not found: install it with `sudo apt-get install -y redis-server` (scripts/setup.sh test does, as root)")
+    port = free_port()
+    folder = tmp_path_factory.mktemp("redis")
+    server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(folder)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}"
+    import redis
+
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            redis.Redis.from_url(url).ping()
+            break
+        except redis.ConnectionError:
+            assert time.monotonic() < deadline and server.poll() is None, "redis-server did not start"
+            time.sleep(0.05)
+    yield url
+    server.terminate()
+    server.wait(10)
+
+
+@pytest.fixture
+def queue_url(redis_server: str) -> str:
+    """An empty database of the test's Redis."""
+    import redis
+
+    url = f"{redis_server}/0"
+    redis.Redis.from_url(url).flushdb()
+    return url
+
+
+class Workers:
+    """`cikb worker` processes, each in its own process group (its crawler children with it)."""
+
+    def __init__(self, url: str, log_dir: Path) -> None:
+        self.url, self.log_dir = url, log_dir
+        self.procs: dict[str, subprocess.Popen[str]] = {}
+
+    def start(self, count: int, **env: str) -> None:
+        names = [f"w{len(self.procs) + n}" for n in range(count)]
+        for name in names:
+            log = open(self.log_dir / f"{name}.log", "w")
+            self.procs[name] = subprocess.Popen([sys.executable, "-m", "cikb", "worker", "--queue", self.url, "--name", name], cwd=REPO,
+                                                env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 90
+        while not all("ready" in self.log(name) for name in names):
+            dead = [name for name in names if self.procs[name].poll() is not None]
+            assert not dead and time.monotonic() < deadline, "\n".join(self.log(name) for name in names)
+            time.sleep(0.1)
+
+    def log(self, name: str) -> str:
+        return (self.log_dir / f"{name}.log").read_text()
+
+    def kill(self, name: str) -> None:
+        os.killpg(self.procs[name].pid, signal.SIGKILL)
+        self.procs[name].wait(10)
+
+    def stop(self) -> None:
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in self.procs.values():
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(10)
+
+
+@pytest.fixture
+def workers(queue_url: str, tmp_path: Path) -> Iterator[Workers]:
+    pool = Workers(queue_url, tmp_path)
+    yield pool
+    pool.stop()
+
+
+def snapshot(settings: Settings, slug: str) -> dict:
+    """Raw files (scraped_at aside), chunk ids and the company's points with their vectors."""
+    company = CompanyDir(settings.data_dir, slug)
+    files = {p.name: "\n".join(line for line in p.read_text().splitlines() if not line.startswith("scraped_at: "))
+             for p in sorted(company.raw_link.glob("*.md"))}
+    ids = [c.id for c in load_index(company.current()).chunks]
+    with open_store(settings) as store:
+        points = {p.chunk.id: (np.asarray(p.dense), p.sparse.model_dump(), p.chunk.text) for p in store.points(ids)}
+        count = store.count(slug)
+    return {"files": files, "ids": ids, "points": points, "count": count}
+
+
+def test_three_workers_gather_every_company_once_politely_and_as_a_local_run(
+    workers: Workers, queue_url: str, tmp_path: Path, isolated_env: Path
+) -> None:
+    with serve_companies(4, first_host=70) as sites:
+        extra = [
+            ("Sister Co", sites[0].url + "about/"),  # shares 127.0.0.70 with Testco 00: the two are taken at once by two workers
+            ("Twin Co", sites[1].url + "team/"),  # shares 127.0.0.71 with Testco 01
+            ("No Source Co", ""),  # failed when queued, as a local run fails it before fetching anything
+        ]
+        csv_path = tmp_path / "companies.csv"
+        rows = [(sites[0].name, sites[0].url), extra[0], (sites[1].name, sites[1].url), extra[1], *[(s.name, s.url) for s in sites[2:]], extra[2]]
+        csv_path.write_text("Company,Website\n" + "".join(f"{name},{url}\n" for name, url in rows), encoding="utf-8")
+        workers.start(3)
+        result = cikb("gather", "--from-csv", str(csv_path), "--queue", queue_url, "--wait", "--delay", str(DELAY), "--json")
+        logs = [list(site.server.log) for site in sites]  # before the local run below asks again
+        jobs = json.loads(cikb("jobs", "--queue", queue_url, "--json").stdout)
+
+        # The same files, chunk ids and vectors as a local --from-csv run (two companies, into another data directory).
+        local = load_settings(data_dir=tmp_path / "local")
+        local.gather.download_delay = DELAY
+        local_results = gather_many(local, [CompanyRow(1, sites[2].name, {"website": sites[2].url}), CompanyRow(2, sites[3].name, {"website": sites[3].url})])
+    assert [r.status for r in local_results] == ["ok", "ok"]
+
+    # Every company once, failures named as a local run names them.
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert [line for line in result.stderr.splitlines() if line.startswith("error:")] == ["error: 1 of 7 companies failed (row 7)"]
+    results = json.loads(result.stdout)
+    assert [(r["row"], r["status"]) for r in results] == [(n, "ok") for n in range(1, 7)] + [(7, "failed")]
+    assert "no source" in results[6]["error"]
+    listed = {c["slug"]: c for c in json.loads(cikb("companies", "--json").stdout)}
+    assert set(listed) == {r["company"]["slug"] for r in results[:6]}
+    assert all(listed[r["company"]["slug"]]["chunks"] == r["chunks"] > 0 for r in results[:6])
+
+    # From the servers' side: each page asked for once per company on the host, never faster than the delay,
+    # across workers: the shared hosts were crawled by two workers at the same time (the second robots.txt
+    # came before the first crawl's last request), so only the lock in Redis kept them apart.
+    for log, companies in zip(logs, (2, 2, 1, 1)):
+        paths = [entry.path for entry in log]
+        assert all(paths.count(path) == companies for path in PAGES), paths
+        assert paths.count("/robots.txt") == companies
+        assert min(gaps([entry.time for entry in log])) >= DELAY - TOLERANCE, gaps([entry.time for entry in log])
+    spans = {r["row"]: (datetime.fromisoformat(r["started_at"]).timestamp(), r["seconds"]) for r in results[:6]}
+    for first, second, log in ((1, 2, logs[0]), (3, 4, logs[1])):
+        paths = [entry.path for entry in log]
+        (start_a, seconds_a), (start_b, seconds_b) = spans[first], spans[second]
+        if start_a < start_b + seconds_b and start_b < start_a + seconds_a:  # gathered at once: the crawls took turns
+            assert paths.index("/robots.txt", 1) < len(paths) // 2, paths
+    assert spans[1][0] < spans[2][0] + spans[2][1] and spans[2][0] < spans[1][0] + spans[1][1]  # rows 1 and 2: the first taken, at once
+
+    # `cikb jobs --queue`: the job, done, gathered by more than one worker.
+    [job] = jobs["queued"]
+    assert (job["status"], job["total"], job["ok"], job["failed"], job["queued"], job["running"]) == ("done", 7, 6, 1, 0, 0)
+    assert len(job["workers"]) >= 2 and set(job["workers"]) <= {"w0", "w1", "w2"}
+    assert jobs["enrichment"] == []
+
+    queued = Settings(data_dir=isolated_env)
+    for site in sites[2:]:
+        slug = company_from_name(site.name).slug
+        here, there = snapshot(queued, slug), snapshot(local, slug)
+        assert (here["files"], here["ids"], here["count"]) == (there["files"], there["ids"], there["count"])
+        for chunk_id, (dense, sparse, text) in there["points"].items():
+            assert np.allclose(here["points"][chunk_id][0], dense, atol=1e-6)
+            assert (here["points"][chunk_id][1], here["points"][chunk_id][2]) == (sparse, text)
