@@ -201,3 +201,58 @@ def test_three_workers_gather_every_company_once_politely_and_as_a_local_run(
         for chunk_id, (dense, sparse, text) in there["points"].items():
             assert np.allclose(here["points"][chunk_id][0], dense, atol=1e-6)
             assert (here["points"][chunk_id][1], here["points"][chunk_id][2]) == (sparse, text)
+
+
+def test_a_worker_killed_mid_gather_has_its_company_gathered_by_another_and_a_redelivery_does_nothing(
+    workers: Workers, queue_url: str, tmp_path: Path, isolated_env: Path
+) -> None:
+    import redis
+
+    from cikb.app.queue import TASK, JobBoard, celery_app, follow
+
+    client = redis.Redis.from_url(queue_url)
+    with serve_companies(3, first_host=80) as sites:
+        workers.start(2, CIKB_QUEUE__VISIBILITY_TIMEOUT="8")  # a gather here takes 3-5 s: none is delivered twice while it runs
+        csv_path = tmp_path / "companies.csv"
+        csv_path.write_text("Company,Website\n" + "".join(f"{site.name},{site.url}\n" for site in sites), encoding="utf-8")
+        queued = cikb("gather", "--from-csv", str(csv_path), "--queue", queue_url, "--delay", "0.5", "--max-pages", "2")
+        assert queued.returncode == 0, queued.stderr
+        job_id = queued.stdout.strip()
+        board = JobBoard(client, job_id)
+
+        deadline = time.monotonic() + 60
+        while not (crawling := [(n, p["worker"]) for n, p in board.progress().items() if p.get("pages", 0) >= 1 and not board.finished(n)]):
+            assert time.monotonic() < deadline, board.progress()
+            time.sleep(0.05)
+        row, victim = crawling[0]
+        workers.kill(victim)  # SIGKILL, crawler child with it, before its commit
+        requests_at_kill = len(sites[row - 1].server.log)
+        results = follow(queue_url, job_id)
+        logs = [list(site.server.log) for site in sites]
+
+        # Nothing lost, nothing twice: every company gathered, the killed one again by the other worker.
+        assert [(r.row, r.status) for r in results] == [(1, "ok"), (2, "ok"), (3, "ok")], [r.error for r in results]
+        assert board.progress()[row]["worker"] != victim
+        assert [entry.path for entry in logs[row - 1]].count("/robots.txt") == 2 and requests_at_kill < len(logs[row - 1])
+        settings = Settings(data_dir=isolated_env)
+        with open_store(settings) as store:
+            assert {slug: store.count(slug) for slug in store.companies()} == {r.company.slug: r.chunks for r in results}
+        generation = CompanyDir(settings.data_dir, results[row - 1].company.slug).current().id
+
+        # A task delivered again finds its row recorded and does nothing; one whose row lost its record (its worker
+        # died between the commit and the record) records the committed gather without crawling again.
+        row_data = {"number": row, "name": results[row - 1].company.name, "sources": {"website": sites[row - 1].url}}
+        options = {"download_delay": 0.5, "max_pages_per_source": 2, "max_age": 0.0, "full": False}
+        client.hdel(f"cikb:job:{job_id}:results", row % 3 + 1)
+        app = celery_app(queue_url, settings)
+        app.send_task(TASK, args=[job_id, row_data, options], queue="cikb")
+        other = {"number": row % 3 + 1, "name": sites[row % 3].name, "sources": {"website": sites[row % 3].url}}
+        app.send_task(TASK, args=[job_id, other, options], queue="cikb")
+        deadline = time.monotonic() + 30
+        while client.llen("cikb") or client.zcard("unacked_index") or not board.finished(row % 3 + 1):
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        assert [len(site.server.log) for site in sites] == [len(log) for log in logs]
+        assert CompanyDir(settings.data_dir, results[row - 1].company.slug).current().id == generation
+        recorded = board.results([row % 3 + 1])[row % 3 + 1]
+        assert (recorded.status, recorded.chunks, recorded.company) == ("ok", results[row % 3].chunks, results[row % 3].company)
