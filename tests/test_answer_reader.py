@@ -512,3 +512,32 @@ def test_a_partner_named_after_with_or_from_is_tied_to_the_predicate() -> None:
                       "Brightwater Labs")
     reading = read(q, [Passage("Brightwater Labs is pleased to announce our collaboration with The Linux Foundation.", 0, 1)])
     assert reading.answer is not None and reading.answer.value.endswith("Linux Foundation")
+
+
+FACTS = ("# Facts about Brightwater Labs\n\nLegal name: Brightwater Labs Lda.\n\nRegistered office: Rua Nova 12, Porto\n\n"
+         "Note: figures as of 2024\n\n## Team\n\n### Ana Ruiz\n\n#### Chief Technology Officer\n\nAna builds filters.")
+
+
+def facts_page(question: str):
+    """The facts page retrieved for ``question``, titled as the company's own page (its lines are about it)."""
+    result = retrieval(question, [FACTS], company="brightwater-labs")
+    result.trace.company.matched = "Brightwater Labs"
+    result.context[0].chunk.metadata.title = "About Brightwater Labs"
+    return result
+
+
+@pytest.mark.parametrize(
+    ("question", "stated"),
+    [("What is the company's official legal name?", "Legal name: Brightwater Labs Lda."),
+     ("What is Ana Ruiz's current title at Brightwater Labs?", "Ana Ruiz: Chief Technology Officer")],
+)
+def test_a_label_the_question_names_word_for_word_states_the_answer(question: str, stated: str) -> None:
+    asked = Answerer().answer(question, facts_page(question))
+    assert not asked.abstained and asked.answer.startswith(stated), asked.answer
+
+
+def test_a_label_the_question_does_not_name_whole_is_no_answer() -> None:
+    # "Registered office" is not named by a question about the legal form; a one-word label ("Note") names too little.
+    for question in ("What kind of office does Brightwater Labs rent?", "What note did Brightwater Labs publish?"):
+        asked = Answerer().answer(question, facts_page(question))
+        assert asked.abstained, (question, asked.answer)

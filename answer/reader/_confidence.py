@@ -108,9 +108,28 @@ def states_question(q: Question, s: Sentence) -> bool:
     question) the best sentence passing the first test held a true answer for 121 of 143 questions, 85%."""
     if not s.about_subject or s.negated or s.boilerplate:
         return False
+    if names_the_label(q, s):
+        return True
     stems = reading_stems(q, s)
     # The subject's own sentence may state every term by a word of its relation ("Acme makes robots" for "sell").
     return s.lexical >= FREE_TEXT_SHARE or (s.role == 2 and all(match_weight(t, stems) > 0 for t in q.terms))
+
+
+LABEL_MIN_WORDS = 2  # "Legal name", "Jane Roe": a one-word label ("Note", "Acme") names too little
+
+
+def names_the_label(q: Question, s: Sentence) -> bool:
+    """A "Label: value" line (a facts list, an imprint, a team card) whose label the question names word for word
+    ("What is the company's official legal name?" and "Legal name: Acme Inc."; "What is Jane Roe's title?" and
+    "Jane Roe: Chief Executive Officer"): its value is what is asked."""
+    label = LABEL_LINE.match(s.plain)
+    if label is None:
+        return False
+    colon = s.plain.index(":")
+    words = [w for w, _, _ in tokens_of(s.plain[:colon])]
+    asked = set().union(*(stems_of(w) for w, _, _ in tokens_of(q.text)))
+    return (len(words) >= LABEL_MIN_WORDS and all(stems_of(w) & asked for w in words)
+            and bool(s.plain[colon + 1:].strip(" .;")))
 
 
 def own_terms(s: Sentence, terms: Iterable[str]) -> set[str]:
