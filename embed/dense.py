@@ -6,15 +6,21 @@
 Both pool and normalize as the model's descriptor says (not as a directory's
 config says), truncate at its ``max_tokens``, and add its query prefix to
 queries only, so the two backends produce the same vectors (cosine >= 0.99).
+
+A ``lazy`` embedder (``load_embedder(settings, lazy=True)``) knows its model's identity and tokenizer at
+once but loads the weights on its first embedding: a re-gather whose chunks are all in the vector cache
+never loads them (0.4 s of onnxruntime session, and fastembed's import).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
+import threading
 from abc import ABC, abstractmethod
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 from cikb.embed.models import KNOWN_MODELS, OFFLINE_MODEL, DenseModelSpec, model_spec
@@ -37,7 +43,8 @@ ProgressCallback = Callable[[int, int], None]
 
 
 class DenseEmbedder(ABC):
-    """A loaded dense model. ``info`` is what the store records; ``description`` is what commands print."""
+    """A dense model (its weights loaded, or loaded on first use when lazy). ``info`` is what the store records;
+    ``description`` is what commands print."""
 
     backend: Backend
 
@@ -49,6 +56,32 @@ class DenseEmbedder(ABC):
         self.fallback_reason = fallback_reason
         self.info: ModelInfo = files.spec.info(self.backend, files.variant)
         self.tokenizer = ModelTokenizer(files.tokenizer_file)
+        self._loading = threading.Lock()
+        self._loaded: object | None = None
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the weights are loaded (a lazy embedder loads them on its first embedding)."""
+        return self._loaded is not None
+
+    @property
+    def _model(self) -> Any:
+        """The backend's model object, loaded on first use by a lazy embedder."""
+        if self._loaded is None:
+            with self._loading:  # the gather's worker and main threads embed in turn, never loading twice
+                if self._loaded is None:
+                    self._loaded = self._load_now()
+        return self._loaded
+
+    def _load_now(self) -> object:
+        try:
+            return self._load()
+        except Exception as exc:
+            raise ModelUnavailableError(f"cannot load {self.info.name} with {self.backend} from {self.files.directory}: {exc}") from exc
+
+    @abstractmethod
+    def _load(self) -> object:
+        """The backend's model, from ``self.files``."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.description}>"
@@ -87,14 +120,20 @@ class FastembedEmbedder(DenseEmbedder):
     backend: Backend = "fastembed"
 
     def __init__(
-        self, files: ModelFiles, onnx_batch_size: int = 1, onnx_arena: bool = True, onnx_threads: int | None = None, **kwargs: object,
+        self, files: ModelFiles, onnx_batch_size: int = 1, onnx_arena: bool = True, onnx_threads: int | None = None, *, lazy: bool = False,
+        **kwargs: object,
     ) -> None:
         super().__init__(files, **kwargs)  # type: ignore[arg-type]
-        from fastembed import TextEmbedding
-
         self.onnx_batch_size = onnx_batch_size
         self.onnx_threads = onnx_threads or default_onnx_threads()
-        name = _register_fastembed_model(files)
+        self.onnx_arena = onnx_arena
+        if not lazy:
+            self._loaded = self._load()  # now: weights that cannot load fall back in load_embedder
+
+    def _load(self) -> object:
+        from fastembed import TextEmbedding
+
+        name = _register_fastembed_model(self.files)
         # Chosen by measurement (bench/embed.py --repeat 2, 200 real chunks of ~420 tokens, idle 2-core machine,
         # sentence-transformers fp32 at 11.4 chunks/s): onnxruntime's memory arena on, one text per call, and
         # as many texts at once as there are CPUs, each on one onnxruntime thread: 24.6 chunks/s, 2.16x, 477 MB.
@@ -103,8 +142,8 @@ class FastembedEmbedder(DenseEmbedder):
         # stay in cache: 4 / 8 / 16 per call were slower) and the smallest, since the arena keeps the largest
         # call's buffers (~ texts x tokens^2). Texts side by side beat one text on two onnxruntime threads
         # (20.7 chunks/s, 1.85x): a short call's parallel sections hand off and spin more than they compute.
-        self._model = TextEmbedding(
-            name, specific_model_path=str(files.directory), providers=["CPUExecutionProvider"], enable_cpu_mem_arena=onnx_arena,
+        return TextEmbedding(
+            name, specific_model_path=str(self.files.directory), providers=["CPUExecutionProvider"], enable_cpu_mem_arena=self.onnx_arena,
             threads=1,
         )
 
@@ -150,8 +189,13 @@ class SentenceTransformerEmbedder(DenseEmbedder):
 
     backend: Backend = "sentence-transformers"
 
-    def __init__(self, files: ModelFiles, device: str = "auto", **kwargs: object) -> None:
+    def __init__(self, files: ModelFiles, device: str = "auto", *, lazy: bool = False, **kwargs: object) -> None:
         super().__init__(files, **kwargs)  # type: ignore[arg-type]
+        self.device = device
+        if not lazy:
+            self._loaded = self._load()  # now: weights that cannot load fall back in load_embedder
+
+    def _load(self) -> object:
         from sentence_transformers import SentenceTransformer
 
         try:  # sentence-transformers >= 6
@@ -161,35 +205,37 @@ class SentenceTransformerEmbedder(DenseEmbedder):
         from transformers.utils import logging as transformers_logging
 
         transformers_logging.disable_progress_bar()  # commands print one line about the model, not bars
-        if device == "auto":
+        if self.device == "auto":
             import torch
 
-            device = "cuda" if torch.cuda.is_available() else "cpu"
-        self.device = device
-        transformer = models.Transformer(str(files.directory), max_seq_length=self.spec.max_tokens)
+            self.device = "cuda" if torch.cuda.is_available() else "cpu"
+        transformer = models.Transformer(str(self.files.directory), max_seq_length=self.spec.max_tokens)
         pooling = models.Pooling(self.spec.dim, pooling_mode=self.spec.pooling)
-        self._model = SentenceTransformer(modules=[transformer, pooling, models.Normalize()], device=device)
-        self._model.eval()
+        model = SentenceTransformer(modules=[transformer, pooling, models.Normalize()], device=self.device)
+        model.eval()
+        return model
 
     def _embed(self, texts: list[str]) -> np.ndarray:
         vectors = self._model.encode(texts, batch_size=len(texts), convert_to_numpy=True, show_progress_bar=False)
         return np.asarray(vectors, dtype=np.float32)
 
 
-def load_embedder(settings: EmbedSettings) -> DenseEmbedder:
+def load_embedder(settings: EmbedSettings, *, lazy: bool = False) -> DenseEmbedder:
     """The configured dense model, or the packaged all-MiniLM-L6-v2 when it cannot load and fallback is on.
 
     Resolution (spec E2): ``model_path``, else the local cache, else the hub when
     ``allow_download``; never a silent wait. A fallback is logged once per process as one
     short warning line, and named by ``embedder.description`` and ``embedder.fallback_reason``.
-    Raises ModelUnavailableError (a CikbError) when nothing can be loaded.
+    Raises ModelUnavailableError (a CikbError) when nothing can be loaded. ``lazy``: the weights
+    are loaded on the first embedding (the files are found now); weights that fail to load then
+    raise ModelUnavailableError, with no fallback, since the model's identity is in use by then.
     """
     backend = pick_backend(settings)
     spec = model_spec(settings.model)
     try:
         if spec is None:
             raise ModelUnavailableError(f"unknown embedding model {settings.model!r} (cikb knows: {_known_names()})")
-        return _construct(_find_files(spec, settings, backend), settings)
+        return _construct(_find_files(spec, settings, backend), settings, lazy=lazy)
     except Exception as exc:
         if not settings.offline_fallback:
             if isinstance(exc, ModelUnavailableError):
@@ -197,7 +243,7 @@ def load_embedder(settings: EmbedSettings) -> DenseEmbedder:
             raise ModelUnavailableError(f"cannot load {settings.model} with {backend}: {exc}") from exc
         reason = str(exc) if isinstance(exc, ModelUnavailableError) else f"loading failed: {type(exc).__name__}: {exc}"
         notice = _fallback_notice(settings, spec, exc)
-    embedder = _construct(packaged_offline_model(settings, backend), settings, requested=settings.model, fallback_reason=reason)
+    embedder = _construct(packaged_offline_model(settings, backend), settings, lazy=lazy, requested=settings.model, fallback_reason=reason)
     if notice not in _ANNOUNCED:  # once per process (a command), not once per load: gather and retrieval both load it
         _ANNOUNCED.add(notice)
         log.warning("%s", notice)
@@ -232,23 +278,23 @@ def _find_files(spec: DenseModelSpec, settings: EmbedSettings, backend: Backend)
         return packaged_offline_model(settings, backend)
 
 
-def _construct(files: ModelFiles, settings: EmbedSettings, **kwargs: str) -> DenseEmbedder:
+def _construct(files: ModelFiles, settings: EmbedSettings, *, lazy: bool = False, **kwargs: str) -> DenseEmbedder:
     if files.backend == "fastembed":
         return FastembedEmbedder(
             files, onnx_batch_size=settings.onnx_batch_size, onnx_arena=settings.onnx_arena, onnx_threads=settings.onnx_threads,
-            batch_size=settings.batch_size, **kwargs,
+            batch_size=settings.batch_size, lazy=lazy, **kwargs,
         )
-    return SentenceTransformerEmbedder(files, device=settings.device, batch_size=settings.batch_size, **kwargs)
+    return SentenceTransformerEmbedder(files, device=settings.device, batch_size=settings.batch_size, lazy=lazy, **kwargs)
 
 
 def pick_backend(settings: EmbedSettings) -> Backend:
     if settings.backend != "auto":
         return settings.backend
-    try:
-        import fastembed  # noqa: F401
-    except ImportError:
-        return "sentence-transformers"
-    return "fastembed"
+    try:  # found, not imported: importing fastembed takes 0.8 s, which a lazy embedder may never need
+        found = importlib.util.find_spec("fastembed") is not None
+    except (ImportError, ValueError):
+        found = False
+    return "fastembed" if found else "sentence-transformers"
 
 
 def _known_names() -> str:

@@ -10,7 +10,7 @@ place of a removed one of the same kind (a new address, another CEO) names the v
 replaces. Watching companies change is what people re-gather for, and a re-gather already
 knows all this; nothing here is recomputed later, since the replaced generation is pruned.
 
-The schema moves forward only, by named migrations (``cikb.app.llm.migrate``); the database
+The schema moves forward only, by named migrations (``cikb.app.migrations``); the database
 runs in WAL mode so `cikb changes` reads while a gather writes. A damaged file is moved aside
 with one warning and a new one started (cikb.core.damage): it is history, not the knowledge base.
 """
@@ -24,9 +24,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from cikb.app.documents import read_documents
+from cikb.app.migrations import Migration, migrate
 from cikb.app.models import FactChange, GatherChanges, PageChange
 from cikb.app.workspace import CompanyDir
 from cikb.core.damage import is_damage, move_aside
@@ -34,9 +34,6 @@ from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, DamagedError, UnknownCompanyError
 from cikb.core.models import RawDocument
 from cikb.core.slug import company_from_name
-
-if TYPE_CHECKING:
-    from cikb.app.llm import Migration
 
 CHANGES_FILE = "_changes.sqlite"
 
@@ -47,7 +44,11 @@ def m001_changes(db: sqlite3.Connection) -> None:
             db.execute(statement)
 
 
-MIGRATIONS: list[tuple[str, Migration]] = [("m001_changes", m001_changes)]  # forward only: append, never edit
+def m002_written(db: sqlite3.Connection) -> None:
+    db.execute("ALTER TABLE gathers ADD COLUMN written INTEGER NOT NULL DEFAULT 1")  # 0: nothing written, the knowledge base was current
+
+
+MIGRATIONS: list[tuple[str, Migration]] = [("m001_changes", m001_changes), ("m002_written", m002_written)]  # forward only: append, never edit
 
 _SCHEMA_001 = """
     CREATE TABLE gathers (
@@ -97,7 +98,7 @@ class Snapshot:
 
 
 def compare(before: Snapshot | None, after: Snapshot, *, company: str, generation: str, gathered_at: datetime,
-            embedded: int, reused: int) -> GatherChanges:
+            embedded: int, reused: int, written: bool = True) -> GatherChanges:
     """What changed from ``before`` (the replaced generation) to ``after``."""
     old = before or Snapshot(())
     pages = [PageChange(url=url, title=title, change="new" if url not in old.pages else "changed")
@@ -108,7 +109,7 @@ def compare(before: Snapshot | None, after: Snapshot, *, company: str, generatio
         company=company, generation=generation, gathered_at=gathered_at, first=before is None,
         pages_new=counts["new"], pages_changed=counts["changed"], pages_removed=counts["removed"],
         pages_unchanged=len(after.pages) - counts["new"] - counts["changed"],
-        chunks_embedded=embedded, chunks_reused=reused,
+        chunks_embedded=embedded, chunks_reused=reused, written=written,
         pages=sorted(pages, key=lambda p: (p.change, p.url)), facts=_fact_changes(old, after),
     )
 
@@ -196,7 +197,7 @@ def changes_line(changes: GatherChanges, max_facts: int = 4) -> str:
     facts = ", ".join(fact_note(fact) for fact in shown[:max_facts]) or "none"
     if len(shown) > max_facts:
         facts += f" and {len(shown) - max_facts} more"
-    return f"changes: {pages}; facts: {facts}"
+    return f"changes: {pages}; facts: {facts}" + ("" if changes.written else "; knowledge base already current, nothing written")
 
 
 def shown_facts(changes: GatherChanges) -> list[FactChange]:
@@ -244,8 +245,6 @@ class ChangeLog:
             yield db
 
     def _open(self) -> sqlite3.Connection:
-        from cikb.app.llm import migrate  # with the LLM client (openai): loaded when a history is opened, not by `cikb companies`
-
         db = sqlite3.connect(self.path, timeout=30)
         try:
             db.row_factory = sqlite3.Row
@@ -260,8 +259,8 @@ class ChangeLog:
         counts = changes.model_dump(include={"pages_new", "pages_changed", "pages_removed", "pages_unchanged", "chunks_embedded", "chunks_reused"})
         with self._connect() as db, db:
             row = db.execute(
-                f"INSERT INTO gathers (company, generation, gathered_at, first, {', '.join(counts)}) VALUES (?, ?, ?, ?{', ?' * len(counts)})",
-                (changes.company, changes.generation, _utc(changes.gathered_at).isoformat(), int(changes.first), *counts.values()),
+                f"INSERT INTO gathers (company, generation, gathered_at, first, written, {', '.join(counts)}) VALUES (?, ?, ?, ?, ?{', ?' * len(counts)})",
+                (changes.company, changes.generation, _utc(changes.gathered_at).isoformat(), int(changes.first), int(changes.written), *counts.values()),
             ).lastrowid
             db.executemany("INSERT INTO pages VALUES (?, ?, ?, ?)", [(row, p.url, p.title, p.change) for p in changes.pages])
             db.executemany("INSERT INTO facts VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -281,7 +280,7 @@ class ChangeLog:
         facts = [FactChange(**dict(f)) for f in db.execute(
             "SELECT kind, label, value, change, page, replaces FROM facts WHERE gather_id = ? ORDER BY rowid", (row["id"],))]
         fields = {key: row[key] for key in row.keys() if key != "id"}
-        return GatherChanges(**{**fields, "first": bool(row["first"])}, pages=pages, facts=facts)
+        return GatherChanges(**{**fields, "first": bool(row["first"]), "written": bool(row["written"])}, pages=pages, facts=facts)
 
     def forget(self, company: str) -> int:
         """Remove a company's history; how many gathers it held."""

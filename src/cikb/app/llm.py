@@ -24,6 +24,8 @@ from typing import Any
 
 import openai
 
+from cikb.app.migrations import Migration
+from cikb.app.migrations import migrate as apply_migrations
 from cikb.app.models import LLMCall
 from cikb.core.config import LLMSettings, Settings
 from cikb.core.damage import is_damage, move_aside
@@ -48,7 +50,6 @@ class LLMNotConfiguredError(CikbError):
 
 # --- the call log -------------------------------------------------------------
 
-Migration = Callable[[sqlite3.Connection], None]
 MIGRATIONS: list[tuple[str, Migration]] = []
 
 
@@ -87,32 +88,8 @@ def m002_calls_created_index(db: sqlite3.Connection) -> None:
 
 
 def migrate(db: sqlite3.Connection, migrations: list[tuple[str, Migration]] = MIGRATIONS) -> list[str]:
-    """Apply the migrations this database has not seen (the call log's by default); return their names.
-
-    Safe when several connections (threads or processes) open a new database at once: each step
-    runs under SQLite's write lock (``BEGIN IMMEDIATE``) and is skipped if another connection
-    recorded it while this one waited.
-    """
-    db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
-    applied = []
-    for name, step in migrations:
-        if _migrated(db, name):  # the common case, read without the write lock
-            continue
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            if not _migrated(db, name):
-                step(db)
-                db.execute("INSERT INTO _migrations VALUES (?, ?)", (name, _now().isoformat()))
-                applied.append(name)
-            db.commit()  # each step and its record commit together
-        except BaseException:
-            db.rollback()
-            raise
-    return applied
-
-
-def _migrated(db: sqlite3.Connection, name: str) -> bool:
-    return db.execute("SELECT 1 FROM _migrations WHERE name = ?", (name,)).fetchone() is not None
+    """Apply the migrations this database has not seen (the call log's by default); return their names (cikb.app.migrations)."""
+    return apply_migrations(db, migrations)
 
 
 class CallLog:

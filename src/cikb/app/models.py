@@ -44,6 +44,7 @@ class GatherChanges(BaseModel):
     pages_unchanged: int = 0
     chunks_embedded: int = 0
     chunks_reused: int = 0
+    written: bool = Field(True, description="False: the knowledge base already held what this gather found (documents, chunks, vectors), so nothing was written.")
     pages: list[PageChange] = Field(default_factory=list, description="The pages new, changed or removed (unchanged ones are only counted).")
     facts: list[FactChange] = Field(default_factory=list)
 

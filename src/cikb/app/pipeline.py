@@ -23,18 +23,19 @@ from time import monotonic
 from cikb.embed import DenseEmbedder, VectorCache, load_embedder
 
 from cikb import clean, gather
-from cikb.clean.facts import own_names
+from cikb.app.cleaned import CleanedPages
 from cikb.app.indexing import (
     DocumentIndex,
     IndexBatch,
     assemble_index,
-    check_store_model,
+    check_store,
     commit,
     index_documents,
     recover,
     require_space,
     stage,
     store_need,
+    unchanged,
 )
 from cikb.app.changes import ChangeLog, Snapshot, compare
 from cikb.app.models import GatherChanges, GatherEvent, GatherSummary
@@ -88,9 +89,11 @@ def gather_company(
 
     Pages are cleaned, chunked and embedded as they arrive (``[gather] overlap``), while the
     crawler waits out its politeness delay. Vectors of chunk texts embedded before and pages
-    the server says are unchanged (a 304) are reused; ``full`` ignores both caches. ``embedder``
-    is the configured model already loaded (gathers of many companies share one); else it is
-    loaded here.
+    the server says are unchanged (a 304) are reused, and so is the cleaned document of a page whose
+    HTML the current generation already cleaned; ``full`` ignores all three. ``embedder`` is the
+    configured model already loaded (gathers of many companies share one); else its weights are
+    loaded here when some chunk's vector is not in the cache. A gather that finds the knowledge base
+    already as it would write it writes nothing (``summary.changes.written`` is false).
     """
     company = company_from_name(company_name)
     requests = resolve_sources(sources, settings)
@@ -104,20 +107,26 @@ def gather_company(
         except DamagedError:
             pass  # its staged index is damaged: this gather replaces the company's raw files and points anyway
         before = Snapshot.of(folder)  # read now: the generation this gather replaces is pruned by its commit
-        with gather.Crawler() as crawler:  # starts while the model loads; fetches nothing until given the job
-            embedder = embedder or load_embedder(settings.embed)
-            avg_len = check_store_model(settings, embedder)  # refuse a model mismatch before crawling
+        cleaning = CleanedPages.of(None if full else folder.current(), company, settings, started_at)
+        with _crawler() as (crawler, exiting):  # starts while the model is found; fetches nothing until given the job
+            embedder = embedder or load_embedder(settings.embed, lazy=True)  # weights loaded for the first chunk not in the cache
+            avg_len, points = check_store(settings, embedder, company.slug)  # refuse a model mismatch before crawling
             with VectorCache(settings.cache_dir / VECTOR_CACHE, embedder.info) as cache:
-                indexer = PageIndexer(company, settings, embedder, cache, emit, reuse=not full)
+                indexer = PageIndexer(company, settings, embedder, cache, emit, cleaning, reuse=not full)
                 documents, summaries, aliases = _crawl(requests, settings, crawler, indexer, emit, http_cache=None if full else folder.http_cache_dir)
+                exiting.start()
                 parts = indexer.index(documents)  # made during the crawl, but for the facts document
-        stored = monotonic()
-        generation, batch = _stage_and_commit(settings, folder, company, documents, summaries, assemble_index(parts, embedder, avg_len), emit,
-                                              started_at, aliases)
-        indexer.seconds["store"] = monotonic() - stored
-        changes = compare(before, Snapshot(documents), company=company.slug, generation=generation.id, gathered_at=started_at,
-                          embedded=batch.embedded, reused=batch.reused)
-        _record_changes(settings, changes)
+            stored = monotonic()
+            batch = assemble_index(parts, embedder, avg_len)
+            kept = None if full else unchanged(folder, documents, batch, _manifest(company, summaries, batch, started_at, aliases), points)
+            if kept is None:
+                generation, batch = _stage_and_commit(settings, folder, company, documents, summaries, batch, emit, started_at, aliases, cleaning)
+            else:
+                generation = _keep_current(folder, kept, company, summaries, batch, emit, started_at, aliases, cleaning)
+            indexer.seconds["store"] = monotonic() - stored
+            changes = compare(before, Snapshot(documents), company=company.slug, generation=generation.id, gathered_at=started_at,
+                              embedded=batch.embedded, reused=batch.reused, written=kept is None)
+            _record_changes(settings, changes)
     return GatherSummary(
         company=company,
         sources=summaries,
@@ -134,6 +143,22 @@ def gather_company(
     )
 
 
+@contextmanager
+def _crawler() -> Iterator[tuple[gather.Crawler, threading.Thread]]:
+    """A crawler process started now, and ``exiting``: started by the caller once the crawl is over, it waits
+    for the process's exit (the interpreter's shutdown, about half a second) while the gather goes on. The
+    block's end waits for it (or closes the crawler when it was never started)."""
+    crawler = gather.Crawler()
+    exiting = threading.Thread(target=crawler.close, name="cikb-crawler-exit", daemon=True)
+    try:
+        yield crawler, exiting
+    finally:
+        if exiting.ident is None:
+            crawler.close()
+        else:
+            exiting.join()
+
+
 def _crawl(
     requests: list[SourceRequest], settings: Settings, crawler: gather.Crawler, indexer: PageIndexer, emit: OnEvent, http_cache: Path | None
 ) -> tuple[list[RawDocument], list[SourceSummary], list[str]]:
@@ -145,12 +170,15 @@ def _crawl(
             on_page=indexer.add, http_cache_dir=http_cache, crawler=crawler,
         )
     indexer.seconds["crawl"] = crawl.seconds
-    documents, summaries = clean_crawl(crawl, indexer.company, settings, emit, cleaned=indexer.cleaned)
+    started = monotonic()
+    documents, summaries = clean_crawl(crawl, indexer.company, settings, emit, cleaning=indexer.cleaning)
     if not documents or not any(s.fetched or s.cached for s in summaries):  # pages kept from the cache alone are no gather
         kept = CompanyDir(settings.data_dir, indexer.company.slug).exists()
         raise NothingGatheredError(nothing_gathered(indexer.company, summaries, kept), summaries)
     website = [page for result in crawl.sources for page in result.pages if page.source_type == "website"]
-    return documents, summaries, own_names(website, indexer.company)
+    names = indexer.cleaning.names(website)
+    indexer.seconds["clean"] += monotonic() - started
+    return documents, summaries, names
 
 
 class PageIndexer:
@@ -164,9 +192,11 @@ class PageIndexer:
     overlaps the crawl or follows it.
     """
 
-    def __init__(self, company: Company, settings: Settings, embedder: DenseEmbedder, cache: VectorCache, emit: OnEvent, *, reuse: bool) -> None:
+    def __init__(
+        self, company: Company, settings: Settings, embedder: DenseEmbedder, cache: VectorCache, emit: OnEvent, cleaning: CleanedPages, *, reuse: bool,
+    ) -> None:
         self.company, self.settings, self.embedder, self.cache, self.emit, self.reuse = company, settings, embedder, cache, emit, reuse
-        self.cleaned: dict[int, RawDocument | DropReason] = {}  # id(page) -> outcome
+        self.cleaning = cleaning
         self.indexed: dict[int, DocumentIndex] = {}  # id(document) -> chunks and vectors
         self.seconds = {"crawl": 0.0, "clean": 0.0, "chunk": 0.0, "embed": 0.0, "store": 0.0}
         self._queue: queue.SimpleQueue[FetchedPage | None] = queue.SimpleQueue()
@@ -213,10 +243,9 @@ class PageIndexer:
         docs = []
         for page in pages:
             started = monotonic()
-            outcome = clean.clean_page(page, self.company.slug, self.settings.clean, max_raw_bytes=self.settings.gather.max_raw_bytes)
+            outcome = self.cleaning.clean(page)
             self.seconds["clean"] += monotonic() - started
-            self.cleaned[id(page)] = outcome
-            self.emit(GatherEvent(stage="clean", done=len(self.cleaned), total=None))
+            self.emit(GatherEvent(stage="clean", done=len(self.cleaning.outcomes), total=None))
             if isinstance(outcome, RawDocument):
                 docs.append(outcome)
         self.index(docs)
@@ -233,18 +262,18 @@ class PageIndexer:
 
 
 def clean_crawl(
-    crawl: CrawlResult, company: Company, settings: Settings, emit: OnEvent, cleaned: Mapping[int, RawDocument | DropReason] | None = None
+    crawl: CrawlResult, company: Company, settings: Settings, emit: OnEvent, cleaning: CleanedPages | None = None
 ) -> tuple[list[RawDocument], list[SourceSummary]]:
     """Clean every fetched page and store duplicates once, then add the site's facts document;
-    per-source counts are updated in place. ``cleaned`` holds pages already cleaned (by id)."""
+    per-source counts are updated in place. ``cleaning`` holds pages already cleaned, and those
+    an earlier gather cleaned (none when not given)."""
+    cleaning = cleaning or CleanedPages(company, settings, datetime.now(timezone.utc))
     summaries = [result.summary.model_copy(deep=True) for result in crawl.sources]
     candidates: list[tuple[RawDocument, SourceSummary]] = []
     site: list[tuple[FetchedPage, SourceSummary]] = []  # the company's own pages in the language kept
     pages = [(page, summary) for result, summary in zip(crawl.sources, summaries) for page in result.pages]
     for done, (page, summary) in enumerate(pages, start=1):
-        outcome = (cleaned or {}).get(id(page))
-        if outcome is None:
-            outcome = clean.clean_page(page, company.slug, settings.clean, max_raw_bytes=settings.gather.max_raw_bytes)
+        outcome = cleaning.clean(page)
         if isinstance(outcome, DropReason):
             summary.drop(outcome)
         else:
@@ -253,7 +282,7 @@ def clean_crawl(
             site.append((page, summary))
         emit(GatherEvent(stage="clean", done=done, total=len(pages)))
     documents = _dedupe(candidates, settings)
-    facts = clean.site_facts([page for page, _ in site], company, max_chars=settings.clean.max_chars) if site and settings.clean.site_facts else None
+    facts = cleaning.site_facts([page for page, _ in site]) if site and settings.clean.site_facts else None
     if facts is not None:  # schema.org data and the site-wide footer, once per company (counted with the website)
         site[0][1].documents += 1
         documents.append(facts)
@@ -281,16 +310,31 @@ def _stage_and_commit(
     emit: OnEvent,
     started_at: datetime,
     aliases: Sequence[str] = (),
+    cleaning: CleanedPages | None = None,
 ) -> tuple[Generation, IndexBatch]:
     def manifest(batch: IndexBatch) -> dict:
         _count_chunks(batch, summaries)
         return _manifest(company, summaries, batch, started_at, aliases)
 
-    generation, batch = stage(settings, folder, documents, lambda: batch, manifest)
+    generation, batch = stage(settings, folder, documents, lambda: batch, manifest, cleaning.write if cleaning is not None else None)
     emit(GatherEvent(stage="store", message=f"writing {len(batch.chunks)} points"))
     commit(settings, folder, generation, batch)
     emit(GatherEvent(stage="store", done=len(batch.chunks), total=len(batch.chunks), message="done"))
     return generation, batch
+
+
+def _keep_current(
+    folder: CompanyDir, current: Generation, company: Company, summaries: list[SourceSummary], batch: IndexBatch, emit: OnEvent,
+    started_at: datetime, aliases: Sequence[str], cleaning: CleanedPages,
+) -> Generation:
+    """The current generation already holds what this gather found: nothing is written to the store, and the
+    generation stays; only its manifest says this gather (its time, what each source did) and its cleaned pages are kept."""
+    emit(GatherEvent(stage="store", message="unchanged: the knowledge base already holds this gather, nothing written"))
+    _count_chunks(batch, summaries)
+    cleaning.write(current.index_dir)
+    folder.seal(current, _manifest(company, summaries, batch, started_at, aliases))
+    emit(GatherEvent(stage="store", done=len(batch.chunks), total=len(batch.chunks), message="unchanged"))
+    return current
 
 
 def _count_chunks(batch: IndexBatch, summaries: list[SourceSummary]) -> None:
