@@ -432,7 +432,8 @@ def test_the_jobs_pages_poll_a_fragment_that_sends_only_the_rows_finished_since(
     web = signed_in(tmp_path, work)
     listing = web.get("/jobs").text
     assert f'data-job="{job_id}" data-status="running"' in listing and "1/3" in listing
-    assert 'hx-get="/jobs/table?page=1" hx-trigger="every 2s"' in listing and 'http-equiv="refresh"' not in listing
+    assert 'hx-get="/jobs/table?page=1" hx-trigger="every 2s"' in listing
+    assert '<noscript><meta http-equiv="refresh" content="5"></noscript>' in listing  # without JavaScript: a reload
     assert "<html" not in web.get("/jobs/table").text
     page = web.get(f"/jobs/{job_id}").text
     assert page.count("<tr id=\"slot-") == 3 and page.count("data-pending=") == 2  # row 1 finished, 2 placeholders

@@ -1,4 +1,4 @@
-"""`cikb serve`: the local review page (companies, ask, proposals to review and apply)."""
+"""`cikb serve`: the local review page (companies and their documents, ask, search, jobs, proposals to review and apply)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def serve_cmd(
     proposals: Path = typer.Option(Path("."), "--proposals", help="The folder whose *.proposal.json files the review page lists (default: the current one)."),
     allow_host: list[str] = typer.Option([], "--allow-host", help="A further host name (or address) requests may name in their Host header, e.g. this machine's name when --host is 0.0.0.0; repeatable. Any other name is refused."),
 ) -> None:
-    """Serve a local review page: companies, ask with citations, proposals to accept or reject cell by cell and apply.
+    """Serve a local review page: companies and their documents, ask with citations, search with its trace, enrichment jobs, proposals to accept or reject cell by cell, apply and download.
 
     Prints http://127.0.0.1:PORT/?token=... and opens nothing by itself. Every request needs that token (the page keeps it in a cookie); changes are POST forms carrying it; requests naming another Host are refused. Ctrl-C stops it.
     """

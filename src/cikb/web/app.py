@@ -118,7 +118,7 @@ class Pages:
 
     async def job(self, request: Request) -> Response:
         found = await run_in_threadpool(reads.job, self.settings, request.path_params["job_id"], page_number(request))
-        return self.page(request, "job.html", view=found, shown=_shown(found))
+        return self.page(request, "job.html", view=found, shown=_shown(found), live=found.job.status == "running")
 
     async def job_progress(self, request: Request) -> Response:
         """The job's progress, plus the page's rows finished since the last poll, each replacing its placeholder (htmx)."""
