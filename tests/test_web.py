@@ -456,6 +456,16 @@ def test_the_jobs_pages_poll_a_fragment_that_sends_only_the_rows_finished_since(
     assert web.get("/jobs/nope").status_code == 400
 
 
+def test_an_error_page_says_where_to_go_on(reviewed, tmp_path: Path) -> None:
+    web = signed_in(tmp_path, reviewed[0])
+    missing = web.get("/no/such/page")
+    assert missing.status_code == 404 and "no such page here" in missing.text and 'id="back" href="/"' in missing.text
+    gone = web.get("/review/0123456789ab")
+    assert gone.status_code == 404 and 'id="back" href="/review"' in gone.text  # not back to the table that is not there
+    unknown = web.get("/companies/nobody")
+    assert unknown.status_code == 404 and 'id="back" href="/companies/nobody"' not in unknown.text
+
+
 def test_the_jobs_list_and_a_jobs_rows_are_paginated(reviewed, tmp_path: Path) -> None:
     from cikb.app.jobs import ColumnRequest, JobRequest, JobStore
 

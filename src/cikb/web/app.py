@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import socket
+from http import HTTPStatus
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -182,11 +183,13 @@ class Pages:
 
     async def http_error(self, request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
-        return self.error(request, exc.detail, exc.status_code)
+        generic = {404: "no such page here (an old link?): go on from the menu above", 405: "this address takes no such request: go on from the menu above"}
+        message = generic.get(exc.status_code, exc.detail) if exc.detail == HTTPStatus(exc.status_code).phrase else exc.detail
+        return self.error(request, message, exc.status_code)
 
     def error(self, request: Request, message: str, status: int, stale: bool = False) -> Response:
         """One `error:` line, secrets masked as the CLI masks them, and a link to the page to go on from."""
-        back, label = way_back(request.url.path)
+        back, label = way_back(request.url.path, status)
         return self.page(request, "error.html", status_code=status, message=mask_secrets(message, self.settings.secrets()),
                          back=back, back_label=label, stale=stale)
 
@@ -211,12 +214,12 @@ def page_number(request: Request) -> int:
     return int(value) - 1 if value.isdigit() else 0
 
 
-def way_back(path: str) -> tuple[str, str]:
+def way_back(path: str, status: int = 400) -> tuple[str, str]:
     """Where an error page sends the reader on: the review, company or jobs page the request came from, else the start."""
     parts = [part for part in path.split("/") if part]
-    if len(parts) >= 2 and parts[0] == "review":
+    if len(parts) >= 2 and parts[0] == "review" and status != 404:
         return f"/review/{parts[1]}", "Back to the review (reloaded: the values as they are now)"
-    if len(parts) >= 3 and parts[0] == "companies":
+    if len(parts) >= 3 and parts[0] == "companies" and status != 404:
         return f"/companies/{parts[1]}", "Back to the company"
     if parts and parts[0] in ("jobs", "review", "ask", "search"):
         return f"/{parts[0]}", f"Back to {parts[0]}"
