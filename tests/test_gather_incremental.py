@@ -18,6 +18,8 @@ import pytest
 from sites import TOLERANCE, SiteServer, gaps, page, paragraphs
 from test_pipeline import fast_settings, snapshot
 
+from cikb import clean
+from cikb.app.documents import read_documents
 from cikb.app.indexing import load_index
 from cikb.app.kb import forget_company, rebuild_company
 from cikb.app.models import GatherEvent
@@ -151,3 +153,38 @@ def test_a_gather_refused_for_another_models_store_fetches_nothing(make_site: Ca
     with pytest.raises(ModelMismatchError):
         gather_company(settings, "Initech", {"website": site.url + "/"})
     assert len(site.log) == requests
+
+
+def test_a_changed_page_is_cleaned_again_and_only_it(make_site: Callable[..., SiteServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Unchanged pages take the cleaned document the current generation kept for their HTML (issue 25, item 4);
+    # a page whose HTML changed never gets its old document back.
+    site = make_site(routes(5), etags=True)
+    settings = settings_in(tmp_path / "data")
+    gather_company(settings, "Initech", {"website": site.url + "/"})
+    site.routes.update(routes(5, changed=2))
+    cleaned: list[str] = []
+    clean_page = clean.clean_page
+    monkeypatch.setattr(clean, "clean_page", lambda page, *args, **kwargs: cleaned.append(page.url) or clean_page(page, *args, **kwargs))
+    summary = gather_company(settings, "Initech", {"website": site.url + "/"})
+    assert cleaned == [site.url + "/page-2/"]
+    assert summary.changes is not None and [(p.url, p.change) for p in summary.changes.pages] == [(site.url + "/page-2/", "changed")]
+    [document] = [d for d in read_documents(CompanyDir(settings.data_dir, "initech").current().raw_dir) if d.url == site.url + "/page-2/"]
+    assert "Dallas" in document.content and "fact number 2" not in document.content
+    # What a gather that cleans every page stores, chunk ids included.
+    fresh = settings_in(tmp_path / "fresh")
+    gather_company(fresh, "Initech", {"website": site.url + "/"})
+    assert {k: snapshot(settings, "initech")[k] for k in ("files", "ids")} == {k: snapshot(fresh, "initech")[k] for k in ("files", "ids")}
+
+
+def test_other_clean_settings_clean_every_page_again(make_site: Callable[..., SiteServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = make_site(routes(2), etags=True)
+    settings = settings_in(tmp_path / "data")
+    first = gather_company(settings, "Initech", {"website": site.url + "/"})
+    cleaned: list[str] = []
+    clean_page = clean.clean_page
+    monkeypatch.setattr(clean, "clean_page", lambda page, *args, **kwargs: cleaned.append(page.url) or clean_page(page, *args, **kwargs))
+    settings.clean.max_chars, settings.gather.max_age = 150, 86_400  # the same HTML from the HTTP cache, cut shorter
+    summary = gather_company(settings, "Initech", {"website": site.url + "/"})
+    assert len(cleaned) == sum(s.cached for s in summary.sources) == sum(s.fetched for s in first.sources)
+    documents = read_documents(CompanyDir(settings.data_dir, "initech").current().raw_dir)
+    assert documents and all(len(d.content) <= 150 for d in documents)

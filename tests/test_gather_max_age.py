@@ -15,9 +15,15 @@ from pathlib import Path
 import pytest
 from sites import Reply, SiteServer, page, paragraphs
 from test_gather_incremental import settings_in
+from test_pipeline import snapshot
 
+from cikb.app import indexing
+from cikb.app.changes import ChangeLog, changes_line
 from cikb.app.pipeline import NothingGatheredError, gather_company
+from cikb.app.workspace import CompanyDir
 from cikb.core.config import GatherSettings, parse_duration
+from cikb.embed import DenseEmbedder
+from cikb.store import open_store
 
 REPO = Path(__file__).resolve().parents[1]
 PAGES = 30
@@ -99,3 +105,43 @@ def test_pages_without_validators_and_404s_are_stored_and_taken_too(make_site: C
         gather_company(settings, "Initech", {"website": site.url + "/"})
     [down] = failed.value.sources
     assert (down.unreachable, down.fetched, down.cached) == (5, 0, 0) and "http_error" not in down.dropped
+
+
+def test_a_regather_that_finds_nothing_new_writes_nothing(make_site: Callable[..., SiteServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = make_site(routes(), etags=True)
+    settings = settings_in(tmp_path / "data", download_delay=0.05, max_pages_per_source=5)
+    first = gather_company(settings, "Initech", {"website": site.url + "/"})
+    folder = CompanyDir(settings.data_dir, "initech")
+    generation, before = folder.current().id, snapshot(settings, "initech")
+    files = {p.name: p.read_text() for p in folder.current().raw_dir.iterdir()}  # scraped_at included
+
+    def no_write(*args: object) -> None:
+        raise AssertionError("the store was written, or the model loaded")
+
+    monkeypatch.setattr(indexing, "_write_points", no_write)
+    monkeypatch.setattr(DenseEmbedder, "_load_now", no_write)  # every chunk is in the vector cache: the weights are not loaded either
+    settings.gather.max_age = parse_duration("1d")
+    fresh = gather_company(settings, "Initech", {"website": site.url + "/"})
+    assert fresh.changes is not None and not fresh.changes.written and fresh.changes.generation == generation
+    assert changes_line(fresh.changes).endswith("; knowledge base already current, nothing written")
+    assert folder.current().id == generation and folder.indexed_id() == generation and len(list(folder.generations_dir.iterdir())) == 1
+    assert {p.name: p.read_text() for p in folder.current().raw_dir.iterdir()} == files and snapshot(settings, "initech") == before
+    assert folder.manifest()["gathered_at"] == fresh.started_at.isoformat()  # the manifest says when it was last gathered
+    assert (fresh.chunks, fresh.documents) == (first.chunks, first.documents) and fresh.sources[0].chunks == first.sources[0].chunks
+    history = ChangeLog(settings.data_dir).history("initech")
+    assert [(h.written, h.pages, h.facts, h.pages_unchanged) for h in history[1:]] == [(False, [], [], first.documents)]  # no facts document here
+    monkeypatch.undo()
+
+    # A page changed: written as ever.
+    site.routes["/page-1/"] = page("Initech page 1", paragraphs("Initech closed office 1 in 2024 and moved its staff to Denver. " * 6))
+    settings.gather.max_age = 0
+    changed = gather_company(settings, "Initech", {"website": site.url + "/"})
+    assert changed.changes is not None and changed.changes.written and folder.current().id != generation
+    assert [p.url for p in changed.changes.pages] == [site.url + "/page-1/"]
+    # The store lost the company's points: written again, though nothing changed on the site.
+    with open_store(settings) as store:
+        store.delete_company("initech")
+    settings.gather.max_age = parse_duration("1d")
+    again = gather_company(settings, "Initech", {"website": site.url + "/"})
+    assert again.changes is not None and again.changes.written and again.changes.pages == []
+    assert snapshot(settings, "initech")["count"] == again.chunks > 0
