@@ -256,3 +256,22 @@ def test_a_worker_killed_mid_gather_has_its_company_gathered_by_another_and_a_re
         assert CompanyDir(settings.data_dir, results[row - 1].company.slug).current().id == generation
         recorded = board.results([row % 3 + 1])[row % 3 + 1]
         assert (recorded.status, recorded.chunks, recorded.company) == ("ok", results[row % 3].chunks, results[row % 3].company)
+
+
+@pytest.mark.parametrize("command", [["worker", "--queue", "redis://127.0.0.1:9/0"],
+                                     ["gather", "--from-csv", "companies.csv", "--queue", "redis://127.0.0.1:9/0"]])
+def test_without_the_queue_extra_the_queue_commands_say_how_to_install_it(command: list[str], tmp_path: Path) -> None:
+    (tmp_path / "companies.csv").write_text("Company,Website\nAcme,http://127.0.0.1:9/\n", encoding="utf-8")
+    code = ("import sys\nsys.modules['celery'] = sys.modules['redis'] = None  # as if not installed\n"
+            f"sys.argv = ['cikb', *{command!r}]\nfrom cikb.cli import main\nmain()\n")
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 4, result.stderr
+    assert result.stderr.strip().splitlines() == ["error: the task queue needs Celery and Redis's client: pip install 'cikb[queue]'"]
+
+
+def test_an_unreachable_broker_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "companies.csv").write_text("Company,Website\nAcme,http://127.0.0.1:9/\n", encoding="utf-8")
+    result = cikb("gather", "--from-csv", str(tmp_path / "companies.csv"), "--queue", f"redis://:secret@127.0.0.1:{free_port()}/0")
+    assert result.returncode == 4
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith("error: cannot reach the task queue at redis://127.0.0.1:") and "secret" not in line
