@@ -9,6 +9,11 @@ answers how long to wait. Redis's own clock is the only clock, so machines whose
 disagree still keep the spacing. Requests answered from the HTTP cache without a request
 (``gather --max-age``) never reach it: it sits after the cache in the chain.
 
+robots.txt is read once per origin across the crawls too: the first crawl to need it fetches it
+(the others wait for it while it holds a short claim in Redis), and a readable answer (2xx, 4xx)
+is kept in Redis for an hour, within RFC 9309's 24 hours; an answer that says the host is
+down (5xx, a network error) is not kept, so the next crawl asks again.
+
 Registered by :func:`cikb.gather.settings.scrapy_settings` when ``[gather] politeness_url`` is
 set (``cikb worker`` sets it to its queue's URL).
 """
@@ -16,11 +21,14 @@ set (``cikb worker`` sets it to its queue's URL).
 from __future__ import annotations
 
 import asyncio
+import json
+from time import monotonic
 from typing import TYPE_CHECKING
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 from scrapy import Request
+from scrapy.http import Response
 from scrapy.utils.httpobj import urlparse_cached
 
 from cikb.gather.middlewares import Dropped
@@ -33,6 +41,10 @@ if TYPE_CHECKING:
 
 URL_SETTING = "CIKB_POLITENESS_URL"
 KEY_PREFIX = "cikb:polite:"
+ROBOTS_PREFIX = "cikb:robots:"  # + origin: the answer (hash of status, headers, body); + ":claim": who fetches it
+ROBOTS_TTL = 3600  # seconds a robots.txt answer is shared (RFC 9309 §2.4: at most 24 hours)
+ROBOTS_MAX_BYTES = 500 * 1024  # RFC 9309 §2.5: parsers read at least 500 KiB
+SHARED_KEY = "cikb_shared_robots"  # meta: this crawl holds the claim to fetch this robots.txt
 # KEYS[1]: the domain's next free moment (ms, Redis time); ARGV[1]: the delay (ms). Returns the ms to wait.
 RESERVE = """
 local t = redis.call('TIME')
@@ -64,18 +76,64 @@ class SharedPolitenessMiddleware:
     def from_crawler(cls, crawler: Crawler) -> SharedPolitenessMiddleware:
         return cls(crawler, crawler.settings.get(URL_SETTING))
 
-    async def process_request(self, request: Request) -> None:
+    async def process_request(self, request: Request) -> Response | None:
         if self._client is None:  # made in the running event loop (the asyncio reactor's)
             self._client = Redis.from_url(self.url, socket_timeout=10, socket_connect_timeout=10)
+        if _is_robots(request):
+            shared = await self._guarded(self._shared_robots(request))
+            if shared is not None:
+                return shared
+        await self._guarded(self._take_turn(request))
+        return None
+
+    async def process_response(self, request: Request, response: Response) -> Response:
+        if request.meta.pop(SHARED_KEY, None):
+            readable = 200 <= response.status < 300 or 400 <= response.status < 500  # not a 304 (a revalidation) nor a redirect
+            if readable and len(response.body) <= ROBOTS_MAX_BYTES:
+                await self._guarded(self._keep_robots(request, response))
+            await self._guarded(self._client.delete(_robots_key(request) + ":claim"))
+        return response
+
+    async def process_exception(self, request: Request, exception: Exception) -> None:
+        if request.meta.pop(SHARED_KEY, None):  # not kept: the next crawl asks again
+            await self._guarded(self._client.delete(_robots_key(request) + ":claim"))
+
+    async def _guarded(self, step):  # noqa: ANN001, ANN202
+        try:
+            return await step
+        except (RedisError, OSError) as err:
+            raise Dropped(DropReason.network_error, f"politeness lock at {_where(self.url)} unavailable ({type(err).__name__})") from None
+
+    async def _shared_robots(self, request: Request) -> Response | None:
+        """The robots.txt answer another crawl fetched, waiting while one is fetching it; None: this crawl fetches it."""
+        key = _robots_key(request)
+        deadline = monotonic() + self.crawler.settings.getfloat("DOWNLOAD_TIMEOUT")
+        while True:
+            kept = await self._client.hgetall(key)
+            if kept:
+                return Response(request.url, status=int(kept[b"status"]), headers=json.loads(kept[b"headers"]), body=kept[b"body"],
+                                request=request, flags=["shared"])
+            claim_seconds = int(self.crawler.settings.getfloat("DOWNLOAD_TIMEOUT")) + 5
+            if await self._client.set(key + ":claim", "1", nx=True, ex=claim_seconds) or monotonic() > deadline:
+                request.meta[SHARED_KEY] = True
+                return None
+            await asyncio.sleep(0.05)
+
+    async def _keep_robots(self, request: Request, response: Response) -> None:
+        headers = {name.decode("latin-1"): [v.decode("latin-1") for v in values] for name, values in response.headers.items()}
+        key = _robots_key(request)
+        pipe = self._client.pipeline()
+        pipe.hset(key, mapping={"status": response.status, "headers": json.dumps(headers), "body": response.body})
+        pipe.expire(key, ROBOTS_TTL)
+        await pipe.execute()
+
+    async def _take_turn(self, request: Request) -> None:
         domain = site_of(request.url)
         # Scrapy hands every queued request of a domain to the middlewares at once; reserving them all at
         # once would book the domain for this crawl's whole queue. Each waits for the last one's moment,
         # so crawls sharing a domain take turns request by request.
         async with self._turns.setdefault(domain, asyncio.Lock()):
-            try:
-                wait_ms = await self._client.eval(RESERVE, 1, KEY_PREFIX + domain, int(self._delay(request) * 1000))
-            except (RedisError, OSError) as err:
-                raise Dropped(DropReason.network_error, f"politeness lock at {_where(self.url)} unavailable ({type(err).__name__})") from None
+            wait_ms = await self._client.eval(RESERVE, 1, KEY_PREFIX + domain, int(self._delay(request) * 1000))
             if wait_ms > 0:
                 await asyncio.sleep(wait_ms / 1000)
 
@@ -83,6 +141,16 @@ class SharedPolitenessMiddleware:
         host = urlparse_cached(request).hostname or ""
         slot = self.crawler.engine.downloader.slots.get(host) if self.crawler.engine else None
         return max(self.delay, slot.delay if slot is not None else 0.0)
+
+
+def _is_robots(request: Request) -> bool:
+    """The robots.txt request Scrapy's robots.txt middleware makes (its meta says so)."""
+    return bool(request.meta.get("dont_obey_robotstxt")) and urlparse_cached(request).path == "/robots.txt"
+
+
+def _robots_key(request: Request) -> str:
+    url = urlparse_cached(request)
+    return f"{ROBOTS_PREFIX}{url.scheme}://{url.netloc}"
 
 
 def _where(url: str) -> str:
