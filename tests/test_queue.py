@@ -276,3 +276,8 @@ def test_an_unreachable_broker_is_one_line(tmp_path: Path) -> None:
     assert result.returncode == 4
     [line] = result.stderr.strip().splitlines()
     assert line.startswith("error: cannot reach the task queue at redis://127.0.0.1:") and "secret" not in line
+
+
+def test_queue_and_wait_go_with_from_csv() -> None:
+    result = cikb("gather", "Acme", "--website", "http://127.0.0.1:9/", "--queue", "redis://127.0.0.1:9/0")
+    assert (result.returncode, result.stderr.strip()) == (2, "error: --queue and --wait go with --from-csv FILE")

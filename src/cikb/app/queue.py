@@ -362,6 +362,8 @@ def _gather_task(task: Any, job_id: str, row_data: dict, options_data: dict) -> 
         raise RuntimeError("cikb gather tasks run in `cikb worker` processes")
     board = JobBoard(worker.board_client, job_id)
     row = CompanyRow(**row_data)
+    if not board.exists():  # its record expired (JOB_TTL) or was deleted: nobody follows it, and failing would deliver it again forever
+        return "no such job"
     if board.finished(row.number):
         return "already recorded"
     options = GatherOptions.model_validate(options_data)

@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 from rich.table import Table as RichTable
 
-from cikb.cli._app import app, out, print_json, settings
+from cikb.cli._app import app, console, out, print_json, settings
 from cikb.cli._text import safe
 
 jobs_app = typer.Typer(help="Enrichment jobs: list them, or show one with its attempts; with --queue, the gather jobs of a task queue too.", no_args_is_help=False)
@@ -34,7 +34,7 @@ def jobs_command(
 
     cfg = settings()
     url = queue or cfg.queue.url
-    queued = _queued_jobs(url) if url else None
+    queued = _queued_jobs(url, configured=queue is None) if url else None
     with JobStore(cfg.data_dir) as store:
         jobs = store.list()
     if as_json:
@@ -52,10 +52,17 @@ def jobs_command(
     out.print(table)
 
 
-def _queued_jobs(url: str) -> list:
-    from cikb.app.queue import list_jobs
+def _queued_jobs(url: str, configured: bool) -> list | None:
+    """The queue's jobs; None, after a warning line, when the broker only named in the config cannot be reached."""
+    from cikb.app.queue import QueueUnavailableError, list_jobs
 
-    return list_jobs(url)
+    try:
+        return list_jobs(url)
+    except QueueUnavailableError as err:
+        if not configured:
+            raise
+        console.print(f"[yellow]warning:[/yellow] {safe(str(err))} (\\[queue] url); the enrichment jobs only", highlight=False, soft_wrap=True)
+        return None
 
 
 def _print_queued(queued: list, url: str) -> None:
