@@ -18,6 +18,13 @@ then one `cikb worker`, then W of them sharing one data directory (the embedded 
 commit under its lock), each run into a fresh data directory after the workers are ready.
 Prints both times and their ratio, each domain's smallest gap between requests as its server
 saw them, and the store stage's seconds per company with the workers' waits for the store.
+
+    python bench/gather_many.py --queue --check [--companies 30] [--delay 0.3]
+
+Issue 27's acceptance run: the sites plus two companies sharing the first two hosts, through
+three workers, one of them SIGKILLed mid-gather once six companies are done, against a local
+``--from-csv`` run of the same rows: every company once in the store, the smallest gap and the
+robots.txt requests per host, and whether files, chunk ids and vectors are the local run's.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ import math
 import os
 import resource
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -68,7 +76,11 @@ def main() -> None:
     parser.add_argument("--delay", type=float, default=None, help="politeness delay in seconds (default 0.3; with --queue 1.0)")
     parser.add_argument("--queue", action="store_true", help="one cikb worker against --workers of them, through a task queue")
     parser.add_argument("--workers", type=int, default=3, help="with --queue: workers of the second run (default 3)")
+    parser.add_argument("--check", action="store_true", help="with --queue: the acceptance run (a worker killed, compared with a local run)")
     args = parser.parse_args()
+    if args.queue and args.check:
+        queue_check(args.companies, 0.3 if args.delay is None else args.delay)
+        return
     if args.queue:
         queue_main(args.companies, args.workers, 1.0 if args.delay is None else args.delay)
         return
@@ -121,6 +133,65 @@ def queue_main(companies: int, worker_count: int, delay: float) -> None:
     print(f"{worker_count} workers against one: {runs[1] / runs[worker_count]:.2f}x faster (target >= 2.5x)")
 
 
+def queue_check(companies: int, delay: float) -> None:
+    import numpy as np
+
+    from cikb.app.queue import JobBoard, connect, enqueue_gather, follow
+    from cikb.store import open_store
+
+    with tempfile.TemporaryDirectory(prefix="cikb-bench-check-") as folder, redis_server(Path(folder)) as url, \
+            company_sites.serve_companies(companies) as sites:
+        rows = [CompanyRow(n, site.name, {"website": site.url}) for n, site in enumerate(sites, start=1)]
+        rows += [CompanyRow(len(rows) + 1, "Sister Co", {"website": sites[0].url + "about/"}),
+                 CompanyRow(len(rows) + 2, "Twin Co", {"website": sites[1].url + "team/"})]
+        queued = Settings(data_dir=Path(folder) / "queued", gather={"download_delay": delay})
+        with running_workers(url, 3, queued.data_dir, CIKB_QUEUE__VISIBILITY_TIMEOUT="30") as workers:
+            started = time.monotonic()
+            board = JobBoard(connect(url), enqueue_gather(queued, url, rows, source="check"))
+            while not (crawling := [(n, p["worker"]) for n, p in board.progress().items()
+                                    if p.get("pages", 0) >= 1 and not board.finished(n)]) or len(board.results(list(range(1, len(rows) + 1)))) < 6:
+                time.sleep(0.05)
+            row, victim = crawling[0]
+            workers.kill(victim)
+            print(f"SIGKILLed {victim} gathering row {row} at {time.monotonic() - started:.1f} s")
+            results = follow(url, board.id)
+            print(f"through the queue: {len(results)} rows in {time.monotonic() - started:.1f} s, {sum(r.status == 'ok' for r in results)} ok; "
+                  f"row {row} gathered again by {board.progress()[row]['worker']}")
+        logs = [list(site.server.log) for site in sites]
+        print(f"smallest gap at a server {min(b.time - a.time for log in logs for a, b in zip(log, log[1:])):.3f} s (delay {delay} s); "
+              f"robots.txt requests per host: {sorted({[e.path for e in log].count('/robots.txt') for log in logs})}")
+        local = Settings(data_dir=Path(folder) / "local", gather={"download_delay": delay})
+        started = time.monotonic()
+        local_results = gather_many(local, rows)
+        print(f"local --from-csv ({local.gather.max_parallel_companies} at once): {time.monotonic() - started:.1f} s, "
+              f"{sum(r.status == 'ok' for r in local_results)} ok")
+        with open_store(queued) as store:
+            counts = {slug: store.count(slug) for slug in store.companies()}
+        print(f"in the store once each: {counts == {r.company.slug: r.chunks for r in results}} ({len(counts)} companies)")
+        same = sum(_same(queued, local, r.company.slug, np) for r in results)
+        print(f"the same files, chunk ids and vectors as the local run: {same} of {len(results)}")
+
+
+def _same(a: Settings, b: Settings, slug: str, np) -> bool:  # noqa: ANN001
+    one, other = _snapshot(a, slug), _snapshot(b, slug)
+    return (one[0], one[1]) == (other[0], other[1]) and one[2].keys() == other[2].keys() and all(
+        np.allclose(one[2][k][0], v[0], atol=1e-6) and one[2][k][1:] == v[1:] for k, v in other[2].items())
+
+
+def _snapshot(settings: Settings, slug: str) -> tuple:
+    """Raw files (scraped_at aside), chunk ids, and each point's vector, sparse vector and text."""
+    from cikb.app.indexing import load_index
+    from cikb.app.workspace import CompanyDir
+    from cikb.store import open_store
+
+    company = CompanyDir(settings.data_dir, slug)
+    files = {p.name: [line for line in p.read_text().splitlines() if not line.startswith("scraped_at: ")] for p in company.raw_link.glob("*.md")}
+    ids = [c.id for c in load_index(company.current()).chunks]
+    with open_store(settings) as store:
+        points = {p.chunk.id: (p.dense, p.sparse.model_dump(), p.chunk.text) for p in store.points(ids)}
+    return files, ids, points
+
+
 class redis_server:
     """Debian's redis-server on a free loopback port, nothing saved (a context manager giving its URL)."""
 
@@ -152,24 +223,35 @@ class redis_server:
 class running_workers:
     """``count`` `cikb worker` processes on ``url`` with ``data_dir``, ready; gives a function returning their logs."""
 
-    def __init__(self, url: str, count: int, data_dir: Path) -> None:
-        self.url, self.count, self.data_dir = url, count, data_dir
+    def __init__(self, url: str, count: int, data_dir: Path, **env: str) -> None:
+        self.url, self.count, self.data_dir, self.env = url, count, data_dir, env
 
-    def __enter__(self):  # noqa: ANN204
-        env = {**os.environ, "CIKB_DATA_DIR": str(self.data_dir)}
+    def __enter__(self) -> running_workers:
+        env = {**os.environ, **self.env, "CIKB_DATA_DIR": str(self.data_dir)}
         self.logs = [self.data_dir.parent / f"{self.data_dir.name}-w{n}.log" for n in range(self.count)]
-        self.procs = [subprocess.Popen([sys.executable, "-m", "cikb", "worker", "--queue", self.url, "--name", f"w{n}"], env=env,
-                                       stdout=log.open("w"), stderr=subprocess.STDOUT) for n, log in enumerate(self.logs)]
-        while not all("ready" in log.read_text() for log in self.logs):
-            if any(proc.poll() is not None for proc in self.procs):
-                sys.exit("a worker did not start:\n" + "\n".join(log.read_text() for log in self.logs))
+        self.procs = {f"w{n}": subprocess.Popen([sys.executable, "-m", "cikb", "worker", "--queue", self.url, "--name", f"w{n}"], env=env,
+                                                stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True)
+                      for n, log in enumerate(self.logs)}
+        while not all("ready" in text for text in self()):
+            if any(proc.poll() is not None for proc in self.procs.values()):
+                sys.exit("a worker did not start:\n" + "\n".join(self()))
             time.sleep(0.1)
-        return lambda: [log.read_text() for log in self.logs]
+        return self
+
+    def __call__(self) -> list[str]:
+        """The workers' output so far."""
+        return [log.read_text() for log in self.logs]
+
+    def kill(self, name: str) -> None:
+        """SIGKILL a worker and its crawler."""
+        os.killpg(self.procs[name].pid, signal.SIGKILL)
+        self.procs[name].wait(10)
 
     def __exit__(self, *exc: object) -> None:
-        for proc in self.procs:
-            proc.terminate()
-        for proc in self.procs:
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in self.procs.values():
             proc.wait(60)
 
 
