@@ -145,8 +145,14 @@ class JobBoard:
     def statuses(self) -> dict[int, str]:
         return {int(n): status.decode() for n, status in self.client.hgetall(self._k("status")).items()}
 
-    def progress(self) -> dict[int, dict[str, Any]]:
-        return {int(n): json.loads(data) for n, data in self.client.hgetall(self._k("progress")).items()}
+    def progress(self, numbers: Sequence[int] | None = None) -> dict[int, dict[str, Any]]:
+        """Each row's last progress report (worker, pages, note): of ``numbers`` only, or of every row that had one."""
+        if numbers is None:
+            return {int(n): json.loads(data) for n, data in self.client.hgetall(self._k("progress")).items()}
+        if not numbers:
+            return {}
+        found = self.client.hmget(self._k("progress"), list(numbers))
+        return {n: json.loads(data) for n, data in zip(numbers, found) if data is not None}
 
     def results(self, numbers: Sequence[int]) -> dict[int, CompanyResult]:
         if not numbers:
@@ -235,13 +241,11 @@ def follow(url: str, job_id: str, on_event: OnBatchEvent | None = None, poll: fl
     shown: dict[int, int] = {}  # row -> pages reported so far (-1: finished)
     results: dict[int, CompanyResult] = {}
     while len(results) < len(rows):
-        statuses, progress = board.statuses(), board.progress()
+        statuses = board.statuses()
         for number, result in board.results([n for n, s in statuses.items() if s in ("ok", "failed") and n not in results]).items():
             results[number] = result
             emit(BatchEvent(rows[number], "finished", result=result))
-        for number, state in progress.items():
-            if number in results or statuses.get(number) != "running":
-                continue
+        for number, state in board.progress([n for n, s in statuses.items() if s == "running"]).items():
             _show_progress(rows[number], state, shown, emit)
         if len(results) < len(rows):
             time.sleep(poll)
