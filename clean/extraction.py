@@ -20,14 +20,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import trafilatura
 from lxml.html import HtmlElement
-from trafilatura.settings import Document
-from trafilatura.utils import load_html
 
-from cikb.clean.facts import article_footer_lines
+from cikb.clean.facts import article_footer_lines, load_html
 from cikb.core.shingles import words
+
+if TYPE_CHECKING:
+    from trafilatura.settings import Document
 
 # How trafilatura is asked to extract, chosen with `python bench/clean.py --sweep`
 # (extraction corpus, 60 English pages; F1 of 4-gram shingles): these options
@@ -99,6 +100,8 @@ def extract(html: str, url: str | None = None, options: Mapping[str, object] = E
 
 def _trafilatura(tree: HtmlElement, url: str | None, options: Mapping[str, object]) -> Document | None:
     # bare_extraction works on a copy of the tree, so it can run twice on one.
+    import trafilatura  # here, not at the top: a re-gather whose pages are all cleaned already never loads it (0.1 s)
+
     return trafilatura.bare_extraction(tree, url=url, with_metadata=True, **options)
 
 

@@ -48,7 +48,6 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from lxml.html import HtmlElement
-from trafilatura.utils import load_html
 
 from cikb.clean.text import normalize, truncate
 from cikb.gather.scoring import page_kind
@@ -67,6 +66,14 @@ FRAGMENT = "#facts"
 Node = dict[str, list["Value"]]
 Value = Union[str, Node]
 _Line = tuple[tuple[str, str], str]  # ((label, value), the URL of the page that states it)
+
+
+def load_html(html: str | bytes) -> HtmlElement | None:
+    """trafilatura's HTML parser (its tolerance of broken pages and encodings), imported when a page is first parsed."""
+    from trafilatura.utils import load_html as trafilatura_load_html
+
+    return trafilatura_load_html(html)
+
 
 _MAX_DEPTH = 8
 _MAX_VALUE_CHARS = 500
