@@ -188,3 +188,15 @@ def test_other_clean_settings_clean_every_page_again(make_site: Callable[..., Si
     assert len(cleaned) == sum(s.cached for s in summary.sources) == sum(s.fetched for s in first.sources)
     documents = read_documents(CompanyDir(settings.data_dir, "initech").current().raw_dir)
     assert documents and all(len(d.content) <= 150 for d in documents)
+
+
+def test_a_damaged_record_of_cleaned_pages_means_cleaning_them_again(make_site: Callable[..., SiteServer], tmp_path: Path) -> None:
+    site = make_site(routes(2), etags=True)
+    settings = settings_in(tmp_path / "data")
+    gather_company(settings, "Initech", {"website": site.url + "/"})
+    before = snapshot(settings, "initech")
+    kept = CompanyDir(settings.data_dir, "initech").current().index_dir / "cleaned.jsonl"
+    lines = kept.read_text().splitlines()
+    kept.write_text("\n".join(['{"key": "x", "document": {"url": 1}}', "not json", *(line[: len(line) // 2] for line in lines)]))
+    gather_company(settings, "Initech", {"website": site.url + "/"})
+    assert {k: snapshot(settings, "initech")[k] for k in ("files", "ids")} == {k: before[k] for k in ("files", "ids")}
