@@ -281,3 +281,35 @@ def test_an_unreachable_broker_is_one_line(tmp_path: Path) -> None:
 def test_queue_and_wait_go_with_from_csv() -> None:
     result = cikb("gather", "Acme", "--website", "http://127.0.0.1:9/", "--queue", "redis://127.0.0.1:9/0")
     assert (result.returncode, result.stderr.strip()) == (2, "error: --queue and --wait go with --from-csv FILE")
+
+
+def test_a_task_delivered_again_while_its_gather_runs_on_another_machine_waits_for_it(
+    workers: Workers, queue_url: str, tmp_path: Path
+) -> None:
+    """Two workers with data directories of their own, as on two machines (no shared company lock): the visibility
+    timeout (2 s) is shorter than the gather, so Redis hands the task to the second worker while the first gathers;
+    the row's lease sends it back to the queue instead of gathering the company a second time."""
+    import redis
+
+    from cikb.app.queue import JobBoard, follow
+
+    client = redis.Redis.from_url(queue_url)
+    with serve_companies(1, first_host=90) as [site]:
+        workers.start(1, CIKB_QUEUE__VISIBILITY_TIMEOUT="2", CIKB_DATA_DIR=str(tmp_path / "machine-a"))
+        csv_path = tmp_path / "companies.csv"
+        csv_path.write_text(f"Company,Website\n{site.name},{site.url}\n", encoding="utf-8")
+        queued = cikb("gather", "--from-csv", str(csv_path), "--queue", queue_url, "--delay", "0.5")
+        job_id = queued.stdout.strip()
+        while not JobBoard(client, job_id).progress([1]):
+            time.sleep(0.05)
+        workers.start(1, CIKB_QUEUE__VISIBILITY_TIMEOUT="2", CIKB_DATA_DIR=str(tmp_path / "machine-b"))
+        [result] = follow(queue_url, job_id)
+        deadline = time.monotonic() + 30
+        while client.llen("cikb") or client.zcard("unacked_index"):  # every copy of the task taken and acknowledged
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        paths = [entry.path for entry in site.server.log]
+    assert result.status == "ok"
+    assert paths.count("/") == 1, paths
+    slug = company_from_name(site.name).slug
+    assert [CompanyDir(tmp_path / machine, slug).exists() for machine in ("machine-a", "machine-b")] == [True, False]

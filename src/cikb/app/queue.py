@@ -13,7 +13,9 @@ worker after ``[queue] visibility_timeout``, while the company's previous genera
 current. Nothing twice: a row's outcome is recorded once (an atomic HSETNX); a redelivered
 task whose row is recorded does nothing, and one whose company was committed after the job
 was queued (its worker died between the commit and the record) records that gather instead
-of crawling again. A gather of a company whose lock another gather holds waits and tries again.
+of crawling again. A task delivered again while its first worker is still gathering (a gather
+longer than the visibility timeout) finds the row's lease held (:class:`RowLease`) and tries
+again later, as does a gather of a company whose lock another gather on this machine holds.
 
 Progress lives in Redis beside the queue (``cikb:job:<id>:...``), so ``cikb jobs`` and
 ``gather --wait`` work from any machine that reaches the broker. Workers crawl through
@@ -371,18 +373,67 @@ def _gather_task(task: Any, job_id: str, row_data: dict, options_data: dict) -> 
     if board.finished(row.number):
         return "already recorded"
     options = GatherOptions.model_validate(options_data)
-    committed = committed_since(worker.settings, row, board.queued_at())
-    if committed is not None:
-        board.finish(committed)
-        return "already committed"
-    board.start(row.number, worker.name)
-    try:
-        result = gather_row(options.apply(worker.settings), row, _reporter(board, row.number, worker.name), full=options.full,
-                            embedder=worker.embedder, reraise=(LockedError,))
-    except LockedError:  # another gather of this company is running (a task delivered twice, or a local gather)
-        raise task.retry(countdown=LOCKED_RETRY, max_retries=None) from None
-    board.finish(result)
-    return result.status
+    with RowLease(board, row.number, worker.name, lease_seconds(worker.settings)) as leased:
+        if not leased:  # another worker, on any machine, is gathering this row (its gather outlasted the visibility timeout)
+            raise task.retry(countdown=LOCKED_RETRY, max_retries=None)
+        committed = committed_since(worker.settings, row, board.queued_at())
+        if committed is not None:
+            board.finish(committed)
+            return "already committed"
+        board.start(row.number, worker.name)
+        try:
+            result = gather_row(options.apply(worker.settings), row, _reporter(board, row.number, worker.name), full=options.full,
+                                embedder=worker.embedder, reraise=(LockedError,))
+        except LockedError:  # another gather of this company is running here (a local gather, or another job's)
+            raise task.retry(countdown=LOCKED_RETRY, max_retries=None) from None
+        board.finish(result)
+        return result.status
+
+
+def lease_seconds(settings: Settings) -> float:
+    """How long a row's lease outlives its worker: short beside the visibility timeout, so a dead worker's row
+    is free by the time its task is delivered again (a live worker renews it every third of this)."""
+    return max(2.0, min(60.0, settings.queue.visibility_timeout / 2))
+
+
+class RowLease:
+    """A row held by one worker while it gathers it, in Redis, renewed by a thread while held.
+
+    Redis delivers a task again when its worker has not acknowledged it within the visibility
+    timeout, whether the worker died or is still gathering; the lease tells the two apart, so
+    no two workers on any machines gather one row at once. ``with RowLease(...) as leased``:
+    ``leased`` is False when another worker holds it.
+    """
+
+    RENEW = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0"
+    RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
+
+    def __init__(self, board: JobBoard, number: int, holder: str, seconds: float) -> None:
+        self.client, self.key = board.client, f"{board.key}:lease:{number}"
+        self.holder, self.ms = f"{holder}:{uuid.uuid4().hex[:8]}", int(seconds * 1000)
+        self._stop = threading.Event()
+        self._renewer: threading.Thread | None = None
+
+    def __enter__(self) -> bool:
+        if not self.client.set(self.key, self.holder, nx=True, px=self.ms):
+            return False
+        self._renewer = threading.Thread(target=self._renew, name="cikb-row-lease", daemon=True)
+        self._renewer.start()
+        return True
+
+    def _renew(self) -> None:
+        while not self._stop.wait(self.ms / 3000):
+            try:
+                self.client.eval(self.RENEW, 1, self.key, self.holder, self.ms)
+            except Exception:  # noqa: BLE001  (a broker hiccup: the next renewal tries again; the lease lasts three periods)
+                pass
+
+    def __exit__(self, *exc: object) -> None:
+        if self._renewer is None:
+            return
+        self._stop.set()
+        self._renewer.join()
+        self.client.eval(self.RELEASE, 1, self.key, self.holder)
 
 
 def _reporter(board: JobBoard, number: int, worker: str) -> OnBatchEvent:
@@ -424,5 +475,5 @@ def committed_since(settings: Settings, row: CompanyRow, since: datetime) -> Com
     )
 
 
-__all__ = ["GatherOptions", "JobBoard", "QueueUnavailableError", "QueuedJob", "celery_app", "committed_since", "connect", "enqueue_gather",
+__all__ = ["GatherOptions", "JobBoard", "QueueUnavailableError", "QueuedJob", "RowLease", "celery_app", "committed_since", "connect", "enqueue_gather",
            "follow", "list_jobs", "run_worker", "where"]

@@ -170,7 +170,7 @@ class QueueSettings(Section):
     url: str | None = Field(None, description="The Redis broker of the task queue (redis://HOST:PORT/N) that `cikb worker` and `cikb jobs` use when --queue is not given.")
     visibility_timeout: float = Field(
         3600.0, gt=0,
-        description="Seconds after which a task taken by a worker that died (killed, its machine lost) is delivered to another; longer than any one company's gather, or a slow gather is also started a second time (it then waits for the first).",
+        description="Seconds after which a task its worker has not acknowledged is delivered to another: a worker that died (killed, its machine lost) has its company gathered again; one still gathering holds the row's lease, and the second delivery waits for it.",
     )
     concurrency: int = Field(1, ge=1, description="Companies one `cikb worker` gathers at once (threads sharing one loaded model).")
 
