@@ -48,7 +48,6 @@ class CleanedPages:
         self.kept: dict[str, dict[str, Any]] = {}  # key -> line: this gather's, written with its generation
         self.outcomes: dict[int, Outcome] = {}  # id(page) -> outcome
         self.keys: dict[int, str] = {}  # id(page) -> key
-        self.reused = 0  # pages not cleaned again
 
     @classmethod
     def of(cls, generation: Generation | None, company: Company, settings: Settings, since: datetime) -> CleanedPages:
@@ -63,8 +62,6 @@ class CleanedPages:
         outcome = self._reused(key, page)
         if outcome is None:
             outcome = clean.clean_page(page, self.company.slug, self.settings.clean, max_raw_bytes=self.settings.gather.max_raw_bytes)
-        else:
-            self.reused += 1
         self.outcomes[id(page)], self.keys[id(page)] = outcome, key
         self.kept[key] = {"key": key, "dropped": outcome.value} if isinstance(outcome, DropReason) else {"key": key, "document": _json(outcome)}
         return outcome
