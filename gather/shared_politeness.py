@@ -5,8 +5,10 @@ task queue run many crawls at once, on several machines, and two of them may rea
 domain (two companies on one host, every Wikipedia article). This downloader middleware asks
 Redis for the domain's next free moment before each request goes out: one atomic script
 reserves it (``max(now, next free)``, then moves the next free moment ``delay`` on) and
-answers how long to wait. Redis's own clock is the only clock, so machines whose clocks
-disagree still keep the spacing. Requests answered from the HTTP cache without a request
+answers how long to wait; at that moment a second script checks the domain's last request
+really is ``delay`` behind (a turn taken late, on a busy event loop, pushes the next one back)
+and records this one. Redis's own clock is the only clock, so machines whose clocks disagree
+still keep the spacing. Requests answered from the HTTP cache without a request
 (``gather --max-age``) never reach it: it sits after the cache in the chain.
 
 robots.txt is read once per origin across the crawls too: the first crawl to need it fetches it
@@ -54,6 +56,18 @@ local at = math.max(now, free)
 local delay = tonumber(ARGV[1])
 redis.call('SET', KEYS[1], at + delay, 'PX', at - now + delay + 60000)
 return at - now
+"""
+# At the reserved moment: KEYS[1] the domain's last request (ms, Redis time); ARGV[1] the delay (ms). A request
+# whose turn came late (a busy event loop) pushes the next one back instead of leaving less than the delay.
+# Returns the ms still to wait (0: go now, recorded as the last request).
+CONFIRM = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local last = tonumber(redis.call('GET', KEYS[1]) or '0')
+local delay = tonumber(ARGV[1])
+if last > 0 and now < last + delay then return last + delay - now end
+redis.call('SET', KEYS[1], now, 'PX', delay + 60000)
+return 0
 """
 
 
@@ -132,10 +146,11 @@ class SharedPolitenessMiddleware:
         # Scrapy hands every queued request of a domain to the middlewares at once; reserving them all at
         # once would book the domain for this crawl's whole queue. Each waits for the last one's moment,
         # so crawls sharing a domain take turns request by request.
+        delay_ms = int(self._delay(request) * 1000)
         async with self._turns.setdefault(domain, asyncio.Lock()):
-            wait_ms = await self._client.eval(RESERVE, 1, KEY_PREFIX + domain, int(self._delay(request) * 1000))
-            if wait_ms > 0:
-                await asyncio.sleep(wait_ms / 1000)
+            await asyncio.sleep(await self._client.eval(RESERVE, 1, KEY_PREFIX + domain, delay_ms) / 1000)
+            while (late_ms := await self._client.eval(CONFIRM, 1, KEY_PREFIX + domain + ":last", delay_ms)) > 0:
+                await asyncio.sleep(late_ms / 1000)
 
     def _delay(self, request: Request) -> float:
         host = urlparse_cached(request).hostname or ""

@@ -11,9 +11,9 @@ commit (``task_acks_late``, one task reserved at a time: ``worker_prefetch_multi
 worker that dies mid-gather leaves its task unacknowledged, and Redis hands it to another
 worker after ``[queue] visibility_timeout``, while the company's previous generation stays
 current. Nothing twice: a row's outcome is recorded once (an atomic HSETNX); a redelivered
-task whose row is recorded does nothing, and one whose company was committed after the job
-was queued (its worker died between the commit and the record) records that gather instead
-of crawling again. A task delivered again while its first worker is still gathering (a gather
+task whose row is recorded does nothing, and one whose last worker reached its commit and
+whose company was gathered since that worker started it (it died between the commit and the
+record) records that gather instead of crawling again. A task delivered again while its first worker is still gathering (a gather
 longer than the visibility timeout) finds the row's lease held (:class:`RowLease`) and tries
 again later, as does a gather of a company whose lock another gather on this machine holds.
 
@@ -138,9 +138,6 @@ class JobBoard:
     def exists(self) -> bool:
         return bool(self.client.exists(self.key))
 
-    def queued_at(self) -> datetime:
-        return datetime.fromisoformat(self.client.hget(self.key, "queued_at").decode())
-
     def rows(self) -> dict[int, CompanyRow]:
         return {int(n): CompanyRow(**json.loads(data)) for n, data in self.client.hgetall(self._k("rows")).items()}
 
@@ -171,9 +168,12 @@ class JobBoard:
         pipe.expire(self._k("progress"), JOB_TTL)
         pipe.execute()
 
-    def start(self, number: int, worker: str) -> None:
+    def start(self, number: int, worker: str) -> str:
+        """Mark the row running on ``worker``; the time it started, by the worker's clock (ISO), kept in every report."""
+        started = datetime.now(timezone.utc).isoformat()
         self.client.hset(self._k("status"), number, "running")
-        self.report(number, worker=worker, pages=0, note="starting")
+        self.report(number, worker=worker, started=started, pages=0, note="starting")
+        return started
 
     def finish(self, result: CompanyResult) -> bool:
         """Record the row's outcome unless one is recorded already; True when this call recorded it."""
@@ -376,13 +376,13 @@ def _gather_task(task: Any, job_id: str, row_data: dict, options_data: dict) -> 
     with RowLease(board, row.number, worker.name, lease_seconds(worker.settings)) as leased:
         if not leased:  # another worker, on any machine, is gathering this row (its gather outlasted the visibility timeout)
             raise task.retry(countdown=LOCKED_RETRY, max_retries=None)
-        committed = committed_since(worker.settings, row, board.queued_at())
+        committed = committed_since(worker.settings, row, board.progress([row.number]).get(row.number))
         if committed is not None:
             board.finish(committed)
             return "already committed"
-        board.start(row.number, worker.name)
+        started = board.start(row.number, worker.name)
         try:
-            result = gather_row(options.apply(worker.settings), row, _reporter(board, row.number, worker.name), full=options.full,
+            result = gather_row(options.apply(worker.settings), row, _reporter(board, row.number, worker.name, started), full=options.full,
                                 embedder=worker.embedder, reraise=(LockedError,))
         except LockedError:  # another gather of this company is running here (a local gather, or another job's)
             raise task.retry(countdown=LOCKED_RETRY, max_retries=None) from None
@@ -436,7 +436,7 @@ class RowLease:
         self.client.eval(self.RELEASE, 1, self.key, self.holder)
 
 
-def _reporter(board: JobBoard, number: int, worker: str) -> OnBatchEvent:
+def _reporter(board: JobBoard, number: int, worker: str, started: str) -> OnBatchEvent:
     """Writes a running row's pages fetched and current step to the job's record (what `follow` shows)."""
     pages = 0
 
@@ -449,16 +449,21 @@ def _reporter(board: JobBoard, number: int, worker: str) -> OnBatchEvent:
             if gathered.crawl.kind != "page_fetched":
                 return
             pages += 1
-            board.report(number, worker=worker, pages=pages, note=gathered.crawl.url or "")
+            board.report(number, worker=worker, started=started, pages=pages, note=gathered.crawl.url or "")
         elif gathered.stage == "store" or gathered.message:
-            board.report(number, worker=worker, pages=pages, note=f"{gathered.stage} {gathered.message}".strip(), stage=gathered.stage)
+            board.report(number, worker=worker, started=started, pages=pages, note=f"{gathered.stage} {gathered.message}".strip(), stage=gathered.stage)
 
     return report
 
 
-def committed_since(settings: Settings, row: CompanyRow, since: datetime) -> CompanyResult | None:
-    """The row's outcome when its company's current generation was gathered after ``since`` (the job was queued):
-    a worker committed it and died before recording it. None otherwise."""
+def committed_since(settings: Settings, row: CompanyRow, progress: dict[str, Any] | None) -> CompanyResult | None:
+    """The row's outcome when its last worker reached its commit (``progress``: its last report, at the store stage)
+    and the company's current generation here was gathered since that worker started the row: the worker
+    committed and died before recording it. None otherwise. Both times are that worker's clock (the
+    manifest's gather time is taken at its start), so machines whose clocks disagree do not matter."""
+    if not progress or progress.get("stage") != "store" or not progress.get("started"):
+        return None
+    since = datetime.fromisoformat(progress["started"])
     try:
         company = company_from_name(row.name)
     except CikbError:
