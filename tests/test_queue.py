@@ -313,3 +313,9 @@ def test_a_task_delivered_again_while_its_gather_runs_on_another_machine_waits_f
     assert paths.count("/") == 1, paths
     slug = company_from_name(site.name).slug
     assert [CompanyDir(tmp_path / machine, slug).exists() for machine in ("machine-a", "machine-b")] == [True, False]
+
+
+def test_wait_without_queue_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "companies.csv").write_text("Company,Website\nAcme,http://127.0.0.1:9/\n", encoding="utf-8")
+    result = cikb("gather", "--from-csv", str(tmp_path / "companies.csv"), "--wait")
+    assert (result.returncode, result.stderr.strip()) == (2, "error: --wait follows the companies queued with --queue URL: a run without --queue is followed anyway")

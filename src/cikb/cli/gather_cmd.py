@@ -88,6 +88,8 @@ def gather_cmd(
     if from_csv is not None:
         if company is not None or any(sources.values()):
             raise BadInputError("--from-csv reads the companies and their sources from the file: give no company name or source option with it")
+        if wait and queue is None:
+            raise BadInputError("--wait follows the companies queued with --queue URL: a run without --queue is followed anyway")
         if queue is not None:
             gather_queued(cfg, from_csv, queue, wait, as_json, full)
         else:
