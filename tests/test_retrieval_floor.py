@@ -23,9 +23,13 @@ and with those relation words credited in the sentence rerank too:
 
     hybrid R@1 .905, R@10 .990
 
-The floors allow EPSILON_R1 / EPSILON_R10 less (floors R@1 .895, R@10 .986: a retrieval change that costs
+Since then every fourth question (1,100, a subset of the one above: the suite's longest test took 3.5 minutes)
+measures hybrid R@1 .907, R@10 .993, BM25 alone R@1 .887, equal-vote RRF R@1 .779 (bench/retrieval.py measures
+all 4,398).
+
+The floors allow EPSILON_R1 / EPSILON_R10 less (floors R@1 .897, R@10 .989: a retrieval change that costs
 more is a regression to explain), and the hybrid must stay ahead of BM25 alone and of the old RRF at rank 1.
-About 3-4 minutes on 2 cores, most of it the gather.
+About 2 minutes on 2 cores, about half of it the gather.
 """
 
 from __future__ import annotations
@@ -38,9 +42,9 @@ from bench_loader import load_bench
 
 from cikb.app.reading import open_retriever
 
-MEASURED_R1, EPSILON_R1 = 0.905, 0.010
-MEASURED_R10, EPSILON_R10 = 0.990, 0.004
-EVERY = 2  # every second question
+MEASURED_R1, EPSILON_R1 = 0.907, 0.010
+MEASURED_R10, EPSILON_R10 = 0.993, 0.004
+EVERY = 4  # every fourth question
 
 pytestmark = pytest.mark.slow
 
