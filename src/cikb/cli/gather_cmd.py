@@ -118,11 +118,18 @@ def _duration(option: str, text: str) -> float:
 
 def gather_csv(cfg: Settings, path: Path, as_json: bool, full: bool = False) -> None:
     """`cikb gather --from-csv FILE`: every company of the file, a summary per company, failures named at the end."""
-    from cikb.app.batch import failures_line, gather_many, read_company_rows
+    from cikb.app.batch import gather_many, read_company_rows
 
     rows = read_company_rows(path)
     with BatchProgress(len(rows), cfg.gather.max_pages_per_source) as progress:
         results = gather_many(cfg, rows, on_event=progress.update, full=full)
+    _report_batch(results, as_json)
+
+
+def _report_batch(results: list, as_json: bool) -> None:
+    """A list's results as one table (or --json); a GatherFailedError naming the failures, if any."""
+    from cikb.app.batch import failures_line
+
     if as_json:
         print_json([r.model_dump(mode="json") for r in results])
     else:
@@ -134,7 +141,7 @@ def gather_csv(cfg: Settings, path: Path, as_json: bool, full: bool = False) -> 
 
 def gather_queued(cfg: Settings, path: Path, url: str, wait: bool, as_json: bool, full: bool = False) -> None:
     """`cikb gather --from-csv FILE --queue URL [--wait]`: one task per company for the workers; followed with --wait."""
-    from cikb.app.batch import failures_line, read_company_rows
+    from cikb.app.batch import read_company_rows
     from cikb.app.queue import enqueue_gather, follow, where
 
     rows = read_company_rows(path)
@@ -150,13 +157,7 @@ def gather_queued(cfg: Settings, path: Path, url: str, wait: bool, as_json: bool
     console.print(f"job {job_id}: {len(rows)} companies queued on {safe(where(url))}", highlight=False, soft_wrap=True)
     with BatchProgress(len(rows), cfg.gather.max_pages_per_source) as progress:
         results = follow(url, job_id, on_event=progress.update)
-    if as_json:
-        print_json([r.model_dump(mode="json") for r in results])
-    else:
-        print_batch_summary(results)
-    failed = failures_line(results)
-    if failed:
-        raise GatherFailedError(failed)
+    _report_batch(results, as_json)
 
 
 @app.command("companies")
