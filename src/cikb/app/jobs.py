@@ -41,7 +41,7 @@ from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, CikbError, is_no_space, no_space
 
 JOBS_FILE = "_jobs.sqlite"
-JobStatus = Literal["running", "done", "cancelled", "failed", "interrupted"]
+JobStatus = Literal["queued", "running", "done", "cancelled", "failed", "interrupted"]  # queued: its rows run on a task queue's workers
 
 
 def m001_jobs(db: sqlite3.Connection) -> None:
@@ -214,17 +214,17 @@ class JobStore:
 
     # -- writing -------------------------------------------------------------------------
 
-    def create(self, request: JobRequest) -> str:
-        """A new job in status running; returns its id."""
+    def create(self, request: JobRequest, *, queued: bool = False) -> str:
+        """A new job in status running (by this process), or queued (its rows run on the workers of a task queue); its id."""
         job_id = secrets.token_hex(4)
         now = _now()
         strategies = ", ".join(dict.fromkeys(c.strategy for c in request.columns))
         with self._db:
             self._db.execute(
                 "INSERT INTO jobs (id, csv_path, columns, strategy, request, status, pid, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (job_id, request.csv_path, json.dumps([c.name for c in request.columns]), strategies,
-                 request.model_dump_json(), os.getpid(), now, now),
+                 request.model_dump_json(), "queued" if queued else "running", None if queued else os.getpid(), now, now),
             )
         return job_id
 
@@ -233,6 +233,8 @@ class JobStore:
         job = self.get(job_id)
         if job.status == "running":
             raise BadInputError(f"job {job.id} is running in another process; wait for it or stop it first")
+        if job.status == "queued":
+            raise BadInputError(f"job {job.id} is queued on a task queue: its workers run it (`cikb jobs --queue URL` shows them)")
         if job.status == "done":
             raise BadInputError(f"job {job.id} is done; its proposals: {', '.join(job.proposals)}")
         with self._db:
@@ -253,8 +255,10 @@ class JobStore:
                 (target.csv_sha256, json.dumps(targets), rows * len(job.columns), _now(), job_id),
             )
 
-    def record(self, job_id: str, log: RowLog, column: str, cell_key: str | None = None, *, reused: bool = False) -> None:
-        """Write a finished cell in one transaction: one row per attempt (``log.attempts`` when it was retried).
+    def record(self, job_id: str, log: RowLog, column: str, cell_key: str | None = None, *, reused: bool = False,
+               once: bool = False) -> bool:
+        """Write a finished cell in one transaction: one row per attempt (``log.attempts`` when it was retried); False
+        when ``once`` and the cell has a final attempt already (a queued batch delivered again: nothing is written).
 
         The kept attempt's row holds the whole research log and is the cell's final one; a cell
         recorded again (a resumed retry) replaces its earlier final attempt in the counts.
@@ -266,6 +270,8 @@ class JobStore:
                 "SELECT attempt, status FROM attempts WHERE job_id=? AND column_name=? AND row_id=? AND final=1",
                 (job_id, column, log.row_id),
             ).fetchone()
+            if once and previous is not None:
+                return False
             first = self._db.execute("SELECT COALESCE(MAX(attempt), 0) FROM attempts WHERE job_id=? AND column_name=? AND row_id=?",
                                      (job_id, column, log.row_id)).fetchone()[0]
             self._db.execute("UPDATE attempts SET final=0 WHERE job_id=? AND column_name=? AND row_id=?", (job_id, column, log.row_id))
@@ -286,6 +292,7 @@ class JobStore:
                 (int(previous is None), int(log.status == "found") - int(was == "found"),
                  int(log.status == "error") - int(was == "error"), int(reused), _now(), job_id),
             )
+        return True
 
     def finish(self, job_id: str, status: JobStatus, *, error: str | None = None, embedding_model: str | None = None) -> None:
         with self._db:
@@ -293,6 +300,29 @@ class JobStore:
                 "UPDATE jobs SET status=?, error=?, pid=NULL, embedding_model=COALESCE(?, embedding_model), updated_at=? WHERE id=?",
                 (status, error, embedding_model, _now(), job_id),
             )
+
+    def complete(self, job_id: str, embedding_model: str | None = None) -> bool:
+        """A queued job whose every cell is recorded: write its proposals and mark it done, once. True when this call did.
+
+        One write transaction (BEGIN IMMEDIATE) holds the check, the proposals and the status, so two
+        workers finishing the last batches at once write them once, and a worker killed while writing
+        leaves the job queued for its batch's redelivery to complete."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            job = self.get(job_id)
+            if job.status != "queued" or job.total == 0 or job.done < job.total:
+                self._db.rollback()
+                return False
+            if embedding_model is not None:
+                self._db.execute("UPDATE jobs SET embedding_model=? WHERE id=?", (embedding_model, job_id))
+            for column in job.request.columns:
+                self.write_proposal(job_id, column)
+            self._db.execute("UPDATE jobs SET status='done', updated_at=? WHERE id=?", (_now(), job_id))
+            self._db.commit()
+            return True
+        except BaseException:
+            self._db.rollback()
+            raise
 
     # -- reading -------------------------------------------------------------------------
 
@@ -433,13 +463,54 @@ async def run_job(settings: Settings, request: JobRequest | None = None, *, resu
         return jobs.get(run.job_id), proposals
 
 
+async def queue_job(settings: Settings, request: JobRequest) -> tuple[str, int]:
+    """A new job in status queued, its table read and every column checked as a local run checks them (bad input
+    leaves no job), and no row run: (its id, the table's rows). Its rows are then run by :func:`run_job_rows`."""
+    from cikb.enrich.table import scan_table
+
+    rows = scan_table(request.csv_path).row_count
+    with JobStore(settings.data_dir) as jobs:
+        run = _JobRun(jobs, request, None, None, None, settings.data_dir, queued=True)
+        for column in request.columns:
+            await enrich_table_async(request.csv_path, column.name, settings=settings, company_column=request.company_column,
+                                     on_start=run.starter(column), skip_rows=range(rows), kb=None, web=None, llm=None,
+                                     **column.enrich_options())
+        return run.job_id, rows  # type: ignore[return-value]
+
+
+async def run_job_rows(settings: Settings, job_id: str, rows: range, *, fresh: bool = False, **options: Any) -> bool:
+    """Run rows ``rows`` of queued job ``job_id`` (a worker's batch) the way :func:`run_job` runs a table, each cell
+    recorded once (a batch delivered again skips the cells recorded before); then, when every cell of the job is
+    recorded, write its proposals (True: this call wrote them). ``options`` as for :func:`run_job`."""
+    with JobStore(settings.data_dir) as jobs:
+        job = jobs.get(job_id)
+        if job.status not in ("queued", "done"):
+            raise BadInputError(f"job {job_id} is {job.status}, not queued: its batches are not run")
+        request = job.request
+        run = _JobRun(jobs, request, job_id, None, None if fresh else knowledge_base_fingerprint(settings), settings.data_dir, queued=True)
+        model = None
+        sources = {name: options.pop(name) for name in ("kb", "llm", "web") if name in options}
+        with enrich_sources(settings, **sources) as opened:
+            for column in request.columns:
+                total = job.total // len(request.columns)
+                outside = [i for i in range(total) if i not in rows]
+                proposal = await enrich_table_async(
+                    request.csv_path, column.name, settings=settings, company_column=request.company_column,
+                    on_start=run.starter(column), skip_rows={*outside, *run.finished(column)}, on_row=run.recorder(column),
+                    reuse=run.reuser(column), cache=run, generation=run.generation, **opened, **column.enrich_options(), **options,
+                )
+                model = proposal.embedding_model or model
+        return jobs.complete(job_id, model)
+
+
 class _JobRun:
     """The hooks one run of a job hands the enrich stage, per column: create the job, skip, reuse, record; and
     the cache of LLM generations."""
 
     def __init__(self, jobs: JobStore, request: JobRequest, job_id: str | None, on_job: Callable[[str], None] | None,
-                 knowledge_base: str | None, data_dir: Path) -> None:
+                 knowledge_base: str | None, data_dir: Path, *, queued: bool = False) -> None:
         self.jobs, self.request, self.on_job, self.data_dir = jobs, request, on_job, data_dir
+        self.queued = queued  # a queued job: created queued, each cell recorded once (its batches may be delivered twice)
         self.job_id = job_id  # a new job is created once the table and the first column check out: bad input leaves none
         self.knowledge_base = knowledge_base  # None: reuse nothing (--fresh)
         self.keys: dict[tuple[str, int], str] = {}  # cells in flight -> their keys
@@ -447,7 +518,7 @@ class _JobRun:
     def starter(self, column: ColumnRequest) -> Callable[[ProposalTarget, dict, int], None]:
         def started(target: ProposalTarget, params: dict, rows: int) -> None:
             if self.job_id is None:
-                self.job_id = self.jobs.create(self.request)
+                self.job_id = self.jobs.create(self.request, queued=self.queued)
                 if self.on_job is not None:
                     self.on_job(self.job_id)
             self.jobs.started(self.job_id, column.name, target, rows)
@@ -471,7 +542,7 @@ class _JobRun:
     def recorder(self, column: ColumnRequest) -> Callable[[RowLog], None]:
         def record(log: RowLog) -> None:
             key = self.keys.pop((column.name, log.row_id), None)
-            self.jobs.record(self.job_id, log, column.name, key, reused=log.reused_from is not None)  # type: ignore[arg-type]
+            self.jobs.record(self.job_id, log, column.name, key, reused=log.reused_from is not None, once=self.queued)  # type: ignore[arg-type]
         return record
 
     def generation(self, company: str) -> str | None:

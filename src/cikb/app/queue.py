@@ -17,6 +17,15 @@ record) records that gather instead of crawling again. A task delivered again wh
 longer than the visibility timeout) finds the row's lease held (:class:`RowLease`) and tries
 again later, as does a gather of a company whose lock another gather on this machine holds.
 
+Enrichments go the same way (:func:`enqueue_enrich`): one task per batch of rows of a job
+created queued in the jobs database (``cikb.app.jobs.queue_job``), run by
+``cikb.app.jobs.run_job_rows``, the per-row path of a local ``cikb enrich``. Nothing twice:
+each cell is recorded in the job's SQLite once (a batch delivered again skips the cells
+recorded before), and the proposals are written once, in one transaction with the job's
+status, by the worker whose batch recorded the last cell (or by its batch's redelivery, when
+it died first). The workers read the jobs database, the CSV and the knowledge base of their
+data directory: enrichment through the queue needs the enqueuing machine's data directory.
+
 Progress lives in Redis beside the queue (``cikb:job:<id>:...``), so ``cikb jobs`` and
 ``gather --wait`` work from any machine that reaches the broker. Workers crawl through
 :mod:`cikb.gather.shared_politeness`: one request per ``download_delay`` per registered domain
@@ -53,6 +62,8 @@ if TYPE_CHECKING:
     from cikb.embed import DenseEmbedder
 
 TASK = "cikb.gather_row"
+ENRICH_TASK = "cikb.enrich_rows"
+ENRICH_BATCH = 50  # rows per enrichment task
 QUEUE = "cikb"
 JOBS_KEY = "cikb:jobs"  # sorted set: job id -> queued time
 JOB_TTL = 30 * 86_400  # seconds a job's progress stays in Redis
@@ -99,6 +110,7 @@ class QueuedJob(BaseModel):
     id: str
     source: str
     queued_at: datetime
+    kind: str = "gather"  # gather: one task per company; enrich: one per batch of rows
     total: int
     queued: int
     running: int
@@ -177,16 +189,24 @@ class JobBoard:
 
     def finish(self, result: CompanyResult) -> bool:
         """Record the row's outcome unless one is recorded already; True when this call recorded it."""
+        return self.record(result.row, result.model_dump_json(), result.status)
+
+    def record(self, number: int, outcome: str, status: str) -> bool:
+        """Record task ``number``'s outcome (JSON) and status unless one is recorded already; True when this call did."""
         keys = [self._k("results"), self._k("status")]
-        recorded = self.client.eval(FINISH, len(keys), *keys, result.row, result.model_dump_json(), result.status)
+        recorded = self.client.eval(FINISH, len(keys), *keys, number, outcome, status)
         self.client.expire(self._k("results"), JOB_TTL)
         return bool(recorded)
+
+    def outcome(self, number: int) -> dict[str, Any] | None:
+        found = self.client.hget(self._k("results"), number)
+        return json.loads(found) if found is not None else None
 
     def summary(self) -> QueuedJob:
         info = {k.decode(): v.decode() for k, v in self.client.hgetall(self.key).items()}
         statuses = list(self.statuses().values())
         workers = sorted({p.get("worker", "") for p in self.progress().values()} - {""})
-        return QueuedJob(id=self.id, source=info.get("source", ""), queued_at=datetime.fromisoformat(info["queued_at"]),
+        return QueuedJob(id=self.id, source=info.get("source", ""), queued_at=datetime.fromisoformat(info["queued_at"]), kind=info.get("kind", "gather"),
                          total=int(info.get("total", len(statuses))), workers=workers,
                          **{s: statuses.count(s) for s in ("queued", "running", "ok", "failed")})
 
@@ -230,6 +250,59 @@ def enqueue_gather(settings: Settings, url: str, rows: Sequence[CompanyRow], *, 
         for row in to_gather:
             app.send_task(TASK, args=[job_id, asdict(row), options.model_dump()], queue=QUEUE, producer=producer)
     return job_id
+
+
+def enqueue_enrich(settings: Settings, url: str, request: Any, *, fresh: bool = False, batch: int = ENRICH_BATCH) -> tuple[str, int]:
+    """Create the enrichment job (queued, its table and columns checked) and queue one task per ``batch`` rows;
+    (its id, the table's rows). The broker is checked first, so an unreachable one leaves no job."""
+    import asyncio
+
+    from cikb.app.jobs import queue_job
+
+    client = connect(url)
+    app = celery_app(url, settings)
+    job_id, rows = asyncio.run(queue_job(settings, request))
+    batches = [range(start, min(start + batch, rows)) for start in range(0, rows, batch)]
+    queued_at = datetime.now(timezone.utc)
+    board = JobBoard(client, job_id)
+    pipe = client.pipeline()
+    pipe.hset(board.key, mapping={"source": request.csv_path, "total": len(batches), "queued_at": queued_at.isoformat(), "kind": "enrich",
+                                  "rows": rows})
+    if batches:
+        pipe.hset(board._k("status"), mapping={n: "queued" for n in range(1, len(batches) + 1)})
+    for key in (board.key, board._k("status")):
+        pipe.expire(key, JOB_TTL)
+    pipe.zadd(JOBS_KEY, {job_id: queued_at.timestamp()})
+    pipe.execute()
+    with app.producer_or_acquire() as producer:
+        for number, rows_of in enumerate(batches, start=1):
+            app.send_task(ENRICH_TASK, args=[job_id, number, rows_of.start, rows_of.stop, fresh], queue=QUEUE, producer=producer)
+    if not batches:  # an empty table: nothing for the workers, the (empty) proposals now
+        from cikb.app.jobs import JobStore
+
+        with JobStore(settings.data_dir) as jobs:
+            jobs.complete(job_id)
+    return job_id, rows
+
+
+def follow_enrich(settings: Settings, url: str, job_id: str, on_progress: Callable[[int, int], None] | None = None,
+                  poll: float = 0.3) -> Any:
+    """Follow a queued enrichment until its proposals are written (``on_progress(cells done, cells)`` meanwhile);
+    the job. CikbError with the worker's reason when a batch failed."""
+    from cikb.app.jobs import JobStore
+
+    board = JobBoard(connect(url), job_id)
+    with JobStore(settings.data_dir) as jobs:
+        while True:
+            job = jobs.get(job_id)
+            if on_progress is not None:
+                on_progress(job.done, job.total)
+            if job.status == "done":
+                return job
+            if job.status == "failed" or "failed" in board.statuses().values():
+                failed = next((board.outcome(n) for n, s in sorted(board.statuses().items()) if s == "failed"), None)
+                raise CikbError(f"job {job_id} failed on a worker: {(failed or {}).get('error') or job.error or 'no reason recorded'}")
+            time.sleep(poll)
 
 
 def follow(url: str, job_id: str, on_event: OnBatchEvent | None = None, poll: float = 0.3) -> list[CompanyResult]:
@@ -312,6 +385,7 @@ def celery_app(url: str, settings: Settings) -> Celery:
         worker_send_task_events=False,
     )
     app.task(name=TASK, bind=True)(_gather_task)
+    app.task(name=ENRICH_TASK, bind=True)(_enrich_task)
     return app
 
 
@@ -388,6 +462,36 @@ def _gather_task(task: Any, job_id: str, row_data: dict, options_data: dict) -> 
             raise task.retry(countdown=LOCKED_RETRY, max_retries=None) from None
         board.finish(result)
         return result.status
+
+
+def _enrich_task(task: Any, job_id: str, number: int, start: int, stop: int, fresh: bool) -> str:
+    """One batch of an enrichment's rows: skipped when recorded, else run (cells recorded before skipped), then recorded."""
+    import asyncio
+
+    from cikb.app.jobs import JobStore, run_job_rows
+
+    worker = _worker
+    if worker is None:
+        raise RuntimeError("cikb enrich tasks run in `cikb worker` processes")
+    board = JobBoard(worker.board_client, job_id)
+    if not board.exists():
+        return "no such job"
+    if board.finished(number):
+        return "already recorded"
+    with RowLease(board, number, worker.name, lease_seconds(worker.settings)) as leased:
+        if not leased:  # another worker runs this batch (it outlasted the visibility timeout)
+            raise task.retry(countdown=LOCKED_RETRY, max_retries=None)
+        board.start(number, worker.name)
+        try:
+            asyncio.run(run_job_rows(worker.settings, job_id, range(start, stop), fresh=fresh))
+        except CikbError as err:  # bad input (the table changed, no such job here): failed, not delivered again forever
+            error = " ".join(str(err).split())
+            with JobStore(worker.settings.data_dir) as jobs:
+                jobs.finish(job_id, "failed", error=error)  # changes nothing where this data directory has no such job
+            board.record(number, json.dumps({"rows": [start, stop], "error": error}), "failed")
+            return "failed"
+        board.record(number, json.dumps({"rows": [start, stop]}), "ok")
+        return "ok"
 
 
 def lease_seconds(settings: Settings) -> float:
@@ -480,5 +584,5 @@ def committed_since(settings: Settings, row: CompanyRow, progress: dict[str, Any
     )
 
 
-__all__ = ["GatherOptions", "JobBoard", "QueueUnavailableError", "QueuedJob", "RowLease", "celery_app", "committed_since", "connect", "enqueue_gather",
-           "follow", "list_jobs", "run_worker", "where"]
+__all__ = ["GatherOptions", "JobBoard", "QueueUnavailableError", "QueuedJob", "RowLease", "celery_app", "committed_since", "connect", "enqueue_enrich",
+           "enqueue_gather", "follow", "follow_enrich", "list_jobs", "run_worker", "where"]

@@ -39,6 +39,9 @@ def enrich_command(
     resume: str | None = typer.Option(None, "--resume", help="Continue job ID (killed, failed or cancelled): only its unfinished rows run. See `cikb jobs`."),
     fresh: bool = typer.Option(False, "--fresh", help="Answer every cell anew, even one an earlier job answered for the same column, row and knowledge base."),
     as_json: bool = typer.Option(False, "--json", help="Print the proposal as JSON (a list of proposals with several columns)."),
+    queue: str | None = typer.Option(None, "--queue", metavar="URL", help="Queue the job's rows on this Redis broker (redis://HOST:PORT/N) for `cikb worker` processes sharing this data directory, one task per --batch rows; print the job's id and return (`cikb jobs --queue URL` shows its progress)."),
+    wait: bool = typer.Option(False, "--wait", help="With --queue: follow the job as the workers run it, shown as a local run, and end with its proposals."),
+    batch: int = typer.Option(50, "--batch", min=1, help="With --queue: rows per task."),
 ) -> None:
     """Propose values for a column, from the knowledge base first (web search only if configured).
 
@@ -53,10 +56,16 @@ def enrich_command(
     A cell an earlier job answered for the same column, row and knowledge base (and LLM) is
     reused, not asked again, unless --fresh.
     Ctrl-C stops the run and still writes the proposal for the rows that finished.
+    With --queue, `cikb worker` processes run the rows instead, each cell recorded once.
     """
     from cikb.app.jobs import load_job_file, run_job
+    from cikb.core.errors import BadInputError
     from cikb.enrich import CancellationToken
 
+    if wait and queue is None:
+        raise BadInputError("--wait follows a job queued with --queue URL: a run without --queue is followed anyway")
+    if queue is not None and resume:
+        raise BadInputError("--resume runs a job here; a queued job's rows are run by its workers")
     if resume:
         request = None
     elif job_file is not None:
@@ -66,6 +75,9 @@ def enrich_command(
                  "column_type": column_type or [], "options": options or []}
         given = _by_column(given, len(column or []), ctx.meta.get(OPTION_ORDER, []))
         request = _request(csv_path, column or [], company_column=company_column, out_path=out_path, **given)
+    if queue is not None:
+        _enrich_queued(request, queue, wait=wait, fresh=fresh, batch=batch, as_json=as_json)
+        return
     token = CancellationToken()
     with _progress_bar() as bar:
         task = bar.add_task("starting", total=1.0)
@@ -82,6 +94,11 @@ def enrich_command(
             return await run_job(settings(), request, resume=resume, on_job=on_job, fresh=fresh, on_progress=on_progress, cancel=token)
 
         job, proposals = asyncio.run(run())
+    _report(job, proposals, as_json)
+
+
+def _report(job, proposals, as_json: bool) -> None:
+    """What a finished run prints: its proposals (whole with --json), a summary line each, reused cells, how to resume."""
     if as_json:  # the whole proposals, rows included, as written
         from cikb.enrich import load_proposal
 
@@ -94,6 +111,29 @@ def enrich_command(
     if job.status != "done":
         console.print(f"continue it with `cikb enrich --resume {job.id}`", highlight=False)
         sys.exit(130)  # interrupted, as a shell expects after Ctrl-C (typer.Exit is swallowed outside standalone mode)
+
+
+def _enrich_queued(request, url: str, *, wait: bool, fresh: bool, batch: int, as_json: bool) -> None:
+    """`cikb enrich ... --queue URL [--wait]`: the job queued, its id printed; with --wait followed to its proposals."""
+    from cikb.app.queue import enqueue_enrich, follow_enrich, where
+    from cikb.enrich.proposal import load_proposal_head
+
+    cfg = settings()
+    job_id, rows = enqueue_enrich(cfg, url, request, fresh=fresh, batch=batch)
+    tasks = -(-rows // batch)
+    if not wait:
+        if as_json:
+            print_json({"job": job_id, "rows": rows, "tasks": tasks, "queue": where(url)})
+        else:
+            out.print(job_id, highlight=False)
+            console.print(f"queued {rows} rows in {tasks} task(s) as job {job_id} on {safe(where(url))}: `cikb jobs --queue URL` shows "
+                          "their progress", highlight=False, soft_wrap=True)
+        return
+    console.print(f"job {job_id}", highlight=False)
+    with _progress_bar() as bar:
+        task = bar.add_task(f"queued on {where(url)}"[:40], total=1.0)
+        job = follow_enrich(cfg, url, job_id, on_progress=lambda done, total: bar.update(task, completed=done / total if total else 1.0))
+    _report(job, [load_proposal_head(c.proposal_path) for c in job.request.columns if c.name in job.targets], as_json)
 
 
 _PER_COLUMN = {"strategy": "--strategy", "question": "--question", "formula": "--formula", "thoroughness": "--thoroughness",

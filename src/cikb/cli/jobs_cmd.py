@@ -10,7 +10,7 @@ from rich.table import Table as RichTable
 from cikb.cli._app import app, console, out, print_json, settings
 from cikb.cli._text import safe
 
-jobs_app = typer.Typer(help="Enrichment jobs: list them, or show one with its attempts; with --queue, the gather jobs of a task queue too.", no_args_is_help=False)
+jobs_app = typer.Typer(help="Enrichment jobs: list them, or show one with its attempts; with --queue, the jobs of a task queue too.", no_args_is_help=False)
 app.add_typer(jobs_app, name="jobs")
 
 
@@ -19,14 +19,15 @@ def jobs_command(
     ctx: typer.Context,
     as_json: bool = typer.Option(False, "--json", help="Print the jobs as JSON (a list of objects with id, status, done, total...; "
                                  "with a queue: {\"queued\": [...], \"enrichment\": [...]})."),
-    queue: Optional[str] = typer.Option(None, "--queue", metavar="URL", help="Also list the gather jobs queued on this Redis broker (default from config: \\[queue] url)."),
+    queue: Optional[str] = typer.Option(None, "--queue", metavar="URL", help="Also list the jobs queued on this Redis broker (gathers and enrichments) (default from config: \\[queue] url)."),
 ) -> None:
     """List the enrichment jobs, newest first: status, cells done of all, the table and the proposal.
 
     A job whose process died (killed, crashed) shows as interrupted: continue it with
-    `cikb enrich --resume ID`. With a queue (--queue or [queue] url), the gather jobs
-    queued there come first: companies queued, running, ok and failed, and the workers
-    gathering them, as any machine that reaches the broker sees them.
+    `cikb enrich --resume ID`. With a queue (--queue or [queue] url), the jobs queued
+    there come first: their tasks (a company each for a gather, a batch of rows for an
+    enrichment) queued, running, ok and failed, and the workers running them, as any
+    machine that reaches the broker sees them.
     """
     if ctx.invoked_subcommand is not None:
         return
@@ -68,11 +69,11 @@ def _queued_jobs(url: str, configured: bool) -> list | None:
 def _print_queued(queued: list, url: str) -> None:
     from cikb.app.queue import where
 
-    table = RichTable(title=f"{len(queued)} gather job(s) on {safe(where(url))}", title_justify="left")
-    for name in ("id", "status", "companies", "queued", "running", "ok", "failed", "workers", "file", "queued at"):
+    table = RichTable(title=f"{len(queued)} queued job(s) on {safe(where(url))}", title_justify="left")
+    for name in ("id", "kind", "status", "tasks", "queued", "running", "ok", "failed", "workers", "file", "queued at"):
         table.add_column(name, overflow="fold")
     for job in queued:
-        table.add_row(job.id, job.status, str(job.total), str(job.queued), str(job.running), str(job.ok), str(job.failed),
+        table.add_row(job.id, job.kind, job.status, str(job.total), str(job.queued), str(job.running), str(job.ok), str(job.failed),
                       safe(", ".join(job.workers)), safe(job.source), job.queued_at.strftime("%Y-%m-%d %H:%M UTC"))
     out.print(table)
 

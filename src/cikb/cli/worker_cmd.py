@@ -17,7 +17,7 @@ def worker_cmd(
     concurrency: Optional[int] = typer.Option(None, "--concurrency", min=1, help="Companies gathered at once (default from config: 1)."),
     name: Optional[str] = typer.Option(None, "--name", help="The worker's name in `cikb jobs` (default: cikb-PID@HOST)."),
 ) -> None:
-    r"""Gather companies queued with `cikb gather --from-csv FILE --queue URL`, until stopped.
+    r"""Gather companies queued with `cikb gather --from-csv FILE --queue URL` (and run the rows `cikb enrich ... --queue URL` queued), until stopped.
 
     A Celery worker with Redis as its broker. Each company is gathered as `cikb gather` does,
     into this machine's data directory and store (its configuration: data_dir, \[store], \[embed]),
