@@ -510,8 +510,8 @@ def test_a_partner_named_after_with_or_from_is_tied_to_the_predicate() -> None:
     # The question's date is not in the sentence (the post's date says it), so only the tie to the predicate answers.
     q = read_question("Which organisation did Brightwater Labs announce a collaboration with in April 2015?", None,
                       "Brightwater Labs")
-    reading = read(q, [Passage("Brightwater Labs is pleased to announce our collaboration with The Linux Foundation.", 0, 1)])
-    assert reading.answer is not None and reading.answer.value.endswith("Linux Foundation")
+    reading = read(q, [Passage("Brightwater Labs is pleased to announce our collaboration with the Harbour Water Trust.", 0, 1)])
+    assert reading.answer is not None and reading.answer.value.endswith("Harbour Water Trust")
 
 
 FACTS = ("# Facts about Brightwater Labs\n\nLegal name: Brightwater Labs Lda.\n\nRegistered office: Rua Nova 12, Porto\n\n"

@@ -227,7 +227,7 @@ def _labelled(q: Question, s: Sentence, span: Span) -> bool:
 
 # Words that may stand between a question's predicate and its answer in a sentence that states the fact
 # directly: "was founded in 2013", "founded by Jane Doe", "Jane Doe and I founded", "headquartered at 100 Main St",
-# "a collaboration with The Linux Foundation", "a grant from the Ford Foundation".
+# "a collaboration with the Harbour Water Trust", "a grant from a state research fund".
 _CONNECTORS = frozenset(
     """in on at by with from the was were is are been has had have its their of a an and i we co since first originally
     officially formally jointly later initially currently now still""".split()
