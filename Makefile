@@ -17,5 +17,7 @@ $(VENV)/.installed-test: pyproject.toml scripts/setup.sh
 demo: setup-demo
 	$(VENV)/bin/cikb demo
 
+# Two pytest-xdist workers: many tests wait on sockets, subprocesses and politeness delays, so two
+# workers on two cores take the suite from about 20 minutes to about 13 (measured on a fresh clone).
 test: setup
-	$(VENV)/bin/python -m pytest -q
+	$(VENV)/bin/python -m pytest -q -n 2
