@@ -88,6 +88,15 @@ def _searches(prefix: str, count: int, id_format: str | None, queries: list[str]
     return json.dumps({"searches": searches})
 
 
+def build_settings(base_url: str, export_dir: str) -> dict[str, str]:
+    """The environment variables of a `cikb build` against the scripted endpoint: small batches, one retry round."""
+    return {
+        "CIKB_LLM__BASE_URL": base_url, "CIKB_LLM__MODEL": "fake-model", "CIKB_LLM__MAX_RETRIES": "0",
+        "CIKB_LISTS__INITIAL_BATCHES": "2", "CIKB_LISTS__PER_BATCH": "4", "CIKB_LISTS__FILTERED_COUNT": "3",
+        "CIKB_LISTS__MAX_RETRY_ROUNDS": "1", "CIKB_LISTS__EXPORT_DIR": export_dir,
+    }
+
+
 def company(n: int, website: str | None = None) -> dict[str, str]:
     return {"Company": f"Company {n}", "Website": website or f"https://company{n}.example/", "City": "Springfield",
             "url": website or f"https://company{n}.example/", "title": f"Company {n}", "source": "https://list.example/"}

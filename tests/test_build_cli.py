@@ -12,7 +12,7 @@ from pathlib import Path
 import pexpect
 import pytest
 from enrich_support import run_cli
-from list_script import ListScript, company
+from list_script import ListScript, build_settings, company
 
 CIKB = Path(sys.executable).with_name("cikb")
 REPO = Path(__file__).resolve().parents[1]
@@ -21,12 +21,7 @@ REPO = Path(__file__).resolve().parents[1]
 @pytest.fixture
 def build_env(tmp_path: Path, fake_openai, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     """The environment of a `cikb build` against the scripted endpoint, small batches, exports under tmp."""
-    values = {
-        "CIKB_LLM__BASE_URL": fake_openai.base_url, "CIKB_LLM__MODEL": "fake-model", "CIKB_LLM__MAX_RETRIES": "0",
-        "CIKB_LISTS__INITIAL_BATCHES": "2", "CIKB_LISTS__PER_BATCH": "4", "CIKB_LISTS__FILTERED_COUNT": "3",
-        "CIKB_LISTS__MAX_RETRY_ROUNDS": "1", "CIKB_LISTS__EXPORT_DIR": str(tmp_path / "lists"),
-    }
-    for key, value in values.items():
+    for key, value in build_settings(fake_openai.base_url, str(tmp_path / "lists")).items():
         monkeypatch.setenv(key, value)
     return {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "TERM": "dumb"}
 

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from list_script import ListScript, company
+from list_script import ListScript, build_settings, company
 
 CIKB = Path(sys.executable).with_name("cikb")
 OUTPUT = Path(__file__).resolve().parent / "output"
@@ -84,12 +84,7 @@ class Tmux:
 @pytest.fixture
 def tmux(tmp_path: Path, fake_openai, monkeypatch: pytest.MonkeyPatch):
     """A tmux server whose sessions run `cikb build` against the scripted endpoint, with small batches."""
-    values = {
-        "CIKB_LLM__BASE_URL": fake_openai.base_url, "CIKB_LLM__MODEL": "fake-model", "CIKB_LLM__MAX_RETRIES": "0",
-        "CIKB_LISTS__INITIAL_BATCHES": "2", "CIKB_LISTS__PER_BATCH": "4", "CIKB_LISTS__FILTERED_COUNT": "3",
-        "CIKB_LISTS__MAX_RETRY_ROUNDS": "1", "CIKB_LISTS__EXPORT_DIR": str(tmp_path / "lists"),
-    }
-    for key, value in values.items():
+    for key, value in build_settings(fake_openai.base_url, str(tmp_path / "lists")).items():
         monkeypatch.setenv(key, value)
     # A short socket path: tmux's lives under the 108-byte limit of a Unix socket name.
     session = Tmux(Path(f"/tmp/cikb-tmux-{os.getpid()}-{tmp_path.name[-20:]}"), {**os.environ, "NO_COLOR": "1"})
