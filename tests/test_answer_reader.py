@@ -515,7 +515,7 @@ def test_a_partner_named_after_with_or_from_is_tied_to_the_predicate() -> None:
 
 
 FACTS = ("# Facts about Brightwater Labs\n\nLegal name: Brightwater Labs Lda.\n\nRegistered office: Rua Nova 12, Porto\n\n"
-         "Note: figures as of 2024\n\n## Team\n\n### Ana Ruiz\n\n#### Chief Technology Officer\n\nAna builds filters.")
+         "VAT ID: PT501234567\n\nNote: figures as of 2024\n\n## Team\n\n### Ana Ruiz\n\n#### Chief Technology Officer\n\nAna builds filters.")
 
 
 def facts_page(question: str):
@@ -529,7 +529,8 @@ def facts_page(question: str):
 @pytest.mark.parametrize(
     ("question", "stated"),
     [("What is the company's official legal name?", "Legal name: Brightwater Labs Lda."),
-     ("What is Ana Ruiz's current title at Brightwater Labs?", "Ana Ruiz: Chief Technology Officer")],
+     ("What is Ana Ruiz's current title at Brightwater Labs?", "Ana Ruiz: Chief Technology Officer"),
+     ("What is Brightwater Labs' VAT ID?", "VAT ID: PT501234567")],  # a label line of three words
 )
 def test_a_label_the_question_names_word_for_word_states_the_answer(question: str, stated: str) -> None:
     asked = Answerer().answer(question, facts_page(question))

@@ -25,6 +25,11 @@ def test_short_pieces_are_dropped_on_request() -> None:
     assert split_sentences("Yes! Acme was founded in 2011.", min_words=4) == ["Acme was founded in 2011."]
 
 
+def test_a_short_label_line_states_a_fact_and_is_kept() -> None:
+    imprint = "Acme GmbH\n\nVAT ID: DE123456789\n\nContact:\n\nRead more"
+    assert split_sentences(imprint, min_words=4) == ["VAT ID: DE123456789"]
+
+
 def test_a_heading_ends_the_paragraph_above_it() -> None:
     text = ("Intro text before any heading.\n\n## 1.6 Definitions\n\nAffiliate: A firm that controls another one.\n"
             "### 1.7 Contact\nWrite to us at the address below.")

@@ -31,7 +31,8 @@ _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'’\-]*")
 def split_sentences(text: str, *, min_words: int = 1, headings: bool = False, cards: bool = False) -> list[str]:
     """The sentences of Markdown or plain text, in order.
 
-    ``min_words`` drops shorter pieces; ``headings`` keeps each heading's text as a sentence of its own;
+    ``min_words`` drops shorter pieces, but not a "Label: value" line ("VAT ID: DE123456789" states a fact
+    in three words); ``headings`` keeps each heading's text as a sentence of its own;
     ``cards`` reads a heading followed directly by a deeper one as one "Label: value" line, as team and
     profile pages label a name with a role ("### Jane Roe" then "#### Chief Executive Officer" is
     "Jane Roe: Chief Executive Officer"), whatever its length.
@@ -40,7 +41,7 @@ def split_sentences(text: str, *, min_words: int = 1, headings: bool = False, ca
     if cards:
         pieces = _with_cards(pieces)
     return [s for s, level in pieces
-            if level == _CARD or ((headings or not level) and _has_words(s, min_words))]
+            if level == _CARD or ((headings or not level) and (_has_words(s, min_words) or _is_label_line(s)))]
 
 
 _CARD = -1  # the level of a card read from two headings
@@ -63,6 +64,12 @@ def _with_cards(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
         out.append((text, level))
         i += 1
     return out
+
+
+def _is_label_line(sentence: str) -> bool:
+    """A label and a value after it: "Phone: +49 431 1234", not a lone "Contact:"."""
+    label = _LABEL.match(sentence)
+    return bool(label) and _has_words(sentence[label.end():], 1)
 
 
 def _has_words(sentence: str, count: int) -> bool:
