@@ -204,13 +204,33 @@ def test_three_workers_gather_every_company_once_politely_and_as_a_local_run(
             assert (here["points"][chunk_id][1], here["points"][chunk_id][2]) == (sparse, text)
 
 
+def follow_within(seconds: float, url: str, job_id: str) -> list:
+    """The job's results by :func:`cikb.app.queue.follow`, which must end within ``seconds`` (a failure, not a hang)."""
+    import threading
+
+    import redis
+
+    from cikb.app.queue import JobBoard, follow
+
+    ended: list = []
+    following = threading.Thread(target=lambda: ended.append(follow(url, job_id, poll=0.2)), daemon=True)
+    following.start()
+    following.join(seconds)
+    board = JobBoard(redis.Redis.from_url(url), job_id)
+    assert ended, f"the follow did not end in {seconds} s: {board.statuses()} {board.progress()}"
+    return ended[0]
+
+
 def test_a_worker_killed_mid_gather_has_its_company_gathered_by_another_and_a_redelivery_does_nothing(
     workers: Workers, queue_url: str, tmp_path: Path, isolated_env: Path
 ) -> None:
     import redis
 
-    from cikb.app.queue import TASK, JobBoard, celery_app, follow
+    from kombu.transport.redis import Channel
 
+    from cikb.app.queue import TASK, JobBoard, celery_app
+
+    KOMBU_MUTEX_EXPIRE = Channel.unacked_mutex_expire  # noqa: N806  (Kombu's own: 300 s)
     client = redis.Redis.from_url(queue_url)
     with serve_companies(3, first_host=80) as sites:
         workers.start(2, CIKB_QUEUE__VISIBILITY_TIMEOUT="8")  # a gather here takes 3-5 s: none is delivered twice while it runs
@@ -226,9 +246,15 @@ def test_a_worker_killed_mid_gather_has_its_company_gathered_by_another_and_a_re
             assert time.monotonic() < deadline, board.progress()
             time.sleep(0.05)
         row, victim = crawling[0]
+        # Killed, as may happen, while it held Kombu's mutex for looking for unacknowledged tasks (every
+        # worker looks each second): the mutex stays for as long as the victim's configuration keeps it.
+        victim_settings = load_settings()
+        victim_settings.queue.visibility_timeout = 8
+        held = celery_app(queue_url, victim_settings).conf.broker_transport_options
+        client.set("unacked_mutex", "the victim's token", px=int(held.get("unacked_mutex_expire", KOMBU_MUTEX_EXPIRE) * 1000))
         workers.kill(victim)  # SIGKILL, crawler child with it, before its commit
         requests_at_kill = len(sites[row - 1].server.log)
-        results = follow(queue_url, job_id)
+        results = follow_within(90, queue_url, job_id)  # the kill test's slowest pass under load: 30 s
         logs = [list(site.server.log) for site in sites]
 
         # Nothing lost, nothing twice: every company gathered, the killed one again by the other worker.

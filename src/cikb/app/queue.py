@@ -374,12 +374,7 @@ def celery_app(url: str, settings: Settings) -> Celery:
         accept_content=["json"],
         task_ignore_result=True,  # outcomes live in the job's record (JobBoard), readable from any machine
         broker_connection_retry_on_startup=True,
-        broker_transport_options={
-            "visibility_timeout": visibility,
-            # Unacknowledged tasks are looked for every tenth of the timeout (10 s at most, Kombu's own interval).
-            "unacked_restore_interval": max(1.0, min(10.0, visibility / 10)),
-            "unacked_restore_throttle": 1,
-        },
+        broker_transport_options=transport_options(visibility),
         worker_hijack_root_logger=False,
         worker_redirect_stdouts=False,
         worker_send_task_events=False,
@@ -387,6 +382,28 @@ def celery_app(url: str, settings: Settings) -> Celery:
     app.task(name=TASK, bind=True)(_gather_task)
     app.task(name=ENRICH_TASK, bind=True)(_enrich_task)
     return app
+
+
+def transport_options(visibility: float) -> dict[str, float]:
+    """Kombu's Redis options: how long a task waits unacknowledged before it is delivered again, and how soon.
+
+    Every worker looks for such tasks every tenth of the timeout (10 s at most, Kombu's own interval),
+    one worker at a time through a mutex in Redis. Kombu keeps that mutex 300 s when its holder dies
+    while looking (SIGKILL, a lost machine), and no worker delivers a dead worker's task again in the
+    meantime: a killed worker's company then waited five minutes (a follow looked hung). Here it
+    lapses after one interval. Two workers looking at once restore nothing twice (each task is taken
+    out of the unacknowledged set in a transaction), so a short mutex costs at most a repeated look.
+    """
+    interval = max(1.0, min(10.0, visibility / 10))
+    return {"visibility_timeout": visibility, "unacked_restore_interval": interval, "unacked_restore_throttle": 1,
+            "unacked_mutex_expire": interval}
+
+
+def retry_after(settings: Settings) -> float:
+    """Seconds before a task whose row or company is held elsewhere is tried again. A task waiting for its
+    moment stays unacknowledged, so it must come due well inside the visibility timeout: a longer wait
+    had Redis deliver it again meanwhile, and each copy waited and was copied again."""
+    return min(LOCKED_RETRY, settings.queue.visibility_timeout / 3)
 
 
 @dataclass
@@ -449,7 +466,7 @@ def _gather_task(task: Any, job_id: str, row_data: dict, options_data: dict) -> 
     options = GatherOptions.model_validate(options_data)
     with RowLease(board, row.number, worker.name, lease_seconds(worker.settings)) as leased:
         if not leased:  # another worker, on any machine, is gathering this row (its gather outlasted the visibility timeout)
-            raise task.retry(countdown=LOCKED_RETRY, max_retries=None)
+            raise task.retry(countdown=retry_after(worker.settings), max_retries=None)
         committed = committed_since(worker.settings, row, board.progress([row.number]).get(row.number))
         if committed is not None:
             board.finish(committed)
@@ -459,7 +476,7 @@ def _gather_task(task: Any, job_id: str, row_data: dict, options_data: dict) -> 
             result = gather_row(options.apply(worker.settings), row, _reporter(board, row.number, worker.name, started), full=options.full,
                                 embedder=worker.embedder, reraise=(LockedError,))
         except LockedError:  # another gather of this company is running here (a local gather, or another job's)
-            raise task.retry(countdown=LOCKED_RETRY, max_retries=None) from None
+            raise task.retry(countdown=retry_after(worker.settings), max_retries=None) from None
         board.finish(result)
         return result.status
 
@@ -480,7 +497,7 @@ def _enrich_task(task: Any, job_id: str, number: int, start: int, stop: int, fre
         return "already recorded"
     with RowLease(board, number, worker.name, lease_seconds(worker.settings)) as leased:
         if not leased:  # another worker runs this batch (it outlasted the visibility timeout)
-            raise task.retry(countdown=LOCKED_RETRY, max_retries=None)
+            raise task.retry(countdown=retry_after(worker.settings), max_retries=None)
         board.start(number, worker.name)
         try:
             asyncio.run(run_job_rows(worker.settings, job_id, range(start, stop), fresh=fresh))
@@ -585,4 +602,4 @@ def committed_since(settings: Settings, row: CompanyRow, progress: dict[str, Any
 
 
 __all__ = ["GatherOptions", "JobBoard", "QueueUnavailableError", "QueuedJob", "RowLease", "celery_app", "committed_since", "connect", "enqueue_enrich",
-           "enqueue_gather", "follow", "follow_enrich", "list_jobs", "run_worker", "where"]
+           "enqueue_gather", "follow", "follow_enrich", "list_jobs", "retry_after", "run_worker", "transport_options", "where"]
