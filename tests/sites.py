@@ -22,6 +22,8 @@ is a page that never finishes.
 from __future__ import annotations
 
 import hashlib
+import socket
+import struct
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -37,6 +39,7 @@ import pytest
 # Seconds of noise in server-side arrival times: a busy 2-core machine delays a handler thread
 # by tens of milliseconds now and then. Tests use delays well above it (0.3 s).
 TOLERANCE = 0.1
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux's receive timestamps (socket(7)); Python names it from 3.14 on
 
 
 @dataclass(frozen=True)
@@ -59,7 +62,7 @@ class LoggedRequest:
     """A request as the server saw it."""
 
     path: str
-    time: float  # time.monotonic() at arrival
+    time: float  # time.monotonic() at arrival: when the kernel received it (see _Handler.handle_one_request)
     headers: dict[str, str]
 
 
@@ -101,6 +104,7 @@ class SiteServer:
         self._lock = threading.Lock()
         handler = partial(_Handler, self, directory=str(directory or Path.cwd()))
         self.httpd = ThreadingHTTPServer((host, 0), handler)
+        self.httpd.socket.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)  # accepted connections inherit it
         self.httpd.daemon_threads = True
         self.host = host
         self.port = self.httpd.server_address[1]
@@ -132,10 +136,11 @@ class SiteServer:
         """Arrival times of every request, or of one path's requests."""
         return [entry.time for entry in self.log if path is None or entry.path == path]
 
-    def record(self, path: str, headers: dict[str, str]) -> int:
-        """Log a request; return how many times this path has been requested, this one included."""
+    def record(self, path: str, headers: dict[str, str], received: float | None = None) -> int:
+        """Log a request (``received``: its arrival, time.monotonic(); now if not known); return how many times
+        this path has been requested, this one included."""
         with self._lock:
-            self.log.append(LoggedRequest(path, time.monotonic(), headers))
+            self.log.append(LoggedRequest(path, time.monotonic() if received is None else received, headers))
             self._hits[path] = self._hits.get(path, 0) + 1
             return self._hits[path]
 
@@ -150,8 +155,22 @@ class _Handler(SimpleHTTPRequestHandler):
         self.site = site
         super().__init__(*args, **kwargs)
 
+    def handle_one_request(self) -> None:
+        """Note when the kernel received the request before this thread reads it: on a busy machine the handler
+        runs tens of milliseconds later, by a different lag for each request, and politeness tests measure gaps."""
+        self.received = None
+        try:
+            _, ancillary, _, _ = self.connection.recvmsg(1, 64, socket.MSG_PEEK)  # waits for the request, reads nothing
+            for level, kind, data in ancillary:
+                if (level, kind) == (socket.SOL_SOCKET, SO_TIMESTAMPNS):
+                    seconds, nanoseconds = struct.unpack("qq", data[:16])
+                    self.received = seconds + nanoseconds / 1e9 - time.time() + time.monotonic()  # the kernel's clock is wall time
+        except OSError:
+            pass  # a closed connection: handle_one_request below ends it as before
+        super().handle_one_request()
+
     def do_GET(self) -> None:  # noqa: N802 -- http.server's naming
-        hit = self.site.record(self.path, dict(self.headers.items()))
+        hit = self.site.record(self.path, dict(self.headers.items()), self.received)
         behaviour = self.site.behaviour(self.path)
         if behaviour is None:
             if self.site.directory is not None:
