@@ -128,9 +128,12 @@ def test_ctrl_c_stops_every_gather_and_commits_nothing(tmp_path: Path) -> None:
     with serve_companies(3, first_host=40) as sites:
         csv_path = tmp_path / "companies.csv"
         csv_path.write_text(companies_csv(sites), encoding="utf-8")
+        # Ctrl-C as a terminal's foreground command gets it: pytest run as a shell's background job ignores SIGINT,
+        # and a command started ignoring it keeps ignoring it (it ran to the end, exit 0).
         run = subprocess.Popen([sys.executable, "-m", "cikb", "gather", "--from-csv", str(csv_path), "--delay", "1"], cwd=REPO,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-        deadline = time.monotonic() + 180  # start-up on a loaded machine (another test's gathers beside it) has taken over 60 s
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        deadline = time.monotonic() + 60
         while not any(len(site.server.log) >= 2 for site in sites) and time.monotonic() < deadline and run.poll() is None:
             time.sleep(0.1)  # until a crawl is under way (each needs 9 s or more at 1 s a request)
         under_way = [len(site.server.log) for site in sites]
