@@ -66,7 +66,7 @@ def test_matches_fastembed_bm25_with_the_same_stop_words(tmp_path: Path, squad_p
     from fastembed import SparseTextEmbedding
 
     # fastembed reads stop words only from <dir>/english.txt: give it our list.
-    ours = resources.files("embed").joinpath("stopwords_english.txt").read_text(encoding="utf-8")
+    ours = resources.files("cikb.embed").joinpath("stopwords_english.txt").read_text(encoding="utf-8")
     (tmp_path / "english.txt").write_text(ours, encoding="utf-8")
     (tmp_path / "config.json").write_text("{}", encoding="utf-8")
     reference = SparseTextEmbedding("Qdrant/bm25", specific_model_path=str(tmp_path), avg_len=87.0)
