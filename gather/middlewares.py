@@ -284,7 +284,21 @@ class DeadlineDownloadHandler(HTTP11DownloadHandler):
         if left <= 0:
             raise DownloadTimeoutError(f"Getting {request.url}: no time left before its deadline.")
         request.meta["download_timeout"] = left
-        return await super().download_request(request)
+        try:
+            return await super().download_request(request)
+        finally:
+            self._delay_from_now(request)
+
+    def _delay_from_now(self, request: Request) -> None:
+        """The host's next request waits DOWNLOAD_DELAY from this answer, not from when this request was handed
+        here: on a busy machine a request reached the wire up to 0.24 s after that (a new connection, a late
+        event loop), and the next one, on time, came 0.1 s behind it for a 0.3 s delay. Counted from the
+        answer (as Nutch counts its fetcher delay), two requests are never closer than the delay, at the
+        cost of one response time per request."""
+        downloader = self.crawler.engine.downloader if self.crawler.engine else None
+        slot = downloader.slots.get(downloader.get_slot_key(request)) if downloader else None
+        if slot is not None:
+            slot.lastseen = max(slot.lastseen, monotonic())
 
 
 def deadline_of(request: Request, crawler: Crawler) -> float:

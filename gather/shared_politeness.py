@@ -8,7 +8,12 @@ reserves it (``max(now, next free)``, then moves the next free moment ``delay`` 
 answers how long to wait; at that moment a second script checks the domain's last request
 really is ``delay`` behind (a turn taken late, on a busy event loop, pushes the next one back)
 and records this one. Redis's own clock is the only clock, so machines whose clocks disagree
-still keep the spacing. Requests answered from the HTTP cache without a request
+still keep the spacing. The delay counts from a request's answer, not from its turn (the
+crawl's own delay does too, see DeadlineDownloadHandler): on a busy machine a request can leave
+well after its turn, and the next one, on time, would reach the server closer than the delay.
+For the same reason a crawl takes its next turn for a domain only once its previous request
+there is answered: Scrapy sends one request per domain at a time, and a turn taken while the
+previous one was downloading went out after that download, later than Redis recorded it. Requests answered from the HTTP cache without a request
 (``gather --max-age``) never reach it: it sits after the cache in the chain.
 
 robots.txt is read once per origin across the crawls too: the first crawl to need it fetches it
@@ -47,6 +52,7 @@ ROBOTS_PREFIX = "cikb:robots:"  # + origin: the answer (hash of status, headers,
 ROBOTS_TTL = 3600  # seconds a robots.txt answer is shared (RFC 9309 §2.4: at most 24 hours)
 ROBOTS_MAX_BYTES = 500 * 1024  # RFC 9309 §2.5: parsers read at least 500 KiB
 SHARED_KEY = "cikb_shared_robots"  # meta: this crawl holds the claim to fetch this robots.txt
+TURN_KEY = "cikb_shared_turn"  # meta: the domain whose turn this request holds until it is answered
 # KEYS[1]: the domain's next free moment (ms, Redis time); ARGV[1]: the delay (ms). Returns the ms to wait.
 RESERVE = """
 local t = redis.call('TIME')
@@ -70,6 +76,17 @@ redis.call('SET', KEYS[1], now, 'PX', delay + 60000)
 return 0
 """
 
+# When a request is answered: KEYS[1] the domain's next free moment, KEYS[2] its last request; ARGV[1] the delay
+# (ms). Both move to this moment if later, so the domain's next request, of any crawl, waits the delay from now.
+ANSWERED = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local delay = tonumber(ARGV[1])
+if now > tonumber(redis.call('GET', KEYS[2]) or '0') then redis.call('SET', KEYS[2], now, 'PX', delay + 60000) end
+if now + delay > tonumber(redis.call('GET', KEYS[1]) or '0') then redis.call('SET', KEYS[1], now + delay, 'PX', delay + 60000) end
+return 0
+"""
+
 
 class SharedPolitenessMiddleware:
     """Wait for the request's registered domain's turn across every crawl sharing the Redis at ``CIKB_POLITENESS_URL``.
@@ -84,7 +101,7 @@ class SharedPolitenessMiddleware:
         self.url = url
         self.delay = crawler.settings.getfloat("DOWNLOAD_DELAY")
         self._client: Redis | None = None
-        self._turns: dict[str, asyncio.Lock] = {}  # one reservation at a time per domain in this crawl
+        self._turns: dict[str, asyncio.Lock] = {}  # per domain in this crawl: held from a request's turn until its answer
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> SharedPolitenessMiddleware:
@@ -101,6 +118,7 @@ class SharedPolitenessMiddleware:
         return None
 
     async def process_response(self, request: Request, response: Response) -> Response:
+        await self._end_turn(request)
         if request.meta.pop(SHARED_KEY, None):
             readable = 200 <= response.status < 300 or 400 <= response.status < 500  # not a 304 (a revalidation) nor a redirect
             if readable and len(response.body) <= ROBOTS_MAX_BYTES:
@@ -109,6 +127,7 @@ class SharedPolitenessMiddleware:
         return response
 
     async def process_exception(self, request: Request, exception: Exception) -> None:
+        await self._end_turn(request)
         if request.meta.pop(SHARED_KEY, None):  # not kept: the next crawl asks again
             await self._guarded(self._client.delete(_robots_key(request) + ":claim"))
 
@@ -144,13 +163,39 @@ class SharedPolitenessMiddleware:
     async def _take_turn(self, request: Request) -> None:
         domain = site_of(request.url)
         # Scrapy hands every queued request of a domain to the middlewares at once; reserving them all at
-        # once would book the domain for this crawl's whole queue. Each waits for the last one's moment,
-        # so crawls sharing a domain take turns request by request.
+        # once would book the domain for this crawl's whole queue. Each waits until the last one is
+        # answered, so crawls sharing a domain take turns request by request, and a request goes out
+        # as soon as its turn is confirmed (Scrapy's slot has nothing else of this domain in flight).
         delay_ms = int(self._delay(request) * 1000)
-        async with self._turns.setdefault(domain, asyncio.Lock()):
+        turn = self._turns.setdefault(domain, asyncio.Lock())
+        try:  # bounded: a request some later middleware dropped without an answer must not stop the domain
+            await asyncio.wait_for(turn.acquire(), self.crawler.settings.getfloat("DOWNLOAD_TIMEOUT") + self.delay)
+        except asyncio.TimeoutError:
+            pass  # this request takes the lost one's turn over: the lock stays held, and is released at this answer
+        request.meta[TURN_KEY] = (domain, delay_ms)
+        try:
             await asyncio.sleep(await self._client.eval(RESERVE, 1, KEY_PREFIX + domain, delay_ms) / 1000)
             while (late_ms := await self._client.eval(CONFIRM, 1, KEY_PREFIX + domain + ":last", delay_ms)) > 0:
                 await asyncio.sleep(late_ms / 1000)
+        except BaseException:
+            request.meta.pop(TURN_KEY, None)
+            self._turns[domain].release()
+            raise
+
+    async def _end_turn(self, request: Request) -> None:
+        """The request is answered (or failed): the domain's delay counts from now, and this crawl's next request
+        to it may take a turn. A broker failure here loses nothing: the next turn asks the broker again."""
+        domain, delay_ms = request.meta.pop(TURN_KEY, (None, 0))
+        if domain is None:
+            return
+        try:
+            await self._client.eval(ANSWERED, 2, KEY_PREFIX + domain, KEY_PREFIX + domain + ":last", delay_ms)
+        except (RedisError, OSError):
+            pass
+        finally:
+            turn = self._turns[domain]
+            if turn.locked():
+                turn.release()
 
     def _delay(self, request: Request) -> float:
         host = urlparse_cached(request).hostname or ""

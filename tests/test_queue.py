@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -345,3 +346,33 @@ def test_wait_without_queue_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "companies.csv").write_text("Company,Website\nAcme,http://127.0.0.1:9/\n", encoding="utf-8")
     result = cikb("gather", "--from-csv", str(tmp_path / "companies.csv"), "--wait")
     assert (result.returncode, result.stderr.strip()) == (2, "error: --wait follows the companies queued with --queue URL: a run without --queue is followed anyway")
+
+
+def test_a_crawl_waits_for_its_slow_answer_before_its_next_turn_on_the_domain(queue_url: str, tmp_path: Path) -> None:
+    """Two gathers sharing one host through the shared turns (data directories of their own, as on two machines):
+    a news feed whose articles answer slower than the delay, fetched several at a time (one per domain in
+    flight), and a quick website. Turns booked for articles still waiting behind a slow one went out late,
+    right before the website's next (0.1 s apart for a 0.3 s delay); now an article takes its turn once the
+    one before it is answered."""
+    from sites import Reply, SiteServer, _rss, page, paragraphs
+
+    def text(path: str) -> str:
+        return paragraphs(f"The page at {path} is written for the customers of Newsco and Quickco who ask about it.",
+                          f"Both companies have answered questions about {path} since they opened their offices in the harbour.")
+
+    articles, pages = [f"/news/{n}.html" for n in range(3)], [f"/quick/{n}/" for n in range(3)]
+    routes = {"/quick/": page("Quickco", text("/quick/"), links=pages)} | {path: page(f"Page {path}", text(path)) for path in pages}
+    routes |= {path: replace(page(f"Article {path}", text(path)), delay=0.8) for path in articles}
+    env = {**os.environ, "CIKB_GATHER__POLITENESS_URL": queue_url}
+    with SiteServer(routes, host="127.0.0.95") as site:
+        site.routes["/feed.xml"] = Reply(body=_rss(site.url, articles), content_type="application/rss+xml")
+        sources = {"Newsco": ["--news", f"{site.url}/feed.xml"], "Quickco": ["--website", f"{site.url}/quick/"]}
+        gathers = [subprocess.Popen([sys.executable, "-m", "cikb", "gather", name, *source, "--delay", str(DELAY)], cwd=REPO,
+                                    env={**env, "CIKB_DATA_DIR": str(tmp_path / name)}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                   for name, source in sources.items()]
+        errors = [gather.communicate(timeout=120)[1] for gather in gathers]
+        log = list(site.log)
+    assert [gather.returncode for gather in gathers] == [0, 0], errors
+    paths, spacing = [entry.path for entry in log], gaps([entry.time for entry in log])
+    assert set(site.routes) <= set(paths), paths
+    assert min(spacing) >= DELAY - TOLERANCE, list(zip(paths[1:], spacing))
