@@ -55,9 +55,9 @@ def cikb(data: Path, *args: str, timeout: float = 300) -> subprocess.CompletedPr
     return subprocess.run([CIKB, *args], env={**os.environ, "CIKB_DATA_DIR": str(data)}, capture_output=True, text=True, timeout=timeout)
 
 
-def gather(data: Path, name: str, site: SiteServer) -> tuple[subprocess.CompletedProcess[str], float]:
+def gather(data: Path, name: str, site: SiteServer, delay: float = DELAY) -> tuple[subprocess.CompletedProcess[str], float]:
     started = time.monotonic()
-    done = cikb(data, "gather", name, "--website", site.url + "/", "--delay", str(DELAY), "--full", "--json")
+    done = cikb(data, "gather", name, "--website", site.url + "/", "--delay", str(delay), "--full", "--json")
     return done, time.monotonic() - started
 
 
@@ -88,8 +88,8 @@ def test_a_gather_commits_while_two_processes_ask_and_search_and_nothing_fails(t
     data = tmp_path / "data"
     alpha_revision, beta_revision = [1], [1]
     with SiteServer(company_routes("Alpha", alpha_revision)) as alpha, SiteServer(company_routes("Beta", beta_revision), host="127.0.0.2") as beta:
-        for name, site in (("Alpha", alpha), ("Beta", beta)):
-            first, _ = gather(data, name, site)
+        for name, site in (("Alpha", alpha), ("Beta", beta)):  # the knowledge base to read: no delay, nothing is timed yet
+            first, _ = gather(data, name, site, delay=0)
             assert first.returncode == 0, first.stderr
         beta_revision[0] = 2
         done, alone = gather(data, "Beta", beta)
