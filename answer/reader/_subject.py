@@ -157,6 +157,22 @@ def mentions_subject(q: Question, text: str) -> bool:
     return bool(lowered & set(q.subject_acronyms)) or _names_subject(q, lowered)
 
 
+def names_subject(q: Question, phrase: str) -> bool:
+    """Whether a phrase names the question's subject by any of its names: its words, its acronym, the first two
+    words of a long name ("the National Archives"), or the initials of its words ("the V&A" for the Victoria and
+    Albert Museum)."""
+    return mentions_subject(q, phrase) or _short_name(q, phrase) or _abbreviates(q, phrase)
+
+
+def _abbreviates(q: Question, phrase: str) -> bool:
+    capitals = "".join(c for c in re.sub(r"^(?:The|A|An)\s+", "", phrase) if c.isupper()).lower()
+    initials = "".join(w[0] for w in q.subject_words)
+    if len(capitals) < 2 or not initials:
+        return False
+    rest = iter(initials)
+    return all(letter in rest for letter in capitals)  # in order, as a subsequence
+
+
 def _short_name(q: Question, sentence: str) -> bool:
     """The name's first two words, as a phrase: 'the National Archives' for the National Archives and Records Administration."""
     if len(q.subject_words) < 3:
