@@ -38,7 +38,7 @@ def gather_cmd(
     news: Optional[list[str]] = typer.Option(None, "--news", help="News page or RSS/Atom feed URL (repeatable)."),
     crunchbase: Optional[str] = typer.Option(None, "--crunchbase", help="Crunchbase organisation URL or name (robots.txt may forbid it: reported, not an error)."),
     max_pages: Optional[int] = typer.Option(None, "--max-pages", min=1, help="Pages per source at most (default from config: 20)."),
-    delay: Optional[float] = typer.Option(None, "--delay", min=0, help="Seconds between requests to one domain (default from config: 1)."),
+    delay: Optional[float] = typer.Option(None, "--delay", min=0, help="Seconds between requests to one domain, counted from the previous answer (default from config: 1)."),
     from_csv: Optional[Path] = typer.Option(
         None, "--from-csv", metavar="FILE",
         help="Gather every company of a CSV instead: a Company column and optional Website, Wikipedia, News (URLs separated by spaces) "

@@ -71,7 +71,7 @@ class GatherSettings(Section):
         300.0, gt=0,
         description="Seconds one source may crawl; then it stops: pages in flight count as timed out, pages not yet fetched as dropped (budget).",
     )
-    download_delay: float = Field(1.0, ge=0, description="Seconds between requests to one domain.")
+    download_delay: float = Field(1.0, ge=0, description="Seconds between requests to one domain, counted from the previous answer.")
     max_attempts: int = Field(3, ge=1, description="Attempts per request on timeouts, 429 and 5xx.")
     backoff_base: float = Field(1.0, ge=0, description="Backoff before retry n is backoff_base * 2**(n-1) seconds.")
     allowed_content_types: list[str] = Field(default_factory=lambda: ["text/html"], description="Only these content types are kept.")
