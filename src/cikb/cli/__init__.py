@@ -36,12 +36,14 @@ from cikb.cli import (
     serve_cmd,  # noqa: F401
     worker_cmd,  # noqa: F401
 )
-from cikb.cli._app import app, console, state
+from cikb.cli._app import app, console, state, unwrap_help
 from cikb.cli._text import plain
 from cikb.core.errors import CikbError, NoSpaceError, is_no_space, no_space
 from cikb.core.secrets import mask_secrets
 
 __all__ = ["app", "main"]
+
+unwrap_help(app)  # every command registered above: one paragraph, one line, wrapped by the terminal
 
 
 def _report_crashes() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from pathlib import Path
@@ -46,6 +47,29 @@ class OrderedOptionsCommand(TyperCommand):
         _, _, order = self.make_parser(ctx).parse_args(args=list(args))  # parsing has no side effects
         ctx.meta[OPTION_ORDER] = [param.name for param in order]
         return super().parse_args(ctx, args)
+
+
+def unwrapped(doc: str) -> str:
+    """A command's docstring with each paragraph on one line. Rich keeps a help text's single line breaks, so a
+    paragraph wrapped at the source's width would come out wrapped twice, ragged, in a narrower terminal. A
+    paragraph of lists or indented examples keeps its lines."""
+    paragraphs = inspect.cleandoc(doc).split("\n\n")
+    return "\n\n".join(p if _keeps_lines(p) else " ".join(p.split()) for p in paragraphs)
+
+
+def _keeps_lines(paragraph: str) -> bool:
+    lines = paragraph.split("\n")
+    return paragraph.startswith("\b") or any(re.match(r"\s|[-*•] |\d+[.)] ", line) for line in lines[1:])
+
+
+def unwrap_help(typer_app: typer.Typer) -> None:
+    """Give every command of ``typer_app`` (and of its sub-apps) its docstring, unwrapped, as its help."""
+    for info in typer_app.registered_commands:
+        if info.help is None and info.callback is not None and info.callback.__doc__:
+            info.help = unwrapped(info.callback.__doc__)
+    for group in typer_app.registered_groups:
+        if group.typer_instance is not None:
+            unwrap_help(group.typer_instance)
 
 
 class _State:

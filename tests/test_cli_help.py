@@ -1,0 +1,45 @@
+"""`--help` texts read as paragraphs in any terminal width: the source's line breaks are not kept."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cikb.cli._app import unwrapped
+
+CIKB = Path(sys.executable).parent / "cikb"
+
+
+def description(command: str, columns: int) -> list[str]:
+    """The lines of a command's help between its usage line and its first box, stripped."""
+    env = {**os.environ, "COLUMNS": str(columns), "TERM": "dumb"}
+    shown = subprocess.run([str(CIKB), command, "--help"], capture_output=True, text=True, timeout=120, env=env).stdout
+    lines = [line.strip() for line in shown.splitlines()]
+    start = next(i for i, line in enumerate(lines) if line.startswith("Usage:"))
+    end = next(i for i, line in enumerate(lines) if line.startswith("╭"))
+    return lines[start + 1:end]
+
+
+def test_a_docstring_paragraph_becomes_one_line_and_lists_keep_theirs() -> None:
+    doc = """First line.
+
+    A paragraph wrapped
+    at the source's width.
+
+    - one item
+    - another item
+    """
+    assert unwrapped(doc) == "First line.\n\nA paragraph wrapped at the source's width.\n\n- one item\n- another item"
+
+
+@pytest.mark.parametrize("command", ["gather", "enrich", "worker"])
+def test_each_paragraph_of_a_commands_help_is_one_line_when_the_terminal_is_wide_enough(command: str) -> None:
+    # No paragraph of these helps is 3,000 characters long: two text lines in a row would be the source's line break,
+    # which a narrower terminal would wrap a second time (ragged lines).
+    lines = description(command, 3000)
+    assert sum(1 for line in lines if line) >= 2, lines
+    assert not any(a and b for a, b in zip(lines, lines[1:])), lines
