@@ -38,3 +38,20 @@ def corpora() -> Path:
 
 from fake_openai import fake_openai  # noqa: E402,F401  (the OpenAI-compatible test server fixture)
 from sites import acme_site, letsencrypt_site, make_site, offsite_site  # noqa: E402,F401  (fixture web sites, see tests/sites.py)
+
+
+# Files whose tests bound wall-clock time from above (a store query within 1.5x its time alone, a re-gather
+# within 0.1x its politeness floor, a redelivery within a deadline) or space requests by a server's clock:
+# `make test` runs them in a pytest process of their own, after the rest has run on two workers, so the
+# others' load does not decide them.
+TIMING_FILES = frozenset({
+    "test_queue.py", "test_queue_enrich.py", "test_gather_many.py", "test_store_concurrency.py",
+    "test_gather_max_age.py", "test_gather_politeness.py", "test_gather_deadline.py", "test_gather_robots.py",
+    "test_enrich_safe_eval.py", "test_models_cmd.py", "test_embed_dense.py", "test_enrich_providers.py",
+})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name in TIMING_FILES:
+            item.add_marker(pytest.mark.timing)
