@@ -376,3 +376,105 @@ def test_a_crawl_waits_for_its_slow_answer_before_its_next_turn_on_the_domain(qu
     paths, spacing = [entry.path for entry in log], gaps([entry.time for entry in log])
     assert set(site.routes) <= set(paths), paths
     assert min(spacing) >= DELAY - TOLERANCE, list(zip(paths[1:], spacing))
+
+
+class Lines:
+    """A process's stderr, line by line as it comes (a reader thread), for waiting on a line."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        import threading
+
+        self.lines: list[str] = []
+        self._reader = threading.Thread(target=lambda: self.lines.extend(proc.stderr or []), daemon=True)
+        self._reader.start()
+
+    def finish(self) -> list[str]:
+        """Every line, once the process has closed its stderr."""
+        self._reader.join(30)
+        return [line.rstrip("\n") for line in self.lines]
+
+    def wait_for(self, start: str, seconds: float) -> float:
+        """Seconds until a line starting with ``start`` was read (an assertion after ``seconds``)."""
+        began = time.monotonic()
+        while not any(line.startswith(start) for line in self.lines):
+            assert time.monotonic() - began < seconds, f"no line {start!r} in {seconds} s: {self.lines}"
+            time.sleep(0.05)
+        return time.monotonic() - began
+
+
+def test_a_follow_with_no_worker_alive_says_so_once_and_ends_when_one_starts(workers: Workers, queue_url: str, tmp_path: Path) -> None:
+    """`gather --queue --wait` with no worker: one line saying so within a few seconds, the wait going on; `cikb jobs`
+    shows the job waiting for a worker (a row whose worker died, its lease lapsed, too) and no worker alive. A worker
+    started then is announced once, gathers both companies, and the follow ends as a local run does."""
+    import redis
+
+    from cikb.app.queue import HEARTBEAT, JobBoard, alive_workers, no_worker_line
+
+    client = redis.Redis.from_url(queue_url)
+    with serve_companies(2, first_host=100) as sites:
+        csv_path = tmp_path / "companies.csv"
+        csv_path.write_text("Company,Website\n" + "".join(f"{site.name},{site.url}\n" for site in sites), encoding="utf-8")
+        following = subprocess.Popen([sys.executable, "-m", "cikb", "gather", "--from-csv", str(csv_path), "--queue", queue_url, "--wait",
+                                      "--delay", "0.05", "--max-pages", "2"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            stderr = Lines(following)
+            stderr.wait_for("job ", 60)
+            assert stderr.wait_for("warning: no worker is running", 3 * HEARTBEAT) >= HEARTBEAT - 0.5  # after a heartbeat's time, not at once
+            job_id = next(line for line in stderr.lines if line.startswith("job ")).split()[1].rstrip(":")
+            JobBoard(client, job_id).start(1, "w-gone")  # as a worker that died mid-gather leaves its row: running, its lease lapsed
+
+            listing = subprocess.run([sys.executable, "-m", "cikb", "jobs", "--queue", queue_url], cwd=REPO, capture_output=True, text=True,
+                                     timeout=60, env={**os.environ, "COLUMNS": "300"})
+            assert f"1 queued job(s) on {queue_url}; no worker alive: start one with `cikb worker --queue {queue_url}`" in listing.stdout
+            [row] = [line for line in listing.stdout.splitlines() if job_id in line]
+            cells = [cell.strip() for cell in row.split("│")[1:-1]]
+            assert cells[:8] == [job_id, "gather", "queued (no worker)", "2", "2", "0", "0", "0"], cells
+            assert following.poll() is None  # still waiting
+
+            workers.start(1)
+            stderr.wait_for("worker w0 is running on", 3 * HEARTBEAT)
+            following.wait(120)
+            out = following.stdout.read()  # type: ignore[union-attr]
+        finally:
+            following.kill()
+    lines = stderr.finish()
+    assert following.returncode == 0, lines
+    assert [line for line in lines if "worker" in line] == [no_worker_line(queue_url), f"worker w0 is running on {queue_url}: the job goes on"]
+    assert sum(line.startswith("ok ") for line in lines) == 2 and "gathered 2 of 2 companies" in out
+
+    jobs = json.loads(cikb("jobs", "--queue", queue_url, "--json").stdout)
+    assert jobs["workers_alive"] == ["w0"]
+    assert [(job["status"], job["ok"], job["no_worker"]) for job in jobs["queued"]] == [("done", 2, False)]
+    workers.stop()  # SIGTERM: a clean stop takes the heartbeat with it, not left to lapse
+    assert alive_workers(client) == []
+
+
+def test_an_enrichment_followed_with_no_worker_alive_says_so_and_ctrl_c_leaves_it_queued(queue_url: str, tmp_path: Path, isolated_env: Path) -> None:
+    """`enrich --queue --wait` with no worker: the same line; a heartbeat (as a starting worker keeps) is announced once;
+    Ctrl-C stops the following, and the job stays queued for the workers to come."""
+    import redis
+
+    from cikb.app.jobs import JobStore
+    from cikb.app.queue import HEARTBEAT, QUEUE, JobBoard, WorkerHeartbeat, no_worker_line
+
+    client = redis.Redis.from_url(queue_url)
+    csv_path = tmp_path / "companies.csv"
+    csv_path.write_text("Company,Website\nAcme,http://127.0.0.1:9/\n", encoding="utf-8")
+    following = subprocess.Popen([sys.executable, "-m", "cikb", "enrich", str(csv_path), "--column", "Founded", "--question", "What year was {Company} founded?",
+                                  "--queue", queue_url, "--wait"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        stderr = Lines(following)
+        stderr.wait_for("warning: no worker is running", 60)
+        with WorkerHeartbeat(client, "w-here", HEARTBEAT):
+            stderr.wait_for("worker w-here is running on", 3 * HEARTBEAT)
+        following.send_signal(signal.SIGINT)
+        following.wait(30)
+    finally:
+        following.kill()
+    lines = stderr.finish()
+    assert following.returncode == 130, lines
+    assert [line for line in lines if "worker" in line] == [no_worker_line(queue_url), f"worker w-here is running on {queue_url}: the job goes on"]
+    job_id = next(line for line in lines if line.startswith("job ")).split()[1]
+    assert JobBoard(client, job_id).statuses() == {1: "queued"} and client.llen(QUEUE) == 1
+    with JobStore(isolated_env) as jobs:
+        assert jobs.get(job_id).status == "queued"

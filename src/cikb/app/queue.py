@@ -27,7 +27,10 @@ it died first). The workers read the jobs database, the CSV and the knowledge ba
 data directory: enrichment through the queue needs the enqueuing machine's data directory.
 
 Progress lives in Redis beside the queue (``cikb:job:<id>:...``), so ``cikb jobs`` and
-``gather --wait`` work from any machine that reaches the broker. Workers crawl through
+``gather --wait`` work from any machine that reaches the broker. Each worker keeps a heartbeat there
+(``cikb:workers:<name>``, :class:`WorkerHeartbeat`, gone a few seconds after it dies): a follow with
+no worker alive says so once and goes on waiting, and ``cikb jobs`` shows such a job's rows waiting
+for a worker rather than running. Workers crawl through
 :mod:`cikb.gather.shared_politeness`: one request per ``download_delay`` per registered domain
 across all of them.
 """
@@ -68,6 +71,8 @@ QUEUE = "cikb"
 JOBS_KEY = "cikb:jobs"  # sorted set: job id -> queued time
 JOB_TTL = 30 * 86_400  # seconds a job's progress stays in Redis
 LOCKED_RETRY = 5.0  # seconds before a task whose company another gather holds tries again
+WORKERS_KEY = "cikb:workers:"  # + a worker's name: its heartbeat (WorkerHeartbeat)
+HEARTBEAT = 3.0  # seconds a worker's heartbeat outlives it, at most (renewed every third of that)
 INSTALL = "pip install 'cikb[queue]'"
 # Record a row's outcome once: KEYS results, status; ARGV row, result JSON, status.
 FINISH = """
@@ -116,11 +121,23 @@ class QueuedJob(BaseModel):
     running: int
     ok: int
     failed: int
-    workers: list[str]
+    workers: list[str]  # the workers that ran its rows
+    no_worker: bool = False  # no worker is alive on the broker: its unfinished rows wait for one
 
     @property
     def status(self) -> str:
-        return "done" if self.ok + self.failed == self.total else "running" if self.running else "queued"
+        if self.ok + self.failed == self.total:
+            return "done"
+        if self.running:
+            return "running"
+        return "queued (no worker)" if self.no_worker else "queued"
+
+
+class QueueListing(BaseModel):
+    """What `cikb jobs --queue` shows: the workers alive on the broker and its newest jobs."""
+
+    workers_alive: list[str]
+    jobs: list[QueuedJob]
 
 
 # --- the job's record in Redis -------------------------------------------------------------------------------
@@ -198,16 +215,28 @@ class JobBoard:
         self.client.expire(self._k("results"), JOB_TTL)
         return bool(recorded)
 
+    def lease_key(self, number: int) -> str:
+        return self._k(f"lease:{number}")
+
     def outcome(self, number: int) -> dict[str, Any] | None:
         found = self.client.hget(self._k("results"), number)
         return json.loads(found) if found is not None else None
 
-    def summary(self) -> QueuedJob:
+    def summary(self, workers_alive: bool = True) -> QueuedJob:
+        """The job's rows by status. With no worker alive, a row marked running whose lease has lapsed (its
+        worker died) counts as queued: it waits for a worker to take its task again."""
         info = {k.decode(): v.decode() for k, v in self.client.hgetall(self.key).items()}
-        statuses = list(self.statuses().values())
+        by_row = self.statuses()
+        if not workers_alive:
+            running = [n for n, s in by_row.items() if s == "running"]
+            pipe = self.client.pipeline()
+            for number in running:
+                pipe.exists(self.lease_key(number))
+            by_row |= {n: "queued" for n, leased in zip(running, pipe.execute()) if not leased}
+        statuses = list(by_row.values())
         workers = sorted({p.get("worker", "") for p in self.progress().values()} - {""})
         return QueuedJob(id=self.id, source=info.get("source", ""), queued_at=datetime.fromisoformat(info["queued_at"]), kind=info.get("kind", "gather"),
-                         total=int(info.get("total", len(statuses))), workers=workers,
+                         total=int(info.get("total", len(statuses))), workers=workers, no_worker=not workers_alive,
                          **{s: statuses.count(s) for s in ("queued", "running", "ok", "failed")})
 
 
@@ -286,12 +315,14 @@ def enqueue_enrich(settings: Settings, url: str, request: Any, *, fresh: bool = 
 
 
 def follow_enrich(settings: Settings, url: str, job_id: str, on_progress: Callable[[int, int], None] | None = None,
-                  poll: float = 0.3) -> Any:
+                  poll: float = 0.3, on_notice: Callable[[str], None] | None = None) -> Any:
     """Follow a queued enrichment until its proposals are written (``on_progress(cells done, cells)`` meanwhile);
-    the job. CikbError with the worker's reason when a batch failed."""
+    the job. CikbError with the worker's reason when a batch failed. ``on_notice(line)``: once when no
+    worker is alive on the broker (the follow goes on waiting), once more when one is again."""
     from cikb.app.jobs import JobStore
 
     board = JobBoard(connect(url), job_id)
+    watch = WorkerWatch(board.client, url, on_notice)
     with JobStore(settings.data_dir) as jobs:
         while True:
             job = jobs.get(job_id)
@@ -302,12 +333,15 @@ def follow_enrich(settings: Settings, url: str, job_id: str, on_progress: Callab
             if job.status == "failed" or "failed" in board.statuses().values():
                 failed = next((board.outcome(n) for n, s in sorted(board.statuses().items()) if s == "failed"), None)
                 raise CikbError(f"job {job_id} failed on a worker: {(failed or {}).get('error') or job.error or 'no reason recorded'}")
+            watch.check()
             time.sleep(poll)
 
 
-def follow(url: str, job_id: str, on_event: OnBatchEvent | None = None, poll: float = 0.3) -> list[CompanyResult]:
+def follow(url: str, job_id: str, on_event: OnBatchEvent | None = None, poll: float = 0.3,
+           on_notice: Callable[[str], None] | None = None) -> list[CompanyResult]:
     """Report the job's rows as BatchEvents (started, pages fetched, finished) until every row is finished;
-    their results in row order."""
+    their results in row order. ``on_notice(line)``: once when no worker is alive on the broker (the
+    follow goes on waiting: one may start), once more when one is again."""
     board = JobBoard(connect(url), job_id)
     if not board.exists():
         raise CikbError(f"no job {job_id!r} on the queue at {where(url)} (see `cikb jobs --queue URL`)")
@@ -315,6 +349,7 @@ def follow(url: str, job_id: str, on_event: OnBatchEvent | None = None, poll: fl
     rows = board.rows()
     shown: dict[int, int] = {}  # row -> pages reported so far (-1: finished)
     results: dict[int, CompanyResult] = {}
+    watch = WorkerWatch(board.client, url, on_notice)
     while len(results) < len(rows):
         statuses = board.statuses()
         for number, result in board.results([n for n, s in statuses.items() if s in ("ok", "failed") and n not in results]).items():
@@ -323,6 +358,7 @@ def follow(url: str, job_id: str, on_event: OnBatchEvent | None = None, poll: fl
         for number, state in board.progress([n for n, s in statuses.items() if s == "running"]).items():
             _show_progress(rows[number], state, shown, emit)
         if len(results) < len(rows):
+            watch.check()
             time.sleep(poll)
     return [results[n] for n in sorted(results)]
 
@@ -340,17 +376,19 @@ def _show_progress(row: CompanyRow, state: dict[str, Any], shown: dict[int, int]
     shown[row.number] = pages
 
 
-def list_jobs(url: str, limit: int = 20) -> list[QueuedJob]:
-    """The queue's newest jobs first (those whose record has expired are dropped from the list)."""
+def list_jobs(url: str, limit: int = 20) -> QueueListing:
+    """The workers alive on the broker and the queue's newest jobs first (those whose record has expired
+    are dropped from the list)."""
     client = connect(url)
+    alive = alive_workers(client)
     jobs = []
     for raw_id in client.zrevrange(JOBS_KEY, 0, limit - 1):
         board = JobBoard(client, raw_id.decode())
         if board.exists():
-            jobs.append(board.summary())
+            jobs.append(board.summary(workers_alive=bool(alive)))
         else:
             client.zrem(JOBS_KEY, raw_id)
-    return jobs
+    return QueueListing(workers_alive=alive, jobs=jobs)
 
 
 # --- the worker ------------------------------------------------------------------------------------------------
@@ -439,16 +477,17 @@ def run_worker(settings: Settings, url: str, *, name: str | None = None, concurr
     settings = settings.model_copy(deep=True)
     settings.gather.politeness_url = url  # every crawl of every worker takes its turn per domain through the broker
     name = name or f"cikb-{os.getpid()}@{socket.gethostname()}"
-    _worker = _Worker(settings, name, client)
-    _worker.embedder()
-    app = celery_app(url, settings)
-    if on_ready is not None:
-        from celery.signals import worker_ready
+    with WorkerHeartbeat(client, name, heartbeat_seconds(settings)):  # alive from here, loading its model included
+        _worker = _Worker(settings, name, client)
+        _worker.embedder()
+        app = celery_app(url, settings)
+        if on_ready is not None:
+            from celery.signals import worker_ready
 
-        worker_ready.connect(lambda **_: on_ready(name), weak=False)
-    worker = app.Worker(hostname=name, pool_cls="threads", concurrency=concurrency or settings.queue.concurrency, loglevel="WARNING",
-                        quiet=True, without_gossip=True, without_mingle=True, without_heartbeat=True, queues=[QUEUE])
-    worker.start()
+            worker_ready.connect(lambda **_: on_ready(name), weak=False)
+        worker = app.Worker(hostname=name, pool_cls="threads", concurrency=concurrency or settings.queue.concurrency, loglevel="WARNING",
+                            quiet=True, without_gossip=True, without_mingle=True, without_heartbeat=True, queues=[QUEUE])
+        worker.start()
     return worker.exitcode or 0
 
 
@@ -517,36 +556,39 @@ def lease_seconds(settings: Settings) -> float:
     return max(2.0, min(60.0, settings.queue.visibility_timeout / 2))
 
 
-class RowLease:
-    """A row held by one worker while it gathers it, in Redis, renewed by a thread while held.
+class RenewedKey:
+    """A key in Redis that lives while this process holds it: set with a time to live, renewed by a daemon
+    thread every third of it, deleted on exit; gone within the time to live when the process dies.
 
-    Redis delivers a task again when its worker has not acknowledged it within the visibility
-    timeout, whether the worker died or is still gathering; the lease tells the two apart, so
-    no two workers on any machines gather one row at once. ``with RowLease(...) as leased``:
-    ``leased`` is False when another worker holds it.
+    ``exclusive``: taken only when no other process holds it (``with ... as held``: False when another
+    does), and renewed only while it is still this holder's; otherwise set, and set again at each
+    renewal (so a key that lapsed during a stall, or a broker that lost it, has it back).
     """
 
     RENEW = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0"
     RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
 
-    def __init__(self, board: JobBoard, number: int, holder: str, seconds: float) -> None:
-        self.client, self.key = board.client, f"{board.key}:lease:{number}"
+    def __init__(self, client: Redis, key: str, holder: str, seconds: float, *, exclusive: bool = True) -> None:
+        self.client, self.key, self.exclusive = client, key, exclusive
         self.holder, self.ms = f"{holder}:{uuid.uuid4().hex[:8]}", int(seconds * 1000)
         self._stop = threading.Event()
         self._renewer: threading.Thread | None = None
 
     def __enter__(self) -> bool:
-        if not self.client.set(self.key, self.holder, nx=True, px=self.ms):
+        if not self.client.set(self.key, self.holder, nx=self.exclusive, px=self.ms):
             return False
-        self._renewer = threading.Thread(target=self._renew, name="cikb-row-lease", daemon=True)
+        self._renewer = threading.Thread(target=self._renew, name=f"cikb-renew {self.key}", daemon=True)
         self._renewer.start()
         return True
 
     def _renew(self) -> None:
         while not self._stop.wait(self.ms / 3000):
             try:
-                self.client.eval(self.RENEW, 1, self.key, self.holder, self.ms)
-            except Exception:  # noqa: BLE001  (a broker hiccup: the next renewal tries again; the lease lasts three periods)
+                if self.exclusive:
+                    self.client.eval(self.RENEW, 1, self.key, self.holder, self.ms)
+                else:
+                    self.client.set(self.key, self.holder, px=self.ms)
+            except Exception:  # noqa: BLE001  (a broker hiccup: the next renewal tries again; the key lasts three periods)
                 pass
 
     def __exit__(self, *exc: object) -> None:
@@ -555,6 +597,71 @@ class RowLease:
         self._stop.set()
         self._renewer.join()
         self.client.eval(self.RELEASE, 1, self.key, self.holder)
+
+
+class RowLease(RenewedKey):
+    """A row held by one worker while it gathers it, in Redis, renewed by a thread while held.
+
+    Redis delivers a task again when its worker has not acknowledged it within the visibility
+    timeout, whether the worker died or is still gathering; the lease tells the two apart, so
+    no two workers on any machines gather one row at once. ``with RowLease(...) as leased``:
+    ``leased`` is False when another worker holds it.
+    """
+
+    def __init__(self, board: JobBoard, number: int, holder: str, seconds: float) -> None:
+        super().__init__(board.client, board.lease_key(number), holder, seconds)
+
+
+def heartbeat_seconds(settings: Settings) -> float:
+    """How long a worker's heartbeat outlives it: a few seconds, so a follower hears soon that no worker is
+    left, and never longer than a row's lease, so a row whose lease lapsed has no live heartbeat of its
+    worker either (``cikb jobs`` then shows it waiting for a worker)."""
+    return min(HEARTBEAT, lease_seconds(settings))
+
+
+class WorkerHeartbeat(RenewedKey):
+    """``cikb:workers:<name>`` while the worker runs (from before its model loads): what followers and
+    ``cikb jobs`` count as a worker alive on the broker."""
+
+    def __init__(self, client: Redis, name: str, seconds: float) -> None:
+        super().__init__(client, WORKERS_KEY + name, name, seconds, exclusive=False)
+
+
+def alive_workers(client: Redis) -> list[str]:
+    """The names of the workers whose heartbeat is in Redis, sorted."""
+    return sorted(key.decode()[len(WORKERS_KEY):] for key in client.scan_iter(match=WORKERS_KEY + "*", count=1000))
+
+
+class WorkerWatch:
+    """Tells a follower once that no worker is alive on the broker (no heartbeat for ``grace`` seconds of
+    following, on top of the heartbeat's own time to live), and once more when one is again."""
+
+    def __init__(self, client: Redis, url: str, on_notice: Callable[[str], None] | None, grace: float = HEARTBEAT) -> None:
+        self.client, self.url, self.grace = client, url, grace
+        self.notice = on_notice or (lambda line: None)
+        self.missing_since: float | None = None
+        self.told = False
+
+    def check(self) -> None:
+        alive = alive_workers(self.client)
+        if alive:
+            self.missing_since = None
+            if self.told:
+                self.told = False
+                self.notice(f"worker {alive[0]} is running on {where(self.url)}" + (f" (and {len(alive) - 1} more)" if len(alive) > 1 else "")
+                            + ": the job goes on")
+            return
+        now = time.monotonic()
+        if self.missing_since is None:
+            self.missing_since = now
+        if not self.told and now - self.missing_since >= self.grace:
+            self.told = True
+            self.notice(no_worker_line(self.url))
+
+
+def no_worker_line(url: str) -> str:
+    return (f"warning: no worker is running on {where(url)}: start one with \"cikb worker --queue {where(url)}\"; "
+            "still waiting (Ctrl-C stops waiting, the job stays queued)")
 
 
 def _reporter(board: JobBoard, number: int, worker: str, started: str) -> OnBatchEvent:
@@ -601,5 +708,6 @@ def committed_since(settings: Settings, row: CompanyRow, progress: dict[str, Any
     )
 
 
-__all__ = ["GatherOptions", "JobBoard", "QueueUnavailableError", "QueuedJob", "RowLease", "celery_app", "committed_since", "connect", "enqueue_enrich",
-           "enqueue_gather", "follow", "follow_enrich", "list_jobs", "retry_after", "run_worker", "transport_options", "where"]
+__all__ = ["GatherOptions", "JobBoard", "QueueListing", "QueueUnavailableError", "QueuedJob", "RenewedKey", "RowLease", "WorkerHeartbeat", "WorkerWatch",
+           "alive_workers", "celery_app", "committed_since", "connect", "enqueue_enrich", "enqueue_gather", "follow", "follow_enrich",
+           "heartbeat_seconds", "list_jobs", "no_worker_line", "retry_after", "run_worker", "transport_options", "where"]

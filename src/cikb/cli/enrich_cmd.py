@@ -40,7 +40,8 @@ def enrich_command(
     fresh: bool = typer.Option(False, "--fresh", help="Answer every cell anew, even one an earlier job answered for the same column, row and knowledge base."),
     as_json: bool = typer.Option(False, "--json", help="Print the proposal as JSON (a list of proposals with several columns)."),
     queue: str | None = typer.Option(None, "--queue", metavar="URL", help="Queue the job's rows on this Redis broker (redis://HOST:PORT/N) for `cikb worker` processes sharing this data directory, one task per --batch rows; print the job's id and return (`cikb jobs --queue URL` shows its progress)."),
-    wait: bool = typer.Option(False, "--wait", help="With --queue: follow the job as the workers run it, shown as a local run, and end with its proposals."),
+    wait: bool = typer.Option(False, "--wait", help="With --queue: follow the job as the workers run it, shown as a local run, and end with its proposals "
+                              "(one line says so when no worker is alive on the broker, and the wait goes on)."),
     batch: int = typer.Option(50, "--batch", min=1, help="With --queue: rows per task."),
 ) -> None:
     """Propose values for a column, from the knowledge base first (web search only if configured).
@@ -132,7 +133,8 @@ def _enrich_queued(request, url: str, *, wait: bool, fresh: bool, batch: int, as
     console.print(f"job {job_id}", highlight=False)
     with _progress_bar() as bar:
         task = bar.add_task(f"queued on {where(url)}"[:40], total=1.0)
-        job = follow_enrich(cfg, url, job_id, on_progress=lambda done, total: bar.update(task, completed=done / total if total else 1.0))
+        job = follow_enrich(cfg, url, job_id, on_progress=lambda done, total: bar.update(task, completed=done / total if total else 1.0),
+                            on_notice=lambda line: bar.console.print(safe(line), highlight=False, soft_wrap=True))
     _report(job, [load_proposal_head(c.proposal_path) for c in job.request.columns if c.name in job.targets], as_json)
 
 

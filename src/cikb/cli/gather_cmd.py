@@ -55,7 +55,8 @@ def gather_cmd(
         help="With --from-csv: queue one task per company on this Redis broker (redis://HOST:PORT/N) for `cikb worker` processes, "
         "print the job's id and return (`cikb jobs --queue URL` shows its progress).",
     ),
-    wait: bool = typer.Option(False, "--wait", help="With --queue: follow the queued companies as the workers gather them, shown as a local run, and end with its summary."),
+    wait: bool = typer.Option(False, "--wait", help="With --queue: follow the queued companies as the workers gather them, shown as a local run, and end with its summary "
+                              "(one line says so when no worker is alive on the broker, and the wait goes on)."),
     as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON (with --from-csv: a list, one object per company)."),
 ) -> None:
     """Gather a company's public sources into the knowledge base (replacing its previous gather).
@@ -156,7 +157,8 @@ def gather_queued(cfg: Settings, path: Path, url: str, wait: bool, as_json: bool
         return
     console.print(f"job {job_id}: {len(rows)} companies queued on {safe(where(url))}", highlight=False, soft_wrap=True)
     with BatchProgress(len(rows), cfg.gather.max_pages_per_source) as progress:
-        results = follow(url, job_id, on_event=progress.update)
+        notice = lambda line: progress.progress.console.print(safe(line), highlight=False, soft_wrap=True)  # noqa: E731
+        results = follow(url, job_id, on_event=progress.update, on_notice=notice)
     _report_batch(results, as_json)
 
 

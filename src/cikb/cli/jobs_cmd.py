@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from rich.table import Table as RichTable
 
 from cikb.cli._app import app, console, out, print_json, settings
 from cikb.cli._text import safe
+
+if TYPE_CHECKING:
+    from cikb.app.queue import QueueListing
 
 jobs_app = typer.Typer(help="Enrichment jobs: list them, or show one with its attempts; with --queue, the jobs of a task queue too.", no_args_is_help=False)
 app.add_typer(jobs_app, name="jobs")
@@ -18,7 +21,7 @@ app.add_typer(jobs_app, name="jobs")
 def jobs_command(
     ctx: typer.Context,
     as_json: bool = typer.Option(False, "--json", help="Print the jobs as JSON (a list of objects with id, status, done, total...; "
-                                 "with a queue: {\"queued\": [...], \"enrichment\": [...]})."),
+                                 "with a queue: {\"queued\": [...], \"enrichment\": [...], \"workers_alive\": [names]})."),
     queue: Optional[str] = typer.Option(None, "--queue", metavar="URL", help="Also list the jobs queued on this Redis broker (gathers and enrichments) (default from config: \\[queue] url)."),
 ) -> None:
     """List the enrichment jobs, newest first: status, cells done of all, the table and the proposal.
@@ -27,7 +30,8 @@ def jobs_command(
     `cikb enrich --resume ID`. With a queue (--queue or [queue] url), the jobs queued
     there come first: their tasks (a company each for a gather, a batch of rows for an
     enrichment) queued, running, ok and failed, and the workers running them, as any
-    machine that reaches the broker sees them.
+    machine that reaches the broker sees them, under the number of workers alive. With
+    none alive, a job's unfinished tasks show as waiting for one: "queued (no worker)".
     """
     if ctx.invoked_subcommand is not None:
         return
@@ -40,7 +44,8 @@ def jobs_command(
         jobs = store.list()
     if as_json:
         enrichment = [job.model_dump(mode="json") for job in jobs]
-        print_json(enrichment if queued is None else {"queued": [j.model_dump(mode="json") | {"status": j.status} for j in queued], "enrichment": enrichment})
+        print_json(enrichment if queued is None else {"queued": [j.model_dump(mode="json") | {"status": j.status} for j in queued.jobs],
+                                                      "enrichment": enrichment, "workers_alive": queued.workers_alive})
         return
     if queued is not None:
         _print_queued(queued, url)
@@ -53,8 +58,8 @@ def jobs_command(
     out.print(table)
 
 
-def _queued_jobs(url: str, configured: bool) -> list | None:
-    """The queue's jobs; None, after a warning line, when the broker only named in the config cannot be reached."""
+def _queued_jobs(url: str, configured: bool) -> QueueListing | None:
+    """The queue's workers alive and jobs; None, after a warning line, when the broker only named in the config cannot be reached."""
     from cikb.app.queue import QueueUnavailableError, list_jobs
 
     try:
@@ -66,13 +71,16 @@ def _queued_jobs(url: str, configured: bool) -> list | None:
         return None
 
 
-def _print_queued(queued: list, url: str) -> None:
+def _print_queued(queued: QueueListing, url: str) -> None:
     from cikb.app.queue import where
 
-    table = RichTable(title=f"{len(queued)} queued job(s) on {safe(where(url))}", title_justify="left")
+    alive = queued.workers_alive
+    workers = (f"{len(alive)} worker(s) alive: {safe(', '.join(alive))}" if alive
+               else f"no worker alive: start one with `cikb worker --queue {safe(where(url))}`")
+    table = RichTable(title=f"{len(queued.jobs)} queued job(s) on {safe(where(url))}; {workers}", title_justify="left")
     for name in ("id", "kind", "status", "tasks", "queued", "running", "ok", "failed", "workers", "file", "queued at"):
         table.add_column(name, overflow="fold")
-    for job in queued:
+    for job in queued.jobs:
         table.add_row(job.id, job.kind, job.status, str(job.total), str(job.queued), str(job.running), str(job.ok), str(job.failed),
                       safe(", ".join(job.workers)), safe(job.source), job.queued_at.strftime("%Y-%m-%d %H:%M UTC"))
     out.print(table)

@@ -25,7 +25,9 @@ def worker_cmd(
     requests take their turn per registered domain through the broker, so a domain gets one
     request per download_delay across every worker. A task is acknowledged after its company's
     commit: a worker that dies mid-gather has its company gathered by another (\[queue]
-    visibility_timeout later). Ctrl-C or SIGTERM stop it after the gathers running.
+    visibility_timeout later). While it runs it keeps a heartbeat in the broker, which
+    `cikb jobs` counts and `--wait` listens for. Ctrl-C or SIGTERM stop it after the
+    gathers running.
     """
     from cikb.app.queue import run_worker, where
 
