@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import threading
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -26,29 +25,13 @@ from cikb.embed.dense import DenseEmbedder
 
 from cikb.core.damage import is_damage, move_aside
 from cikb.core.models import ModelInfo
+from cikb.core.sqlite import connect_wal
 
 _SCHEMA = "CREATE TABLE IF NOT EXISTS vectors (key BLOB PRIMARY KEY, vector BLOB NOT NULL)"
 _LOOKUP_BATCH = 500  # keys per SELECT: under SQLite's bound on parameters
 
 
 _OPENING = threading.Lock()
-
-
-def _wal(db: sqlite3.Connection, patience_s: float = 60.0) -> None:
-    """Switch to WAL, waiting for another process doing the same on a new file.
-
-    SQLite's busy timeout does not cover the switch itself: two first gathers opening a new cache
-    at once got "database is locked" (1 run in 20 of tests/test_store_concurrency.py).
-    """
-    deadline = time.monotonic() + patience_s
-    while True:
-        try:
-            db.execute("PRAGMA journal_mode=WAL")
-            return
-        except sqlite3.OperationalError as err:
-            if "locked" not in str(err) or time.monotonic() >= deadline:
-                raise
-            time.sleep(0.05)
 
 
 class VectorCache:
@@ -81,8 +64,8 @@ class VectorCache:
         self._db = self._connect()
 
     def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, timeout=60, check_same_thread=False, isolation_level=None)
-        _wal(db)  # readers never wait for another gather's write
+        # WAL: readers never wait for another gather's write.
+        db = connect_wal(self.path, timeout=60, check_same_thread=False, isolation_level=None)
         db.execute(_SCHEMA)
         db.execute("SELECT count(*) FROM (SELECT 1 FROM vectors LIMIT 1)").fetchone()
         return db

@@ -34,6 +34,7 @@ from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, DamagedError, UnknownCompanyError
 from cikb.core.models import RawDocument
 from cikb.core.slug import company_from_name
+from cikb.core.sqlite import connect_wal
 
 CHANGES_FILE = "_changes.sqlite"
 
@@ -245,10 +246,9 @@ class ChangeLog:
             yield db
 
     def _open(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, timeout=30)
+        db = connect_wal(self.path, timeout=30)
         try:
             db.row_factory = sqlite3.Row
-            db.execute("PRAGMA journal_mode=WAL")
             migrate(db, MIGRATIONS)
         except BaseException:
             db.close()

@@ -39,6 +39,7 @@ from cikb.app.reading import enrich_sources, enrich_table_async, knowledge_base_
 from cikb.app.workspace import CompanyDir, process_alive
 from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, CikbError, is_no_space, no_space
+from cikb.core.sqlite import connect_wal
 
 JOBS_FILE = "_jobs.sqlite"
 JobStatus = Literal["queued", "running", "done", "cancelled", "failed", "interrupted"]  # queued: its rows run on a task queue's workers
@@ -193,9 +194,8 @@ class JobStore:
         self.path = Path(data_dir) / JOBS_FILE
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._db = sqlite3.connect(self.path, timeout=30)
+            self._db = connect_wal(self.path, timeout=30)
             self._db.row_factory = sqlite3.Row
-            self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit survives a killed process
             migrate(self._db, MIGRATIONS)  # safe when two processes open a new database at once
         except sqlite3.DatabaseError as err:
