@@ -67,7 +67,7 @@ def _with_cards(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
 
 
 def _is_label_line(sentence: str) -> bool:
-    """A label and a value after it: "Phone: +49 431 1234", not a lone "Contact:"."""
+    """A label and a value after it: "Tel.: +1 555 0100", not a lone "Note:"."""
     label = _LABEL.match(sentence)
     return bool(label) and _has_words(sentence[label.end():], 1)
 
