@@ -6,7 +6,9 @@ Each case is one short passage from a made-up company's own pages ("Acme") and a
 ask about it, phrased in other words than the passage where sites usually do ("established" / "founded",
 "How many users" / "developers use"). Every sentence here was written for this bench; none is taken from
 a shared corpus or a real site, so the figures say where the reader's general signals stop, not how well
-it knows one site. The second list is passages that do *not* state the asked fact: the reader must abstain.
+it knows one site. The kinds of facts are the ones company sites usually state (and the shared
+sites' README lists); places, names and numbers are made up. The second list is passages that do
+*not* state the asked fact: the reader must abstain.
 
 An answer is read through the same path as ``cikb ask`` without an LLM (:func:`extract_answer`), and counted
 right when its first cited statement holds the expected text.
@@ -33,13 +35,13 @@ STATED = [
     ("Who is the CTO of Acme?", "Jane Roe is CTO at Acme and previously worked at Globex.", "Jane Roe"),
     ("Who is Acme's CEO?", "Today we welcome John Doe as our new Chief Executive Officer.", "John Doe"),
     ("Who founded Acme?", "Acme was started by Jane Roe and John Doe in a garage in 2015.", "Jane Roe"),
-    ("Where is Acme's office?", "Visit us at Keizersgracht 123, 1015 CJ Amsterdam, The Netherlands.", "Keizersgracht 123"),
-    ("What is Acme's office address?", "Acme B.V.\n\nKeizersgracht 123\n\n1015 CJ Amsterdam\n\nThe Netherlands", "Keizersgracht 123"),
-    ("Where is Acme based?", "We are a remote-first team headquartered in Kiel, Germany.", "Kiel"),
-    ("Where did Acme start?", "Acme started in Kiel, Germany and is now fully remote.", "Kiel"),
-    ("What is Acme's phone number?", "Call us: +31 20 123 4567", "+31 20 123 4567"),
+    ("Where is Acme's office?", "Visit us at Rua Augusta 12, 1100-053 Lisboa, Portugal.", "Rua Augusta 12"),
+    ("What is Acme's office address?", "Acme Lda.\n\nRua Augusta 12\n\n1100-053 Lisboa\n\nPortugal", "Rua Augusta 12"),
+    ("Where is Acme based?", "We are a remote-first team headquartered in Leeds, England.", "Leeds"),
+    ("Where did Acme start?", "Acme started in Leeds, England and is now fully remote.", "Leeds"),
+    ("What is Acme's phone number?", "Call us: +351 21 123 4567", "+351 21 123 4567"),
     ("What is Acme's email address?", "Questions? Write to us at hello@acme.example", "hello@acme.example"),
-    ("What is Acme's VAT ID?", "VAT ID: DE123456789", "DE123456789"),
+    ("What is Acme's VAT ID?", "VAT ID: PT501234567", "PT501234567"),
     ("How much did Acme raise in its Series A?", "Acme today announced it has closed a €3 million Series A round.", "3 million"),
     ("Who led Acme's Series A round?", "Acme today announced a $3 million Series A. The round was led by Northwind Capital, "
      "with participation from Fabrikam Ventures.", "Northwind Capital"),
@@ -47,24 +49,24 @@ STATED = [
      "Fabrikam Ventures and Contoso Partners.", "Fabrikam"),
     ("What was Acme's former name?", "Acme, formerly known as Globex Labs, builds release tooling.", "Globex Labs"),
     ("What was Acme previously called?", "In 2017 Globex Labs changed its name to Acme.", "Globex Labs"),
-    ("Which accelerator did Acme join?", "Acme was selected for the Rockstart accelerator programme in 2015.", "Rockstart"),
+    ("Which accelerator did Acme join?", "Acme was selected for the Harbour Works accelerator programme in 2015.", "Harbour Works"),
     ("Which companies use Acme?", "Enterprises such as Contoso, Fabrikam and Northwind rely on Acme every day.", "Contoso"),
-    ("How many users does Acme have?", "More than 350,000 developers use Acme today.", "350,000"),
+    ("How many users does Acme have?", "More than 12,000 developers use Acme today.", "12,000"),
     ("How many people work at Acme?", "Our team of 45 engineers and designers works remotely.", "45"),
-    ("Under which license is Acme released?", "Acme is open source and licensed under the AGPL.", "AGPL"),
+    ("Under which license is Acme released?", "Acme is open source and licensed under the MIT licence.", "MIT licence"),
     ("Who are the managing directors of Acme?", "Acme GmbH. Managing Directors: Jane Roe, John Doe. Register court: "
-     "Kiel HRB 1234.", "Jane Roe"),
+     "Leeds 01234567.", "Jane Roe"),
     ("In which year was Acme established?", "Founded in 2018, Acme helps teams ship faster.", "2018"),
-    ("When was Acme established?", "Acme was founded in 2018 in Kiel.", "2018"),
-    ("How many hours per month does Acme's free plan include?", "Free: 50 hours per month, public repositories.", "50 hours"),
-    ("Which award was Acme nominated for?", "We are proud to be nominated for the Dutch Innovation Award 2018.", "Dutch Innovation Award"),
+    ("When was Acme established?", "Acme was founded in 2018 in Leeds.", "2018"),
+    ("How many hours per month does Acme's free plan include?", "Free: 30 hours per month, public repositories.", "30 hours"),
+    ("Which award was Acme nominated for?", "We are proud to be nominated for the Regional Innovation Award 2018.", "Regional Innovation Award"),
     ("Who joined Acme's board?", "Jane Roe of Northwind Capital joins Acme's board of directors.", "Jane Roe"),
 ]
 
 # (question, passage that does not state it)
 NOT_STATED = [
-    ("What does Acme build?", "Acme is a Dutch company founded in 2014 in Amsterdam."),
-    ("What products does Acme offer?", "Acme is a small team based in Kiel, Germany."),
+    ("What does Acme build?", "Acme is a Portuguese company founded in 2014 in Lisbon."),
+    ("What products does Acme offer?", "Acme is a small team based in Leeds, England."),
     ("What does Acme build?", "Globex is a platform for builders, and Acme uses it."),
     ("Where is Acme located?", "Visitors based in the EEA may ask us for a copy of their data."),
     ("Who is Acme's CEO?", "We are proud to partner with Globex, whose CEO Jane Roe spoke at our event."),
