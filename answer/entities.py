@@ -60,7 +60,6 @@ def _nlp() -> Language:
 
 
 _SUBJECTS = frozenset({"nsubj", "nsubjpass"})
-_PRONOUNS = frozenset("i we it they he she you this that which who".split())
 
 
 def predicate_subjects(sentence: str, is_predicate: Callable[[str], bool]) -> list[tuple[str, str]] | None:
@@ -84,11 +83,6 @@ def predicate_subjects(sentence: str, is_predicate: Callable[[str], bool]) -> li
         if subjects:
             found.append((_phrase(subjects[0]), obj))
     return found or None
-
-
-def is_pronoun(phrase: str) -> bool:
-    """"It", "we", "which": a phrase that names no one by itself."""
-    return phrase.lower() in _PRONOUNS
 
 
 def _phrase(token) -> str:  # noqa: ANN001 - a spaCy Token

@@ -11,11 +11,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from cikb.answer.entities import KIND_LABELS, KIND_VETOES, is_pronoun, predicate_subjects, vetoed
+from cikb.answer.entities import KIND_LABELS, KIND_VETOES, predicate_subjects, vetoed
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
-from cikb.answer.reader._words import MONTHS, SELF_NOUNS, stems_of, tokens_of
+from cikb.answer.reader._words import MONTHS, stems_of, tokens_of
 from cikb.answer.reader._question import Question
-from cikb.answer.reader._subject import LABEL_LINE, names_subject
+from cikb.answer.reader._subject import LABEL_LINE, refers_to_subject
 from cikb.answer.reader._spans import CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, is_subject, overlap
 from cikb.answer.reader._scoring import Sentence, nearest_span, reading_stems
 
@@ -219,13 +219,7 @@ def another_acts(q: Question, s: Sentence) -> bool:
     reads it, and the question's subject neither acts nor undergoes it: "Globex was founded in 1999 and bought its
     first Acme licence in 2016" mentions Acme but dates Globex's founding."""
     found = predicate_subjects(s.plain, lambda word: any(match_weight(t, stems_of(word)) == 1.0 for t in q.terms))
-    return bool(found) and not any(_is_the_subject(q, subject) or _is_the_subject(q, obj) for subject, obj in found)
-
-
-def _is_the_subject(q: Question, phrase: str) -> bool:
-    """A pronoun ("it", "we"), "the company", or one of the subject's names."""
-    words = phrase.lower().split()
-    return is_pronoun(phrase) or (len(words) == 2 and words[0] == "the" and words[1] in SELF_NOUNS) or names_subject(q, phrase)
+    return bool(found) and not any(refers_to_subject(q, subject) or refers_to_subject(q, obj) for subject, obj in found)
 
 
 def _labelled(q: Question, s: Sentence, span: Span) -> bool:

@@ -157,11 +157,18 @@ def mentions_subject(q: Question, text: str) -> bool:
     return bool(lowered & set(q.subject_acronyms)) or _names_subject(q, lowered)
 
 
-def names_subject(q: Question, phrase: str) -> bool:
-    """Whether a phrase names the question's subject by any of its names: its words, its acronym, the first two
-    words of a long name ("the National Archives"), or the initials of its words ("the V&A" for the Victoria and
-    Albert Museum)."""
-    return mentions_subject(q, phrase) or _short_name(q, phrase) or _abbreviates(q, phrase)
+# A parsed subject or object that names no one by itself: it may be the question's subject ("Acme, which was
+# founded in 2013"; "Jane Roe and I founded it").
+_PRONOUNS = frozenset("i we it they he she you this that which who".split())
+
+
+def refers_to_subject(q: Question, phrase: str) -> bool:
+    """A phrase that is or may be the question's subject: a pronoun, "the company", or one of its names (its
+    words, its acronym, the first two words of a long name, "the National Archives", or its initials, "the
+    V&A" for the Victoria and Albert Museum)."""
+    words = phrase.lower().split()
+    return (phrase.lower() in _PRONOUNS or (len(words) == 2 and words[0] == "the" and words[1] in SELF_NOUNS)
+            or mentions_subject(q, phrase) or _short_name(q, phrase) or _abbreviates(q, phrase))
 
 
 def _abbreviates(q: Question, phrase: str) -> bool:
