@@ -13,8 +13,9 @@ crawl's own delay does too, see DeadlineDownloadHandler): on a busy machine a re
 well after its turn, and the next one, on time, would reach the server closer than the delay.
 For the same reason a crawl takes its next turn for a domain only once its previous request
 there is answered: Scrapy sends one request per domain at a time, and a turn taken while the
-previous one was downloading went out after that download, later than Redis recorded it. Requests answered from the HTTP cache without a request
-(``gather --max-age``) never reach it: it sits after the cache in the chain.
+previous one was downloading went out after that download, later than Redis recorded it.
+Requests answered from the HTTP cache without a request (``gather --max-age``) never reach it:
+it sits after the cache in the chain.
 
 robots.txt is read once per origin across the crawls too: the first crawl to need it fetches it
 (the others wait for it while it holds a short claim in Redis), and a readable answer (2xx, 4xx)
