@@ -641,8 +641,13 @@ class WorkerWatch:
         self.notice = on_notice or (lambda line: None)
         self.missing_since: float | None = None
         self.told = False
+        self._next_look = 0.0
 
     def check(self) -> None:
+        now = time.monotonic()
+        if now < self._next_look:
+            return  # a look scans the broker's keys: once a third of a heartbeat, not at every poll of the follow
+        self._next_look = now + HEARTBEAT / 3
         alive = alive_workers(self.client)
         if alive:
             self.missing_since = None
@@ -651,7 +656,6 @@ class WorkerWatch:
                 self.notice(f"worker {alive[0]} is running on {where(self.url)}" + (f" (and {len(alive) - 1} more)" if len(alive) > 1 else "")
                             + ": the job goes on")
             return
-        now = time.monotonic()
         if self.missing_since is None:
             self.missing_since = now
         if not self.told and now - self.missing_since >= self.grace:
