@@ -85,6 +85,36 @@ def predicate_subjects(sentence: str, is_predicate: Callable[[str], bool]) -> li
     return found or None
 
 
+def apposed_to_name(sentence: str, is_role: Callable[[str], bool]) -> bool:
+    """A role word set beside a name, as the trained parser reads it: "Jane Roe, co-founder and CTO, leads
+    engineering" (CTO, conjoined with co-founder, in apposition to Jane Roe)."""
+    for token in _parsed(sentence):
+        if not is_role(token.text):
+            continue
+        head = token
+        while head.dep_ == "conj" and head.head is not head:
+            head = head.head
+        if head.dep_ == "appos" and head.head.tag_ == "NNP":
+            return True
+    return False
+
+
+def organisations(sentence: str) -> list[str]:
+    """The organisations the entity recogniser names in ``sentence``."""
+    return [sentence[a:b] for a, b, label in entities(sentence) if label == "ORG"]
+
+
+def counted_noun(sentence: str, start: int, end: int) -> str | None:
+    """The plural noun a count in ``sentence[start:end]`` counts, as the trained parser reads it ("164 people",
+    "more than 34 different states" -> states); None when the count modifies no plural noun ("Acme employs
+    164"; "from four employees to nine last year", where a count of nine cannot count one year)."""
+    for token in _parsed(sentence):
+        if start <= token.idx < end and token.dep_ == "nummod" and token.head.tag_ in ("NNS", "NNPS"):
+            if not start <= token.head.idx < end:
+                return token.head.text
+    return None
+
+
 def _phrase(token) -> str:  # noqa: ANN001 - a spaCy Token
     """The token with every word that depends on it: a subject's or an object's whole phrase."""
     return " ".join(w.text for w in token.subtree)

@@ -566,3 +566,40 @@ def test_a_label_the_question_does_not_name_whole_is_no_answer() -> None:
     for question in ("What kind of office does Brightwater Labs rent?", "What note did Brightwater Labs publish?"):
         asked = Answerer().answer(question, facts_page(question))
         assert asked.abstained, (question, asked.answer)
+
+
+def test_a_related_word_of_the_subjects_own_passive_predicate_names_its_agent() -> None:
+    q = read_question("Who founded Brightwater Labs?", None, "Brightwater Labs")
+    reading = read(q, [Passage("Brightwater Labs was started by Ana Ruiz and Tom Berg in a garage in 2015.", 0, 1)])
+    assert reading.answer is not None and "Ana Ruiz" in reading.answer.value
+    # Another body's start is not the company's founding.
+    other = read(q, [Passage("The Porto office of Brightwater Labs was started by Ana Ruiz in 2019.", 0, 1)])
+    assert other.answer is None
+
+
+def test_our_role_on_the_companys_pages_is_the_companys() -> None:
+    q = read_question("Who is Brightwater Labs' CEO?", None, "Brightwater Labs")
+    reading = read(q, [Passage("Today we welcome Ana Ruiz as our new Chief Executive Officer.", 0, 1)])
+    assert reading.answer is not None and reading.answer.value == "Ana Ruiz"
+    other = read(q, [Passage("Tom Berg, our partner’s new Chief Executive Officer, opened the event.", 0, 1)])
+    assert other.answer is None
+
+
+def test_a_role_beside_a_name_on_the_companys_page_is_the_companys() -> None:
+    q = read_question("Who is Brightwater Labs' CTO?", None, "Brightwater Labs")
+    sentence = "Ana Ruiz, co-founder and CTO, leads engineering."
+    reading = read(q, [Passage(sentence, 0, 1, "About Brightwater Labs")])
+    assert reading.answer is not None and reading.answer.value == "Ana Ruiz"
+    # On a page about someone else, or beside another organisation, the role may be theirs.
+    assert read(q, [Passage(sentence, 0, 1, "Globex joins the Harbour alliance")]).answer is None
+    assert read(q, [Passage("Ana Ruiz, co-founder and CTO at Globex, spoke first.", 0, 1, "About Brightwater Labs")]).answer is None
+
+
+def test_a_count_of_something_else_is_no_candidate() -> None:
+    q = read_question("How many employees does Brightwater Labs have?", None, "Brightwater Labs")
+    passages = [Passage("Brightwater Labs is based in Porto, though we’re a remote team spread across more than 34 different "
+                        "states.", 0, 1, "About Brightwater Labs"),
+                Passage("We’re currently made up of 164 people — and one ferret.", 1, 2, "About Brightwater Labs")]
+    reading = read(q, passages)
+    assert reading.answer is not None and reading.answer.value == "164"
+

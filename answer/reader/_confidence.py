@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from cikb.answer.entities import KIND_LABELS, KIND_VETOES, predicate_subjects, vetoed
+from cikb.answer.entities import KIND_LABELS, KIND_VETOES, counted_noun, predicate_subjects, vetoed
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import MONTHS, stems_of, tokens_of
 from cikb.answer.reader._question import Question
@@ -95,10 +95,24 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
             found = entity_spans(s.plain, CANDIDATE_LABELS[q.kind])
             named = [n for n in filtered(q, s.plain, found) if not is_subject(q, n)]
             confirmed += [n for n in named if not any(overlap(n, c) for c in confirmed)]
+        if q.kind == "number":
+            confirmed = [span for span in confirmed if _counts_what_is_asked(q, s.plain, span)]
         s.spans = sorted(confirmed, key=lambda span: span.start)
         if s.spans:
             kept.append(s)
     return kept
+
+
+def _counts_what_is_asked(q: Question, sentence: str, span: Span) -> bool:
+    """A count of something the question does not ask about is no answer to it: "spread across 34 different
+    states" counts states, not employees (the noun it counts, as the trained parser reads it)."""
+    noun = counted_noun(sentence, span.start, span.start + len(span.text))
+    return noun is None or any(match_weight(t, stems_of(noun)) > 0 for t in q.terms)
+
+
+def _counts_a_related_word(q: Question, sentence: str, span: Span) -> bool:
+    noun = counted_noun(sentence, span.start, span.start + len(span.text))
+    return noun is not None and any(match_weight(t, stems_of(noun)) > 0 for t in q.terms)
 
 
 def states_question(q: Question, s: Sentence) -> bool:
@@ -159,7 +173,9 @@ def _states_a_term(q: Question, s: Sentence) -> bool:
         return True
     # "UNFPA began operations in 1969", "ABC originally launched on October 12, 1943": a related word of the
     # question's predicate, in a sentence about the subject, just before the value (never more than low).
-    return s.about_subject and any(_related_just_before(q, s.plain, span) for span in s.spans)
+    # "made up of 164 people": for a count, the related word is the noun it counts.
+    return s.about_subject and any(_related_just_before(q, s.plain, span) or (q.kind == "number" and _counts_a_related_word(q, s.plain, span))
+                                   for span in s.spans)
 
 
 def _related_just_before(q: Question, sentence: str, span: Span, reach: int = 5) -> bool:
@@ -173,13 +189,14 @@ def _same_value(a: str, b: str) -> bool:
     return wa <= wb or wb <= wa
 
 
-def _agent_of(q: Question, sentence: str, span: Span) -> bool:
-    """A name in the 'by ...' phrase of the question's predicate: "founded in 1899 by a group of players led by Jane Roe"."""
+def _agent_of(q: Question, sentence: str, span: Span, least: float = 1.0) -> bool:
+    """A name in the 'by ...' phrase of the question's predicate: "founded in 1899 by a group of players led by Jane Roe";
+    with ``least`` at the related weight, of a related word too ("was started by Jane Roe")."""
     if q.kind not in ("person", "org"):
         return False
     tokens = tokens_of(sentence[:span.start])
     for i in range(len(tokens) - 1, max(-1, len(tokens) - 25), -1):
-        if any(match_weight(t, stems_of(tokens[i][0])) == 1.0 for t in q.terms):
+        if any(match_weight(t, stems_of(tokens[i][0])) >= least for t in q.terms):
             after = sentence[tokens[i][2]:span.start]
             return bool(re.search(r"\bby\b", after)) and not re.search(r"[.;:]", after)
     return False
@@ -207,6 +224,9 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         return "high"  # "was not founded in 1949" ties 1949 to the predicate too, to deny it
     if direct and (tight or far <= 4 or (_agent_of(q, best.plain, span) and not rivals and not best.negated)):
         return "medium"  # the agent of a passive predicate: "was founded in 2011 in Portland, Oregon, by Jane Roe"
+    if (best.role == 2 and not rivals and not best.negated and all(match_weight(t, best.stems) > 0 for t in q.terms)
+            and _agent_of(q, best.plain, span, least=RELATED_WEIGHT)):
+        return "medium"  # the subject's own passive predicate, in a related word: "Acme was started by Jane Roe"
     if _labelled(q, best, span) and not rivals and (unique or q.kind == "place"):
         return "medium"  # a place's parts ("48 Quay Street, Bristol", "United Kingdom") are one labelled value
     if best.coverage >= 0.5 and best.about_subject and tight and not rivals:

@@ -11,12 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cikb.answer.entities import apposed_to_name, organisations
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import MIN_WORDS, plain, stems_of, tokens_of
 from cikb.answer.reader._question import CONTACT_ASKED, TOTAL, Question
-from cikb.answer.reader._subject import LABEL_LINE, creates_other, mentions_subject, owned_predicate, subject_role
+from cikb.answer.reader._subject import LABEL_LINE, creates_other, mentions_subject, our_role, owned_predicate, subject_role
 from cikb.answer.reader._spans import Span, contact_spans, normal, spans, subject_is_patient
 
 NEGATION_PENALTY = 0.5
@@ -134,6 +135,16 @@ def _role_stems(q: Question, s: Sentence) -> set[str]:
     return set().union(*(stems_of(w) for w, _, _ in tokens_of(rest)))
 
 
+def page_role(q: Question, s: Sentence) -> bool:
+    """A role set beside a name, with no organisation named in the sentence, on a page whose title names the
+    subject: "Jane Roe, co-founder and CTO, leads engineering." on "About Acme" is Acme's CTO; beside
+    "Globex" it may be Globex's."""
+    others = [o for o in organisations(s.plain) if not all(_ROLE_WORD.fullmatch(w) for w in o.split())]  # "CTO" read as one
+    if others or not mentions_subject(q, s.passage.title or ""):
+        return False
+    return apposed_to_name(s.plain, lambda word: any(match_weight(t, stems_of(word)) == 1.0 for t in q.terms))
+
+
 def score_sentences(q: Question, sentences: list[Sentence]) -> None:
     total = len(sentences) or 1
     stems = {id(s): reading_stems(q, s) for s in sentences}
@@ -162,6 +173,10 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
         elif (s.role == 0 and LABEL_LINE.match(s.plain)
               and mentions_subject(q, s.passage.title or "")):
             s.role = 2  # "Address: 548 Market St" on "About Acme" or under "Facts about Acme": the page's subject
+        elif s.role == 0 and q.kind == "person" and our_role(q, s.plain):
+            s.role = 1  # "We welcome Jane Roe as our new CEO": the role is the company's
+        elif s.role == 0 and q.officer and page_role(q, s):
+            s.role = 1  # "Jane Roe, co-founder and CTO, leads engineering." on "About Acme"
         elif s.role == 1 and q.wants == "agent" and subject_is_patient(q, s.plain):
             s.role = 2  # "Who operates Acme?": "Globex is the firm that operates Acme" is about who operates Acme
         s.spans = spans(q, s.plain)

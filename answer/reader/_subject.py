@@ -103,6 +103,26 @@ def owned_predicate(q: Question, sentence: str) -> bool:
     return False
 
 
+OUR_REACH = 3  # "our CEO", "our new CEO", "our co-founder and CTO": the role "our" owns follows it closely
+
+
+def our_role(q: Question, sentence: str) -> bool:
+    """A role of the question named as the writer's own ("we welcome Jane Roe as our new CEO"): on the company's
+    pages, "our" is the company, as a possessive of the role asked about (not "us" anywhere in the sentence)."""
+    tokens = tokens_of(sentence)
+    for i, (word, _, _) in enumerate(tokens):
+        if word.lower() != "our":
+            continue
+        reach = tokens[i + 1:i + 1 + OUR_REACH]
+        end = next((k for k, (_, a, _) in enumerate(reach) if re.search(r"[,;:.]", sentence[tokens[i][2]:a])), len(reach))
+        for word, _, _ in reach[:end]:
+            if any(match_weight(t, stems_of(word)) == 1.0 for t in q.terms):
+                return True
+            if word.lower().endswith(("'s", "’s")):
+                break  # "our partner's CEO" is the partner's
+    return False
+
+
 def _main_subject(sentence: str) -> list[str] | None:
     """The name the main clause starts with, after an opening phrase ("In 2013, ISRG's Let's Encrypt ..." -> ISRG's Let's Encrypt)."""
     if _opens_with_phrase(sentence):
