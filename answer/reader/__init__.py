@@ -16,8 +16,9 @@ retrieved text through this module, so the same chunks give the same answer to t
    the reader as instructions (:mod:`cikb.answer.instructions`) are not read at all.
 4. Typed spans are read from the best sentences: dates validated and normalised with ``dateparser``,
    money with ``price-parser``, numbers written as words with ``number-parser``, names and places
-   from capitalisation and the words around them (spaCy's ``en_core_web_sm`` was measured for
-   this and not adopted: see the README's *Ask* section).
+   from capitalisation and the words around them; spaCy's ``en_core_web_sm``
+   (:mod:`cikb.answer.entities`) confirms each value's kind, adds the names it recognises, and its
+   parse says whose predicate it is, what a count counts and whom a role is set beside.
 5. :func:`read` votes among the best sentences' values and says how sure it is: ``high`` needs the
    sentence to hold every key term, be about the subject, tie the value tightly to the question's
    predicate ("was founded in 2013"), hold no negation and no equally strong sentence to propose another value. Free
