@@ -18,6 +18,7 @@ bought its first Acme licence" dates Globex's founding.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
@@ -97,6 +98,74 @@ def apposed_to_name(sentence: str, is_role: Callable[[str], bool]) -> bool:
         if head.dep_ == "appos" and head.head.tag_ == "NNP":
             return True
     return False
+
+
+_OWNING_PREPOSITIONS = frozenset({"of", "at"})
+
+
+@dataclass(frozen=True)
+class RoleStatement:
+    """One role word of a sentence as the trained parser reads it: whether the value (a name's span) holds it,
+    and whose role it is (the owner's words; empty where the parse names none)."""
+
+    held_by_value: bool
+    owner: str
+
+
+def role_statements(sentence: str, is_role: Callable[[str], bool], value: tuple[int, int]) -> list[RoleStatement]:
+    """Who holds each role word of ``sentence`` and whose role it is. The holder: the name the role is set beside
+    ("Jane Roe, CTO"; "CEO Jane Roe"), the subject of "is" or "was appointed" ("Jane Roe is CTO"), or the party of
+    the verb that "as CEO" describes ("Globex appoints Jane Roe as CEO"; "Jane Roe joins Globex as CEO"). The
+    owner: a possessive ("our CEO", "Globex's CEO"), "of"/"at" ("CEO of Globex"), a name before the role
+    ("Globex CEO Jane Roe"), or the verb's other party ("appoints", "joins")."""
+    found = []
+    for token in _parsed(sentence):
+        if is_role(token.text):
+            head = _chain_head(token)
+            holder, party = _holder(head, value)
+            owner = next((o for t in (token, *token.conjuncts) if (o := _owner_of(t, value))), "") or party
+            found.append(RoleStatement(holder is not None and _inside(holder, value), owner))
+    return found
+
+
+def _chain_head(token):  # noqa: ANN001, ANN202 - spaCy Tokens
+    """The first of conjoined roles ("co-founder and CTO" -> co-founder): it carries the phrase's relation."""
+    while token.dep_ == "conj" and token.head is not token:
+        token = token.head
+    return token
+
+
+def _holder(role, value: tuple[int, int]):  # noqa: ANN001, ANN202 - spaCy Tokens
+    """The token naming who holds ``role``, and the verb's other party for "as" (the owner); (None, "") if none."""
+    if role.dep_ == "appos" or (role.dep_ == "compound" and role.head.tag_ == "NNP"):
+        return role.head, ""
+    if role.dep_ in ("attr", "oprd"):
+        subjects = [c for c in role.head.children if c.dep_ in ("nsubj", "nsubjpass")]
+        return (subjects[0], "") if subjects else (None, "")
+    if role.dep_ == "pobj" and role.head.text.lower() == "as":
+        verb = role.head.head  # "appoints Jane Roe as CEO": "as" hangs on the verb or on its object
+        if not verb.tag_.startswith("VB") and verb.dep_ in ("dobj", "nsubj"):
+            verb = verb.head
+        parties = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass", "dobj")]
+        holder = next((p for p in parties if _inside(p, value)), None)
+        others = [p for p in parties if p is not holder]
+        return holder, (_name(others[0]) if holder is not None and others else "")
+    return None, ""
+
+
+def _owner_of(token, value: tuple[int, int]) -> str:  # noqa: ANN001 - a spaCy Token
+    for child in token.children:
+        if child.dep_ == "poss" or (child.dep_ == "compound" and child.tag_ == "NNP" and not _inside(child, value)):
+            return _name(child)
+        if child.dep_ == "prep" and child.text.lower() in _OWNING_PREPOSITIONS:
+            objects = [c for c in child.children if c.dep_ == "pobj"]
+            if objects:
+                return _name(objects[0])
+    return ""
+
+
+def _inside(token, value: tuple[int, int]) -> bool:  # noqa: ANN001 - a spaCy Token
+    return value[0] <= token.idx < value[1]
 
 
 def organisations(sentence: str) -> list[str]:

@@ -7,8 +7,9 @@ ask about it, phrased in other words than the passage where sites usually do ("e
 "How many users" / "developers use"). Every sentence here was written for this bench; none is taken from
 a shared corpus or a real site, so the figures say where the reader's general signals stop, not how well
 it knows one site. The kinds of facts are the ones company sites usually state (and the shared
-sites' README lists); places, names and numbers are made up. The second list is passages that do
-*not* state the asked fact: the reader must abstain.
+sites' README lists); places, names and numbers are made up. A second list is whole news items (a
+title, a dateline, quotes, "About" paragraphs naming other bodies and their officers), and the last
+is passages that do *not* state the asked fact: the reader must abstain.
 
 An answer is read through the same path as ``cikb ask`` without an LLM (:func:`extract_answer`), and counted
 right when its first cited statement holds the expected text.
@@ -61,6 +62,19 @@ STATED = [
     ("How many hours per month does Acme's free plan include?", "Free: 30 hours per month, public repositories.", "30 hours"),
     ("Which award was Acme nominated for?", "We are proud to be nominated for the Regional Innovation Award 2018.", "Regional Innovation Award"),
     ("Who joined Acme's board?", "Jane Roe of Northwind Capital joins Acme's board of directors.", "Jane Roe"),
+    # Officers as news items name them.
+    ("Who is Acme's CEO?", "Acme appoints Jane Roe as Chief Executive Officer", "Jane Roe"),
+    ("Who is Acme's CEO?", "Jane Roe has been appointed CEO of Acme, effective today.", "Jane Roe"),
+    ("Who is the CEO of Acme?", "“We are thrilled with the result,” said Jane Roe, CEO and co-founder of Acme.", "Jane Roe"),
+    ("Who co-founded Acme?", "Jane Roe, who co-founded Acme with John Doe in 2014, now leads its research.", "Jane Roe"),
+    ("Who founded Acme?", "Jane Roe (CEO) and John Doe (CTO) founded Acme in 2014.", "Jane Roe"),
+    ("Who is Acme's CTO?", "John Doe joins Acme as CTO from Globex.", "John Doe"),
+    ("Who is Acme's CEO?", "Jane Roe takes over as CEO of Acme from founder John Doe.", "Jane Roe"),
+    ("Who is Acme's CEO?", "Acme CEO Jane Roe opened the conference on Tuesday.", "Jane Roe"),
+    ("Who are Acme's co-founders?", "Acme was co-founded in 2014 by Jane Roe and John Doe.", "Jane Roe"),
+    ("Who is Acme's CTO?", "Our CTO, John Doe, will present the roadmap.", "John Doe"),
+    ("Who joined Acme's board of directors?", "Acme also welcomes Jane Roe, partner at Northwind Capital, to its board "
+     "of directors.", "Jane Roe"),
 ]
 
 # (question, passage that does not state it)
@@ -75,6 +89,58 @@ NOT_STATED = [
     ("Who founded Acme?", "Read the interview with Jane Roe, founder of Globex, on our blog."),
     ("What is Acme's phone number?", "Globex support: +1 555 0100. Acme is a Globex partner."),
     ("How much funding has Acme raised?", "Our customers saved $2 million last year with Acme."),
+    ("Who is Acme's CEO?", "Globex appoints Jane Roe as Chief Executive Officer; Acme congratulates her."),
+    ("Who is Acme's CEO?", "“Acme made this easy,” said Jane Roe, CEO of Globex."),
+    ("Who is Acme's CTO?", "John Doe joins Globex as CTO after five years at Acme."),
+    ("Who founded Acme?", "Jane Roe, who founded Globex in 2009, is an Acme customer."),
+    ("Who is Acme's CEO?", "Globex CEO Jane Roe opened the Acme conference on Tuesday."),
+]
+
+# News items as company sites publish them: a title, a dateline, quotes, and "About" paragraphs of other bodies.
+PR1 = """# Acme appoints Jane Roe as Chief Executive Officer
+
+LEEDS, March 3, 2019 — Acme, the release automation company, today announced the appointment of Jane Roe as Chief Executive Officer. Roe joins from Globex, where she was Vice President of Sales. She succeeds co-founder John Doe, who will remain with the company as CTO.
+
+“Jane brings twenty years of experience in enterprise software,” said John Doe. “I look forward to focusing on the product.”
+
+## About Acme
+
+Acme helps teams release software safely with canary releases. Founded in 2014 by John Doe and Tom Berg, Acme is headquartered in Leeds.
+
+## About Globex
+
+Initech, led by CEO Mary Major, is a software company in Berlin."""
+
+PR2 = """# Acme raises €3 million Series A led by Northwind Capital
+
+Acme, the Leeds-based release automation startup, has closed a €3 million Series A round led by Northwind Capital, with participation from Fabrikam Ventures and existing investor Contoso Partners. The funding will be used to expand the sales team.
+
+“This round lets us grow in Europe and the US,” says Jane Roe, CEO of Acme. As part of the investment, Tom Berg of Northwind Capital joins Acme's board of directors."""
+
+PR3 = """# Globex Labs is now Acme
+
+We have changed our name! Globex Labs, the company behind the open-source Acme platform, will from now on be called Acme. Our team of 25 people in Leeds stays the same.
+
+Acme was founded in 2014 by John Doe and Tom Berg. John Doe is our CEO and Tom Berg is our CTO."""
+
+# (page, question, text the first statement must hold): whole news items, with the other bodies they name
+PAGES = [
+ (PR1, "Who is Acme's CEO?", "Jane Roe"),
+ (PR1, "Who is Acme's CTO?", "John Doe"),
+ (PR1, "Who co-founded Acme?", "John Doe"),
+ (PR1, "Where is Acme headquartered?", "Leeds"),
+ (PR1, "When was Acme founded?", "2014"),
+ (PR1, "Where did Acme's CEO work before?", "Globex"),
+ (PR2, "How much did Acme raise in its Series A?", "3 million"),
+ (PR2, "Who led Acme's Series A?", "Northwind Capital"),
+ (PR2, "Which investors took part in Acme's Series A?", "Fabrikam"),
+ (PR2, "Who is Acme's CEO?", "Jane Roe"),
+ (PR2, "Who joined Acme's board?", "Tom Berg"),
+ (PR3, "What was Acme's former name?", "Globex Labs"),
+ (PR3, "What was Acme called before?", "Globex Labs"),
+ (PR3, "How many employees does Acme have?", "25"),
+ (PR3, "Who is Acme's CTO?", "Tom Berg"),
+ (PR3, "Who founded Acme?", "John Doe"),
 ]
 
 CRAWLED = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -112,6 +178,14 @@ def main() -> None:
             verdict = "wrong"
         if args.verbose:
             print(f"{verdict:8s} {question}  <- {passage[:70]!r}")
+    page_right = page_wrong = 0
+    for page, question, expected in PAGES:
+        stated = first_statement(question, page)
+        verdict = "abstain" if stated is None else "right" if expected.lower() in stated.lower() else "wrong"
+        page_right += verdict == "right"
+        page_wrong += verdict == "wrong"
+        if args.verbose:
+            print(f"{verdict:8s} {question}  <- a news item: {page.splitlines()[0]!r}")
     answered = 0
     for question, passage in NOT_STATED:
         stated = first_statement(question, passage)
@@ -119,6 +193,8 @@ def main() -> None:
         if args.verbose:
             print(f"{'ANSWERED' if stated else 'abstain':8s} {question}  <- {passage[:70]!r} (not stated)")
     print(f"stated in other words: {len(STATED)} cases: right {right}, abstained {abstained}, wrong {wrong}")
+    print(f"news items: {len(PAGES)} cases: right {page_right}, abstained {len(PAGES) - page_right - page_wrong}, "
+          f"wrong {page_wrong}")
     print(f"not stated: {len(NOT_STATED)} cases: abstained {len(NOT_STATED) - answered}, answered (wrong) {answered}")
 
 

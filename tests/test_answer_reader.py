@@ -603,3 +603,35 @@ def test_a_count_of_something_else_is_no_candidate() -> None:
     reading = read(q, passages)
     assert reading.answer is not None and reading.answer.value == "164"
 
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Globex appoints Ana Ruiz as Chief Executive Officer; Brightwater Labs congratulates her.",
+     "Ana Ruiz joins Globex as CEO after five years at Brightwater Labs.",
+     "Globex CEO Ana Ruiz opened the Brightwater Labs conference on Tuesday."],
+)
+def test_a_role_the_parse_gives_to_another_body_is_not_the_subjects(sentence: str) -> None:
+    q = read_question("Who is Brightwater Labs' CEO?", None, "Brightwater Labs")
+    assert read(q, [Passage(sentence, 0, 1)]).answer is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Brightwater Labs appoints Ana Ruiz as Chief Executive Officer",
+     "Ana Ruiz joins Brightwater Labs as CEO from Globex.",
+     "“We are thrilled,” said Ana Ruiz, CEO and co-founder of Brightwater Labs."],
+)
+def test_a_role_the_parse_gives_to_the_subject_is_its_officers(sentence: str) -> None:
+    q = read_question("Who is Brightwater Labs' CEO?", None, "Brightwater Labs")
+    reading = read(q, [Passage(sentence, 0, 1)])
+    assert reading.answer is not None and reading.answer.value == "Ana Ruiz"
+
+
+def test_a_name_ends_at_its_comma() -> None:
+    # "Brightwater Labs, the Porto-based ..., has closed": the sentence is led by the company, so the round it
+    # closed is its own and the round's lead is the answer.
+    q = read_question("Who led Brightwater Labs' Series A?", None, "Brightwater Labs")
+    reading = read(q, [Passage("Brightwater Labs, the Porto-based water analytics startup, has closed a €3 million Series A "
+                               "round led by Northwind Capital, with participation from Fabrikam Ventures.", 0, 1)])
+    assert reading.answer is not None and reading.answer.value == "Northwind Capital"

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from cikb.answer.entities import KIND_LABELS, KIND_VETOES, counted_noun, predicate_subjects, vetoed
+from cikb.answer.entities import KIND_LABELS, KIND_VETOES, RoleStatement, counted_noun, predicate_subjects, role_statements, vetoed
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import MONTHS, stems_of, tokens_of
 from cikb.answer.reader._question import Question
@@ -203,7 +203,8 @@ def _agent_of(q: Question, sentence: str, span: Span, least: float = 1.0) -> boo
 
 
 def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: list[Sentence], best_key: str) -> Confidence:
-    if q.kind == "text" or (best.role == 1 and another_acts(q, best)):
+    roles = _roles(q, best, span)
+    if q.kind == "text" or (best.role == 1 and another_acts(q, best)) or another_holds_role(roles, q):
         return "low"
     # A rival: another sentence about the subject that states a different value as directly.
     rivals = {key for key in (nearest_span(q, s)[0].key for s in candidates
@@ -222,7 +223,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     unique = len(keys) == 1 or (tight and not any(tightly_linked(q, best.plain, s) for s in best.spans if s.key != span.key))
     if direct and unique and not rivals and tight and best.role == 2 and not best.negated:
         return "high"  # "was not founded in 1949" ties 1949 to the predicate too, to deny it
-    if direct and (tight or far <= 4 or (_agent_of(q, best.plain, span) and not rivals and not best.negated)):
+    if direct and (tight or far <= 4 or (_agent_of(q, best.plain, span) and not rivals and not best.negated)
+                   or (holds_subjects_role(roles, q, best) and not rivals and not best.negated)):
         return "medium"  # the agent of a passive predicate: "was founded in 2011 in Portland, Oregon, by Jane Roe"
     if (best.role == 2 and not rivals and not best.negated and all(match_weight(t, best.stems) > 0 for t in q.terms)
             and _agent_of(q, best.plain, span, least=RELATED_WEIGHT)):
@@ -240,6 +242,33 @@ def another_acts(q: Question, s: Sentence) -> bool:
     first Acme licence in 2016" mentions Acme but dates Globex's founding."""
     found = predicate_subjects(s.plain, lambda word: any(match_weight(t, stems_of(word)) == 1.0 for t in q.terms))
     return bool(found) and not any(refers_to_subject(q, subject) or refers_to_subject(q, obj) for subject, obj in found)
+
+
+def _roles(q: Question, s: Sentence, span: Span) -> list[RoleStatement]:
+    if not q.officer:
+        return []
+    return role_statements(s.plain, lambda word: any(match_weight(t, stems_of(word)) == 1.0 for t in q.terms),
+                           (span.start, span.start + len(span.text)))
+
+
+def _owned_by_subject(q: Question, owner: str) -> bool:
+    return refers_to_subject(q, owner) or owner.lower() in _OWN_POSSESSIVES
+
+
+def another_holds_role(roles: list[RoleStatement], q: Question) -> bool:
+    """An officer's role that the parse gives to another body and never to the subject: "Globex appoints Jane Roe
+    as CEO", "Jane Roe joins Globex as CTO", "Globex CEO Jane Roe" do not name the subject's officer."""
+    owners = [r.owner for r in roles if r.owner]
+    return bool(owners) and not any(_owned_by_subject(q, o) for o in owners)
+
+
+def holds_subjects_role(roles: list[RoleStatement], q: Question, s: Sentence) -> bool:
+    """The parse sets the value in the subject's role: "Jane Roe joins Acme as CEO", "Acme CEO Jane Roe", "Jane
+    Roe, our CTO"; or in a role no one else owns, in a sentence about the subject ("Jane Roe is CTO")."""
+    return any(r.held_by_value and (_owned_by_subject(q, r.owner) if r.owner else s.about_subject) for r in roles)
+
+
+_OWN_POSSESSIVES = frozenset({"our", "its", "their"})  # on the company's pages, the company's own (or unclear)
 
 
 def _labelled(q: Question, s: Sentence, span: Span) -> bool:

@@ -221,7 +221,8 @@ def _leading_name(text: str) -> list[str] | None:
     """The words a sentence starts with up to its first lowercase word (its subject's name part):
     'The Royal Institute of British Architects is' -> [The, Royal, Institute, of, British, Architects];
     'It was' -> [It]; 'The club has' -> [The, club]."""
-    tokens = [w for w, _, _ in tokens_of(text[:200])]
+    # A name ends at its comma: "Acme, the Amsterdam-based startup, has" is led by Acme.
+    tokens = [w for w, _, _ in tokens_of(text[:200].split(",", 1)[0])]
     if not tokens:
         return None
     first = _CONTRACTION.sub("", tokens[0])  # "We’re", "It's": the pronoun is the subject
