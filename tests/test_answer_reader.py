@@ -635,3 +635,25 @@ def test_a_name_ends_at_its_comma() -> None:
     reading = read(q, [Passage("Brightwater Labs, the Porto-based water analytics startup, has closed a €3 million Series A "
                                "round led by Northwind Capital, with participation from Fabrikam Ventures.", 0, 1)])
     assert reading.answer is not None and reading.answer.value == "Northwind Capital"
+
+
+@pytest.mark.parametrize(
+    ("line", "street"),
+    [("Brightwater Labs GmbH, Hafenstraße 12, 24103 Kiel, Germany", "Hafenstraße 12"),
+     ("Brightwater Labs B.V.\nOudegracht 45\n3511 AB Utrecht\nThe Netherlands", "Oudegracht 45"),
+     ("Brightwater Labs SAS, 12 rue de la Paix, 75002 Paris, France", "12 rue de la Paix"),
+     ("Brightwater Labs Lda., Rua Augusta 12, 1100-053 Lisboa, Portugal", "Rua Augusta 12")],
+)
+def test_a_postal_address_in_another_countrys_form_states_where_the_company_is(line: str, street: str) -> None:
+    reading = read(read_question("What is Brightwater Labs' address?", None, "Brightwater Labs"), [Passage(line, 0, 1)])
+    assert reading.answer is not None and reading.answer.value.startswith(street)
+
+
+def test_another_bodys_address_or_a_date_is_no_address_of_the_company() -> None:
+    q = read_question("What is Brightwater Labs' address?", None, "Brightwater Labs")
+    assert read(q, [Passage("Globex GmbH, Hafenstraße 12, 24103 Kiel, is a Brightwater Labs partner.", 0, 1)]).answer is None
+    assert read(q, [Passage("On March 12, 2019 Brightwater Labs opened its second lab.", 0, 1)]).answer is None
+    # Two addresses of the company (an old office and a new one): neither is stated as the address.
+    two = [Passage("Brightwater Labs GmbH, Hafenstraße 12, 24103 Kiel", 0, 1),
+           Passage("Brightwater Labs GmbH, Kaiserstraße 5, 60311 Frankfurt", 1, 2)]
+    assert read(q, two).answer is None

@@ -16,7 +16,7 @@ from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import MONTHS, stems_of, tokens_of
 from cikb.answer.reader._question import Question
 from cikb.answer.reader._subject import LABEL_LINE, refers_to_subject
-from cikb.answer.reader._spans import CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, is_subject, overlap
+from cikb.answer.reader._spans import CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, is_postal_address, is_subject, overlap
 from cikb.answer.reader._scoring import Sentence, nearest_span, reading_stems
 
 Confidence = Literal["high", "medium", "low", "none"]
@@ -219,6 +219,12 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         # need not be there, only the subject, and no sentence about it may give another one.
         others = {s.spans[0].key for s in candidates if s.about_subject} - {best_key}
         return "medium" if best.about_subject and not others and not best.negated else "low"
+    if q.kind == "place" and is_postal_address(span.text):
+        # A whole postal address states its own kind, like an e-mail address: the sentence need only be the
+        # subject's ("Acme GmbH, Hafenstraße 12, 24103 Kiel"), with no other address of it among the candidates.
+        others = {s.key for c in candidates if c.about_subject for s in c.spans if is_postal_address(s.text)} - {best_key}
+        if best.role == 2 and not others and not best.negated:
+            return "medium"
     keys = {s.key for s in best.spans}
     unique = len(keys) == 1 or (tight and not any(tightly_linked(q, best.plain, s) for s in best.spans if s.key != span.key))
     if direct and unique and not rivals and tight and best.role == 2 and not best.negated:

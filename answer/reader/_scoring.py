@@ -18,7 +18,7 @@ from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import MIN_WORDS, plain, stems_of, tokens_of
 from cikb.answer.reader._question import CONTACT_ASKED, TOTAL, Question
 from cikb.answer.reader._subject import LABEL_LINE, creates_other, mentions_subject, our_role, owned_predicate, subject_role
-from cikb.answer.reader._spans import Span, contact_spans, normal, spans, subject_is_patient
+from cikb.answer.reader._spans import Span, contact_spans, holds_postal_address, normal, spans, subject_is_patient
 
 NEGATION_PENALTY = 0.5
 BOILERPLATE_PENALTY = 0.1
@@ -109,11 +109,13 @@ _OWNER_AFTER = re.compile(rf"\b(?P<role>{_ROLE})\s+(?:of|at)\s+(?:the\s+)?(?P<ow
 def reading_stems(q: Question, s: Sentence) -> set[str]:
     """The stems a sentence is matched to the question by: its own, less a role someone else holds (person
     questions), plus the contact words when it holds the contact asked for ("Write to press@acme.example"
-    answers "What is Acme's email address?")."""
+    answers "What is Acme's email address?"), plus "address" when it holds a postal address (place questions)."""
     if q.kind == "contact":
         if not contact_spans(q, s.plain):
             return s.stems
         return s.stems | set().union(*(stems_of(w) for w in CONTACT_ASKED[q.contact or "web"]))
+    if q.kind == "place" and holds_postal_address(s.plain):
+        return s.stems | {"address"}  # "Acme GmbH, Hafenstraße 12, 24103 Kiel" states an address without the word
     return _role_stems(q, s)
 
 

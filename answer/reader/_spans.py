@@ -19,7 +19,7 @@ from dateparser.date import DateDataParser
 import phonenumbers
 from number_parser import parse_number
 from price_parser import Price
-from cikb.answer.reader._words import DATE_RE, LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_of, tokens_of
+from cikb.answer.reader._words import DATE_RE, LEGAL_SUFFIXES, MONTHS, POSTAL_RE, YEAR_RE, stem, stems_of, tokens_of
 from cikb.answer.reader._question import DIRECTED_STEMS, PASSIVE, Question, bare, is_own
 from cikb.answer.reader._subject import GENERIC_NAME_WORDS
 
@@ -47,6 +47,15 @@ _ORG_RE = re.compile(
 )
 _ADDRESS_RE = re.compile(r"\b(?:PO Box|P\.O\. Box|\d{1,5})\s+[A-Z0-9][^.;:\n]{3,80}?,\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?(?:,\s*[A-Z][A-Za-z]+)?")
 _STREET_RE = re.compile(r"\b\d{1,5}\s+(?:[A-Z][\w'’.\-]*\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Place|Boulevard|Blvd|Lane|Way|Drive|Square|Plaza)\b\.?(?:,\s*[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*)?")
+def holds_postal_address(sentence: str) -> bool:
+    return bool(POSTAL_RE.search(sentence) or _ADDRESS_RE.search(sentence))
+
+
+def is_postal_address(text: str) -> bool:
+    """A whole postal address (a street, its number and a town with its postcode or state), in any country's form."""
+    return bool(POSTAL_RE.fullmatch(text.strip()) or _ADDRESS_RE.fullmatch(text.strip()))
+
+
 _PLACE_AFTER_RE = re.compile(
     r"\b(?:in|at|(?<!based )on|near|from)\s+((?:the\s+)?(?:\d{1,5}\s+)?[A-Z][\w'’.&\-]*(?:(?:\s+|,\s*)(?:of\s+|and\s+|the\s+|upon\s+)?[A-Z0-9][\w'’.&\-]*){0,6})"
 )
@@ -421,8 +430,10 @@ def _merge_list(sentence: str, found: list[Span]) -> list[Span]:
 
 def _place_spans(q: Question, sentence: str) -> list[Span]:
     found = [Span(m.group().strip(), m.start(), normal(m.group())) for m in _ADDRESS_RE.finditer(sentence)]
+    found += [Span(text, m.start() + m.group().index(text), normal(text)) for m in POSTAL_RE.finditer(sentence)
+              if (text := _without_names(m.group()).strip())]
     if found:
-        return found
+        return sorted(found, key=lambda s: s.start)
     streets = [Span(m.group().strip(" ,."), m.start(), normal(m.group())) for m in _STREET_RE.finditer(sentence)]
     for match in _PLACE_AFTER_RE.finditer(sentence):
         place = re.sub(r"^the\s+", "", match.group(1).strip(" ,"))
@@ -438,6 +449,13 @@ def _place_spans(q: Question, sentence: str) -> list[Span]:
         found.append(Span(text, match.start(1), normal(text)))
     found += [s for s in streets if not any(f.start <= s.start < f.start + len(f.text) for f in found)]
     return sorted(found, key=lambda s: s.start)
+
+
+def _without_names(address: str) -> str:
+    """An address match without a company or a legal form glued before its street ("Acme B.V. Oudegracht 45 ..."
+    -> "Oudegracht 45 ..."): the street is the last run of words before the number."""
+    m = re.match(rf"(?:.*?\b(?:[A-Z]\.){{1,3}}\s+|.*?\b(?:GmbH|AG|Ltd|Lda|SAS|SA|SL|S\.L\.|BV|NV|Inc|LLC|S\.r\.l\.|Srl)\.?,?\s+)(?=\S)", address)
+    return address[m.end():] if m and POSTAL_RE.match(address[m.end():]) else address
 
 
 def _text_spans(q: Question, sentence: str) -> list[Span]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from cikb.core.vocabulary import match_weight
-from cikb.answer.reader._words import DATE_RE, LEGAL_SUFFIXES, SELF_NOUNS, YEAR_RE, stems_of, tokens_of
+from cikb.answer.reader._words import DATE_RE, LEGAL_SUFFIXES, POSTAL_RE, SELF_NOUNS, YEAR_RE, stems_of, tokens_of
 from cikb.answer.reader._question import Question, bare
 
 _PRONOUN_SUBJECT = frozenset({"it", "its", "we", "our", "they", "their"})
@@ -217,12 +217,20 @@ def _names_subject(q: Question, lowered: set[str]) -> bool:
 _CONTRACTION = re.compile(r"['’](?:re|ve|ll|d|s|m)$", re.IGNORECASE)
 
 
+_DOTTED = re.compile(r"\b(?:[A-Za-z]\.){2,4}")
+
+
 def _leading_name(text: str) -> list[str] | None:
     """The words a sentence starts with up to its first lowercase word (its subject's name part):
     'The Royal Institute of British Architects is' -> [The, Royal, Institute, of, British, Architects];
     'It was' -> [It]; 'The club has' -> [The, club]."""
-    # A name ends at its comma: "Acme, the Amsterdam-based startup, has" is led by Acme.
-    tokens = [w for w, _, _ in tokens_of(text[:200].split(",", 1)[0])]
+    # A name ends at its comma ("Acme, the Leeds-based startup, has" is led by Acme) and before an address on
+    # the same line ("Acme B.V. Oudegracht 45 3511 AB Utrecht"); "B.V." is one word, a legal form.
+    head = _DOTTED.sub(lambda m: m.group().replace(".", ""), text[:200].split(",", 1)[0])
+    tokens = [w for w, _, _ in tokens_of(head)]
+    if POSTAL_RE.search(head):  # the street is the word before the first number
+        number = next((i for i, w in enumerate(tokens) if w[0].isdigit()), len(tokens))
+        tokens = tokens[:max(number - 1, 0)]
     if not tokens:
         return None
     first = _CONTRACTION.sub("", tokens[0])  # "We’re", "It's": the pronoun is the subject

@@ -14,7 +14,10 @@ MIN_WORDS = 4  # a shorter piece of prose ("Read more", a lone label) is no sent
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'’\-]*")
 
-LEGAL_SUFFIXES = frozenset({"inc", "ltd", "llc", "corp", "plc", "co", "gmbh", "ag", "sa", "limited", "corporation"})
+# Legal forms a name may carry (American, British and European): "Acme GmbH", "Acme B.V.", "Acme Lda." are Acme.
+LEGAL_SUFFIXES = frozenset({"inc", "ltd", "llc", "corp", "plc", "co", "gmbh", "ag", "sa", "limited", "corporation",
+                            "bv", "nv", "sas", "sarl", "srl", "spa", "lda", "sl", "slu", "oy", "ab", "aps", "asa", "kg",
+                            "ug", "se", "bvba", "sprl", "pty", "pte"})
 
 # Words Snowball merges with a different word: "can be found" is not "founded", "the club's form" is not "formed".
 _STEM_EXCEPTIONS = {"found": "find", "form": "form-noun", "forms": "form-noun"}
@@ -117,6 +120,15 @@ SELF_NOUNS = frozenset(
 
 # Years and dates as written: "2013", "May 24, 2013", "24 May 2013", "September 2015", "2013-05-24".
 MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+
+# A postal address in the forms most countries outside the US write it: the street before its number and the
+# postcode before its town ("Hafenstraße 12, 24103 Kiel", "Oudegracht 45 3511 AB Utrecht", "Rua Augusta 12,
+# 1100-053 Lisboa"), or the number first ("12 rue de la Paix, 75002 Paris").
+_STREET_THEN_NUMBER = (r"(?:(?:[A-ZÀ-Þ][\w'’.\-]*|de|del|della|la|da|do|dos|das|van|von|der|di|du|des|le)\s+){0,5}"
+                       rf"(?!(?:{MONTHS}|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b)[A-Za-zÀ-ÿß][\w'’.\-]*\s+\d{{1,4}}[a-zA-Z]?(?:\s?[-/]\s?\d{{1,4}}[a-zA-Z]?)?")
+_NUMBER_THEN_STREET = r"\d{1,4}(?:\s?(?:bis|ter))?,?\s+(?:[Rr]ue|[Aa]venue|[Bb]oulevard|[Pp]lace|[Qq]uai|[Cc]hemin|[Aa]llée|[Cc]ours|[Rr]oute)\s+[^,\n\d]{2,40}?"
+_POSTCODE_TOWN = r"(?:[A-Z]{1,2}-?)?\d{4,5}(?:-\d{3,4})?(?:\s?[A-Z]{2}(?=\s))?\s+[A-ZÀ-Þ][\w'’\-]+(?:(?:-|\s(?!The\b))[A-ZÀ-Þ][\w'’\-]+)?"
+POSTAL_RE = re.compile(rf"\b(?:{_STREET_THEN_NUMBER}|{_NUMBER_THEN_STREET}),?\s+{_POSTCODE_TOWN}")
 _MONTH = rf"(?:{MONTHS}|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
 _YEAR = r"(?:1[5-9]\d\d|20\d\d)"
 YEAR_RE = re.compile(rf"(?<![\d$€£.,/-]){_YEAR}(?![\d%/])")
