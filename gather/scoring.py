@@ -10,7 +10,8 @@ The shape follows Crawl4AI's ``BestFirstCrawlingStrategy`` with a composite scor
 candidate URL gets a score from general signals, and a priority queue hands out the best
 one next. The signals, all words any company site uses (none are taken from one site):
 
-- the URL's path: its last segment names the page (``/about/``, ``/company/leadership``);
+- the URL's path: its last segment names the page near the site's root (``/about/``,
+  ``/company/leadership``; not ``/work/toolkits/guide/definition-of-terms``);
   a slug's words name the post (``/2024/03/acme-raises-series-b``); a section above it
   (``/press/...``) says the post is company news; a query string (``?page=2``) or a
   listing segment (``/tag/``, ``/page/3/``) marks a listing;
@@ -188,6 +189,7 @@ SIBLING_COST = 1.0  # an unnamed page loses this for each page already taken fro
 HUB_DECAY = 0.0
 CORE_MAX_WORDS = 4  # a page's name or nav label ("Meet the team"), not a post title
 CORE_MAX_OTHER_WORDS = 1  # "About Acme" and "Contact sales", not "Dashboards people actually read"
+CORE_MAX_DEPTH = 2  # /about, /company/leadership (one folder more under a fact section: /company/policies/privacy)
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 _EXTENSION = re.compile(r"\.(html?|php|aspx?|jsp|cfm|shtml)$")
@@ -275,6 +277,8 @@ def core_categories(url: str) -> list[Category]:
         return []  # a dated path is a post (/2019/05/about-time), not a page of the site
     if any(s in POST_SECTIONS for s in segments[:-1]):
         return []  # so is a page under /blog/
+    if len(segments) > CORE_MAX_DEPTH + (segments[0] in FACT_SECTIONS):
+        return []  # a site's fact pages sit near its root: /work/toolkits/content-guide/definition-of-terms is a guide's
     return _core_name(words(segments[-1]))
 
 

@@ -35,6 +35,7 @@ def u(path: str) -> str:
         ("/company/", "about"),
         ("/our-story", "about"),
         ("/company/leadership", "team"),
+        ("/company/policies/privacy", "legal"),  # one folder deeper under a fact section
         ("/team.html", "team"),
         ("/board-of-directors/", "team"),
         ("/contact-us", "contact"),
@@ -71,6 +72,8 @@ def test_core_pages_are_named_by_the_last_path_segment(path: str, category: str)
         "/blog/dashboards-people-read",  # a core word among other words: a post
         "/blog/about-time",  # under /blog/: a post
         "/about-acme-corp-and-its-history",
+        "/work/toolkits/content-guide/definition-of-terms/",  # deep in a guide: the guide's page, not the site's terms
+        "/careers/career-pathways/people-manager/",  # a job family, not the team page
     ],
 )
 def test_other_pages_are_not_core(path: str) -> None:
