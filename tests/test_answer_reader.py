@@ -604,28 +604,19 @@ def test_a_count_of_something_else_is_no_candidate() -> None:
     assert reading.answer is not None and reading.answer.value == "164"
 
 
-
 @pytest.mark.parametrize(
-    "sentence",
-    ["Globex appoints Ana Ruiz as Chief Executive Officer; Brightwater Labs congratulates her.",
-     "Ana Ruiz joins Globex as CEO after five years at Brightwater Labs.",
-     "Globex CEO Ana Ruiz opened the Brightwater Labs conference on Tuesday."],
+    ("sentence", "officer"),
+    [("Globex appoints Ana Ruiz as Chief Executive Officer; Brightwater Labs congratulates her.", None),
+     ("Ana Ruiz joins Globex as CEO after five years at Brightwater Labs.", None),
+     ("Globex CEO Ana Ruiz opened the Brightwater Labs conference on Tuesday.", None),
+     ("Brightwater Labs appoints Ana Ruiz as Chief Executive Officer", "Ana Ruiz"),
+     ("Ana Ruiz joins Brightwater Labs as CEO from Globex.", "Ana Ruiz"),
+     ("“We are thrilled,” said Ana Ruiz, CEO and co-founder of Brightwater Labs.", "Ana Ruiz")],
 )
-def test_a_role_the_parse_gives_to_another_body_is_not_the_subjects(sentence: str) -> None:
-    q = read_question("Who is Brightwater Labs' CEO?", None, "Brightwater Labs")
-    assert read(q, [Passage(sentence, 0, 1)]).answer is None
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    ["Brightwater Labs appoints Ana Ruiz as Chief Executive Officer",
-     "Ana Ruiz joins Brightwater Labs as CEO from Globex.",
-     "“We are thrilled,” said Ana Ruiz, CEO and co-founder of Brightwater Labs."],
-)
-def test_a_role_the_parse_gives_to_the_subject_is_its_officers(sentence: str) -> None:
-    q = read_question("Who is Brightwater Labs' CEO?", None, "Brightwater Labs")
-    reading = read(q, [Passage(sentence, 0, 1)])
-    assert reading.answer is not None and reading.answer.value == "Ana Ruiz"
+def test_whose_role_it_is_as_the_parse_reads_it(sentence: str, officer: str | None) -> None:
+    # The role's owner: the verb's other party ("appoints", "joins ... as"), a name before it, "of".
+    reading = read(read_question("Who is Brightwater Labs' CEO?", None, "Brightwater Labs"), [Passage(sentence, 0, 1)])
+    assert (reading.answer.value if reading.answer else None) == officer
 
 
 def test_a_name_ends_at_its_comma() -> None:
