@@ -173,6 +173,23 @@ def organisations(sentence: str) -> list[str]:
     return [sentence[a:b] for a, b, label in entities(sentence) if label == "ORG"]
 
 
+def asked_noun(question: str) -> str | None:
+    """The noun a question's "which" or "what" qualifies, as the trained parser reads it: "Under which licence is
+    Acme released?" -> licence; "What does Acme sell?" -> None ("what" is the object itself)."""
+    doc = _parsed(question)
+    for token in doc:
+        if token.text.lower() not in ("which", "what") or token.tag_ != "WDT":
+            continue
+        nouns = []  # "which venture firm": the last of the nouns right after it (the parse may attach "which" elsewhere)
+        for word in doc[token.i + 1:]:
+            if not word.tag_.startswith("NN"):
+                break
+            nouns.append(word)
+        if nouns:
+            return nouns[-1].text
+    return None
+
+
 def counted_noun(sentence: str, start: int, end: int) -> str | None:
     """The plural noun a count in ``sentence[start:end]`` counts, as the trained parser reads it ("164 people",
     "more than 34 different states" -> states); None when the count modifies no plural noun ("Acme employs
@@ -182,6 +199,22 @@ def counted_noun(sentence: str, start: int, end: int) -> str | None:
             if not start <= token.head.idx < end:
                 return token.head.text
     return None
+
+
+def stated_as_own(sentence: str, is_word: Callable[[str], bool], is_subject: Callable[[str], bool]) -> bool:
+    """Some word ``is_word`` accepts is a noun or an adjective ("ISRG is a 501(c)(3) nonprofit"), or a main verb
+    whose subject ``is_subject`` accepts ("Acme makes robots"); not a verb of another clause ("while we build
+    software", "a year of making hard decisions")."""
+    for token in _parsed(sentence):
+        if not is_word(token.text):
+            continue
+        if not token.tag_.startswith("VB"):
+            return True
+        verb = _chain_head(token)
+        subjects = [c for c in verb.children if c.dep_ in _SUBJECTS]
+        if verb.dep_ == "ROOT" and subjects and is_subject(_phrase(subjects[0])):
+            return True
+    return False
 
 
 def _phrase(token) -> str:  # noqa: ANN001 - a spaCy Token

@@ -648,3 +648,30 @@ def test_another_bodys_address_or_a_date_is_no_address_of_the_company() -> None:
     two = [Passage("Brightwater Labs GmbH, Hafenstraße 12, 24103 Kiel", 0, 1),
            Passage("Brightwater Labs GmbH, Kaiserstraße 5, 60311 Frankfurt", 1, 2)]
     assert read(q, two).answer is None
+
+
+def test_a_british_spelling_is_the_american_word() -> None:
+    q = read_question("What licence is Brightwater Labs distributed under?", None, "Brightwater Labs")
+    reading = read(q, [Passage("Brightwater Labs is offered under the GNU AGPL V3 open source license.", 0, 1)])
+    assert reading.answer is not None and "GNU AGPL V3" in reading.answer.sentence.text
+
+
+def test_which_noun_is_asked_a_sentence_must_name_one() -> None:
+    # "Under which licence ...": a sentence about the design system without a licence names none, and the
+    # company's own licence is another thing's.
+    q = read_question("Under which licence did Brightwater Labs open-source its design system?", None, "Brightwater Labs")
+    passages = [Passage("We're open-sourcing this design system so you can see how we build the product and think about "
+                        "design as a whole.", 0, 1),
+                Passage("Brightwater Labs is offered under the GNU AGPL V3 open source license.", 1, 2)]
+    assert read(q, passages).answer is None
+    stated = read(q, [Passage("Brightwater Labs open-sourced its design system under the MIT licence.", 0, 1)])
+    assert stated.answer is not None and "MIT" in stated.answer.sentence.text
+
+
+def test_a_related_verb_states_the_fact_only_as_the_subjects_main_verb() -> None:
+    q = read_question("What does Brightwater Labs sell?", None, "Brightwater Labs")
+    made = read(q, [Passage("Brightwater Labs makes water quality sensors for city utilities.", 0, 1)])
+    assert made.answer is not None
+    aside = read(q, [Passage("Brightwater Labs had a year of shipping, learning, and making hard decisions.", 0, 1),
+                     Passage("It was a reminder that while we build software, people keep the momentum.", 1, 2)])
+    assert aside.answer is None

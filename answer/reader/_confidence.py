@@ -11,18 +11,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from cikb.answer.entities import KIND_LABELS, KIND_VETOES, RoleStatement, counted_noun, predicate_subjects, role_statements, vetoed
+from cikb.answer.entities import KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, counted_noun, predicate_subjects, role_statements, stated_as_own, vetoed
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
-from cikb.answer.reader._words import MONTHS, stems_of, tokens_of
+from cikb.answer.reader._words import MONTHS, stem, stems_of, tokens_of
 from cikb.answer.reader._question import Question
 from cikb.answer.reader._subject import LABEL_LINE, refers_to_subject
-from cikb.answer.reader._spans import CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, is_postal_address, is_subject, overlap
+from cikb.answer.reader._spans import CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, instance_spans, is_postal_address, is_subject, overlap
 from cikb.answer.reader._scoring import Sentence, nearest_span, reading_stems
 
 Confidence = Literal["high", "medium", "low", "none"]
 
 MAX_PARSED = 16  # the best sentences the entity recogniser reads for a typed value (about 7 ms each)
 FREE_TEXT_SHARE = 0.6  # of the question's key terms (IDF-weighted) that a free-text answer must hold
+INSTANCE_SHARE = 0.5  # of the key terms a sentence naming one of what is asked must hold ("its design system's licence")
 NAME_KINDS = frozenset({"person", "org", "place"})  # values the entity recogniser finds, not only confirms
 
 AGREEMENT_WEIGHT = 0.15
@@ -124,9 +125,37 @@ def states_question(q: Question, s: Sentence) -> bool:
         return False
     if names_the_label(q, s):
         return True
+    if not _holds_asked_noun(q, s):
+        return False  # "Under which licence ...": a sentence without a licence names none
+    if s.role == 2 and s.coverage >= INSTANCE_SHARE and instance_spans(q, s.plain):
+        return True  # led by the subject, it names one of what is asked: "Acme is offered under the MIT licence"
     stems = reading_stems(q, s)
-    # The subject's own sentence may state every term by a word of its relation ("Acme makes robots" for "sell").
-    return s.lexical >= FREE_TEXT_SHARE or (s.role == 2 and all(match_weight(t, stems) > 0 for t in q.terms))
+    # The subject's own sentence may state every term by a word of its relation ("Acme makes robots" for "sell"),
+    # when the parse makes the subject that word's own ("a year of making hard decisions" sells nothing).
+    return s.lexical >= FREE_TEXT_SHARE or (s.role == 2 and all(match_weight(t, stems) > 0 for t in q.terms)
+                                            and _related_words_are_the_subjects(q, s))
+
+
+# Nouns a question may ask "which" of that a stating sentence need not repeat ("What type of company ...").
+_GENERIC_ASKED = frozenset({"type", "kind", "sort", "name", "way", "part", "one", "ones"})
+
+
+def _related_words_are_the_subjects(q: Question, s: Sentence) -> bool:
+    """The terms the sentence states only by related words are the subject's: a noun or an adjective, or a main verb
+    the subject does ("Acme makes robots"; not "while we build software")."""
+    related = [t for t in q.terms if match_weight(t, s.stems) == RELATED_WEIGHT]
+    if not related:
+        return True
+    return stated_as_own(s.plain, lambda word: any(match_weight(t, stems_of(word)) > 0 for t in related),
+                         lambda phrase: refers_to_subject(q, phrase))
+
+
+def _holds_asked_noun(q: Question, s: Sentence) -> bool:
+    """The sentence holds the noun the question asks "which" or "what" of (or a word of its relation)."""
+    noun = asked_noun(q.text)
+    if noun is None or noun.lower() in _GENERIC_ASKED or stem(noun) in q.subject_terms:
+        return True
+    return any(match_weight(term, reading_stems(q, s)) > 0 for term in stems_of(noun))
 
 
 LABEL_MIN_WORDS = 2  # "Legal name", "Jane Roe": a one-word label ("Note", "Acme") names too little

@@ -12,7 +12,7 @@ from decimal import Decimal, InvalidOperation
 from functools import cache, lru_cache
 from typing import Literal
 
-from cikb.answer.entities import KIND_LABELS, entities
+from cikb.answer.entities import KIND_LABELS, asked_noun, entities
 from cikb.core.vocabulary import match_weight
 from cikb.embed.bm25 import english_stopwords
 from dateparser.date import DateDataParser
@@ -458,9 +458,40 @@ def _without_names(address: str) -> str:
     return address[m.end():] if m and POSTAL_RE.match(address[m.end():]) else address
 
 
+INSTANCE_MODIFIERS = 3  # lowercase words between a name and the noun it names one of ("GNU AGPL V3 open source license")
+INSTANCE_NAME_WORDS = 5
+
+
+def instance_spans(q: Question, sentence: str) -> list[Span]:
+    """A name of the kind the question asks "which" or "what" of, written before that noun: "licensed under the MIT
+    licence" for "Under which licence ...", "the Harbour Works accelerator programme" for "Which accelerator ..."."""
+    noun = asked_noun(q.text)
+    if noun is None:
+        return []
+    wanted = stems_of(noun)
+    tokens = tokens_of(sentence)
+    found = []
+    for i, (word, _, end) in enumerate(tokens):
+        if not stems_of(word) & wanted:
+            continue
+        j = i - 1
+        while j >= 0 and i - j <= INSTANCE_MODIFIERS and tokens[j][0].islower():
+            j -= 1
+        k = j
+        while k >= 0 and j - k < INSTANCE_NAME_WORDS and tokens[k][0][:1].isupper() and not is_own(tokens[k][0].lower(), set(q.subject_terms)):
+            k -= 1
+        if k < j and sentence[tokens[j][2]:tokens[i][1]].strip(" -") == " ".join(w for w, _, _ in tokens[j + 1:i]):
+            text = sentence[tokens[k + 1][1]:end]
+            found.append(Span(text, tokens[k + 1][1], normal(text)))
+    return found
+
+
 def _text_spans(q: Question, sentence: str) -> list[Span]:
-    """The clause after the last key term, else the phrase holding a related word ("a Delaware corporation" for
-    a legal form): weak evidence, so its confidence stays low."""
+    """A name of the kind asked ("the MIT licence"), else the clause after the last key term, else the phrase
+    holding a related word ("a Delaware corporation" for a legal form): weak evidence, so its confidence stays low."""
+    named = instance_spans(q, sentence)
+    if named:
+        return named
     tokens = tokens_of(sentence)
     positions = [i for i, (w, _, _) in enumerate(tokens) if any(match_weight(t, stems_of(w)) == 1.0 for t in q.terms)]
     if positions:

@@ -8,6 +8,7 @@ import re
 from functools import cache, lru_cache
 
 from cikb.core import sentences as sentence_splitter
+from breame.spelling import get_american_spelling
 from py_rust_stemmers import SnowballStemmer
 
 MIN_WORDS = 4  # a shorter piece of prose ("Read more", a lone label) is no sentence to weigh
@@ -30,11 +31,12 @@ def _stemmer() -> SnowballStemmer:
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A word's Snowball stem (the stems BM25 uses), lowercased; 'found' alone is the past of 'find'."""
+    """A word's Snowball stem (the stems BM25 uses), lowercased, of its American spelling ("licence" and "license"
+    are one word); 'found' alone is the past of 'find'."""
     lower = word.lower().strip("'’").replace("’", "'")
     if lower.endswith("'s"):
         lower = lower[:-2]
-    return _STEM_EXCEPTIONS.get(lower) or _stemmer().stem_word(lower)
+    return _STEM_EXCEPTIONS.get(lower) or _stemmer().stem_word(get_american_spelling(lower))
 
 
 def tokens_of(text: str) -> list[tuple[str, int, int]]:
