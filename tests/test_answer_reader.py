@@ -675,3 +675,10 @@ def test_a_related_verb_states_the_fact_only_as_the_subjects_main_verb() -> None
     aside = read(q, [Passage("Brightwater Labs had a year of shipping, learning, and making hard decisions.", 0, 1),
                      Passage("It was a reminder that while we build software, people keep the momentum.", 1, 2)])
     assert aside.answer is None
+
+
+def test_an_irregular_verb_form_is_its_verb() -> None:
+    # "went through" for "go through", read from the entity model's own table of irregular forms.
+    q = read_question("When did Brightwater Labs go through an acquisition process?", None, "Brightwater Labs")
+    reading = read(q, [Passage("In 2025, Brightwater Labs went through an acquisition process.", 0, 1)])
+    assert reading.answer is not None and reading.answer.value == "2025"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from functools import cache, lru_cache
 
+from cikb.answer.entities import irregular_base
 from cikb.core import sentences as sentence_splitter
 from breame.spelling import get_american_spelling
 from py_rust_stemmers import SnowballStemmer
@@ -44,8 +45,12 @@ def tokens_of(text: str) -> list[tuple[str, int, int]]:
 
 
 def stems_of(word: str) -> set[str]:
-    """The stems of a word and of its hyphenated parts ("co-founded" -> co-found, co, found)."""
+    """The stems of a word and of its hyphenated parts ("co-founded" -> co-found, co, found), and of the base of an
+    irregular verb form ("went" -> go)."""
     stems = {stem(word)}
+    base = irregular_base(word) if word.isalpha() else None
+    if base:
+        stems.add(stem(base))
     if "-" in word:
         stems.update(stem(part) for part in word.split("-") if part)
     return stems
