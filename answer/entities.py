@@ -193,12 +193,16 @@ def asked_noun(question: str) -> str | None:
 
 def counted_noun(sentence: str, start: int, end: int) -> str | None:
     """The plural noun a count in ``sentence[start:end]`` counts, as the trained parser reads it ("164 people",
-    "more than 34 different states" -> states); None when the count modifies no plural noun ("Acme employs
-    164"; "from four employees to nine last year", where a count of nine cannot count one year)."""
-    for token in _parsed(sentence):
-        if start <= token.idx < end and token.dep_ == "nummod" and token.head.tag_ in ("NNS", "NNPS"):
-            if not start <= token.head.idx < end:
-                return token.head.text
+    "more than 34 different states" -> states), or the unit of a measure ("a two-person team" -> person); None
+    when the count modifies no plural noun ("Acme employs 164"; "from four employees to nine last year", where a
+    count of nine cannot count one year)."""
+    doc = _parsed(sentence)
+    for token in doc:
+        if not (start <= token.idx < end and token.dep_ == "nummod") or start <= token.head.idx < end:
+            continue
+        measure = token.i + 1 < len(doc) and doc[token.i + 1].text == "-"  # "a two-person team", "a 50-employee firm"
+        if token.head.tag_ in ("NNS", "NNPS") or (measure and token.head.tag_ == "NN"):
+            return token.head.text
     return None
 
 

@@ -682,3 +682,9 @@ def test_an_irregular_verb_form_is_its_verb() -> None:
     q = read_question("When did Brightwater Labs go through an acquisition process?", None, "Brightwater Labs")
     reading = read(q, [Passage("In 2025, Brightwater Labs went through an acquisition process.", 0, 1)])
     assert reading.answer is not None and reading.answer.value == "2025"
+
+
+def test_a_measure_of_people_is_a_headcount() -> None:
+    q = read_question("How many employees does Brightwater Labs have?", None, "Brightwater Labs")
+    reading = read(q, [Passage("Brightwater Labs is built by Ana and Tom, a bootstrapped two-person team.", 0, 1)])
+    assert reading.answer is not None and reading.answer.value == "two"

@@ -331,6 +331,8 @@ def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
     predicate word of the question: the sentence states the fact, it does not merely contain both."""
     tokens = tokens_of(sentence)
     inside = [i for i, (_, a, b) in enumerate(tokens) if a >= span.start and b <= span.start + len(span.text)]
+    if q.kind == "number" and _counts_a_related_word(q, sentence, span):
+        return True  # "made up of 164 people", "a two-person team": the noun it counts, as the parse reads it
     if not inside:
         return False
     if q.kind == "number" and _counts_a_term(q, tokens[inside[-1] + 1:inside[-1] + 1 + COUNTED_REACH]):

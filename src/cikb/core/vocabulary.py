@@ -38,7 +38,7 @@ RELATED_STEMS = {
     "presid": ("ceo", "chief", "execut", "director", "chairman"),
     "lead": ("ceo", "chief", "execut", "director", "presid", "chairman", "head"),  # "Who leads Acme?"
     "leader": ("ceo", "chief", "execut", "director", "presid", "chairman", "head"),
-    "employ": ("peopl", "team", "member"),
+    "employ": ("peopl", "person", "team", "member"),
     "revenu": ("incom", "earn"),
     "sell": ("make", "build", "offer", "product", "provid", "produc", "manufactur", "design", "develop", "servic"),
     "make": ("build", "produc", "manufactur", "design", "sell", "offer", "product"),
