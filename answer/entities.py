@@ -12,15 +12,19 @@ still ties the value to the question's predicate and subject.
 
 The same model's dependency parser says who did what in the one sentence a typed value would be read from
 when that sentence only mentions the company (:func:`predicate_subjects`): "Globex was founded in 1999 and
-bought its first Acme licence" dates Globex's founding.
+bought its first Acme licence" dates Globex's founding. It also says whose role a role word names
+(:func:`role_statements`: "Globex appoints Jane Roe as CEO"), what a count counts (:func:`counted_noun`), which
+noun a "which" question asks for (:func:`asked_noun`), and whether a related word is the company's main verb
+(:func:`stated_as_own`); the model's lemmatizer table gives irregular verb forms their verb
+(:func:`irregular_base`: "went" is "go").
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from functools import cache, lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -93,9 +97,7 @@ def apposed_to_name(sentence: str, is_role: Callable[[str], bool]) -> bool:
     for token in _parsed(sentence):
         if not is_role(token.text):
             continue
-        head = token
-        while head.dep_ == "conj" and head.head is not head:
-            head = head.head
+        head = _chain_head(token)
         if head.dep_ == "appos" and head.head.tag_ == "NNP":
             return True
     return False
