@@ -11,12 +11,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from cikb.answer.entities import KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, counted_noun, predicate_subjects, role_statements, stated_as_own, vetoed
+from cikb.answer.entities import (
+    KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, counted_noun, predicate_subjects, role_statements, stated_as_own,
+    vetoed,
+)
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import MONTHS, stem, stems_of, tokens_of
 from cikb.answer.reader._question import Question
 from cikb.answer.reader._subject import LABEL_LINE, refers_to_subject
-from cikb.answer.reader._spans import CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, instance_spans, is_postal_address, is_subject, overlap
+from cikb.answer.reader._spans import (
+    CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, instance_spans, is_postal_address, is_subject, overlap,
+)
 from cikb.answer.reader._scoring import Sentence, nearest_span, reading_stems
 
 Confidence = Literal["high", "medium", "low", "none"]
@@ -104,16 +109,20 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
     return kept
 
 
-def _counts_what_is_asked(q: Question, sentence: str, span: Span) -> bool:
-    """A count of something the question does not ask about is no answer to it: "spread across 34 different
-    states" counts states, not employees (the noun it counts, as the trained parser reads it)."""
+def _counts_asked(q: Question, sentence: str, span: Span) -> bool | None:
+    """Whether the noun a count counts, as the trained parser reads it, is a word of the question's terms ("made up
+    of 164 people" for employees) or not ("spread across 34 different states"); None when it counts no noun."""
     noun = counted_noun(sentence, span.start, span.start + len(span.text))
-    return noun is None or any(match_weight(t, stems_of(noun)) > 0 for t in q.terms)
+    return None if noun is None else any(match_weight(t, stems_of(noun)) > 0 for t in q.terms)
+
+
+def _counts_what_is_asked(q: Question, sentence: str, span: Span) -> bool:
+    """A count of something the question does not ask about is no answer to it."""
+    return _counts_asked(q, sentence, span) is not False
 
 
 def _counts_a_related_word(q: Question, sentence: str, span: Span) -> bool:
-    noun = counted_noun(sentence, span.start, span.start + len(span.text))
-    return noun is not None and any(match_weight(t, stems_of(noun)) > 0 for t in q.terms)
+    return _counts_asked(q, sentence, span) is True
 
 
 def states_question(q: Question, s: Sentence) -> bool:
@@ -203,8 +212,8 @@ def _states_a_term(q: Question, s: Sentence) -> bool:
     # "UNFPA began operations in 1969", "ABC originally launched on October 12, 1943": a related word of the
     # question's predicate, in a sentence about the subject, just before the value (never more than low).
     # "made up of 164 people": for a count, the related word is the noun it counts.
-    return s.about_subject and any(_related_just_before(q, s.plain, span) or (q.kind == "number" and _counts_a_related_word(q, s.plain, span))
-                                   for span in s.spans)
+    return s.about_subject and any(_related_just_before(q, s.plain, span)
+                                   or (q.kind == "number" and _counts_a_related_word(q, s.plain, span)) for span in s.spans)
 
 
 def _related_just_before(q: Question, sentence: str, span: Span, reach: int = 5) -> bool:
@@ -232,8 +241,10 @@ def _agent_of(q: Question, sentence: str, span: Span, least: float = 1.0) -> boo
 
 
 def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: list[Sentence], best_key: str) -> Confidence:
+    if q.kind == "text":
+        return "low"
     roles = _roles(q, best, span)
-    if q.kind == "text" or (best.role == 1 and another_acts(q, best)) or another_holds_role(roles, q):
+    if (best.role == 1 and another_acts(q, best)) or another_holds_role(roles, q):
         return "low"
     # A rival: another sentence about the subject that states a different value as directly.
     rivals = {key for key in (nearest_span(q, s)[0].key for s in candidates
