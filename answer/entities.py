@@ -209,7 +209,7 @@ def counted_noun(sentence: str, start: int, end: int) -> str | None:
 
 
 def stated_as_own(sentence: str, is_word: Callable[[str], bool], is_subject: Callable[[str], bool]) -> bool:
-    """Some word ``is_word`` accepts is a noun or an adjective ("ISRG is a 501(c)(3) nonprofit"), or a main verb
+    """Some word ``is_word`` accepts is a noun or an adjective ("Acme is a 501(c)(3) nonprofit"), or a main verb
     whose subject ``is_subject`` accepts ("Acme makes robots"); not a verb of another clause ("while we build
     software", "a year of making hard decisions")."""
     for token in _parsed(sentence):

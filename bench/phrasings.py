@@ -63,7 +63,7 @@ STATED = [
     ("Which award was Acme nominated for?", "We are proud to be nominated for the Regional Innovation Award 2018.", "Regional Innovation Award"),
     ("Who joined Acme's board?", "Jane Roe of Northwind Capital joins Acme's board of directors.", "Jane Roe"),
     # Postal addresses in the forms of other countries than the US.
-    ("What is Acme's address?", "Acme GmbH, Hafenstraße 12, 24103 Kiel, Germany", "Hafenstraße 12"),
+    ("What is Acme's address?", "Acme GmbH, Hafenstraße 12, 20457 Hamburg, Germany", "Hafenstraße 12"),
     ("Where is Acme's office?", "Acme B.V.\nOudegracht 45\n3511 AB Utrecht\nThe Netherlands", "Oudegracht 45"),
     ("Where is Acme located?", "Acme SAS, 12 rue de la Paix, 75002 Paris, France", "12 rue de la Paix"),
     ("What is Acme's office address?", "Acme S.r.l., Via Giuseppe Verdi 5, 20121 Milano, Italia", "Via Giuseppe Verdi 5"),
@@ -96,7 +96,7 @@ NOT_STATED = [
     ("What is Acme's phone number?", "Globex support: +1 555 0100. Acme is a Globex partner."),
     ("How much funding has Acme raised?", "Our customers saved $2 million last year with Acme."),
     ("Where is Acme located?", "Join our meetup at Oudegracht 45, 3511 AB Utrecht, hosted by Globex."),
-    ("What is Acme's address?", "Globex GmbH, Hafenstraße 12, 24103 Kiel, is an Acme partner."),
+    ("What is Acme's address?", "Globex GmbH, Hafenstraße 12, 20457 Hamburg, is an Acme partner."),
     ("Who is Acme's CEO?", "Globex appoints Jane Roe as Chief Executive Officer; Acme congratulates her."),
     ("Who is Acme's CEO?", "“Acme made this easy,” said Jane Roe, CEO of Globex."),
     ("Who is Acme's CTO?", "John Doe joins Globex as CTO after five years at Acme."),

@@ -630,7 +630,7 @@ def test_a_name_ends_at_its_comma() -> None:
 
 @pytest.mark.parametrize(
     ("line", "street"),
-    [("Brightwater Labs GmbH, Hafenstraße 12, 24103 Kiel, Germany", "Hafenstraße 12"),
+    [("Brightwater Labs GmbH, Hafenstraße 12, 20457 Hamburg, Germany", "Hafenstraße 12"),
      ("Brightwater Labs B.V.\nOudegracht 45\n3511 AB Utrecht\nThe Netherlands", "Oudegracht 45"),
      ("Brightwater Labs SAS, 12 rue de la Paix, 75002 Paris, France", "12 rue de la Paix"),
      ("Brightwater Labs Lda., Rua Augusta 12, 1100-053 Lisboa, Portugal", "Rua Augusta 12")],
@@ -642,18 +642,18 @@ def test_a_postal_address_in_another_countrys_form_states_where_the_company_is(l
 
 def test_another_bodys_address_or_a_date_is_no_address_of_the_company() -> None:
     q = read_question("What is Brightwater Labs' address?", None, "Brightwater Labs")
-    assert read(q, [Passage("Globex GmbH, Hafenstraße 12, 24103 Kiel, is a Brightwater Labs partner.", 0, 1)]).answer is None
+    assert read(q, [Passage("Globex GmbH, Hafenstraße 12, 20457 Hamburg, is a Brightwater Labs partner.", 0, 1)]).answer is None
     assert read(q, [Passage("On March 12, 2019 Brightwater Labs opened its second lab.", 0, 1)]).answer is None
     # Two addresses of the company (an old office and a new one): neither is stated as the address.
-    two = [Passage("Brightwater Labs GmbH, Hafenstraße 12, 24103 Kiel", 0, 1),
+    two = [Passage("Brightwater Labs GmbH, Hafenstraße 12, 20457 Hamburg", 0, 1),
            Passage("Brightwater Labs GmbH, Kaiserstraße 5, 60311 Frankfurt", 1, 2)]
     assert read(q, two).answer is None
 
 
 def test_a_british_spelling_is_the_american_word() -> None:
     q = read_question("What licence is Brightwater Labs distributed under?", None, "Brightwater Labs")
-    reading = read(q, [Passage("Brightwater Labs is offered under the GNU AGPL V3 open source license.", 0, 1)])
-    assert reading.answer is not None and "GNU AGPL V3" in reading.answer.sentence.text
+    reading = read(q, [Passage("Brightwater Labs is offered under the Mozilla Public License.", 0, 1)])
+    assert reading.answer is not None and "Mozilla Public License" in reading.answer.sentence.text
 
 
 def test_which_noun_is_asked_a_sentence_must_name_one() -> None:
@@ -662,7 +662,7 @@ def test_which_noun_is_asked_a_sentence_must_name_one() -> None:
     q = read_question("Under which licence did Brightwater Labs open-source its design system?", None, "Brightwater Labs")
     passages = [Passage("We're open-sourcing this design system so you can see how we build the product and think about "
                         "design as a whole.", 0, 1),
-                Passage("Brightwater Labs is offered under the GNU AGPL V3 open source license.", 1, 2)]
+                Passage("Brightwater Labs is offered under the Mozilla Public License.", 1, 2)]
     assert read(q, passages).answer is None
     stated = read(q, [Passage("Brightwater Labs open-sourced its design system under the MIT licence.", 0, 1)])
     assert stated.answer is not None and "MIT" in stated.answer.sentence.text

@@ -261,7 +261,7 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         return "medium" if best.about_subject and not others and not best.negated else "low"
     if q.kind == "place" and is_postal_address(span.text):
         # A whole postal address states its own kind, like an e-mail address: the sentence need only be the
-        # subject's ("Acme GmbH, Hafenstraße 12, 24103 Kiel"), with no other address of it among the candidates.
+        # subject's ("Acme GmbH, Hafenstraße 12, 20457 Hamburg"), with no other address of it among the candidates.
         others = {s.key for c in candidates if c.about_subject for s in c.spans if is_postal_address(s.text)} - {best_key}
         if best.role == 2 and not others and not best.negated:
             return "medium"

@@ -115,7 +115,7 @@ def reading_stems(q: Question, s: Sentence) -> set[str]:
             return s.stems
         return s.stems | set().union(*(stems_of(w) for w in CONTACT_ASKED[q.contact or "web"]))
     if q.kind == "place" and holds_postal_address(s.plain):
-        return s.stems | {"address"}  # "Acme GmbH, Hafenstraße 12, 24103 Kiel" states an address without the word
+        return s.stems | {"address"}  # "Acme GmbH, Hafenstraße 12, 20457 Hamburg" states an address without the word
     return _role_stems(q, s)
 
 

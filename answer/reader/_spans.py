@@ -458,7 +458,7 @@ def _without_names(address: str) -> str:
     return address[m.end():] if m and POSTAL_RE.match(address[m.end():]) else address
 
 
-INSTANCE_MODIFIERS = 3  # lowercase words between a name and the noun it names one of ("GNU AGPL V3 open source license")
+INSTANCE_MODIFIERS = 3  # lowercase words between a name and the noun it names one of ("BSD open source licence")
 INSTANCE_NAME_WORDS = 5
 
 

@@ -129,7 +129,7 @@ SELF_NOUNS = frozenset(
 MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 
 # A postal address in the forms most countries outside the US write it: the street before its number and the
-# postcode before its town ("Hafenstraße 12, 24103 Kiel", "Oudegracht 45 3511 AB Utrecht", "Rua Augusta 12,
+# postcode before its town ("Hafenstraße 12, 20457 Hamburg", "Oudegracht 45 3511 AB Utrecht", "Rua Augusta 12,
 # 1100-053 Lisboa"), or the number first ("12 rue de la Paix, 75002 Paris").
 _STREET_THEN_NUMBER = (r"(?:(?:[A-ZÀ-Þ][\w'’.\-]*|de|del|della|la|da|do|dos|das|van|von|der|di|du|des|le)\s+){0,5}"
                        rf"(?!(?:{MONTHS}|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b)[A-Za-zÀ-ÿß][\w'’.\-]*\s+\d{{1,4}}[a-zA-Z]?(?:\s?[-/]\s?\d{{1,4}}[a-zA-Z]?)?")
