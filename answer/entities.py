@@ -133,7 +133,7 @@ def role_statements(sentence: str, is_role: Callable[[str], bool], value: tuple[
 
 def _chain_head(token):  # noqa: ANN001, ANN202 - spaCy Tokens
     """The first of conjoined roles ("co-founder and CTO" -> co-founder): it carries the phrase's relation."""
-    while token.dep_ == "conj" and token.head is not token:
+    while token.dep_ == "conj" and token.head.i != token.i:
         token = token.head
     return token
 
@@ -158,12 +158,26 @@ def _holder(role, value: tuple[int, int]):  # noqa: ANN001, ANN202 - spaCy Token
 
 def _owner_of(token, value: tuple[int, int]) -> str:  # noqa: ANN001 - a spaCy Token
     for child in token.children:
+        if child.dep_ == "poss" and child.text.lower() in ("its", "their"):
+            return _clause_subject(token, value) or child.text  # "Globex welcomed Jane Roe as its new CEO": Globex's
         if child.dep_ == "poss" or (child.dep_ == "compound" and child.tag_ == "NNP" and not _inside(child, value)):
             return _name(child)
         if child.dep_ == "prep" and child.text.lower() in _OWNING_PREPOSITIONS:
             objects = [c for c in child.children if c.dep_ == "pobj"]
             if objects:
                 return _name(objects[0])
+    return ""
+
+
+def _clause_subject(token, value: tuple[int, int]) -> str:  # noqa: ANN001 - a spaCy Token
+    """The subject "its" or "their" refers to: that of the nearest verb above ``token`` whose subject is not the
+    value itself ("Acme announced that Jane Roe is its new CEO": Acme); empty when there is none."""
+    while token.head.i != token.i:  # the root is its own head
+        token = token.head
+        if token.tag_.startswith("VB"):
+            subjects = [c for c in token.children if c.dep_ in _SUBJECTS and not _inside(c, value)]
+            if subjects:
+                return _phrase(subjects[0])
     return ""
 
 

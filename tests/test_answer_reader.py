@@ -609,6 +609,8 @@ def test_a_count_of_something_else_is_no_candidate() -> None:
     [("Globex appoints Ana Ruiz as Chief Executive Officer; Brightwater Labs congratulates her.", None),
      ("Ana Ruiz joins Globex as CEO after five years at Brightwater Labs.", None),
      ("Globex CEO Ana Ruiz opened the Brightwater Labs conference on Tuesday.", None),
+     ("Our partner Globex welcomed Ana Ruiz as its new CEO.", None),  # "its" is the clause's subject's
+     ("Brightwater Labs announced that Ana Ruiz is its new CEO.", "Ana Ruiz"),
      ("Brightwater Labs appoints Ana Ruiz as Chief Executive Officer", "Ana Ruiz"),
      ("Ana Ruiz joins Brightwater Labs as CEO from Globex.", "Ana Ruiz"),
      ("“We are thrilled,” said Ana Ruiz, CEO and co-founder of Brightwater Labs.", "Ana Ruiz")],
