@@ -66,6 +66,8 @@ def _nlp() -> Language:
 
 
 _SUBJECTS = frozenset({"nsubj", "nsubjpass"})
+# Dependencies that open a clause of their own (the parse may tag its verb a noun: "for teams to ship products").
+_CLAUSES = frozenset({"advcl", "xcomp", "ccomp", "acl", "relcl", "pcomp", "csubj", "csubjpass"})
 
 
 def predicate_subjects(sentence: str, is_predicate: Callable[[str], bool]) -> list[tuple[str, str]] | None:
@@ -207,6 +209,27 @@ def asked_noun(question: str) -> str | None:
     return None
 
 
+# Verbs that carry no relation of their own in a question ("What does Acme do?", "What is ...", "What has ...").
+_LIGHT_VERBS = frozenset(
+    "be is are was were been being am do does did done doing have has had having get gets got gotten getting "
+    "make makes made making".split()
+)
+
+
+def asked_verb(question: str) -> tuple[str, str] | None:
+    """The question's main verb, when it names the relation asked about, and its subject's phrase, as the trained
+    parser reads them: "What does Globex use Acme for?" -> (use, Globex); None for a light verb ("What does Acme
+    do?") or no verb."""
+    for token in _parsed(question):
+        if token.dep_ != "ROOT":
+            continue
+        if not token.tag_.startswith("VB") or token.text.lower() in _LIGHT_VERBS:
+            return None
+        subjects = [c for c in token.children if c.dep_ in _SUBJECTS]
+        return token.text, _phrase(subjects[0]) if subjects else ""
+    return None
+
+
 def counted_noun(sentence: str, start: int, end: int) -> str | None:
     """The plural noun a count in ``sentence[start:end]`` counts, as the trained parser reads it ("164 people",
     "more than 34 different states" -> states), or the unit of a measure ("a two-person team" -> person); None
@@ -223,19 +246,34 @@ def counted_noun(sentence: str, start: int, end: int) -> str | None:
 
 
 def stated_as_own(sentence: str, is_word: Callable[[str], bool], is_subject: Callable[[str], bool]) -> bool:
-    """Some word ``is_word`` accepts is a noun or an adjective ("Acme is a 501(c)(3) nonprofit"), or a main verb
-    whose subject ``is_subject`` accepts ("Acme makes robots"); not a verb of another clause ("while we build
-    software", "a year of making hard decisions")."""
+    """Some word ``is_word`` accepts is a noun or an adjective of the main clause ("Acme is a 501(c)(3) nonprofit")
+    or of a clause whose subject ``is_subject`` accepts, or a main verb whose subject it accepts ("Acme makes
+    robots"); not a word of another clause ("while we build software", "a year of making hard decisions", "we
+    launched the ability to monitor internal services")."""
     for token in _parsed(sentence):
         if not is_word(token.text):
             continue
         if not token.tag_.startswith("VB"):
-            return True
+            clause = _clause_verb(token)
+            subjects = [c for c in clause.children if c.dep_ in _SUBJECTS] if clause is not None else []
+            if clause is None or (subjects and is_subject(_phrase(subjects[0]))):
+                return True  # the main clause's, or a clause the subject leads ("we announce that we were awarded a contract")
+            continue
         verb = _chain_head(token)
         subjects = [c for c in verb.children if c.dep_ in _SUBJECTS]
         if verb.dep_ == "ROOT" and subjects and is_subject(_phrase(subjects[0])):
             return True
     return False
+
+
+def _clause_verb(token):  # noqa: ANN001, ANN202 - spaCy Tokens
+    """The verb of another clause that a noun or adjective hangs on ("the ability to monitor internal services":
+    monitor), or None when it belongs to the sentence's main clause ("Acme provides services")."""
+    while token.dep_ != "ROOT" and token.head.i != token.i:
+        token = token.head
+        if token.dep_ in _CLAUSES or (token.tag_.startswith("VB") and token.dep_ not in ("ROOT", "conj")):
+            return token
+    return None
 
 
 @cache

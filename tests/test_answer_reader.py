@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from answer_helpers import retrieval, scored_chunk
 from cikb.answer import ABSTENTION, Answerer
-from cikb.answer.reader import Passage, normal_date, number_value, read, read_question, split_sentences
+from cikb.answer.reader import Passage, normal_date, number_value, read, read_question, split_sentences, states_question
 from cikb.enrich.evidence import passages_from_chunks
 from cikb.enrich.extract import extract_answer
 
@@ -690,3 +690,28 @@ def test_a_measure_of_people_is_a_headcount() -> None:
     q = read_question("How many employees does Brightwater Labs have?", None, "Brightwater Labs")
     reading = read(q, [Passage("Brightwater Labs is built by Ana and Tom, a bootstrapped two-person team.", 0, 1)])
     assert reading.answer is not None and reading.answer.value == "two"
+
+
+def test_a_related_noun_is_the_subjects_only_in_a_clause_it_leads() -> None:
+    # "services" is a word of "sell"'s relation, but what is monitored is not what is sold.
+    q = read_question("What does Brightwater Labs sell?", None, "Brightwater Labs")
+    monitored = read(q, [Passage("Brightwater Labs launched the ability to monitor internal services from your own network.", 0, 1)])
+    assert monitored.answer is None
+    shipped = read(q, [Passage("Brightwater Labs helps teams to ship products faster.", 0, 1)])
+    assert shipped.answer is None
+    provided = read(q, [Passage("Brightwater Labs provides testing services to city utilities.", 0, 1)])
+    assert provided.answer is not None
+    announced = read(q, [Passage("Brightwater Labs is happy to announce that it now provides testing services to city utilities.", 0, 1)])
+    assert announced.answer is not None
+
+
+def test_what_another_body_does_with_the_company_needs_that_verb() -> None:
+    # Asked what Globex uses the company for, a sentence on Globex's own product answers nothing, though it holds
+    # the question's rarer words; the one that says what Globex uses it for does.
+    q = read_question("What does the parcel company Globex use Brightwater Labs for?", None, "Brightwater Labs")
+    story = Passage("Brightwater Labs has a new customer.\n\nTheir flagship product, the Globex parcel arm, provides a safe "
+                    "way to sort parcels.", 0, 1, "Customer story: why Globex chose Brightwater Labs")
+    common = Passage("Teams use our sensors daily. You can use them anywhere. We use plain tools.", 1, 2)
+    assert not any(states_question(q, s) for s in read(q, [story, common]).sentences)
+    stated = Passage("The parcel company Globex uses Brightwater Labs for testing its water supply.", 2, 3)
+    assert [s.plain for s in read(q, [story, common, stated]).sentences if states_question(q, s)] == [stated.text]

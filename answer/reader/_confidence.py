@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cikb.answer.entities import (
-    KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, counted_noun, predicate_subjects, role_statements, stated_as_own,
+    KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_verb, counted_noun, predicate_subjects, role_statements, stated_as_own,
     vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
@@ -139,6 +139,8 @@ def states_question(q: Question, s: Sentence) -> bool:
     if s.role == 2 and s.coverage >= INSTANCE_SHARE and instance_spans(q, s.plain):
         return True  # led by the subject, it names one of what is asked: "Acme is offered under the MIT licence"
     stems = reading_stems(q, s)
+    if not _holds_asked_verb(q, stems):
+        return False  # "What does Globex use Acme for?": a sentence on Globex that says nothing of using Acme
     # The subject's own sentence may state every term by a word of its relation ("Acme makes robots" for "sell"),
     # when the parse makes the subject that word's own ("a year of making hard decisions" sells nothing).
     return s.lexical >= FREE_TEXT_SHARE or (s.role == 2 and all(match_weight(t, stems) > 0 for t in q.terms)
@@ -157,6 +159,16 @@ def _related_words_are_the_subjects(q: Question, s: Sentence) -> bool:
         return True
     return stated_as_own(s.plain, lambda word: any(match_weight(t, stems_of(word)) > 0 for t in related),
                          lambda phrase: refers_to_subject(q, phrase))
+
+
+def _holds_asked_verb(q: Question, stems: set[str]) -> bool:
+    """When the question asks what another body does with the subject ("What does Globex use Acme for?"), the
+    sentence holds that verb (or a word of its relation): one on Globex alone says nothing of its use of Acme."""
+    asked = asked_verb(q.text)
+    if asked is None or not asked[1] or refers_to_subject(q, asked[1]):
+        return True
+    terms = [t for t in stems_of(asked[0]) if t in q.terms]
+    return not terms or any(match_weight(t, stems) > 0 for t in terms)
 
 
 def _holds_asked_noun(q: Question, s: Sentence) -> bool:
