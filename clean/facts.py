@@ -5,8 +5,10 @@
 The clean stage keeps a page's main text. What a site says about its owner in markup (schema.org
 JSON-LD, microdata and RDFa: Organization and its kinds, PostalAddress, ContactPoint, founder,
 foundingDate, numberOfEmployees, sameAs...) and in the footer that repeats on every page (address
-lines, telephone, e-mail) is not main text, so trafilatura drops it. This module reads both from
-the fetched HTML and writes them as one Markdown document of "Label: value" lines. The document's
+lines, telephone, e-mail) is not main text, so trafilatura drops it; nor is the home page's own
+description of the site (its meta description: most often one sentence on what the company does).
+This module reads them from the fetched HTML and writes them as one Markdown document of "Label:
+value" lines. The document's
 URL is the page most of its lines come from; a line from another page names it:
 
     # Facts about Acme Corp
@@ -46,6 +48,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Union
+from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
 
@@ -691,7 +694,8 @@ def site_facts(pages: Sequence[FetchedPage], company: Company, *, max_chars: int
             continue  # a name alone (an employer, a publisher) says nothing more than the pages do
         blocks.append((f"### {display}", list(lines.cited.items())[:_MAX_ENTITY_LINES]))
     footer_lines: list[_Line] = [(("", line), url) for line, url in footer]
-    cited = [url for _, lines in blocks for _, url in lines] + [url for _, url in footer_lines]
+    described = [(("Description", text), url) for text, url in _home_description(parsed) if _key(text) not in known]
+    cited = [url for _, lines in blocks for _, url in lines] + [url for _, url in footer_lines] + [url for _, url in described]
     if not cited:
         return None
     home = max(dict.fromkeys(cited), key=cited.count)  # the page most lines cite; the earliest on a tie
@@ -699,6 +703,8 @@ def site_facts(pages: Sequence[FetchedPage], company: Company, *, max_chars: int
     if blocks:
         schema = (f"{heading}\n\n{_lines(lines, home)}" if heading else _lines(lines, home) for heading, lines in blocks)
         sections.append("## schema.org data\n\n" + "\n\n".join(schema))
+    if described:
+        sections.append("## The home page's description of the site\n\n" + _lines(described, home))
     if footer_lines:
         sections.append("## Site footer (the same on the site's pages)\n\n" + _lines(footer_lines, home))
     page = next(p for p, _ in parsed if p.url == home)
@@ -713,6 +719,22 @@ def site_facts(pages: Sequence[FetchedPage], company: Company, *, max_chars: int
         scraped_at=page.fetched_at,
         page_kind="company",
     )
+
+
+_DESCRIPTION_XPATH = ('//meta[@name="description" or @name="Description" or @property="og:description"]/@content')
+_MIN_DESCRIPTION_CHARS = 20
+
+
+def _home_description(pages: Sequence[tuple[FetchedPage, HtmlElement]]) -> list[tuple[str, str]]:
+    """The home page's own summary of the site (its meta or Open Graph description): on a company's site, most
+    often one sentence on what the company is or does, which the page's main text may not repeat. [] if none."""
+    home = next(((page, tree) for page, tree in pages if urlsplit(page.url).path in ("", "/")), None)
+    if home is None:
+        return []
+    page, tree = home
+    texts = [_text(value) for value in tree.xpath(_DESCRIPTION_XPATH)]
+    text = next((t for t in texts if len(t) >= _MIN_DESCRIPTION_CHARS), "")
+    return [(_short(text), page.url)] if text else []
 
 
 def _lines(items: Iterable[_Line], home: str) -> str:

@@ -204,6 +204,23 @@ def test_a_page_without_structured_data_or_a_repeated_footer_gives_nothing() -> 
     assert site_facts([fetched("https://acme.example/", "")], ACME) is None
 
 
+def test_the_home_pages_own_description_of_the_site_is_a_description_line() -> None:
+    # The meta description is the site's one line on what the company does; the main text may not repeat it.
+    head = '<meta name="description" content="Acme Corp makes anvils and rocket skates for the West.">'
+    home = fetched("https://acme.example/", html_page("Welcome. " * 20, head=head))
+    other = fetched("https://acme.example/blog/a/", html_page("A post. " * 20, head='<meta name="description" content="A post about our new anvil line.">'))
+    doc = site_facts([other, home], ACME)
+    assert doc is not None and doc.url == "https://acme.example/" + FRAGMENT
+    assert "## The home page's description of the site" in doc.content
+    assert lines_of(doc.content) == ["- Description: Acme Corp makes anvils and rocket skates for the West."]
+    # Only the home page's: another page's description is about that page.
+    assert site_facts([other], ACME) is None
+    # An Open Graph description counts when there is no meta one; a few words are no description.
+    og = fetched("https://acme.example/", html_page("Hi. " * 20, head='<meta property="og:description" content="Acme Corp makes anvils for the West.">'))
+    assert "- Description: Acme Corp makes anvils for the West." in lines_of(site_facts([og], ACME).content)
+    assert site_facts([fetched("https://acme.example/", html_page("Hi. " * 20, head='<meta name="description" content="Home">'))], ACME) is None
+
+
 # --- the site-wide footer -------------------------------------------------------------------------
 
 FOOTER = """<footer class="site-footer">
