@@ -230,6 +230,37 @@ def asked_verb(question: str) -> tuple[str, str] | None:
     return None
 
 
+_BE = frozenset("is are was were 's 're am".split())
+
+
+def defines(sentence: str, is_subject: Callable[[str], bool]) -> bool:
+    """The sentence says what its subject, which ``is_subject`` accepts, is, as the trained parser reads it: a noun
+    after "is" ("Acme is a robotics manufacturer", "We are an open-source status page") or beside the subject
+    ("Acme, a robotics manufacturer, was founded in 1990"); not "Acme is proud to ...", "Acme makes ..." or a
+    noun that says nothing of what it does ("Acme is a small team", but "a software company" does)."""
+    doc = _parsed(sentence)
+    for root in (t for t in doc if t.dep_ == "ROOT"):
+        subject = next((c for c in root.children if c.dep_ in _SUBJECTS), None)
+        if subject is None or not is_subject(_name(subject)):
+            continue
+        nouns = [c for c in root.children if c.dep_ == "attr"] if root.text.lower() in _BE else []
+        nouns += [c for c in subject.children if c.dep_ == "appos"]
+        if any(_says_what(noun) for noun in nouns):
+            return True
+    return False
+
+
+# Nouns that say what a company is only with a noun before them ("a software company", not "a small team").
+_GENERIC_KINDS = frozenset("company companies business team group firm startup organisation organization place one "
+                           "member part family bunch".split())
+
+
+def _says_what(noun) -> bool:  # noqa: ANN001 - a spaCy Token
+    if not noun.tag_.startswith("NN"):
+        return False
+    return noun.text.lower() not in _GENERIC_KINDS or any(c.dep_ == "compound" for c in noun.children)
+
+
 def counted_noun(sentence: str, start: int, end: int) -> str | None:
     """The plural noun a count in ``sentence[start:end]`` counts, as the trained parser reads it ("164 people",
     "more than 34 different states" -> states), or the unit of a measure ("a two-person team" -> person); None

@@ -58,6 +58,10 @@ STATED = [
     ("Who are the managing directors of Acme?", "Acme GmbH. Managing Directors: Jane Roe, John Doe. Register court: "
      "Leeds 01234567.", "Jane Roe"),
     ("In which year was Acme established?", "Founded in 2018, Acme helps teams ship faster.", "2018"),
+    ("What does Acme do?", "We are hiring engineers in Leeds. Acme is a payroll service for small restaurants. Our office "
+     "dog is called Biscuit.", "payroll service"),
+    ("What kind of company is Acme?", "Acme, a maker of solar-powered water pumps, was founded by two engineers.", "water pumps"),
+    ("What is Acme?", "Description: Acme is an online marketplace for second-hand lab equipment.", "marketplace"),
     ("When was Acme established?", "Acme was founded in 2018 in Leeds.", "2018"),
     ("How many hours per month does Acme's free plan include?", "Free: 30 hours per month, public repositories.", "30 hours"),
     ("Which award was Acme nominated for?", "We are proud to be nominated for the Regional Innovation Award 2018.", "Regional Innovation Award"),
@@ -87,6 +91,9 @@ STATED = [
 NOT_STATED = [
     ("What does Acme build?", "Acme is a Portuguese company founded in 2014 in Lisbon."),
     ("What products does Acme offer?", "Acme is a small team based in Leeds, England."),
+    ("What does Acme do?", "Acme is a small team based in Leeds, England."),
+    ("What does Acme do?", "We spent a week in the hills. It was a vital reminder that while we write code, people matter."),
+    ("What is Acme?", "Acme is proud to sponsor the Leeds marathon again this year."),
     ("What does Acme build?", "Globex is a platform for builders, and Acme uses it."),
     ("Where is Acme located?", "Visitors based in the EEA may ask us for a copy of their data."),
     ("Who is Acme's CEO?", "We are proud to partner with Globex, whose CEO Jane Roe spoke at our event."),

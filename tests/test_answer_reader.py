@@ -715,3 +715,22 @@ def test_what_another_body_does_with_the_company_needs_that_verb() -> None:
     assert not any(states_question(q, s) for s in read(q, [story, common]).sentences)
     stated = Passage("The parcel company Globex uses Brightwater Labs for testing its water supply.", 2, 3)
     assert [s.plain for s in read(q, [story, common, stated]).sentences if states_question(q, s)] == [stated.text]
+
+
+def test_what_the_company_is_or_does_is_answered_by_a_sentence_that_says_what_it_is() -> None:
+    page = Passage("We are hiring engineers in Leeds. Brightwater Labs is a maker of water quality sensors for city "
+                   "utilities. Our office dog is called Biscuit.", 0, 1)
+    for question in ("What does Brightwater Labs do?", "What is Brightwater Labs?", "What kind of company is Brightwater Labs?"):
+        q = read_question(question, None, "Brightwater Labs")
+        assert q.kind == "text" and q.defining, question
+        assert [s.plain for s in read(q, [page]).sentences if states_question(q, s)] == [
+            "Brightwater Labs is a maker of water quality sensors for city utilities."], question
+    q = read_question("What does Brightwater Labs do?", None, "Brightwater Labs")
+    described = read(q, [Passage("Description: Brightwater Labs is an online marketplace for lab equipment.", 0, 1)])
+    assert any(states_question(q, s) for s in described.sentences)
+    # Not a noun that says nothing of what it does, nor "it" standing for something else.
+    for text in ("Brightwater Labs is a small team based in Leeds, England.",
+                 "We spent a week in the hills. It was a vital reminder that while we write code, people matter.",
+                 "Brightwater Labs is proud to sponsor the Leeds marathon again this year."):
+        assert not any(states_question(q, s) for s in read(q, [Passage(text, 0, 1)]).sentences), text
+

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cikb.answer.entities import (
-    KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_verb, counted_noun, predicate_subjects, role_statements, stated_as_own,
+    KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_verb, defines, counted_noun, predicate_subjects, role_statements, stated_as_own,
     vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
@@ -132,6 +132,8 @@ def states_question(q: Question, s: Sentence) -> bool:
     question) the best sentence passing the first test held a true answer for 121 of 143 questions, 85%."""
     if not s.about_subject or s.negated or s.boilerplate:
         return False
+    if defines_subject(q, s):
+        return True
     if names_the_label(q, s):
         return True
     if not _holds_asked_noun(q, s):
@@ -139,6 +141,9 @@ def states_question(q: Question, s: Sentence) -> bool:
     if s.role == 2 and s.coverage >= INSTANCE_SHARE and instance_spans(q, s.plain):
         return True  # led by the subject, it names one of what is asked: "Acme is offered under the MIT licence"
     stems = reading_stems(q, s)
+    if q.defining:  # its words (product, services, main) are in many a sentence that does not say what Acme sells
+        return (bool(q.terms) and s.role == 2 and all(match_weight(t, stems) > 0 for t in q.terms)
+                and _related_words_are_the_subjects(q, s))
     if not _holds_asked_verb(q, stems):
         return False  # "What does Globex use Acme for?": a sentence on Globex that says nothing of using Acme
     # The subject's own sentence may state every term by a word of its relation ("Acme makes robots" for "sell"),
@@ -149,6 +154,25 @@ def states_question(q: Question, s: Sentence) -> bool:
 
 # Nouns a question may ask "which" of that a stating sentence need not repeat ("What type of company ...").
 _GENERIC_ASKED = frozenset({"type", "kind", "sort", "name", "way", "part", "one", "ones"})
+
+
+def defines_subject(q: Question, s: Sentence) -> bool:
+    """For a question on what the subject is or does: the sentence says what it is ("Acme is a robotics
+    manufacturer", or a "Description: ..." line saying so)."""
+    return q.defining and defines(_value_of_line(s.plain), lambda phrase: _names_subject(q, phrase))
+
+
+# Pronouns that may stand for anything before them ("It was a vital reminder that ..."); "we" is the company's own.
+_VAGUE_PRONOUNS = frozenset("it this that they he she i you which who".split())
+
+
+def _names_subject(q: Question, phrase: str) -> bool:
+    return phrase.lower() not in _VAGUE_PRONOUNS and refers_to_subject(q, phrase)
+
+
+def _value_of_line(text: str) -> str:
+    """A "Label: value" line's value; any other sentence as it is."""
+    return text.split(":", 1)[1].strip() if LABEL_LINE.match(text) else text
 
 
 def _related_words_are_the_subjects(q: Question, s: Sentence) -> bool:

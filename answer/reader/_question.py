@@ -47,6 +47,7 @@ class Question:
     wants: Literal["agent", "patient"] | None = None  # of a directed predicate: who acquired Acme / what Acme acquired
     cumulative: bool = False  # an amount or a count with no one event named: "How much funding has Acme raised?"
     contact: Literal["email", "phone", "web"] | None = None  # what a contact question asks for
+    defining: bool = False  # asks what the subject is or does: "What does Acme do?", "What kind of company is Acme?"
 
 
 _MONEY_WORDS = frozenset(
@@ -64,6 +65,11 @@ _CONTACT_WORDS = frozenset("email e-mail phone telephone fax website url homepag
 CONTACT_ASKED = {"email": frozenset("email e-mail mail address".split()),
                  "phone": frozenset("phone telephone fax number".split()),
                  "web": frozenset("website url homepage web address site".split())}
+
+# A question whose key terms are all of these asks what the subject is or does; a sentence that says what it is
+# answers it ("Acme is a robotics manufacturer"), one that merely mentions it does not.
+_DEFINING_WORDS = "main primary core product products service services business sell sells offer offers provide kind type sort"
+_DEFINING_STEMS = frozenset(stem(w) for w in _DEFINING_WORDS.split())
 
 _PERSON_ROLES = frozenset("ceo founder founders president chairman chairwoman chair director executive chief "
                           "head leader owner cto cfo coo manager editor".split())
@@ -106,8 +112,9 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     wants = _wanted_role(lower, own) if kind in ("person", "org") else None
     cumulative = kind in ("money", "number") and not _ONE_EVENT.search(question) and not YEAR_RE.search(question)
     contact = _contact_asked(lower) if kind == "contact" else None
+    defining = kind == "text" and bool(own) and all(t in _DEFINING_STEMS for t in terms)
     return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent,
-                    officer, wants, cumulative, contact)
+                    officer, wants, cumulative, contact, defining)
 
 
 def _refers_to_subject(lower: list[str]) -> set[str]:
@@ -226,13 +233,16 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
         return "person"
     if "who" in lower:  # "What is Acme and who runs it?": the name is the part a sentence can state
         return "person"
-    if _asks_for(lower, ("what", "which"), tuple(_ORG_WORDS)):
-        return "org"
+    if _asks_for(lower, ("what", "which"), tuple(_ORG_WORDS)) and not _asks_for(lower, ("what", "which"), _KIND_WORDS):
+        return "org"  # not "What kind of company is Acme?", which asks what it is
     if "where" in lower or _asks_for(lower, ("what", "which", "in"), tuple(_PLACE_WORDS)) or "address" in lower:
         return "place"
     if _asks_for(lower, ("what", "which"), tuple(_PERSON_ROLES)) and "is" in lower:
         return "person"
     return "text"
+
+
+_KIND_WORDS = ("kind", "type", "sort")
 
 
 def _asks_for(lower: list[str], wh: tuple[str, ...], nouns: tuple[str, ...]) -> bool:
