@@ -23,7 +23,7 @@ import numpy as np
 from cikb.answer.reader import (
     KIND_NOUNS,
     TYPED_KINDS,
-    defines_subject,
+    states_by_form,
     Passage,
     Question,
     Reading,
@@ -93,10 +93,11 @@ def extract_answer(
             _dense(reading, embed_sentences, query_vector)
         # The best sentence that states the question (most of its key terms, about the subject); the others are
         # related reading.
-        # A question on what the subject is or does reads every sentence: few of its words are in the one that says.
-        candidates = reading.sentences if q.defining else reading.relevant[:FREE_TEXT_CANDIDATES]
+        # A question on what the subject is or does, or on its legal name, reads every sentence: few of its words
+        # are in the one that says; the sentence that states it by its form comes first.
+        candidates = reading.sentences if q.defining or q.legal_name else reading.relevant[:FREE_TEXT_CANDIDATES]
         stating = [s for s in candidates if states_question(q, s)]
-        stating.sort(key=lambda s: not defines_subject(q, s))  # what the subject is, before what it mentions
+        stating.sort(key=lambda s: not states_by_form(q, s))
         if not stating:
             return _unanswered(q, reading)
         first, short, confidence = stating[0], None, "low"

@@ -62,6 +62,8 @@ STATED = [
      "dog is called Biscuit.", "payroll service"),
     ("What kind of company is Acme?", "Acme, a maker of solar-powered water pumps, was founded by two engineers.", "water pumps"),
     ("What is Acme?", "Description: Acme is an online marketplace for second-hand lab equipment.", "marketplace"),
+    ("What is the legal name of the company behind Acme?", "This privacy policy explains how Acme Ltd (\u201cwe\u201d, "
+     "\u201cus\u201d) operates acme.example.", "Acme Ltd"),
     ("When was Acme established?", "Acme was founded in 2018 in Leeds.", "2018"),
     ("How many hours per month does Acme's free plan include?", "Free: 30 hours per month, public repositories.", "30 hours"),
     ("Which award was Acme nominated for?", "We are proud to be nominated for the Regional Innovation Award 2018.", "Regional Innovation Award"),
@@ -94,6 +96,7 @@ NOT_STATED = [
     ("What does Acme do?", "Acme is a small team based in Leeds, England."),
     ("What does Acme do?", "We spent a week in the hills. It was a vital reminder that while we write code, people matter."),
     ("What is Acme?", "Acme is proud to sponsor the Leeds marathon again this year."),
+    ("What is Acme's legal name?", "This year we incorporated new reporting features into the Acme dashboard."),
     ("What does Acme build?", "Globex is a platform for builders, and Acme uses it."),
     ("Where is Acme located?", "Visitors based in the EEA may ask us for a copy of their data."),
     ("Who is Acme's CEO?", "We are proud to partner with Globex, whose CEO Jane Roe spoke at our event."),

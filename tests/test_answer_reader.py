@@ -734,3 +734,19 @@ def test_what_the_company_is_or_does_is_answered_by_a_sentence_that_says_what_it
                  "Brightwater Labs is proud to sponsor the Leeds marathon again this year."):
         assert not any(states_question(q, s) for s in read(q, [Passage(text, 0, 1)]).sentences), text
 
+
+
+def test_a_legal_name_is_the_companys_name_with_its_legal_form_even_in_legal_text() -> None:
+    q = read_question("What is the legal name of the company behind Brightwater Labs?", None, "Brightwater Labs")
+    assert q.kind == "text" and q.legal_name
+    policy = Passage("This privacy policy explains how we handle your data. Brightwater Labs Ltd (\u201cwe\u201d, \u201cus\u201d) "
+                     "operates brightwater.example.", 0, 1, "Privacy Policy")
+    stating = [s.plain for s in read(q, [policy]).sentences if states_question(q, s)]
+    assert len(stating) == 1 and stating[0].startswith("Brightwater Labs Ltd")
+    # Its words alone state nothing: "incorporated" is a word of a legal form's relation, not a legal name.
+    own = read_question("What is Brightwater Labs' legal name?", None, "Brightwater Labs")
+    features = Passage("Brightwater Labs incorporated new reporting features into its dashboard.", 0, 1)
+    assert not any(states_question(own, s) for s in read(own, [features]).sentences)
+    # Nor does another company's legal name.
+    other = Passage("Brightwater Labs was acquired by Globex Ltd in 2024.", 0, 1)
+    assert not any(states_question(q, s) for s in read(q, [other]).sentences)

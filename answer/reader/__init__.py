@@ -37,7 +37,7 @@ from cikb.answer.reader._words import plain, split_sentences, stems_of
 from cikb.answer.reader._question import KIND_NOUNS, TYPED_KINDS, Question, read_question
 from cikb.answer.reader._spans import format_number, normal_date, number_value, spans
 from cikb.answer.reader._scoring import Passage, Sentence, score_sentences, sentences_of
-from cikb.answer.reader._confidence import Answer, decide, defines_subject, own_terms, states_question
+from cikb.answer.reader._confidence import Answer, decide, own_terms, states_by_form, states_question
 
 __all__ = [
     "read",
@@ -51,7 +51,7 @@ __all__ = [
     "Sentence",
     "rerank",
     "states_question",
-    "defines_subject",
+    "states_by_form",
     "own_terms",
     "split_sentences",
     "plain",

@@ -16,7 +16,7 @@ from cikb.answer.entities import (
     vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
-from cikb.answer.reader._words import MONTHS, stem, stems_of, tokens_of
+from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, stem, stems_of, tokens_of
 from cikb.answer.reader._question import Question
 from cikb.answer.reader._subject import LABEL_LINE, refers_to_subject
 from cikb.answer.reader._spans import (
@@ -130,12 +130,18 @@ def states_question(q: Question, s: Sentence) -> bool:
     question's key terms (IDF-weighted; a word of a term's relation counts half), or is led by the subject and
     holds every term in some word. Anything less is related reading. On SQuAD's company articles (every 6th
     question) the best sentence passing the first test held a true answer for 121 of 143 questions, 85%."""
-    if not s.about_subject or s.negated or s.boilerplate:
+    if not s.about_subject or s.negated:
+        return False
+    if q.legal_name and _names_legal_form(q, s.plain):
+        return True  # the terms' or the imprint's own opening line ("Acme Inc. operates acme.example"), legal text or not
+    if s.boilerplate:
         return False
     if defines_subject(q, s):
         return True
     if names_the_label(q, s):
         return True
+    if q.legal_name:
+        return False  # stated by its form or its label only: "We incorporated new features" names no legal name
     if not _holds_asked_noun(q, s):
         return False  # "Under which licence ...": a sentence without a licence names none
     if s.role == 2 and s.coverage >= INSTANCE_SHARE and instance_spans(q, s.plain):
@@ -154,6 +160,19 @@ def states_question(q: Question, s: Sentence) -> bool:
 
 # Nouns a question may ask "which" of that a stating sentence need not repeat ("What type of company ...").
 _GENERIC_ASKED = frozenset({"type", "kind", "sort", "name", "way", "part", "one", "ones"})
+
+
+def states_by_form(q: Question, s: Sentence) -> bool:
+    """The sentence states what is asked by its form, whatever its words: what the subject is (:func:`defines_subject`),
+    or its legal name, the subject's name with a legal form after it ("Acme Inc. operates acme.example")."""
+    return defines_subject(q, s) or (q.legal_name and _names_legal_form(q, s.plain))
+
+
+def _names_legal_form(q: Question, text: str) -> bool:
+    name = r"\W+".join(re.escape(w) for w in q.subject_words)
+    return bool(name) and any(
+        m.group(1).lower().replace(".", "") in LEGAL_SUFFIXES
+        for m in re.finditer(rf"(?<!\w){name},?\s+([A-Za-z][A-Za-z.]*)", text, re.IGNORECASE))
 
 
 def defines_subject(q: Question, s: Sentence) -> bool:

@@ -48,6 +48,7 @@ class Question:
     cumulative: bool = False  # an amount or a count with no one event named: "How much funding has Acme raised?"
     contact: Literal["email", "phone", "web"] | None = None  # what a contact question asks for
     defining: bool = False  # asks what the subject is or does: "What does Acme do?", "What kind of company is Acme?"
+    legal_name: bool = False  # asks for the subject's legal (registered, official) name
 
 
 _MONEY_WORDS = frozenset(
@@ -70,6 +71,8 @@ CONTACT_ASKED = {"email": frozenset("email e-mail mail address".split()),
 # answers it ("Acme is a robotics manufacturer"), one that merely mentions it does not.
 _DEFINING_WORDS = "main primary core product products service services business sell sells offer offers provide kind type sort"
 _DEFINING_STEMS = frozenset(stem(w) for w in _DEFINING_WORDS.split())
+
+_LEGAL_NAME = re.compile(r"\b(?:legal|registered|official|incorporated)(?:\s+(?:company|entity|business))?\s+name\b", re.I)
 
 _PERSON_ROLES = frozenset("ceo founder founders president chairman chairwoman chair director executive chief "
                           "head leader owner cto cfo coo manager editor".split())
@@ -113,8 +116,9 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     cumulative = kind in ("money", "number") and not _ONE_EVENT.search(question) and not YEAR_RE.search(question)
     contact = _contact_asked(lower) if kind == "contact" else None
     defining = kind == "text" and bool(own) and all(t in _DEFINING_STEMS for t in terms)
+    legal_name = kind == "text" and bool(own) and bool(_LEGAL_NAME.search(question))
     return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent,
-                    officer, wants, cumulative, contact, defining)
+                    officer, wants, cumulative, contact, defining, legal_name)
 
 
 def _refers_to_subject(lower: list[str]) -> set[str]:
