@@ -288,7 +288,7 @@ def stated_as_own(sentence: str, is_word: Callable[[str], bool], is_subject: Cal
             clause = _clause_verb(token)
             subjects = [c for c in clause.children if c.dep_ in _SUBJECTS] if clause is not None else []
             if clause is None or (subjects and is_subject(_phrase(subjects[0]))):
-                return True  # the main clause's, or a clause the subject leads ("we announce that we were awarded a contract")
+                return True  # the main clause's, or a clause the subject leads ("we announce that we won a contract")
             continue
         verb = _chain_head(token)
         subjects = [c for c in verb.children if c.dep_ in _SUBJECTS]

@@ -92,9 +92,8 @@ def extract_answer(
         if embed_sentences is not None and query_vector is not None:
             _dense(reading, embed_sentences, query_vector)
         # The best sentence that states the question (most of its key terms, about the subject); the others are
-        # related reading.
-        # A question on what the subject is or does, or on its legal name, reads every sentence: few of its words
-        # are in the one that says; the sentence that states it by its form comes first.
+        # related reading. A question on what the subject is or does, or on its legal name, reads every sentence
+        # (few of its words are in the one that says), and a sentence that states it by its form comes first.
         candidates = reading.sentences if q.defining or q.legal_name else reading.relevant[:FREE_TEXT_CANDIDATES]
         stating = [s for s in candidates if states_question(q, s)]
         stating.sort(key=lambda s: not states_by_form(q, s))

@@ -8,8 +8,8 @@ foundingDate, numberOfEmployees, sameAs...) and in the footer that repeats on ev
 lines, telephone, e-mail) is not main text, so trafilatura drops it; nor is the home page's own
 description of the site (its meta description: most often one sentence on what the company does).
 This module reads them from the fetched HTML and writes them as one Markdown document of "Label:
-value" lines. The document's
-URL is the page most of its lines come from; a line from another page names it:
+value" lines. The document's URL is the page most of its lines come from; a line from another
+page names it:
 
     # Facts about Acme Corp
 
@@ -695,7 +695,7 @@ def site_facts(pages: Sequence[FetchedPage], company: Company, *, max_chars: int
         blocks.append((f"### {display}", list(lines.cited.items())[:_MAX_ENTITY_LINES]))
     footer_lines: list[_Line] = [(("", line), url) for line, url in footer]
     described = [(("Description", text), url) for text, url in _home_description(parsed) if _key(text) not in known]
-    cited = [url for _, lines in blocks for _, url in lines] + [url for _, url in footer_lines] + [url for _, url in described]
+    cited = [url for _, lines in blocks for _, url in lines] + [url for _, url in footer_lines + described]
     if not cited:
         return None
     home = max(dict.fromkeys(cited), key=cited.count)  # the page most lines cite; the earliest on a tie
@@ -721,7 +721,9 @@ def site_facts(pages: Sequence[FetchedPage], company: Company, *, max_chars: int
     )
 
 
-_DESCRIPTION_XPATH = ('//meta[@name="description" or @name="Description" or @property="og:description"]/@content')
+# The page's meta description first, else its Open Graph one.
+_DESCRIPTION_XPATHS = ('//meta[@name="description" or @name="Description"]/@content',
+                       '//meta[@property="og:description"]/@content')
 _MIN_DESCRIPTION_CHARS = 20
 
 
@@ -732,7 +734,7 @@ def _home_description(pages: Sequence[tuple[FetchedPage, HtmlElement]]) -> list[
     if home is None:
         return []
     page, tree = home
-    texts = [_text(value) for value in tree.xpath(_DESCRIPTION_XPATH)]
+    texts = [_text(value) for xpath in _DESCRIPTION_XPATHS for value in tree.xpath(xpath)]
     text = next((t for t in texts if len(t) >= _MIN_DESCRIPTION_CHARS), "")
     return [(_short(text), page.url)] if text else []
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cikb.answer.entities import (
-    KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_verb, defines, counted_noun, predicate_subjects, role_statements, stated_as_own,
-    vetoed,
+    KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_verb, counted_noun, defines, predicate_subjects,
+    role_statements, stated_as_own, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, stem, stems_of, tokens_of
@@ -133,7 +133,7 @@ def states_question(q: Question, s: Sentence) -> bool:
     if not s.about_subject or s.negated:
         return False
     if q.legal_name and _names_legal_form(q, s.plain):
-        return True  # the terms' or the imprint's own opening line ("Acme Inc. operates acme.example"), legal text or not
+        return True  # the terms' or the imprint's own line ("Acme Inc. operates acme.example"), legal text or not
     if s.boilerplate:
         return False
     if defines_subject(q, s):

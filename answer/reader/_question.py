@@ -69,10 +69,12 @@ CONTACT_ASKED = {"email": frozenset("email e-mail mail address".split()),
 
 # A question whose key terms are all of these asks what the subject is or does; a sentence that says what it is
 # answers it ("Acme is a robotics manufacturer"), one that merely mentions it does not.
-_DEFINING_WORDS = "main primary core product products service services business sell sells offer offers provide kind type sort"
+_DEFINING_WORDS = ("main primary core product products service services business sell sells offer offers provide "
+                   "kind type sort")
 _DEFINING_STEMS = frozenset(stem(w) for w in _DEFINING_WORDS.split())
 
-_LEGAL_NAME = re.compile(r"\b(?:legal|registered|official|incorporated)(?:\s+(?:company|entity|business))?\s+name\b", re.I)
+_LEGAL_NAME = re.compile(r"\b(?:legal|registered|official|incorporated)(?:\s+(?:company|entity|business))?\s+name\b",
+                         re.I)
 
 _PERSON_ROLES = frozenset("ceo founder founders president chairman chairwoman chair director executive chief "
                           "head leader owner cto cfo coo manager editor".split())
