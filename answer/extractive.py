@@ -97,9 +97,11 @@ def extract_answer(
         candidates = reading.sentences if q.defining or q.legal_name else reading.relevant[:FREE_TEXT_CANDIDATES]
         stating = [s for s in candidates if states_question(q, s)]
         stating.sort(key=lambda s: not states_by_form(q, s))
-        if not stating:
+        if not stating or (q.legal_name and reading.answer is None):  # two legal names: for the reader to tell apart
             return _unanswered(q, reading)
         first, short, confidence = stating[0], None, "low"
+        if q.legal_name and reading.answer is not None:  # read by its form: the name is the short answer, as in enrich
+            first, short, confidence = reading.answer.sentence, reading.answer.value, reading.answer.confidence
     chosen = _choose(reading, first)
     quotes = [Quote(_quoted(s, chosen), s.passage.ref) for s in chosen]
     text = " ".join(f"{quote.text} [{quote.number}]" for quote in quotes)

@@ -750,3 +750,22 @@ def test_a_legal_name_is_the_companys_name_with_its_legal_form_even_in_legal_tex
     # Nor does another company's legal name.
     other = Passage("Brightwater Labs was acquired by Globex Ltd in 2024.", 0, 1)
     assert not any(states_question(q, s) for s in read(q, [other]).sentences)
+
+
+def test_ask_and_enrich_read_the_same_legal_name_and_two_legal_names_are_no_answer() -> None:
+    question = "What is Brightwater Labs' legal name?"
+    policy = ("# Privacy Policy\n\nBrightwater Labs Ltd (\u201cwe\u201d, \u201cus\u201d) operates brightwater.example. "
+              "We keep your data for two years.")
+    result = retrieval(question, [ABOUT, policy], company="brightwater-labs")
+    result.trace.company.matched = "Brightwater Labs"
+    asked = Answerer().answer(question, result)
+    cell = extract_answer(question, "text", passages_from_chunks(result.context), company="Brightwater Labs")
+    assert asked.short_answer == cell.value == "Brightwater Labs Ltd" and cell.confidence == "medium"
+    assert asked.answer.startswith("Brightwater Labs Ltd (")
+    # A GmbH and an Inc. of the same name are for a reader to tell apart: no cell.
+    two = retrieval(question, [policy, "# Imprint\n\nBrightwater Labs GmbH, Hafenweg 3, 20457 Hamburg."], company="brightwater-labs")
+    two.trace.company.matched = "Brightwater Labs"
+    assert extract_answer(question, "text", passages_from_chunks(two.context), company="Brightwater Labs").value is None
+    both = Answerer().answer(question, two)
+    assert both.abstained and {"Brightwater Labs Ltd", "Brightwater Labs GmbH"} <= {
+        name for r in both.related for name in ("Brightwater Labs Ltd", "Brightwater Labs GmbH") if name in r.text}

@@ -37,7 +37,7 @@ from cikb.answer.reader._words import plain, split_sentences, stems_of
 from cikb.answer.reader._question import KIND_NOUNS, TYPED_KINDS, Question, read_question
 from cikb.answer.reader._spans import format_number, normal_date, number_value, spans
 from cikb.answer.reader._scoring import Passage, Sentence, score_sentences, sentences_of
-from cikb.answer.reader._confidence import Answer, decide, own_terms, states_by_form, states_question
+from cikb.answer.reader._confidence import Answer, decide, legal_name_answer, own_terms, states_by_form, states_question
 
 __all__ = [
     "read",
@@ -85,13 +85,15 @@ def read(question: Question, passages: Sequence[Passage], *, max_sentences: int 
     score_sentences(question, sentences)
     sentences.sort(key=lambda s: -s.score)
     reading = Reading(question, sentences)
-    decided = decide(question, sentences, max_sentences)
+    # A legal name is read by its form, the name with a legal form, wherever it is written.
+    named = legal_name_answer(question, sentences) if question.legal_name else None
+    decided = named or decide(question, sentences, max_sentences)
     # Wrong is worse than unknown: a value the reader cannot tie to the subject and the question's predicate
     # (low confidence) is shown as related reading by the callers, never given as the answer. Measured on
     # SQuAD's company articles (every 6th question): typed values read with low confidence were right for 67
     # of 203, and those among them that spaCy's dependency parse ties to a key term for 25 of 68: neither
     # is an answer to paste into a table.
-    if decided is not None and (decided.confidence == "low" if question.kind != "text"
+    if decided is not None and (decided.confidence == "low" if question.kind != "text" or named
                                 else not states_question(question, decided.sentence)):
         reading.unsure = decided
     else:

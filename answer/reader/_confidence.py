@@ -169,10 +169,38 @@ def states_by_form(q: Question, s: Sentence) -> bool:
 
 
 def _names_legal_form(q: Question, text: str) -> bool:
+    return _legal_name_in(q, text) is not None
+
+
+def _legal_name_in(q: Question, text: str) -> str | None:
+    """The subject's name with a legal form right after it, as the text writes it ("Acme Ltd"), or None."""
     name = r"\W+".join(re.escape(w) for w in q.subject_words)
-    return bool(name) and any(
-        m.group(1).lower().replace(".", "") in LEGAL_SUFFIXES
-        for m in re.finditer(rf"(?<!\w){name},?\s+([A-Za-z][A-Za-z.]*)", text, re.IGNORECASE))
+    if not name:
+        return None
+    for m in re.finditer(rf"(?<!\w){name},?\s+([A-Za-z][A-Za-z.]*)", text, re.IGNORECASE):
+        written = m.group(1)
+        if written.lower().replace(".", "") not in LEGAL_SUFFIXES:
+            continue
+        bare = written.rstrip(".")  # a full stop after "GmbH" ends the sentence; "Inc." and "B.V." keep theirs
+        form = written if "." in bare or bare.lower() in _DOTTED_FORMS else bare
+        return text[m.start():m.start(1)] + form
+    return None
+
+
+_DOTTED_FORMS = frozenset({"inc", "ltd", "corp", "co"})
+
+
+def legal_name_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
+    """For a question on the subject's legal name: the best sentence that writes its name with a legal form, that
+    name as the value; ``medium`` when every such sentence gives the same one, else ``low`` (two legal names, a
+    GmbH and an Inc., are for a reader to tell apart)."""
+    found = [(s, name) for s in sentences if not s.negated and (name := _legal_name_in(q, s.plain))]
+    if not found:
+        return None
+    best, value = found[0]
+    keys = {re.sub(r"[\W_]+", " ", name).lower().strip() for _, name in found}
+    support = [s for s, name in found if re.sub(r"[\W_]+", " ", name).lower().strip() == re.sub(r"[\W_]+", " ", value).lower().strip()]
+    return Answer(value, "medium" if len(keys) == 1 else "low", best, support)
 
 
 def defines_subject(q: Question, s: Sentence) -> bool:
