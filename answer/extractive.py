@@ -11,7 +11,8 @@ same chunks give ``ask`` and ``enrich`` the same answer:
   with the dense cosine between the question and the sentence when an embedding model is at
   hand (only the lexically best candidates are embedded).
 
-Up to two more sentences join the first when they score close to it and say something new.
+Up to two more sentences join the first when they score close to it and say something new, unless the first
+states the answer by its form (a legal name, what the company is), which is then the whole answer.
 """
 
 from __future__ import annotations
@@ -102,7 +103,9 @@ def extract_answer(
         first, short, confidence = stating[0], None, "low"
         if q.legal_name and reading.answer is not None:  # read by its form: the name is the short answer, as in enrich
             first, short, confidence = reading.answer.sentence, reading.answer.value, reading.answer.confidence
-    chosen = _choose(reading, first)
+    # A sentence that states the answer by its form ("Acme Ltd operates ...", "Acme is a maker of ...") is the whole
+    # answer: the question's other words ("official", "main") would only draw in sentences that happen to hold them.
+    chosen = [first] if states_by_form(q, first) else _choose(reading, first)
     quotes = [Quote(_quoted(s, chosen), s.passage.ref) for s in chosen]
     text = " ".join(f"{quote.text} [{quote.number}]" for quote in quotes)
     return ExtractiveAnswer(text, quotes, short, confidence)

@@ -756,12 +756,14 @@ def test_ask_and_enrich_read_the_same_legal_name_and_two_legal_names_are_no_answ
     question = "What is Brightwater Labs' legal name?"
     policy = ("# Privacy Policy\n\nBrightwater Labs Ltd (\u201cwe\u201d, \u201cus\u201d) operates brightwater.example. "
               "We keep your data for two years.")
-    result = retrieval(question, [ABOUT, policy], company="brightwater-labs")
+    duties = "# Our values\n\nBrightwater Labs takes its legal duties to every customer seriously."
+    result = retrieval(question, [ABOUT, policy, duties], company="brightwater-labs")
     result.trace.company.matched = "Brightwater Labs"
     asked = Answerer().answer(question, result)
     cell = extract_answer(question, "text", passages_from_chunks(result.context), company="Brightwater Labs")
     assert asked.short_answer == cell.value == "Brightwater Labs Ltd" and cell.confidence == "medium"
     assert asked.answer.startswith("Brightwater Labs Ltd (")
+    assert asked.citations == [2] and "duties" not in asked.answer  # stated by its form, the sentence is the whole answer
     # A GmbH and an Inc. of the same name are for a reader to tell apart: no cell.
     two = retrieval(question, [policy, "# Imprint\n\nBrightwater Labs GmbH, Hafenweg 3, 20457 Hamburg."], company="brightwater-labs")
     two.trace.company.matched = "Brightwater Labs"
