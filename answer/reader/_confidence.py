@@ -20,7 +20,8 @@ from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, stem, stems_of, to
 from cikb.answer.reader._question import Question
 from cikb.answer.reader._subject import LABEL_LINE, refers_to_subject
 from cikb.answer.reader._spans import (
-    CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, instance_spans, is_postal_address, is_subject, overlap,
+    CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, instance_spans, is_postal_address, is_subject, normal,
+    overlap,
 )
 from cikb.answer.reader._scoring import Sentence, nearest_span, reading_stems
 
@@ -172,6 +173,9 @@ def _names_legal_form(q: Question, text: str) -> bool:
     return _legal_name_in(q, text) is not None
 
 
+_DOTTED_FORMS = frozenset({"inc", "ltd", "corp", "co"})  # legal forms written with their full stop ("Acme Inc.")
+
+
 def _legal_name_in(q: Question, text: str) -> str | None:
     """The subject's name with a legal form right after it, as the text writes it ("Acme Ltd"), or None."""
     name = r"\W+".join(re.escape(w) for w in q.subject_words)
@@ -187,9 +191,6 @@ def _legal_name_in(q: Question, text: str) -> str | None:
     return None
 
 
-_DOTTED_FORMS = frozenset({"inc", "ltd", "corp", "co"})
-
-
 def legal_name_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
     """For a question on the subject's legal name: the best sentence that writes its name with a legal form, that
     name as the value; ``medium`` when every such sentence gives the same one, else ``low`` (two legal names, a
@@ -198,8 +199,8 @@ def legal_name_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
     if not found:
         return None
     best, value = found[0]
-    keys = {re.sub(r"[\W_]+", " ", name).lower().strip() for _, name in found}
-    support = [s for s, name in found if re.sub(r"[\W_]+", " ", name).lower().strip() == re.sub(r"[\W_]+", " ", value).lower().strip()]
+    keys = {normal(name) for _, name in found}
+    support = [s for s, name in found if normal(name) == normal(value)]
     return Answer(value, "medium" if len(keys) == 1 else "low", best, support)
 
 

@@ -73,6 +73,8 @@ _DEFINING_WORDS = ("main primary core product products service services business
                    "kind type sort")
 _DEFINING_STEMS = frozenset(stem(w) for w in _DEFINING_WORDS.split())
 
+_KIND_WORDS = ("kind", "type", "sort")  # "What kind of company is Acme?" asks what it is, not for an organisation
+
 _LEGAL_NAME = re.compile(r"\b(?:legal|registered|official|incorporated)(?:\s+(?:company|entity|business))?\s+name\b",
                          re.I)
 
@@ -246,9 +248,6 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
     if _asks_for(lower, ("what", "which"), tuple(_PERSON_ROLES)) and "is" in lower:
         return "person"
     return "text"
-
-
-_KIND_WORDS = ("kind", "type", "sort")
 
 
 def _asks_for(lower: list[str], wh: tuple[str, ...], nouns: tuple[str, ...]) -> bool:
