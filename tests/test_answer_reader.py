@@ -464,6 +464,17 @@ def test_a_change_states_its_newer_value() -> None:
                   "Brightwater Labs has 120 employees, up from 80 a year ago.").value == "120"
 
 
+def test_a_move_states_where_it_went() -> None:
+    moved = "To save costs, Brightwater Labs migrated its checker servers from Hetzner to Fly.io in 2024."
+    went = answer("Where did Brightwater Labs move its checker servers?", moved)
+    assert (went.value, went.confidence) == ("Fly.io", "medium")
+    assert answer("Where did Brightwater Labs move its checker servers from?", moved).value == "Hetzner"
+    # Where it went is not a name here: the place it left is no answer.
+    left = answer("Where is Brightwater Labs headquartered?",
+                  "Brightwater Labs moved its headquarters from Boston to a larger office last year.")
+    assert left is None or "Boston" not in left.value
+
+
 def test_a_sentence_whose_subject_is_a_pronoun_is_read_with_the_one_before() -> None:
     # "It is ... provided by Kestrel Group" names Brightwater Labs only through the sentence before it.
     about = "Brightwater Labs is a free water-testing service for clinics. It is a service provided by Kestrel Group."

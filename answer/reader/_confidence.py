@@ -464,11 +464,19 @@ def _without_agent_descriptor(words: list[str]) -> list[str]:
 
 
 def _without_agents(words: list[str]) -> list[str]:
-    """Drop 'as Dial Square' (a former name) and 'by publisher John Walter' (the agent) from the words between a
-    predicate and its value: "formed as Dial Square in 1886", "founded by John Walter on 1 January 1785"."""
+    """Drop 'as Dial Square' (a former name), 'by publisher John Walter' (the agent) and 'from Boston to' (where
+    it was) from the words between a predicate and its value: "formed as Dial Square in 1886", "founded by John
+    Walter on 1 January 1785", "moved its offices from Boston to Austin"."""
     kept: list[str] = []
     i = 0
     while i < len(words):
+        if words[i].lower() == "from":
+            k = i + 1
+            while k < len(words) and words[k][:1].isupper():
+                k += 1
+            if i + 1 < k < len(words) and words[k].lower() in ("to", "into"):
+                i = k + 1
+                continue
         if words[i].lower() in ("as", "by"):
             j = i + 1
             while j < len(words) and (words[j].lower() in ("the", "a") or (j == i + 1 and words[j].islower())):

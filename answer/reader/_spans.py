@@ -96,6 +96,8 @@ def filtered(q: Question, sentence: str, found: list[Span]) -> list[Span]:
     if q.kind in ("person", "org", "place", "text"):
         asked = set(normal(q.text).split())
         found = [s for s in found if not set(s.key.split()) <= asked]
+    if q.kind in ("org", "place"):
+        found = _moved_to(q, sentence, found)
     if q.wants is not None:  # "Acme agreed to be acquired by Globex" does not say what Acme acquired
         sides = [(s, *_side_of_predicate(sentence, s)) for s in found]
         # A name before an active predicate acts on the subject only when the subject receives it: "Globex
@@ -199,6 +201,29 @@ def _latest(sentence: str, found: list[Span]) -> list[Span]:
         return found
     ends = [b for b in found if _TO.search(sentence[max(0, b.start - 24):b.start])]
     return [a for a in found if not (_FROM.search(sentence[max(0, a.start - 24):a.start]) and any(b.start > a.start for b in ends))]
+
+
+_ONWARD = re.compile(r"\s+(?:to|into)\s+(?:the\s+)?")
+_ASKS_ORIGIN = re.compile(r"\bfrom\W*$", re.I)
+
+
+def _moved_to(q: Question, sentence: str, found: list[Span]) -> list[Span]:
+    """A name or a place in "from A to B" is where something was, B where it is: "migrated our checkers from
+    Vercel to Fly.io" answers Fly.io (B is read by its capitals when no pattern found it), and a B written in
+    lower case ("to our own servers") leaves no answer; unless the question asks where from."""
+    if _ASKS_ORIGIN.search(q.text):
+        return found
+    out: list[Span] = []
+    for span in found:
+        onward = _ONWARD.match(sentence, span.start + len(span.text))
+        if not _FROM.search(sentence[max(0, span.start - 24):span.start]) or onward is None:
+            out.append(span)
+            continue
+        name = _ORG_RE.match(sentence, onward.end())
+        text = name.group().rstrip(".,;:") if name else ""
+        if text and not any(s.start == name.start() for s in found):
+            out.append(Span(text, name.start(), normal(text)))
+    return sorted(out, key=lambda s: s.start)
 
 
 def overlap(a: Span, b: Span) -> bool:
