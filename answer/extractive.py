@@ -38,6 +38,7 @@ from cikb.answer.reader import (
 )
 
 from cikb.core.models import ScoredChunk
+from cikb.core.vocabulary import match_weight
 from cikb.core.shingles import jaccard
 
 __all__ = ["ExtractiveAnswer", "extract_answer", "split_sentences", "sure_answer_first"]
@@ -163,6 +164,10 @@ def _choose(reading: Reading, first: Sentence) -> list[Sentence]:
     terms = set(reading.question.terms)
     chosen = [first]
     covered = own_terms(first, terms)
+    if reading.question.kind != "text" and first.spans:
+        # A first sentence that holds the value asked for covers the terms it states in any word of their relation:
+        # after "founded in 2023 by Jane Roe and John Doe", "we build a CRM for solo founders" adds no founder.
+        covered |= {t for t in terms if match_weight(t, first.stems) > 0}
     top = max(first.score, 1e-9)
     for candidate in reading.relevant:
         if candidate is first:

@@ -197,3 +197,14 @@ def test_the_chunk_stating_the_fact_in_the_questions_own_word_moves_first() -> N
     chunks = [scored_chunk(text, rank) for rank, text in enumerate(texts, start=1)]
     moved = sure_answer_first("What year was Acme Corp founded?", "Acme Corp", chunks)
     assert [c.chunk.id for c in moved] == [chunks[2].chunk.id, chunks[0].chunk.id, chunks[1].chunk.id]
+
+
+def test_a_follow_up_to_a_value_holds_a_value():
+    # The first sentence names the founders; a sentence that holds "founders" in another sense adds none.
+    quote = "At Tidewater, we build the open-source CRM used by everyone from solo founders to public institutions."
+    answer = _answer("Who are the founders of Acme?", [ABOUT, quote])
+    assert answer.answer.startswith("Acme was founded in 1949 by Wile E. Coyote and Jane Doe. [1]")
+    assert "Tidewater" not in answer.answer and answer.citations == [1]
+    # A part of the question the first sentence leaves open still gets its sentence.
+    both = _answer("Who founded Acme and what does it sell?", [ABOUT, PRODUCTS])
+    assert "founded in 1949" in both.answer and "selling anvils" in both.answer
