@@ -782,3 +782,17 @@ def test_ask_and_enrich_read_the_same_legal_name_and_two_legal_names_are_no_answ
     both = Answerer().answer(question, two)
     assert both.abstained and {"Brightwater Labs Ltd", "Brightwater Labs GmbH"} <= {
         name for r in both.related for name in ("Brightwater Labs Ltd", "Brightwater Labs GmbH") if name in r.text}
+
+
+def test_when_after_another_question_word_dates_the_question_and_asks_nothing():
+    def kind(question: str) -> str:
+        return read_question(question, None, "Brightwater Labs").kind
+    assert kind("Which small-business program was Brightwater Labs certified under when it started out?") == "text"
+    assert kind("Who led Brightwater Labs when it was founded?") == "person"
+    assert kind("Where was Brightwater Labs based when it started?") == "place"
+    assert kind("When was Brightwater Labs founded?") == "date"
+    assert kind("Who founded Brightwater Labs, and when?") == "date"  # a part joined by "and" is asked
+    # The date of the clause is not the answer to who led it.
+    led = answer("Who led Brightwater Labs when it was founded?",
+                 "Brightwater Labs was founded in 2019; its first chief executive was Jane Roe.")
+    assert led is None or "2019" not in led.value

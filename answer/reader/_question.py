@@ -218,7 +218,7 @@ def _without_exclusions(lower: list[str]) -> list[str]:
 def _kind(lower: list[str], column_type: str | None) -> Kind:
     first = lower[0] if lower else ""
     asks_year = "year" in lower or "decade" in lower or "century" in lower
-    asks_when = "when" in lower or asks_year or (("date" in lower or "day" in lower) and ("what" in lower or "which" in lower))
+    asks_when = _asks_when(lower) or asks_year or (("date" in lower or "day" in lower) and ("what" in lower or "which" in lower))
     if column_type == "select":
         return "option"
     if column_type == "boolean":
@@ -248,6 +248,16 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
     if _asks_for(lower, ("what", "which"), tuple(_PERSON_ROLES)) and "is" in lower:
         return "person"
     return "text"
+
+
+def _asks_when(lower: list[str]) -> bool:
+    """"When" asks for a date as the question's first wh-word, or a part joined by "and" ("Who founded Acme, and
+    when?"); after another, it opens a clause that dates what is asked ("Which program was Acme certified under
+    when it started?", "Who led Acme when it was founded?")."""
+    for i, word in enumerate(lower):
+        if word == "when":
+            return i == 0 or lower[i - 1] == "and" or not _WH_WORDS.intersection(lower[:i])
+    return False
 
 
 def _asks_for(lower: list[str], wh: tuple[str, ...], nouns: tuple[str, ...]) -> bool:
