@@ -21,6 +21,7 @@ noun a "which" question asks for (:func:`asked_noun`), and whether a related wor
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -338,6 +339,19 @@ def _name(token) -> str:  # noqa: ANN001 - a spaCy Token
 @lru_cache(maxsize=1024)
 def _parsed(sentence: str):  # noqa: ANN202 - a spaCy Doc
     return _nlp()(sentence, disable=["ner"])
+
+
+_WHO_CLAUSE = re.compile(r",\s+who\s+([^,;.]+)")
+
+
+def person_clauses(sentence: str) -> list[str]:
+    """What a clause set beside a person says of them, as a sentence of its own: "Jane Roe, who co-founded Acme
+    with John Doe in 2014, now leads research" also says "Jane Roe co-founded Acme with John Doe in 2014". The
+    person is the recogniser's; the clause ends at the next comma."""
+    if ", who " not in sentence:
+        return []
+    people = {end: sentence[start:end] for start, end, label in entities(sentence) if label == "PERSON"}
+    return [f"{people[m.start()]} {m.group(1).strip()}." for m in _WHO_CLAUSE.finditer(sentence) if m.start() in people]
 
 
 @lru_cache(maxsize=4096)

@@ -796,3 +796,15 @@ def test_when_after_another_question_word_dates_the_question_and_asks_nothing():
     led = answer("Who led Brightwater Labs when it was founded?",
                  "Brightwater Labs was founded in 2019; its first chief executive was Jane Roe.")
     assert led is None or "2019" not in led.value
+
+
+def test_a_clause_set_beside_a_person_is_read_as_what_it_says_of_them():
+    said = answer("Who co-founded Brightwater Labs?",
+                  "Jane Roe, who co-founded Brightwater Labs with John Doe in 2014, now leads its research team.")
+    assert (said.value, said.confidence, said.sentence.text) == (
+        "Jane Roe", "medium", "Jane Roe, who co-founded Brightwater Labs with John Doe in 2014, now leads its research team.")
+    # What the clause says of another company states nothing of this one.
+    other = answer("Who founded Brightwater Labs?", "Jane Roe, who founded Tidewater Analytics in 2009, is a Brightwater Labs customer.")
+    assert other is None or other.confidence == "low"
+    assert answer("When was Brightwater Labs founded?",
+                  "Jane Roe, who founded Tidewater Analytics in 2009, is a Brightwater Labs customer.") is None

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cikb.answer.entities import apposed_to_name, organisations
+from cikb.answer.entities import apposed_to_name, organisations, person_clauses
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
@@ -89,6 +89,11 @@ def sentences_of(passages: Sequence[Passage]) -> list[Sentence]:
                 continue
             seen.add(key)
             out.append(Sentence(text, passage, simple, stems, boilerplate=boilerplate, antecedent=antecedent))
+            # Its reading drops the clauses set beside a person; what they say is read too, quoted as written.
+            for clause in person_clauses(text):
+                said = plain(clause)
+                out.append(Sentence(text, passage, said, set().union(*(stems_of(w) for w, _, _ in tokens_of(said))),
+                                    boilerplate=boilerplate))
     return out
 
 
