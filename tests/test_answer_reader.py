@@ -808,3 +808,14 @@ def test_a_clause_set_beside_a_person_is_read_as_what_it_says_of_them():
     assert other is None or other.confidence == "low"
     assert answer("When was Brightwater Labs founded?",
                   "Jane Roe, who founded Tidewater Analytics in 2009, is a Brightwater Labs customer.") is None
+
+
+def test_it_is_the_company_only_when_the_sentence_before_is_about_the_company():
+    q = read_question("Where is Brightwater Labs based?", None, "Brightwater Labs")
+    about = "Brightwater Labs was founded in 2014 by Jane Roe. It is based in Austin, Texas."
+    other = "Getting water testing right is not about the lab alone. It is based in Austin, Texas, like most of the field."
+    roles = {s.plain: s.role for s in read(q, [Passage(about, 0, 1), Passage(other, 1, 2)]).sentences}
+    assert roles["It is based in Austin, Texas."] == 2
+    assert roles["It is based in Austin, Texas, like most of the field."] == 0
+    said = answer("Where is Brightwater Labs based?", other)
+    assert said is None or said.confidence == "low"

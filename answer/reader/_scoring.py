@@ -175,6 +175,8 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
             s.coverage *= RELATED_WEIGHT
             s.lexical *= RELATED_WEIGHT
         s.role = subject_role(q, s.plain)
+        if s.role == 2 and s.antecedent and subject_role(q, plain(s.antecedent)) == 0:
+            s.role = 0  # "It" names what the sentence before is about: "Getting ease of use right ... It's a dance"
         if s.role == 1 and owned_predicate(q, s.plain):
             s.role = 2  # "Since its founding in 2013, ISRG's ...": the predicate is the subject's
         elif (s.role == 0 and LABEL_LINE.match(s.plain)
