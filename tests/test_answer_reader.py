@@ -819,3 +819,14 @@ def test_it_is_the_company_only_when_the_sentence_before_is_about_the_company():
     assert roles["It is based in Austin, Texas, like most of the field."] == 0
     said = answer("Where is Brightwater Labs based?", other)
     assert said is None or said.confidence == "low"
+
+
+def test_a_question_on_one_year_is_not_answered_by_a_sentence_on_another():
+    asked = "How many employees did Brightwater Labs have in 2020?"
+    same = answer(asked, "Brightwater Labs had 120 employees in 2020.")
+    assert (same.value, same.confidence) == ("120", "high")
+    other = answer(asked, "Brightwater Labs had 120 employees in 2018.")
+    assert other is None or other.confidence == "low"
+    # The value's own year is not another time.
+    before = answer("In what year before 2020 did Brightwater Labs open its first lab?", "Brightwater Labs opened its first lab in 2016.")
+    assert (before.value, before.confidence) == ("2016", "medium")

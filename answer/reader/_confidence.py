@@ -16,7 +16,7 @@ from cikb.answer.entities import (
     role_statements, stated_as_own, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
-from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, stem, stems_of, tokens_of
+from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_of, tokens_of
 from cikb.answer.reader._question import Question
 from cikb.answer.reader._subject import LABEL_LINE, refers_to_subject
 from cikb.answer.reader._spans import (
@@ -325,7 +325,7 @@ def _agent_of(q: Question, sentence: str, span: Span, least: float = 1.0) -> boo
 
 
 def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: list[Sentence], best_key: str) -> Confidence:
-    if q.kind == "text":
+    if q.kind == "text" or _another_time(q, best.plain.replace(span.text, " ")):
         return "low"
     roles = _roles(q, best, span)
     if (best.role == 1 and another_acts(q, best)) or another_holds_role(roles, q):
@@ -364,6 +364,15 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     if best.coverage >= 0.5 and best.about_subject and tight and not rivals:
         return "medium"
     return "low"
+
+
+def _another_time(q: Question, sentence: str) -> bool:
+    """A question that names a year asks about that year: a sentence dated only by other years (the value aside)
+    is about another time ("Who did The Sun endorse in 2005?" is not answered by "It supported Labour in the 1970
+    election")."""
+    asked = set(YEAR_RE.findall(q.text))
+    written = set(YEAR_RE.findall(sentence))
+    return bool(asked and written and not asked & written)
 
 
 def another_acts(q: Question, s: Sentence) -> bool:

@@ -1,0 +1,91 @@
+"""The offline reader on SQuAD's company articles: values given (medium or high confidence), right and wrong.
+
+    python bench/reader_squad.py [--every N] [--show KIND]
+
+Every question of ``../shared/corpora/squad`` (26 Wikipedia articles on companies, 4,398 questions written
+by people who read them) is put to the reader with the five paragraphs of its article that BM25 ranks
+first, as ``cikb ask`` would read five passages. A value is given when the reader states it at medium or
+high confidence (what ``ask`` gives as a short answer and ``enrich`` as a cell); it is right when it holds a
+gold answer or a gold answer holds it (normalised words). Free-text questions are counted as asked, not
+scored: the reader quotes sentences for them and gives no value.
+
+These are not company sites and their questions are not the ones users ask of one (often about the
+company's history: "Who did The Sun endorse in 2005?"), so the figures are a second, broad check of how
+often a confident value is wrong, not a target; a rule fitted to one of its questions is tuning to it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import time
+from collections import Counter
+from pathlib import Path
+
+from rank_bm25 import BM25Okapi
+
+from cikb.answer.reader import Passage, read, read_question
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPORA = ROOT.parent / "shared" / "corpora"
+PASSAGES = 5
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def is_right(value: str, answers: list[str]) -> bool:
+    given = " ".join(words(value))
+    gold = [" ".join(words(a)) for a in answers]
+    return bool(given) and any(g and (g in given or given in g) for g in gold)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--every", type=int, default=1, help="Ask every Nth question only (default: all).")
+    parser.add_argument("--show", metavar="KIND", help="Print the wrong values given for questions of this kind.")
+    args = parser.parse_args()
+    articles = json.loads((CORPORA / "squad" / "companies.json").read_text(encoding="utf-8"))
+    asked: Counter[str] = Counter()
+    given: Counter[tuple[str, str, bool]] = Counter()
+    started, n = time.perf_counter(), 0
+    for article in articles:
+        paragraphs = [p["context"] for p in article["paragraphs"]]
+        bm25 = BM25Okapi([words(p) for p in paragraphs])
+        company = article["title"].replace("_", " ")
+        for qa in (qa for p in article["paragraphs"] for qa in p["qas"]):
+            n += 1
+            if n % args.every:
+                continue
+            question = read_question(qa["question"], company=company)
+            asked[question.kind] += 1
+            scores = bm25.get_scores(words(qa["question"]))
+            top = sorted(range(len(paragraphs)), key=lambda i: -scores[i])[:PASSAGES]
+            answer = read(question, [Passage(paragraphs[i], None, rank + 1, company) for rank, i in enumerate(top)]).answer
+            if answer is None or question.kind == "text":
+                continue
+            right = is_right(answer.value, qa["answers"])
+            given[(question.kind, answer.confidence, right)] += 1
+            if args.show == question.kind and not right:
+                print(f"[{company}] {qa['question']}\n   given: {answer.value} ({answer.confidence})  gold: "
+                      f"{qa['answers'][0]}\n   from: {answer.sentence.text[:160]}")
+    total = sum(asked.values())
+    print(f"{total} questions of {len(articles)} articles ({time.perf_counter() - started:.0f} s), "
+          f"{sum(v for k, v in asked.items() if k != 'text')} asking for a value")
+    print(f"{'kind':8} {'asked':>6} {'high':>12} {'medium':>12}   (right/given)")
+    for kind in sorted(k for k in asked if k != "text"):
+        cells = []
+        for confidence in ("high", "medium"):
+            right, wrong = given[(kind, confidence, True)], given[(kind, confidence, False)]
+            cells.append(f"{right}/{right + wrong}")
+        print(f"{kind:8} {asked[kind]:>6} {cells[0]:>12} {cells[1]:>12}")
+    for confidence in ("high", "medium"):
+        right = sum(v for (_, c, r), v in given.items() if c == confidence and r)
+        wrong = sum(v for (_, c, r), v in given.items() if c == confidence and not r)
+        print(f"{confidence:8} given {right + wrong}: right {right} ({right / max(right + wrong, 1):.0%}), wrong {wrong}")
+
+
+if __name__ == "__main__":
+    main()
