@@ -830,3 +830,16 @@ def test_a_question_on_one_year_is_not_answered_by_a_sentence_on_another():
     # The value's own year is not another time.
     before = answer("In what year before 2020 did Brightwater Labs open its first lab?", "Brightwater Labs opened its first lab in 2016.")
     assert (before.value, before.confidence) == ("2016", "medium")
+
+
+def test_a_year_in_a_name_or_a_period_does_not_ask_for_a_year():
+    def kind(question: str) -> str:
+        return read_question(question, None, "Brightwater Labs").kind
+    assert kind("Who was Brightwater Labs' Employee of the Year in 2019?") == "person"
+    assert kind("What was Brightwater Labs' revenue for the financial year that ended in March 2024?") == "money"
+    assert kind("In what year was Brightwater Labs founded?") == "year"
+    assert kind("Which decade saw Brightwater Labs grow fastest?") == "year"
+    assert kind("Year founded") == "year"  # a column's label asks with no question word
+    named = answer("Who was Brightwater Labs' Employee of the Year in 2019?",
+                   "Jane Roe was named Brightwater Labs' Employee of the Year in 2019.")
+    assert named is not None and named.value == "Jane Roe"

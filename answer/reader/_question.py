@@ -217,7 +217,7 @@ def _without_exclusions(lower: list[str]) -> list[str]:
 
 def _kind(lower: list[str], column_type: str | None) -> Kind:
     first = lower[0] if lower else ""
-    asks_year = "year" in lower or "decade" in lower or "century" in lower
+    asks_year = _asks_for(lower, ("what", "which"), _YEAR_WORDS) or (bool(set(_YEAR_WORDS) & set(lower)) and not _WH_WORDS & set(lower))
     asks_when = _asks_when(lower) or asks_year or (("date" in lower or "day" in lower) and ("what" in lower or "which" in lower))
     if column_type == "select":
         return "option"
@@ -248,6 +248,11 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
     if _asks_for(lower, ("what", "which"), tuple(_PERSON_ROLES)) and "is" in lower:
         return "person"
     return "text"
+
+
+# A year is asked for as "what/which year" ("In what year ...", "Which decade ..."), or as a label without a
+# question word ("Year founded"); not by a year in a name or a period ("Rookie of the Year", "the financial year").
+_YEAR_WORDS = ("year", "decade", "century")
 
 
 def _asks_when(lower: list[str]) -> bool:
