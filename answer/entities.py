@@ -210,6 +210,16 @@ def asked_noun(question: str) -> str | None:
     return None
 
 
+def stranded_preposition(question: str) -> str | None:
+    """The preposition whose object the question asks for, as the trained parser reads it: "Who did Acme sell its
+    newspapers to?" and "To whom did Acme sell ..." -> to; "Who did Acme split from in 1949?" -> from; else None."""
+    for token in _parsed(question):
+        if token.dep_ in ("prep", "agent", "dative") and token.tag_ == "IN" and not any(
+                c.dep_ in ("pobj", "pcomp") and c.i > token.i and c.tag_ not in ("WP", "WDT") for c in token.children):
+            return token.text.lower()  # "... sell its newspapers to?", "To whom did ..."
+    return None
+
+
 # Verbs that carry no relation of their own in a question ("What does Acme do?", "What is ...", "What has ...").
 _LIGHT_VERBS = frozenset(
     "be is are was were been being am do does did done doing have has had having get gets got gotten getting "

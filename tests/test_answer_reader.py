@@ -843,3 +843,12 @@ def test_a_year_in_a_name_or_a_period_does_not_ask_for_a_year():
     named = answer("Who was Brightwater Labs' Employee of the Year in 2019?",
                    "Jane Roe was named Brightwater Labs' Employee of the Year in 2019.")
     assert named is not None and named.value == "Jane Roe"
+
+
+def test_a_question_ending_on_a_preposition_asks_for_its_object():
+    sold = "In 1997 Brightwater Labs sold the newspapers it had run under Kestrel Group to Tidewater Media for $1.6 billion."
+    assert answer("Who did Brightwater Labs sell the newspapers to?", sold).value == "Tidewater Media"
+    assert answer("To whom did Brightwater Labs sell the newspapers?", sold).value == "Tidewater Media"
+    # Without a name after the preposition, every name is still a candidate.
+    assert answer("Who did Brightwater Labs sell the newspapers to?",
+                  "Tidewater Media bought the newspapers of Brightwater Labs in 1997.").value == "Tidewater Media"

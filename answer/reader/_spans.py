@@ -12,7 +12,7 @@ from decimal import Decimal, InvalidOperation
 from functools import cache, lru_cache
 from typing import Literal
 
-from cikb.answer.entities import KIND_LABELS, asked_noun, entities
+from cikb.answer.entities import KIND_LABELS, asked_noun, entities, stranded_preposition
 from cikb.core.vocabulary import match_weight
 from cikb.embed.bm25 import english_stopwords
 from dateparser.date import DateDataParser
@@ -98,6 +98,8 @@ def filtered(q: Question, sentence: str, found: list[Span]) -> list[Span]:
         found = [s for s in found if not set(s.key.split()) <= asked]
     if q.kind in ("org", "place"):
         found = _moved_to(q, sentence, found)
+    if q.kind in ("person", "org", "place"):
+        found = _object_of_stranded(q, sentence, found)
     if q.wants is not None:  # "Acme agreed to be acquired by Globex" does not say what Acme acquired
         sides = [(s, *_side_of_predicate(sentence, s)) for s in found]
         # A name before an active predicate acts on the subject only when the subject receives it: "Globex
@@ -224,6 +226,17 @@ def _moved_to(q: Question, sentence: str, found: list[Span]) -> list[Span]:
         if text and not any(s.start == name.start() for s in found):
             out.append(Span(text, name.start(), normal(text)))
     return sorted(out, key=lambda s: s.start)
+
+
+def _object_of_stranded(q: Question, sentence: str, found: list[Span]) -> list[Span]:
+    """Asked "Who did Acme sell its newspapers to?", the names right after "to" ("sold them to Knight Ridder"),
+    when the sentence has one there; else every name."""
+    preposition = stranded_preposition(q.text)
+    if preposition is None or len(found) < 2:
+        return found
+    after = re.compile(rf"\b{preposition}\s+(?:the\s+)?$", re.I)
+    objects = [s for s in found if after.search(sentence[max(0, s.start - 24):s.start])]
+    return objects or found
 
 
 def overlap(a: Span, b: Span) -> bool:
