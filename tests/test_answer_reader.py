@@ -852,3 +852,13 @@ def test_a_question_ending_on_a_preposition_asks_for_its_object():
     # Without a name after the preposition, every name is still a candidate.
     assert answer("Who did Brightwater Labs sell the newspapers to?",
                   "Tidewater Media bought the newspapers of Brightwater Labs in 1997.").value == "Tidewater Media"
+
+
+def test_a_name_is_written_with_capitals_and_address_as_a_verb_asks_no_place():
+    # The recogniser may call a lowercase phrase a person; a name to put in a table has capitals.
+    starred = answer("Who starred in The Harbour Light?",
+                     "In 1931 Brightwater Labs remade their 1925 horror melodrama, The Harbour Light, with Jane Roe and John Doe.")
+    assert starred is None or "melodrama" not in starred.value
+    assert read_question("What problem does Brightwater Labs address?", None, "Brightwater Labs").kind == "text"
+    assert read_question("What did the accord try to address?", None, "Brightwater Labs").kind == "text"
+    assert read_question("What is Brightwater Labs' address?", None, "Brightwater Labs").kind == "place"

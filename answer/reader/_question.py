@@ -192,10 +192,15 @@ def _typing_words(lower: list[str], own: set[str]) -> list[str]:
     """The question's words its kind is read from: without the subject's name, so that "What was Brightwater
     Labs' revenue?" asks "what ... revenue" as "What was Acme's revenue?" does, though a word of the name that
     says what is asked stays ("What company owns the American Broadcasting Company?"); and without "based on",
-    which names no place."""
+    which names no place, nor "address" as a verb ("What did the treaty try to address?")."""
     cues = _ORG_WORDS | _PLACE_WORDS | _MONEY_WORDS | _PERSON_ROLES | _CONTACT_WORDS
     kept = [w for w in lower if w in cues or not is_own(w, own)] or lower
-    return [w for i, w in enumerate(kept) if not (w == "based" and kept[i + 1:i + 2] in (["on"], ["upon"]))]
+    return [w for i, w in enumerate(kept) if not (w == "based" and kept[i + 1:i + 2] in (["on"], ["upon"]))
+            and not (w == "address" and i > 0 and kept[i - 1] in _BEFORE_A_VERB)]
+
+
+# Words after which "address" is a verb: "to address", "does it address", "help address".
+_BEFORE_A_VERB = frozenset("to do does did will can could should would may might must help helps helped".split())
 
 
 def _without_possessive(words: set[str]) -> set[str]:

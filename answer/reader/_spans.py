@@ -585,6 +585,8 @@ def entity_spans(sentence: str, labels: frozenset[str]) -> list[Span]:
             start, text = start + 4, text[4:]
         if label == "PERSON" and len(text.split()) < 2:
             continue  # a first name alone ("Maria Lopez, our CFO, Tom, and I") names no one to put in a table
+        if text.islower():
+            continue  # a name is written with capitals: the recogniser's "their 1925 horror melodrama" is no person
         last = found[-1] if found else None
         if last and re.fullmatch(r",\s*", sentence[last.start + len(last.text):start]) and label in KIND_LABELS["place"]:
             text = sentence[last.start:end]
