@@ -287,6 +287,15 @@ def counted_noun(sentence: str, start: int, end: int) -> str | None:
     return None
 
 
+def counted_in_question(question: str) -> str | None:
+    """The noun a "how many" question counts, as the trained parser reads it: "How many employees were in the
+    factories?" -> employees; None without one ("How many does Acme employ?")."""
+    for token in _parsed(question):
+        if token.text.lower() == "many" and token.head.tag_.startswith("NN") and token.head.i > token.i:
+            return token.head.text
+    return None
+
+
 def stated_as_own(sentence: str, is_word: Callable[[str], bool], is_subject: Callable[[str], bool]) -> bool:
     """Some word ``is_word`` accepts is a noun or an adjective of the main clause ("Acme is a 501(c)(3) nonprofit")
     or of a clause whose subject ``is_subject`` accepts, or a main verb whose subject it accepts ("Acme makes

@@ -862,3 +862,9 @@ def test_a_name_is_written_with_capitals_and_address_as_a_verb_asks_no_place():
     assert read_question("What problem does Brightwater Labs address?", None, "Brightwater Labs").kind == "text"
     assert read_question("What did the accord try to address?", None, "Brightwater Labs").kind == "text"
     assert read_question("What is Brightwater Labs' address?", None, "Brightwater Labs").kind == "place"
+
+
+def test_of_several_counts_the_one_of_the_noun_asked_about():
+    both = "By 2019 Brightwater Labs had 23 laboratories, each run by a chemist, and 90 employees in Portugal."
+    assert answer("How many employees worked in Brightwater Labs' laboratories in Portugal?", both).value == "90"
+    assert answer("How many laboratories did Brightwater Labs have?", both).value == "23"

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cikb.answer.entities import (
-    KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_verb, counted_noun, defines, predicate_subjects,
+    KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_verb, counted_in_question, counted_noun, defines,
+    predicate_subjects,
     role_statements, stated_as_own, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
@@ -103,7 +104,7 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
             named = [n for n in filtered(q, s.plain, found) if not is_subject(q, n)]
             confirmed += [n for n in named if not any(overlap(n, c) for c in confirmed)]
         if q.kind == "number":
-            confirmed = [span for span in confirmed if _counts_what_is_asked(q, s.plain, span)]
+            confirmed = _counting_the_asked_noun(q, s.plain, [span for span in confirmed if _counts_what_is_asked(q, s.plain, span)])
         s.spans = sorted(confirmed, key=lambda span: span.start)
         if s.spans:
             kept.append(s)
@@ -115,6 +116,19 @@ def _counts_asked(q: Question, sentence: str, span: Span) -> bool | None:
     of 164 people" for employees) or not ("spread across 34 different states"); None when it counts no noun."""
     noun = counted_noun(sentence, span.start, span.start + len(span.text))
     return None if noun is None else any(match_weight(t, stems_of(noun)) > 0 for t in q.terms)
+
+
+def _counting_the_asked_noun(q: Question, sentence: str, found: list[Span]) -> list[Span]:
+    """Of several counts, those of the noun the question counts, where one is: "23 factories ... and 90 employees"
+    answers "How many employees were in the factories?" with 90."""
+    asked = counted_in_question(q.text)
+    if asked is None or len(found) < 2:
+        return found
+    wanted = stems_of(asked)
+    nouns = [counted_noun(sentence, span.start, span.start + len(span.text)) for span in found]
+    if not any(noun and stems_of(noun) & wanted for noun in nouns):
+        return found
+    return [span for span, noun in zip(found, nouns) if not noun or stems_of(noun) & wanted]  # not "23 factories"
 
 
 def _counts_what_is_asked(q: Question, sentence: str, span: Span) -> bool:
