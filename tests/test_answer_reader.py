@@ -18,6 +18,10 @@ def answer(question: str, *texts: str, company: str = "Brightwater Labs", column
     return reading.answer or reading.unsure
 
 
+def kind_of(question: str) -> str:
+    return read_question(question, None, "Brightwater Labs").kind
+
+
 @pytest.mark.parametrize(
     ("question", "column_type", "kind"),
     [
@@ -785,13 +789,11 @@ def test_ask_and_enrich_read_the_same_legal_name_and_two_legal_names_are_no_answ
 
 
 def test_when_after_another_question_word_dates_the_question_and_asks_nothing():
-    def kind(question: str) -> str:
-        return read_question(question, None, "Brightwater Labs").kind
-    assert kind("Which small-business program was Brightwater Labs certified under when it started out?") == "text"
-    assert kind("Who led Brightwater Labs when it was founded?") == "person"
-    assert kind("Where was Brightwater Labs based when it started?") == "place"
-    assert kind("When was Brightwater Labs founded?") == "date"
-    assert kind("Who founded Brightwater Labs, and when?") == "date"  # a part joined by "and" is asked
+    assert kind_of("Which small-business program was Brightwater Labs certified under when it started out?") == "text"
+    assert kind_of("Who led Brightwater Labs when it was founded?") == "person"
+    assert kind_of("Where was Brightwater Labs based when it started?") == "place"
+    assert kind_of("When was Brightwater Labs founded?") == "date"
+    assert kind_of("Who founded Brightwater Labs, and when?") == "date"  # a part joined by "and" is asked
     # The date of the clause is not the answer to who led it.
     led = answer("Who led Brightwater Labs when it was founded?",
                  "Brightwater Labs was founded in 2019; its first chief executive was Jane Roe.")
@@ -833,13 +835,11 @@ def test_a_question_on_one_year_is_not_answered_by_a_sentence_on_another():
 
 
 def test_a_year_in_a_name_or_a_period_does_not_ask_for_a_year():
-    def kind(question: str) -> str:
-        return read_question(question, None, "Brightwater Labs").kind
-    assert kind("Who was Brightwater Labs' Employee of the Year in 2019?") == "person"
-    assert kind("What was Brightwater Labs' revenue for the financial year that ended in March 2024?") == "money"
-    assert kind("In what year was Brightwater Labs founded?") == "year"
-    assert kind("Which decade saw Brightwater Labs grow fastest?") == "year"
-    assert kind("Year founded") == "year"  # a column's label asks with no question word
+    assert kind_of("Who was Brightwater Labs' Employee of the Year in 2019?") == "person"
+    assert kind_of("What was Brightwater Labs' revenue for the financial year that ended in March 2024?") == "money"
+    assert kind_of("In what year was Brightwater Labs founded?") == "year"
+    assert kind_of("Which decade saw Brightwater Labs grow fastest?") == "year"
+    assert kind_of("Year founded") == "year"  # a column's label asks with no question word
     named = answer("Who was Brightwater Labs' Employee of the Year in 2019?",
                    "Jane Roe was named Brightwater Labs' Employee of the Year in 2019.")
     assert named is not None and named.value == "Jane Roe"
