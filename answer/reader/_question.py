@@ -188,6 +188,10 @@ def is_own(word: str, own: set[str]) -> bool:
     return bare(word) in own or word.replace("’", "'") in own
 
 
+# Words after which "address" is a verb: "to address", "does it address", "help address".
+_BEFORE_A_VERB = frozenset("to do does did will can could should would may might must help helps helped".split())
+
+
 def _typing_words(lower: list[str], own: set[str]) -> list[str]:
     """The question's words its kind is read from: without the subject's name, so that "What was Brightwater
     Labs' revenue?" asks "what ... revenue" as "What was Acme's revenue?" does, though a word of the name that
@@ -198,9 +202,6 @@ def _typing_words(lower: list[str], own: set[str]) -> list[str]:
     return [w for i, w in enumerate(kept) if not (w == "based" and kept[i + 1:i + 2] in (["on"], ["upon"]))
             and not (w == "address" and i > 0 and kept[i - 1] in _BEFORE_A_VERB)]
 
-
-# Words after which "address" is a verb: "to address", "does it address", "help address".
-_BEFORE_A_VERB = frozenset("to do does did will can could should would may might must help helps helped".split())
 
 
 def _without_possessive(words: set[str]) -> set[str]:
@@ -218,6 +219,11 @@ def _without_exclusions(lower: list[str]) -> list[str]:
     if match is None:
         return lower
     return [w for w in text[:match.start()].split() if w != "other" or "other than" not in match.group()]
+
+
+# A year is asked for as "what/which year" ("In what year ...", "Which decade ..."), or as a label without a
+# question word ("Year founded"); not by a year in a name or a period ("Rookie of the Year", "the financial year").
+_YEAR_WORDS = ("year", "decade", "century")
 
 
 def _kind(lower: list[str], column_type: str | None) -> Kind:
@@ -253,11 +259,6 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
     if _asks_for(lower, ("what", "which"), tuple(_PERSON_ROLES)) and "is" in lower:
         return "person"
     return "text"
-
-
-# A year is asked for as "what/which year" ("In what year ...", "Which decade ..."), or as a label without a
-# question word ("Year founded"); not by a year in a name or a period ("Rookie of the Year", "the financial year").
-_YEAR_WORDS = ("year", "decade", "century")
 
 
 def _asks_when(lower: list[str]) -> bool:

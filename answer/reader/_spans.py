@@ -206,14 +206,13 @@ def _latest(sentence: str, found: list[Span]) -> list[Span]:
 
 
 _ONWARD = re.compile(r"\s+(?:to|into)\s+(?:the\s+)?")
-_ASKS_ORIGIN = re.compile(r"\bfrom\W*$", re.I)
 
 
 def _moved_to(q: Question, sentence: str, found: list[Span]) -> list[Span]:
     """A name or a place in "from A to B" is where something was, B where it is: "migrated our checkers from
     Vercel to Fly.io" answers Fly.io (B is read by its capitals when no pattern found it), and a B written in
     lower case ("to our own servers") leaves no answer; unless the question asks where from."""
-    if _ASKS_ORIGIN.search(q.text):
+    if stranded_preposition(q.text) == "from":
         return found
     out: list[Span] = []
     for span in found:
