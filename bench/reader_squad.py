@@ -4,10 +4,11 @@
 
 Every question of ``../shared/corpora/squad`` (26 Wikipedia articles on companies, 4,398 questions written
 by people who read them) is put to the reader with the five paragraphs of its article that BM25 ranks
-first, as ``cikb ask`` would read five passages. A value is given when the reader states it at medium or
-high confidence (what ``ask`` gives as a short answer and ``enrich`` as a cell); it is right when it holds a
-gold answer or a gold answer holds it (normalised words). Free-text questions are counted as asked, not
-scored: the reader quotes sentences for them and gives no value.
+first (cikb's own BM25: its stems, stop words and Qdrant's IDF), as ``cikb ask`` would read five passages.
+A value is given when the reader states it at medium or high confidence (what ``ask`` gives as a short
+answer and ``enrich`` as a cell); it is right when it holds a gold answer or a gold answer holds it
+(normalised words). Free-text questions are counted as asked, not scored: the reader quotes sentences
+for them and gives no value.
 
 These are not company sites and their questions are not the ones users ask of one (often about the
 company's history: "Who did The Sun endorse in 2005?"), so the figures are a second, broad check of how
@@ -18,14 +19,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import time
 from collections import Counter
 from pathlib import Path
 
-from rank_bm25 import BM25Okapi
-
 from cikb.answer.reader import Passage, read, read_question
+from cikb.embed.bm25 import Bm25Encoder, token_id
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"
@@ -34,6 +35,24 @@ PASSAGES = 5
 
 def words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower())
+
+
+class ArticleIndex:
+    """One article's paragraphs ranked for a question as the store ranks chunks: BM25 weights from cikb's
+    encoder, Qdrant's IDF over the article's paragraphs."""
+
+    def __init__(self, paragraphs: list[str]) -> None:
+        stems = [Bm25Encoder().tokenize(p) for p in paragraphs]
+        self.encoder = Bm25Encoder(avg_len=max(sum(map(len, stems)) / len(stems), 1.0))
+        self.weights = [self.encoder.term_weights(s) for s in stems]
+        holding = Counter(t for w in self.weights for t in w)
+        n = len(paragraphs)
+        self.idf = {t: math.log((n - k + 0.5) / (k + 0.5) + 1) for t, k in holding.items()}
+
+    def top(self, question: str, k: int) -> list[int]:
+        terms = {token_id(s) for s in self.encoder.tokenize(question)}
+        scores = [sum(self.idf.get(t, 0.0) * w.get(t, 0.0) for t in terms) for w in self.weights]
+        return sorted(range(len(scores)), key=lambda i: -scores[i])[:k]
 
 
 def is_right(value: str, answers: list[str]) -> bool:
@@ -53,7 +72,7 @@ def main() -> None:
     started, n = time.perf_counter(), 0
     for article in articles:
         paragraphs = [p["context"] for p in article["paragraphs"]]
-        bm25 = BM25Okapi([words(p) for p in paragraphs])
+        index = ArticleIndex(paragraphs)
         company = article["title"].replace("_", " ")
         for qa in (qa for p in article["paragraphs"] for qa in p["qas"]):
             n += 1
@@ -61,8 +80,7 @@ def main() -> None:
                 continue
             question = read_question(qa["question"], company=company)
             asked[question.kind] += 1
-            scores = bm25.get_scores(words(qa["question"]))
-            top = sorted(range(len(paragraphs)), key=lambda i: -scores[i])[:PASSAGES]
+            top = index.top(qa["question"], PASSAGES)
             answer = read(question, [Passage(paragraphs[i], None, rank + 1, company) for rank, i in enumerate(top)]).answer
             if answer is None or question.kind == "text":
                 continue
