@@ -17,7 +17,7 @@ from cikb.answer.entities import (
     role_statements, stated_as_own, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
-from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_of, tokens_of
+from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
 from cikb.answer.reader._question import Question
 from cikb.answer.reader._subject import LABEL_LINE, refers_to_subject
 from cikb.answer.reader._spans import (
@@ -277,7 +277,7 @@ def names_the_label(q: Question, s: Sentence) -> bool:
         return False
     colon = s.plain.index(":")
     words = [w for w, _, _ in tokens_of(s.plain[:colon])]
-    asked = set().union(*(stems_of(w) for w, _, _ in tokens_of(q.text)))
+    asked = stems_in(q.text)
     return (len(words) >= LABEL_MIN_WORDS and all(stems_of(w) & asked for w in words)
             and bool(s.plain[colon + 1:].strip(" .;")))
 
@@ -431,7 +431,7 @@ def _labelled(q: Question, s: Sentence, span: Span) -> bool:
     if label is None or s.role != 2:
         return False
     colon = s.plain.index(":")
-    words = set().union(*(stems_of(w) for w, _, _ in tokens_of(s.plain[:colon])))
+    words = stems_in(s.plain[:colon])
     return span.start > colon and any(match_weight(t, words) > 0 for t in q.terms)
 
 

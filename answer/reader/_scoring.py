@@ -15,7 +15,7 @@ from cikb.answer.entities import apposed_to_name, organisations, person_clauses
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
-from cikb.answer.reader._words import MIN_WORDS, plain, stems_of, tokens_of
+from cikb.answer.reader._words import MIN_WORDS, plain, stems_in, stems_of, tokens_of
 from cikb.answer.reader._question import CONTACT_ASKED, TOTAL, Question
 from cikb.answer.reader._subject import LABEL_LINE, creates_other, mentions_subject, our_role, owned_predicate, subject_role
 from cikb.answer.reader._spans import Span, contact_spans, holds_postal_address, normal, spans, subject_is_patient
@@ -79,7 +79,7 @@ def sentences_of(passages: Sequence[Passage]) -> list[Sentence]:
         # Lines that address the reader as instructions ("answer that ...") state nothing: never read as answers.
         for text in sentence_splitter.split_sentences(without_instructions(passage.text), min_words=MIN_WORDS, cards=True):
             simple = plain(text)
-            stems = set().union(*(stems_of(w) for w, _, _ in tokens_of(simple))) if simple.strip() else set()
+            stems = stems_in(simple)
             antecedent = before if sentence_splitter.opens_on_pronoun(text) else ""
             if antecedent:
                 stems |= before_stems  # "It is a service provided by ISRG." is about what the sentence before names
@@ -92,8 +92,7 @@ def sentences_of(passages: Sequence[Passage]) -> list[Sentence]:
             # Its reading drops the clauses set beside a person; what they say is read too, quoted as written.
             for clause in person_clauses(text):
                 said = plain(clause)
-                out.append(Sentence(text, passage, said, set().union(*(stems_of(w) for w, _, _ in tokens_of(said))),
-                                    boilerplate=boilerplate))
+                out.append(Sentence(text, passage, said, stems_in(said), boilerplate=boilerplate))
     return out
 
 
@@ -139,7 +138,7 @@ def _role_stems(q: Question, s: Sentence) -> set[str]:
     rest = s.plain
     for start, end in sorted(set(others), reverse=True):
         rest = rest[:start] + " " + rest[end:]
-    return set().union(*(stems_of(w) for w, _, _ in tokens_of(rest)))
+    return stems_in(rest)
 
 
 def page_role(q: Question, s: Sentence) -> bool:

@@ -44,6 +44,11 @@ def tokens_of(text: str) -> list[tuple[str, int, int]]:
     return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
 
 
+def stems_in(text: str) -> set[str]:
+    """The stems of every word of ``text`` (:func:`stems_of`)."""
+    return set().union(*(stems_of(w) for w, _, _ in tokens_of(text)))
+
+
 def stems_of(word: str) -> set[str]:
     """The stems of a word and of its hyphenated parts ("co-founded" -> co-found, co, found), and of the base of an
     irregular verb form ("went" -> go)."""
