@@ -868,3 +868,16 @@ def test_of_several_counts_the_one_of_the_noun_asked_about():
     both = "By 2019 Brightwater Labs had 23 laboratories, each run by a chemist, and 90 employees in Portugal."
     assert answer("How many employees worked in Brightwater Labs' laboratories in Portugal?", both).value == "90"
     assert answer("How many laboratories did Brightwater Labs have?", both).value == "23"
+
+
+def test_a_date_written_without_its_year_answers_when_but_never_at_high():
+    began = answer("When did Brightwater Labs begin writing code?",
+                   "In late June, we began writing the first line of code for Brightwater Labs.")
+    assert (began.value, began.confidence) == ("late June", "medium")
+    # A date with its year is read whole, as before; a month alone is no date of another event.
+    dated = answer("When was Brightwater Labs founded?", "Brightwater Labs was founded on June 3, 2015, in Leeds.")
+    assert (dated.value, dated.confidence) == ("June 3, 2015", "high")
+    moved = answer("When was Brightwater Labs founded?", "In June, Brightwater Labs moved into a larger office in Leeds.")
+    assert moved is None or moved.confidence == "low"
+    assert answer("When was Brightwater Labs founded?", "Last week Brightwater Labs opened a second office.") is None
+

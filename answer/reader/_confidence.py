@@ -13,16 +13,15 @@ from typing import Literal
 
 from cikb.answer.entities import (
     KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_verb, counted_in_question, counted_noun, defines,
-    predicate_subjects,
-    role_statements, stated_as_own, vetoed,
+    predicate_subjects, role_statements, stated_as_own, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
 from cikb.answer.reader._question import Question
 from cikb.answer.reader._subject import LABEL_LINE, refers_to_subject
 from cikb.answer.reader._spans import (
-    CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, instance_spans, is_postal_address, is_subject, normal,
-    overlap,
+    CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, instance_spans, is_postal_address, is_subject, is_yearless,
+    normal, overlap,
 )
 from cikb.answer.reader._scoring import Sentence, nearest_span, reading_stems
 
@@ -366,7 +365,9 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     keys = {s.key for s in best.spans}
     unique = len(keys) == 1 or (tight and not any(tightly_linked(q, best.plain, s) for s in best.spans if s.key != span.key))
     if direct and unique and not rivals and tight and best.role == 2 and not best.negated:
-        return "high"  # "was not founded in 1949" ties 1949 to the predicate too, to deny it
+        # "was not founded in 1949" ties 1949 to the predicate too, to deny it. A date without its year ("late
+        # June") is half an answer: medium at most.
+        return "medium" if q.kind == "date" and is_yearless(span) else "high"
     if direct and (tight or far <= 4 or (_agent_of(q, best.plain, span) and not rivals and not best.negated)
                    or (holds_subjects_role(roles, q, best) and not rivals and not best.negated)):
         return "medium"  # the agent of a passive predicate: "was founded in 2011 in Portland, Oregon, by Jane Roe"
