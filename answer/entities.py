@@ -210,6 +210,17 @@ def asked_noun(question: str) -> str | None:
     return None
 
 
+def descriptive_words(question: str) -> frozenset[str]:
+    """The words that describe a body the question names, as the trained parser reads them: "the ORM company Prisma"
+    -> ORM. The name says which body it is; a sentence that names it seldom repeats the description. (The words
+    that describe the body asked for, "Which Dutch artist ...", narrow the answer down and are kept.)"""
+    found: set[str] = set()
+    for token in _parsed(question):
+        if token.dep_ == "appos" and token.tag_ == "NNP" and token.head.tag_ in ("NN", "NNS"):
+            found |= {c.text.lower() for c in token.head.children if c.i < token.head.i and c.dep_ in ("compound", "amod")}
+    return frozenset(found)
+
+
 def stranded_preposition(question: str) -> str | None:
     """The preposition whose object the question asks for, as the trained parser reads it: "Who did Acme sell its
     newspapers to?" and "To whom did Acme sell ..." -> to; "Who did Acme split from in 1949?" -> from; else None."""

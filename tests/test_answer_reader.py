@@ -881,3 +881,17 @@ def test_a_date_written_without_its_year_answers_when_but_never_at_high():
     assert moved is None or moved.confidence == "low"
     assert answer("When was Brightwater Labs founded?", "Last week Brightwater Labs opened a second office.") is None
 
+
+def test_what_another_body_uses_the_company_for_is_what_follows_the_preposition():
+    asked = "What does the ORM company Globex use Brightwater Labs for?"
+    q = read_question(asked, None, "Brightwater Labs")
+    # "ORM company" describes a body the question names: a sentence naming Globex need not repeat it.
+    assert "orm" in q.keywords and "orm" not in q.terms
+    # A description of the body asked for narrows the answer down, and stays a term.
+    assert "dutch" in read_question("Which Dutch artist painted Brightwater Labs' logo?", None, "Brightwater Labs").terms
+    using = Passage("TLDR; Globex is now using Brightwater Labs, and we added visibility scopes.", 0, 1)
+    stated = Passage("Globex uses Brightwater Labs for collaborative team signing.", 1, 2)
+    product = Passage("Their flagship product, Globex ORM, provides a type-safe way to query databases.", 2, 3)
+    reading = read(q, [using, product, stated])
+    assert [s.plain for s in reading.sentences if states_question(q, s)] == [stated.text]
+    assert reading.answer is not None and reading.answer.value == "collaborative team signing"

@@ -13,7 +13,7 @@ from typing import Literal
 
 from cikb.answer.entities import (
     KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_verb, counted_in_question, counted_noun, defines,
-    predicate_subjects, role_statements, stated_as_own, vetoed,
+    predicate_subjects, role_statements, stated_as_own, stranded_preposition, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
@@ -21,7 +21,7 @@ from cikb.answer.reader._question import Question
 from cikb.answer.reader._subject import LABEL_LINE, refers_to_subject
 from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, instance_spans, is_postal_address, is_subject, is_yearless,
-    normal, overlap,
+    normal, overlap, spans,
 )
 from cikb.answer.reader._scoring import Sentence, nearest_span, reading_stems
 
@@ -166,6 +166,8 @@ def states_question(q: Question, s: Sentence) -> bool:
                 and _related_words_are_the_subjects(q, s))
     if not _holds_asked_verb(q, stems):
         return False  # "What does Globex use Acme for?": a sentence on Globex that says nothing of using Acme
+    if stranded_preposition(q.text) is not None and not spans(q, s.plain):
+        return False  # nor one on using Acme that says nothing of what for ("Globex is now using Acme")
     # The subject's own sentence may state every term by a word of its relation ("Acme makes robots" for "sell"),
     # when the parse makes the subject that word's own ("a year of making hard decisions" sells nothing).
     return s.lexical >= FREE_TEXT_SHARE or (s.role == 2 and all(match_weight(t, stems) > 0 for t in q.terms)

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from cikb.answer.entities import descriptive_words
 from cikb.core.vocabulary import relation
 from cikb.embed.bm25 import english_stopwords
 from cikb.answer.reader._words import LEGAL_SUFFIXES, SELF_NOUNS, YEAR_RE, stem, tokens_of
@@ -112,7 +113,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
         if w not in stop and w not in _WH_WORDS and w not in _QUESTION_FILLER and len(w) > 1
         and not is_own(w, own)
     ))
-    terms = tuple(dict.fromkeys(stem(w) for w in keywords))
+    terms = tuple(dict.fromkeys(stem(w) for w in keywords if not _describes(w, question)))  # the search still uses it
     kind = _kind(_typing_words(lower, own), column_type)
     percent = any(w in ("percent", "percentage", "share", "proportion") for w in lower)
     officer = not _OFFICER_ROLES.isdisjoint(lower)
@@ -123,6 +124,12 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     legal_name = kind == "text" and bool(own) and bool(_LEGAL_NAME.search(question))
     return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent,
                     officer, wants, cumulative, contact, defining, legal_name)
+
+
+def _describes(word: str, question: str) -> bool:
+    """Whether ``word`` only describes a body the question names ("the ORM company Prisma"): no key term."""
+    described = descriptive_words(question)
+    return bool(described) and all(part in described for part in re.split(r"[-'’]", word) if part)
 
 
 def _refers_to_subject(lower: list[str]) -> set[str]:

@@ -558,6 +558,12 @@ def _text_spans(q: Question, sentence: str) -> list[Span]:
     positions = [i for i, (w, _, _) in enumerate(tokens) if any(match_weight(t, stems_of(w)) == 1.0 for t in q.terms)]
     if positions:
         after = tokens[positions[-1]][2]
+        preposition = stranded_preposition(q.text)
+        if preposition is not None:  # "What does Globex use Acme for?": what follows "for" after the last term
+            found = re.compile(rf"\b{preposition}\s+", re.I).search(sentence, after)
+            if found is None:
+                return []  # "Globex is now using Acme" says nothing of what for
+            after = found.end()
     else:
         related = [i for i, (w, _, _) in enumerate(tokens) if any(match_weight(t, stems_of(w)) > 0 for t in q.terms)]
         if not related:
