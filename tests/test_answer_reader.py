@@ -895,3 +895,14 @@ def test_what_another_body_uses_the_company_for_is_what_follows_the_preposition(
     reading = read(q, [using, product, stated])
     assert [s.plain for s in reading.sentences if states_question(q, s)] == [stated.text]
     assert reading.answer is not None and reading.answer.value == "collaborative team signing"
+
+
+def test_the_other_side_of_a_companys_business_is_asked_as_an_organisation():
+    assert kind_of("Which investor led Brightwater Labs' seed round?") == "org"
+    assert kind_of("As part of which prime contractor's team did Brightwater Labs win the contract?") == "org"
+    assert kind_of("Which association did Brightwater Labs help establish?") == "org"
+    assert kind_of("What services does Brightwater Labs offer?") == "text"
+    assert kind_of("What is Harbour Foundation's tax status?") == "text"  # the foundation is named, not asked for
+    led = answer("Which investor led Brightwater Labs' seed round?",
+                 "Brightwater Labs' seed round was led by Harbour Ventures, with angels from Leeds joining.")
+    assert led is not None and led.value == "Harbour Ventures"
