@@ -94,6 +94,67 @@ def predicate_subjects(sentence: str, is_predicate: Callable[[str], bool]) -> li
     return found or None
 
 
+def asked_doer(question: str) -> str | None:
+    """The verb whose doer a question asks for, as the trained parser reads it: "Who directed Blind Husbands?" and
+    "Which company owns Acme?" -> directed, owns; None when it asks for anything else ("Who is Acme's CEO?", "Who
+    was Acme sold to?", "Whom did Acme hire?")."""
+    for token in _parsed(question):
+        if token.text.lower() not in ("who", "which", "what"):
+            continue
+        subject = token if token.dep_ == "nsubj" else token.head if token.dep_ == "det" else None
+        if subject is None or subject.dep_ != "nsubj":
+            continue
+        verb = subject.head
+        others = [c for c in verb.children
+                  if c.i != subject.i and (c.dep_ == "nsubj" or (c.dep_ == "aux" and c.text.lower() in _DO))]
+        if (verb.tag_.startswith("VB") and verb.dep_ in ("ROOT", "conj") and verb.text.lower() not in _NO_DEED
+                and not others):  # "Who did Everton enter talks with?" asks for no doer
+            return _whole_word(question, verb.idx)  # "co-founded", which the parser splits
+    return None
+
+
+_DO = frozenset({"do", "does", "did"})
+# Verbs that state no deed: "Who became editor?" asks who holds a role, "Who has the rights?" who owns them.
+_NO_DEED = frozenset("""be is are was were been being am have has had having do does did done become becomes became
+    remain remains remained serve serves served""".split())
+
+
+def _whole_word(text: str, at: int) -> str:
+    """The word of ``text`` at offset ``at`` with its hyphenated parts ("co-founded")."""
+    start, end = at, at
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "-"):
+        start -= 1
+    while end < len(text) and (text[end].isalnum() or text[end] == "-"):
+        end += 1
+    return text[start:end]
+
+
+def doers(sentence: str, is_predicate: Callable[[str], bool]) -> list[tuple[int, int]] | None:
+    """Where the doer of each verb of ``sentence`` that ``is_predicate`` accepts is written, in character offsets, as
+    the trained parser reads it: its active subject ("Jane Roe and John Doe founded Acme"), its passive by-phrase
+    ("Acme was founded by Jane Roe", "a film directed by Jane Roe"), or the name a "who" clause hangs on; None when
+    no such verb names its doer."""
+    found = []
+    for token in _parsed(sentence):
+        if not token.tag_.startswith("VB") or not is_predicate(token.text):
+            continue
+        agents = [g for c in token.children if c.dep_ == "agent" for g in c.children if g.dep_ == "pobj"]
+        subjects = [c for c in token.children if c.dep_ == "nsubj"]
+        for doer in agents or subjects:
+            if doer.tag_ in ("WP", "WDT") and token.dep_ == "relcl":
+                doer = token.head  # "Jane Roe, who founded Acme": the name the clause hangs on
+                if doer.dep_ == "attr":  # "Globex is the nonprofit that operates Acme": what the noun is said of
+                    found += [_extent(c) for c in doer.head.children if c.dep_ == "nsubj"]
+            found.append(_extent(doer) if doer.tag_ not in ("WP", "WDT") else (doer.idx, doer.idx + len(doer.text)))
+    return found or None
+
+
+def _extent(token) -> tuple[int, int]:  # noqa: ANN001 - a spaCy Token
+    """Where the token's whole phrase is written, in character offsets."""
+    words = list(token.subtree)
+    return words[0].idx, words[-1].idx + len(words[-1].text)
+
+
 def apposed_to_name(sentence: str, is_role: Callable[[str], bool]) -> bool:
     """A role word set beside a name, as the trained parser reads it: "Jane Roe, co-founder and CTO, leads
     engineering" (CTO, conjoined with co-founder, in apposition to Jane Roe)."""

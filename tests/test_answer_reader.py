@@ -906,3 +906,18 @@ def test_the_other_side_of_a_companys_business_is_asked_as_an_organisation():
     led = answer("Which investor led Brightwater Labs' seed round?",
                  "Brightwater Labs' seed round was led by Harbour Ventures, with angels from Leeds joining.")
     assert led is not None and led.value == "Harbour Ventures"
+
+
+def test_who_did_something_is_the_doer_of_its_verb_as_the_parse_reads_it():
+    owned = "Kestrel Studios owned the rights to the Harbour Rabbit character, although Jane Roe and John Doe had created it."
+    found = answer("Who owned the rights to Harbour Rabbit?", owned)
+    assert found is not None and found.value == "Kestrel Studios"
+    assert answer("Who created Harbour Rabbit?", owned).value == "Jane Roe and John Doe"
+    # A doer the sentence names only as "he" leaves no name to give; a by-phrase names the doer.
+    moved = "Jane Roe moved to Kestrel Studios, where he produced several films, among them John Doe's Harbour Nights."
+    said = answer("Who produced Harbour Nights?", moved)
+    assert said is None or said.value != "John Doe"
+    assert answer("Who produced Harbour Nights?", "Harbour Nights was produced by Jane Roe in 1969.").value == "Jane Roe"
+    # A question that asks for no doer keeps every name: "Who did ... talk to?", "Who became ...?"
+    talks = "In 2006 Brightwater Labs entered into talks with Kestrel Council over a new site."
+    assert answer("Who did Brightwater Labs enter talks with?", talks).value == "Kestrel Council"

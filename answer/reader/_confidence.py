@@ -12,16 +12,16 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cikb.answer.entities import (
-    KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_verb, counted_in_question, counted_noun, defines,
-    predicate_subjects, role_statements, stated_as_own, stranded_preposition, vetoed,
+    KIND_LABELS, KIND_VETOES, RoleStatement, asked_doer, asked_noun, asked_verb, counted_in_question, counted_noun,
+    defines, doers, predicate_subjects, role_statements, stated_as_own, stranded_preposition, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
 from cikb.answer.reader._question import Question
 from cikb.answer.reader._subject import LABEL_LINE, refers_to_subject
 from cikb.answer.reader._spans import (
-    CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, instance_spans, is_postal_address, is_subject, is_yearless,
-    normal, overlap, spans,
+    CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, instance_spans, is_postal_address, is_subject,
+    is_yearless, normal, overlap, spans,
 )
 from cikb.answer.reader._scoring import Sentence, nearest_span, reading_stems
 
@@ -102,6 +102,8 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
             found = entity_spans(s.plain, CANDIDATE_LABELS[q.kind])
             named = [n for n in filtered(q, s.plain, found) if not is_subject(q, n)]
             confirmed += [n for n in named if not any(overlap(n, c) for c in confirmed)]
+        if q.kind in ("person", "org"):
+            confirmed = _doing_what_is_asked(q, s.plain, confirmed)
         if q.kind == "number":
             confirmed = _counting_the_asked_noun(q, s.plain, [span for span in confirmed if _counts_what_is_asked(q, s.plain, span)])
         s.spans = sorted(confirmed, key=lambda span: span.start)
@@ -115,6 +117,23 @@ def _counts_asked(q: Question, sentence: str, span: Span) -> bool | None:
     of 164 people" for employees) or not ("spread across 34 different states"); None when it counts no noun."""
     noun = counted_noun(sentence, span.start, span.start + len(span.text))
     return None if noun is None else any(match_weight(t, stems_of(noun)) > 0 for t in q.terms)
+
+
+def _doing_what_is_asked(q: Question, sentence: str, found: list[Span]) -> list[Span]:
+    """Asked who did something ("Who owned the rights to Oswald?"), the names that did it in the sentence, as the
+    parse reads its verb's subject or by-phrase: "Universal owned the rights, although Walt Disney and Ub Iwerks had
+    created Oswald" answers Universal; a sentence whose verb has another doer ("he", "the studio") names none."""
+    verb = asked_doer(q.text)
+    if verb is None:
+        return found
+    wanted = {t for t in stems_of(verb) if len(t) > 2}  # not the "co" of "co-founded"
+    where = doers(sentence, lambda word: bool(stems_of(word) & wanted))
+    if where is None:
+        return found
+    if q.kind == "person" and not q.officer:  # an organisation that did it is the answer too: "Globex owned the rights"
+        bodies = filtered(q, sentence, entity_spans(sentence, CANDIDATE_LABELS["org"]))
+        found = found + [b for b in bodies if not is_subject(q, b) and not any(overlap(b, f) for f in found)]
+    return sorted((span for span in found if any(a <= span.start < b for a, b in where)), key=lambda span: span.start)
 
 
 def _counting_the_asked_noun(q: Question, sentence: str, found: list[Span]) -> list[Span]:
