@@ -149,6 +149,35 @@ def doers(sentence: str, is_predicate: Callable[[str], bool]) -> list[tuple[int,
     return found or None
 
 
+def asked_object(question: str) -> str | None:
+    """The verb whose object a question asks for, as the trained parser reads it: "Whom did Acme hire as CTO?" and
+    "Which company did Acme acquire?" -> hire, acquire; None when it asks for anything else."""
+    for token in _parsed(question):
+        if token.text.lower() not in ("who", "whom", "which", "what"):
+            continue
+        asked = token if token.dep_ == "dobj" else token.head if token.dep_ == "det" else None
+        if asked is None or asked.dep_ != "dobj":
+            continue
+        verb = asked.head
+        if verb.tag_.startswith("VB") and verb.dep_ in ("ROOT", "conj") and verb.text.lower() not in _NO_DEED:
+            return _whole_word(question, verb.idx)
+    return None
+
+
+def receivers(sentence: str, is_predicate: Callable[[str], bool]) -> list[tuple[int, int]] | None:
+    """Where what each verb of ``sentence`` that ``is_predicate`` accepts acts on is written, in character offsets, as
+    the trained parser reads it: its direct object ("Acme hired Jane Roe"), its passive subject ("Jane Roe was hired
+    by Acme") or the noun it qualifies ("Initech, acquired by Acme in 2019"); None when no such verb names one."""
+    found = []
+    for token in _parsed(sentence):
+        if not token.tag_.startswith("VB") or not is_predicate(token.text):
+            continue
+        found += [_extent(c) for c in token.children if c.dep_ in ("dobj", "nsubjpass")]
+        if token.dep_ == "acl" and token.tag_ == "VBN":
+            found.append((token.head.idx, token.head.idx + len(token.head.text)))
+    return found or None
+
+
 def _extent(token) -> tuple[int, int]:  # noqa: ANN001 - a spaCy Token
     """Where the token's whole phrase is written, in character offsets."""
     words = list(token.subtree)

@@ -921,3 +921,10 @@ def test_who_did_something_is_the_doer_of_its_verb_as_the_parse_reads_it():
     # A question that asks for no doer keeps every name: "Who did ... talk to?", "Who became ...?"
     talks = "In 2006 Brightwater Labs entered into talks with Kestrel Council over a new site."
     assert answer("Who did Brightwater Labs enter talks with?", talks).value == "Kestrel Council"
+
+
+def test_whom_something_was_done_to_is_the_object_of_its_verb():
+    hired = "In 2021 Brightwater Labs, advised by Kestrel Partners, hired Initrode Systems to audit its sensors."
+    assert answer("Which firm did Brightwater Labs hire in 2021?", hired).value == "Initrode Systems"
+    passive = "Initrode Systems was hired by Brightwater Labs in 2021, with Kestrel Partners advising."
+    assert answer("Which firm did Brightwater Labs hire in 2021?", passive).value == "Initrode Systems"

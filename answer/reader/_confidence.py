@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cikb.answer.entities import (
-    KIND_LABELS, KIND_VETOES, RoleStatement, asked_doer, asked_noun, asked_verb, counted_in_question, counted_noun,
-    defines, doers, predicate_subjects, role_statements, stated_as_own, stranded_preposition, vetoed,
+    KIND_LABELS, KIND_VETOES, RoleStatement, asked_doer, asked_noun, asked_object, asked_verb, counted_in_question, counted_noun,
+    defines, doers, predicate_subjects, receivers, role_statements, stated_as_own, stranded_preposition, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
@@ -123,11 +123,12 @@ def _doing_what_is_asked(q: Question, sentence: str, found: list[Span]) -> list[
     """Asked who did something ("Who owned the rights to Oswald?"), the names that did it in the sentence, as the
     parse reads its verb's subject or by-phrase: "Universal owned the rights, although Walt Disney and Ub Iwerks had
     created Oswald" answers Universal; a sentence whose verb has another doer ("he", "the studio") names none."""
-    verb = asked_doer(q.text)
+    doer, done = asked_doer(q.text), asked_object(q.text)
+    verb = doer or done
     if verb is None:
         return found
     wanted = {t for t in stems_of(verb) if len(t) > 2}  # not the "co" of "co-founded"
-    where = doers(sentence, lambda word: bool(stems_of(word) & wanted))
+    where = (doers if doer else receivers)(sentence, lambda word: bool(stems_of(word) & wanted))  # the verb itself
     if where is None:
         return found
     if q.kind == "person" and not q.officer:  # an organisation that did it is the answer too: "Globex owned the rights"
