@@ -57,11 +57,7 @@ _MONEY_WORDS = frozenset(
     "profit profits budget salary capital spend spent pay paid fee fees".split()
 )
 _ORG_WORDS = frozenset("organisation organization organisations organizations company companies institution "
-                       "agency firm group body society foundation government".split()) | frozenset(
-    # the other side of a company's business, asked "which ...": named as organisations
-    """contractor contractors partner partners investor investors customer customers client clients vendor vendors
-    supplier suppliers competitor competitors rival rivals acquirer buyer lender lenders sponsor sponsors backer
-    backers association coalition consortium alliance university bank""".split())
+                       "agency firm group body society foundation government".split())
 _PLACE_WORDS = frozenset("city country state place address town region county headquarters headquartered based "
                          "located location continent".split())
 # Roles only a person holds (an owner or a founder may be an organisation).
@@ -285,18 +281,9 @@ def _asks_when(lower: list[str]) -> bool:
 def _asks_for(lower: list[str], wh: tuple[str, ...], nouns: tuple[str, ...]) -> bool:
     """'what city', 'which organisation', 'what is the revenue': a wh-word followed, within three words, by one of ``nouns``."""
     for i, word in enumerate(lower):
-        if word not in wh:
-            continue
-        after = lower[i + 1:i + 4]
-        if any(w in nouns for w in after):
-            return True
-        # "which prime contractor's team" asks for the contractor; "What is Acme Foundation's tax status?" not
-        if any(bare(w) in nouns and _AUXILIARIES.isdisjoint(after[:j]) for j, w in enumerate(after)):
+        if word in wh and any(w in nouns for w in lower[i + 1:i + 4]):
             return True
     return False
-
-
-_AUXILIARIES = frozenset("is are was were be been does do did has have had".split())
 
 
 def _name_parts(label: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
