@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -94,22 +94,27 @@ def predicate_subjects(sentence: str, is_predicate: Callable[[str], bool]) -> li
     return found or None
 
 
-def asked_doer(question: str) -> str | None:
-    """The verb whose doer a question asks for, as the trained parser reads it: "Who directed Blind Husbands?" and
-    "Which company owns Acme?" -> directed, owns; None when it asks for anything else ("Who is Acme's CEO?", "Who
-    was Acme sold to?", "Whom did Acme hire?")."""
+Party = Literal["doer", "object"]
+
+
+def asked_party(question: str) -> tuple[str, Party] | None:
+    """The verb whose doer or object a question asks for, as the trained parser reads it: "Who directed Blind
+    Husbands?" and "Which company owns Acme?" ask for the doer of directed, owns; "Whom did Acme hire as CTO?" and
+    "Which company did Acme acquire?" for the object of hire, acquire. None when it asks for anything else ("Who is
+    Acme's CEO?", "Who became editor?", "Who was Acme sold to?", "Who did Acme enter talks with?")."""
     for token in _parsed(question):
-        if token.text.lower() not in ("who", "which", "what"):
+        if token.text.lower() not in ("who", "whom", "which", "what"):
             continue
-        subject = token if token.dep_ == "nsubj" else token.head if token.dep_ == "det" else None
-        if subject is None or subject.dep_ != "nsubj":
+        asked = token.head if token.dep_ == "det" else token
+        verb = asked.head
+        if (asked.dep_ not in ("nsubj", "dobj") or not verb.tag_.startswith("VB") or verb.dep_ not in ("ROOT", "conj")
+                or verb.text.lower() in _NO_DEED):
             continue
-        verb = subject.head
-        others = [c for c in verb.children
-                  if c.i != subject.i and (c.dep_ == "nsubj" or (c.dep_ == "aux" and c.text.lower() in _DO))]
-        if (verb.tag_.startswith("VB") and verb.dep_ in ("ROOT", "conj") and verb.text.lower() not in _NO_DEED
-                and not others):  # "Who did Everton enter talks with?" asks for no doer
-            return _whole_word(question, verb.idx)  # "co-founded", which the parser splits
+        if asked.dep_ == "dobj":
+            return _whole_word(question, verb.idx), "object"
+        if not any(c.i != asked.i and (c.dep_ == "nsubj" or (c.dep_ == "aux" and c.text.lower() in _DO))
+                   for c in verb.children):  # "Who did Everton enter talks with?": "who" is no doer
+            return _whole_word(question, verb.idx), "doer"
     return None
 
 
@@ -120,7 +125,7 @@ _NO_DEED = frozenset("""be is are was were been being am have has had having do 
 
 
 def _whole_word(text: str, at: int) -> str:
-    """The word of ``text`` at offset ``at`` with its hyphenated parts ("co-founded")."""
+    """The word of ``text`` at offset ``at`` with its hyphenated parts ("co-founded", which the parser splits)."""
     start, end = at, at
     while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "-"):
         start -= 1
@@ -129,53 +134,37 @@ def _whole_word(text: str, at: int) -> str:
     return text[start:end]
 
 
-def doers(sentence: str, is_predicate: Callable[[str], bool]) -> list[tuple[int, int]] | None:
-    """Where the doer of each verb of ``sentence`` that ``is_predicate`` accepts is written, in character offsets, as
-    the trained parser reads it: its active subject ("Jane Roe and John Doe founded Acme"), its passive by-phrase
-    ("Acme was founded by Jane Roe", "a film directed by Jane Roe"), or the name a "who" clause hangs on; None when
-    no such verb names its doer."""
+def party_extents(sentence: str, is_predicate: Callable[[str], bool], party: Party) -> list[tuple[int, int]] | None:
+    """Where the doer (or the object) of each verb of ``sentence`` that ``is_predicate`` accepts is written, in
+    character offsets, as the trained parser reads it; None when no such verb names one. The doer: the active
+    subject ("Jane Roe and John Doe founded Acme"), the passive by-phrase ("Acme was founded by Jane Roe", "a film
+    directed by Jane Roe"), or the name a "who" clause hangs on. The object: the direct object ("Acme hired Jane
+    Roe"), the passive subject ("Jane Roe was hired by Acme"), or the noun a participle qualifies ("Initech,
+    acquired by Acme in 2019")."""
     found = []
     for token in _parsed(sentence):
-        if not token.tag_.startswith("VB") or not is_predicate(token.text):
-            continue
-        agents = [g for c in token.children if c.dep_ == "agent" for g in c.children if g.dep_ == "pobj"]
-        subjects = [c for c in token.children if c.dep_ == "nsubj"]
-        for doer in agents or subjects:
-            if doer.tag_ in ("WP", "WDT") and token.dep_ == "relcl":
-                doer = token.head  # "Jane Roe, who founded Acme": the name the clause hangs on
-                if doer.dep_ == "attr":  # "Globex is the nonprofit that operates Acme": what the noun is said of
-                    found += [_extent(c) for c in doer.head.children if c.dep_ == "nsubj"]
-            found.append(_extent(doer) if doer.tag_ not in ("WP", "WDT") else (doer.idx, doer.idx + len(doer.text)))
+        if token.tag_.startswith("VB") and is_predicate(token.text):
+            found += _doer_extents(token) if party == "doer" else _object_extents(token)
     return found or None
 
 
-def asked_object(question: str) -> str | None:
-    """The verb whose object a question asks for, as the trained parser reads it: "Whom did Acme hire as CTO?" and
-    "Which company did Acme acquire?" -> hire, acquire; None when it asks for anything else."""
-    for token in _parsed(question):
-        if token.text.lower() not in ("who", "whom", "which", "what"):
-            continue
-        asked = token if token.dep_ == "dobj" else token.head if token.dep_ == "det" else None
-        if asked is None or asked.dep_ != "dobj":
-            continue
-        verb = asked.head
-        if verb.tag_.startswith("VB") and verb.dep_ in ("ROOT", "conj") and verb.text.lower() not in _NO_DEED:
-            return _whole_word(question, verb.idx)
-    return None
-
-
-def receivers(sentence: str, is_predicate: Callable[[str], bool]) -> list[tuple[int, int]] | None:
-    """Where what each verb of ``sentence`` that ``is_predicate`` accepts acts on is written, in character offsets, as
-    the trained parser reads it: its direct object ("Acme hired Jane Roe"), its passive subject ("Jane Roe was hired
-    by Acme") or the noun it qualifies ("Initech, acquired by Acme in 2019"); None when no such verb names one."""
+def _doer_extents(verb) -> list[tuple[int, int]]:  # noqa: ANN001 - a spaCy Token
     found = []
-    for token in _parsed(sentence):
-        if not token.tag_.startswith("VB") or not is_predicate(token.text):
-            continue
-        found += [_extent(c) for c in token.children if c.dep_ in ("dobj", "nsubjpass")]
-        if token.dep_ == "acl" and token.tag_ == "VBN":
-            found.append((token.head.idx, token.head.idx + len(token.head.text)))
-    return found or None
+    agents = [g for c in verb.children if c.dep_ == "agent" for g in c.children if g.dep_ == "pobj"]
+    for doer in agents or [c for c in verb.children if c.dep_ == "nsubj"]:
+        if doer.tag_ in ("WP", "WDT") and verb.dep_ == "relcl":
+            doer = verb.head  # "Jane Roe, who founded Acme": the name the clause hangs on
+            if doer.dep_ == "attr":  # "Globex is the nonprofit that operates Acme": what the noun is said of
+                found += [_extent(c) for c in doer.head.children if c.dep_ == "nsubj"]
+        found.append(_extent(doer) if doer.tag_ not in ("WP", "WDT") else (doer.idx, doer.idx + len(doer.text)))
+    return found
+
+
+def _object_extents(verb) -> list[tuple[int, int]]:  # noqa: ANN001 - a spaCy Token
+    found = [_extent(c) for c in verb.children if c.dep_ in ("dobj", "nsubjpass")]
+    if verb.dep_ == "acl" and verb.tag_ == "VBN":
+        found.append((verb.head.idx, verb.head.idx + len(verb.head.text)))
+    return found
 
 
 def _extent(token) -> tuple[int, int]:  # noqa: ANN001 - a spaCy Token
@@ -307,7 +296,8 @@ def descriptive_words(question: str) -> frozenset[str]:
     found: set[str] = set()
     for token in _parsed(question):
         if token.dep_ == "appos" and token.tag_ == "NNP" and token.head.tag_ in ("NN", "NNS"):
-            found |= {c.text.lower() for c in token.head.children if c.i < token.head.i and c.dep_ in ("compound", "amod")}
+            found |= {c.text.lower() for c in token.head.children
+                      if c.i < token.head.i and c.dep_ in ("compound", "amod")}
     return frozenset(found)
 
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cikb.answer.entities import (
-    KIND_LABELS, KIND_VETOES, RoleStatement, asked_doer, asked_noun, asked_object, asked_verb, counted_in_question, counted_noun,
-    defines, doers, predicate_subjects, receivers, role_statements, stated_as_own, stranded_preposition, vetoed,
+    KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, counted_in_question, counted_noun,
+    defines, party_extents, predicate_subjects, role_statements, stated_as_own, stranded_preposition, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
@@ -21,7 +21,7 @@ from cikb.answer.reader._question import Question
 from cikb.answer.reader._subject import LABEL_LINE, refers_to_subject
 from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, instance_spans, is_postal_address, is_subject,
-    is_yearless, normal, overlap, spans,
+    is_yearless, normal, overlap, spans, yearless_dates,
 )
 from cikb.answer.reader._scoring import Sentence, nearest_span, reading_stems
 
@@ -102,6 +102,8 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
             found = entity_spans(s.plain, CANDIDATE_LABELS[q.kind])
             named = [n for n in filtered(q, s.plain, found) if not is_subject(q, n)]
             confirmed += [n for n in named if not any(overlap(n, c) for c in confirmed)]
+        if q.kind == "date":  # read by the recogniser, so only in the sentences it reads
+            confirmed += yearless_dates(s.plain, confirmed)
         if q.kind in ("person", "org"):
             confirmed = _doing_what_is_asked(q, s.plain, confirmed)
         if q.kind == "number":
@@ -120,15 +122,16 @@ def _counts_asked(q: Question, sentence: str, span: Span) -> bool | None:
 
 
 def _doing_what_is_asked(q: Question, sentence: str, found: list[Span]) -> list[Span]:
-    """Asked who did something ("Who owned the rights to Oswald?"), the names that did it in the sentence, as the
-    parse reads its verb's subject or by-phrase: "Universal owned the rights, although Walt Disney and Ub Iwerks had
-    created Oswald" answers Universal; a sentence whose verb has another doer ("he", "the studio") names none."""
-    doer, done = asked_doer(q.text), asked_object(q.text)
-    verb = doer or done
-    if verb is None:
+    """Asked who did something ("Who owned the rights to Oswald?") or to whom it was done ("Which firm did Acme
+    hire?"), the names in that verb's doer or object, as the parse reads them: "Universal owned the rights, although
+    Walt Disney and Ub Iwerks had created Oswald" answers Universal; a sentence whose verb has another doer ("he",
+    "the studio") names none."""
+    asked = asked_party(q.text)
+    if asked is None:
         return found
-    wanted = {t for t in stems_of(verb) if len(t) > 2}  # not the "co" of "co-founded"
-    where = (doers if doer else receivers)(sentence, lambda word: bool(stems_of(word) & wanted))  # the verb itself
+    verb, party = asked
+    wanted = {t for t in stems_of(verb) if len(t) > 2}  # the verb's own stem, not the "co" of "co-founded"
+    where = party_extents(sentence, lambda word: bool(stems_of(word) & wanted), party)
     if where is None:
         return found
     if q.kind == "person" and not q.officer:  # an organisation that did it is the answer too: "Globex owned the rights"

@@ -271,22 +271,22 @@ def _date_spans(sentence: str) -> list[Span]:
     for m in YEAR_RE.finditer(sentence):
         if not any(a <= m.start() < b for a, b in covered):
             found.append(Span(m.group(), m.start(), m.group()))
-            covered.append((m.start(), m.end()))
-    return sorted(found + _yearless_dates(sentence, covered), key=lambda s: s.start)
+    return sorted(found, key=lambda s: s.start)
 
 
 _MONTH_NAME = re.compile(rf"\b(?:{MONTHS})\b")
 
 
-def _yearless_dates(sentence: str, covered: list[tuple[int, int]]) -> list[Span]:
-    """A date the text writes without its year, as the recogniser reads it ("In late June, we began ...", "on
-    Saturday, October 18th"): a month must be named, so "last week" and "recently" are no dates."""
+def yearless_dates(sentence: str, covered: list[Span]) -> list[Span]:
+    """The dates the text writes without their year, as the recogniser reads them ("In late June, we began ...", "on
+    Saturday, October 18th"), outside the ``covered`` dates: a month must be named, so "last week" and "recently"
+    are no dates."""
     if not _MONTH_NAME.search(sentence):
         return []
     found = []
     for start, end, label in entities(sentence):
         text = sentence[start:end]
-        if label != "DATE" or not _MONTH_NAME.search(text) or any(a < end and start < b for a, b in covered):
+        if label != "DATE" or not _MONTH_NAME.search(text) or any(overlap(Span(text, start, ""), c) for c in covered):
             continue
         if text.lower().startswith("the "):
             start, text = start + 4, text[4:]
