@@ -141,6 +141,8 @@ def party_extents(sentence: str, is_predicate: Callable[[str], bool], party: Par
     directed by Jane Roe"), or the name a "who" clause hangs on. The object: the direct object ("Acme hired Jane
     Roe"), the passive subject ("Jane Roe was hired by Acme"), or the noun a participle qualifies ("Initech,
     acquired by Acme in 2019")."""
+    if not any(is_predicate(word) for word in re.findall(r"[\w'’]+", sentence)):
+        return None  # parse only the sentences that hold the verb
     found = []
     for token in _parsed(sentence):
         if token.tag_.startswith("VB") and is_predicate(token.text):
