@@ -42,7 +42,8 @@ class ArticleIndex:
     encoder, Qdrant's IDF over the article's paragraphs."""
 
     def __init__(self, paragraphs: list[str]) -> None:
-        stems = [Bm25Encoder().tokenize(p) for p in paragraphs]
+        tokenizer = Bm25Encoder()
+        stems = [tokenizer.tokenize(p) for p in paragraphs]
         self.encoder = Bm25Encoder(avg_len=max(sum(map(len, stems)) / len(stems), 1.0))
         self.weights = [self.encoder.term_weights(s) for s in stems]
         holding = Counter(t for w in self.weights for t in w)

@@ -113,7 +113,8 @@ def read_question(question: str, column_type: str | None = None, company: str = 
         if w not in stop and w not in _WH_WORDS and w not in _QUESTION_FILLER and len(w) > 1
         and not is_own(w, own)
     ))
-    terms = tuple(dict.fromkeys(stem(w) for w in keywords if not _describes(w, question)))  # the search still uses it
+    described = descriptive_words(question)  # "the ORM company Prisma": no key term, though the search uses it
+    terms = tuple(dict.fromkeys(stem(w) for w in keywords if not _describes(w, described)))
     kind = _kind(_typing_words(lower, own), column_type)
     percent = any(w in ("percent", "percentage", "share", "proportion") for w in lower)
     officer = not _OFFICER_ROLES.isdisjoint(lower)
@@ -126,9 +127,8 @@ def read_question(question: str, column_type: str | None = None, company: str = 
                     officer, wants, cumulative, contact, defining, legal_name)
 
 
-def _describes(word: str, question: str) -> bool:
-    """Whether ``word`` only describes a body the question names ("the ORM company Prisma"): no key term."""
-    described = descriptive_words(question)
+def _describes(word: str, described: frozenset[str]) -> bool:
+    """Whether ``word`` (hyphenated parts and all) is one of the ``described`` words of the question."""
     return bool(described) and all(part in described for part in re.split(r"[-'’]", word) if part)
 
 
@@ -210,7 +210,6 @@ def _typing_words(lower: list[str], own: set[str]) -> list[str]:
             and not (w == "address" and i > 0 and kept[i - 1] in _BEFORE_A_VERB)]
 
 
-
 def _without_possessive(words: set[str]) -> set[str]:
     """Each word with a straight apostrophe and no possessive 's ("let’s" -> "let")."""
     return {bare(w) for w in words}
@@ -235,7 +234,8 @@ _YEAR_WORDS = ("year", "decade", "century")
 
 def _kind(lower: list[str], column_type: str | None) -> Kind:
     first = lower[0] if lower else ""
-    asks_year = _asks_for(lower, ("what", "which"), _YEAR_WORDS) or (bool(set(_YEAR_WORDS) & set(lower)) and not _WH_WORDS & set(lower))
+    asks_year = (_asks_for(lower, ("what", "which"), _YEAR_WORDS)
+                 or (bool(set(_YEAR_WORDS) & set(lower)) and not _WH_WORDS & set(lower)))
     asks_when = _asks_when(lower) or asks_year or (("date" in lower or "day" in lower) and ("what" in lower or "which" in lower))
     if column_type == "select":
         return "option"
