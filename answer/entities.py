@@ -389,6 +389,22 @@ def counted_in_question(question: str) -> str | None:
     return None
 
 
+def governing_verb(sentence: str, start: int, end: int) -> str | None:
+    """The verb the value in ``sentence[start:end]`` hangs on, as the trained parser reads it: in "began its
+    investigations in 1938 and published its report in 1940", 1938 -> began and 1940 -> published; None when no
+    verb is above it."""
+    doc = _parsed(sentence)
+    inside = [t for t in doc if start <= t.idx < end]
+    if not inside:
+        return None
+    token = next((t for t in inside if not start <= t.head.idx < end or t.head.i == t.i), inside[0])
+    while token.head.i != token.i:
+        token = token.head
+        if token.tag_.startswith("VB"):
+            return token.text
+    return None
+
+
 def stated_as_own(sentence: str, is_word: Callable[[str], bool], is_subject: Callable[[str], bool]) -> bool:
     """Some word ``is_word`` accepts is a noun or an adjective of the main clause ("Acme is a 501(c)(3) nonprofit")
     or of a clause whose subject ``is_subject`` accepts, or a main verb whose subject it accepts ("Acme makes

@@ -870,6 +870,19 @@ def test_of_several_counts_the_one_of_the_noun_asked_about():
     assert answer("How many laboratories did Brightwater Labs have?", both).value == "23"
 
 
+def test_of_several_dates_the_one_on_the_question_s_verb_as_the_parse_reads_it():
+    both = ("In 2009, Brightwater Labs began a study of river pollution in the region and published its report on "
+            "the state of the estuary in 2012.")
+    # 2009 dates the beginning: the publication is dated by 2012 or by nothing, never by the nearer year.
+    published = answer("In what year did Brightwater Labs publish its report?", both)
+    assert published is None or published.value == "2012"
+    assert answer("In what year did Brightwater Labs begin its study?", both).value == "2009"
+    taken = answer("When did Brightwater Labs take over Kestrel Films?",
+                   "Brightwater Labs bought a stake in Kestrel Films in 1947, and took the company over in 1951.")
+    # The other date is set aside by a judgement of the parse: the value it leaves is not stated beyond doubt.
+    assert taken.value == "1951" and taken.confidence != "high"
+
+
 def test_a_date_written_without_its_year_answers_when_but_never_at_high():
     began = answer("When did Brightwater Labs begin writing code?",
                    "In late June, we began writing the first line of code for Brightwater Labs.")

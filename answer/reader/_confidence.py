@@ -13,7 +13,7 @@ from typing import Literal
 
 from cikb.answer.entities import (
     KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, counted_in_question, counted_noun,
-    defines, party_extents, predicate_subjects, role_statements, stated_as_own, stranded_preposition, vetoed,
+    defines, governing_verb, party_extents, predicate_subjects, role_statements, stated_as_own, stranded_preposition, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
@@ -31,6 +31,7 @@ MAX_PARSED = 16  # the best sentences the entity recogniser reads for a typed va
 FREE_TEXT_SHARE = 0.6  # of the question's key terms (IDF-weighted) that a free-text answer must hold
 INSTANCE_SHARE = 0.5  # of the key terms a sentence naming one of what is asked must hold ("its design system's licence")
 NAME_KINDS = frozenset({"person", "org", "place"})  # values the entity recogniser finds, not only confirms
+VALUE_KINDS = frozenset({"year", "date", "money", "number"})  # values a verb of the sentence dates, prices or counts
 
 AGREEMENT_WEIGHT = 0.15
 RIVAL_DISTANCE = 12  # a sentence about the subject proposing another value this close to the predicate is a rival
@@ -108,6 +109,9 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
             confirmed = _doing_what_is_asked(q, s.plain, confirmed)
         if q.kind == "number":
             confirmed = _counting_the_asked_noun(q, s.plain, [span for span in confirmed if _counts_what_is_asked(q, s.plain, span)])
+        if q.kind in VALUE_KINDS:
+            on_verb = _on_the_asked_verb(q, s.plain, confirmed)
+            s.set_aside, confirmed = [span for span in confirmed if span not in on_verb], on_verb
         s.spans = sorted(confirmed, key=lambda span: span.start)
         if s.spans:
             kept.append(s)
@@ -138,6 +142,20 @@ def _doing_what_is_asked(q: Question, sentence: str, found: list[Span]) -> list[
         bodies = filtered(q, sentence, entity_spans(sentence, CANDIDATE_LABELS["org"]))
         found = found + [b for b in bodies if not is_subject(q, b) and not any(overlap(b, f) for f in found)]
     return sorted((span for span in found if any(a <= span.start < b for a, b in where)), key=lambda span: span.start)
+
+
+def _on_the_asked_verb(q: Question, sentence: str, found: list[Span]) -> list[Span]:
+    """Of several values, those hanging on the question's own verb, as the parse reads it, where one does: "began
+    its investigations in 1938 and published its report in 1940" answers "In what year did the FCC publish its
+    report?" with 1940."""
+    asked = asked_verb(q.text)
+    if asked is None or len(found) < 2:
+        return found
+    wanted = {t for t in stems_of(asked[0]) if len(t) > 2}
+    verbs = [governing_verb(sentence, span.start, span.start + len(span.text)) for span in found]
+    if not any(verb and stems_of(verb) & wanted for verb in verbs):
+        return found
+    return [span for span, verb in zip(found, verbs) if not verb or stems_of(verb) & wanted]
 
 
 def _counting_the_asked_noun(q: Question, sentence: str, found: list[Span]) -> list[Span]:
@@ -387,8 +405,10 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         others = {s.key for c in candidates if c.about_subject for s in c.spans if is_postal_address(s.text)} - {best_key}
         if best.role == 2 and not others and not best.negated:
             return "medium"
-    keys = {s.key for s in best.spans}
-    unique = len(keys) == 1 or (tight and not any(tightly_linked(q, best.plain, s) for s in best.spans if s.key != span.key))
+    # Values the parse set aside still count here: that they hang on another verb is a judgement, not a certainty.
+    every = best.spans + best.set_aside
+    keys = {s.key for s in every}
+    unique = len(keys) == 1 or (tight and not any(tightly_linked(q, best.plain, s) for s in every if s.key != span.key))
     if direct and unique and not rivals and tight and best.role == 2 and not best.negated:
         # "was not founded in 1949" ties 1949 to the predicate too, to deny it. A date without its year ("late
         # June") is half an answer: medium at most.
