@@ -405,6 +405,17 @@ def governing_verb(sentence: str, start: int, end: int) -> str | None:
     return None
 
 
+def imperative_on_us(sentence: str) -> bool:
+    """The sentence bids the reader do something to "us", the page's own company, as the trained parser reads it:
+    "Visit us at Rua Augusta 12, Lisboa", "Write to us at ..."; not "Acme helps us grow"."""
+    doc = _parsed(sentence)
+    if not len(doc) or doc[0].tag_ != "VB" or doc[0].dep_ != "ROOT":
+        return False
+    objects = [c for c in doc[0].children if c.dep_ in ("dobj", "dative")]
+    objects += [o for c in doc[0].children if c.dep_ == "prep" for o in c.children if o.dep_ == "pobj"]
+    return any(o.text.lower() == "us" for o in objects)
+
+
 def stated_as_own(sentence: str, is_word: Callable[[str], bool], is_subject: Callable[[str], bool]) -> bool:
     """Some word ``is_word`` accepts is a noun or an adjective of the main clause ("Acme is a 501(c)(3) nonprofit")
     or of a clause whose subject ``is_subject`` accepts, or a main verb whose subject it accepts ("Acme makes

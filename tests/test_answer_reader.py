@@ -650,7 +650,11 @@ def test_a_name_ends_at_its_comma() -> None:
     [("Brightwater Labs GmbH, Hafenstraße 12, 20457 Hamburg, Germany", "Hafenstraße 12"),
      ("Brightwater Labs B.V.\nOudegracht 45\n3511 AB Utrecht\nThe Netherlands", "Oudegracht 45"),
      ("Brightwater Labs SAS, 12 rue de la Paix, 75002 Paris, France", "12 rue de la Paix"),
-     ("Brightwater Labs Lda., Rua Augusta 12, 1100-053 Lisboa, Portugal", "Rua Augusta 12")],
+     ("Brightwater Labs Lda., Rua Augusta 12, 1100-053 Lisboa, Portugal", "Rua Augusta 12"),
+     # An imprint's address block, one line to a paragraph as extractors write it.
+     ("Brightwater Labs GmbH\n\nHafenstraße 12\n\n20457 Hamburg\n\nGermany", "Hafenstraße 12"),
+     # "us" is the page's own company in a sentence bidding the reader come.
+     ("Visit us at Rua Augusta 12, 1100-053 Lisboa, Portugal.", "Rua Augusta 12")],
 )
 def test_a_postal_address_in_another_countrys_form_states_where_the_company_is(line: str, street: str) -> None:
     reading = read(read_question("What is Brightwater Labs' address?", None, "Brightwater Labs"), [Passage(line, 0, 1)])
@@ -659,6 +663,8 @@ def test_a_postal_address_in_another_countrys_form_states_where_the_company_is(l
 
 def test_another_bodys_address_or_a_date_is_no_address_of_the_company() -> None:
     q = read_question("What is Brightwater Labs' address?", None, "Brightwater Labs")
+    assert read(q, [Passage("Globex GmbH\n\nHafenstraße 12\n\n20457 Hamburg\n\nGermany", 0, 1)]).answer is None
+    assert read(q, [Passage("Globex helps us reach Hafenstraße 12, 20457 Hamburg, in a day.", 0, 1)]).answer is None
     assert read(q, [Passage("Globex GmbH, Hafenstraße 12, 20457 Hamburg, is a Brightwater Labs partner.", 0, 1)]).answer is None
     assert read(q, [Passage("On March 12, 2019 Brightwater Labs opened its second lab.", 0, 1)]).answer is None
     # Two addresses of the company (an old office and a new one): neither is stated as the address.

@@ -73,3 +73,16 @@ def test_headings_with_prose_between_or_of_section_length_are_no_card() -> None:
         "We make anvils.", "Heavy ones."]
     long_title = "## What we learned from ten years of making anvils for the world\n\n### Lessons\n\nMany."
     assert split_sentences(long_title, cards=True) == ["Many."]
+
+
+def test_a_run_of_short_lines_is_read_as_one_line_where_the_caller_accepts_it() -> None:
+    # Extractors write an address block one line to a paragraph; each line alone is too short to be read.
+    imprint = ("# Imprint\n\nAcme GmbH\n\nHafenstraße 12\n\n20457 Hamburg\n\nGermany\n\nPhone: +49 40 1234567\n\n"
+               "Home\n\nPricing\n\nBlog\n\nWe answer every message within a day.")
+    is_address = lambda text: "20457 Hamburg" in text  # noqa: E731 - the reader passes its address test
+    assert split_sentences(imprint, min_words=4, blocks=is_address) == [
+        "Acme GmbH, Hafenstraße 12, 20457 Hamburg, Germany",
+        "Phone: +49 40 1234567",  # a label line is a line of its own, and ends the run
+        "We answer every message within a day.",  # a run the caller refuses stays apart ("Home", "Pricing", "Blog")
+    ]
+    assert split_sentences(imprint, min_words=4) == ["Phone: +49 40 1234567", "We answer every message within a day."]

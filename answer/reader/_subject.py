@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from cikb.answer.entities import imperative_on_us
 from cikb.core.vocabulary import match_weight
 from cikb.answer.reader._words import DATE_RE, LEGAL_SUFFIXES, POSTAL_RE, SELF_NOUNS, YEAR_RE, stems_of, tokens_of
 from cikb.answer.reader._question import Question, bare
@@ -46,7 +47,12 @@ def subject_role(q: Question, sentence: str) -> int:
         capitals = "".join(w[0] for w in lead if w[0].isupper()).lower()
         if len(capitals) >= 3 and capitals in q.subject_acronyms and capitals not in named:
             return 2  # "Kestrel Security Group, the firm behind Clearflow, is pleased" for KSG
+    if _BIDS_US.match(sentence) and imperative_on_us(sentence):
+        return 2  # "Visit us at ...": the page's own company, as "we" is
     return 1 if mentioned else 0
+
+
+_BIDS_US = re.compile(r"[\"'“(]?[A-Z][a-z]+(?:\s+(?:to|with))?\s+us\b")  # "Visit us", "Write to us": parsed only then
 
 
 # Words that complete a name without naming another body: "Arsenal Football Club" is Arsenal; "the FC Barcelona

@@ -10,6 +10,7 @@ and "Label: value" lines stand alone.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 # A sentence ends at . ! ? (a closing quote or bracket stays with it) before white space and a
 # capital, a digit, an opening quote or a citation "[n]".
@@ -28,18 +29,23 @@ _HEADING = re.compile(r"^\s*#{1,6}\s+")
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'’\-]*")
 
 
-def split_sentences(text: str, *, min_words: int = 1, headings: bool = False, cards: bool = False) -> list[str]:
+def split_sentences(text: str, *, min_words: int = 1, headings: bool = False, cards: bool = False,
+                    blocks: Callable[[str], bool] | None = None) -> list[str]:
     """The sentences of Markdown or plain text, in order.
 
     ``min_words`` drops shorter pieces, but not a "Label: value" line ("VAT ID: DE123456789" states a fact
     in three words); ``headings`` keeps each heading's text as a sentence of its own;
     ``cards`` reads a heading followed directly by a deeper one as one "Label: value" line, as team and
     profile pages label a name with a role ("### Jane Roe" then "#### Chief Executive Officer" is
-    "Jane Roe: Chief Executive Officer"), whatever its length.
+    "Jane Roe: Chief Executive Officer"), whatever its length; ``blocks`` reads a run of short lines as one
+    line, their parts set apart by commas, where it accepts the run so read: an address block ("Acme GmbH",
+    "Hafenstraße 12", "20457 Hamburg"), which extractors write one line to a paragraph.
     """
     pieces = _sentences(text)
     if cards:
         pieces = _with_cards(pieces)
+    if blocks is not None:
+        pieces = _with_blocks(pieces, blocks)
     return [s for s, level in pieces
             if level == _CARD or ((headings or not level) and (_has_words(s, min_words) or _is_label_line(s)))]
 
@@ -63,6 +69,24 @@ def _with_cards(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
                 continue
         out.append((text, level))
         i += 1
+    return out
+
+
+BLOCK_MAX_WORDS = 5  # a line of an address block: a name, a street, a town; not a sentence
+
+
+def _with_blocks(pieces: list[tuple[str, int]], accepts: Callable[[str], bool]) -> list[tuple[str, int]]:
+    out: list[tuple[str, int]] = []
+    run: list[str] = []
+    for text, level in [*pieces, ("", 1)]:  # a heading ends a run; so does the end
+        if not level and _has_words(text, 1) and not _has_words(text, BLOCK_MAX_WORDS + 1) and not _LABEL.match(text):
+            run.append(text)
+            continue
+        joined = ", ".join(line.rstrip(" ,") for line in run)
+        out.extend([(joined, 0)] if len(run) > 1 and accepts(joined) else [(line, 0) for line in run])
+        run = []
+        if text:
+            out.append((text, level))
     return out
 
 
