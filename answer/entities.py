@@ -389,20 +389,38 @@ def counted_in_question(question: str) -> str | None:
     return None
 
 
-def governing_verb(sentence: str, start: int, end: int) -> str | None:
-    """The verb the value in ``sentence[start:end]`` hangs on, as the trained parser reads it: in "began its
-    investigations in 1938 and published its report in 1940", 1938 -> began and 1940 -> published; None when no
-    verb is above it."""
+@dataclass(frozen=True)
+class Clause:
+    """The verb a value hangs on and the words of its clause."""
+
+    verb: str
+    words: tuple[str, ...]
+
+
+def clause_of(sentence: str, start: int, end: int) -> Clause | None:
+    """The clause the value in ``sentence[start:end]`` sits in, as the trained parser reads it: the verb it hangs on
+    with what depends on it, less the other clauses and conjoined verbs below it, plus the subject a conjoined verb
+    shares ("the FCC began investigations in 1938 and published its report in 1940": 1940 -> published, "the FCC
+    published its report in 1940"); None when no verb is above it."""
     doc = _parsed(sentence)
     inside = [t for t in doc if start <= t.idx < end]
     if not inside:
         return None
-    token = next((t for t in inside if not start <= t.head.idx < end or t.head.i == t.i), inside[0])
-    while token.head.i != token.i:
-        token = token.head
-        if token.tag_.startswith("VB"):
-            return token.text
-    return None
+    verb = next((t for t in inside if not start <= t.head.idx < end or t.head.i == t.i), inside[0])
+    while not verb.tag_.startswith("VB"):
+        if verb.head.i == verb.i:
+            return None
+        verb = verb.head
+    words, stack = [], [verb]
+    while stack:
+        token = stack.pop()
+        words.append(token.text)
+        stack += [c for c in token.children if not (c.tag_.startswith("VB") and c.dep_ in _CLAUSES | {"conj"})]
+    shared = verb
+    while shared.dep_ == "conj" and shared.head.i != shared.i:
+        shared = shared.head
+        words += [w.text for c in shared.children if c.dep_ in _SUBJECTS for w in c.subtree]
+    return Clause(verb.text, tuple(words))
 
 
 def imperative_on_us(sentence: str) -> bool:

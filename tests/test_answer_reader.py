@@ -876,7 +876,7 @@ def test_of_several_counts_the_one_of_the_noun_asked_about():
     assert answer("How many laboratories did Brightwater Labs have?", both).value == "23"
 
 
-def test_of_several_dates_the_one_on_the_question_s_verb_as_the_parse_reads_it():
+def test_of_several_values_the_one_in_the_question_s_clause_as_the_parse_reads_it():
     both = ("In 2009, Brightwater Labs began a study of river pollution in the region and published its report on "
             "the state of the estuary in 2012.")
     # 2009 dates the beginning: the publication is dated by 2012 or by nothing, never by the nearer year.
@@ -887,6 +887,10 @@ def test_of_several_dates_the_one_on_the_question_s_verb_as_the_parse_reads_it()
                    "Brightwater Labs bought a stake in Kestrel Films in 1947, and took the company over in 1951.")
     # The other date is set aside by a judgement of the parse: the value it leaves is not stated beyond doubt.
     assert taken.value == "1951" and taken.confidence != "high"
+    # Without the question's verb, the clause holding more of its key terms: "based in Leeds", not "employs".
+    staff = answer("How many of Brightwater Labs' staff are located in Leeds?",
+                   "Brightwater Labs employs over 250 staff, approximately 180 of whom are based in Leeds.")
+    assert staff.value == "180" and staff.confidence != "high"
 
 
 def test_a_date_written_without_its_year_answers_when_but_never_at_high():

@@ -13,7 +13,7 @@ from typing import Literal
 
 from cikb.answer.entities import (
     KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, counted_in_question, counted_noun,
-    defines, governing_verb, party_extents, predicate_subjects, role_statements, stated_as_own, stranded_preposition, vetoed,
+    clause_of, defines, party_extents, predicate_subjects, role_statements, stated_as_own, stranded_preposition, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
@@ -110,8 +110,8 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
         if q.kind == "number":
             confirmed = _counting_the_asked_noun(q, s.plain, [span for span in confirmed if _counts_what_is_asked(q, s.plain, span)])
         if q.kind in VALUE_KINDS:
-            on_verb = _on_the_asked_verb(q, s.plain, confirmed)
-            s.set_aside, confirmed = [span for span in confirmed if span not in on_verb], on_verb
+            asked = _in_the_asked_clause(q, s.plain, confirmed)
+            s.set_aside, confirmed = [span for span in confirmed if span not in asked], asked
         s.spans = sorted(confirmed, key=lambda span: span.start)
         if s.spans:
             kept.append(s)
@@ -144,18 +144,31 @@ def _doing_what_is_asked(q: Question, sentence: str, found: list[Span]) -> list[
     return sorted((span for span in found if any(a <= span.start < b for a, b in where)), key=lambda span: span.start)
 
 
-def _on_the_asked_verb(q: Question, sentence: str, found: list[Span]) -> list[Span]:
-    """Of several values, those hanging on the question's own verb, as the parse reads it, where one does: "began
-    its investigations in 1938 and published its report in 1940" answers "In what year did the FCC publish its
-    report?" with 1940."""
+def _in_the_asked_clause(q: Question, sentence: str, found: list[Span]) -> list[Span]:
+    """Of several values, those of the question's own clause, as the parse reads it: those hanging on the question's
+    verb where one does ("began its investigations in 1938 and published its report in 1940" answers "In what year
+    did the FCC publish its report?" with 1940), else those whose clause holds the most of its key terms ("It
+    employs over 250 staff, approximately 180 of whom are based in Newcastle" answers how many are in Newcastle)."""
+    if len(found) < 2:
+        return found
+    clauses = [clause_of(sentence, span.start, span.start + len(span.text)) for span in found]
     asked = asked_verb(q.text)
-    if asked is None or len(found) < 2:
+    wanted = {t for t in stems_of(asked[0]) if len(t) > 2} if asked else set()
+    on_verb = [c is not None and bool(stems_of(c.verb) & wanted) for c in clauses]
+    kept = [span for span, c, on in zip(found, clauses, on_verb) if on or c is None]
+    if any(on_verb) and len(kept) < len(found):
+        return kept
+    held = [sum(match_weight(t, _stems_besides(c.words if c else (), span.text)) == 1.0 for t in q.terms)
+            for span, c in zip(found, clauses)]
+    if max(held) == min(held):
         return found
-    wanted = {t for t in stems_of(asked[0]) if len(t) > 2}
-    verbs = [governing_verb(sentence, span.start, span.start + len(span.text)) for span in found]
-    if not any(verb and stems_of(verb) & wanted for verb in verbs):
-        return found
-    return [span for span, verb in zip(found, verbs) if not verb or stems_of(verb) & wanted]
+    return [span for span, n in zip(found, held) if n == max(held)]
+
+
+def _stems_besides(words: Iterable[str], value: str) -> set[str]:
+    """The stems of a clause's words other than the value's own."""
+    own = set(value.split())
+    return set().union(*(stems_of(w) for w in words if w not in own))
 
 
 def _counting_the_asked_noun(q: Question, sentence: str, found: list[Span]) -> list[Span]:
