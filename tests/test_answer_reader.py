@@ -891,6 +891,10 @@ def test_of_several_values_the_one_in_the_question_s_clause_as_the_parse_reads_i
     staff = answer("How many of Brightwater Labs' staff are located in Leeds?",
                    "Brightwater Labs employs over 250 staff, approximately 180 of whom are based in Leeds.")
     assert staff.value == "180" and staff.confidence != "high"
+    # A place too: where the lab opened, not where the offices moved.
+    lab = answer("Where did Brightwater Labs open its second lab?",
+                 "In 2019 Brightwater Labs moved its offices to Leeds and opened its second lab in Porto.")
+    assert lab.value == "Porto"
 
 
 def test_a_date_written_without_its_year_answers_when_but_never_at_high():

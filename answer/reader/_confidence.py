@@ -31,7 +31,7 @@ MAX_PARSED = 16  # the best sentences the entity recogniser reads for a typed va
 FREE_TEXT_SHARE = 0.6  # of the question's key terms (IDF-weighted) that a free-text answer must hold
 INSTANCE_SHARE = 0.5  # of the key terms a sentence naming one of what is asked must hold ("its design system's licence")
 NAME_KINDS = frozenset({"person", "org", "place"})  # values the entity recogniser finds, not only confirms
-VALUE_KINDS = frozenset({"year", "date", "money", "number"})  # values a verb of the sentence dates, prices or counts
+CLAUSE_KINDS = frozenset({"year", "date", "money", "number", "place"})  # values a clause of the sentence holds
 
 AGREEMENT_WEIGHT = 0.15
 RIVAL_DISTANCE = 12  # a sentence about the subject proposing another value this close to the predicate is a rival
@@ -109,7 +109,7 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
             confirmed = _doing_what_is_asked(q, s.plain, confirmed)
         if q.kind == "number":
             confirmed = _counting_the_asked_noun(q, s.plain, [span for span in confirmed if _counts_what_is_asked(q, s.plain, span)])
-        if q.kind in VALUE_KINDS:
+        if q.kind in CLAUSE_KINDS:
             asked = _in_the_asked_clause(q, s.plain, confirmed)
             s.set_aside, confirmed = [span for span in confirmed if span not in asked], asked
         s.spans = sorted(confirmed, key=lambda span: span.start)
@@ -145,10 +145,10 @@ def _doing_what_is_asked(q: Question, sentence: str, found: list[Span]) -> list[
 
 
 def _in_the_asked_clause(q: Question, sentence: str, found: list[Span]) -> list[Span]:
-    """Of several values, those of the question's own clause, as the parse reads it: those hanging on the question's
-    verb where one does ("began its investigations in 1938 and published its report in 1940" answers "In what year
-    did the FCC publish its report?" with 1940), else those whose clause holds the most of its key terms ("It
-    employs over 250 staff, approximately 180 of whom are based in Newcastle" answers how many are in Newcastle)."""
+    """Of several values (dates, amounts, counts, places), those of the question's own clause, as the parse reads
+    it: those hanging on the question's verb where one does ("began its investigations in 1938 and published its
+    report in 1940" answers "In what year did the FCC publish its report?" with 1940), else those whose clause holds
+    the most of its key terms ("It employs over 250 staff, approximately 180 of whom are based in Newcastle")."""
     if len(found) < 2:
         return found
     clauses = [clause_of(sentence, span.start, span.start + len(span.text)) for span in found]
