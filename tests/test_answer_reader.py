@@ -846,6 +846,10 @@ def test_a_year_in_a_name_or_a_period_does_not_ask_for_a_year():
     assert kind_of("In what year was Brightwater Labs founded?") == "year"
     assert kind_of("Which decade saw Brightwater Labs grow fastest?") == "year"
     assert kind_of("Year founded") == "year"  # a column's label asks with no question word
+    # A date is asked for when the question's wh-word asks for it, not when the word is elsewhere.
+    assert kind_of("What is the exact date of Brightwater Labs' founding?") == "date"
+    assert kind_of("On what day did Brightwater Labs open?") == "date"
+    assert kind_of("Which report gave the founding date of Brightwater Labs?") != "date"
     named = answer("Who was Brightwater Labs' Employee of the Year in 2019?",
                    "Jane Roe was named Brightwater Labs' Employee of the Year in 2019.")
     assert named is not None and named.value == "Jane Roe"

@@ -236,7 +236,8 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
     first = lower[0] if lower else ""
     asks_year = (_asks_for(lower, ("what", "which"), _YEAR_WORDS)
                  or (bool(set(_YEAR_WORDS) & set(lower)) and not _WH_WORDS & set(lower)))
-    asks_when = _asks_when(lower) or asks_year or (("date" in lower or "day" in lower) and ("what" in lower or "which" in lower))
+    # "On what day ...", "What is the exact date of ...", not "What report had the correct date?" (asking for a report)
+    asks_when = _asks_when(lower) or asks_year or _asks_for(lower, ("what", "which"), ("date", "day"), reach=4)
     if column_type == "select":
         return "option"
     if column_type == "boolean":
@@ -278,10 +279,11 @@ def _asks_when(lower: list[str]) -> bool:
     return False
 
 
-def _asks_for(lower: list[str], wh: tuple[str, ...], nouns: tuple[str, ...]) -> bool:
-    """'what city', 'which organisation', 'what is the revenue': a wh-word followed, within three words, by one of ``nouns``."""
+def _asks_for(lower: list[str], wh: tuple[str, ...], nouns: tuple[str, ...], reach: int = 3) -> bool:
+    """'what city', 'which organisation', 'what is the revenue': a wh-word followed, within ``reach`` words, by one of
+    ``nouns``."""
     for i, word in enumerate(lower):
-        if word in wh and any(w in nouns for w in lower[i + 1:i + 4]):
+        if word in wh and any(w in nouns for w in lower[i + 1:i + 1 + reach]):
             return True
     return False
 
