@@ -423,6 +423,18 @@ def clause_of(sentence: str, start: int, end: int) -> Clause | None:
     return Clause(verb.text, tuple(words))
 
 
+def modifies_a_noun(sentence: str, start: int, end: int) -> bool:
+    """The name in ``sentence[start:end]`` only describes a common noun after it, as the trained parser reads it:
+    "the first Major League team", "approved by MLB owners" name a team and owners, not the league."""
+    doc = _parsed(sentence)
+    inside = [t for t in doc if start <= t.idx < end]
+    if not inside:
+        return False
+    last = inside[-1]
+    head = last.head
+    return last.dep_ in ("compound", "amod", "nmod") and head.i > last.i and head.tag_ in ("NN", "NNS") and head.idx >= end
+
+
 def imperative_on_us(sentence: str) -> bool:
     """The sentence bids the reader do something to "us", the page's own company, as the trained parser reads it:
     "Visit us at Rua Augusta 12, Lisboa", "Write to us at ..."; not "Acme helps us grow"."""

@@ -928,6 +928,13 @@ def test_what_another_body_uses_the_company_for_is_what_follows_the_preposition(
     assert reading.answer is not None and reading.answer.value == "collaborative team signing"
 
 
+def test_a_name_that_only_describes_a_noun_after_it_is_no_party():
+    # "the first Kestrel Group member" names a member, not Kestrel Group.
+    certified = answer("Who was the first company to certify Brightwater Labs?",
+                       "Brightwater Labs became the first Kestrel Group member certified by the Harbour Standards Board.")
+    assert certified.value == "Harbour Standards Board"
+
+
 def test_who_did_something_is_the_doer_of_its_verb_as_the_parse_reads_it():
     owned = "Kestrel Studios owned the rights to the Harbour Rabbit character, although Jane Roe and John Doe had created it."
     found = answer("Who owned the rights to Harbour Rabbit?", owned)

@@ -13,7 +13,7 @@ from typing import Literal
 
 from cikb.answer.entities import (
     KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, counted_in_question, counted_noun,
-    clause_of, defines, party_extents, predicate_subjects, role_statements, stated_as_own, stranded_preposition, vetoed,
+    clause_of, defines, modifies_a_noun, party_extents, predicate_subjects, role_statements, stated_as_own, stranded_preposition, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
@@ -107,6 +107,7 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
             confirmed += yearless_dates(s.plain, confirmed)
         if q.kind in ("person", "org"):
             confirmed = _doing_what_is_asked(q, s.plain, confirmed)
+            confirmed = [span for span in confirmed if not modifies_a_noun(s.plain, span.start, span.start + len(span.text))]
         if q.kind == "number":
             confirmed = _counting_the_asked_noun(q, s.plain, [span for span in confirmed if _counts_what_is_asked(q, s.plain, span)])
         if q.kind in CLAUSE_KINDS:
