@@ -928,6 +928,13 @@ def test_what_another_body_uses_the_company_for_is_what_follows_the_preposition(
     assert reading.answer is not None and reading.answer.value == "collaborative team signing"
 
 
+def test_a_name_the_question_itself_gives_is_no_answer_in_another_number():
+    merged = answer("With what company did Kestrel Media Systems merge in 2019?",
+                    "In 2019, Kestrel Media System merged with Globex, which placed Brightwater Labs and Northwind Films "
+                    "under one owner.")
+    assert merged is None or merged.value == "Globex"  # never the merging body itself, named in the singular
+
+
 def test_a_name_that_only_describes_a_noun_after_it_is_no_party():
     # "the first Kestrel Group member" names a member, not Kestrel Group.
     certified = answer("Who was the first company to certify Brightwater Labs?",
