@@ -928,6 +928,11 @@ def test_what_another_body_uses_the_company_for_is_what_follows_the_preposition(
     assert reading.answer is not None and reading.answer.value == "collaborative team signing"
 
 
+def test_a_past_tense_sentence_is_no_certain_answer_to_what_holds_now():
+    led = answer("Who is the current CEO of Brightwater Labs?", "Brightwater Labs was led by CEO Jane Roe until 2019.")
+    assert led.value == "Jane Roe" and led.confidence != "high"
+
+
 def test_a_name_the_question_itself_gives_is_no_answer_in_another_number():
     merged = answer("With what company did Kestrel Media Systems merge in 2019?",
                     "In 2019, Kestrel Media System merged with Globex, which placed Brightwater Labs and Northwind Films "

@@ -13,7 +13,7 @@ from typing import Literal
 
 from cikb.answer.entities import (
     KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, counted_in_question, counted_noun,
-    clause_of, defines, modifies_a_noun, party_extents, predicate_subjects, role_statements, stated_as_own, stranded_preposition, vetoed,
+    clause_of, defines, modifies_a_noun, told_in_the_past, party_extents, predicate_subjects, role_statements, stated_as_own, stranded_preposition, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
@@ -426,7 +426,9 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     if direct and unique and not rivals and tight and best.role == 2 and not best.negated:
         # "was not founded in 1949" ties 1949 to the predicate too, to deny it. A date without its year ("late
         # June") is half an answer: medium at most.
-        return "medium" if q.kind == "date" and is_yearless(span) else "high"
+        if (q.kind == "date" and is_yearless(span)) or (_asks_now(q) and told_in_the_past(best.plain)):
+            return "medium"  # a past-tense sentence says who held a role then, not who holds it now
+        return "high"
     if direct and (tight or far <= 4 or (_agent_of(q, best.plain, span) and not rivals and not best.negated)
                    or (holds_subjects_role(roles, q, best) and not rivals and not best.negated)):
         return "medium"  # the agent of a passive predicate: "was founded in 2011 in Portland, Oregon, by Jane Roe"
@@ -438,6 +440,14 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     if best.coverage >= 0.5 and best.about_subject and tight and not rivals:
         return "medium"
     return "low"
+
+
+_NOW = frozenset({"current", "currently", "now", "today", "presently"})
+
+
+def _asks_now(q: Question) -> bool:
+    """The question asks how things are now: "Who is the current head of ...?", "Where is Acme based now?"."""
+    return bool(_NOW & set(q.text.lower().replace("?", " ").split()))
 
 
 def _another_time(q: Question, sentence: str) -> bool:
