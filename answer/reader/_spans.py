@@ -94,8 +94,9 @@ def spans(q: Question, sentence: str) -> list[Span]:
 def filtered(q: Question, sentence: str, found: list[Span]) -> list[Span]:
     """``found`` less the values the question names and those on the wrong side of a directed predicate."""
     if q.kind in ("person", "org", "place", "text"):
-        asked = {stem(w) for w in normal(q.text).split()}  # "Turner Broadcasting Systems" names Turner Broadcasting System
-        found = [s for s in found if not {stem(w) for w in s.key.split()} <= asked]
+        # "Turner Broadcasting Systems" names Turner Broadcasting System; "Globex" names Globex Inc
+        asked = {stem(w) for w in normal(q.text).split()}
+        found = [s for s in found if not {stem(w) for w in s.key.split() if w not in LEGAL_SUFFIXES} <= asked]
     if q.kind in ("org", "place"):
         found = _moved_to(q, sentence, found)
     if q.kind in ("person", "org", "place"):
