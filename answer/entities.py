@@ -432,14 +432,16 @@ def modifies_a_noun(sentence: str, start: int, end: int) -> bool:
         return False
     last = inside[-1]
     head = last.head
-    return last.dep_ in ("compound", "amod", "nmod") and head.i > last.i and head.tag_ in ("NN", "NNS") and head.idx >= end
+    return (last.dep_ in ("compound", "amod", "nmod") and head.i > last.i and head.tag_ in ("NN", "NNS")
+            and head.idx >= end)
 
 
 def told_in_the_past(sentence: str) -> bool:
     """The sentence's main verb is in the past tense, as the trained tagger reads it ("The department headed by Jane
     Roe was absorbed into a new group"): what it says held then, not necessarily now."""
     roots = [t for t in _parsed(sentence) if t.dep_ == "ROOT"]
-    return any(t.tag_ == "VBD" or any(c.dep_ in ("aux", "auxpass") and c.tag_ == "VBD" for c in t.children) for t in roots)
+    past_aux = any(c.dep_ in ("aux", "auxpass") and c.tag_ == "VBD" for t in roots for c in t.children)
+    return past_aux or any(t.tag_ == "VBD" for t in roots)
 
 
 def imperative_on_us(sentence: str) -> bool:

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cikb.answer.entities import (
-    KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, counted_in_question, counted_noun,
-    clause_of, defines, modifies_a_noun, told_in_the_past, party_extents, predicate_subjects, role_statements, stated_as_own, stranded_preposition, vetoed,
+    KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of, counted_in_question,
+    counted_noun, defines, modifies_a_noun, party_extents, predicate_subjects, role_statements, stated_as_own,
+    stranded_preposition, told_in_the_past, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
@@ -107,7 +108,8 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
             confirmed += yearless_dates(s.plain, confirmed)
         if q.kind in ("person", "org"):
             confirmed = _doing_what_is_asked(q, s.plain, confirmed)
-            confirmed = [span for span in confirmed if not modifies_a_noun(s.plain, span.start, span.start + len(span.text))]
+            confirmed = [span for span in confirmed
+                         if not modifies_a_noun(s.plain, span.start, span.start + len(span.text))]
         if q.kind == "number":
             confirmed = _counting_the_asked_noun(q, s.plain, [span for span in confirmed if _counts_what_is_asked(q, s.plain, span)])
         if q.kind in CLAUSE_KINDS:
@@ -419,7 +421,7 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         others = {s.key for c in candidates if c.about_subject for s in c.spans if is_postal_address(s.text)} - {best_key}
         if best.role == 2 and not others and not best.negated:
             return "medium"
-    # Values the parse set aside still count here: that they hang on another verb is a judgement, not a certainty.
+    # Values the parse set aside still count here: that they sit in another clause is a judgement, not a certainty.
     every = best.spans + best.set_aside
     keys = {s.key for s in every}
     unique = len(keys) == 1 or (tight and not any(tightly_linked(q, best.plain, s) for s in every if s.key != span.key))

@@ -56,7 +56,7 @@ class Sentence:
     boilerplate: bool = False
     creates_other: bool = False  # its creation word makes something else ("we launched our X project in 2020")
     spans: list[Span] = field(default_factory=list)
-    set_aside: list[Span] = field(default_factory=list)  # values of the kind another verb holds ("began in 1938")
+    set_aside: list[Span] = field(default_factory=list)  # values of the kind in another clause ("began in 1938")
     dense: float | None = None
     score: float = 0.0
     antecedent: str = ""  # the sentence before, when this one's subject is a pronoun ("It is ...")

@@ -76,6 +76,8 @@ BLOCK_MAX_WORDS = 5  # a line of an address block: a name, a street, a town; not
 
 
 def _with_blocks(pieces: list[tuple[str, int]], accepts: Callable[[str], bool]) -> list[tuple[str, int]]:
+    """Each run of two or more short lines (no heading, no "Label: value" line) joined by commas where ``accepts``
+    takes the joined run, else left as it was."""
     out: list[tuple[str, int]] = []
     run: list[str] = []
     for text, level in [*pieces, ("", 1)]:  # a heading ends a run; so does the end
