@@ -62,34 +62,48 @@ def is_right(value: str, answers: list[str]) -> bool:
     return bool(given) and any(g and (g in given or given in g) for g in gold)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--every", type=int, default=1, help="Ask every Nth question only (default: all).")
-    parser.add_argument("--show", metavar="KIND", help="Print the wrong values given for questions of this kind.")
-    args = parser.parse_args()
-    articles = json.loads((CORPORA / "squad" / "companies.json").read_text(encoding="utf-8"))
+def measure(articles: list[dict], every: int = 1,
+            show: str | None = None) -> tuple[Counter[str], Counter[tuple[str, str, bool]]]:
+    """Questions asked by kind, and values given by (kind, confidence, right); every ``every``-th question only,
+    printing the wrong values given for questions of kind ``show``."""
     asked: Counter[str] = Counter()
     given: Counter[tuple[str, str, bool]] = Counter()
-    started, n = time.perf_counter(), 0
+    n = 0
     for article in articles:
         paragraphs = [p["context"] for p in article["paragraphs"]]
         index = ArticleIndex(paragraphs)
         company = article["title"].replace("_", " ")
         for qa in (qa for p in article["paragraphs"] for qa in p["qas"]):
             n += 1
-            if n % args.every:
+            if n % every:
                 continue
             question = read_question(qa["question"], company=company)
             asked[question.kind] += 1
             top = index.top(qa["question"], PASSAGES)
-            answer = read(question, [Passage(paragraphs[i], None, rank + 1, company) for rank, i in enumerate(top)]).answer
+            passages = [Passage(paragraphs[i], None, rank + 1, company) for rank, i in enumerate(top)]
+            answer = read(question, passages).answer
             if answer is None or question.kind == "text":
                 continue
             right = is_right(answer.value, qa["answers"])
             given[(question.kind, answer.confidence, right)] += 1
-            if args.show == question.kind and not right:
+            if show == question.kind and not right:
                 print(f"[{company}] {qa['question']}\n   given: {answer.value} ({answer.confidence})  gold: "
                       f"{qa['answers'][0]}\n   from: {answer.sentence.text[:160]}")
+    return asked, given
+
+
+def load_articles(corpora: Path = CORPORA) -> list[dict]:
+    return json.loads((corpora / "squad" / "companies.json").read_text(encoding="utf-8"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--every", type=int, default=1, help="Ask every Nth question only (default: all).")
+    parser.add_argument("--show", metavar="KIND", help="Print the wrong values given for questions of this kind.")
+    args = parser.parse_args()
+    articles = load_articles()
+    started = time.perf_counter()
+    asked, given = measure(articles, args.every, args.show)
     total = sum(asked.values())
     print(f"{total} questions of {len(articles)} articles ({time.perf_counter() - started:.0f} s), "
           f"{sum(v for k, v in asked.items() if k != 'text')} asking for a value")
@@ -103,7 +117,8 @@ def main() -> None:
     for confidence in ("high", "medium"):
         right = sum(v for (_, c, r), v in given.items() if c == confidence and r)
         wrong = sum(v for (_, c, r), v in given.items() if c == confidence and not r)
-        print(f"{confidence:8} given {right + wrong}: right {right} ({right / max(right + wrong, 1):.0%}), wrong {wrong}")
+        share = right / max(right + wrong, 1)
+        print(f"{confidence:8} given {right + wrong}: right {right} ({share:.0%}), wrong {wrong}")
 
 
 if __name__ == "__main__":
