@@ -402,11 +402,10 @@ def clause_of(sentence: str, start: int, end: int) -> Clause | None:
     with what depends on it, less the other clauses and conjoined verbs below it, plus the subject a conjoined verb
     shares ("the FCC began investigations in 1938 and published its report in 1940": 1940 -> published, "the FCC
     published its report in 1940"); None when no verb is above it."""
-    doc = _parsed(sentence)
-    inside = [t for t in doc if start <= t.idx < end]
+    inside = [t for t in _parsed(sentence) if _inside(t, (start, end))]
     if not inside:
         return None
-    verb = next((t for t in inside if not start <= t.head.idx < end or t.head.i == t.i), inside[0])
+    verb = next((t for t in inside if not _inside(t.head, (start, end)) or t.head.i == t.i), inside[0])
     while not verb.tag_.startswith("VB"):
         if verb.head.i == verb.i:
             return None
@@ -426,8 +425,7 @@ def clause_of(sentence: str, start: int, end: int) -> Clause | None:
 def modifies_a_noun(sentence: str, start: int, end: int) -> bool:
     """The name in ``sentence[start:end]`` only describes a common noun after it, as the trained parser reads it:
     "the first Major League team", "approved by MLB owners" name a team and owners, not the league."""
-    doc = _parsed(sentence)
-    inside = [t for t in doc if start <= t.idx < end]
+    inside = [t for t in _parsed(sentence) if _inside(t, (start, end))]
     if not inside:
         return False
     last = inside[-1]

@@ -449,7 +449,7 @@ _NOW = frozenset({"current", "currently", "now", "today", "presently"})
 
 def _asks_now(q: Question) -> bool:
     """The question asks how things are now: "Who is the current head of ...?", "Where is Acme based now?"."""
-    return bool(_NOW & set(q.text.lower().replace("?", " ").split()))
+    return bool(_NOW & {w.lower() for w, _, _ in tokens_of(q.text)})
 
 
 def _another_time(q: Question, sentence: str) -> bool:
