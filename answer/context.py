@@ -18,12 +18,12 @@ _FRAME_TAG = re.compile(r"<(\s*/?\s*(?:context|sources?|question|system|user|ass
 
 
 def sources_of(context: list[ScoredChunk]) -> list[Source]:
-    """The context as numbered sources: title, url, crawl date."""
+    """The context as numbered sources: title, url, crawl date, publication date."""
     return [
         Source(
             number=number, title=item.chunk.metadata.title, url=item.chunk.metadata.url,
             source_type=item.chunk.metadata.source_type, company=item.chunk.metadata.company,
-            crawled_at=item.chunk.metadata.scraped_at, chunk_id=item.chunk.id,
+            crawled_at=item.chunk.metadata.scraped_at, published=item.chunk.metadata.published, chunk_id=item.chunk.id,
             score=item.score, dense_score=item.dense_score,
         )
         for number, item in enumerate(context, start=1)
@@ -41,8 +41,9 @@ def numbered_context(context: list[ScoredChunk]) -> str:
     for number, item in enumerate(context, start=1):
         meta = item.chunk.metadata
         title = neutralise(meta.title).replace('"', "'")
+        published = f' published="{meta.published:%Y-%m-%d}"' if meta.published is not None else ""
         parts.append(
             f'<source id="{number}" title="{title}" url="{neutralise(meta.url)}" '
-            f'crawled="{meta.scraped_at:%Y-%m-%d}">\n{neutralise(item.chunk.text).strip()}\n</source>'
+            f'crawled="{meta.scraped_at:%Y-%m-%d}"{published}>\n{neutralise(item.chunk.text).strip()}\n</source>'
         )
     return "<context>\n" + "\n\n".join(parts) + "\n</context>"

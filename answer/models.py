@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Literal
 
 from cikb.retrieve.models import RetrievalTrace
@@ -25,6 +25,7 @@ class Source(BaseModel):
     source_type: SourceType
     company: str
     crawled_at: datetime
+    published: date | None = Field(None, description="The post's publication date, where its page states one.")
     chunk_id: str
     score: float = Field(description="The chunk's fused retrieval score.")
     dense_score: float | None = None

@@ -172,5 +172,6 @@ def _chunk(doc: RawDocument, index: int, span: _Span, token_count: int) -> Chunk
             scraped_at=doc.scraped_at,
             heading_path=span.heading_path,
             page_kind=doc.page_kind,
+            published=doc.published,
         ),
     )

@@ -23,7 +23,7 @@ from cikb.clean.extraction import EXTRACT_OPTIONS, Extracted, extract
 from cikb.clean.facts import site_facts
 from cikb.clean.language import detect_language
 from cikb.clean.text import bound_bytes, normalize, strip_markdown, truncate
-from cikb.gather.scoring import page_kind
+from cikb.gather.scoring import is_post, page_kind
 
 from cikb.core.config import CleanSettings
 from cikb.core.models import DropReason, FetchedPage, RawDocument
@@ -67,6 +67,7 @@ def clean_page(
     if detect_language(strip_markdown(content)) != settings.language:
         return DropReason.language
     title = _title(extracted, content, page.url)
+    kind = page_kind(page.url, title, page.source_type)
     return RawDocument(
         url=page.url,
         title=title,
@@ -74,8 +75,16 @@ def clean_page(
         source_type=page.source_type,
         company=company_slug,
         scraped_at=page.fetched_at,
-        page_kind=page_kind(page.url, title, page.source_type),
+        page_kind=kind,
+        published=extracted.published if _dated(page, kind) else None,
     )
+
+
+def _dated(page: FetchedPage, kind: str) -> bool:
+    """Whether the date a page's markup gives is when its statements held: an announcement's or a post's. A fact
+    page (about, team, pricing) tells how the company is when it is read, a listing holds posts of many dates, and
+    on other pages the markup's date is often the site's launch or a template's (every page may carry it)."""
+    return kind == "news" or (kind in ("page", "generic") and is_post(page.url))
 
 
 def clean_text(markdown: str, max_raw_bytes: int | None = None) -> str:

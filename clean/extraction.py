@@ -13,6 +13,10 @@ cookie notices. Three targeted steps cover what it keeps on real pages:
 - after it: the article's own footer (a post's closing "support our work"
   block, an author's note) comes back: trafilatura drops it with the site's
   footer, yet it is the page's text, not the site's boilerplate.
+
+Beside the text, the page's own publication date, as htmldate reads it from the
+page's markup and URL only (its markup's dates, a ``/2019/05/`` path), never
+from a guess over the text: the year in a copyright footer is no post's date.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import date
 from typing import TYPE_CHECKING
 
 from lxml.html import HtmlElement
@@ -76,6 +81,7 @@ class Extracted:
 
     title: str
     markdown: str
+    published: date | None = None  # the page's own publication date, when its markup or URL states one
 
 
 def extract(html: str, url: str | None = None, options: Mapping[str, object] = EXTRACT_OPTIONS) -> Extracted | None:
@@ -87,6 +93,7 @@ def extract(html: str, url: str | None = None, options: Mapping[str, object] = E
     tree = load_html(html)
     if tree is None:
         return None
+    published = publication_date(tree, url)
     _remove_banners_and_ads(tree)
     document = _trafilatura(tree, url, options)
     # Only Markdown output tells blocks apart by blank lines (plain text does not).
@@ -95,7 +102,19 @@ def extract(html: str, url: str | None = None, options: Mapping[str, object] = E
     if document is None or not document.text:
         return None
     markdown = _with_article_footer(_drop_cookie_notices(_SUP_SUB_TAG.sub("", document.text)), tree)
-    return Extracted(title=document.title or "", markdown=markdown)
+    return Extracted(title=document.title or "", markdown=markdown, published=published)
+
+
+def publication_date(tree: HtmlElement, url: str | None = None) -> date | None:
+    """When the page says it was first published: its markup (meta tags, JSON-LD, ``<time>``) or its URL.
+
+    htmldate's extensive search (dates anywhere in the text) is off: on a company's evergreen pages it
+    finds the copyright footer's year or a date the text mentions.
+    """
+    from htmldate import find_date  # trafilatura's own date library: loaded with it, not at import
+
+    found = find_date(tree, extensive_search=False, original_date=True, url=url)
+    return date.fromisoformat(found) if found else None
 
 
 def _trafilatura(tree: HtmlElement, url: str | None, options: Mapping[str, object]) -> Document | None:

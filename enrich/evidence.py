@@ -61,6 +61,7 @@ def passages_from_chunks(chunks: list[ScoredChunk]) -> list[Passage]:
             text=sc.chunk.text,
             source=EnrichSource(kind="kb", url=sc.chunk.metadata.url, title=sc.chunk.metadata.title, chunk_id=sc.chunk.id),
             rank=sc.rank,
+            as_of=sc.chunk.metadata.as_of,
         )
         for sc in chunks
     ]

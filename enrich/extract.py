@@ -9,6 +9,7 @@ confidence, the sources that state it and the sentence as the source has it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 
 from cikb.answer.reader import KIND_NOUNS, Reading, read, read_question
 from cikb.answer.reader import Passage as ReaderPassage
@@ -23,6 +24,7 @@ class Passage:
     text: str
     source: EnrichSource
     rank: int = 1
+    as_of: date | None = None  # when what it says held (a KB chunk's ChunkMetadata.as_of); None for web text
 
 
 @dataclass
@@ -40,7 +42,7 @@ def read_passages(question: str, column_type: ColumnType, passages: list[Passage
                   options: list[str] | None = None) -> Reading:
     """The reader's reading of ``passages`` for a cell's question."""
     q = read_question(question, column_type, company, options or [])
-    return read(q, [ReaderPassage(p.text, p.source, p.rank, p.source.title) for p in passages])
+    return read(q, [ReaderPassage(p.text, p.source, p.rank, p.source.title, p.as_of) for p in passages])
 
 
 def extract_answer(question: str, column_type: ColumnType, passages: list[Passage], *, company: str = "",

@@ -296,6 +296,14 @@ def is_hub(url: str) -> bool:
     return _has_any(slug, HUB_WORDS, HUB_PHRASES) and len(slug) <= 2
 
 
+def is_post(url: str) -> bool:
+    """True for a URL that names one dated post: a year in its path, or a slug under a blog or news section
+    (/2019/05/acme-raises, /blog/why-we-started, /press/acme-joins-x; not /blog/ itself)."""
+    segments = _segments(url)
+    sections = {word for segment in segments[:-1] for word in words(segment)}
+    return bool(year_of(url)) or (len(segments) >= 2 and bool(sections & (POST_SECTIONS | HUB_WORDS)))
+
+
 def year_of(url: str) -> int:
     """The newest plausible year written in the URL's path (0 when none): a freshness hint."""
     years = [int(y) for y in _YEAR.findall(urlsplit(url).path)]

@@ -26,6 +26,19 @@ def _answerer(tmp_path: Path, base_url: str) -> Answerer:
     return Answerer(LLMClient.from_settings(settings))
 
 
+def test_a_posts_publication_date_is_in_its_source_element_and_in_the_answers_sources(tmp_path, fake_openai):
+    from datetime import date
+
+    fake_openai.reply("Acme Corp was founded in 1999 by Jane Doe [1].")
+    result = retrieval("Who founded Acme?", FACTS)
+    result.context[0].chunk.metadata.published = date(2019, 3, 5)
+    answer = _answerer(tmp_path, fake_openai.base_url).answer("Who founded Acme?", result)
+    user = fake_openai.chat_requests[0]["messages"][1]["content"]
+    assert 'url="https://acme.example/page-1" crawled="2026-03-01" published="2019-03-05">' in user
+    assert 'url="https://acme.example/page-2" crawled="2026-03-01">' in user  # undated: no attribute
+    assert [s.published for s in answer.sources] == [date(2019, 3, 5)]
+
+
 def test_request_carries_the_numbered_context_and_rules(tmp_path, fake_openai):
     fake_openai.reply("Acme Corp was founded in 1999 by Jane Doe [1].")
     answer = _answerer(tmp_path, fake_openai.base_url).answer("Who founded Acme?", retrieval("Who founded Acme?", FACTS))

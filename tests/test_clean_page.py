@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 
 import pytest
 from cikb.clean import clean_page, detect_language
@@ -92,6 +92,42 @@ def test_the_document_says_what_kind_of_page_it_is() -> None:
     as_kind = {path: clean_page(fetched(ABOUT_PAGE, f"https://acme.example{path}"), "acme-corp", CleanSettings()).page_kind
                for path in ("/about/", "/blog/", "/docs/anvils/", "/2024/05/24/acme-turns-75")}
     assert as_kind == {"/about/": "company", "/blog/": "listing", "/docs/anvils/": "generic", "/2024/05/24/acme-turns-75": "news"}
+
+
+POST_TITLE = "Acme grows again | Acme Corp"
+
+
+def dated_page(published: str, title: str = POST_TITLE) -> str:
+    """A page whose markup gives its publication date (the meta tag posts carry), with a copyright footer."""
+    return page_html(paragraphs(ABOUT), title=title).replace(
+        "<head>", f'<head><meta property="article:published_time" content="{published}T09:00:00+00:00">')
+
+
+def test_a_post_keeps_the_publication_date_its_markup_gives() -> None:
+    post = clean_page(fetched(dated_page("2019-03-05"), "https://acme.example/blog/acme-names-a-new-ceo"), "acme-corp",
+                      CleanSettings())
+    assert isinstance(post, RawDocument) and post.published == date(2019, 3, 5)
+
+
+def test_a_post_is_dated_by_its_url_when_its_markup_is_silent() -> None:
+    post = clean_page(fetched(page_html(paragraphs(ABOUT), title=POST_TITLE), "https://acme.example/2021/06/14/acme-opens-berlin"),
+                      "acme-corp", CleanSettings())
+    assert isinstance(post, RawDocument) and post.published == date(2021, 6, 14)
+
+
+def test_no_date_is_guessed_from_the_text_or_the_copyright_footer() -> None:
+    undated = page_html(paragraphs([*ABOUT, "The plant opened on 12 March 2015 after two years of building."]), title=POST_TITLE)
+    post = clean_page(fetched(undated, "https://acme.example/blog/our-new-plant"), "acme-corp", CleanSettings())
+    assert isinstance(post, RawDocument) and post.published is None
+
+
+@pytest.mark.parametrize(("path", "title"), [("/about/", "About us | Acme Corp"), ("/blog/", "Blog | Acme Corp"),
+                                             ("/company/brand/", "Our brand | Acme Corp")])
+def test_fact_pages_listings_and_other_pages_carry_no_publication_date(path: str, title: str) -> None:
+    # A site may stamp every page with its launch date: on an about page, a blog index or a brand page the
+    # markup's date is not when the page's statements held.
+    doc = clean_page(fetched(dated_page("2017-06-18", title), f"https://acme.example{path}"), "acme-corp", CleanSettings())
+    assert isinstance(doc, RawDocument) and doc.published is None
 
 
 def test_headings_are_kept_as_markdown_headings() -> None:

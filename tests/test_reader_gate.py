@@ -123,3 +123,48 @@ def test_a_labelled_address_of_any_country_is_the_whole_value_after_its_label():
     reading = read(q, [line])
     assert reading.answer is not None and reading.answer.confidence == "medium"
     assert reading.answer.value == "Keizersgracht 123, 1015 CJ Amsterdam, The Netherlands"
+
+
+# --- Which page is newer (issue 23: "an old office given for the current one") ------------------------------------
+
+OLD_POST = "Acme Corp's CEO is John Smith, who founded the company in 2011."
+ABOUT_NOW = "Acme Corp's CEO is Maria Lopez."
+
+
+def _dated(*texts_and_dates):
+    return [Passage(text, rank, rank, "", when) for rank, (text, when) in enumerate(texts_and_dates, start=1)]
+
+
+def test_asked_how_things_are_the_newer_page_states_the_answer():
+    from datetime import date
+
+    reading = read(read_question("Who is the CEO of Acme Corp?", None, "Acme Corp"),
+                   _dated((OLD_POST, date(2019, 3, 1)), (ABOUT_NOW, date(2026, 3, 1))))
+    assert reading.answer is not None and reading.answer.value == "Maria Lopez"
+    assert reading.answer.confidence == "medium"  # the older page's value stays a rival: never high
+
+
+def test_asked_how_things_were_or_of_a_named_year_the_pages_dates_change_nothing():
+    from datetime import date
+
+    passages = _dated((OLD_POST, date(2019, 3, 1)), (ABOUT_NOW, date(2026, 3, 1)))
+    undated = _dated((OLD_POST, None), (ABOUT_NOW, date(2026, 3, 1)))
+    for question, found in (("Who was the CEO of Acme Corp?", passages), ("Who is the CEO of Acme Corp in 2019?", passages),
+                            ("Who is the CEO of Acme Corp?", undated)):  # an undated statement may be the newer one
+        reading = read(read_question(question, None, "Acme Corp"), found)
+        assert reading.answer is not None and reading.answer.value == "John Smith", question
+
+
+def test_a_fact_page_read_today_is_newer_than_a_dated_post(tmp_path) -> None:
+    # ChunkMetadata.as_of: a post's publication date; a fact page (page_kind company), the day it was crawled.
+    from datetime import date
+
+    question = "Who is the CEO of Acme Corp?"
+    result = retrieval(question, [OLD_POST, ABOUT_NOW])
+    post, about = result.context
+    post.chunk.metadata.published, post.chunk.metadata.page_kind = date(2019, 3, 1), "news"
+    about.chunk.metadata.page_kind = "company"
+    answer = Answerer().answer(question, result)
+    assert not answer.abstained and answer.short_answer == "Maria Lopez"
+    about.chunk.metadata.page_kind = "page"  # an undated page that is no fact page: not known to be newer
+    assert Answerer().answer(question, result).short_answer == "John Smith"

@@ -6,7 +6,7 @@ import json
 import os
 import subprocess
 import sys
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -41,10 +41,18 @@ def test_front_matter_round_trip() -> None:
     assert parse_document(text) == doc
 
 
+def test_the_publication_date_is_kept_and_a_file_written_before_it_existed_has_none() -> None:
+    doc = _doc("https://acme.example/blog/acme-raises").model_copy(update={"page_kind": "news", "published": date(2019, 3, 5)})
+    text = render_document(doc)
+    assert 'published: "2019-03-05"\n---' in text and parse_document(text) == doc
+    assert parse_document(text.replace('published: "2019-03-05"\n', "")).published is None
+    assert 'published: null\n' in render_document(_doc())
+
+
 def test_the_page_kind_is_kept_and_a_file_written_before_it_existed_gets_it_from_its_url_and_title() -> None:
     doc = _doc().model_copy(update={"page_kind": "news"})
     text = render_document(doc)
-    assert 'page_kind: "news"\n---' in text and parse_document(text) == doc  # kept as written
+    assert 'page_kind: "news"\n' in text and parse_document(text) == doc  # kept as written
     older = text.replace('page_kind: "news"\n', "")
     assert parse_document(older).page_kind == "company"  # /about/, judged again (cikb rebuild reads such files)
     blog = render_document(_doc("https://acme.example/blog/")).replace('page_kind: "page"\n', "")

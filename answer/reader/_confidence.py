@@ -71,6 +71,8 @@ def decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answer
     best_key = max(votes, key=lambda k: (votes[k], -candidates.index(support[k][0])))
     if q.kind == "date":
         best_key = _most_precise(best_key, votes, support)
+    if q.kind != "text" and _asks_present(q):
+        best_key = _newest_statement(q, best_key, candidates, support)
     # The evidence: the supporting sentence that states the value most directly, in the question's own words
     # ("ISRG was founded in 2013" over "May 24, 2013: ISRG is incorporated" for "What year was ISRG founded?"),
     # then the best scored.
@@ -350,6 +352,33 @@ def _vote(weights: list[float]) -> float:
     return best + AGREEMENT_WEIGHT * (sum(weights) - best)
 
 
+def _states_directly(q: Question, s: Sentence) -> bool:
+    """The sentence holds every key term, its subject is the question's, and a value sits near the predicate."""
+    return s.coverage == 1.0 and s.role == 2 and nearest_span(q, s)[1] <= RIVAL_DISTANCE
+
+
+def _asks_present(q: Question) -> bool:
+    """The question asks how things are, not how they were: "Who is Acme's CEO?", "How many people does Acme
+    employ?"; not "When was Acme founded?", "Who led the 2019 round?"."""
+    return not YEAR_RE.search(q.text) and not told_in_the_past(q.text)
+
+
+def _newest_statement(q: Question, best_key: str, candidates: list[Sentence], support: dict[str, list[Sentence]]) -> str:
+    """Of two values stated as directly, the one a newer page states: a 2021 press item's "our CEO, Jane Roe" says
+    who led the company then, the about page read today (or a 2024 post) who leads it now. Only where every
+    statement of the chosen value is dated (:attr:`Passage.as_of`) and older; the older value stays a rival, so
+    the newer one is never given with ``high`` confidence."""
+    held = [s.passage.as_of for s in support[best_key]]
+    dated = [when for when in held if when is not None]
+    if not dated or len(dated) < len(held):
+        return best_key
+    newer = [s for s in candidates if s.passage.as_of is not None and s.passage.as_of > max(dated)
+             and _states_directly(q, s) and not _same_value(nearest_span(q, s)[0].key, best_key)]
+    if not newer:
+        return best_key
+    return nearest_span(q, max(newer, key=lambda s: (s.passage.as_of, s.score)))[0].key
+
+
 def _most_precise(key: str, votes: dict[str, float], support: dict[str, list[Sentence]]) -> str:
     """For a date: the fullest date the chosen one agrees with, from a sentence that holds as much of the
     question as the chosen one's. "When was it incorporated?" read "2013" in one sentence and "May 24, 2013:
@@ -403,8 +432,7 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     if (best.role == 1 and another_acts(q, best)) or another_holds_role(roles, q):
         return "low"
     # A rival: another sentence about the subject that states a different value as directly.
-    rivals = {key for key in (nearest_span(q, s)[0].key for s in candidates
-                              if s.coverage == 1.0 and s.role == 2 and nearest_span(q, s)[1] <= RIVAL_DISTANCE)
+    rivals = {key for key in (nearest_span(q, s)[0].key for s in candidates if _states_directly(q, s))
               if not _same_value(key, best_key)}
     direct = best.coverage == 1.0 and best.about_subject and bool(q.terms)
     tight = tightly_linked(q, best.plain, span)

@@ -9,6 +9,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from cikb.answer.entities import apposed_to_name, organisations, person_clauses
@@ -39,6 +40,7 @@ class Passage:
     ref: Any = None
     rank: int = 1
     title: str = ""
+    as_of: date | None = None  # when what it says held (ChunkMetadata.as_of); None: not known
 
 
 @dataclass

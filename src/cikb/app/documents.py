@@ -7,6 +7,7 @@
     company: "acme-corp"
     scraped_at: "2026-11-22T05:00:00+00:00"
     page_kind: "company"
+    published: null
     ---
     # About Acme Corp
     ...
@@ -31,7 +32,8 @@ from cikb.core.models import Chunk, RawDocument
 from cikb.core.slug import check_slug
 
 _FIELDS = ("url", "title", "source_type", "company", "scraped_at")
-_OPTIONAL_FIELDS = ("page_kind",)  # absent from files written before it existed: judged again from url and title
+# Absent from files written before they existed: the kind is judged again from url and title, the date is unknown.
+_OPTIONAL_FIELDS = ("page_kind", "published")
 _FENCE = "---"
 
 

@@ -98,7 +98,8 @@ def _print_chunks(result: RetrievalResult) -> None:
         cosine = f"{item.dense_score:.3f}" if item.dense_score is not None else "-"
         budget = "" if item.chunk.id in in_context else "  (outside the context budget)"
         out.print(f"[bold][{item.rank}][/bold] score {item.score:.4f}  cosine {cosine}  {safe(meta.title)}{budget}", highlight=False)
-        out.print(f"    {safe(meta.url)} (crawled {meta.scraped_at:%Y-%m-%d}, chunk {meta.chunk_index})", highlight=False)
+        published = f"published {meta.published:%Y-%m-%d}, " if meta.published is not None else ""
+        out.print(f"    {safe(meta.url)} ({published}crawled {meta.scraped_at:%Y-%m-%d}, chunk {meta.chunk_index})", highlight=False)
         out.print(f"    {safe(one_line(plain(item.chunk.text), 300))}\n", highlight=False)
 
 

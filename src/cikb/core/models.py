@@ -7,7 +7,7 @@ A type that one stage alone uses lives in that stage (``cikb.retrieve.models``,
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from enum import Enum
 from typing import Literal, Protocol
 
@@ -160,6 +160,11 @@ class RawDocument(BaseModel):
     company: str = Field(description="The company's slug.")
     scraped_at: datetime
     page_kind: PageKind = Field("page", description="What the page is to a question about the company (gather.page_kind).")
+    published: date | None = Field(
+        None,
+        description="A post's or an article's publication date, where its markup or URL states one (htmldate); None for "
+        "undated pages and pages that are no post (fact pages tell how the company is when they are read).",
+    )
 
 
 # --- chunk ------------------------------------------------------------------
@@ -176,6 +181,14 @@ class ChunkMetadata(BaseModel):
     scraped_at: datetime
     heading_path: list[str] = Field(default_factory=list)
     page_kind: PageKind = "page"
+    published: date | None = None  # the page's publication date (RawDocument.published)
+
+    @property
+    def as_of(self) -> date | None:
+        """When what the chunk says held: a post's publication date; a fact page's, when it was read; else unknown."""
+        if self.published is not None:
+            return self.published
+        return self.scraped_at.date() if self.page_kind == "company" else None
 
 
 class Chunk(BaseModel):
