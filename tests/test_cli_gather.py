@@ -59,11 +59,20 @@ def test_gather_the_sample_site_then_list_and_forget_it(isolated_env: Path) -> N
     assert news["fetched"] == 2 and news["dropped"] == {"duplicate": 2}  # the feed links to press pages the website kept
     assert summary["documents"] == len(list((isolated_env / "acme-corp" / "raw").glob("*.md")))
     assert "all-MiniLM-L6-v2" in summary["model"]
+    raw = {json.loads(line.split(": ", 1)[1]): path for path in (isolated_env / "acme-corp" / "raw").glob("*.md")
+           for line in path.read_text().splitlines() if line.startswith("url: ")}
+    published = {url.removeprefix(f"{site}"): _front_matter(path, "published") for url, path in raw.items()}
+    assert published["/press/2024-series-c/"] == "2024-03-12"  # a press release's date, from its markup
+    assert published["/about/"] is None and published["/press/"] is None  # a fact page, a listing
     [listed] = json.loads(cikb("companies", "--json").stdout)
     assert (listed["slug"], listed["name"], listed["documents"], listed["chunks"]) == ("acme-corp", "Acme Corp", summary["documents"], summary["chunks"])
     forgotten = json.loads(cikb("forget", "acme-corp", "--json").stdout)
     assert forgotten == {"company": "acme-corp", "points": summary["chunks"], "documents": summary["documents"]}
     assert json.loads(cikb("companies", "--json").stdout) == []
+
+
+def _front_matter(path: Path, field: str) -> object:
+    return next(json.loads(line.split(": ", 1)[1]) for line in path.read_text().splitlines() if line.startswith(f"{field}: "))
 
 
 def test_config_reference_in_the_readme_is_the_generated_one() -> None:

@@ -79,7 +79,8 @@ def _print_answer(result: Answer) -> None:
     if result.sources:
         out.print("\nSources:", highlight=False)
         for source in result.sources:
-            out.print(f"  [{source.number}] {safe(source.title)} — {safe(source.url)} (crawled {source.crawled_at:%Y-%m-%d})",
+            published = f"published {source.published:%Y-%m-%d}, " if source.published is not None else ""
+            out.print(f"  [{source.number}] {safe(source.title)} — {safe(source.url)} ({published}crawled {source.crawled_at:%Y-%m-%d})",
                       highlight=False, markup=True)
     if result.abstained and result.retrieval.abstain_reason:
         console.print(f"[dim]why: {safe(result.retrieval.abstain_reason)}[/dim]", highlight=False)
