@@ -10,7 +10,8 @@ A fact is scored as ``../shared/tools/score_facts.py`` scores it, so the figures
 
 - right: the answer's first cited statement (the text before its first ``[n]``) holds the fact's
   answer (its part before the first comma, first 30 characters; case and spacing aside);
-- abstained: the answer is the abstention sentence;
+- abstained: the answer is the abstention sentence (counted apart: those whose related reading, the
+  sentences listed after it, holds the answer, so that a user reads it there);
 - wrong: any other answer (a confident, cited sentence that does not state the fact).
 
 Retrieval is scored on the same questions: the rank of the first retrieved chunk holding the
@@ -81,6 +82,7 @@ class Scores:
     facts: int = 0
     right: int = 0
     abstained: int = 0
+    shown: int = 0  # abstentions whose related reading holds the answer: the user reads it there
     wrong: int = 0
     top1: int = 0
     top10: int = 0
@@ -89,12 +91,13 @@ class Scores:
     high: list[str] = field(default_factory=list)  # the verdicts of answers given with high confidence
 
     def add(self, other: Scores) -> None:
-        for name in ("facts", "right", "abstained", "wrong", "top1", "top10", "pages", "high"):
+        for name in ("facts", "right", "abstained", "shown", "wrong", "top1", "top10", "pages", "high"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def line(self) -> str:
         n = self.facts or 1
-        return (f"right {self.right}/{self.facts} ({self.right / n:.0%})  abstained {self.abstained}  "
+        return (f"right {self.right}/{self.facts} ({self.right / n:.0%})  abstained {self.abstained} "
+                f"(answer in the related reading: {self.shown})  "
                 f"wrong {self.wrong} ({self.wrong / n:.0%})  evidence R@1 {self.top1}  R@10 {self.top10}/{self.facts} "
                 f"({self.top10 / n:.0%})  evidence page gathered {self.pages}/{self.facts}  high confidence: {self.high.count('right')}/{len(self.high)} right")
 
@@ -108,9 +111,13 @@ def verdict(answer: str, truth: str) -> str:
     """``right``, ``abstain`` or ``wrong``, as score_facts.py decides it."""
     if not answer.strip() or ABSTAINS in norm(answer):
         return "abstain"
-    key = norm(truth.split(",")[0][:30])
     head = re.split(r"\[\d+\]", answer, maxsplit=1)[0]
-    return "right" if key in norm(head) else "wrong"
+    return "right" if holds_answer(head, truth) else "wrong"
+
+
+def holds_answer(text: str, truth: str) -> bool:
+    """Whether ``text`` holds the fact's answer, as :func:`verdict` reads a first statement."""
+    return norm(truth.split(",")[0][:30]) in norm(text)
 
 
 def evidence_rank(texts: list[str], fact: dict) -> int | None:
@@ -161,6 +168,7 @@ def measure(settings: Settings, site: Site, slug: str | None = None, verbose: bo
             scores.facts += 1
             scores.right += said == "right"
             scores.abstained += said == "abstain"
+            scores.shown += said == "abstain" and any(holds_answer(r.text, fact["answer"]) for r in answer.related)
             scores.wrong += said == "wrong"
             scores.top1 += rank == 1
             scores.top10 += rank is not None and rank <= 10
