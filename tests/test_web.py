@@ -342,6 +342,30 @@ def test_scraped_text_with_a_script_tag_renders_escaped(make_site, tmp_path: Pat
     assert web.get("/search", params={"q": "x", "company": "nobody-here"}).status_code in (400, 404)
 
 
+def test_a_posts_publication_date_is_shown_where_its_page_is(make_site, tmp_path: Path) -> None:
+    from cikb.app.pipeline import gather_company
+
+    post = page("Initrode raises a Series A", paragraphs("Initrode Corp raised a $4 million Series A to build more staplers.",
+                                                          "Initrode Corp makes staplers for offices in Ohio and Texas."))
+    post = Reply(body=str(post.body).replace("<head>", '<head><meta property="article:published_time" content="2019-03-05">'))
+    site: SiteServer = make_site({"/": page("Initrode Corp", paragraphs("Initrode Corp makes staplers for offices in Ohio.",
+                                                                         "Read about our round.") + '<a href="/blog/initrode-series-a">Series A</a>'),
+                                  "/blog/initrode-series-a": post,
+                                  "/robots.txt": Reply(body="User-agent: *\nAllow: /\n", content_type="text/plain")})
+    settings = load_settings()
+    settings.gather.download_delay = 0.05
+    gather_company(settings, "Initrode Corp", {"website": site.url + "/"})
+    web = signed_in(tmp_path, tmp_path)
+    company = web.get("/companies/initrode-corp").text
+    assert "<td>2019-03-05</td>" in company  # the post's row; the home page's date cell is empty
+    start = company.index('href="/companies/initrode-corp/documents/website-blog') + len('href="')
+    assert "published 2019-03-05, scraped" in web.get(company[start:company.index('"', start)]).text
+    search = web.get("/search", params={"q": "Initrode Series A", "company": "initrode-corp"}).text
+    assert "published 2019-03-05, crawled" in search
+    answer = web.get("/ask", params={"q": "How much did Initrode Corp raise in its Series A?"}).text
+    assert "published 2019-03-05, crawled" in answer
+
+
 def test_markdown_keeps_raw_html_as_text_and_drops_script_links() -> None:
     from cikb.web.reads import markdown
 
