@@ -422,6 +422,26 @@ def clause_of(sentence: str, start: int, end: int) -> Clause | None:
     return Clause(verb.text, tuple(words))
 
 
+# The links by which a date, an amount or a count modifies a verb: a prepositional or temporal modifier ("in 2014",
+# "last year"), its object ("raised $4 million"), the noun a count counts ("employs 164 people").
+_MODIFIER_LINKS = frozenset({"pobj", "prep", "npadvmod", "tmod", "dobj", "nummod", "quantmod", "compound", "advmod", "attr"})
+
+
+def governing_verb(sentence: str, start: int, end: int) -> str | None:
+    """The verb the value in ``sentence[start:end]`` modifies, as the trained parser reads it, through modifier links
+    only ("In March 2014, a group of engineers founded Acme": founded); None when the value belongs to a noun in
+    another role first (a subject, an apposition: "the film Rooster Cogburn (1975)")."""
+    inside = [t for t in _parsed(sentence) if _inside(t, (start, end))]
+    if not inside:
+        return None
+    token = next((t for t in inside if not _inside(t.head, (start, end)) or t.head.i == t.i), inside[0])
+    while not token.tag_.startswith("VB"):
+        if token.head.i == token.i or token.dep_ not in _MODIFIER_LINKS:
+            return None
+        token = token.head
+    return token.text
+
+
 def modifies_a_noun(sentence: str, start: int, end: int) -> bool:
     """The name in ``sentence[start:end]`` only describes a common noun after it, as the trained parser reads it:
     "the first Major League team", "approved by MLB owners" name a team and owners, not the league."""

@@ -168,3 +168,21 @@ def test_a_fact_page_read_today_is_newer_than_a_dated_post(tmp_path) -> None:
     assert not answer.abstained and answer.short_answer == "Maria Lopez"
     about.chunk.metadata.page_kind = "page"  # an undated page that is no fact page: not known to be newer
     assert Answerer().answer(question, result).short_answer == "John Smith"
+
+
+# --- A value that hangs on the question's verb, however far apart they stand ----------------------------------------
+
+
+def test_a_date_fronted_before_the_sentence_dates_the_verb_it_hangs_on():
+    # The parse ties "In March 2014" to "started"; the company is that verb's object.
+    reading = _reading("When was Acme Corp started?",
+                       "In March 2014, a group of former Globex engineers started Acme Corp to build delivery robots.")
+    assert reading.answer is not None and reading.answer.value == "March 2014"
+    assert reading.answer.confidence in ("high", "medium")
+
+
+def test_a_date_on_the_same_verb_of_another_party_dates_nothing_of_the_companys():
+    reading = _reading("What year was Acme Corp founded?",
+                       "The Acme Corp logo first appeared in 1993, and its later versions were incorporated within "
+                       "program promotions until 2011.")
+    assert reading.answer is None

@@ -13,7 +13,7 @@ from typing import Literal
 
 from cikb.answer.entities import (
     KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of, counted_in_question,
-    counted_noun, defines, modifies_a_noun, party_extents, predicate_subjects, role_statements, stated_as_own,
+    counted_noun, defines, governing_verb, modifies_a_noun, party_extents, predicate_subjects, role_statements, stated_as_own,
     stranded_preposition, told_in_the_past, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
@@ -555,6 +555,8 @@ def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
         return False
     if q.kind == "number" and _counts_a_term(q, tokens[inside[-1] + 1:inside[-1] + 1 + COUNTED_REACH]):
         return True
+    if q.kind in ("year", "date", "money", "number") and _hangs_on_a_term(q, sentence, span):
+        return True
     predicates = [i for i, (w, _, _) in enumerate(tokens)
                   if i not in inside and any(match_weight(t, stems_of(w)) == 1.0 for t in q.terms)
                   and not (i > 0 and tokens[i - 1][0].lower() == "to")]  # "to form" is no statement of fact
@@ -568,6 +570,17 @@ def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
                                    or w.removesuffix("'s").removesuffix("’s") in own for w in words):
             return True
     return False
+
+
+def _hangs_on_a_term(q: Question, sentence: str, span: Span) -> bool:
+    """The value hangs on a verb of the question's predicate whose doer or object is the subject, as the trained
+    parser reads it, however far apart the words stand: "In March 2014, a group of engineers founded Acme" dates the
+    founding; "the logo bug was incorporated into promotions until 2011" dates nothing of the company's."""
+    verb = governing_verb(sentence, span.start, span.start + len(span.text))
+    if verb is None or not any(match_weight(t, stems_of(verb)) == 1.0 for t in q.terms):
+        return False
+    parties = predicate_subjects(sentence, lambda word: word == verb) or []
+    return any(refers_to_subject(q, doer) or refers_to_subject(q, obj) for doer, obj in parties)
 
 
 COUNTED_REACH = 2  # "164 people", "1,200 full-time employees": the noun a count counts follows it closely
