@@ -186,3 +186,25 @@ def test_a_date_on_the_same_verb_of_another_party_dates_nothing_of_the_companys(
                        "The Acme Corp logo first appeared in 1993, and its later versions were incorporated within "
                        "program promotions until 2011.")
     assert reading.answer is None
+
+
+# --- A contact page's addresses each serve a purpose ---------------------------------------------------------------
+
+CONTACT_PAGE = ("Contact our sales team at sales@acme.example. For press inquiries, email our media team at "
+                "press@acme.example. For anything else, write to our support team at hello@acme.example.")
+
+
+def test_the_purpose_the_question_names_picks_one_of_a_contact_pages_addresses():
+    # "our sales team" is the company's (as "our new CEO" is), and the other addresses' sentences hold less of the
+    # question: they are no rivals.
+    for question, address in (("What e-mail address can I use to contact Acme Corp's sales team?", "sales@acme.example"),
+                              ("Which e-mail address reaches Acme Corp's media team?", "press@acme.example")):
+        reading = read(read_question(question, None, "Acme Corp"), [Passage(CONTACT_PAGE, 1, 1, "Contact Acme Corp")])
+        assert reading.answer is not None and reading.answer.value == address, question
+        assert reading.answer.confidence == "medium"
+
+
+def test_asked_for_the_address_without_a_purpose_a_contact_page_of_several_gives_none():
+    reading = read(read_question("What is Acme Corp's e-mail address?", None, "Acme Corp"),
+                   [Passage(CONTACT_PAGE, 1, 1, "Contact Acme Corp")])
+    assert reading.answer is None and reading.unsure is not None  # shown as related reading

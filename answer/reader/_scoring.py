@@ -185,8 +185,8 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
         elif (s.role == 0 and LABEL_LINE.match(s.plain)
               and mentions_subject(q, s.passage.title or "")):
             s.role = 2  # "Address: 548 Market St" on "About Acme" or under "Facts about Acme": the page's subject
-        elif s.role == 0 and q.kind == "person" and our_role(q, s.plain):
-            s.role = 1  # "We welcome Jane Roe as our new CEO": the role is the company's
+        elif s.role == 0 and q.kind in ("person", "contact") and our_role(q, s.plain):
+            s.role = 1  # "We welcome Jane Roe as our new CEO", "Contact our sales team at ...": the company's
         elif s.role == 0 and q.officer and page_role(q, s):
             s.role = 1  # "Jane Roe, co-founder and CTO, leads engineering." on "About Acme"
         elif s.role == 1 and q.wants == "agent" and subject_is_patient(q, s.plain):
