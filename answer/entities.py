@@ -402,10 +402,9 @@ def clause_of(sentence: str, start: int, end: int) -> Clause | None:
     with what depends on it, less the other clauses and conjoined verbs below it, plus the subject a conjoined verb
     shares ("the FCC began investigations in 1938 and published its report in 1940": 1940 -> published, "the FCC
     published its report in 1940"); None when no verb is above it."""
-    inside = [t for t in _parsed(sentence) if _inside(t, (start, end))]
-    if not inside:
+    verb = _value_root(sentence, start, end)
+    if verb is None:
         return None
-    verb = next((t for t in inside if not _inside(t.head, (start, end)) or t.head.i == t.i), inside[0])
     while not verb.tag_.startswith("VB"):
         if verb.head.i == verb.i:
             return None
@@ -424,17 +423,25 @@ def clause_of(sentence: str, start: int, end: int) -> Clause | None:
 
 # The links by which a date, an amount or a count modifies a verb: a prepositional or temporal modifier ("in 2014",
 # "last year"), its object ("raised $4 million"), the noun a count counts ("employs 164 people").
-_MODIFIER_LINKS = frozenset({"pobj", "prep", "npadvmod", "tmod", "dobj", "nummod", "quantmod", "compound", "advmod", "attr"})
+_MODIFIER_LINKS = frozenset({"pobj", "prep", "npadvmod", "tmod", "dobj", "nummod", "quantmod", "compound", "advmod",
+                             "attr"})
+
+
+def _value_root(sentence: str, start: int, end: int):  # noqa: ANN202 - a spaCy Token or None
+    """The token of the value in ``sentence[start:end]`` whose head lies outside it (the value's own head)."""
+    inside = [t for t in _parsed(sentence) if _inside(t, (start, end))]
+    if not inside:
+        return None
+    return next((t for t in inside if not _inside(t.head, (start, end)) or t.head.i == t.i), inside[0])
 
 
 def governing_verb(sentence: str, start: int, end: int) -> str | None:
     """The verb the value in ``sentence[start:end]`` modifies, as the trained parser reads it, through modifier links
     only ("In March 2014, a group of engineers founded Acme": founded); None when the value belongs to a noun in
     another role first (a subject, an apposition: "the film Rooster Cogburn (1975)")."""
-    inside = [t for t in _parsed(sentence) if _inside(t, (start, end))]
-    if not inside:
+    token = _value_root(sentence, start, end)
+    if token is None:
         return None
-    token = next((t for t in inside if not _inside(t.head, (start, end)) or t.head.i == t.i), inside[0])
     while not token.tag_.startswith("VB"):
         if token.head.i == token.i or token.dep_ not in _MODIFIER_LINKS:
             return None

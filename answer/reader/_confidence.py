@@ -13,8 +13,8 @@ from typing import Literal
 
 from cikb.answer.entities import (
     KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of, counted_in_question,
-    counted_noun, defines, governing_verb, modifies_a_noun, party_extents, predicate_subjects, role_statements, stated_as_own,
-    stranded_preposition, told_in_the_past, vetoed,
+    counted_noun, defines, governing_verb, modifies_a_noun, party_extents, predicate_subjects, role_statements,
+    stated_as_own, stranded_preposition, told_in_the_past, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
