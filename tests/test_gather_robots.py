@@ -130,3 +130,16 @@ def test_the_gather_summary_reports_the_crawl_delay_and_a_robots_txt_it_could_no
     assert again.returncode != 0
     [line] = [line for line in again.stderr.splitlines() if line.strip()]
     assert line.startswith("error: nothing gathered for 'Initech'") and "robots.txt unavailable (HTTP 500): complete disallow" in line
+
+
+def test_a_sitemap_robots_txt_names_that_is_not_there_leaves_sitemap_xml_to_try(make_site: Callable[..., SiteServer]) -> None:
+    # A page linked from nowhere is found through /sitemap.xml when robots.txt names a sitemap that answers 404
+    # (here a template left unrendered, as a site's build may leave it).
+    routes = site_routes(robots_txt("User-agent: *\nSitemap: {{ site.url }}/sitemap.xml\n"))
+    routes["/sitemap.xml"] = Reply(body='<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+                                        "<url><loc>/company/leadership/</loc></url></urlset>", content_type="application/xml")
+    routes["/company/leadership/"] = page("Leadership", paragraphs("Jane Roe leads Initech as its chief executive. " * 8))
+    site = make_site(routes)
+    [website] = crawl(fast_settings(max_pages_per_source=4).gather, website=site.url + "/")
+    assert site.url + "/company/leadership/" in {p.url for p in website.pages}
+    assert [r.path for r in site.log].count("/sitemap.xml") == 1

@@ -1,7 +1,7 @@
 """The company's own website: a best-first crawl of its registered domain that spends the page budget on facts first.
 
-The start URL comes first; then the sitemaps (robots.txt ``Sitemap:`` lines, else
-/sitemap.xml), which are not pages and cost no budget. Every page URL the crawl learns of
+The start URL comes first; then the sitemaps (robots.txt ``Sitemap:`` lines, else or where
+those are not there /sitemap.xml), which are not pages and cost no budget. Every page URL the crawl learns of
 (a sitemap entry, a link with its anchor text) goes to a :class:`~cikb.gather.scoring.Frontier`,
 which hands out the candidate most likely to state company facts (see gather.scoring):
 about, team, contact, pricing, legal and press pages, then one section index (/blog/,
@@ -215,7 +215,11 @@ class WebsiteSpider(SourceSpider):
                 self.remember(url, in_sitemap=True)
 
     def on_sitemap_error(self, failure: Failure) -> list[Request]:
-        # A missing sitemap is normal; it is not a page, so it is not counted as a drop.
+        # A missing sitemap is normal; it is not a page, so it is not counted as a drop. One that robots.txt names
+        # and that is not there (a moved file, a template left unrendered: "Sitemap: {{ site.url }}/sitemap.xml")
+        # leaves /sitemap.xml, where sitemaps usually are, to try.
         self._sitemaps_out = max(0, self._sitemaps_out - 1)
-        self.logger.info("no sitemap at %s: %s", failure.request.url, failure.value)  # type: ignore[attr-defined]
-        return self.next_requests()
+        url = failure.request.url  # type: ignore[attr-defined]
+        self.logger.info("no sitemap at %s: %s", url, failure.value)
+        fallback = self.sitemap_request(urljoin(url, "/sitemap.xml"))
+        return [fallback] if fallback is not None else self.next_requests()
