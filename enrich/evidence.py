@@ -59,7 +59,8 @@ def passages_from_chunks(chunks: list[ScoredChunk]) -> list[Passage]:
     return [
         Passage(
             text=sc.chunk.text,
-            source=EnrichSource(kind="kb", url=sc.chunk.metadata.url, title=sc.chunk.metadata.title, chunk_id=sc.chunk.id),
+            source=EnrichSource(kind="kb", url=sc.chunk.metadata.url, title=sc.chunk.metadata.title, chunk_id=sc.chunk.id,
+                                published=sc.chunk.metadata.published),
             rank=sc.rank,
             as_of=sc.chunk.metadata.as_of,
         )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -34,6 +34,7 @@ class EnrichSource(BaseModel):
     url: str
     title: str = ""
     chunk_id: str | None = None
+    published: date | None = None  # a knowledge-base post's publication date (ChunkMetadata.published)
 
 
 class AttemptSummary(BaseModel):

@@ -287,6 +287,7 @@ def review_rows(proposal: DataProposal | Iterable[RowLog]) -> Iterator[dict]:
             "confidence": log.confidence, "answered_by": log.answered_by,
             "source": source.url if source else None, "source_title": source.title if source else None,
             "source_kind": source.kind if source else None,
+            "source_published": source.published.isoformat() if source and source.published else None,
             "evidence": mark_value(evidence, log.value) if evidence else None,
             "reason": None if confidence_at_least(log.confidence, "medium") else why_weak(log),  # an empty or weak cell says why
             "attempts": [a.model_dump() for a in log.attempts],

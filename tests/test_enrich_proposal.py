@@ -62,7 +62,8 @@ def test_the_proposal_has_every_field_of_the_spec(proposal, csv_path: Path, tmp_
     for key in ("row_id", "label", "status", "value", "raw_value", "confidence", "steps", "strategy", "sources", "answered_by"):
         assert key in acme
     assert (acme["label"], acme["status"], acme["value"], acme["strategy"]) == ("Acme Corp", "found", "1999", "lookup")
-    assert acme["sources"][0] == {"kind": "kb", "url": "https://acme.test/about", "title": "About Acme", "chunk_id": acme["sources"][0]["chunk_id"]}
+    assert acme["sources"][0] == {"kind": "kb", "url": "https://acme.test/about", "title": "About Acme", "chunk_id": acme["sources"][0]["chunk_id"],
+                                  "published": None}
     # Beta's text has years but never says founded: no value rather than a guess
     assert [r["status"] for r in data["research_log"]] == ["found", "not_found", "not_found"]
     assert load_proposal(path) == proposal
@@ -72,6 +73,7 @@ def test_review_lists_value_confidence_and_source(proposal) -> None:
     rows = list(review_rows(proposal))
     assert rows[0] == {"row": 0, "label": "Acme Corp", "status": "found", "value": "1999", "confidence": rows[0]["confidence"],
                        "answered_by": "kb", "source": "https://acme.test/about", "source_title": "About Acme", "source_kind": "kb",
+                       "source_published": None,
                        "evidence": "Acme Corp was founded in «1999» in Springfield.", "reason": None, "attempts": []}
     assert rows[2]["value"] is None and rows[2]["source"] is None and rows[2]["reason"]  # an empty cell says why
 

@@ -208,3 +208,20 @@ def test_asked_for_the_address_without_a_purpose_a_contact_page_of_several_gives
     reading = read(read_question("What is Acme Corp's e-mail address?", None, "Acme Corp"),
                    [Passage(CONTACT_PAGE, 1, 1, "Contact Acme Corp")])
     assert reading.answer is None and reading.unsure is not None  # shown as related reading
+
+
+def test_an_enrich_cell_reads_the_newer_page_and_its_source_names_the_posts_date():
+    from datetime import date
+
+    from cikb.enrich.evidence import passages_from_chunks
+    from cikb.enrich.extract import extract_answer
+
+    question = "Who is the CEO of Acme Corp?"
+    result = retrieval(question, [OLD_POST, ABOUT_NOW])
+    post, about = result.context
+    post.chunk.metadata.published, post.chunk.metadata.page_kind = date(2019, 3, 1), "news"
+    about.chunk.metadata.page_kind = "company"
+    passages = passages_from_chunks(result.context)
+    assert [p.source.published for p in passages] == [date(2019, 3, 1), None]
+    cell = extract_answer(question, "text", passages, company="Acme Corp")
+    assert cell.value == "Maria Lopez" and cell.confidence == "medium"

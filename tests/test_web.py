@@ -8,7 +8,7 @@ import os
 import socket
 import subprocess
 import sys
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -53,7 +53,8 @@ def proposal_for(table: Path, column: str, values: dict[int, tuple[str, str, str
             value, confidence, evidence = values[row]
             logs.append(RowLog(row_id=row, label=label, status="found", value=value, confidence=confidence, answered_by="kb",
                                strategy="lookup", steps=[RowStep(type="answer", detail=value, data={"evidence": evidence})],
-                               sources=[EnrichSource(kind="kb", url=f"https://example.com/{row}", title=f"Page {row}")]))
+                               sources=[EnrichSource(kind="kb", url=f"https://example.com/{row}", title=f"Page {row}",
+                                                     published=date(2019, 3, 5) if row == 0 else None)]))
         else:
             logs.append(RowLog(row_id=row, label=label, status="not_found", strategy="lookup"))
     sha = hashlib.sha256(table.read_bytes()).hexdigest()
@@ -171,6 +172,7 @@ def test_review_shows_value_confidence_word_evidence_with_the_value_marked_and_s
     assert "Acme was founded in <mark>2011</mark>." in html
     assert 'class="conf conf-high">high<' in html and 'class="conf conf-low">low<' in html
     assert 'href="https://example.com/0"' in html
+    assert "Page 0</a> (published 2019-03-05)" in html and "Page 2</a></div>" in html  # a dated post's source; an undated one
     assert "not found" in html  # Globex has no City, and says why as `cikb review` does
     globex_city = html[html.index('data-row="1" data-column="City"'):]
     assert '<div class="reason note">' in globex_city[:globex_city.index("</td>")]

@@ -51,6 +51,7 @@ class Cell:
     source_title: str | None
     decision: Decision | None
     reason: str | None = None  # why an empty (or weak) cell is so, as `cikb review` gives it
+    source_published: str | None = None  # the source post's publication date, where its page gives one
 
     @property
     def actionable(self) -> bool:
@@ -166,6 +167,7 @@ def _cell(line: dict, evidence: str, column: int, decision: Decision | None) -> 
     value = line["value"] if line["status"] == "found" else None
     return Cell(row=line["row"], column=column, value=value, confidence=line["confidence"], status=line["status"],
                 evidence=highlight(evidence, value), source_url=line["source"], source_title=line["source_title"],
+                source_published=line.get("source_published"),
                 decision=decision if value is not None else None, reason=line.get("reason"))
 
 
