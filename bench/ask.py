@@ -1,6 +1,7 @@
 """Offline answers to the facts of the shared company sites: right, abstained, wrong (issue 23, item 1).
 
     python bench/ask.py [--sites NAME ...] [--pages N] [--data-dir DIR] [--reuse] [--verbose]
+                        [--extra COMPANY SITE_DIR FACTS_JSON ...]
 
 Each site of ``../shared/corpora`` that has a facts file is served on 127.0.0.1, gathered under the
 name a user would give it through the real pipeline with the default page budget (20; ``--pages``),
@@ -20,6 +21,9 @@ evidence sentence's first 50 characters or the answer's first 40 (R@1, R@10).
 The sites are split: the reader was tuned on ``tuned`` sites; ``held-out`` sites are a check that
 is never looked at, fact by fact, while changing the reader. Both are reported apart. A site with a
 ``note`` trap counts the trap's outdated value as wrong.
+
+``--extra`` adds a site outside ``../shared`` (a folder of HTML served as it is, and a facts file in the
+shared format), reported apart as ``extra``: a site never seen, to measure once before changing anything.
 """
 
 from __future__ import annotations
@@ -51,18 +55,20 @@ class Site:
 
     name: str
     company: str
-    role: str  # "tuned" or "held-out"
+    role: str  # "tuned", "held-out" or "extra"
+    path: Path | None = None  # an extra site's folder (default: ../shared/corpora/site_<name>)
+    facts_path: Path | None = None  # an extra site's facts file (default: ../shared/corpora/<name>_facts.json)
 
     @property
     def folder(self) -> Path:
-        return CORPORA / f"site_{self.name}"
+        return self.path or CORPORA / f"site_{self.name}"
 
     @property
     def slug(self) -> str:
         return company_from_name(self.company).slug
 
     def facts(self) -> list[dict]:
-        data = json.loads((CORPORA / f"{self.name}_facts.json").read_text())
+        data = json.loads((self.facts_path or CORPORA / f"{self.name}_facts.json").read_text())
         return data.get("facts", data) if isinstance(data, dict) else data
 
 
@@ -188,19 +194,22 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=20, help="Page budget of the crawl (default 20, the product's default).")
     parser.add_argument("--data-dir", type=Path, help="Knowledge base directory (default: a temporary one).")
     parser.add_argument("--reuse", action="store_true", help="Skip a site's gather when --data-dir already holds it.")
-    parser.add_argument("--verbose", action="store_true", help="Print every answer (tuned sites only, unless --held-out-too).")
+    parser.add_argument("--verbose", action="store_true", help="Print every answer (not the held-out sites', unless --held-out-too).")
     parser.add_argument("--held-out-too", action="store_true", help="With --verbose, print the held-out sites' answers as well.")
+    parser.add_argument("--extra", nargs=3, action="append", default=[], metavar=("COMPANY", "SITE_DIR", "FACTS_JSON"),
+                        help="A site outside ../shared and its facts file, gathered under COMPANY (repeatable).")
     args = parser.parse_args()
 
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="cikb-bench-ask-"))
     settings = bench_settings(data_dir, args.pages)
-    totals = {"tuned": Scores(), "held-out": Scores()}
+    totals = {"tuned": Scores(), "held-out": Scores(), "extra": Scores()}
+    extras = [Site(Path(folder).name, company, "extra", Path(folder), Path(facts)) for company, folder, facts in args.extra]
     lines = []
-    for name in args.sites:
-        site = SITES[name]
+    for site in [*(SITES[name] for name in args.sites), *extras]:
+        name = site.name
         if not (args.reuse and (data_dir / site.slug).exists()):
             gather_site(settings, site)
-        verbose = args.verbose and (site.role == "tuned" or args.held_out_too)
+        verbose = args.verbose and (site.role != "held-out" or args.held_out_too)
         scores = measure(settings, site, verbose=verbose)
         totals[site.role].add(scores)
         lines.append(f"{name:12} {site.role:9} {scores.line()}")
