@@ -1,7 +1,7 @@
 """The company's own website: a best-first crawl of its registered domain that spends the page budget on facts first.
 
-The start URL comes first; then the sitemaps (robots.txt ``Sitemap:`` lines, else or where
-those are not there /sitemap.xml), which are not pages and cost no budget. Every page URL the crawl learns of
+The start URL comes first; then the sitemaps (robots.txt ``Sitemap:`` lines; /sitemap.xml when
+it names none or they are not there), which are not pages and cost no budget. Every page URL the crawl learns of
 (a sitemap entry, a link with its anchor text) goes to a :class:`~cikb.gather.scoring.Frontier`,
 which hands out the candidate most likely to state company facts (see gather.scoring):
 about, team, contact, pricing, legal and press pages, then one section index (/blog/,

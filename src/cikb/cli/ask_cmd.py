@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -79,8 +80,7 @@ def _print_answer(result: Answer) -> None:
     if result.sources:
         out.print("\nSources:", highlight=False)
         for source in result.sources:
-            published = f"published {source.published:%Y-%m-%d}, " if source.published is not None else ""
-            out.print(f"  [{source.number}] {safe(source.title)} — {safe(source.url)} ({published}crawled {source.crawled_at:%Y-%m-%d})",
+            out.print(f"  [{source.number}] {safe(source.title)} — {safe(source.url)} ({_dates(source.published, source.crawled_at)})",
                       highlight=False, markup=True)
     if result.abstained and result.retrieval.abstain_reason:
         console.print(f"[dim]why: {safe(result.retrieval.abstain_reason)}[/dim]", highlight=False)
@@ -99,9 +99,13 @@ def _print_chunks(result: RetrievalResult) -> None:
         cosine = f"{item.dense_score:.3f}" if item.dense_score is not None else "-"
         budget = "" if item.chunk.id in in_context else "  (outside the context budget)"
         out.print(f"[bold][{item.rank}][/bold] score {item.score:.4f}  cosine {cosine}  {safe(meta.title)}{budget}", highlight=False)
-        published = f"published {meta.published:%Y-%m-%d}, " if meta.published is not None else ""
-        out.print(f"    {safe(meta.url)} ({published}crawled {meta.scraped_at:%Y-%m-%d}, chunk {meta.chunk_index})", highlight=False)
+        out.print(f"    {safe(meta.url)} ({_dates(meta.published, meta.scraped_at)}, chunk {meta.chunk_index})", highlight=False)
         out.print(f"    {safe(one_line(plain(item.chunk.text), 300))}\n", highlight=False)
+
+
+def _dates(published: date | None, crawled: datetime) -> str:
+    """A source's dates as its line shows them: "published 2019-03-05, crawled 2026-11-28" (a post), else the crawl's."""
+    return (f"published {published:%Y-%m-%d}, " if published is not None else "") + f"crawled {crawled:%Y-%m-%d}"
 
 
 def _print_model(embedder: Any) -> None:
