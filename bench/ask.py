@@ -185,6 +185,8 @@ def measure(settings: Settings, site: Site, slug: str | None = None, verbose: bo
             if verbose:
                 print(f"{said:8} {fact['id']} {fact['question']}\n   truth: {fact['answer']}\n"
                       f"   evidence rank: {rank or '-'}  short: {answer.short_answer}\n   answer: {answer.answer[:300]}")
+                for related in answer.related if said == "abstain" else ():
+                    print(f"   related: {related.text[:200]}")
     return scores
 
 

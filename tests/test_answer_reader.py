@@ -970,3 +970,45 @@ def test_whom_something_was_done_to_is_the_object_of_its_verb():
     assert answer("Which firm did Brightwater Labs hire in 2021?", hired).value == "Initrode Systems"
     passive = "Initrode Systems was hired by Brightwater Labs in 2021, with Kestrel Partners advising."
     assert answer("Which firm did Brightwater Labs hire in 2021?", passive).value == "Initrode Systems"
+
+
+def test_a_name_written_with_initials_is_asked_about_by_its_acronym():
+    # "U.S. Harbour Service" is USHS: its initials count though "S" alone reads as a stop word.
+    q = read_question("Who founded USHS?", None, "U.S. Harbour Service")
+    assert "ushs" in q.subject_acronyms and q.terms == ("found",)
+    found = answer("Who founded USHS?", "Jane Roe founded USHS in 2014.", company="U.S. Harbour Service")
+    assert found.value == "Jane Roe" and found.confidence == "high"
+
+
+def test_a_surname_after_a_title_names_one_person():
+    found = answer("Who founded Brightwater Labs?", "President Okafor founded Brightwater Labs in August.")
+    assert found.value == "President Okafor"
+    # A title alone names no one.
+    assert answer("Who founded Brightwater Labs?", "The President founded Brightwater Labs in August.") is None
+
+
+def test_a_place_span_starts_where_its_text_stands():
+    # A place read after "at the" starts at its own first word, so its distance to the asked noun is measured
+    # from there: "the Washington, D.C. office" is beside "office", not four characters before it.
+    from cikb.answer.reader import spans
+    q = read_question("Where is Brightwater Labs's office located?", None, "Brightwater Labs")
+    sentence = "Staff work at the Washington, D.C. office and at a partner office in the D.C.-Maryland-Virginia area."
+    found = spans(q, sentence)
+    assert found and all(sentence[s.start:s.start + len(s.text)] == s.text for s in found)
+    hq = answer("Where is Brightwater Labs's office located?", "Brightwater Labs s" + sentence[1:])
+    assert hq.value.startswith("Washington")
+
+
+def test_how_much_of_something_uncounted_may_be_an_amount_of_money():
+    found = answer("How much fraud has Brightwater Labs identified?",
+                   "Our audits have identified over $4 billion in fraud.")
+    assert found.value == "$4 billion"
+    many = answer("How many audits has Brightwater Labs run?", "Our audits have identified over $4 billion in fraud.")
+    assert many is None  # a count is never an amount of money
+
+
+def test_a_month_without_its_year_gives_way_to_the_same_month_with_it():
+    found = answer("When was the U.S. Harbour Service established?", "Jane Roe founds USHS in August.",
+                   "Founded by Jane Roe in August of 2014, the U.S. Harbour Service hired the best engineers.",
+                   company="U.S. Harbour Service")
+    assert found.value == "August of 2014"

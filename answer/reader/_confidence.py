@@ -386,7 +386,17 @@ def _most_precise(key: str, votes: dict[str, float], support: dict[str, list[Sen
     Prossimo?" read "Prossimo started in 2020": "December 18, 2020: Divvi Up starts ..." is another event."""
     coverage = max(s.coverage for s in support[key])
     finer = [k for k in votes if len(k) > len(key) and _same_value(k, key) and max(s.coverage for s in support[k]) >= coverage]
+    if not finer and _month_of(key):  # "founds USDS in August" and "in August of 2014": the same month, with its year
+        finer = [k for k in votes if k[:4].isdigit() and k[5:7] == f"{_month_of(key):02d}"]
     return max(finer, key=lambda k: votes[k]) if finer else key
+
+
+_MONTH_NUMBERS = {name.lower(): number for number, name in enumerate(MONTHS.split("|"), start=1)}
+
+
+def _month_of(key: str) -> int:
+    """The month a yearless date's key names ("late june" -> 6), else 0."""
+    return next((_MONTH_NUMBERS[w] for w in key.split() if w in _MONTH_NUMBERS), 0)
 
 
 def _states_a_term(q: Question, s: Sentence) -> bool:

@@ -292,11 +292,12 @@ def _name_parts(label: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The distinctive words of a name and its acronyms: 'Royal Institute of British Architects (RIBA)'
     -> (royal, institute, british, architects), (riba,)."""
     stop = english_stopwords()
-    words = [w for w, _, _ in tokens_of(re.sub(r"\([^)]*\)", " ", label))
-             if w.lower() not in stop and w.lower() not in LEGAL_SUFFIXES]
+    tokens = [w for w, _, _ in tokens_of(re.sub(r"\([^)]*\)", " ", label)) if w.lower() not in LEGAL_SUFFIXES]
+    words = [w for w in tokens if w.lower() not in stop]
     distinctive = tuple(dict.fromkeys(w.lower() for w in words if len(w) > 1))
     acronyms = {m.lower() for m in re.findall(r"\(([A-Z][A-Za-z&]{1,9})\)", label)}
-    capitals = [w[0] for w in words if w[0].isupper()]
+    # An initial is a capital of its own, even one that spells a stop word: "U.S. Digital Service" is USDS.
+    capitals = [w[0] for w in tokens if w[0].isupper() and (w.lower() not in stop or len(w) == 1)]
     if len(capitals) >= 2:
         acronyms.add("".join(capitals).lower())
     if len(words) == 1:  # "ISRG", or a slug's one word

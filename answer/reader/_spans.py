@@ -151,7 +151,10 @@ def _spans(q: Question, sentence: str) -> list[Span]:
     if kind == "money":
         return _latest(sentence, _money_spans(sentence) or [s for s in _number_spans(q, sentence) if _has_multiplier(s.text)])
     if kind == "number":
-        return _latest(sentence, _number_spans(q, sentence))
+        # "How much" asks for an amount of something uncounted, often written in money: "How much fraud has
+        # Acme found?" -> "identified over $4 billion in fraud".
+        money = _money_spans(sentence) if _HOW_MUCH.search(q.text) else []
+        return _latest(sentence, sorted(_number_spans(q, sentence) + money, key=lambda s: s.start))
     if kind == "person":  # people, or the organisation that did it ("founded by the Baptist Education Society")
         people = _person_spans(q, sentence)
         if q.officer:
@@ -196,6 +199,9 @@ def contact_spans(q: Question, sentence: str) -> list[Span]:
 
 _FROM = re.compile(r"\bfrom\s+(?:about\s+|around\s+|roughly\s+|just\s+|over\s+|under\s+|fewer than\s+|less than\s+)?$", re.I)
 _TO = re.compile(r"\bto\s+(?:about\s+|around\s+|roughly\s+|just\s+|over\s+|more than\s+|nearly\s+|almost\s+)?$", re.I)
+
+
+_HOW_MUCH = re.compile(r"\bhow\s+much\b", re.I)
 
 
 def _latest(sentence: str, found: list[Span]) -> list[Span]:
@@ -382,12 +388,16 @@ def _person_spans(q: Question, sentence: str) -> list[Span]:
     for match in _NAME_RE.finditer(sentence):
         words = match.group().split()
         start = match.start()
+        title = None
         while words and words[0] in _NON_NAMES:
+            title = (words[0], start) if words[0].rstrip(".") in _HONORIFICS else None
             start = sentence.find(words[1], start + len(words[0])) if len(words) > 1 else start
             words = words[1:]
         while words and words[-1] in _NON_NAMES:
             words = words[:-1]
-        if len(words) < 2 or not _name_words_ok(q, words):
+        if len(words) == 1 and title and _name_words_ok(q, words):
+            words, start = [title[0], *words], title[1]  # "President Obama": a surname after a title names one person
+        elif len(words) < 2 or not _name_words_ok(q, words):
             continue
         if any(w.isupper() and len(w) > 1 for w in words):  # acronyms belong to organisations
             continue
@@ -399,6 +409,10 @@ def _person_spans(q: Question, sentence: str) -> list[Span]:
         name = " ".join(words)
         found.append(Span(name, start, normal(name)))
     return _merge_list(sentence, found)
+
+
+# Titles written before a surname alone: the two words name one person.
+_HONORIFICS = frozenset("President Mr Mrs Ms Dr Sir Professor Prof Pope King Queen Prince Princess Lord Lady".split())
 
 
 # Not "that": "the company that Jack Dorsey founded". (A name of its own: reusing _DETERMINERS shadowed
@@ -505,11 +519,11 @@ def _place_spans(q: Question, sentence: str) -> list[Span]:
             continue
         if re.match(r"\d", place) and not any(s.start <= match.start(1) < s.start + len(s.text) + 1 for s in streets):
             continue
-        if {w.lower() for w, _, _ in tokens_of(place)} & set(q.subject_terms):
-            continue
+        if {bare(w.lower()) for w, _, _ in tokens_of(place)} & set(q.subject_terms):
+            continue  # the subject's own name ("at the RIBA's headquarters")
         area = _AREA_OF.match(sentence, match.end(1))
         text = (place + (area.group() if area else "")).rstrip(".,;:")
-        found.append(Span(text, match.start(1), normal(text)))
+        found.append(Span(text, match.start(1) + match.group(1).find(place), normal(text)))  # after "the "
     found += [s for s in streets if not any(f.start <= s.start < f.start + len(f.text) for f in found)]
     return sorted(found, key=lambda s: s.start)
 
