@@ -469,6 +469,16 @@ def told_in_the_past(sentence: str) -> bool:
     return past_aux or any(t.tag_ == "VBD" for t in roots)
 
 
+def subjectless_past(sentence: str) -> bool:
+    """The sentence opens with its main verb in the past, naming no doer, as the trained parser reads it: a fact
+    sheet's or a timeline's line ("Founded in 2014 in Porto.", "Launched the Harbour Service in 2016."), whose doer
+    is the page's subject; not an order ("Contact us") nor one with a subject after an opening phrase."""
+    doc = _parsed(sentence)
+    if not len(doc) or doc[0].dep_ != "ROOT" or doc[0].tag_ not in ("VBD", "VBN"):
+        return False
+    return not any(c.dep_ in ("nsubj", "nsubjpass", "csubj", "expl") for c in doc[0].children)
+
+
 def imperative_on_us(sentence: str) -> bool:
     """The sentence bids the reader do something to "us", the page's own company, as the trained parser reads it:
     "Visit us at Rua Augusta 12, Lisboa", "Write to us at ..."; not "Acme helps us grow"."""

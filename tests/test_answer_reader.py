@@ -1012,3 +1012,17 @@ def test_a_month_without_its_year_gives_way_to_the_same_month_with_it():
                    "Founded by Jane Roe in August of 2014, the U.S. Harbour Service hired the best engineers.",
                    company="U.S. Harbour Service")
     assert found.value == "August of 2014"
+
+
+def test_a_fact_sheet_line_without_a_doer_is_about_the_page_subject():
+    def on_page(question: str, text: str, title: str):
+        reading = read(read_question(question, None, "Brightwater Labs"), [Passage(text, 0, 1, title)])
+        return reading.answer
+
+    about = "About us | Brightwater Labs"
+    assert on_page("When was Brightwater Labs founded?", "Founded in 2014 in Porto, Portugal.", about).value == "2014"
+    where = on_page("Where is Brightwater Labs headquartered?", "Headquartered in Porto, Portugal.", about)
+    assert where.value == "Porto, Portugal"
+    # Only on the subject's own page, and only a line that names no doer.
+    assert on_page("When was Brightwater Labs founded?", "Founded in 2014 in Porto, Portugal.", "Kestrel Group news") is None
+    assert on_page("When was Brightwater Labs founded?", "Founded in 2010, Globex is a partner of ours.", about) is None

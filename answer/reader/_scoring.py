@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from cikb.answer.entities import apposed_to_name, organisations, person_clauses
+from cikb.answer.entities import apposed_to_name, organisations, person_clauses, subjectless_past
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
@@ -26,6 +26,7 @@ BOILERPLATE_PENALTY = 0.1
 RANK_PRIOR, CUE_BONUS = 0.05, 0.15
 # A sentence's score by whether it is about the question's subject: its subject, mentioned, not named.
 ABOUT_SUBJECT = {2: 1.0, 1: 0.8, 0: 0.5}
+SUBJECTLESS_ROLE = 1
 
 _NEGATION = re.compile(r"\b(?:never|not|no|don't|doesn't|didn't|won't|cannot|can't|neither|nor)\b", re.IGNORECASE)
 # Pages whose sentences rarely answer questions about the company itself.
@@ -185,6 +186,8 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
         elif (s.role == 0 and LABEL_LINE.match(s.plain)
               and mentions_subject(q, s.passage.title or "")):
             s.role = 2  # "Address: 548 Market St" on "About Acme" or under "Facts about Acme": the page's subject
+        elif s.role == 0 and subjectless_past(s.plain) and mentions_subject(q, s.passage.title or ""):
+            s.role = SUBJECTLESS_ROLE  # "Founded in 2014 in Porto." on "About Acme": the page's subject did it
         elif s.role == 0 and q.kind in ("person", "contact") and our_role(q, s.plain):
             s.role = 1  # "We welcome Jane Roe as our new CEO", "Contact our sales team at ...": the company's
         elif s.role == 0 and q.officer and page_role(q, s):
