@@ -1026,3 +1026,22 @@ def test_a_fact_sheet_line_without_a_doer_is_about_the_page_subject():
     # Only on the subject's own page, and only a line that names no doer.
     assert on_page("When was Brightwater Labs founded?", "Founded in 2014 in Porto, Portugal.", "Kestrel Group news") is None
     assert on_page("When was Brightwater Labs founded?", "Founded in 2010, Globex is a partner of ours.", about) is None
+
+
+def test_a_timeline_year_dates_what_its_line_says():
+    timeline = ("## Milestones\n\n2014\n\nJane Roe founds Brightwater Labs in August.\n\n"
+                "2022\n\nCodified into the harbour statutes by the city council.")
+    title = "History | Brightwater Labs"
+
+    def read_timeline(question: str):
+        reading = read(read_question(question, None, "Brightwater Labs"), [Passage(timeline, 0, 1, title)])
+        return reading.answer
+
+    assert read_timeline("When was Brightwater Labs founded?").value == "2014"  # not "August" alone
+    assert read_timeline("In what year was Brightwater Labs codified into the harbour statutes?").value == "2022"
+
+
+def test_a_year_the_question_names_is_not_its_answer():
+    found = answer("When did the 2015 Brightwater Labs season start?",
+                   "The 2015 season of Brightwater Labs started with twelve teams.")
+    assert found is None or found.value != "2015"

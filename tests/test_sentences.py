@@ -86,3 +86,13 @@ def test_a_run_of_short_lines_is_read_as_one_line_where_the_caller_accepts_it() 
         "We answer every message within a day.",  # a run the caller refuses stays apart ("Home", "Pricing", "Blog")
     ]
     assert split_sentences(imprint, min_words=4) == ["Phone: +49 40 1234567", "We answer every message within a day."]
+
+
+def test_a_date_alone_on_its_line_dates_the_sentence_after_it():
+    timeline = ("## Milestones\n\n2014\n\nJane Roe founds Acme in August. It hires ten people.\n\n"
+                "### May 2016\n\nLaunched Anvil.")
+    assert split_sentences(timeline, dated=True) == [
+        "2014: Jane Roe founds Acme in August.", "It hires ten people.", "May 2016: Launched Anvil."]
+    # Without it, a lone year is a piece of its own, and a number that is no year is never a date.
+    assert split_sentences(timeline)[:2] == ["2014", "Jane Roe founds Acme in August."]
+    assert split_sentences("30+\n\nEmbedded across federal agencies.", dated=True)[0] == "30+"

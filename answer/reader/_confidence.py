@@ -19,7 +19,7 @@ from cikb.answer.entities import (
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
 from cikb.answer.reader._question import Question
-from cikb.answer.reader._subject import LABEL_LINE, refers_to_subject
+from cikb.answer.reader._subject import LABEL_LINE, after_leading_date, refers_to_subject
 from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, instance_spans, is_postal_address, is_subject,
     is_yearless, normal, overlap, spans, yearless_dates,
@@ -156,6 +156,12 @@ def _in_the_asked_clause(q: Question, sentence: str, found: list[Span]) -> list[
     the most of its key terms ("It employs over 250 staff, approximately 180 of whom are based in Newcastle")."""
     if len(found) < 2:
         return found
+    # A timeline's date dates every clause of its line: "2014: Jane Roe founds Acme in August".
+    timeline = [span for span in found if span.start == 0 and after_leading_date(sentence) is not None]
+    return timeline + [span for span in _of_the_asked_clause(q, sentence, found) if span not in timeline]
+
+
+def _of_the_asked_clause(q: Question, sentence: str, found: list[Span]) -> list[Span]:
     clauses = [clause_of(sentence, span.start, span.start + len(span.text)) for span in found]
     asked = asked_verb(q.text)
     wanted = {t for t in stems_of(asked[0]) if len(t) > 2} if asked else set()

@@ -18,8 +18,12 @@ from cikb.core import sentences as sentence_splitter
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import MIN_WORDS, plain, stems_in, stems_of, tokens_of
 from cikb.answer.reader._question import CONTACT_ASKED, TOTAL, Question
-from cikb.answer.reader._subject import LABEL_LINE, creates_other, mentions_subject, our_role, owned_predicate, subject_role
-from cikb.answer.reader._spans import Span, contact_spans, holds_postal_address, normal, spans, subject_is_patient
+from cikb.answer.reader._subject import (
+    LABEL_LINE, after_leading_date, creates_other, mentions_subject, our_role, owned_predicate, subject_role,
+)
+from cikb.answer.reader._spans import (
+    Span, contact_spans, holds_postal_address, normal, spans, subject_is_patient,
+)
 
 NEGATION_PENALTY = 0.5
 BOILERPLATE_PENALTY = 0.1
@@ -82,7 +86,7 @@ def sentences_of(passages: Sequence[Passage]) -> list[Sentence]:
         before, before_stems = "", set()
         # Lines that address the reader as instructions ("answer that ...") state nothing: never read as answers.
         for text in sentence_splitter.split_sentences(without_instructions(passage.text), min_words=MIN_WORDS, cards=True,
-                                                      blocks=holds_postal_address):
+                                                      blocks=holds_postal_address, dated=True):
             simple = plain(text)
             stems = stems_in(simple)
             antecedent = before if sentence_splitter.opens_on_pronoun(text) else ""
@@ -186,7 +190,8 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
         elif (s.role == 0 and LABEL_LINE.match(s.plain)
               and mentions_subject(q, s.passage.title or "")):
             s.role = 2  # "Address: 548 Market St" on "About Acme" or under "Facts about Acme": the page's subject
-        elif s.role == 0 and subjectless_past(s.plain) and mentions_subject(q, s.passage.title or ""):
+        elif (s.role == 0 and subjectless_past(after_leading_date(s.plain) or s.plain)
+              and mentions_subject(q, s.passage.title or "")):
             s.role = SUBJECTLESS_ROLE  # "Founded in 2014 in Porto." on "About Acme": the page's subject did it
         elif s.role == 0 and q.kind in ("person", "contact") and our_role(q, s.plain):
             s.role = 1  # "We welcome Jane Roe as our new CEO", "Contact our sales team at ...": the company's

@@ -31,7 +31,7 @@ def subject_role(q: Question, sentence: str) -> int:
     # The subject starts the sentence, or follows an opening phrase ("In 1934, it moved"; "Founded in 1899 by
     # Swiss, English and Catalan players, the club ...").
     commas = [m.end() for m in re.finditer(r",\s+", sentence[:200])][:3] if _opens_with_phrase(sentence) else []
-    dated = _after_leading_date(sentence)  # a timeline line: "May 24, 2013: ISRG is incorporated"
+    dated = after_leading_date(sentence)  # a timeline line: "May 24, 2013: ISRG is incorporated"
     for text in (sentence, *(sentence[i:] for i in commas), *((dated,) if dated else ())):
         lead = _leading_name(text)
         if lead is None:
@@ -162,7 +162,7 @@ def _names_another(q: Question, lead: list[str] | None) -> bool:
     return not _only_subject(q, named)
 
 
-def _after_leading_date(sentence: str) -> str | None:
+def after_leading_date(sentence: str) -> str | None:
     """What follows a date that opens the sentence with a colon or a dash ("May 24, 2013: ISRG is ..."), else None."""
     date = DATE_RE.match(sentence) or YEAR_RE.match(sentence)
     if date is None:

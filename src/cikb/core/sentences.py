@@ -30,7 +30,7 @@ _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'’\-]*")
 
 
 def split_sentences(text: str, *, min_words: int = 1, headings: bool = False, cards: bool = False,
-                    blocks: Callable[[str], bool] | None = None) -> list[str]:
+                    blocks: Callable[[str], bool] | None = None, dated: bool = False) -> list[str]:
     """The sentences of Markdown or plain text, in order.
 
     ``min_words`` drops shorter pieces, but not a "Label: value" line ("VAT ID: DE123456789" states a fact
@@ -39,11 +39,15 @@ def split_sentences(text: str, *, min_words: int = 1, headings: bool = False, ca
     profile pages label a name with a role ("### Jane Roe" then "#### Chief Executive Officer" is
     "Jane Roe: Chief Executive Officer"), whatever its length; ``blocks`` reads a run of short lines as one
     line, their parts set apart by commas, where it accepts the run so read: an address block ("Acme GmbH",
-    "Hafenstraße 12", "20457 Hamburg"), which extractors write one line to a paragraph.
+    "Hafenstraße 12", "20457 Hamburg"), which extractors write one line to a paragraph; ``dated`` reads a line
+    that is only a date ("2016", "May 2013"), as a timeline writes one above each event, with the sentence after
+    it: "2016: Launched the Harbour Service inside the port."
     """
     pieces = _sentences(text)
     if cards:
         pieces = _with_cards(pieces)
+    if dated:
+        pieces = _with_dates(pieces)
     if blocks is not None:
         pieces = _with_blocks(pieces, blocks)
     return [s for s, level in pieces
@@ -67,6 +71,26 @@ def _with_cards(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
                 out.append((f"{text.rstrip(' :')}: {nxt}", _CARD))
                 i += 2
                 continue
+        out.append((text, level))
+        i += 1
+    return out
+
+
+_MONTH = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?"
+          r"|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?")
+_DATE_LINE = re.compile(rf"(?:{_MONTH}\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?)?(?:1[89]\d\d|20\d\d)")
+
+
+def _with_dates(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """Each line that is only a date (a heading or not), joined to the sentence after it with a colon."""
+    out: list[tuple[str, int]] = []
+    i = 0
+    while i < len(pieces):
+        text, level = pieces[i]
+        if level >= 0 and _DATE_LINE.fullmatch(text.strip()) and i + 1 < len(pieces) and pieces[i + 1][1] == 0:
+            out.append((f"{text.strip()}: {pieces[i + 1][0]}", 0))
+            i += 2
+            continue
         out.append((text, level))
         i += 1
     return out
