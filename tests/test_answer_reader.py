@@ -1045,3 +1045,10 @@ def test_a_year_the_question_names_is_not_its_answer():
     found = answer("When did the 2015 Brightwater Labs season start?",
                    "The 2015 season of Brightwater Labs started with twelve teams.")
     assert found is None or found.value != "2015"
+
+
+def test_a_count_written_with_a_plus_is_no_date():
+    # The small recogniser reads "30+" here as a DATE; a plus after a number says at least that many.
+    found = answer("How many water utilities trust Brightwater Labs?",
+                   "Brightwater Labs is trusted by 30+ water utilities across Europe.")
+    assert found is not None and found.value == "30"

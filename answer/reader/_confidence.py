@@ -99,7 +99,8 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
     vetoes = KIND_VETOES[q.kind] | (KIND_LABELS["org"] if q.kind == "person" and q.officer else frozenset())
     kept = []
     for s in sentences:
-        confirmed = [span for span in s.spans if not vetoed(s.plain, span.start, span.start + len(span.text), labels, vetoes)]
+        confirmed = [span for span in s.spans
+                     if not vetoed(s.plain, span.start, span.start + len(span.text), labels, _vetoes_of(s.plain, span, vetoes))]
         if q.kind in NAME_KINDS:
             # Candidates of the kind's own labels only: a person question takes the recogniser's people, not
             # every organisation it sees ("Ford" in a donor's quote is no founder).
@@ -121,6 +122,12 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
         if s.spans:
             kept.append(s)
     return kept
+
+
+def _vetoes_of(sentence: str, span: Span, vetoes: frozenset[str]) -> frozenset[str]:
+    """A count written with a plus ("30+ agencies", "1,000+ customers") is at least that many, never a date, whatever
+    the small recogniser reads."""
+    return vetoes - {"DATE"} if sentence[span.start + len(span.text):].startswith("+") else vetoes
 
 
 def _counts_asked(q: Question, sentence: str, span: Span) -> bool | None:
