@@ -1052,3 +1052,25 @@ def test_a_count_written_with_a_plus_is_no_date():
     found = answer("How many water utilities trust Brightwater Labs?",
                    "Brightwater Labs is trusted by 30+ water utilities across Europe.")
     assert found is not None and found.value == "30"
+
+
+def test_a_number_in_the_question_is_a_key_term():
+    # "Widget 4" names the fourth version: a sentence on another version does not state its release.
+    other = "In 2012, Brightwater Labs released the second version of Widget, called Widget X."
+    found = answer("In what year did Brightwater Labs release Widget 4?", other)
+    assert found is None or found.confidence != "high"
+    assert read_question("In what year did Brightwater Labs release Widget 4?", None, "Brightwater Labs").terms[-1] == "4"
+
+
+def test_a_product_launched_is_a_product_released():
+    found = answer("In what year did Brightwater Labs release Widget 4?",
+                   "In 2012, Brightwater Labs released the second version of Widget, called Widget X.",
+                   "In 2015 we launched the third version, and in 2022, Brightwater Labs launched Widget 4.")
+    assert found.value == "2022"
+
+
+def test_what_share_of_a_whole_asks_for_a_percentage():
+    found = answer("What portion of its yearly profits does Brightwater Labs share with its staff?",
+                   "Brightwater Labs shares 10% of its annual profits with staff.")
+    assert found is not None and found.value == "10%"
+    assert kind_of("What does Brightwater Labs share with its staff?") == "text"

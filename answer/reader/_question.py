@@ -110,13 +110,13 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     kept = _without_exclusions(lower)
     keywords = tuple(dict.fromkeys(
         w for w in kept
-        if w not in stop and w not in _WH_WORDS and w not in _QUESTION_FILLER and len(w) > 1
+        if w not in stop and w not in _WH_WORDS and w not in _QUESTION_FILLER and (len(w) > 1 or w.isdigit())
         and not is_own(w, own)
     ))
     described = descriptive_words(question)  # "the ORM company Prisma": no key term, though the search uses it
     terms = tuple(dict.fromkeys(stem(w) for w in keywords if not _describes(w, described)))
     kind = _kind(_typing_words(lower, own), column_type)
-    percent = any(w in ("percent", "percentage", "share", "proportion") for w in lower)
+    percent = any(w in ("percent", "percentage", "share", "proportion", "portion", "fraction") for w in lower)
     officer = not _OFFICER_ROLES.isdisjoint(lower)
     wants = _wanted_role(lower, own) if kind in ("person", "org") else None
     cumulative = kind in ("money", "number") and not _ONE_EVENT.search(question) and not YEAR_RE.search(question)
@@ -252,8 +252,8 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
         return "money" if "much" in lower and (_MONEY_WORDS & set(lower) or "cost" in lower) else "number"
     if _CONTACT_WORDS & set(lower):
         return "contact"  # "What is its email address / phone number?" asks for neither a place nor a quantity
-    if _asks_for(lower, ("what", "which"), ("percentage", "percent", "number", "amount", "total")):
-        return "money" if _MONEY_WORDS & set(lower) else "number"
+    if _asks_for(lower, ("what", "which"), ("percentage", "percent", "number", "amount", "total")) or _asks_share(lower):
+        return "money" if _MONEY_WORDS & set(lower) and not _asks_share(lower) else "number"
     if _asks_for(lower, ("what", "which"), tuple(_MONEY_WORDS)):
         return "money"
     if first in ("who", "whom", "whose") or "whom" in lower or (first == "who"):
@@ -267,6 +267,14 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
     if _asks_for(lower, ("what", "which"), tuple(_PERSON_ROLES)) and "is" in lower:
         return "person"
     return "text"
+
+
+_SHARE_NOUNS = frozenset({"share", "portion", "proportion", "fraction"})
+
+
+def _asks_share(lower: list[str]) -> bool:
+    """"What share of its profits ...", "Which portion of the staff ...": a part of a whole, a percentage."""
+    return any(a in ("what", "which") and b in _SHARE_NOUNS and c == "of" for a, b, c in zip(lower, lower[1:], lower[2:]))
 
 
 def _asks_when(lower: list[str]) -> bool:

@@ -44,6 +44,9 @@ RELATED_STEMS = {
     "make": ("build", "produc", "manufactur", "design", "sell", "offer", "product"),
     "product": ("make", "sell", "offer", "servic"),
     "run": ("oper", "manag"),
+    # A product is released, launched or shipped: "Acme launched Widget 4 in 2022" answers when it was released.
+    "releas": ("launch", "ship", "introduc", "unveil", "debut"),
+    "launch": ("releas", "ship", "introduc", "unveil", "debut"),
     "project": ("program", "initi", "servic"),
     # A legal form or a tax status is stated by its kind, not by these words: "a Delaware corporation",
     # "a 501(c)(3) nonprofit", "a GmbH" (the words of the US and European forms, no site's own).
