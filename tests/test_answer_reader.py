@@ -1074,3 +1074,15 @@ def test_what_share_of_a_whole_asks_for_a_percentage():
                    "Brightwater Labs shares 10% of its annual profits with staff.")
     assert found is not None and found.value == "10%"
     assert kind_of("What does Brightwater Labs share with its staff?") == "text"
+
+
+def test_launching_the_product_the_question_names_is_no_other_creation():
+    # "we launched Harbour" makes something else for "When was Brightwater Labs founded?", but it is what
+    # "When did Brightwater Labs launch Harbour?" asks about; "Harbour 4" is another version of it.
+    launched = "After two years of work, we launched Harbour in June 2020."
+    found = answer("When did Brightwater Labs launch Harbour?", launched)
+    assert found.value == "June 2020" and found.confidence != "low"
+    founded = answer("When was Brightwater Labs founded?", launched)
+    assert founded is None or founded.confidence == "low"
+    version = answer("When did Brightwater Labs launch Harbour?", "In 2022, we launched Harbour 4 for larger teams.")
+    assert version is None or version.confidence == "low"

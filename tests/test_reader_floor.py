@@ -57,10 +57,10 @@ def test_enrichment_cells_stay_above_the_floor(corpora: Path) -> None:
 
 
 # bench/reader_squad.py on every question of the SQuAD company articles, measured in session 38 (an amount of
-# money for "how much", a surname after a title): high 212 right of 221 (96%), medium 525 right of 728 (203 wrong).
+# money for "how much", a surname after a title): high 213 right of 222 (96%), medium 526 right of 728 (202 wrong).
 # The floor keeps high-confidence values >= 95% right and allows a few medium values less right and no more than a
 # few more wrong.
-SQUAD_MEDIUM_RIGHT, SQUAD_MEDIUM_WRONG, SQUAD_EPSILON = 525, 203, 5
+SQUAD_MEDIUM_RIGHT, SQUAD_MEDIUM_WRONG, SQUAD_EPSILON = 526, 202, 5
 
 
 def test_confident_values_on_squad_stay_above_the_floor(corpora: Path) -> None:

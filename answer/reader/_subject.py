@@ -86,7 +86,21 @@ def creates_other(q: Question, sentence: str) -> bool:
         named = {w.lower().removesuffix("'s") for w in after}
         if not q.subject_terms or named & set(q.subject_terms) or (after[0].lower() == "the" and len(after) > 1 and after[1].lower() in SELF_NOUNS):
             return False  # "Jane Doe and I founded ISRG", "established the company"
+        if _names_the_asked(q, after):
+            return False  # what the question asks about: "we launched HEY in June 2020" for "When did Acme launch HEY?"
     return found_any
+
+
+def _names_the_asked(q: Question, after: list[str]) -> bool:
+    """The object after a creation word is a name the question asks about, in full: "HEY" for "When did Acme launch
+    HEY?"; not "Widget 4" for "When did Acme launch Widget?" (another version), nor "our third version"."""
+    words = [w for w in after if w.lower() not in _DETERMINERS]
+    name = []
+    for word in words:
+        if not (word[0].isupper() or word.isdigit()):
+            break
+        name.append(word.lower())
+    return bool(name) and all(w in q.keywords for w in name)
 
 
 def owned_predicate(q: Question, sentence: str) -> bool:
