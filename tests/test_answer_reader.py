@@ -1086,3 +1086,13 @@ def test_launching_the_product_the_question_names_is_no_other_creation():
     assert founded is None or founded.confidence == "low"
     version = answer("When did Brightwater Labs launch Harbour?", "In 2022, we launched Harbour 4 for larger teams.")
     assert version is None or version.confidence == "low"
+
+
+def test_an_incorporation_years_later_is_no_founding_date_to_be_sure_of():
+    found = answer("When was Brightwater Labs established?",
+                   "Brightwater Labs started in 2016 as an open-source project by Jane Roe.",
+                   "The project was officially incorporated as a GmbH in 2021.")
+    assert found is None or found.confidence != "high"
+    # Asked for its incorporation, the incorporation states it.
+    incorporated = answer("When was Brightwater Labs incorporated?", "Brightwater Labs was incorporated as a GmbH in 2021.")
+    assert incorporated.value == "2021" and incorporated.confidence == "high"

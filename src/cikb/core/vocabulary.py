@@ -1,7 +1,7 @@
 """One vocabulary of relation words, as Snowball stems (the stems BM25 and the reader use).
 
-Words in one group name the same relation ("founded" ~ "established" ~ "incorporated"); a
-related word names a neighbouring one and counts half ("launched" for "founded"). Retrieval
+Words in one group name the same relation ("founded" ~ "established" ~ "formed"); a
+related word names a neighbouring one and counts half ("launched" or "incorporated" for "founded"). Retrieval
 widens the BM25 query with them and the answer reader weighs a sentence's words through them,
 so a chunk is found by the words the reader will accept as stating the fact ("Address: ..."
 for "Where is Acme headquartered?").
@@ -14,7 +14,7 @@ from functools import cache
 RELATED_WEIGHT = 0.5
 
 EQUIVALENT_STEMS = (
-    frozenset({"found", "founder", "cofound", "co-found", "establish", "incorpor", "form", "creat", "set-up"}),
+    frozenset({"found", "founder", "cofound", "co-found", "establish", "form", "creat", "set-up"}),
     frozenset({"headquart", "hq", "base", "locat"}),
     frozenset({"employ", "employe", "staff", "workforc", "worker", "headcount"}),
     frozenset({"revenu", "sale", "turnov"}),
@@ -26,7 +26,10 @@ EQUIVALENT_STEMS = (
 _LEGAL_FORM_STEMS = ("corpor", "incorpor", "llc", "inc", "ltd", "plc", "gmbh", "partnership", "cooper",
                      "nonprofit", "non-profit", "foundat", "chariti")
 RELATED_STEMS = {
-    "found": ("launch", "start", "began", "begin"),
+    # A company is often incorporated years after it was founded (started in 2016, incorporated in 2021): a
+    # neighbouring relation, not the same one.
+    "found": ("launch", "start", "began", "begin", "incorpor"),
+    "incorpor": ("found", "establish", "form", "creat"),
     "headquart": ("offic", "head", "address", "hous"),
     # An address or an office is stated where the company is headquartered or located: "Acme is
     # headquartered at 1 Main St" answers "What is Acme's address?" and "Where are its offices?".
