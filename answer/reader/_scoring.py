@@ -21,9 +21,7 @@ from cikb.answer.reader._question import CONTACT_ASKED, TOTAL, Question
 from cikb.answer.reader._subject import (
     LABEL_LINE, after_leading_date, creates_other, mentions_subject, our_role, owned_predicate, subject_role,
 )
-from cikb.answer.reader._spans import (
-    Span, contact_spans, holds_postal_address, normal, spans, subject_is_patient,
-)
+from cikb.answer.reader._spans import Span, contact_spans, holds_postal_address, normal, spans, subject_is_patient
 
 NEGATION_PENALTY = 0.5
 BOILERPLATE_PENALTY = 0.1
