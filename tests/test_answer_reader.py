@@ -1096,3 +1096,10 @@ def test_an_incorporation_years_later_is_no_founding_date_to_be_sure_of():
     # Asked for its incorporation, the incorporation states it.
     incorporated = answer("When was Brightwater Labs incorporated?", "Brightwater Labs was incorporated as a GmbH in 2021.")
     assert incorporated.value == "2021" and incorporated.confidence == "high"
+
+
+def test_a_definition_list_on_the_subjects_page_states_its_facts():
+    facts = "## Facts\n\n- Founded:\n- 2014\n- Headquarters:\n- Porto, Portugal"
+    reading = read(read_question("When was Brightwater Labs founded?", None, "Brightwater Labs"),
+                   [Passage(facts, 0, 1, "About Brightwater Labs")])
+    assert reading.answer is not None and reading.answer.value == "2014"

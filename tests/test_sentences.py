@@ -96,3 +96,12 @@ def test_a_date_alone_on_its_line_dates_the_sentence_after_it():
     # Without it, a lone year is a piece of its own, and a number that is no year is never a date.
     assert split_sentences(timeline)[:2] == ["2014", "Jane Roe founds Acme in August."]
     assert split_sentences("30+\n\nEmbedded across federal agencies.", dated=True)[0] == "30+"
+
+
+def test_a_definition_lists_term_and_value_are_one_label_line():
+    # Extractors write <dt>Founded:</dt><dd>2014</dd> as two list items; a label may hold a hyphen.
+    facts = "- Founded:\n- 2014\n- USt-ID:\n- DE344258260\n- Plain item\n- Other item\n\nVAT-ID: DE344258260"
+    assert split_sentences(facts) == ["Founded: 2014", "USt-ID: DE344258260", "Plain item", "Other item",
+                                      "VAT-ID: DE344258260"]
+    # A label line is kept however short, a hyphen in its label or not.
+    assert split_sentences(facts, min_words=4) == ["Founded: 2014", "USt-ID: DE344258260", "VAT-ID: DE344258260"]

@@ -22,7 +22,7 @@ _ABBREVIATION = re.compile(
 )
 _MARKDOWN_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _MARKDOWN_MARKS = re.compile(r"(\*\*|__|\*|`)")
-_LABEL = re.compile(r"^\s*[*_]*[A-Z][\w ]{0,30}[*_]*:\s")  # "Employees: about 420"
+_LABEL = re.compile(r"^\s*[*_]*[A-Z][\w \-]{0,30}[*_]*:\s")  # "Employees: about 420", "E-mail: ..."
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _INLINE_HEADING = re.compile(r"(?:^|\s)#{1,6}\s+")
 _HEADING = re.compile(r"^\s*#{1,6}\s+")
@@ -153,16 +153,22 @@ def _plain(pieces: list[str]) -> list[str]:
 
 def _pieces(lines: list[str]) -> list[str]:
     pieces: list[str] = []
-    joinable = False
+    joinable = labelled = False
     for line in lines:
         standalone = bool(_LIST_MARKER.match(line) or _LABEL.match(line))
         text = _LIST_MARKER.sub("", line).strip()
         if joinable and not standalone:
             pieces[-1] = f"{pieces[-1]} {text}"
+        elif labelled and _LIST_MARKER.match(line):
+            pieces[-1] = f"{pieces[-1]} {text}"  # a definition list's term and its value: "- Founded:", "- 2014"
         else:
             pieces.append(text)
         joinable = not standalone
+        labelled = bool(_LIST_MARKER.match(line)) and bool(_LABEL_ONLY.fullmatch(text)) and not labelled
     return pieces
+
+
+_LABEL_ONLY = re.compile(r"[A-Z][\w .\-]{0,30}:")  # a list item that is a term waiting for its value
 
 
 def _is_markup_line(line: str) -> bool:
