@@ -1103,3 +1103,15 @@ def test_a_definition_list_on_the_subjects_page_states_its_facts():
     reading = read(read_question("When was Brightwater Labs founded?", None, "Brightwater Labs"),
                    [Passage(facts, 0, 1, "About Brightwater Labs")])
     assert reading.answer is not None and reading.answer.value == "2014"
+
+
+def test_a_german_imprints_labels_are_read_in_english():
+    from cikb.answer.extractive import extract_answer
+    imprint = "## Impressum\n\n- Handelsregister:\n- HRB 123456 B (Amtsgericht Charlottenburg)\n- USt-ID:\n- DE123456789"
+    chunks = [scored_chunk(imprint, 1, title="About Brightwater Labs")]
+
+    def said(question: str) -> str:
+        return extract_answer(question, chunks, company="Brightwater Labs GmbH").text
+
+    assert "HRB 123456 B" in said("Under which commercial register number is Brightwater Labs GmbH registered?")
+    assert "DE123456789" in said("What is Brightwater Labs GmbH's VAT identification number?")

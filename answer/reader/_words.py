@@ -109,7 +109,8 @@ _BRACKETED_TITLE = re.compile(r"\s*\(((?:co-?)?(?:founder|ceo|cto|cfo|coo|cmo|cp
 def plain(sentence: str) -> str:
     """The sentence as the reader reads it: asides in parentheses and relative clauses dropped (they are about
     something else: "its sister paper (founded in 1821)"), look-alike phrases ("founding member of") reworded."""
-    text = _BRACKETED_TITLE.sub(r", \1,", sentence)
+    text = _imprint_label_in_english(sentence)
+    text = _BRACKETED_TITLE.sub(r", \1,", text)
     text = _CHIEF_OFFICER.sub(lambda m: _CHIEF_ACRONYMS[m.group(1).lower()], text)
     text = _PARENTHESIS.sub("", text)
     text = _RELATIVE_CLAUSE.sub("", text)
@@ -117,6 +118,29 @@ def plain(sentence: str) -> str:
     for pattern, replacement in _NOT_FOUNDING:
         text = pattern.sub(replacement, text)
     return _SEAT.sub("headquarters", text)
+
+
+# The labels of a German-language imprint (Impressum), which German, Austrian and Swiss companies must publish
+# (§ 5 DDG, § 25 MedienG, Art. 3 UWG), in the English words a question uses.
+_IMPRINT_LABELS = {
+    "firmenname": "Company name", "firma": "Company name", "anschrift": "Address", "adresse": "Address",
+    "postanschrift": "Postal address", "sitz": "Registered office", "sitz der gesellschaft": "Registered office",
+    "handelsregister": "Commercial register", "registernummer": "Commercial register number",
+    "handelsregisternummer": "Commercial register number", "registergericht": "Register court",
+    "ust-id": "VAT identification number", "ust-idnr": "VAT identification number",
+    "umsatzsteuer-id": "VAT identification number", "umsatzsteuer-identifikationsnummer": "VAT identification number",
+    "vertretungsberechtigt": "Managing directors", "vertretungsberechtigte": "Managing directors",
+    "vertreten durch": "Managing directors", "geschäftsführer": "Managing directors",
+    "geschäftsführung": "Managing directors", "telefon": "Phone", "kontakt": "Contact",
+}
+_IMPRINT_LABEL = re.compile(r"^(\W*)([A-Za-zÄÖÜäöüß .\-]{3,40}?)\.?:\s+")
+
+
+def _imprint_label_in_english(sentence: str) -> str:
+    """"Handelsregister: HRB 230086 B" -> "Commercial register: HRB 230086 B"; any other line as it is."""
+    match = _IMPRINT_LABEL.match(sentence)
+    english = _IMPRINT_LABELS.get(match.group(2).strip().lower()) if match else None
+    return f"{match.group(1)}{english}: {sentence[match.end():]}" if english else sentence
 
 
 # What filings and legal pages call a company's seat: read as its headquarters.
