@@ -164,7 +164,8 @@ def _in_the_asked_clause(q: Question, sentence: str, found: list[Span]) -> list[
     if len(found) < 2:
         return found
     # A timeline's date dates every clause of its line: "2014: Jane Roe founds Acme in August".
-    timeline = [span for span in found if span.start == 0 and after_leading_date(sentence) is not None]
+    dated = after_leading_date(sentence) is not None
+    timeline = [span for span in found if dated and span.start == 0]
     return timeline + [span for span in _of_the_asked_clause(q, sentence, found) if span not in timeline]
 
 

@@ -165,7 +165,7 @@ _STREET_THEN_NUMBER = (r"(?:(?:[A-ZÀ-Þ][\w'’.\-]*|de|del|della|la|da|do|dos|
 _NUMBER_THEN_STREET = r"\d{1,4}(?:\s?(?:bis|ter))?,?\s+(?:[Rr]ue|[Aa]venue|[Bb]oulevard|[Pp]lace|[Qq]uai|[Cc]hemin|[Aa]llée|[Cc]ours|[Rr]oute)\s+[^,\n\d]{2,40}?"
 _POSTCODE_TOWN = r"(?:[A-Z]{1,2}-?)?\d{4,5}(?:-\d{3,4})?(?:\s?[A-Z]{2}(?=\s))?\s+[A-ZÀ-Þ][\w'’\-]+(?:(?:-|\s(?!The\b))[A-ZÀ-Þ][\w'’\-]+)?"
 POSTAL_RE = re.compile(rf"\b(?:{_STREET_THEN_NUMBER}|{_NUMBER_THEN_STREET}),?\s+{_POSTCODE_TOWN}")
-_MONTH = rf"(?:{MONTHS}|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
+_MONTH = sentence_splitter.MONTH_PATTERN
 _YEAR = r"(?:1[5-9]\d\d|20\d\d)"
 YEAR_RE = re.compile(rf"(?<![\d$€£.,/-]){_YEAR}(?![\d%/])")
 DATE_RE = re.compile(

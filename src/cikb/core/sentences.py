@@ -76,9 +76,10 @@ def _with_cards(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
     return out
 
 
-_MONTH = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?"
-          r"|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?")
-_DATE_LINE = re.compile(rf"(?:{_MONTH}\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?)?(?:1[89]\d\d|20\d\d)")
+# A month's name, whole or shortened ("Sept."): the one pattern the reader's dates are written with too.
+MONTH_PATTERN = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?"
+                 r"|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?")
+_DATE_LINE = re.compile(rf"(?:{MONTH_PATTERN}\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?)?(?:1[89]\d\d|20\d\d)")
 
 
 def _with_dates(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
