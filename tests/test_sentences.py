@@ -105,3 +105,13 @@ def test_a_definition_lists_term_and_value_are_one_label_line():
                                       "VAT-ID: DE344258260"]
     # A label line is kept however short, a hyphen in its label or not.
     assert split_sentences(facts, min_words=4) == ["Founded: 2014", "USt-ID: DE344258260", "VAT-ID: DE344258260"]
+
+
+def test_a_list_items_unmarked_next_lines_continue_it():
+    # Extractors write <br> inside a list item as a line break: "- Address:", "- Acme Inc,", then the street.
+    contact = "- Address:\n- Acme Inc,\n228 East 45th Street\nNew York, NY 10017\n- Phone: +1 212 555 0100"
+    assert split_sentences(contact) == ["Address: Acme Inc, 228 East 45th Street New York, NY 10017",
+                                        "Phone: +1 212 555 0100"]
+    # A "Label: value" line outside a list stands alone: the line after it is a line of its own.
+    assert split_sentences("Phone: +1 212 555 0100\nWe answer within a day.") == [
+        "Phone: +1 212 555 0100", "We answer within a day."]

@@ -164,7 +164,9 @@ def _pieces(lines: list[str]) -> list[str]:
             pieces[-1] = f"{pieces[-1]} {text}"  # a definition list's term and its value: "- Founded:", "- 2014"
         else:
             pieces.append(text)
-        joinable = not standalone
+        # A list item's next unmarked line continues it (Markdown's lazy continuation: an extractor writes
+        # <br> inside an item as a line break); a "Label: value" line's does not.
+        joinable = not standalone or bool(_LIST_MARKER.match(line))
         labelled = bool(_LIST_MARKER.match(line)) and bool(_LABEL_ONLY.fullmatch(text)) and not labelled
     return pieces
 
