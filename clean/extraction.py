@@ -12,7 +12,9 @@ cookie notices. Three targeted steps cover what it keeps on real pages:
   lines and all, on short pages), its precision mode is asked again;
 - after it: the article's own footer (a post's closing "support our work"
   block, an author's note) comes back: trafilatura drops it with the site's
-  footer, yet it is the page's text, not the site's boilerplate.
+  footer, yet it is the page's text, not the site's boilerplate;
+- after it: a definition list's pairs it dropped come back as "- Term: value" items under their
+  heading: it drops a pair whose value is a link (an e-mail address) and often the group around it.
 
 Beside the text, the page's own publication date, as htmldate reads it from the
 page's markup and URL only (its markup's dates, a ``/2019/05/`` path), never
@@ -29,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from lxml.html import HtmlElement
 
-from cikb.clean.facts import article_footer_lines, load_html
+from cikb.clean.facts import DefinitionGroup, article_footer_lines, definition_groups, load_html
 from cikb.core.shingles import words
 
 if TYPE_CHECKING:
@@ -102,6 +104,7 @@ def extract(html: str, url: str | None = None, options: Mapping[str, object] = E
     if document is None or not document.text:
         return None
     markdown = _with_article_footer(_drop_cookie_notices(_SUP_SUB_TAG.sub("", document.text)), tree)
+    markdown = _with_definitions(markdown, tree)
     return Extracted(title=document.title or "", markdown=markdown, published=published)
 
 
@@ -135,6 +138,36 @@ def _with_article_footer(markdown: str, tree: HtmlElement) -> str:
              if len(line.split()) >= _MIN_FOOTER_SENTENCE_WORDS and line.rstrip("\"'”’)").endswith((".", "!", "?"))]
     missing = [line for line in prose if f" {' '.join(words(line))} " not in held]
     return "\n\n".join([markdown.rstrip(), *missing]) if missing else markdown
+
+
+def _with_definitions(markdown: str, tree: HtmlElement) -> str:
+    """``markdown`` and the definition lists' pairs it does not hold, each group at the end of its heading's section.
+
+    A group whose heading is not in ``markdown`` goes at the end, under that heading.
+    """
+    held = f" {' '.join(words(markdown))} "
+    lines = markdown.rstrip().split("\n")
+    for group in definition_groups(tree):
+        missing = [f"- {term}: {value}" for term, value in group.pairs
+                   if f" {' '.join(words(f'{term} {value}'))} " not in held]
+        if missing:
+            lines = _in_section(lines, group, missing)
+    return "\n".join(lines)
+
+
+_HEADING_LINE = re.compile(r"^#{1,6}\s+(.*)$")
+
+
+def _in_section(lines: list[str], group: DefinitionGroup, items: list[str]) -> list[str]:
+    heading = " ".join(words(group.heading))
+    start = next((i for i, line in enumerate(lines)
+                  if heading and (m := _HEADING_LINE.match(line)) and " ".join(words(m.group(1))) == heading), None)
+    if start is None:
+        return [*lines, "", *([f"## {group.heading}", ""] if group.heading else []), *items]
+    end = next((i for i in range(start + 1, len(lines)) if _HEADING_LINE.match(lines[i])), len(lines))
+    while end > start + 1 and not lines[end - 1].strip():
+        end -= 1
+    return [*lines[:end], "", *items, *([""] if end < len(lines) and lines[end].strip() else []), *lines[end:]]
 
 
 def _is_whole_page_fallback(markdown: str | None) -> bool:

@@ -59,7 +59,7 @@ from cikb.core.identity import LEGAL_FORMS, name_keys, site_key
 from cikb.core.models import Company, FetchedPage, RawDocument
 from cikb.core.shingles import words
 
-__all__ = ["FRAGMENT", "article_footer_lines", "footer_lines", "own_names", "schema_items", "site_facts"]
+__all__ = ["FRAGMENT", "DefinitionGroup", "article_footer_lines", "definition_groups", "footer_lines", "own_names", "schema_items", "site_facts"]
 
 log = logging.getLogger(__name__)
 
@@ -549,6 +549,82 @@ def article_footer_lines(tree: HtmlElement) -> list[str]:
     """
     articles = [a for a in tree.iter("article") if not any(p.tag == "article" for p in a.iterancestors())]
     return _footer_lines(articles[0]) if len(articles) == 1 else []
+
+
+@dataclass(frozen=True)
+class DefinitionGroup:
+    """The term-value pairs of a page's main content under one heading."""
+
+    heading: str  # the text of the nearest heading before the pairs ("" when none)
+    pairs: tuple[tuple[str, str], ...]  # (term, value); a value's <br> breaks kept as "\n"
+
+
+_MAX_TERM_WORDS = 12
+_MAX_PAIRS = 40
+_CHROME = frozenset({"nav", "header", "footer", "aside"})
+
+
+def definition_groups(tree: HtmlElement) -> list[DefinitionGroup]:
+    """The page's definition terms and values (``<dt>``, ``<dd>``) outside its navigation, header, footer and
+    sidebars, as term-value pairs grouped by the heading before them.
+
+    Definition lists are how pages set out key facts ("Founded: 2016", an imprint's "Firmenname: Acme
+    GmbH", a contact list's "Press: press@acme.example"). Main-text extractors drop the pairs whose value is
+    a link, and with them often the whole group around it: an e-mail address, a register entry. Link values
+    count when they are an address to write to or call (mailto:, tel:); a "More information" link does not.
+    Pages write ``<dt>``/``<dd>`` outside a ``<dl>`` too; they are read the same. The site's footer is read
+    apart (:func:`site_facts`).
+    """
+    groups: list[tuple[str, list[tuple[str, list[str]]]]] = []
+    heading = ""
+    for element in tree.iter():
+        if not isinstance(element.tag, str):
+            continue
+        if element.tag in _HEADINGS:
+            heading = " ".join(element.text_content().split())
+            groups.append((heading, []))
+        elif element.tag in ("dt", "dd") and not _in_chrome(element):
+            if not groups:
+                groups.append(("", []))
+            pairs = groups[-1][1]
+            if element.tag == "dt":
+                pairs.append((" ".join(element.text_content().split()).rstrip(" :"), []))
+            elif pairs and (value := _definition_value(element)):
+                pairs[-1][1].append(value)
+    out = []
+    for heading, pairs in groups:
+        kept = tuple((term, "; ".join(values)) for term, values in pairs
+                     if term and values and len(term.split()) <= _MAX_TERM_WORDS)
+        if kept:
+            out.append(DefinitionGroup(heading, kept[:_MAX_PAIRS]))
+    return out
+
+
+def _in_chrome(element: HtmlElement) -> bool:
+    """Inside navigation, a header, footer or sidebar, or inside another term or value (a nested list)."""
+    return any(a.tag in _CHROME or a.tag in ("dt", "dd") or (a.get("role") or "").lower() in ("navigation", "contentinfo")
+               for a in element.iterancestors())
+
+
+def _definition_value(dd: HtmlElement) -> str:
+    """A ``<dd>``'s text, its <br> breaks as new lines; "" when it is only a link that is not an address."""
+    anchors = list(dd.iter("a"))
+    if anchors and not any((a.get("href") or "").startswith(("mailto:", "tel:")) for a in anchors):
+        link_text = "".join("".join(a.text_content().split()) for a in anchors)
+        if len(link_text) * 2 >= len("".join(dd.text_content().split())):
+            return ""
+    lines = [" ".join(line.split()) for line in _text_with_breaks(dd).split("\n")]
+    value = "\n".join(line for line in lines if line)
+    return value if len(value) <= _MAX_FOOTER_LINE_CHARS else ""
+
+
+def _text_with_breaks(element: HtmlElement) -> str:
+    parts = [element.text or ""]
+    for child in element:
+        if isinstance(child.tag, str) and child.tag not in _SKIP:
+            parts.append("\n" if child.tag == "br" else _text_with_breaks(child))
+        parts.append(child.tail or "")
+    return "".join(parts)
 
 
 def _footer_lines(tree: HtmlElement) -> list[str]:

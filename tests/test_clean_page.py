@@ -7,6 +7,7 @@ from datetime import date, datetime, timezone
 
 import pytest
 from cikb.clean import clean_page, detect_language
+from cikb.core.sentences import split_sentences
 
 from cikb.core.config import CleanSettings
 from cikb.core.models import DropReason, FetchedPage, RawDocument
@@ -287,3 +288,26 @@ def test_a_short_page_loses_its_navigation_too() -> None:
     html = page_html(f"<h1>Contact Acme Corp</h1><p>{text}</p>")
     content = document(html, CleanSettings(min_chars=50)).content
     assert content == f"# Contact Acme Corp\n\n{text}"
+
+
+def test_definition_pairs_the_extractor_drops_come_back_under_their_heading() -> None:
+    # An imprint and a contact list as pages write them: <dt>/<dd> pairs, values that are e-mail links,
+    # groups wrapped in <div>s (one without its <dl>). trafilatura drops most of them.
+    imprint = ('<h2>Imprint</h2><dl><div><dt>Company name:</dt><dd>Acme GmbH</dd></div>'
+               '<div><dt>Address:</dt><dd><address>Hafenweg 3<br/>20457 Hamburg<br/>Germany</address></dd></div>'
+               '<div><dt>Contact:</dt><dd><a href="mailto:hello@acme.example">hello@acme.example</a></dd></div></dl>')
+    contacts = ('<h2>Contact us</h2><div><dt>Press and media:</dt><dd>Interviews and press questions</dd>'
+                '<dd><a href="mailto:press@acme.example">press@acme.example</a></dd></div>'
+                '<div><dt>Point of contact:</dt><dd><a href="/help/contact">More information</a></dd></div>')
+    chrome = '<nav><dl><dt>Shop:</dt><dd>Anvils and portable holes</dd></dl></nav>'
+    content = document(page_html(f"<h1>About Acme Corp</h1>{paragraphs(ABOUT)}{chrome}{contacts}{imprint}")).content
+    section = content[content.index("## Contact us"):content.index("## Imprint")]
+    assert "- Press and media: Interviews and press questions; press@acme.example" in section
+    assert {"Company name: Acme GmbH", "Address: Hafenweg 3 20457 Hamburg Germany", "Contact: hello@acme.example"} <= set(
+        split_sentences(content[content.index("## Imprint"):]))
+    for not_a_value in ("More information", "Point of contact", "Anvils and portable holes"):
+        assert not_a_value not in content  # a link elsewhere is no value; navigation is no page text
+    # What the extractor keeps is not written twice.
+    kept = document(page_html(f"<h1>About Acme Corp</h1>{paragraphs(ABOUT)}<dl><dt>Founded</dt><dd>1949</dd>"
+                              "<dt>Employees</dt><dd>About 12,000</dd></dl>")).content
+    assert kept.count("1949") == 1 + ABOUT[0].count("1949") and kept.count("12,000") == 1 + ABOUT[1].count("12,000")
