@@ -1115,3 +1115,15 @@ def test_a_german_imprints_labels_are_read_in_english():
 
     assert "HRB 123456 B" in said("Under which commercial register number is Brightwater Labs GmbH registered?")
     assert "DE123456789" in said("What is Brightwater Labs GmbH's VAT identification number?")
+
+
+def test_the_line_labelled_as_the_companys_name_states_its_legal_name_over_names_in_passing() -> None:
+    q = read_question("What is Brightwater Labs' legal name?", None, "Brightwater Labs")
+    imprint = Passage("# Imprint\n\n- Firmenname: Brightwater Labs GmbH\n- Anschrift: Hafenweg 3 20457 Hamburg", 0, 1)
+    passing = Passage("Donations to Brightwater Labs Inc. in the US are tax-deductible.", 1, 2)
+    reading = read(q, [passing, imprint])
+    assert reading.answer is not None and reading.answer.value == "Brightwater Labs GmbH"
+    assert reading.answer.confidence == "medium" and reading.answer.sentence.text.startswith("Firmenname:")
+    # Two lines labelled with two names are for a reader to tell apart.
+    other = Passage("- Legal name: Brightwater Labs Inc.", 2, 3)
+    assert read(q, [passing, imprint, other]).answer is None

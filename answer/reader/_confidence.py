@@ -279,6 +279,9 @@ def _legal_name_in(q: Question, text: str) -> str | None:
     return None
 
 
+_NAME_LABEL = re.compile(r"^\W*(?:(?:legal|registered|official|corporate|company|business)\s+)+name\s*:", re.IGNORECASE)
+
+
 def legal_name_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
     """For a question on the subject's legal name: the best sentence that writes its name with a legal form, that
     name as the value; ``medium`` when every such sentence gives the same one, else ``low`` (two legal names, a
@@ -286,6 +289,11 @@ def legal_name_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
     found = [(s, name) for s in sentences if not s.negated and (name := _legal_name_in(q, s.plain))]
     if not found:
         return None
+    # The line a facts box or an imprint labels as the company's name ("Legal name: Acme Inc.", "Firmenname:
+    # Acme GmbH") states it by its label: other legal names in passing (a US Inc. beside a GmbH) do not rival it.
+    labelled = [(s, name) for s, name in found if _NAME_LABEL.match(s.plain)]
+    if labelled and len({normal(name) for _, name in labelled}) == 1:
+        found = labelled
     best, value = found[0]
     keys = {normal(name) for _, name in found}
     support = [s for s, name in found if normal(name) == normal(value)]
