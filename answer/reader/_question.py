@@ -57,7 +57,8 @@ _MONEY_WORDS = frozenset(
     "profit profits budget salary capital spend spent pay paid fee fees".split()
 )
 _ORG_WORDS = frozenset("organisation organization organisations organizations company companies institution "
-                       "agency firm group body society foundation government".split())
+                       "agency firm group body society foundation government unit units subsidiary subsidiaries "
+                       "department departments".split())
 _PLACE_WORDS = frozenset("city country state place address town region county headquarters headquartered based "
                          "located location continent".split())
 # Roles only a person holds (an owner or a founder may be an organisation).
