@@ -435,10 +435,33 @@ def _value_root(sentence: str, start: int, end: int):  # noqa: ANN202 - a spaCy 
     return next((t for t in inside if not _inside(t.head, (start, end)) or t.head.i == t.i), inside[0])
 
 
-def governing_verb(sentence: str, start: int, end: int) -> str | None:
+def governing_parties(sentence: str, start: int, end: int) -> tuple[str, str, str] | None:
     """The verb the value in ``sentence[start:end]`` modifies, as the trained parser reads it, through modifier links
-    only ("In March 2014, a group of engineers founded Acme": founded); None when the value belongs to a noun in
-    another role first (a subject, an apposition: "the film Rooster Cogburn (1975)")."""
+    only ("In March 2014, a group of engineers founded Acme": founded), with that verb's own doer's phrase and its
+    object's name ("" when it has none; a conjoined verb shares its first one's doer): "in 2022, we launched Basecamp
+    4" -> ("launched", "we", "Basecamp 4"); "we released our second version of Basecamp" -> (..., "our second
+    version"). None when the value belongs to a noun in another role first (a subject, an
+    apposition: "the film Rooster Cogburn (1975)")."""
+    verb = _governing_token(sentence, start, end)
+    if verb is None:
+        return None
+    objects = [c for c in verb.children if c.dep_ == "dobj"]
+    head = verb
+    subjects = [c for c in head.children if c.dep_ in _SUBJECTS]
+    while not subjects and head.dep_ == "conj" and head.head is not head:
+        head = head.head
+        subjects = [c for c in head.children if c.dep_ in _SUBJECTS]
+    return verb.text, _phrase(subjects[0]) if subjects else "", _head_name(objects[0]) if objects else ""
+
+
+def _head_name(token) -> str:  # noqa: ANN001 - a spaCy Token
+    """A noun with the words that name it, on either side ("Basecamp 4", "our second version"), without the phrases
+    that hang on it ("of Basecamp"): what the noun phrase is, not everything it mentions."""
+    words = [c for c in token.children if c.dep_ in ("compound", "nummod", "amod", "poss", "det", "nmod")] + [token]
+    return " ".join(w.text for w in sorted(words, key=lambda w: w.i))
+
+
+def _governing_token(sentence: str, start: int, end: int):  # noqa: ANN202 - a spaCy Token or None
     token = _value_root(sentence, start, end)
     if token is None:
         return None
@@ -446,7 +469,7 @@ def governing_verb(sentence: str, start: int, end: int) -> str | None:
         if token.head.i == token.i or token.dep_ not in _MODIFIER_LINKS:
             return None
         token = token.head
-    return token.text
+    return token
 
 
 def modifies_a_noun(sentence: str, start: int, end: int) -> bool:

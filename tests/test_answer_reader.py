@@ -1127,3 +1127,22 @@ def test_the_line_labelled_as_the_companys_name_states_its_legal_name_over_names
     # Two lines labelled with two names are for a reader to tell apart.
     other = Passage("- Legal name: Brightwater Labs Inc.", 2, 3)
     assert read(q, [passing, imprint, other]).answer is None
+
+
+def test_a_unit_subsidiary_or_department_asked_for_is_an_organisation() -> None:
+    for noun in ("unit", "subsidiary", "department"):
+        assert kind_of(f"What {noun} did Brightwater Labs launch inside the Pentagon?") == "org"
+    got = answer("What unit did Brightwater Labs launch inside the Pentagon?",
+                 "2016: Launched the Defense Digital Service inside the Pentagon.\n\nWe embed inside agencies.")
+    assert got is not None and got.value == "Defense Digital Service"
+
+
+def test_a_related_verb_dates_what_the_subject_did_to_the_thing_the_question_names() -> None:
+    # "launched" is a word of release's relation: the subject launching Anvil 4 is its release, not the third
+    # version's, which the same sentence dates too.
+    both = "In 2015 we launched our third version of Anvil, called Forge, and in 2022, we launched Anvil 4."
+    got = answer("In what year did Brightwater Labs release Anvil 4?", both)
+    assert (got.value, got.confidence) == ("2022", "medium")
+    # Releasing "our second version of Anvil" is not launching Anvil: the object is a version, not Anvil.
+    second = answer("When did Brightwater Labs launch Anvil?", "In 2012, we released our second version of Anvil.")
+    assert second is None or second.confidence == "low"

@@ -13,7 +13,7 @@ from typing import Literal
 
 from cikb.answer.entities import (
     KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of, counted_in_question,
-    counted_noun, defines, governing_verb, modifies_a_noun, party_extents, predicate_subjects, role_statements,
+    counted_noun, defines, governing_parties, modifies_a_noun, party_extents, predicate_subjects, role_statements,
     stated_as_own, stranded_preposition, told_in_the_past, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
@@ -608,12 +608,21 @@ def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
 def _hangs_on_a_term(q: Question, sentence: str, span: Span) -> bool:
     """The value hangs on a verb of the question's predicate whose doer or object is the subject, as the trained
     parser reads it, however far apart the words stand: "In March 2014, a group of engineers founded Acme" dates the
-    founding; "the logo bug was incorporated into promotions until 2011" dates nothing of the company's."""
-    verb = governing_verb(sentence, span.start, span.start + len(span.text))
-    if verb is None or not any(match_weight(t, stems_of(verb)) == 1.0 for t in q.terms):
+    founding; "the logo bug was incorporated into promotions until 2011" dates nothing of the company's. A verb of the
+    predicate's relation counts when the subject does it to what the question names: "in 2022, we launched Basecamp
+    4" dates the release of Basecamp 4, where "in 2012, we released our second version of Basecamp" does not date the
+    launch of Basecamp."""
+    parsed = governing_parties(sentence, span.start, span.start + len(span.text))
+    if parsed is None or not q.terms:
         return False
-    parties = predicate_subjects(sentence, lambda word: word == verb) or []
-    return any(refers_to_subject(q, doer) or refers_to_subject(q, obj) for doer, obj in parties)
+    verb, doer, obj = parsed
+    weights = {t: match_weight(t, stems_of(verb)) for t in q.terms}
+    if max(weights.values()) == 1.0:
+        parties = predicate_subjects(sentence, lambda word: word == verb) or []
+        return any(refers_to_subject(q, d) or refers_to_subject(q, o) for d, o in parties)
+    named = [t for t, weight in weights.items() if not weight]
+    return (max(weights.values()) > 0 and bool(named) and refers_to_subject(q, doer)
+            and all(t in stems_in(obj) for t in named))
 
 
 COUNTED_REACH = 2  # "164 people", "1,200 full-time employees": the noun a count counts follows it closely
