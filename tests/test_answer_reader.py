@@ -1146,3 +1146,10 @@ def test_a_related_verb_dates_what_the_subject_did_to_the_thing_the_question_nam
     # Releasing "our second version of Anvil" is not launching Anvil: the object is a version, not Anvil.
     second = answer("When did Brightwater Labs launch Anvil?", "In 2012, we released our second version of Anvil.")
     assert second is None or second.confidence == "low"
+
+
+def test_an_organisations_name_is_the_recognisers_whole_name_not_a_patterns_part() -> None:
+    # "General" opens people's titles ("General Manager"), so the capitals pattern starts after it.
+    got = answer("Which federal agency is Brightwater Labs part of?",
+                 "The General Services Administration (GSA), Brightwater Labs' parent office, serves other agencies.")
+    assert got is not None and got.value == "General Services Administration"

@@ -106,6 +106,8 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
             # every organisation it sees ("Ford" in a donor's quote is no founder).
             found = entity_spans(s.plain, CANDIDATE_LABELS[q.kind])
             named = [n for n in filtered(q, s.plain, found) if not is_subject(q, n)]
+            if q.kind == "org":  # the recogniser's whole name over a pattern's part: "General Services Administration"
+                confirmed = [next((n for n in named if _holds(n, c)), c) for c in confirmed]
             confirmed += [n for n in named if not any(overlap(n, c) for c in confirmed)]
         if q.kind == "date":  # read by the recogniser, so only in the sentences it reads
             confirmed += yearless_dates(s.plain, confirmed)
@@ -122,6 +124,12 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
         if s.spans:
             kept.append(s)
     return kept
+
+
+def _holds(outer: Span, inner: Span) -> bool:
+    """``outer`` holds ``inner`` and more."""
+    return (outer.start <= inner.start and inner.start + len(inner.text) <= outer.start + len(outer.text)
+            and len(outer.text) > len(inner.text))
 
 
 def _vetoes_of(sentence: str, span: Span, vetoes: frozenset[str]) -> frozenset[str]:
