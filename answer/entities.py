@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 KIND_LABELS: dict[str, frozenset[str]] = {
     "year": frozenset({"DATE"}),
     "date": frozenset({"DATE"}),
+    "duration": frozenset({"DATE", "TIME"}),
     "money": frozenset({"MONEY"}),
     "number": frozenset({"CARDINAL", "QUANTITY", "MONEY", "PERCENT"}),
     "person": frozenset({"PERSON"}),
@@ -49,6 +50,7 @@ _NAMES = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "PRODUCT", "EV
 KIND_VETOES: dict[str, frozenset[str]] = {
     "year": frozenset({"MONEY", "PERCENT", "QUANTITY", "ORDINAL", "TIME"}) | _NAMES,
     "date": frozenset({"MONEY", "PERCENT", "QUANTITY", "ORDINAL"}) | _NAMES,
+    "duration": frozenset({"MONEY", "PERCENT", "ORDINAL"}) | _NAMES,
     "money": frozenset({"DATE", "TIME", "PERCENT", "ORDINAL"}) | _NAMES,
     "number": frozenset({"DATE", "TIME", "ORDINAL"}) | _NAMES,
     "person": _NUMERIC | frozenset({"GPE", "LOC", "FAC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE"}),

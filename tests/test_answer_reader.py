@@ -1153,3 +1153,20 @@ def test_an_organisations_name_is_the_recognisers_whole_name_not_a_patterns_part
     got = answer("Which federal agency is Brightwater Labs part of?",
                  "The General Services Administration (GSA), Brightwater Labs' parent office, serves other agencies.")
     assert got is not None and got.value == "General Services Administration"
+
+
+def test_how_long_asks_for_a_length_of_time_and_a_frequency_or_an_age_is_none() -> None:
+    assert kind_of("How long does the Brightwater Labs application take?") == "duration"
+    assert kind_of("How long is the paid sabbatical at Brightwater Labs?") == "duration"
+    assert kind_of("How long ago did Brightwater Labs open?") != "duration"
+    got = answer("How long does the Brightwater Labs application take?",
+                 "Filling in the Brightwater Labs application takes about 5 minutes, and we reply within two weeks.")
+    assert got is not None and got.value == "about 5 minutes" and got.confidence in ("medium", "high")
+    tours = answer("How long do Brightwater Labs tours of duty last?", "Brightwater Labs tours of duty run 2 to 4 years.")
+    assert tours is not None and tours.value == "2 to 4 years"
+    sabbatical = answer("How long is the Brightwater Labs sabbatical?",
+                        "Every three years Brightwater Labs staff may take a 30-day paid sabbatical.")
+    assert sabbatical is not None and sabbatical.value == "30-day"  # "every three years" is how often, not how long
+    for not_a_length in ("The Brightwater Labs team meets twice a year.", "Brightwater Labs' founder was 30 years old.",
+                         "The Brightwater Labs sabbatical began three years ago."):
+        assert answer("How long is the Brightwater Labs sabbatical?", not_a_length) is None, not_a_length

@@ -3,9 +3,9 @@
 ``cikb ask`` (extractive mode) and ``cikb enrich`` (lookup and research without an LLM) both read
 retrieved text through this module, so the same chunks give the same answer to the same question.
 
-1. :func:`read_question` types the question — ``year``, ``date``, ``number``, ``money``, ``person``,
-   ``org``, ``place`` or free ``text`` (a column may also ask for an ``option`` of a select or a
-   ``boolean``) — and keeps its key terms as Snowball stems (the stems BM25 uses), the subject's own
+1. :func:`read_question` types the question — ``year``, ``date``, ``duration``, ``number``, ``money``,
+   ``person``, ``org``, ``place``, ``contact`` or free ``text`` (a column may also ask for an ``option`` of a
+   select or a ``boolean``) — and keeps its key terms as Snowball stems (the stems BM25 uses), the subject's own
    words left out.
 2. :func:`split_sentences`: the sentences to weigh, cut by the one splitter (:mod:`cikb.core.sentences`).
 3. Each sentence is scored: the IDF-weighted share of the key terms it holds (one table of

@@ -32,7 +32,7 @@ MAX_PARSED = 16  # the best sentences the entity recogniser reads for a typed va
 FREE_TEXT_SHARE = 0.6  # of the question's key terms (IDF-weighted) that a free-text answer must hold
 INSTANCE_SHARE = 0.5  # of the key terms a sentence naming one of what is asked must hold ("its design system's licence")
 NAME_KINDS = frozenset({"person", "org", "place"})  # values the entity recogniser finds, not only confirms
-CLAUSE_KINDS = frozenset({"year", "date", "money", "number", "place"})  # values a clause of the sentence holds
+CLAUSE_KINDS = frozenset({"year", "date", "duration", "money", "number", "place"})  # values a clause of the sentence holds
 
 AGREEMENT_WEIGHT = 0.15
 RIVAL_DISTANCE = 12  # a sentence about the subject proposing another value this close to the predicate is a rival
@@ -430,7 +430,7 @@ def _month_of(key: str) -> int:
 
 
 def _states_a_term(q: Question, s: Sentence) -> bool:
-    if q.kind not in ("year", "date", "number", "money") or not q.terms:
+    if q.kind not in ("year", "date", "duration", "number", "money") or not q.terms:
         return True
     if any(match_weight(t, s.stems) == 1.0 for t in q.terms):
         return True
@@ -596,7 +596,7 @@ def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
         return False
     if q.kind == "number" and _counts_a_term(q, tokens[inside[-1] + 1:inside[-1] + 1 + COUNTED_REACH]):
         return True
-    if q.kind in ("year", "date", "money", "number") and _hangs_on_a_term(q, sentence, span):
+    if q.kind in ("year", "date", "duration", "money", "number") and _hangs_on_a_term(q, sentence, span):
         return True
     predicates = [i for i, (w, _, _) in enumerate(tokens)
                   if i not in inside and any(match_weight(t, stems_of(w)) == 1.0 for t in q.terms)

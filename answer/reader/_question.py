@@ -14,14 +14,19 @@ from cikb.core.vocabulary import relation
 from cikb.embed.bm25 import english_stopwords
 from cikb.answer.reader._words import LEGAL_SUFFIXES, SELF_NOUNS, YEAR_RE, stem, tokens_of
 
-Kind = Literal["year", "date", "number", "money", "person", "org", "place", "contact", "option", "boolean", "text"]
+Kind = Literal["year", "date", "duration", "number", "money", "person", "org", "place", "contact", "option", "boolean",
+               "text"]
 
-TYPED_KINDS = frozenset({"year", "date", "number", "money", "person", "org", "place", "contact", "option"})
+TYPED_KINDS = frozenset({"year", "date", "duration", "number", "money", "person", "org", "place", "contact", "option"})
 # What a reader calls the value a question of each kind wants (for "no sentence states ...").
-KIND_NOUNS = {"year": "a year", "date": "a date", "number": "a number", "money": "an amount of money",
-              "person": "a name", "org": "an organisation's name", "place": "a place",
+KIND_NOUNS = {"year": "a year", "date": "a date", "duration": "a length of time", "number": "a number",
+              "money": "an amount of money", "person": "a name", "org": "an organisation's name", "place": "a place",
               "contact": "an e-mail address, a phone number or a web address", "option": "one of the options",
               "boolean": "a yes or no", "text": "an answer"}
+
+# Asked how long something takes or lasts, these words ask only for the length ("How long does the application
+# take?", "How long does a tour usually last?"): what takes or lasts it is the question's other words.
+_DURATION_FILLER = frozenset("long take takes took taken last lasts lasted usually typically normally generally".split())
 
 _WH_WORDS = frozenset({"who", "whom", "whose", "when", "where", "what", "which", "how", "why"})
 # Words a question asks with that say nothing about the answer's content.
@@ -107,16 +112,17 @@ def read_question(question: str, column_type: str | None = None, company: str = 
         # The question names something else ("When did Let's Encrypt issue ..."): its words are the key
         # terms, and the evidence need not name the row's company.
         subject_words, acronyms, own = (), (), set()
+    kind = _kind(_typing_words(lower, own), column_type)
     stop = english_stopwords() - {"other"}  # "what other projects": the answer is an other one
+    filler = _QUESTION_FILLER | (_DURATION_FILLER if kind == "duration" else frozenset())
     kept = _without_exclusions(lower)
     keywords = tuple(dict.fromkeys(
         w for w in kept
-        if w not in stop and w not in _WH_WORDS and w not in _QUESTION_FILLER and (len(w) > 1 or w.isdigit())
+        if w not in stop and w not in _WH_WORDS and w not in filler and (len(w) > 1 or w.isdigit())
         and not is_own(w, own)
     ))
     described = descriptive_words(question)  # "the ORM company Prisma": no key term, though the search uses it
     terms = tuple(dict.fromkeys(stem(w) for w in keywords if not _describes(w, described)))
-    kind = _kind(_typing_words(lower, own), column_type)
     percent = any(w in ("percent", "percentage", "share", "proportion", "portion", "fraction") for w in lower)
     officer = not _OFFICER_ROLES.isdisjoint(lower)
     wants = _wanted_role(lower, own) if kind in ("person", "org") else None
@@ -249,6 +255,8 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
         return "money" if _MONEY_WORDS & set(lower) else "number"
     if asks_when:
         return "year" if asks_year else "date"
+    if _asks_how_long(lower):
+        return "duration"
     if "how" in lower and ("many" in lower or "much" in lower):
         return "money" if "much" in lower and (_MONEY_WORDS & set(lower) or "cost" in lower) else "number"
     if _CONTACT_WORDS & set(lower):
@@ -268,6 +276,11 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
     if _asks_for(lower, ("what", "which"), tuple(_PERSON_ROLES)) and "is" in lower:
         return "person"
     return "text"
+
+
+def _asks_how_long(lower: list[str]) -> bool:
+    """"How long does it take ...", "How long is the sabbatical?": a length of time; not "How long ago ..." (a date)."""
+    return any(a == "how" and b == "long" and c != "ago" for a, b, c in zip(lower, lower[1:], [*lower[2:], ""]))
 
 
 _SHARE_NOUNS = frozenset({"share", "portion", "proportion", "fraction"})

@@ -153,6 +153,8 @@ def _spans(q: Question, sentence: str) -> list[Span]:
         return _date_spans(sentence)
     if kind == "money":
         return _latest(sentence, _money_spans(sentence) or [s for s in _number_spans(q, sentence) if _has_multiplier(s.text)])
+    if kind == "duration":
+        return _duration_spans(sentence)
     if kind == "number":
         # "How much" asks for an amount of something uncounted, often written in money: "How much fraud has
         # Acme found?" -> "identified over $4 billion in fraud".
@@ -345,6 +347,23 @@ def _number_spans(q: Question, sentence: str) -> list[Span]:
             continue
         found.append(Span(text, m.start(), format_number(value)))
     return found
+
+
+_TIME_UNIT = r"(?:second|minute|hour|day|week|month|year|decade)s?"
+_SPAN_NUMBER = rf"(?:{_AMOUNT}|{_NUMBER_WORD}(?:-{_NUMBER_WORD})?|a\s+few|several)"
+# A length of time: "2 to 4 years", "about 5 minutes", "a 30-day sabbatical", "eight-week engagements"; not a
+# frequency ("every three years", "twice a year"), an age ("30 years old") or a date ("three years ago").
+_DURATION_RE = re.compile(
+    rf"(?<![\w.,/-])(?:(?:about|around|approximately|roughly|nearly|almost|over|under|up\s+to|at\s+least|more\s+than|"
+    rf"less\s+than)\s+)?{_SPAN_NUMBER}(?:\s*(?:to|-|–|or)\s*{_SPAN_NUMBER})?[\s-]+{_TIME_UNIT}\b(?![\s-]+(?:old|ago)\b)",
+    re.IGNORECASE,
+)
+_FREQUENCY_BEFORE = re.compile(r"\b(?:every|per|each|once|twice|times)\s+$", re.IGNORECASE)
+
+
+def _duration_spans(sentence: str) -> list[Span]:
+    return [Span(m.group(), m.start(), normal(m.group())) for m in _DURATION_RE.finditer(sentence)
+            if not _FREQUENCY_BEFORE.search(sentence[max(0, m.start() - 8):m.start()])]
 
 
 def number_value(text: str) -> Decimal | None:
