@@ -56,11 +56,12 @@ def test_enrichment_cells_stay_above_the_floor(corpora: Path) -> None:
     assert high >= MIN_HIGH and high_right / high >= 0.95, f"high-confidence cells: {high_right}/{high} right"
 
 
-# bench/reader_squad.py on every question of the SQuAD company articles, measured in session 38 (an amount of
-# money for "how much", a surname after a title): high 213 right of 222 (96%), medium 526 right of 728 (202 wrong).
+# bench/reader_squad.py on every question of the SQuAD company articles, measured in session 39 (a length of time
+# for "how long", "what unit" asking for an organisation): high 216 right of 225 (96%), medium 532 right of 735
+# (203 wrong).
 # The floor keeps high-confidence values >= 95% right and allows a few medium values less right and no more than a
 # few more wrong.
-SQUAD_MEDIUM_RIGHT, SQUAD_MEDIUM_WRONG, SQUAD_EPSILON = 526, 202, 5
+SQUAD_MEDIUM_RIGHT, SQUAD_MEDIUM_WRONG, SQUAD_EPSILON = 532, 203, 5
 
 
 def test_confident_values_on_squad_stay_above_the_floor(corpora: Path) -> None:
