@@ -276,6 +276,12 @@ def organisations(sentence: str) -> list[str]:
     return [sentence[a:b] for a, b, label in entities(sentence) if label == "ORG"]
 
 
+def names(sentence: str) -> list[str]:
+    """Every name the entity recogniser finds in ``sentence``: people, organisations, places, products... (the
+    small model often reads a company as a product or a place, so a name of any kind counts)."""
+    return [sentence[a:b] for a, b, label in entities(sentence) if label in _NAMES]
+
+
 def asked_noun(question: str) -> str | None:
     """The noun a question's "which" or "what" qualifies, as the trained parser reads it: "Under which licence is
     Acme released?" -> licence; "What does Acme sell?" -> None ("what" is the object itself)."""
@@ -502,6 +508,16 @@ def subjectless_past(sentence: str) -> bool:
     if not len(doc) or doc[0].dep_ != "ROOT" or doc[0].tag_ not in ("VBD", "VBN"):
         return False
     return not any(c.dep_ in ("nsubj", "nsubjpass", "csubj", "expl") for c in doc[0].children)
+
+
+def subject_noun(sentence: str) -> str | None:
+    """The common noun at the head of the main verb's subject, as the trained parser reads it: "How long does a tour
+    of service at USDS last?" -> tour, "Most tours run 2 to 4 years" -> tours; None for a name or a pronoun."""
+    for token in _parsed(sentence):
+        if token.dep_ == "ROOT":
+            subjects = [c for c in token.children if c.dep_ in ("nsubj", "nsubjpass")]
+            return subjects[0].text if subjects and subjects[0].tag_ in ("NN", "NNS") else None
+    return None
 
 
 def imperative_on_us(sentence: str) -> bool:

@@ -1170,3 +1170,16 @@ def test_how_long_asks_for_a_length_of_time_and_a_frequency_or_an_age_is_none() 
     for not_a_length in ("The Brightwater Labs team meets twice a year.", "Brightwater Labs' founder was 30 years old.",
                          "The Brightwater Labs sabbatical began three years ago."):
         assert answer("How long is the Brightwater Labs sabbatical?", not_a_length) is None, not_a_length
+
+
+def test_a_sentence_about_the_thing_asked_of_is_the_companys_on_its_own_page() -> None:
+    # The question's subject is a thing of the company's ("a tour at Brightwater Labs"); a sentence whose
+    # subject is that thing, on a page whose title names the company, is about it.
+    q = read_question("How long does a tour at Brightwater Labs usually last?", None, "Brightwater Labs")
+    tours = "Most tours run 2 to 4 years and are structured for focused delivery."
+    own = read(q, [Passage(tours, 0, 1, "Careers | Brightwater Labs")])
+    assert own.answer is not None and (own.answer.value, own.answer.confidence) == ("2 to 4 years", "medium")
+    # Not on a page that does not name it, nor beside another organisation.
+    assert read(q, [Passage(tours, 0, 1, "Careers")]).answer is None
+    other = "At Globex, most tours run 5 to 6 years."
+    assert read(q, [Passage(other, 0, 1, "Careers | Brightwater Labs")]).answer is None

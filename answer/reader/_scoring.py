@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from cikb.answer.entities import apposed_to_name, organisations, person_clauses, subjectless_past
+from cikb.answer.entities import apposed_to_name, names, organisations, person_clauses, subject_noun, subjectless_past
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
-from cikb.answer.reader._words import MIN_WORDS, plain, stems_in, stems_of, tokens_of
-from cikb.answer.reader._question import CONTACT_ASKED, TOTAL, Question
+from cikb.answer.reader._words import MIN_WORDS, SELF_NOUNS, plain, stems_in, stems_of, tokens_of
+from cikb.answer.reader._question import CONTACT_ASKED, TOTAL, TYPED_KINDS, Question
 from cikb.answer.reader._subject import (
     LABEL_LINE, after_leading_date, creates_other, mentions_subject, our_role, owned_predicate, subject_role,
 )
@@ -158,6 +158,19 @@ def page_role(q: Question, s: Sentence) -> bool:
     return apposed_to_name(s.plain, lambda word: any(match_weight(t, stems_of(word)) == 1.0 for t in q.terms))
 
 
+def about_the_asked_thing(q: Question, s: Sentence) -> bool:
+    """The question's own subject is a thing of the company's ("How long does a tour of service at USDS last?"), and
+    the sentence's subject is that thing ("Most tours run 2 to 4 years"), with no other name in it ("At Globex, most
+    tours ..."), on a page whose title names the company."""
+    if not mentions_subject(q, s.passage.title or "") or any(not mentions_subject(q, n) for n in names(s.plain)):
+        return False
+    asked = subject_noun(q.text)
+    if asked is None or stems_of(asked) & set(q.subject_terms) or asked.lower() in SELF_NOUNS:
+        return False
+    said = subject_noun(s.plain)
+    return said is not None and bool(stems_of(said.lower()) & stems_of(asked.lower()))
+
+
 def score_sentences(q: Question, sentences: list[Sentence]) -> None:
     total = len(sentences) or 1
     stems = {id(s): reading_stems(q, s) for s in sentences}
@@ -197,6 +210,8 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
             s.role = 1  # "Jane Roe, co-founder and CTO, leads engineering." on "About Acme"
         elif s.role == 1 and q.wants == "agent" and subject_is_patient(q, s.plain):
             s.role = 2  # "Who operates Acme?": "Globex is the firm that operates Acme" is about who operates Acme
+        elif s.role == 0 and q.kind in TYPED_KINDS and about_the_asked_thing(q, s):
+            s.role = 1  # "Most tours run 2 to 4 years" on USDS's home page, asked how long a USDS tour lasts
         s.spans = spans(q, s.plain)
         cue = CUE_BONUS if s.spans and q.kind != "text" else 0.0
         if cue and q.cumulative and TOTAL.search(s.plain):
