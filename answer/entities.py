@@ -520,6 +520,13 @@ def subject_noun(sentence: str) -> str | None:
     return None
 
 
+def possessed_nouns(sentence: str, is_owner: Callable[[str], bool]) -> list[str]:
+    """The nouns whose possessor ``is_owner`` accepts, as the trained parser reads them: "When did Mastodon have its
+    first public launch?" -> [launch] for "its"."""
+    return [t.text for t in _parsed(sentence) if t.tag_ in ("NN", "NNS")
+            and any(c.dep_ == "poss" and is_owner(_name(c)) for c in t.children)]
+
+
 def imperative_on_us(sentence: str) -> bool:
     """The sentence bids the reader do something to "us", the page's own company, as the trained parser reads it:
     "Visit us at Rua Augusta 12, Lisboa", "Write to us at ..."; not "Acme helps us grow"."""

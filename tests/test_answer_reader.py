@@ -1183,3 +1183,7 @@ def test_a_sentence_about_the_thing_asked_of_is_the_companys_on_its_own_page() -
     assert read(q, [Passage(tours, 0, 1, "Careers")]).answer is None
     other = "At Globex, most tours run 5 to 6 years."
     assert read(q, [Passage(other, 0, 1, "Careers | Brightwater Labs")]).answer is None
+    # A thing the question gives the company ("its first public launch") is asked of too.
+    launch = read_question("When did Brightwater Labs have its first public launch?", None, "Brightwater Labs")
+    stated = read(launch, [Passage("The first public launch occurred in October 2016.", 0, 1, "About Brightwater Labs")])
+    assert stated.answer is not None and stated.answer.value == "October 2016"

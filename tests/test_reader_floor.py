@@ -58,10 +58,10 @@ def test_enrichment_cells_stay_above_the_floor(corpora: Path) -> None:
 
 # bench/reader_squad.py on every question of the SQuAD company articles, measured in session 39 (a length of time
 # for "how long", "what unit" asking for an organisation, a sentence about the thing asked of): high 216 right of
-# 225 (96%), medium 535 right of 739 (204 wrong).
+# 225 (96%), medium 535 right of 740 (205 wrong).
 # The floor keeps high-confidence values >= 95% right and allows a few medium values less right and no more than a
 # few more wrong.
-SQUAD_MEDIUM_RIGHT, SQUAD_MEDIUM_WRONG, SQUAD_EPSILON = 535, 204, 5
+SQUAD_MEDIUM_RIGHT, SQUAD_MEDIUM_WRONG, SQUAD_EPSILON = 535, 205, 5
 
 
 def test_confident_values_on_squad_stay_above_the_floor(corpora: Path) -> None:

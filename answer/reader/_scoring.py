@@ -12,14 +12,17 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from cikb.answer.entities import apposed_to_name, names, organisations, person_clauses, subject_noun, subjectless_past
+from cikb.answer.entities import (
+    apposed_to_name, names, organisations, person_clauses, possessed_nouns, subject_noun, subjectless_past,
+)
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import MIN_WORDS, SELF_NOUNS, plain, stems_in, stems_of, tokens_of
 from cikb.answer.reader._question import CONTACT_ASKED, TOTAL, TYPED_KINDS, Question
 from cikb.answer.reader._subject import (
-    LABEL_LINE, after_leading_date, creates_other, mentions_subject, our_role, owned_predicate, subject_role,
+    LABEL_LINE, after_leading_date, creates_other, mentions_subject, our_role, owned_predicate, refers_to_subject,
+    subject_role,
 )
 from cikb.answer.reader._spans import Span, contact_spans, holds_postal_address, normal, spans, subject_is_patient
 
@@ -159,16 +162,29 @@ def page_role(q: Question, s: Sentence) -> bool:
 
 
 def about_the_asked_thing(q: Question, s: Sentence) -> bool:
-    """The question's own subject is a thing of the company's ("How long does a tour of service at USDS last?"), and
-    the sentence's subject is that thing ("Most tours run 2 to 4 years"), with no other name in it ("At Globex, most
-    tours ..."), on a page whose title names the company."""
+    """The question asks about a thing of the company's, its own subject ("How long does a tour of service at USDS
+    last?") or a thing it gives the company ("When did Mastodon have its first public launch?"), and the sentence's
+    subject is that thing ("Most tours run 2 to 4 years", "The first public launch occurred in October 2016"), with
+    no other name in it ("At Globex, most tours ..."), on a page whose title names the company."""
     if not mentions_subject(q, s.passage.title or "") or any(not mentions_subject(q, n) for n in names(s.plain)):
         return False
-    asked = subject_noun(q.text)
-    if asked is None or stems_of(asked) & set(q.subject_terms) or asked.lower() in SELF_NOUNS:
-        return False
     said = subject_noun(s.plain)
-    return said is not None and bool(stems_of(said.lower()) & stems_of(asked.lower()))
+    if said is None:
+        return False
+    return any(stems_of(said.lower()) & stems_of(thing.lower()) for thing in asked_things(q))
+
+
+def asked_things(q: Question) -> list[str]:
+    """The things of the company's a question asks about: its subject when that is a common noun other than the
+    company ("a tour of service at USDS"), and the nouns it gives the company ("its first public launch")."""
+    things = possessed_nouns(q.text, lambda owner: owner.lower() in _POSSESSIVES or refers_to_subject(q, owner))
+    subject = subject_noun(q.text)
+    if subject is not None and not refers_to_subject(q, subject) and subject.lower() not in SELF_NOUNS:
+        things.append(subject)
+    return list(dict.fromkeys(things))
+
+
+_POSSESSIVES = frozenset({"its", "their", "our"})
 
 
 def score_sentences(q: Question, sentences: list[Sentence]) -> None:
