@@ -448,8 +448,8 @@ def governing_parties(sentence: str, start: int, end: int) -> tuple[str, str, st
     only ("In March 2014, a group of engineers founded Acme": founded), with that verb's own doer's phrase and its
     object's name ("" when it has none; a conjoined verb shares its first one's doer): "in 2022, we launched Basecamp
     4" -> ("launched", "we", "Basecamp 4"); "we released our second version of Basecamp" -> (..., "our second
-    version"). None when the value belongs to a noun in another role first (a subject, an
-    apposition: "the film Rooster Cogburn (1975)")."""
+    version"). None when the value belongs to a noun in another role first (a subject, an apposition: "the film
+    Rooster Cogburn (1975)")."""
     verb = _governing_token(sentence, start, end)
     if verb is None:
         return None

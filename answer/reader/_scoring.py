@@ -161,17 +161,18 @@ def page_role(q: Question, s: Sentence) -> bool:
     return apposed_to_name(s.plain, lambda word: any(match_weight(t, stems_of(word)) == 1.0 for t in q.terms))
 
 
-def about_the_asked_thing(q: Question, s: Sentence) -> bool:
-    """The question asks about a thing of the company's, its own subject ("How long does a tour of service at USDS
-    last?") or a thing it gives the company ("When did Mastodon have its first public launch?"), and the sentence's
-    subject is that thing ("Most tours run 2 to 4 years", "The first public launch occurred in October 2016"), with
-    no other name in it ("At Globex, most tours ..."), on a page whose title names the company."""
-    if not mentions_subject(q, s.passage.title or "") or any(not mentions_subject(q, n) for n in names(s.plain)):
+def about_the_asked_thing(q: Question, s: Sentence, things: list[str]) -> bool:
+    """The question asks about ``things`` of the company's (:func:`asked_things`), and the sentence's subject is one
+    of them ("Most tours run 2 to 4 years", "The first public launch occurred in October 2016"), with no other name in
+    it ("At Globex, most tours ..."), on a page whose title names the company. Only a sentence that holds one of the
+    things' words is parsed."""
+    stems = [stems_of(thing.lower()) for thing in things]
+    if not any(thing & s.stems for thing in stems) or not mentions_subject(q, s.passage.title or ""):
         return False
     said = subject_noun(s.plain)
-    if said is None:
+    if said is None or not any(stems_of(said.lower()) & thing for thing in stems):
         return False
-    return any(stems_of(said.lower()) & stems_of(thing.lower()) for thing in asked_things(q))
+    return all(mentions_subject(q, name) for name in names(s.plain))
 
 
 def asked_things(q: Question) -> list[str]:
@@ -190,6 +191,7 @@ _POSSESSIVES = frozenset({"its", "their", "our"})
 def score_sentences(q: Question, sentences: list[Sentence]) -> None:
     total = len(sentences) or 1
     stems = {id(s): reading_stems(q, s) for s in sentences}
+    things = asked_things(q) if q.kind in TYPED_KINDS else []
     holding = Counter(t for s in sentences for t in q.terms if match_weight(t, stems[id(s)]) > 0)
     idf = {t: math.log((total - holding[t] + 0.5) / (holding[t] + 0.5) + 1) for t in q.terms}
     weight = sum(idf.values()) or 1.0
@@ -226,7 +228,7 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
             s.role = 1  # "Jane Roe, co-founder and CTO, leads engineering." on "About Acme"
         elif s.role == 1 and q.wants == "agent" and subject_is_patient(q, s.plain):
             s.role = 2  # "Who operates Acme?": "Globex is the firm that operates Acme" is about who operates Acme
-        elif s.role == 0 and q.kind in TYPED_KINDS and about_the_asked_thing(q, s):
+        elif s.role == 0 and things and about_the_asked_thing(q, s, things):
             s.role = 1  # "Most tours run 2 to 4 years" on USDS's home page, asked how long a USDS tour lasts
         s.spans = spans(q, s.plain)
         cue = CUE_BONUS if s.spans and q.kind != "text" else 0.0
