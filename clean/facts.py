@@ -59,7 +59,8 @@ from cikb.core.identity import LEGAL_FORMS, name_keys, site_key
 from cikb.core.models import Company, FetchedPage, RawDocument
 from cikb.core.shingles import words
 
-__all__ = ["FRAGMENT", "DefinitionGroup", "article_footer_lines", "definition_groups", "footer_lines", "own_names", "schema_items", "site_facts"]
+__all__ = ["FRAGMENT", "DefinitionGroup", "article_footer_lines", "definition_groups", "footer_lines", "own_names",
+           "schema_items", "site_facts"]
 
 log = logging.getLogger(__name__)
 
@@ -602,8 +603,8 @@ def definition_groups(tree: HtmlElement) -> list[DefinitionGroup]:
 
 def _in_chrome(element: HtmlElement) -> bool:
     """Inside navigation, a header, footer or sidebar, or inside another term or value (a nested list)."""
-    return any(a.tag in _CHROME or a.tag in ("dt", "dd") or (a.get("role") or "").lower() in ("navigation", "contentinfo")
-               for a in element.iterancestors())
+    return any(a.tag in _CHROME or a.tag in ("dt", "dd")
+               or (a.get("role") or "").lower() in ("navigation", "contentinfo") for a in element.iterancestors())
 
 
 def _definition_value(dd: HtmlElement) -> str:

@@ -1162,7 +1162,8 @@ def test_how_long_asks_for_a_length_of_time_and_a_frequency_or_an_age_is_none() 
     got = answer("How long does the Brightwater Labs application take?",
                  "Filling in the Brightwater Labs application takes about 5 minutes, and we reply within two weeks.")
     assert got is not None and got.value == "about 5 minutes" and got.confidence in ("medium", "high")
-    tours = answer("How long do Brightwater Labs tours of duty last?", "Brightwater Labs tours of duty run 2 to 4 years.")
+    tours = answer("How long do Brightwater Labs tours of duty last?",
+                   "Brightwater Labs tours of duty run 2 to 4 years.")
     assert tours is not None and tours.value == "2 to 4 years"
     sabbatical = answer("How long is the Brightwater Labs sabbatical?",
                         "Every three years Brightwater Labs staff may take a 30-day paid sabbatical.")
@@ -1185,5 +1186,6 @@ def test_a_sentence_about_the_thing_asked_of_is_the_companys_on_its_own_page() -
     assert read(q, [Passage(other, 0, 1, "Careers | Brightwater Labs")]).answer is None
     # A thing the question gives the company ("its first public launch") is asked of too.
     launch = read_question("When did Brightwater Labs have its first public launch?", None, "Brightwater Labs")
-    stated = read(launch, [Passage("The first public launch occurred in October 2016.", 0, 1, "About Brightwater Labs")])
+    stated = read(launch, [Passage("The first public launch occurred in October 2016.", 0, 1,
+                                   "About Brightwater Labs")])
     assert stated.answer is not None and stated.answer.value == "October 2016"

@@ -303,8 +303,9 @@ def test_definition_pairs_the_extractor_drops_come_back_under_their_heading() ->
     content = document(page_html(f"<h1>About Acme Corp</h1>{paragraphs(ABOUT)}{chrome}{contacts}{imprint}")).content
     section = content[content.index("## Contact us"):content.index("## Imprint")]
     assert "- Press and media: Interviews and press questions; press@acme.example" in section
-    assert {"Company name: Acme GmbH", "Address: Hafenweg 3 20457 Hamburg Germany", "Contact: hello@acme.example"} <= set(
-        split_sentences(content[content.index("## Imprint"):]))
+    imprint_lines = {"Company name: Acme GmbH", "Address: Hafenweg 3 20457 Hamburg Germany",
+                     "Contact: hello@acme.example"}
+    assert imprint_lines <= set(split_sentences(content[content.index("## Imprint"):]))
     for not_a_value in ("More information", "Point of contact", "Anvils and portable holes"):
         assert not_a_value not in content  # a link elsewhere is no value; navigation is no page text
     # What the extractor keeps is not written twice.

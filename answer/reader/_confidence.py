@@ -32,7 +32,8 @@ MAX_PARSED = 16  # the best sentences the entity recogniser reads for a typed va
 FREE_TEXT_SHARE = 0.6  # of the question's key terms (IDF-weighted) that a free-text answer must hold
 INSTANCE_SHARE = 0.5  # of the key terms a sentence naming one of what is asked must hold ("its design system's licence")
 NAME_KINDS = frozenset({"person", "org", "place"})  # values the entity recogniser finds, not only confirms
-CLAUSE_KINDS = frozenset({"year", "date", "duration", "money", "number", "place"})  # values a clause of the sentence holds
+# Values a clause of the sentence holds.
+CLAUSE_KINDS = frozenset({"year", "date", "duration", "money", "number", "place"})
 
 AGREEMENT_WEIGHT = 0.15
 RIVAL_DISTANCE = 12  # a sentence about the subject proposing another value this close to the predicate is a rival

@@ -26,7 +26,9 @@ KIND_NOUNS = {"year": "a year", "date": "a date", "duration": "a length of time"
 
 # Asked how long something takes or lasts, these words ask only for the length ("How long does the application
 # take?", "How long does a tour usually last?"): what takes or lasts it is the question's other words.
-_DURATION_FILLER = frozenset("long take takes took taken last lasts lasted usually typically normally generally".split())
+_DURATION_FILLER = frozenset(
+    "long take takes took taken last lasts lasted usually typically normally generally".split()
+)
 
 _WH_WORDS = frozenset({"who", "whom", "whose", "when", "where", "what", "which", "how", "why"})
 # Words a question asks with that say nothing about the answer's content.

@@ -355,7 +355,8 @@ _SPAN_NUMBER = rf"(?:{_AMOUNT}|{_NUMBER_WORD}(?:-{_NUMBER_WORD})?|a\s+few|severa
 # frequency ("every three years", "twice a year"), an age ("30 years old") or a date ("three years ago").
 _DURATION_RE = re.compile(
     rf"(?<![\w.,/-])(?:(?:about|around|approximately|roughly|nearly|almost|over|under|up\s+to|at\s+least|more\s+than|"
-    rf"less\s+than)\s+)?{_SPAN_NUMBER}(?:\s*(?:to|-|–|or)\s*{_SPAN_NUMBER})?[\s-]+{_TIME_UNIT}\b(?![\s-]+(?:old|ago)\b)",
+    rf"less\s+than)\s+)?{_SPAN_NUMBER}(?:\s*(?:to|-|–|or)\s*{_SPAN_NUMBER})?[\s-]+{_TIME_UNIT}\b"
+    r"(?![\s-]+(?:old|ago)\b)",
     re.IGNORECASE,
 )
 _FREQUENCY_BEFORE = re.compile(r"\b(?:every|per|each|once|twice|times)\s+$", re.IGNORECASE)
