@@ -86,14 +86,19 @@ def predicate_subjects(sentence: str, is_predicate: Callable[[str], bool]) -> li
         if token.dep_ == "acl":  # "Globex, founded in 1999, is ...": the noun it modifies underwent it
             found.append((_name(token.head), obj))
             continue
-        verb = token
-        subjects = [c for c in verb.children if c.dep_ in _SUBJECTS]
-        while not subjects and verb.dep_ == "conj" and verb.head is not verb:
-            verb = verb.head
-            subjects = [c for c in verb.children if c.dep_ in _SUBJECTS]
-        if subjects:
-            found.append((_phrase(subjects[0]), obj))
+        subject = _subject_of(token)
+        if subject is not None:
+            found.append((_phrase(subject), obj))
     return found or None
+
+
+def _subject_of(verb):  # noqa: ANN001, ANN202 - spaCy Tokens
+    """A verb's grammatical subject, or the one of the verb it is conjoined to ("we launched X and shipped Y")."""
+    subjects = [c for c in verb.children if c.dep_ in _SUBJECTS]
+    while not subjects and verb.dep_ == "conj" and verb.head is not verb:
+        verb = verb.head
+        subjects = [c for c in verb.children if c.dep_ in _SUBJECTS]
+    return subjects[0] if subjects else None
 
 
 Party = Literal["doer", "object"]
@@ -454,12 +459,8 @@ def governing_parties(sentence: str, start: int, end: int) -> tuple[str, str, st
     if verb is None:
         return None
     objects = [c for c in verb.children if c.dep_ == "dobj"]
-    head = verb
-    subjects = [c for c in head.children if c.dep_ in _SUBJECTS]
-    while not subjects and head.dep_ == "conj" and head.head is not head:
-        head = head.head
-        subjects = [c for c in head.children if c.dep_ in _SUBJECTS]
-    return verb.text, _phrase(subjects[0]) if subjects else "", _head_name(objects[0]) if objects else ""
+    subject = _subject_of(verb)
+    return verb.text, _phrase(subject) if subject is not None else "", _head_name(objects[0]) if objects else ""
 
 
 def _head_name(token) -> str:  # noqa: ANN001 - a spaCy Token
