@@ -133,10 +133,10 @@ def _with_article_footer(markdown: str, tree: HtmlElement) -> str:
     Prose: a line of ``_MIN_FOOTER_SENTENCE_WORDS`` words or more ending a sentence. A footer's
     other lines are bylines, dates and link rows ("Published 7:07 PM", "Privacy Policy | Terms").
     """
-    held = f" {' '.join(words(markdown))} "
+    held = _word_run(markdown)
     prose = [line for line in article_footer_lines(tree)
              if len(line.split()) >= _MIN_FOOTER_SENTENCE_WORDS and line.rstrip("\"'”’)").endswith((".", "!", "?"))]
-    missing = [line for line in prose if f" {' '.join(words(line))} " not in held]
+    missing = [line for line in prose if _word_run(line) not in held]
     return "\n\n".join([markdown.rstrip(), *missing]) if missing else markdown
 
 
@@ -145,11 +145,11 @@ def _with_definitions(markdown: str, tree: HtmlElement) -> str:
 
     A group whose heading is not in ``markdown`` goes at the end, under that heading.
     """
-    held = f" {' '.join(words(markdown))} "
+    held = _word_run(markdown)
     lines = markdown.rstrip().split("\n")
     for group in definition_groups(tree):
         missing = [f"- {term}: {value}" for term, value in group.pairs
-                   if f" {' '.join(words(f'{term} {value}'))} " not in held]
+                   if _word_run(f"{term} {value}") not in held]
         if missing:
             lines = _in_section(lines, group, missing)
     return "\n".join(lines)
@@ -159,15 +159,21 @@ _HEADING_LINE = re.compile(r"^#{1,6}\s+(.*)$")
 
 
 def _in_section(lines: list[str], group: DefinitionGroup, items: list[str]) -> list[str]:
-    heading = " ".join(words(group.heading))
+    heading = _word_run(group.heading)
     start = next((i for i, line in enumerate(lines)
-                  if heading and (m := _HEADING_LINE.match(line)) and " ".join(words(m.group(1))) == heading), None)
+                  if group.heading and (m := _HEADING_LINE.match(line)) and _word_run(m.group(1)) == heading), None)
     if start is None:
         return [*lines, "", *([f"## {group.heading}", ""] if group.heading else []), *items]
     end = next((i for i in range(start + 1, len(lines)) if _HEADING_LINE.match(lines[i])), len(lines))
     while end > start + 1 and not lines[end - 1].strip():
         end -= 1
     return [*lines[:end], "", *items, *([""] if end < len(lines) and lines[end].strip() else []), *lines[end:]]
+
+
+def _word_run(text: str) -> str:
+    """``text``'s words, lowercased and space-separated, with a space at each end: one text holds another's words in
+    order when its run holds the other's, whatever the Markdown and punctuation between them."""
+    return f" {' '.join(words(text))} "
 
 
 def _is_whole_page_fallback(markdown: str | None) -> bool:
