@@ -92,6 +92,21 @@ def predicate_subjects(sentence: str, is_predicate: Callable[[str], bool]) -> li
     return found or None
 
 
+def beginnings(sentence: str, is_verb: Callable[[str], bool]) -> list[tuple[str, str]]:
+    """For each verb of ``sentence`` that ``is_verb`` accepts: what began (its subject, "" when it has none) and what
+    it began (its direct object or clause, "" when it began itself), as the trained parser reads them.
+    "Mastodon started in 2016 as a project" -> [("Mastodon", "")]; "Jane Roe started Acme" -> [("Jane Roe", "Acme")];
+    "We started using Rust" -> [("We", "using Rust")]."""
+    found = []
+    for token in _parsed(sentence):
+        if not is_verb(token.text) or not token.tag_.startswith("VB"):
+            continue
+        begun = [c for c in token.children if c.dep_ in ("dobj", "xcomp", "ccomp")]
+        subject = _subject_of(token)
+        found.append((_phrase(subject) if subject is not None else "", _phrase(begun[0]) if begun else ""))
+    return found
+
+
 def _subject_of(verb):  # noqa: ANN001, ANN202 - spaCy Tokens
     """A verb's grammatical subject, or the one of the verb it is conjoined to ("we launched X and shipped Y")."""
     subjects = [c for c in verb.children if c.dep_ in _SUBJECTS]

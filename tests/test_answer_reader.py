@@ -1189,3 +1189,22 @@ def test_a_sentence_about_the_thing_asked_of_is_the_companys_on_its_own_page() -
     stated = read(launch, [Passage("The first public launch occurred in October 2016.", 0, 1,
                                    "About Brightwater Labs")])
     assert stated.answer is not None and stated.answer.value == "October 2016"
+
+
+def test_the_company_itself_starting_is_its_founding() -> None:
+    # Three years and a related word each: only the company's own start ("started in 2016", no object) is its founding.
+    texts = ("Brightwater Labs started in 2016 as a student project by Ana Ruiz, a sailor since 2008.",
+             "The project was incorporated as a cooperative in 2021.",
+             "In 2023, the team began the move to a new lab in Porto.")
+    started = answer("When was Brightwater Labs established?", *texts)
+    assert started is not None and (started.value, started.confidence) == ("2016", "medium")
+    begun = answer("When was Brightwater Labs established?", "Jane Roe started Brightwater Labs in 2015.")
+    assert begun is not None and (begun.value, begun.confidence) == ("2015", "medium")
+    # What the company began is not the company's beginning.
+    for other in ("In 2019, Brightwater Labs started a podcast about rivers.",
+                  "In 2019, Brightwater Labs started using solar power in its lab.",
+                  "In 2019, the Brightwater Labs podcast started."):
+        begun = answer("When was Brightwater Labs established?", other)
+        assert begun is None or begun.confidence == "low", (other, begun)
+
+

@@ -17,11 +17,11 @@ from cikb.answer.entities import (
 )
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
-from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
+from cikb.core.vocabulary import RELATED_WEIGHT, match_weight, relation
 from cikb.answer.reader._words import MIN_WORDS, SELF_NOUNS, plain, stems_in, stems_of, tokens_of
 from cikb.answer.reader._question import CONTACT_ASKED, TOTAL, TYPED_KINDS, Question
 from cikb.answer.reader._subject import (
-    LABEL_LINE, after_leading_date, creates_other, mentions_subject, our_role, owned_predicate, refers_to_subject,
+    LABEL_LINE, after_leading_date, began_itself, creates_other, mentions_subject, our_role, owned_predicate, refers_to_subject,
     subject_role,
 )
 from cikb.answer.reader._spans import Span, contact_spans, holds_postal_address, normal, spans, subject_is_patient
@@ -123,7 +123,15 @@ _OWNER_AFTER = re.compile(rf"\b(?P<role>{_ROLE})\s+(?:of|at)\s+(?:the\s+)?(?P<ow
 def reading_stems(q: Question, s: Sentence) -> set[str]:
     """The stems a sentence is matched to the question by: its own, less a role someone else holds (person
     questions), plus the contact words when it holds the contact asked for ("Write to press@acme.example"
-    answers "What is Acme's email address?"), plus "address" when it holds a postal address (place questions)."""
+    answers "What is Acme's email address?"), plus "address" when it holds a postal address (place questions),
+    plus "found" when the company itself began ("Mastodon started in 2016 as an open-source project")."""
+    stems = _kind_stems(q, s)
+    if any("found" in relation(t) for t in q.terms) and began_itself(q, s.plain):
+        return stems | {"found"}
+    return stems
+
+
+def _kind_stems(q: Question, s: Sentence) -> set[str]:
     if q.kind == "contact":
         if not contact_spans(q, s.plain):
             return s.stems

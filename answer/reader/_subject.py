@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-from cikb.answer.entities import imperative_on_us
+from cikb.answer.entities import beginnings, imperative_on_us
 from cikb.core.vocabulary import match_weight
-from cikb.answer.reader._words import DATE_RE, LEGAL_SUFFIXES, POSTAL_RE, SELF_NOUNS, YEAR_RE, stems_of, tokens_of
+from cikb.answer.reader._words import DATE_RE, LEGAL_SUFFIXES, POSTAL_RE, SELF_NOUNS, YEAR_RE, stems_in, stems_of, tokens_of
 from cikb.answer.reader._question import Question, bare
 
 _PRONOUN_SUBJECT = frozenset({"it", "its", "we", "our", "they", "their"})
@@ -89,6 +89,28 @@ def creates_other(q: Question, sentence: str) -> bool:
         if _names_the_asked(q, after):
             return False  # what the question asks about: "we launched HEY in June 2020" for "When did Acme launch HEY?"
     return found_any
+
+
+# The words "found" is related to that say something began: the company's own start is its founding.
+_BEGIN_STEMS = frozenset({"start", "began", "begin", "launch"})
+
+
+def began_itself(q: Question, sentence: str) -> bool:
+    """The company itself began ("Mastodon started in 2016 as an open-source project", "Acme was launched in 2015")
+    or was begun ("Jane Roe started Acme in 1999"): the parse gives a start, begin or launch verb the company's bare
+    name as its subject and nothing begun, or as what it began. "We started a podcast", "the team began the
+    process" and "Acme started using Rust" begin something else; "it started" may be anything."""
+    if not stems_in(sentence) & _BEGIN_STEMS:
+        return False
+    parties = beginnings(sentence, lambda word: bool(stems_of(word.lower()) & _BEGIN_STEMS))
+    return any((_is_bare_name(q, doer) and not begun) or _is_bare_name(q, begun) for doer, begun in parties)
+
+
+def _is_bare_name(q: Question, phrase: str) -> bool:
+    """The phrase is the subject's name and nothing more ("Mastodon", "the Acme Corporation"; not "a new Acme podcast")."""
+    words = [bare(w.lower()) for w, _, _ in tokens_of(phrase) if w.lower() not in ("the", "a", "an")]
+    own = set(q.subject_words) | set(q.subject_acronyms) | set(q.subject_terms)
+    return bool(words) and all(w in own or w in LEGAL_SUFFIXES for w in words)
 
 
 def _names_the_asked(q: Question, after: list[str]) -> bool:
