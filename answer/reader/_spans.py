@@ -36,7 +36,8 @@ _MONEY_RE = re.compile(
 _NUMBER_WORD = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
                 r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|dozen)")
 _NUMBER_RE = re.compile(
-    rf"(?<![\w.,/-])(?:{_AMOUNT})(?:{_MULTIPLIER}|\s?(?:%|percent\b))?(?![\w/-])"  # "19% of": no word boundary after %
+    # "19% of": no word boundary after %; "a 50-employee firm" counts employees (a measure), "555-0100" nothing
+    rf"(?<![\w.,/-])(?:{_AMOUNT})(?:{_MULTIPLIER}|\s?(?:%|percent\b))?(?![\w/]|-(?![a-z]{{2}}))"
     rf"|\b{_NUMBER_WORD}(?:[\s-]+(?:and\s+)?{_NUMBER_WORD})*\b(?:\s(?:million|billion)\b)?",
     re.IGNORECASE,
 )
