@@ -78,7 +78,9 @@ def main() -> int:
         "min_cosine_gpu_cpu_documents": documents,
         "cosine_gpu_cpu_query": float(gpu.embed_query(query) @ cpu.embed_query(query)),
         "golden_max_deviation": float(np.abs(golden - np.array(GOLDEN_TORCH_FP32)).max()),
-        "token_counts_agree": all(gpu.tokenizer.count_tokens(t) == len(gpu._model.tokenizer(t)["input_ids"]) for t in sample),
+        "token_counts_agree": all(
+            gpu.tokenizer.count_tokens(t) == len(gpu._model.tokenizer(t)["input_ids"]) for t in sample
+        ),
         "gpu_texts_per_s": texts_per_second(gpu, texts),
         "cpu_texts_per_s": texts_per_second(cpu, sample),
         "cpu_threads": torch.get_num_threads(),

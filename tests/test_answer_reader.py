@@ -1211,7 +1211,8 @@ def test_the_company_itself_starting_is_its_founding() -> None:
 
 def test_a_count_joined_to_its_noun_by_a_hyphen_counts_it() -> None:
     # "a 50-employee firm" counts employees, as "a two-person team" counts people.
-    firm = answer("How many employees does Brightwater Labs have?", "Brightwater Labs is a 50-employee firm based in Porto.")
+    firm = answer("How many employees does Brightwater Labs have?",
+                  "Brightwater Labs is a 50-employee firm based in Porto.")
     assert firm is not None and firm.value == "50"
     # A measure of another unit, or a number joined by a hyphen to another number, counts no employees.
     for other in ("Brightwater Labs has a 5-year plan and a 24-hour hotline.",

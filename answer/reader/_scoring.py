@@ -21,8 +21,8 @@ from cikb.core.vocabulary import RELATED_WEIGHT, match_weight, relation
 from cikb.answer.reader._words import MIN_WORDS, SELF_NOUNS, plain, stems_in, stems_of, tokens_of
 from cikb.answer.reader._question import CONTACT_ASKED, TOTAL, TYPED_KINDS, Question
 from cikb.answer.reader._subject import (
-    LABEL_LINE, after_leading_date, began_itself, creates_other, mentions_subject, our_role, owned_predicate, refers_to_subject,
-    subject_role,
+    LABEL_LINE, after_leading_date, began_itself, creates_other, mentions_subject, our_role, owned_predicate,
+    refers_to_subject, subject_role,
 )
 from cikb.answer.reader._spans import Span, contact_spans, holds_postal_address, normal, spans, subject_is_patient
 

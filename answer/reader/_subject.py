@@ -8,7 +8,9 @@ import re
 
 from cikb.answer.entities import beginnings, imperative_on_us
 from cikb.core.vocabulary import match_weight
-from cikb.answer.reader._words import DATE_RE, LEGAL_SUFFIXES, POSTAL_RE, SELF_NOUNS, YEAR_RE, stems_in, stems_of, tokens_of
+from cikb.answer.reader._words import (
+    DATE_RE, LEGAL_SUFFIXES, POSTAL_RE, SELF_NOUNS, YEAR_RE, stems_in, stems_of, tokens_of,
+)
 from cikb.answer.reader._question import Question, bare
 
 _PRONOUN_SUBJECT = frozenset({"it", "its", "we", "our", "they", "their"})
@@ -107,7 +109,8 @@ def began_itself(q: Question, sentence: str) -> bool:
 
 
 def _is_bare_name(q: Question, phrase: str) -> bool:
-    """The phrase is the subject's name and nothing more ("Mastodon", "the Acme Corporation"; not "a new Acme podcast")."""
+    """The phrase is the subject's name and nothing more ("Mastodon", "the Acme Corporation"; not "a new Acme
+    podcast")."""
     words = [bare(w.lower()) for w, _, _ in tokens_of(phrase) if w.lower() not in ("the", "a", "an")]
     own = set(q.subject_words) | set(q.subject_acronyms) | set(q.subject_terms)
     return bool(words) and all(w in own or w in LEGAL_SUFFIXES for w in words)
