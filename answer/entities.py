@@ -107,6 +107,33 @@ def beginnings(sentence: str, is_verb: Callable[[str], bool]) -> list[tuple[str,
     return found
 
 
+def only_beside_the_main_clause(sentence: str, is_term: Callable[[str], bool]) -> bool:
+    """Every word ``is_term`` accepts sits beside the main clause, as the trained parser reads it: in an adverbial
+    clause or a prepositional phrase set before its subject ("As part of the federal government, we are building a
+    team ...", "Since you work remotely, we want ...") or in an apposition to its subject ("ISRG, the non-profit
+    entity behind X, is pleased to announce ..."). What the sentence asserts is then about something else. False
+    when no word is accepted."""
+    doc = _parsed(sentence)
+    roots = [t for t in doc if t.dep_ == "ROOT"]
+    terms = [t for t in doc if is_term(t.text)]
+    if len(roots) != 1 or not terms:
+        return False
+    root = roots[0]
+    subject = _subject_of(root)
+    return all(_beside(term, root, subject) for term in terms)
+
+
+def _beside(token, root, subject) -> bool:  # noqa: ANN001 - spaCy Tokens, compared by position (each access is new)
+    stops = {root.i} | ({subject.i} if subject is not None else set())
+    while token.i not in stops and token.head.i not in stops and token.head.i != token.i:
+        token = token.head
+    if token.i in stops:
+        return False
+    if token.head.i == root.i:  # set before the subject: "As part of X, we ...", "Since you work remotely, we ..."
+        return token.dep_ in ("advcl", "prep") and subject is not None and token.i < subject.i
+    return token.dep_ == "appos"  # beside the subject: "ISRG, the non-profit entity behind X, is ..."
+
+
 def _subject_of(verb):  # noqa: ANN001, ANN202 - spaCy Tokens
     """A verb's grammatical subject, or the one of the verb it is conjoined to ("we launched X and shipped Y")."""
     subjects = [c for c in verb.children if c.dep_ in _SUBJECTS]

@@ -1218,3 +1218,20 @@ def test_a_count_joined_to_its_noun_by_a_hyphen_counts_it() -> None:
     for other in ("Brightwater Labs has a 5-year plan and a 24-hour hotline.",
                   "Call Brightwater Labs on 555-0100 for the 2015-16 report."):
         assert answer("How many employees does Brightwater Labs have?", other) is None
+
+
+def test_the_questions_words_only_beside_the_main_clause_state_nothing() -> None:
+    # The question's words in a phrase set before the subject or beside it, as the parse reads them: the sentence
+    # asserts something else, and is related reading at most.
+    def read_text(question: str, text: str):  # noqa: ANN202
+        return read(read_question(question, None, "Brightwater Labs"), [Passage(text, 0, 1)])
+
+    part = "Which part of the federal government does Brightwater Labs sit within?"
+    aside = read_text(part, "As part of the federal government, Brightwater Labs is building a team that reflects "
+                            "the country.")
+    assert aside.answer is None and aside.unsure is not None
+    entity = "What kind of legal entity is Brightwater Labs?"
+    beside = read_text(entity, "Brightwater Labs, a legal entity under Dutch law, is pleased to announce a new lab.")
+    assert beside.answer is None
+    stated = read_text(entity, "Brightwater Labs is a legal entity under Dutch law, a cooperative.")
+    assert stated.answer is not None and "cooperative" in stated.answer.value

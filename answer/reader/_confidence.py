@@ -13,8 +13,8 @@ from typing import Literal
 
 from cikb.answer.entities import (
     KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of, counted_in_question,
-    counted_noun, defines, governing_parties, modifies_a_noun, party_extents, predicate_subjects, role_statements,
-    stated_as_own, stranded_preposition, told_in_the_past, vetoed,
+    counted_noun, defines, governing_parties, modifies_a_noun, only_beside_the_main_clause, party_extents,
+    predicate_subjects, role_statements, stated_as_own, stranded_preposition, told_in_the_past, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
@@ -240,6 +240,9 @@ def states_question(q: Question, s: Sentence) -> bool:
         return False  # stated by its form or its label only: "We incorporated new features" names no legal name
     if not _holds_asked_noun(q, s):
         return False  # "Under which licence ...": a sentence without a licence names none
+    if only_beside_the_main_clause(s.plain, lambda word: any(match_weight(t, stems_of(word.lower())) > 0
+                                                             for t in q.terms)):
+        return False  # "As part of the federal government, we are building a team": it says what they build
     if s.role == 2 and s.coverage >= INSTANCE_SHARE and instance_spans(q, s.plain):
         return True  # led by the subject, it names one of what is asked: "Acme is offered under the MIT licence"
     stems = reading_stems(q, s)
