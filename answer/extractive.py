@@ -145,7 +145,9 @@ def sure_answer_first(question: str, company: str, chunks: list[ScoredChunk]) ->
 
 def _passage(item: ScoredChunk, ref: int, rank: int) -> Passage:
     """A chunk as the reader reads it: its text, page title and when what it says held."""
-    return Passage(item.chunk.text, ref, rank, item.chunk.metadata.title, item.chunk.metadata.as_of)
+    metadata = item.chunk.metadata
+    return Passage(item.chunk.text, ref, rank, metadata.title, metadata.as_of,
+                   own_site=metadata.source_type == "website")
 
 
 def _dense(reading: Reading, embed_sentences: SentenceEmbedder, query_vector: np.ndarray) -> None:

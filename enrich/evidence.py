@@ -63,6 +63,7 @@ def passages_from_chunks(chunks: list[ScoredChunk]) -> list[Passage]:
                                 published=sc.chunk.metadata.published),
             rank=sc.rank,
             as_of=sc.chunk.metadata.as_of,
+            own_site=sc.chunk.metadata.source_type == "website",
         )
         for sc in chunks
     ]

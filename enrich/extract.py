@@ -25,6 +25,7 @@ class Passage:
     source: EnrichSource
     rank: int = 1
     as_of: date | None = None  # when what it says held (a KB chunk's ChunkMetadata.as_of); None for web text
+    own_site: bool = False  # a KB chunk from the company's own website (not a web search's page)
 
 
 @dataclass
@@ -42,7 +43,7 @@ def read_passages(question: str, column_type: ColumnType, passages: list[Passage
                   options: list[str] | None = None) -> Reading:
     """The reader's reading of ``passages`` for a cell's question."""
     q = read_question(question, column_type, company, options or [])
-    return read(q, [ReaderPassage(p.text, p.source, p.rank, p.source.title, p.as_of) for p in passages])
+    return read(q, [ReaderPassage(p.text, p.source, p.rank, p.source.title, p.as_of, p.own_site) for p in passages])
 
 
 def extract_answer(question: str, column_type: ColumnType, passages: list[Passage], *, company: str = "",

@@ -20,10 +20,11 @@ def scored_chunk(text: str, rank: int, company: str = "acme-corp", url: str | No
     return ScoredChunk(chunk=chunk, score=1 / (60 + rank), dense_score=0.6 - rank / 100, rank=rank)
 
 
-def retrieval(question: str, texts: list[str], company: str | None = "acme-corp") -> RetrievalResult:
-    """A RetrievalResult whose context is ``texts``, ranked in order."""
+def retrieval(question: str, texts: list[str], company: str | None = "acme-corp",
+              title: str | None = None) -> RetrievalResult:
+    """A RetrievalResult whose context is ``texts``, ranked in order (each on a page titled ``title``, if given)."""
     cfg = RetrieveSettings()
-    chunks = [scored_chunk(text, rank) for rank, text in enumerate(texts, start=1)]
+    chunks = [scored_chunk(text, rank, title=title) for rank, text in enumerate(texts, start=1)]
     trace = RetrievalTrace(
         query=question, company=CompanyChoice(slug=company, source="explicit" if company else "none"),
         prefetch_limit=cfg.prefetch_limit, rrf_k=cfg.rrf_k, top_k=cfg.top_k, score_threshold=0.3,

@@ -1235,3 +1235,28 @@ def test_the_questions_words_only_beside_the_main_clause_state_nothing() -> None
     assert beside.answer is None
     stated = read_text(entity, "Brightwater Labs is a legal entity under Dutch law, a cooperative.")
     assert stated.answer is not None and "cooperative" in stated.answer.value
+
+
+def test_a_label_line_on_the_companys_own_website_is_the_companys() -> None:
+    # The page's title need not name the company: its own website's "Phone number:" line is its own phone number,
+    # a line naming another organisation is not, and the same line found elsewhere is not about it.
+    q = read_question("What is Brightwater Labs' phone number?", None, "Brightwater Labs")
+    title = "Address, phone number and other office information"
+
+    def read_line(line: str, own_site: bool):  # noqa: ANN202
+        return read(q, [Passage(line, 0, 1, title, own_site=own_site)])
+
+    own = read_line("Phone number: +1 650 273 5591", own_site=True)
+    assert own.answer is not None and own.answer.value == "+1 650 273 5591"
+    assert read_line("Phone number: +1 650 273 5591", own_site=False).answer is None
+    assert read_line("Bank of Porto phone number: +1 650 273 5592", own_site=True).answer is None
+
+
+def test_ask_and_enrich_read_the_companys_own_website_alike() -> None:
+    question = "What is Brightwater Labs' phone number?"
+    result = retrieval(question, ["Phone number: +1 650 273 5591"], company="brightwater-labs",
+                       title="Office information")
+    result.trace.company.matched = "Brightwater Labs"
+    asked = Answerer().answer(question, result)
+    cell = extract_answer(question, "text", passages_from_chunks(result.context), company="Brightwater Labs")
+    assert asked.short_answer == cell.value == "+1 650 273 5591"

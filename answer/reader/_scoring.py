@@ -47,6 +47,7 @@ class Passage:
     rank: int = 1
     title: str = ""
     as_of: date | None = None  # when what it says held (ChunkMetadata.as_of); None: not known
+    own_site: bool = False  # a page of the company's own website (gathered as its website source)
 
 
 @dataclass
@@ -159,6 +160,16 @@ def _role_stems(q: Question, s: Sentence) -> set[str]:
     return stems_in(rest)
 
 
+def _the_pages_own_line(q: Question, s: Sentence) -> bool:
+    """A label line is about the page's subject: the company, where the page's title names it, or where the page is
+    on the company's own website and the line names no other organisation ("Phone number: (650) 273-5591" on
+    "General office information"; not "Bank Address: JPMorgan Chase New York, NY 10017")."""
+    if mentions_subject(q, s.passage.title or ""):
+        return True
+    return (s.passage.own_site and bool(q.subject_terms)
+            and all(mentions_subject(q, name) for name in organisations(s.plain)))
+
+
 def page_role(q: Question, s: Sentence) -> bool:
     """A role set beside a name, with no organisation named in the sentence, on a page whose title names the
     subject: "Jane Roe, co-founder and CTO, leads engineering." on "About Acme" is Acme's CTO; beside
@@ -224,8 +235,7 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
             s.role = 0  # "It" names what the sentence before is about: "Getting ease of use right ... It's a dance"
         if s.role == 1 and owned_predicate(q, s.plain):
             s.role = 2  # "Since its founding in 2013, ISRG's ...": the predicate is the subject's
-        elif (s.role == 0 and LABEL_LINE.match(s.plain)
-              and mentions_subject(q, s.passage.title or "")):
+        elif s.role == 0 and LABEL_LINE.match(s.plain) and _the_pages_own_line(q, s):
             s.role = 2  # "Address: 548 Market St" on "About Acme" or under "Facts about Acme": the page's subject
         elif (s.role == 0 and subjectless_past(after_leading_date(s.plain) or s.plain)
               and mentions_subject(q, s.passage.title or "")):
