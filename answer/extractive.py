@@ -144,7 +144,8 @@ def sure_answer_first(question: str, company: str, chunks: list[ScoredChunk]) ->
 
 
 def _passage(item: ScoredChunk, ref: int, rank: int) -> Passage:
-    """A chunk as the reader reads it: its text, page title and when what it says held."""
+    """A chunk as the reader reads it: its text, page title, when what it says held and whether its page is on the
+    company's own website."""
     metadata = item.chunk.metadata
     return Passage(item.chunk.text, ref, rank, metadata.title, metadata.as_of,
                    own_site=metadata.source_type == "website")
