@@ -156,10 +156,15 @@ def test_a_name_written_with_an_apostrophe_is_the_subject_not_a_key_term() -> No
     texts = ["The goal of Let's Encrypt is to make turning on HTTPS as easy as possible.", "Address: 548 Market St, San Francisco, CA 94104, USA"]
     result = retrieval(question, texts, company="lets-encrypt")
     result.trace.company = result.trace.company.model_copy(update={"matched": "lets encrypt", "name": "Let's Encrypt"})
-    # The address line is on no page titled for the company: related reading, read for the right place.
+    # The address line is on a news page not titled for the company: related reading, read for the right place.
+    result.context[1].chunk.metadata.source_type = "news"
     answer = Answerer().answer(question, result)
     assert answer.abstained and answer.related[0].text == "Address: 548 Market St, San Francisco, CA 94104, USA"
     result.context[1].chunk.metadata.title = "Contact Let's Encrypt"
+    assert Answerer().answer(question, result).short_answer == "548 Market St, San Francisco, CA 94104, USA"
+    # On the company's own website the line is the company's whatever the page's title (it names no one else).
+    result.context[1].chunk.metadata.source_type = "website"
+    result.context[1].chunk.metadata.title = "Contact"
     assert Answerer().answer(question, result).short_answer == "548 Market St, San Francisco, CA 94104, USA"
 
 
