@@ -110,8 +110,8 @@ def beginnings(sentence: str, is_verb: Callable[[str], bool]) -> list[tuple[str,
 def only_beside_the_main_clause(sentence: str, is_term: Callable[[str], bool]) -> bool:
     """Every word ``is_term`` accepts sits beside the main clause, as the trained parser reads it: in an adverbial
     clause or a prepositional phrase set before its subject ("As part of the federal government, we are building a
-    team ...", "Since you work remotely, we want ...") or in an apposition to its subject ("ISRG, the non-profit
-    entity behind X, is pleased to announce ..."). What the sentence asserts is then about something else. False
+    team ...", "Since you work remotely, we want ...") or in an apposition to its subject ("Acme, a legal entity
+    under Dutch law, is pleased to announce ..."). What the sentence asserts is then about something else. False
     when no word is accepted."""
     doc = _parsed(sentence)
     roots = [t for t in doc if t.dep_ == "ROOT"]
@@ -131,7 +131,7 @@ def _beside(token, root, subject) -> bool:  # noqa: ANN001 - spaCy Tokens, compa
         return False
     if token.head.i == root.i:  # set before the subject: "As part of X, we ...", "Since you work remotely, we ..."
         return token.dep_ in ("advcl", "prep") and subject is not None and token.i < subject.i
-    return token.dep_ == "appos"  # beside the subject: "ISRG, the non-profit entity behind X, is ..."
+    return token.dep_ == "appos"  # beside the subject: "Acme, a legal entity under Dutch law, is ..."
 
 
 def _subject_of(verb):  # noqa: ANN001, ANN202 - spaCy Tokens
