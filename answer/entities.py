@@ -137,7 +137,7 @@ def _beside(token, root, subject) -> bool:  # noqa: ANN001 - spaCy Tokens, compa
 def _subject_of(verb):  # noqa: ANN001, ANN202 - spaCy Tokens
     """A verb's grammatical subject, or the one of the verb it is conjoined to ("we launched X and shipped Y")."""
     subjects = [c for c in verb.children if c.dep_ in _SUBJECTS]
-    while not subjects and verb.dep_ == "conj" and verb.head is not verb:
+    while not subjects and verb.dep_ == "conj" and verb.head.i != verb.i:  # by position: each access is a new Token
         verb = verb.head
         subjects = [c for c in verb.children if c.dep_ in _SUBJECTS]
     return subjects[0] if subjects else None

@@ -21,8 +21,8 @@ from cikb.core.vocabulary import RELATED_WEIGHT, match_weight, relation
 from cikb.answer.reader._words import MIN_WORDS, SELF_NOUNS, plain, stems_in, stems_of, tokens_of
 from cikb.answer.reader._question import CONTACT_ASKED, TOTAL, TYPED_KINDS, Question
 from cikb.answer.reader._subject import (
-    LABEL_LINE, after_leading_date, began_itself, creates_other, mentions_subject, our_role, owned_predicate,
-    refers_to_subject, subject_role,
+    BEGIN_STEMS, LABEL_LINE, after_leading_date, began_itself, creates_other, mentions_subject, our_role,
+    owned_predicate, refers_to_subject, subject_role,
 )
 from cikb.answer.reader._spans import Span, contact_spans, holds_postal_address, normal, spans, subject_is_patient
 
@@ -127,7 +127,7 @@ def reading_stems(q: Question, s: Sentence) -> set[str]:
     answers "What is Acme's email address?"), plus "address" when it holds a postal address (place questions),
     plus "found" when the company itself began ("Mastodon started in 2016 as an open-source project")."""
     stems = _kind_stems(q, s)
-    if any("found" in relation(t) for t in q.terms) and began_itself(q, s.plain):
+    if s.stems & BEGIN_STEMS and any("found" in relation(t) for t in q.terms) and began_itself(q, s.plain):
         return stems | {"found"}
     return stems
 
@@ -162,8 +162,8 @@ def _role_stems(q: Question, s: Sentence) -> set[str]:
 
 def _the_pages_own_line(q: Question, s: Sentence) -> bool:
     """A label line is about the page's subject: the company, where the page's title names it, or where the page is
-    on the company's own website and the line names no other organisation ("Phone number: (650) 273-5591" on
-    "General office information"; not "Bank Address: JPMorgan Chase New York, NY 10017")."""
+    on the company's own website and the line names no other organisation ("Tel.: +1 555 0100" on "General office
+    information"; not "Bank address: Globex Bank, New York, NY 10017")."""
     if mentions_subject(q, s.passage.title or ""):
         return True
     return (s.passage.own_site and bool(q.subject_terms)

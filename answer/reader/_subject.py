@@ -9,7 +9,7 @@ import re
 from cikb.answer.entities import beginnings, imperative_on_us
 from cikb.core.vocabulary import match_weight
 from cikb.answer.reader._words import (
-    DATE_RE, LEGAL_SUFFIXES, POSTAL_RE, SELF_NOUNS, YEAR_RE, stems_in, stems_of, tokens_of,
+    DATE_RE, LEGAL_SUFFIXES, POSTAL_RE, SELF_NOUNS, YEAR_RE, stems_of, tokens_of,
 )
 from cikb.answer.reader._question import Question, bare
 
@@ -94,17 +94,16 @@ def creates_other(q: Question, sentence: str) -> bool:
 
 
 # The words "found" is related to that say something began: the company's own start is its founding.
-_BEGIN_STEMS = frozenset({"start", "began", "begin", "launch"})
+BEGIN_STEMS = frozenset({"start", "began", "begin", "launch"})
 
 
 def began_itself(q: Question, sentence: str) -> bool:
     """The company itself began ("Mastodon started in 2016 as an open-source project", "Acme was launched in 2015")
     or was begun ("Jane Roe started Acme in 1999"): the parse gives a start, begin or launch verb the company's bare
     name as its subject and nothing begun, or as what it began. "We started a podcast", "the team began the
-    process" and "Acme started using Rust" begin something else; "it started" may be anything."""
-    if not stems_in(sentence) & _BEGIN_STEMS:
-        return False
-    parties = beginnings(sentence, lambda word: bool(stems_of(word.lower()) & _BEGIN_STEMS))
+    process" and "Acme started using Rust" begin something else; "it started" may be anything. Parsed: callers
+    ask only of a sentence holding one of :data:`BEGIN_STEMS`."""
+    parties = beginnings(sentence, lambda word: bool(stems_of(word.lower()) & BEGIN_STEMS))
     return any((_is_bare_name(q, doer) and not begun) or _is_bare_name(q, begun) for doer, begun in parties)
 
 
