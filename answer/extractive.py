@@ -30,6 +30,7 @@ from cikb.answer.reader import (
     Reading,
     Sentence,
     read,
+    read_asked,
     read_question,
     own_terms,
     rerank,
@@ -84,8 +85,9 @@ def extract_answer(
 ) -> ExtractiveAnswer:
     """The 1-3 best sentences of ``context`` for ``question`` (about ``company``, also called ``aliases``), with
     their source numbers."""
-    q = read_question(question, None, company, aliases=aliases)
-    reading = read(q, [_passage(item, number, number) for number, item in enumerate(context, start=1)])
+    reading = read_asked(question, [_passage(item, number, number) for number, item in enumerate(context, start=1)],
+                         company=company, aliases=aliases)
+    q = reading.question
     if q.kind in TYPED_KINDS:
         if reading.answer is None:
             return _unanswered(q, reading)
@@ -181,7 +183,7 @@ def _choose(reading: Reading, first: Sentence) -> list[Sentence]:
             continue
         if candidate.negated or candidate.boilerplate or candidate.role == 0:  # may answer first, never follow up
             continue
-        if reading.question.kind == "contact" and not candidate.spans:
+        if reading.question.kind in ("contact", "identifier") and not candidate.spans:
             continue  # "email address": a postal "Address: ..." line adds a word, not an e-mail address
         adds = own_terms(candidate, terms) - covered
         close = candidate.score >= FOLLOW_UP_SHARE * top

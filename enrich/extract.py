@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from cikb.answer.reader import KIND_NOUNS, Reading, read, read_question
+from cikb.answer.reader import KIND_NOUNS, Reading, read_asked
 from cikb.answer.reader import Passage as ReaderPassage
 
 from cikb.enrich.models import ColumnType, Confidence, EnrichSource
@@ -42,8 +42,8 @@ class Candidate:
 def read_passages(question: str, column_type: ColumnType, passages: list[Passage], *, company: str = "",
                   options: list[str] | None = None) -> Reading:
     """The reader's reading of ``passages`` for a cell's question."""
-    q = read_question(question, column_type, company, options or [])
-    return read(q, [ReaderPassage(p.text, p.source, p.rank, p.source.title, p.as_of, p.own_site) for p in passages])
+    passages_read = [ReaderPassage(p.text, p.source, p.rank, p.source.title, p.as_of, p.own_site) for p in passages]
+    return read_asked(question, passages_read, column_type=column_type, company=company, options=options or [])
 
 
 def extract_answer(question: str, column_type: ColumnType, passages: list[Passage], *, company: str = "",

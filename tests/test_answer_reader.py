@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 from answer_helpers import retrieval, scored_chunk
 from cikb.answer import ABSTENTION, Answerer
-from cikb.answer.reader import Passage, normal_date, number_value, read, read_question, split_sentences, states_question
+from cikb.answer.reader import (
+    Passage, normal_date, number_value, read, read_asked, read_question, split_sentences, states_question,
+)
 from cikb.enrich.evidence import passages_from_chunks
 from cikb.enrich.extract import extract_answer
 
@@ -40,6 +42,12 @@ def kind_of(question: str) -> str:
         ("What is the email address of Brightwater Labs?", None, "contact"),  # not a place
         ("What is Brightwater Labs' phone number?", None, "contact"),  # not a quantity
         ("How many phone lines does Brightwater Labs run?", None, "number"),
+        ("What is Brightwater Labs' EIN?", None, "identifier"),  # not free text
+        ("What is the registration number of Brightwater Labs?", None, "identifier"),  # not a count
+        ("How many VAT numbers does Brightwater Labs hold?", None, "number"),  # a count of them
+        ("What EIN number does Brightwater Labs file under?", None, "identifier"),
+        ("Brightwater Labs' DUNS number", "number", "number"),  # a number column stays one
+        ("In which city is the commercial register of Brightwater Labs kept?", None, "place"),
     ],
 )
 def test_the_question_is_typed(question: str, column_type: str | None, kind: str) -> None:
@@ -177,7 +185,8 @@ def test_nothing_of_the_kind_asked_is_no_answer_and_free_text_is_low() -> None:
 
 
 ABOUT = ("# About Brightwater Labs\n\nBrightwater Labs builds water filters for homes and clinics. "
-         "The company was founded in 2016 by Ana Ruiz and Tomas Berg. It is headquartered in Porto, Portugal.")
+         "The company was founded in 2016 by Ana Ruiz and Tomas Berg. It is headquartered in Porto, Portugal. "
+         "Brightwater Labs (VAT number PT 509876543) files its accounts in Porto.")
 NEWS = ("# Brightwater opens a plant\n\nBrightwater Labs opened a second plant in Braga in 2023. "
         "The plant employs 85 people.")
 
@@ -185,7 +194,8 @@ NEWS = ("# Brightwater opens a plant\n\nBrightwater Labs opened a second plant i
 @pytest.mark.parametrize(
     ("question", "column_type"),
     [("What year was Brightwater Labs founded?", "text"), ("Who founded Brightwater Labs?", "text"),
-     ("Where is Brightwater Labs headquartered?", "text"), ("How many people does the Braga plant of Brightwater Labs employ?", "text")],
+     ("Where is Brightwater Labs headquartered?", "text"), ("How many people does the Braga plant of Brightwater Labs employ?", "text"),
+     ("What is the VAT number of Brightwater Labs?", "text")],
 )
 def test_ask_and_enrich_give_the_same_answer_from_the_same_chunks(question: str, column_type: str) -> None:
     result = retrieval(question, [NEWS, ABOUT], company="brightwater-labs")
@@ -381,6 +391,35 @@ def test_a_contact_question_is_answered_by_the_address_or_number_itself() -> Non
     # A run of years is no phone number, and a page that states none gives none.
     assert answer("What is Brightwater Labs' phone number?", contact[3]) is None
     assert answer("What is the email address of Brightwater Labs?", contact[2]) is None
+
+
+def test_a_registry_or_tax_identifier_is_the_code_its_name_labels() -> None:
+    page = ("Brightwater Labs, Inc. (EIN 12-3456789) is a 501(c)(3) nonprofit founded in 2015.",
+            "Call us on +1 415 555 0100 between 9am and 5pm.",
+            "Brightwater Labs' UEI is F1QZXZNLZJF2 and its DUNS number: 117775232.")
+    ein = answer("What is the EIN of Brightwater Labs?", *page)
+    assert (ein.value, ein.confidence) == ("12-3456789", "medium")  # the bracketed identifier is no aside
+    # The acronym on the page answers the name in full in the question, and the other way round.
+    assert answer("What is Brightwater Labs' unique entity identifier?", *page).value == "F1QZXZNLZJF2"
+    assert answer("What is the D-U-N-S number of Brightwater Labs?", *page).value == "117775232"
+    # A number that no name of the identifier labels (a phone number, a founding year) is no identifier.
+    assert answer("What is the VAT number of Brightwater Labs?", *page) is None
+    assert answer("What is Brightwater Labs' EIN?", page[1], "Brightwater Labs filed its first EIN form in 2015.") is None
+    # Kept beside the name, an identifier's name is no organisation's.
+    assert answer("Which organisation is Brightwater Labs' fiscal host?",
+                  "The fiscal host of Brightwater Labs is Brightwater Labs, Inc. (EIN 12-3456789).") is None
+    # Two codes for one identifier of the subject: neither is stated surely.
+    both = answer("What is Brightwater Labs' EIN?", page[0], "Brightwater Labs' EIN: 98-7654321")
+    assert both.confidence == "low"
+
+
+def test_a_question_for_an_identifier_no_line_labels_is_read_by_its_other_words() -> None:
+    question = "What is the VAT number of Brightwater Labs?"
+    unlabelled = [Passage("Brightwater Labs prints its VAT number on every invoice it sends.")]
+    reading = read_asked(question, unlabelled, company="Brightwater Labs")
+    assert reading.question.kind == "text" and reading.relevant  # the free-text reading and its related reading
+    labelled = read_asked(question, [Passage("Brightwater Labs' VAT number: PT 509876543")], company="Brightwater Labs")
+    assert labelled.question.kind == "identifier" and labelled.answer.value == "PT 509876543"
 
 
 def test_a_principal_place_of_business_is_the_seat_and_another_bodys_seat_is_not() -> None:

@@ -8,6 +8,8 @@ from cikb.core.sentences import split_sentences
 def test_abbreviations_and_initials_do_not_end_a_sentence() -> None:
     text = "Acme Corp. was founded by John F. Kennedy in 2011. Dr. Ruiz joined in 2014."
     assert split_sentences(text) == ["Acme Corp. was founded by John F. Kennedy in 2011.", "Dr. Ruiz joined in 2014."]
+    assert split_sentences("Acme, Lda. (VAT PT 509876543) and Acme Pty. Ltd. trade. It grew.") == [
+        "Acme, Lda. (VAT PT 509876543) and Acme Pty. Ltd. trade.", "It grew."]
 
 
 def test_a_closing_quote_stays_with_its_sentence() -> None:

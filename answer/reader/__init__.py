@@ -4,9 +4,9 @@
 retrieved text through this module, so the same chunks give the same answer to the same question.
 
 1. :func:`read_question` types the question — ``year``, ``date``, ``duration``, ``number``, ``money``,
-   ``person``, ``org``, ``place``, ``contact`` or free ``text`` (a column may also ask for an ``option`` of a
-   select or a ``boolean``) — and keeps its key terms as Snowball stems (the stems BM25 uses), the subject's own
-   words left out.
+   ``person``, ``org``, ``place``, ``contact``, a registry or tax ``identifier`` or free ``text`` (a column may
+   also ask for an ``option`` of a select or a ``boolean``) — and keeps its key terms as Snowball stems (the
+   stems BM25 uses), the subject's own words left out. :func:`read_asked` types and reads in one call.
 2. :func:`split_sentences`: the sentences to weigh, cut by the one splitter (:mod:`cikb.core.sentences`).
 3. Each sentence is scored: the IDF-weighted share of the key terms it holds (one table of
    relation words, :mod:`cikb.core.vocabulary`, which retrieval widens its BM25 query with:
@@ -41,6 +41,7 @@ from cikb.answer.reader._confidence import Answer, decide, legal_name_answer, ow
 
 __all__ = [
     "read",
+    "read_asked",
     "Reading",
     "Answer",
     "read_question",
@@ -98,6 +99,18 @@ def read(question: Question, passages: Sequence[Passage], *, max_sentences: int 
         reading.unsure = decided
     else:
         reading.answer = decided
+    return reading
+
+
+def read_asked(question: str, passages: Sequence[Passage], *, column_type: str | None = None, company: str = "",
+               options: Sequence[str] = (), aliases: Sequence[str] = ()) -> Reading:
+    """Type ``question`` (:func:`read_question`) and read ``passages`` for it. A question for a registry or tax
+    identifier whose code no sentence labels is read as the question its other words make ("What is Acme's VAT
+    ID?" as free text), so that a sentence saying more than a code ("Acme is not registered for VAT") is read too."""
+    q = read_question(question, column_type, company, options, aliases)
+    reading = read(q, passages)
+    if q.kind == "identifier" and reading.answer is None:
+        reading = read(read_question(question, column_type, company, options, aliases, identifiers=False), passages)
     return reading
 
 

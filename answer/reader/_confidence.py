@@ -482,10 +482,11 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     tight = tightly_linked(q, best.plain, span)
     if q.kind == "boolean":
         return "medium" if direct and not rivals else "low"
-    if q.kind == "contact":
-        # An e-mail address or a phone number states its own kind: the question's other words ("use", "reach")
-        # need not be there, only the subject, and no sentence about it that holds as much of the question may give
-        # another one (a contact page's addresses each serve a purpose: "the business development team" picks one).
+    if q.kind in ("contact", "identifier"):
+        # An e-mail address, a phone number or a labelled identifier ("EIN 12-3456789") states its own kind: the
+        # question's other words ("use", "reach") need not be there, only the subject, and no sentence about it that
+        # holds as much of the question may give another one (a contact page's addresses each serve a purpose: "the
+        # business development team" picks one).
         others = {s.spans[0].key for s in candidates if s.about_subject and s.coverage >= best.coverage} - {best_key}
         return "medium" if best.about_subject and not others and not best.negated else "low"
     if q.kind == "place" and is_postal_address(span.text):

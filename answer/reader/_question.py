@@ -12,16 +12,18 @@ from typing import Literal
 from cikb.answer.entities import descriptive_words
 from cikb.core.vocabulary import relation
 from cikb.embed.bm25 import english_stopwords
-from cikb.answer.reader._words import LEGAL_SUFFIXES, SELF_NOUNS, YEAR_RE, stem, tokens_of
+from cikb.answer.reader._words import IDENTIFIER_NAMES, LEGAL_SUFFIXES, SELF_NOUNS, YEAR_RE, stem, tokens_of
 
-Kind = Literal["year", "date", "duration", "number", "money", "person", "org", "place", "contact", "option", "boolean",
-               "text"]
+Kind = Literal["year", "date", "duration", "number", "money", "person", "org", "place", "contact", "identifier", "option",
+               "boolean", "text"]
 
-TYPED_KINDS = frozenset({"year", "date", "duration", "number", "money", "person", "org", "place", "contact", "option"})
+TYPED_KINDS = frozenset({"year", "date", "duration", "number", "money", "person", "org", "place", "contact", "identifier",
+                         "option"})
 # What a reader calls the value a question of each kind wants (for "no sentence states ...").
 KIND_NOUNS = {"year": "a year", "date": "a date", "duration": "a length of time", "number": "a number",
               "money": "an amount of money", "person": "a name", "org": "an organisation's name", "place": "a place",
-              "contact": "an e-mail address, a phone number or a web address", "option": "one of the options",
+              "contact": "an e-mail address, a phone number or a web address",
+              "identifier": "a registry or tax identifier", "option": "one of the options",
               "boolean": "a yes or no", "text": "an answer"}
 
 # Asked how long something takes or lasts, these words ask only for the length ("How long does the application
@@ -57,6 +59,7 @@ class Question:
     contact: Literal["email", "phone", "web"] | None = None  # what a contact question asks for
     defining: bool = False  # asks what the subject is or does: "What does Acme do?", "What kind of company is Acme?"
     legal_name: bool = False  # asks for the subject's legal (registered, official) name
+    identifier: tuple[str, ...] = ()  # the names of the registry or tax identifier asked for: ("ein", "employer ...")
 
 
 _MONEY_WORDS = frozenset(
@@ -92,10 +95,11 @@ _PERSON_ROLES = frozenset("ceo founder founders president chairman chairwoman ch
 
 
 def read_question(question: str, column_type: str | None = None, company: str = "",
-                  options: Sequence[str] = (), aliases: Sequence[str] = ()) -> Question:
+                  options: Sequence[str] = (), aliases: Sequence[str] = (), identifiers: bool = True) -> Question:
     """Type ``question`` and keep its key terms. ``column_type`` (number, boolean, select, text) narrows
     the type; ``company`` is the subject, whose own words are never key terms, and so are those of each of
-    its other names (``aliases``: "formerly Bluebird Social") that the question uses."""
+    its other names (``aliases``: "formerly Bluebird Social") that the question uses. Without ``identifiers``, a
+    question for a registry or tax identifier is typed by its other words."""
     words = [w for w, _, _ in tokens_of(question)]
     lower = [w.lower() for w in words]
     named = [alias for alias in aliases if re.search(rf"(?<!\w){re.escape(alias)}(?!\w)", question, re.IGNORECASE)]
@@ -115,6 +119,10 @@ def read_question(question: str, column_type: str | None = None, company: str = 
         # terms, and the evidence need not name the row's company.
         subject_words, acronyms, own = (), (), set()
     kind = _kind(_typing_words(lower, own), column_type)
+    # "What is Acme's EIN?", "What VAT number does Acme use?": asked what the identifier is, not where, when or how many.
+    asks_what = kind == "text" or (kind == "number" and "how" not in lower and column_type is None)
+    identifier = identifier_asked(question) if asks_what and identifiers else ()
+    kind = "identifier" if identifier else kind
     stop = english_stopwords() - {"other"}  # "what other projects": the answer is an other one
     filler = _QUESTION_FILLER | (_DURATION_FILLER if kind == "duration" else frozenset())
     kept = _without_exclusions(lower)
@@ -133,7 +141,17 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     defining = kind == "text" and bool(own) and all(t in _DEFINING_STEMS for t in terms)
     legal_name = kind == "text" and bool(own) and bool(_LEGAL_NAME.search(question))
     return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent,
-                    officer, wants, cumulative, contact, defining, legal_name)
+                    officer, wants, cumulative, contact, defining, legal_name, identifier)
+
+
+def identifier_asked(question: str) -> tuple[str, ...]:
+    """The names of the registry or tax identifier a question asks for ("What is Acme's EIN?" -> ein, employer
+    identification number, ...); () when it asks for none."""
+    lower = " ".join(w.lower() for w, _, _ in tokens_of(question))
+    for names in IDENTIFIER_NAMES:
+        if any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", lower) for name in names):
+            return names
+    return ()
 
 
 def _describes(word: str, described: frozenset[str]) -> bool:

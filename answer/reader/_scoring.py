@@ -24,7 +24,9 @@ from cikb.answer.reader._subject import (
     BEGIN_STEMS, LABEL_LINE, after_leading_date, began_itself, creates_other, mentions_subject, our_role,
     owned_predicate, refers_to_subject, subject_role,
 )
-from cikb.answer.reader._spans import Span, contact_spans, holds_postal_address, normal, spans, subject_is_patient
+from cikb.answer.reader._spans import (
+    Span, contact_spans, holds_postal_address, identifier_spans, normal, spans, subject_is_patient,
+)
 
 NEGATION_PENALTY = 0.5
 BOILERPLATE_PENALTY = 0.1
@@ -125,7 +127,8 @@ def reading_stems(q: Question, s: Sentence) -> set[str]:
     """The stems a sentence is matched to the question by: its own, less a role someone else holds (person
     questions), plus the contact words when it holds the contact asked for ("Write to press@acme.example"
     answers "What is Acme's email address?"), plus "address" when it holds a postal address (place questions),
-    plus "found" when the company itself began ("Mastodon started in 2016 as an open-source project")."""
+    plus every name of the identifier asked for when one of them labels a code ("UEI: F1QZ..." for "its unique
+    entity identifier"), plus "found" when the company itself began ("Mastodon started in 2016 as an open-source project")."""
     stems = _kind_stems(q, s)
     if s.stems & BEGIN_STEMS and any("found" in relation(t) for t in q.terms) and began_itself(q, s.plain):
         return stems | {"found"}
@@ -137,6 +140,8 @@ def _kind_stems(q: Question, s: Sentence) -> set[str]:
         if not contact_spans(q, s.plain):
             return s.stems
         return s.stems | set().union(*(stems_of(w) for w in CONTACT_ASKED[q.contact or "web"]))
+    if q.kind == "identifier" and identifier_spans(q, s.plain):
+        return s.stems | stems_in(" ".join(q.identifier))  # "UEI: F1QZ..." names the unique entity identifier
     if q.kind == "place" and holds_postal_address(s.plain):
         return s.stems | {"address"}  # "Acme GmbH, Hafenstraße 12, 20457 Hamburg" states an address without the word
     return _role_stems(q, s)

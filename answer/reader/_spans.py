@@ -19,7 +19,9 @@ from dateparser.date import DateDataParser
 import phonenumbers
 from number_parser import parse_number
 from price_parser import Price
-from cikb.answer.reader._words import DATE_RE, LEGAL_SUFFIXES, MONTHS, POSTAL_RE, YEAR_RE, stem, stems_of, tokens_of
+from cikb.answer.reader._words import (
+    DATE_RE, IDENTIFIER_CODE, IDENTIFIER_NAMES, LEGAL_SUFFIXES, MONTHS, POSTAL_RE, YEAR_RE, stem, stems_of, tokens_of,
+)
 from cikb.answer.reader._question import DIRECTED_STEMS, PASSIVE, Question, bare, is_own
 from cikb.answer.reader._subject import GENERIC_NAME_WORDS
 
@@ -95,9 +97,10 @@ def spans(q: Question, sentence: str) -> list[Span]:
 def filtered(q: Question, sentence: str, found: list[Span]) -> list[Span]:
     """``found`` less the values the question names and those on the wrong side of a directed predicate."""
     if q.kind in ("person", "org", "place", "text"):
-        # "Turner Broadcasting Systems" names Turner Broadcasting System; "Globex" names Globex Inc
+        # "Turner Broadcasting Systems" names Turner Broadcasting System; "Globex" names Globex Inc; "EIN" names a code
         asked = {stem(w) for w in normal(q.text).split()}
-        found = [s for s in found if not {stem(w) for w in s.key.split() if w not in LEGAL_SUFFIXES} <= asked]
+        found = [s for s in found if not {stem(w) for w in s.key.split() if w not in LEGAL_SUFFIXES} <= asked
+                 and s.key not in _IDENTIFIER_KEYS]
     if q.kind in ("year", "date"):  # "the first day of the 2015 season" is no answer of "2015"
         named = set(YEAR_RE.findall(q.text))
         found = [s for s in found if s.key not in named]
@@ -173,6 +176,8 @@ def _spans(q: Question, sentence: str) -> list[Span]:
         return _place_spans(q, sentence)
     if kind == "contact":
         return contact_spans(q, sentence)
+    if kind == "identifier":
+        return identifier_spans(q, sentence)
     if kind == "option":
         found = []
         for option in q.options:
@@ -208,6 +213,25 @@ _TO = re.compile(r"\bto\s+(?:about\s+|around\s+|roughly\s+|just\s+|over\s+|more 
 
 
 _HOW_MUCH = re.compile(r"\bhow\s+much\b", re.I)
+
+
+def identifier_spans(q: Question, sentence: str) -> list[Span]:
+    """The codes that one of the asked identifier's names labels: "EIN 12-3456789", "DUNS number: 117775232", "Our
+    UEI is F1QZXZNLZJF2". A code holds a digit and five letters or digits or more; a number the name does not label
+    (a phone number, a year) is none."""
+    if not q.identifier:
+        return []
+    names = "|".join(sorted((re.escape(n) for n in q.identifier), key=len, reverse=True))
+    # Right after the name ("EIN 12-3456789", "Our UEI is F1QZ..."), or anywhere in the value of a line it labels
+    # ("Commercial register: Amtsgericht Kiel, HRB 12345").
+    labelled = re.compile(rf"(?<![\w-])(?i:{names})(?:\s*(?i:number|no\.|nr\.|id|code))?\s*"
+                          rf"(?:(?P<label>:)[^;\n]*?|[#=]|\bis\b|\bwas\b)?\s*(?<![\w-])(?P<code>{IDENTIFIER_CODE})")
+    found = []
+    for m in labelled.finditer(sentence):
+        code = m.group("code")
+        if re.search(r"\d", code) and len(re.sub(r"[\W_]", "", code)) >= 5 and not YEAR_RE.fullmatch(code):
+            found.append(Span(code, m.start("code"), re.sub(r"\s+", " ", code.upper())))
+    return found
 
 
 def _latest(sentence: str, found: list[Span]) -> list[Span]:
@@ -630,6 +654,9 @@ def _phrase_start(tokens: list[tuple[str, int, int]], i: int) -> int:
 
 def normal(value: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", value.lower()))
+
+
+_IDENTIFIER_KEYS = frozenset(normal(name) for names in IDENTIFIER_NAMES for name in names)
 
 
 # The recogniser's entities taken as candidates: a place is a city, region or country (a building, "Harvard

@@ -66,6 +66,28 @@ def split_sentences(markdown: str) -> list[str]:
     return sentence_splitter.split_sentences(markdown, min_words=MIN_WORDS)
 
 
+# Registry and tax identifiers a company is known by, each under the names it is written with (its acronym and in
+# full; US and European registries): "UEI: F1QZXZNLZJF2" answers "What is its unique entity identifier?".
+IDENTIFIER_NAMES: tuple[tuple[str, ...], ...] = (
+    ("ein", "employer identification number", "federal tax id", "tax id", "tax identification number", "fein"),
+    ("duns", "d-u-n-s", "duns number"),
+    ("uei", "unique entity identifier", "unique entity id"),
+    ("cage code",),
+    ("lei", "legal entity identifier"),
+    ("vat number", "vat id", "vat identification number", "vat registration number"),
+    ("company number", "company registration number", "registration number", "registered number",
+     "commercial register number", "commercial register"),
+    ("kvk number", "kvk", "chamber of commerce number"),
+    ("siren",), ("siret",), ("eori", "eori number"), ("abn", "australian business number"),
+    ("isin",), ("cik", "central index key"),
+)
+IDENTIFIER_NAME = "|".join(sorted((re.escape(n) for names in IDENTIFIER_NAMES for n in names), key=len, reverse=True))
+# The code an identifier's name labels: capitals and digits, at least one digit, hyphens, dots or slashes within
+# ("92-3333630", "F1QZXZNLZJF2"), after a register's letters ("HRB 230086").
+IDENTIFIER_CODE = r"(?:[A-Z]{2,4}\s)?[A-Z0-9](?:[A-Z0-9./-]|\s(?=\d{3}))*[A-Z0-9](?![\w-])"
+# An identifier in brackets after a name is no aside: "Acme, Inc. (EIN 12-3456789) is ...".
+_BRACKETED_IDENTIFIER = re.compile(rf"\s*\(((?i:{IDENTIFIER_NAME})(?:\s*(?i:number|no\.))?[\s:#]*{IDENTIFIER_CODE})\)")
+
 # An aside opens after a space; a parenthesis inside a word is part of it ("501(c)(3)", "Yahoo!(R)"), and so is
 # one of digits only: the area or trunk code of a phone number ("+1 (415) 555-0100", "+31 (0)20 ...").
 _PARENTHESIS = re.compile(r"(?:\s+|^)\((?![\d\s]+\))[^()]*\)")
@@ -111,6 +133,7 @@ def plain(sentence: str) -> str:
     something else: "its sister paper (founded in 1821)"), look-alike phrases ("founding member of") reworded."""
     text = _imprint_label_in_english(sentence)
     text = _BRACKETED_TITLE.sub(r", \1,", text)
+    text = _BRACKETED_IDENTIFIER.sub(r", \1,", text)
     text = _CHIEF_OFFICER.sub(lambda m: _CHIEF_ACRONYMS[m.group(1).lower()], text)
     text = _PARENTHESIS.sub("", text)
     text = _RELATIVE_CLAUSE.sub("", text)
