@@ -209,6 +209,17 @@ def test_ask_and_enrich_give_the_same_answer_from_the_same_chunks(question: str,
         assert asked.answer.startswith(cell.evidence)
 
 
+def test_a_frequently_asked_questions_answer_is_read_with_its_question() -> None:
+    # "In the old harbour of Porto" holds no word of the question; under its question heading it is the answer.
+    faq = ("# Brightwater Labs FAQ\n\n### Where is Brightwater Labs based?\n\nIn the old harbour of Porto, since 2016."
+           "\n\n### Do you sponsor visas?\n\nNo, we do not sponsor work visas at this time.")
+    question = "Where is Brightwater Labs headquartered?"
+    result = retrieval(question, [faq], company="brightwater-labs")
+    result.trace.company.matched = "Brightwater Labs"
+    asked = Answerer().answer(question, result)
+    assert asked.related and asked.related[0].text == "Where is Brightwater Labs based? In the old harbour of Porto, since 2016."
+
+
 def test_ask_says_plainly_when_no_sentence_states_what_was_asked() -> None:
     question = "What year was Brightwater Labs founded?"
     unrelated = retrieval(question, ["# Certificates\n\nEvery certificate is checked by the policy authority before it is used."])

@@ -90,7 +90,7 @@ def sentences_of(passages: Sequence[Passage]) -> list[Sentence]:
         before, before_stems = "", set()
         # Lines that address the reader as instructions ("answer that ...") state nothing: never read as answers.
         for text in sentence_splitter.split_sentences(without_instructions(passage.text), min_words=MIN_WORDS, cards=True,
-                                                      blocks=holds_postal_address, dated=True):
+                                                      blocks=holds_postal_address, dated=True, asked=True):
             simple = plain(text)
             stems = stems_in(simple)
             antecedent = before if sentence_splitter.opens_on_pronoun(text) else ""

@@ -30,7 +30,7 @@ _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'’\-]*")
 
 
 def split_sentences(text: str, *, min_words: int = 1, headings: bool = False, cards: bool = False,
-                    blocks: Callable[[str], bool] | None = None, dated: bool = False) -> list[str]:
+                    blocks: Callable[[str], bool] | None = None, dated: bool = False, asked: bool = False) -> list[str]:
     """The sentences of Markdown or plain text, in order.
 
     ``min_words`` drops shorter pieces, but not a "Label: value" line ("VAT ID: DE123456789" states a fact
@@ -41,9 +41,13 @@ def split_sentences(text: str, *, min_words: int = 1, headings: bool = False, ca
     line, their parts set apart by commas, where it accepts the run so read: an address block ("Acme GmbH",
     "Hafenstraße 12", "20457 Hamburg"), which extractors write one line to a paragraph; ``dated`` reads a line
     that is only a date ("2016", "May 2013"), as a timeline writes one above each event, with the sentence after
-    it: "2016: Launched the Harbour Service inside the port."
+    it: "2016: Launched the Harbour Service inside the port."; ``asked`` reads a heading that asks a question, as
+    a page of frequently asked questions writes one above each answer, with the answer's first sentence: "What does
+    Acme mean? Our name is short for ..."
     """
     pieces = _sentences(text)
+    if asked:
+        pieces = _with_questions(pieces)
     if cards:
         pieces = _with_cards(pieces)
     if dated:
@@ -90,6 +94,21 @@ def _with_dates(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
         text, level = pieces[i]
         if level >= 0 and _DATE_LINE.fullmatch(text.strip()) and i + 1 < len(pieces) and pieces[i + 1][1] == 0:
             out.append((f"{text.strip()}: {pieces[i + 1][0]}", 0))
+            i += 2
+            continue
+        out.append((text, level))
+        i += 1
+    return out
+
+
+def _with_questions(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """Each heading that asks a question joined to the sentence after it (its answer's first)."""
+    out: list[tuple[str, int]] = []
+    i = 0
+    while i < len(pieces):
+        text, level = pieces[i]
+        if level > 0 and text.rstrip().endswith("?") and i + 1 < len(pieces) and pieces[i + 1][1] == 0:
+            out.append((f"{text.strip()} {pieces[i + 1][0]}", 0))
             i += 2
             continue
         out.append((text, level))
