@@ -88,27 +88,23 @@ _DATE_LINE = re.compile(rf"(?:{MONTH_PATTERN}\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s
 
 def _with_dates(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
     """Each line that is only a date (a heading or not), joined to the sentence after it with a colon."""
-    out: list[tuple[str, int]] = []
-    i = 0
-    while i < len(pieces):
-        text, level = pieces[i]
-        if level >= 0 and _DATE_LINE.fullmatch(text.strip()) and i + 1 < len(pieces) and pieces[i + 1][1] == 0:
-            out.append((f"{text.strip()}: {pieces[i + 1][0]}", 0))
-            i += 2
-            continue
-        out.append((text, level))
-        i += 1
-    return out
+    return _joined_to_next(pieces, lambda text, level: level >= 0 and bool(_DATE_LINE.fullmatch(text.strip())), ": ")
 
 
 def _with_questions(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
     """Each heading that asks a question joined to the sentence after it (its answer's first)."""
+    return _joined_to_next(pieces, lambda text, level: level > 0 and text.rstrip().endswith("?"), " ")
+
+
+def _joined_to_next(pieces: list[tuple[str, int]], opens: Callable[[str, int], bool],
+                    separator: str) -> list[tuple[str, int]]:
+    """Each piece that ``opens`` takes joined to the sentence (not a heading) right after it."""
     out: list[tuple[str, int]] = []
     i = 0
     while i < len(pieces):
         text, level = pieces[i]
-        if level > 0 and text.rstrip().endswith("?") and i + 1 < len(pieces) and pieces[i + 1][1] == 0:
-            out.append((f"{text.strip()} {pieces[i + 1][0]}", 0))
+        if opens(text, level) and i + 1 < len(pieces) and pieces[i + 1][1] == 0:
+            out.append((f"{text.strip()}{separator}{pieces[i + 1][0]}", 0))
             i += 2
             continue
         out.append((text, level))
