@@ -194,7 +194,8 @@ NEWS = ("# Brightwater opens a plant\n\nBrightwater Labs opened a second plant i
 @pytest.mark.parametrize(
     ("question", "column_type"),
     [("What year was Brightwater Labs founded?", "text"), ("Who founded Brightwater Labs?", "text"),
-     ("Where is Brightwater Labs headquartered?", "text"), ("How many people does the Braga plant of Brightwater Labs employ?", "text"),
+     ("Where is Brightwater Labs headquartered?", "text"),
+     ("How many people does the Braga plant of Brightwater Labs employ?", "text"),
      ("What is the VAT number of Brightwater Labs?", "text")],
 )
 def test_ask_and_enrich_give_the_same_answer_from_the_same_chunks(question: str, column_type: str) -> None:
@@ -217,7 +218,8 @@ def test_a_frequently_asked_questions_answer_is_read_with_its_question() -> None
     result = retrieval(question, [faq], company="brightwater-labs")
     result.trace.company.matched = "Brightwater Labs"
     asked = Answerer().answer(question, result)
-    assert asked.related and asked.related[0].text == "Where is Brightwater Labs based? In the old harbour of Porto, since 2016."
+    read_with_its_question = "Where is Brightwater Labs based? In the old harbour of Porto, since 2016."
+    assert asked.related and asked.related[0].text == read_with_its_question
 
 
 def test_ask_says_plainly_when_no_sentence_states_what_was_asked() -> None:
@@ -415,7 +417,8 @@ def test_a_registry_or_tax_identifier_is_the_code_its_name_labels() -> None:
     assert answer("What is the D-U-N-S number of Brightwater Labs?", *page).value == "117775232"
     # A number that no name of the identifier labels (a phone number, a founding year) is no identifier.
     assert answer("What is the VAT number of Brightwater Labs?", *page) is None
-    assert answer("What is Brightwater Labs' EIN?", page[1], "Brightwater Labs filed its first EIN form in 2015.") is None
+    filed = "Brightwater Labs filed its first EIN form in 2015."
+    assert answer("What is Brightwater Labs' EIN?", page[1], filed) is None
     # Kept beside the name, an identifier's name is no organisation's.
     assert answer("Which organisation is Brightwater Labs' fiscal host?",
                   "The fiscal host of Brightwater Labs is Brightwater Labs, Inc. (EIN 12-3456789).") is None

@@ -123,5 +123,6 @@ def test_a_question_heading_is_read_with_its_answers_first_sentence() -> None:
     faq = ("## Frequently asked questions\n\n### What does Acme mean?\n\nOur name is short for Anvil Company. "
            "It was chosen in 1999.\n\n### Is there a free plan?\n\n### Where are you based?\n\nIn Porto.")
     assert split_sentences(faq, asked=True) == [
-        "What does Acme mean? Our name is short for Anvil Company.", "It was chosen in 1999.", "Where are you based? In Porto."]
+        "What does Acme mean? Our name is short for Anvil Company.", "It was chosen in 1999.",
+        "Where are you based? In Porto."]
     assert split_sentences(faq) == ["Our name is short for Anvil Company.", "It was chosen in 1999.", "In Porto."]

@@ -106,7 +106,7 @@ def read_asked(question: str, passages: Sequence[Passage], *, column_type: str |
                options: Sequence[str] = (), aliases: Sequence[str] = ()) -> Reading:
     """Type ``question`` (:func:`read_question`) and read ``passages`` for it. A question for a registry or tax
     identifier whose code no sentence labels is read as the question its other words make ("What is Acme's VAT
-    ID?" as free text), so that a sentence saying more than a code ("Acme is not registered for VAT") is read too."""
+    ID?" as free text): its answer or related reading is then what it would be were no identifier named."""
     q = read_question(question, column_type, company, options, aliases)
     reading = read(q, passages)
     if q.kind == "identifier" and reading.answer is None:

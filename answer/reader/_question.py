@@ -14,11 +14,11 @@ from cikb.core.vocabulary import relation
 from cikb.embed.bm25 import english_stopwords
 from cikb.answer.reader._words import IDENTIFIER_NAMES, LEGAL_SUFFIXES, SELF_NOUNS, YEAR_RE, stem, tokens_of
 
-Kind = Literal["year", "date", "duration", "number", "money", "person", "org", "place", "contact", "identifier", "option",
-               "boolean", "text"]
+Kind = Literal["year", "date", "duration", "number", "money", "person", "org", "place", "contact", "identifier",
+               "option", "boolean", "text"]
 
-TYPED_KINDS = frozenset({"year", "date", "duration", "number", "money", "person", "org", "place", "contact", "identifier",
-                         "option"})
+TYPED_KINDS = frozenset({"year", "date", "duration", "number", "money", "person", "org", "place", "contact",
+                         "identifier", "option"})
 # What a reader calls the value a question of each kind wants (for "no sentence states ...").
 KIND_NOUNS = {"year": "a year", "date": "a date", "duration": "a length of time", "number": "a number",
               "money": "an amount of money", "person": "a name", "org": "an organisation's name", "place": "a place",
@@ -119,7 +119,8 @@ def read_question(question: str, column_type: str | None = None, company: str = 
         # terms, and the evidence need not name the row's company.
         subject_words, acronyms, own = (), (), set()
     kind = _kind(_typing_words(lower, own), column_type)
-    # "What is Acme's EIN?", "What VAT number does Acme use?": asked what the identifier is, not where, when or how many.
+    # "What is Acme's EIN?", "What VAT number does Acme use?": asked what the identifier is, not where, when, how
+    # many.
     asks_what = kind == "text" or (kind == "number" and "how" not in lower and column_type is None)
     identifier = identifier_asked(question) if asks_what and identifiers else ()
     kind = "identifier" if identifier else kind

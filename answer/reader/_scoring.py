@@ -128,7 +128,8 @@ def reading_stems(q: Question, s: Sentence) -> set[str]:
     questions), plus the contact words when it holds the contact asked for ("Write to press@acme.example"
     answers "What is Acme's email address?"), plus "address" when it holds a postal address (place questions),
     plus every name of the identifier asked for when one of them labels a code ("UEI: F1QZ..." for "its unique
-    entity identifier"), plus "found" when the company itself began ("Mastodon started in 2016 as an open-source project")."""
+    entity identifier"), plus "found" when the company itself began ("Mastodon started in 2016 as an open-source
+    project")."""
     stems = _kind_stems(q, s)
     if s.stems & BEGIN_STEMS and any("found" in relation(t) for t in q.terms) and began_itself(q, s.plain):
         return stems | {"found"}

@@ -225,7 +225,7 @@ def identifier_spans(q: Question, sentence: str) -> list[Span]:
     # Right after the name ("EIN 12-3456789", "Our UEI is F1QZ..."), or anywhere in the value of a line it labels
     # ("Commercial register: Amtsgericht Kiel, HRB 12345").
     labelled = re.compile(rf"(?<![\w-])(?i:{names})(?:\s*(?i:number|no\.|nr\.|id|code))?\s*"
-                          rf"(?:(?P<label>:)[^;\n]*?|[#=]|\bis\b|\bwas\b)?\s*(?<![\w-])(?P<code>{IDENTIFIER_CODE})")
+                          rf"(?::[^;\n]*?|[#=]|\bis\b|\bwas\b)?\s*(?<![\w-])(?P<code>{IDENTIFIER_CODE})")
     found = []
     for m in labelled.finditer(sentence):
         code = m.group("code")

@@ -17,7 +17,8 @@ from collections.abc import Callable
 _SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"'”’)\]]))\s+(?=[\"'“(\[]?[A-Z0-9])")
 # Abbreviations that end in a dot without ending a sentence (legal forms too: "Acme, Lda. (VAT ...)").
 _ABBREVIATION = re.compile(
-    r"(?:\b(?:Inc|Corp|Co|Ltd|Lda|Ltda|Pty|Pte|Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|vs|etc|e\.g|i\.e|approx|No|U\.S|U\.K|a\.m|p\.m"
+    r"(?:\b(?:Inc|Corp|Co|Ltd|Lda|Ltda|Pty|Pte|Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|vs|etc|e\.g|i\.e|approx|No|U\.S|U\.K"
+    r"|a\.m|p\.m"
     r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)|\b[A-Z])\.$"
 )
 _MARKDOWN_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
