@@ -223,7 +223,7 @@ def identifier_spans(q: Question, sentence: str) -> list[Span]:
         return []
     names = "|".join(sorted((re.escape(n) for n in q.identifier), key=len, reverse=True))
     # Right after the name ("EIN 12-3456789", "Our UEI is F1QZ..."), or anywhere in the value of a line it labels
-    # ("Commercial register: Amtsgericht Kiel, HRB 12345").
+    # ("Commercial register: Amtsgericht Hamburg, HRB 12345").
     labelled = re.compile(rf"(?<![\w-])(?i:{names})(?:\s*(?i:number|no\.|nr\.|id|code))?\s*"
                           rf"(?::[^;\n]*?|[#=]|\bis\b|\bwas\b)?\s*(?<![\w-])(?P<code>{IDENTIFIER_CODE})")
     found = []
