@@ -222,6 +222,13 @@ def test_a_frequently_asked_questions_answer_is_read_with_its_question() -> None
     assert asked.related and asked.related[0].text == read_with_its_question
 
 
+def test_a_question_headings_verb_makes_nothing_of_the_answer_after_it() -> None:
+    # "founded? In 2016": the clause ends at the question mark; "In" is no name of something else founded.
+    faq = "# FAQ\n\n### When were you founded?\n\nIn 2016, by two friends from Porto."
+    reading = read(read_question("What year was Brightwater Labs founded?", None, "Brightwater Labs"), [Passage(faq)])
+    assert not reading.sentences[0].creates_other and reading.unsure.value == "2016"
+
+
 def test_ask_says_plainly_when_no_sentence_states_what_was_asked() -> None:
     question = "What year was Brightwater Labs founded?"
     unrelated = retrieval(question, ["# Certificates\n\nEvery certificate is checked by the policy authority before it is used."])

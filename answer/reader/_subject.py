@@ -80,6 +80,8 @@ def creates_other(q: Question, sentence: str) -> bool:
         if not (stems & _CREATION and any(match_weight(t, stems) == 1.0 for t in q.terms)):
             continue
         found_any = True
+        if re.match(r"\s*[.?!;:]", sentence[tokens[i][2]:]):
+            return False  # "When were you founded? In 2016": the clause ends there, with nothing made
         after = [w for w, _, _ in tokens[i + 1:i + 6]]
         if not after or after[0].lower() not in _DETERMINERS and not after[0][0].isupper():
             return False  # "was founded in", "formed as", "founding of": not an active verb with an object
