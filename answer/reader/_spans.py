@@ -221,17 +221,22 @@ def identifier_spans(q: Question, sentence: str) -> list[Span]:
     (a phone number, a year) is none."""
     if not q.identifier:
         return []
-    names = "|".join(sorted((re.escape(n) for n in q.identifier), key=len, reverse=True))
-    # Right after the name ("EIN 12-3456789", "Our UEI is F1QZ..."), or anywhere in the value of a line it labels
-    # ("Commercial register: Amtsgericht Hamburg, HRB 12345").
-    labelled = re.compile(rf"(?<![\w-])(?i:{names})(?:\s*(?i:number|no\.|nr\.|id|code))?\s*"
-                          rf"(?::[^;\n]*?|[#=]|\bis\b|\bwas\b)?\s*(?<![\w-])(?P<code>{IDENTIFIER_CODE})")
     found = []
-    for m in labelled.finditer(sentence):
+    for m in _labelled_code(q.identifier).finditer(sentence):
         code = m.group("code")
         if re.search(r"\d", code) and len(re.sub(r"[\W_]", "", code)) >= 5 and not YEAR_RE.fullmatch(code):
             found.append(Span(code, m.start("code"), re.sub(r"\s+", " ", code.upper())))
     return found
+
+
+@cache
+def _labelled_code(names: tuple[str, ...]) -> re.Pattern[str]:
+    """A code that one of ``names`` labels (compiled once per identifier: every sentence read is matched)."""
+    alternatives = "|".join(sorted((re.escape(n) for n in names), key=len, reverse=True))
+    # Right after the name ("EIN 12-3456789", "Our UEI is F1QZ..."), or anywhere in the value of a line it labels
+    # ("Commercial register: Amtsgericht Hamburg, HRB 12345").
+    return re.compile(rf"(?<![\w-])(?i:{alternatives})(?:\s*(?i:number|no\.|nr\.|id|code))?\s*"
+                      rf"(?::[^;\n]*?|[#=]|\bis\b|\bwas\b)?\s*(?<![\w-])(?P<code>{IDENTIFIER_CODE})")
 
 
 def _latest(sentence: str, found: list[Span]) -> list[Span]:
