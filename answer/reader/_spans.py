@@ -233,10 +233,9 @@ def identifier_spans(q: Question, sentence: str) -> list[Span]:
 def _labelled_code(names: tuple[str, ...]) -> re.Pattern[str]:
     """A code that one of ``names`` labels (compiled once per identifier: every sentence read is matched)."""
     alternatives = "|".join(sorted((re.escape(n) for n in names), key=len, reverse=True))
-    # Right after the name ("EIN 12-3456789", "Our UEI is F1QZ..."), or anywhere in the value of a line it labels
-    # ("Commercial register: Amtsgericht Hamburg, HRB 12345").
+    # Right after the name: "EIN 12-3456789", "DUNS number: 117775232", "Our UEI is F1QZ...".
     return re.compile(rf"(?<![\w-])(?i:{alternatives})(?:\s*(?i:number|no\.|nr\.|id|code))?\s*"
-                      rf"(?::[^;\n]*?|[#=]|\bis\b|\bwas\b)?\s*(?<![\w-])(?P<code>{IDENTIFIER_CODE})")
+                      rf"(?:[:#=]|\bis\b|\bwas\b)?\s*(?<![\w-])(?P<code>{IDENTIFIER_CODE})")
 
 
 def _latest(sentence: str, found: list[Span]) -> list[Span]:
