@@ -246,6 +246,16 @@ class RoleStatement:
 
     held_by_value: bool
     owner: str
+    former: bool = False  # the holder held it before: "former CEO", "stepped down as CEO", "was ousted as CEO"
+
+
+# Words that set a role in the past: "former CEO", "ex-CEO", "then-CEO", "was previously CEO".
+_FORMER = frozenset("former formerly ex previous previously past outgoing erstwhile then late".split())
+# Verbs by which a role's holder leaves it ("Jane Roe resigned as CEO", "stepped down as CEO") or is made to
+# leave it ("was ousted as CEO", "John Smith succeeded Jane Roe as CEO"): the first as the verb's subject, the
+# second as its object or passive subject. By word form, as the parser of this pipeline gives no lemmas.
+_LEAVES = re.compile(r"(?:resign|retir|quit|depart|step|stepp|leav|left)(?:s|ed|ing|e)?$", re.IGNORECASE)
+_REMOVES = re.compile(r"(?:oust|remov|dismiss|fir|replac|succeed|unseat|sack)(?:s|es|ed|d|ing|e)?$", re.IGNORECASE)
 
 
 def role_statements(sentence: str, is_role: Callable[[str], bool], value: tuple[int, int]) -> list[RoleStatement]:
@@ -260,8 +270,28 @@ def role_statements(sentence: str, is_role: Callable[[str], bool], value: tuple[
             head = _chain_head(token)
             holder, party = _holder(head, value)
             owner = next((o for t in (token, *token.conjuncts) if (o := _owner_of(t, value))), "") or party
-            found.append(RoleStatement(holder is not None and _inside(holder, value), owner))
+            found.append(RoleStatement(holder is not None and _inside(holder, value), owner,
+                                       holder is not None and _held_before(token, head, holder)))
     return found
+
+
+def _held_before(role, head, holder) -> bool:  # noqa: ANN001 - spaCy Tokens
+    """The parse sets the role in its holder's past: a modifier says so ("former CEO Jane Roe", "Jane Roe, ex-CEO",
+    "who was previously CEO"), or the verb "as CEO" hangs on is one of leaving it, with the holder as the one who
+    leaves ("Jane Roe stepped down as CEO") or is made to ("Jane Roe was ousted as CEO")."""
+    doc = role.doc
+    if any(c.dep_ in ("amod", "advmod") and c.text.lower() in _FORMER for t in (role, head) for c in t.children):
+        return True
+    if role.i >= 2 and doc[role.i - 1].text == "-" and doc[role.i - 2].text.lower() in _FORMER:
+        return True  # "ex-CEO", "then-CEO": the parser hangs the prefix elsewhere
+    if head.dep_ == "attr":
+        return any(c.dep_ == "advmod" and c.text.lower() in _FORMER for c in head.head.children)
+    if head.dep_ != "pobj" or head.head.text.lower() != "as":
+        return False
+    verb = _verb_of_as(head)
+    if holder.dep_ == "nsubj" and _LEAVES.match(verb.text):
+        return not verb.text.lower().startswith("step") or any(c.text.lower() == "down" for c in verb.children)
+    return holder.dep_ in ("dobj", "nsubjpass") and bool(_REMOVES.match(verb.text))
 
 
 def _chain_head(token):  # noqa: ANN001, ANN202 - spaCy Tokens
@@ -279,14 +309,20 @@ def _holder(role, value: tuple[int, int]):  # noqa: ANN001, ANN202 - spaCy Token
         subjects = [c for c in role.head.children if c.dep_ in ("nsubj", "nsubjpass")]
         return (subjects[0], "") if subjects else (None, "")
     if role.dep_ == "pobj" and role.head.text.lower() == "as":
-        verb = role.head.head  # "appoints Jane Roe as CEO": "as" hangs on the verb or on its object
-        if not verb.tag_.startswith("VB") and verb.dep_ in ("dobj", "nsubj"):
-            verb = verb.head
+        verb = _verb_of_as(role)
         parties = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass", "dobj")]
         holder = next((p for p in parties if _inside(p, value)), None)
         others = [p for p in parties if p is not holder]
         return holder, (_name(others[0]) if holder is not None and others else "")
     return None, ""
+
+
+def _verb_of_as(role):  # noqa: ANN001, ANN202 - spaCy Tokens
+    """The verb an "as CEO" phrase describes: "appoints Jane Roe as CEO" hangs "as" on the verb or on its object."""
+    verb = role.head.head
+    if not verb.tag_.startswith("VB") and verb.dep_ in ("dobj", "nsubj"):
+        verb = verb.head
+    return verb
 
 
 def _owner_of(token, value: tuple[int, int]) -> str:  # noqa: ANN001 - a spaCy Token

@@ -696,6 +696,31 @@ def test_whose_role_it_is_as_the_parse_reads_it(sentence: str, officer: str | No
     assert (reading.answer.value if reading.answer else None) == officer
 
 
+@pytest.mark.parametrize(
+    ("sentence", "officer"),
+    [("Ana Ruiz stepped down as CEO of Brightwater Labs in March.", None),
+     ("Brightwater Labs' former CEO Ana Ruiz joined the board of Globex.", None),
+     ("Ana Ruiz, the former CEO of Brightwater Labs, now advises start-ups.", None),
+     ("Brightwater Labs' ex-CEO Ana Ruiz spoke first.", None),
+
+     ("Ana Ruiz resigned as CEO of Brightwater Labs.", None),
+     # Who stays or comes in is named as ever.
+     ("Tom Berg succeeded Ana Ruiz as CEO of Brightwater Labs.", "Tom Berg"),
+     ("Ana Ruiz was replaced as CEO of Brightwater Labs by Tom Berg.", "Tom Berg"),
+     ("Ana Ruiz stepped up as CEO of Brightwater Labs in March.", "Ana Ruiz")],
+)
+def test_who_held_a_role_is_not_who_holds_it(sentence: str, officer: str | None) -> None:
+    # Asked who holds a role now, a name the parse sets in it only in the past is no answer (related reading).
+    reading = read(read_question("Who is Brightwater Labs' CEO?", None, "Brightwater Labs"), [Passage(sentence, 0, 1)])
+    assert (reading.answer.value if reading.answer else None) == officer
+
+
+def test_asked_who_held_a_role_a_former_holder_answers() -> None:
+    q = read_question("Who was Brightwater Labs' CEO?", None, "Brightwater Labs")
+    reading = read(q, [Passage("Ana Ruiz stepped down as CEO of Brightwater Labs in March.", 0, 1)])
+    assert reading.answer is not None and reading.answer.value == "Ana Ruiz"
+
+
 def test_a_name_ends_at_its_comma() -> None:
     # "Brightwater Labs, the Porto-based ..., has closed": the sentence is led by the company, so the round it
     # closed is its own and the round's lead is the answer.

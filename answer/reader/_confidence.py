@@ -14,15 +14,15 @@ from typing import Literal
 from cikb.answer.entities import (
     KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of, counted_in_question,
     counted_noun, defines, governing_parties, modifies_a_noun, only_beside_the_main_clause, party_extents,
-    predicate_subjects, role_statements, stated_as_own, stranded_preposition, told_in_the_past, vetoed,
+    predicate_subjects, stated_as_own, stranded_preposition, told_in_the_past, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
-from cikb.answer.reader._question import Question
+from cikb.answer.reader._question import Question, asks_present
 from cikb.answer.reader._subject import LABEL_LINE, after_leading_date, refers_to_subject
 from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, instance_spans, is_postal_address, is_subject,
-    is_yearless, normal, overlap, spans, yearless_dates,
+    is_yearless, normal, officer_roles, overlap, spans, yearless_dates,
 )
 from cikb.answer.reader._scoring import Sentence, nearest_span, reading_stems
 
@@ -72,7 +72,7 @@ def decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answer
     best_key = max(votes, key=lambda k: (votes[k], -candidates.index(support[k][0])))
     if q.kind == "date":
         best_key = _most_precise(best_key, votes, support)
-    if q.kind != "text" and _asks_present(q):
+    if q.kind != "text" and asks_present(q):
         best_key = _newest_statement(q, best_key, candidates, support)
     # The evidence: the supporting sentence that states the value most directly, in the question's own words
     # ("ISRG was founded in 2013" over "May 24, 2013: ISRG is incorporated" for "What year was ISRG founded?"),
@@ -391,12 +391,6 @@ def _states_directly(q: Question, s: Sentence) -> bool:
     return s.coverage == 1.0 and s.role == 2 and nearest_span(q, s)[1] <= RIVAL_DISTANCE
 
 
-def _asks_present(q: Question) -> bool:
-    """The question asks how things are, not how they were: "Who is Acme's CEO?", "How many people does Acme
-    employ?"; not "When was Acme founded?", "Who led the 2019 round?"."""
-    return not YEAR_RE.search(q.text) and not told_in_the_past(q.text)
-
-
 def _newest_statement(q: Question, best_key: str, candidates: list[Sentence], support: dict[str, list[Sentence]]) -> str:
     """Of two values stated as directly, the one a newer page states: a 2021 press item's "our CEO, Jane Roe" says
     who led the company then, the about page read today (or a 2024 post) who leads it now. Only where every
@@ -472,7 +466,7 @@ def _agent_of(q: Question, sentence: str, span: Span, least: float = 1.0) -> boo
 def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: list[Sentence], best_key: str) -> Confidence:
     if q.kind == "text" or _another_time(q, best.plain.replace(span.text, " ")):
         return "low"
-    roles = _roles(q, best, span)
+    roles = officer_roles(q, best.plain, span)
     if (best.role == 1 and another_acts(q, best)) or another_holds_role(roles, q):
         return "low"
     # A rival: another sentence about the subject that states a different value as directly.
@@ -541,13 +535,6 @@ def another_acts(q: Question, s: Sentence) -> bool:
     first Acme licence in 2016" mentions Acme but dates Globex's founding."""
     found = predicate_subjects(s.plain, lambda word: any(match_weight(t, stems_of(word)) == 1.0 for t in q.terms))
     return bool(found) and not any(refers_to_subject(q, subject) or refers_to_subject(q, obj) for subject, obj in found)
-
-
-def _roles(q: Question, s: Sentence, span: Span) -> list[RoleStatement]:
-    if not q.officer:
-        return []
-    return role_statements(s.plain, lambda word: any(match_weight(t, stems_of(word)) == 1.0 for t in q.terms),
-                           (span.start, span.start + len(span.text)))
 
 
 def _owned_by_subject(q: Question, owner: str) -> bool:

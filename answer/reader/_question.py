@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from cikb.answer.entities import descriptive_words
+from cikb.answer.entities import descriptive_words, told_in_the_past
 from cikb.core.vocabulary import relation
 from cikb.embed.bm25 import english_stopwords
 from cikb.answer.reader._words import IDENTIFIER_NAMES, LEGAL_SUFFIXES, SELF_NOUNS, YEAR_RE, stem, tokens_of
@@ -143,6 +143,12 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     legal_name = kind == "text" and bool(own) and bool(_LEGAL_NAME.search(question))
     return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent,
                     officer, wants, cumulative, contact, defining, legal_name, identifier)
+
+
+def asks_present(q: Question) -> bool:
+    """The question asks how things are, not how they were: "Who is Acme's CEO?", "How many people does Acme
+    employ?"; not "When was Acme founded?", "Who led the 2019 round?"."""
+    return not YEAR_RE.search(q.text) and not told_in_the_past(q.text)
 
 
 def identifier_asked(question: str) -> tuple[str, ...]:

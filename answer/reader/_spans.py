@@ -12,7 +12,7 @@ from decimal import Decimal, InvalidOperation
 from functools import cache, lru_cache
 from typing import Literal
 
-from cikb.answer.entities import KIND_LABELS, asked_noun, entities, stranded_preposition
+from cikb.answer.entities import KIND_LABELS, RoleStatement, asked_noun, entities, role_statements, stranded_preposition
 from cikb.core.vocabulary import match_weight
 from cikb.embed.bm25 import english_stopwords
 from dateparser.date import DateDataParser
@@ -22,7 +22,7 @@ from price_parser import Price
 from cikb.answer.reader._words import (
     DATE_RE, IDENTIFIER_CODE, IDENTIFIER_NAMES, LEGAL_SUFFIXES, MONTHS, POSTAL_RE, YEAR_RE, stem, stems_of, tokens_of,
 )
-from cikb.answer.reader._question import DIRECTED_STEMS, PASSIVE, Question, bare, is_own
+from cikb.answer.reader._question import DIRECTED_STEMS, PASSIVE, Question, asks_present, bare, is_own
 from cikb.answer.reader._subject import GENERIC_NAME_WORDS
 
 _MULTIPLIERS = {"thousand": 10**3, "k": 10**3, "million": 10**6, "mn": 10**6, "m": 10**6,
@@ -108,6 +108,8 @@ def filtered(q: Question, sentence: str, found: list[Span]) -> list[Span]:
         found = _moved_to(q, sentence, found)
     if q.kind in ("person", "org", "place"):
         found = _object_of_stranded(q, sentence, found)
+    if q.officer and asks_present(q):  # "Who is Acme's CEO?": not who was
+        found = [s for s in found if not left_the_role(q, sentence, s)]
     if q.wants is not None:  # "Acme agreed to be acquired by Globex" does not say what Acme acquired
         sides = [(s, *_side_of_predicate(sentence, s)) for s in found]
         # A name before an active predicate acts on the subject only when the subject receives it: "Globex
@@ -116,6 +118,22 @@ def filtered(q: Question, sentence: str, found: list[Span]) -> list[Span]:
                     and subject_is_patient(q, sentence))
         found = [s for s, role, after in sides if role is None or (role == q.wants and (role == "patient" or after or receives))]
     return found
+
+
+def officer_roles(q: Question, sentence: str, span: Span) -> list[RoleStatement]:
+    """The roles the question asks about ("CEO", "chief executive") that ``sentence`` names, as the parse reads
+    them for the value ``span``: held by it or not, whose, now or before."""
+    if not q.officer:
+        return []
+    return role_statements(sentence, lambda word: any(match_weight(t, stems_of(word)) == 1.0 for t in q.terms),
+                           (span.start, span.start + len(span.text)))
+
+
+def left_the_role(q: Question, sentence: str, span: Span) -> bool:
+    """The parse sets the value in the asked role only in the past: "former CEO Jane Roe", "Jane Roe stepped down
+    as CEO", "Tom Berg succeeded Jane Roe as CEO" name who held it (Jane Roe), not who holds it."""
+    held = [r for r in officer_roles(q, sentence, span) if r.held_by_value]
+    return bool(held) and all(r.former for r in held)
 
 
 def subject_is_patient(q: Question, sentence: str) -> bool:
