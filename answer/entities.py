@@ -249,8 +249,10 @@ class RoleStatement:
     former: bool = False  # the holder held it before: "former CEO", "stepped down as CEO", "was ousted as CEO"
 
 
-# Words that set a role in the past: "former CEO", "ex-CEO", "then-CEO", "was previously CEO".
-_FORMER = frozenset("former formerly ex previous previously past outgoing erstwhile then late".split())
+# Words that set a thing in the past: "former headquarters", "was previously based", "ex-CEO"; and, of a role
+# only, "then-CEO", "outgoing CEO", "the late CEO" ("the late 19th century", "the outgoing kit" are not past).
+_FORMER = frozenset("former formerly ex previous previously erstwhile".split())
+_FORMER_HOLDER = _FORMER | {"past", "outgoing", "then", "late"}
 # Verbs by which a role's holder leaves it ("Jane Roe resigned as CEO", "stepped down as CEO") or is made to
 # leave it ("was ousted as CEO", "John Smith succeeded Jane Roe as CEO"): the first as the verb's subject, the
 # second as its object or passive subject. By word form, as the parser of this pipeline gives no lemmas.
@@ -280,12 +282,12 @@ def _held_before(role, head, holder) -> bool:  # noqa: ANN001 - spaCy Tokens
     "who was previously CEO"), or the verb "as CEO" hangs on is one of leaving it, with the holder as the one who
     leaves ("Jane Roe stepped down as CEO") or is made to ("Jane Roe was ousted as CEO")."""
     doc = role.doc
-    if any(c.dep_ in ("amod", "advmod") and c.text.lower() in _FORMER for t in (role, head) for c in t.children):
+    if any(c.dep_ in ("amod", "advmod") and c.text.lower() in _FORMER_HOLDER for t in (role, head) for c in t.children):
         return True
-    if role.i >= 2 and doc[role.i - 1].text == "-" and doc[role.i - 2].text.lower() in _FORMER:
+    if role.i >= 2 and doc[role.i - 1].text == "-" and doc[role.i - 2].text.lower() in _FORMER_HOLDER:
         return True  # "ex-CEO", "then-CEO": the parser hangs the prefix elsewhere
     if head.dep_ == "attr":
-        return any(c.dep_ == "advmod" and c.text.lower() in _FORMER for c in head.head.children)
+        return any(c.dep_ == "advmod" and c.text.lower() in _FORMER_HOLDER for c in head.head.children)
     if head.dep_ != "pobj" or head.head.text.lower() != "as":
         return False
     verb = _verb_of_as(head)
@@ -577,6 +579,34 @@ def told_in_the_past(sentence: str) -> bool:
     roots = [t for t in _parsed(sentence) if t.dep_ == "ROOT"]
     past_aux = any(c.dep_ in ("aux", "auxpass") and c.tag_ == "VBD" for t in roots for c in t.children)
     return past_aux or any(t.tag_ == "VBD" for t in roots)
+
+
+def said_of_the_past(sentence: str, is_term: Callable[[str], bool]) -> bool:
+    """A word of the question's predicate is set in the past by a word the parser hangs on it or on its verb:
+    "was previously headquartered in Boston", "its former headquarters", "formerly based in", "was based in Boston
+    until 2019", "used to be based". What it says held once, and no longer."""
+    return any(is_term(token.text) and any(_marks_the_past(t) for t in _predicate_chain(token))
+               for token in _parsed(sentence))
+
+
+def _predicate_chain(token) -> list:  # noqa: ANN001 - spaCy Tokens
+    """The word and the words it completes up to its clause's verb: "based" in "used to be based in" -> be, used;
+    "office" in "our office was at" -> was. Not past an object: "previously moved its headquarters" dates the move."""
+    chain = [token]
+    while token.dep_ in _COMPLETING and token.head.i != token.i and len(chain) < 4:
+        token = token.head
+        chain.append(token)
+    return chain
+
+
+_COMPLETING = frozenset({"acomp", "attr", "xcomp", "pobj", "prep", "nsubj", "nsubjpass"})
+
+
+def _marks_the_past(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    if token.text.lower() == "used" and any(c.dep_ == "xcomp" for c in token.children):
+        return True  # "used to be based in Boston"
+    return any(c.dep_ in ("amod", "advmod") and c.text.lower() in _FORMER
+               or c.dep_ == "prep" and c.text.lower() == "until" for c in token.children)
 
 
 def subjectless_past(sentence: str) -> bool:

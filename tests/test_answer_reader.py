@@ -721,6 +721,30 @@ def test_asked_who_held_a_role_a_former_holder_answers() -> None:
     assert reading.answer is not None and reading.answer.value == "Ana Ruiz"
 
 
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [("Brightwater Labs was previously headquartered in Boston.", None),
+     ("Brightwater Labs' former headquarters in Boston is now a museum.", None),
+     ("Brightwater Labs was headquartered in Boston until 2019.", None),
+     ("Brightwater Labs used to be headquartered in Boston.", None),
+     # A move, or another thing "formerly" said, still tells where it is now.
+     ("Brightwater Labs previously moved its headquarters to Austin.", "Austin"),
+     ("Brightwater Labs, formerly known as Globex, is headquartered in Austin.", "Austin"),
+     ("Brightwater Labs was previously headquartered in Boston. Today Brightwater Labs is headquartered in Austin.",
+      "Austin")],
+)
+def test_where_it_was_is_not_where_it_is(text: str, where: str | None) -> None:
+    # Asked how things are, a sentence that sets the question's predicate in the past says how they were.
+    reading = read(read_question("Where is Brightwater Labs headquartered?", None, "Brightwater Labs"), [Passage(text, 0, 1)])
+    assert (reading.answer.value if reading.answer else None) == where
+
+
+def test_asked_where_it_was_a_former_place_answers() -> None:
+    q = read_question("Where was Brightwater Labs headquartered?", None, "Brightwater Labs")
+    reading = read(q, [Passage("Brightwater Labs was previously headquartered in Boston.", 0, 1)])
+    assert reading.answer is not None and reading.answer.value == "Boston"
+
+
 def test_a_name_ends_at_its_comma() -> None:
     # "Brightwater Labs, the Porto-based ..., has closed": the sentence is led by the company, so the round it
     # closed is its own and the round's lead is the answer.
@@ -1014,8 +1038,10 @@ def test_what_another_body_uses_the_company_for_is_what_follows_the_preposition(
 
 
 def test_a_past_tense_sentence_is_no_certain_answer_to_what_holds_now():
-    led = answer("Who is the current CEO of Brightwater Labs?", "Brightwater Labs was led by CEO Jane Roe until 2019.")
+    led = answer("Who is the current CEO of Brightwater Labs?", "Brightwater Labs was led by CEO Jane Roe.")
     assert led.value == "Jane Roe" and led.confidence != "high"
+    # A sentence that says when it stopped ("until 2019") says it no longer holds: no answer at all.
+    assert answer("Who is the current CEO of Brightwater Labs?", "Brightwater Labs was led by CEO Jane Roe until 2019.") is None
 
 
 def test_a_name_the_question_itself_gives_is_no_answer_in_another_number():

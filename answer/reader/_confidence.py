@@ -14,7 +14,7 @@ from typing import Literal
 from cikb.answer.entities import (
     KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of, counted_in_question,
     counted_noun, defines, governing_parties, modifies_a_noun, only_beside_the_main_clause, party_extents,
-    predicate_subjects, stated_as_own, stranded_preposition, told_in_the_past, vetoed,
+    predicate_subjects, said_of_the_past, stated_as_own, stranded_preposition, told_in_the_past, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
@@ -54,8 +54,10 @@ def decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answer
     # A date or an amount needs a sentence that holds one of the question's own terms (or a word of the
     # same relation): "opened offices in 2005" dates a related event, not the founding. A place may come
     # from a related word ("Address: ...", "head office in ...": still where the company is).
+    now = asks_present(q)
     candidates = [s for s in _confirmed(q, [s for s in sentences if s.lexical > 0][:MAX_PARSED])
-                  if _states_a_term(q, s) and not (s.creates_other and q.kind in ("year", "date"))][:max_sentences]
+                  if _states_a_term(q, s) and not (s.creates_other and q.kind in ("year", "date"))
+                  and not (now and _said_of_the_past(q, s))][:max_sentences]
     if not candidates:
         return None
     weights: dict[str, dict[int, float]] = defaultdict(dict)  # value -> passage -> its best statement there
@@ -72,7 +74,7 @@ def decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answer
     best_key = max(votes, key=lambda k: (votes[k], -candidates.index(support[k][0])))
     if q.kind == "date":
         best_key = _most_precise(best_key, votes, support)
-    if q.kind != "text" and asks_present(q):
+    if q.kind != "text" and now:
         best_key = _newest_statement(q, best_key, candidates, support)
     # The evidence: the supporting sentence that states the value most directly, in the question's own words
     # ("ISRG was founded in 2013" over "May 24, 2013: ISRG is incorporated" for "What year was ISRG founded?"),
@@ -384,6 +386,12 @@ def own_terms(s: Sentence, terms: Iterable[str]) -> set[str]:
 def _vote(weights: list[float]) -> float:
     best = max(weights)
     return best + AGREEMENT_WEIGHT * (sum(weights) - best)
+
+
+def _said_of_the_past(q: Question, s: Sentence) -> bool:
+    """The sentence sets the question's predicate in the past ("was previously headquartered in Boston", "our former
+    office at ..."): asked how things are, it says how they were."""
+    return said_of_the_past(s.plain, lambda word: any(match_weight(t, stems_of(word)) > 0 for t in q.terms))
 
 
 def _states_directly(q: Question, s: Sentence) -> bool:
