@@ -735,7 +735,8 @@ def test_asked_who_held_a_role_a_former_holder_answers() -> None:
 )
 def test_where_it_was_is_not_where_it_is(text: str, where: str | None) -> None:
     # Asked how things are, a sentence that sets the question's predicate in the past says how they were.
-    reading = read(read_question("Where is Brightwater Labs headquartered?", None, "Brightwater Labs"), [Passage(text, 0, 1)])
+    q = read_question("Where is Brightwater Labs headquartered?", None, "Brightwater Labs")
+    reading = read(q, [Passage(text, 0, 1)])
     assert (reading.answer.value if reading.answer else None) == where
 
 
@@ -1041,7 +1042,8 @@ def test_a_past_tense_sentence_is_no_certain_answer_to_what_holds_now():
     led = answer("Who is the current CEO of Brightwater Labs?", "Brightwater Labs was led by CEO Jane Roe.")
     assert led.value == "Jane Roe" and led.confidence != "high"
     # A sentence that says when it stopped ("until 2019") says it no longer holds: no answer at all.
-    assert answer("Who is the current CEO of Brightwater Labs?", "Brightwater Labs was led by CEO Jane Roe until 2019.") is None
+    until = answer("Who is the current CEO of Brightwater Labs?", "Brightwater Labs was led by CEO Jane Roe until 2019.")
+    assert until is None
 
 
 def test_a_name_the_question_itself_gives_is_no_answer_in_another_number():
