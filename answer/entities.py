@@ -609,6 +609,34 @@ def _marks_the_past(token) -> bool:  # noqa: ANN001 - a spaCy Token
                or c.dep_ == "prep" and c.text.lower() == "until" for c in token.children)
 
 
+def in_the_predicate(sentence: str, is_word: Callable[[str], bool]) -> bool:
+    """A word is what the main verb says of its subject, as the trained parser reads it: its complement or a word
+    describing it ("Acme is an all-remote company", "Acme went public"), an adverb of the verb ("we work
+    remotely"), or the object of a preposition on the verb ("we work from home"); not a word of its object or of
+    another phrase ("Acme helps remote teams", "a public benefit corporation")."""
+    return any(is_word(t.text) and (_predicative(t) or (t.dep_ == "advmod" and _predicative(t.head)))
+               for t in _parsed(sentence))
+
+
+def _predicative(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    head = token.head
+    if token.dep_ in ("advmod", "acomp", "attr", "oprd", "npadvmod"):
+        return head.dep_ == "ROOT"
+    if token.dep_ in ("amod", "compound"):
+        return (head.dep_ in ("attr", "oprd", "acomp") and head.head.dep_ == "ROOT") or _on_the_verb(head)
+    return _on_the_verb(token)
+
+
+def _on_the_verb(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The object of a preposition on the main verb: "home" in "we work from home"; not a time ("after the
+    defeat of ...")."""
+    return (token.dep_ == "pobj" and token.head.dep_ == "prep" and token.head.head.dep_ == "ROOT"
+            and token.head.text.lower() not in _TIME_PREPOSITIONS)
+
+
+_TIME_PREPOSITIONS = frozenset("after before since until till during".split())
+
+
 def subjectless_past(sentence: str) -> bool:
     """The sentence opens with its main verb in the past, naming no doer, as the trained parser reads it: a fact
     sheet's or a timeline's line ("Founded in 2014 in Porto.", "Launched the Harbour Service in 2016."), whose doer

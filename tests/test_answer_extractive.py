@@ -213,3 +213,12 @@ def test_a_follow_up_to_a_value_holds_a_value():
     # A part of the question the first sentence leaves open still gets its sentence.
     both = _answer("Who founded Acme and what does it sell?", [ABOUT, PRODUCTS])
     assert "founded in 1949" in both.answer and "selling anvils" in both.answer
+
+
+def test_a_question_that_offers_its_answers_gets_one_with_the_sentence_that_says_it():
+    remote = "# About Acme\n\nAcme is an all-remote company. Our engineers work on anvils and rockets."
+    answer = _answer("Does Acme work from offices or remotely?", [ABOUT, remote])
+    assert answer.short_answer == "remotely" and answer.answer.startswith("Acme is an all-remote company. [2]")
+    # Neither said of Acme: the abstention, with what was found as related reading.
+    answer = _answer("Does Acme work from offices or remotely?", [ABOUT])
+    assert answer.abstained and answer.answer == ABSTENTION

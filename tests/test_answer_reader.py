@@ -746,6 +746,51 @@ def test_asked_where_it_was_a_former_place_answers() -> None:
     assert reading.answer is not None and reading.answer.value == "Boston"
 
 
+@pytest.mark.parametrize(
+    ("question", "options"),
+    [("Does Brightwater Labs work from offices or remotely?", ("offices", "remotely")),
+     ("Do Brightwater Labs employees work in an office or remotely?", ("office", "remotely")),
+     ("Is Brightwater Labs a nonprofit or a for-profit company?", ("nonprofit", "for-profit")),
+     ("Is Brightwater Labs publicly traded or privately held?", ("publicly traded", "privately held")),
+     ("Is Brightwater Labs based in Porto or Lisbon?", ("Porto", "Lisbon")),
+     ("Was the launch popular or unpopular with customers?", ("popular", "unpopular")),
+     # Not a choice: a wh-question, "or not", years.
+     ("Who founded Brightwater Labs or its parent?", ()),
+     ("Is Brightwater Labs profitable or not?", ()),
+     ("Was Brightwater Labs founded in 2010 or 2011?", ())],
+)
+def test_a_question_that_offers_its_answers(question: str, options: tuple[str, ...]) -> None:
+    q = read_question(question, None, "Brightwater Labs")
+    assert q.options == options and q.choice == bool(options) and (q.kind == "option") == bool(options)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [("Brightwater Labs is an all-remote company.", "remotely"),
+     ("We work remotely, from 30 countries.", "remotely"),
+     # Named in passing, both named, or denied: no answer.
+     ("Brightwater Labs helps remote teams ship code.", None),
+     ("Since you work remotely, we want your home office to be comfortable.", None),
+     ("Brightwater Labs is not a remote company.", None)],
+)
+def test_an_offered_answer_is_one_said_of_the_subject(text: str, said: str | None) -> None:
+    q = read_question("Does Brightwater Labs work from offices or remotely?", None, "Brightwater Labs")
+    reading = read(q, [Passage(text, 0, 1, "About Brightwater Labs")])
+    assert (reading.answer.value if reading.answer else None) == said
+
+
+def test_an_offered_answer_is_not_read_inside_another_phrase() -> None:
+    # "public benefit corporation" is no public company; "went public" is.
+    q = read_question("Is Brightwater Labs public or private?", None, "Brightwater Labs")
+    assert read(q, [Passage("Brightwater Labs is a California public benefit corporation.", 0, 1)]).answer is None
+    went = read(q, [Passage("Brightwater Labs went public in 2019.", 0, 1)]).answer
+    assert went is not None and went.value == "public"
+    # Two sentences that say different ones leave it to the reader.
+    both = read(q, [Passage("Brightwater Labs went public in 2019.", 0, 1),
+                    Passage("Brightwater Labs is a privately held company.", 1, 2)])
+    assert both.answer is None and both.unsure is not None
+
+
 def test_a_name_ends_at_its_comma() -> None:
     # "Brightwater Labs, the Porto-based ..., has closed": the sentence is led by the company, so the round it
     # closed is its own and the round's lead is the answer.

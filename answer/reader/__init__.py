@@ -5,7 +5,8 @@ retrieved text through this module, so the same chunks give the same answer to t
 
 1. :func:`read_question` types the question — ``year``, ``date``, ``duration``, ``number``, ``money``,
    ``person``, ``org``, ``place``, ``contact``, a registry or tax ``identifier`` or free ``text`` (a column may
-   also ask for an ``option`` of a select or a ``boolean``) — and keeps its key terms as Snowball stems (the
+   also ask for an ``option`` of a select or a ``boolean``, and a question may offer its own options: "Does Acme
+   work from offices or remotely?") — and keeps its key terms as Snowball stems (the
    stems BM25 uses), the subject's own words left out. :func:`read_asked` types and reads in one call.
 2. :func:`split_sentences`: the sentences to weigh, cut by the one splitter (:mod:`cikb.core.sentences`).
 3. Each sentence is scored: the IDF-weighted share of the key terms it holds (one table of
@@ -22,7 +23,8 @@ retrieved text through this module, so the same chunks give the same answer to t
 5. :func:`read` votes among the best sentences' values and says how sure it is: ``high`` needs the
    sentence to hold every key term, be about the subject, tie the value tightly to the question's
    predicate ("was founded in 2013"), hold no negation and no equally strong sentence to propose another value. Free
-   text is never more than ``low``, a boolean never more than ``medium``.
+   text is never more than ``low``, a boolean or an offered option never more than ``medium``. Asked how things
+   are, a sentence that says how they were ("was previously based in", "former CEO Jane Roe") is no candidate.
 
 When no sentence holds a value of the kind asked, :class:`Reading` has no answer: callers say so
 rather than quote unrelated sentences.
@@ -37,7 +39,9 @@ from cikb.answer.reader._words import plain, split_sentences, stems_of
 from cikb.answer.reader._question import KIND_NOUNS, TYPED_KINDS, Question, read_question
 from cikb.answer.reader._spans import format_number, normal_date, number_value, spans
 from cikb.answer.reader._scoring import Passage, Sentence, score_sentences, sentences_of
-from cikb.answer.reader._confidence import Answer, decide, legal_name_answer, own_terms, states_by_form, states_question
+from cikb.answer.reader._confidence import (
+    Answer, choice_answer, decide, legal_name_answer, own_terms, states_by_form, states_question,
+)
 
 __all__ = [
     "read",
@@ -88,7 +92,9 @@ def read(question: Question, passages: Sequence[Passage], *, max_sentences: int 
     reading = Reading(question, sentences)
     # A legal name is read by its form, the name with a legal form, wherever it is written.
     named = legal_name_answer(question, sentences) if question.legal_name else None
-    decided = named or decide(question, sentences, max_sentences)
+    # A question that offers its answers is answered by one of them said of the subject, or not at all.
+    offered = choice_answer(question, sentences) if question.choice else None
+    decided = named or offered or (None if question.choice else decide(question, sentences, max_sentences))
     # Wrong is worse than unknown: a value the reader cannot tie to the subject and the question's predicate
     # (low confidence) is shown as related reading by the callers, never given as the answer. Measured on
     # SQuAD's company articles (every 6th question): typed values read with low confidence were right for 67

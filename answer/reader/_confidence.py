@@ -14,7 +14,8 @@ from typing import Literal
 from cikb.answer.entities import (
     KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of, counted_in_question,
     counted_noun, defines, governing_parties, modifies_a_noun, only_beside_the_main_clause, party_extents,
-    predicate_subjects, said_of_the_past, stated_as_own, stranded_preposition, told_in_the_past, vetoed,
+    in_the_predicate, predicate_subjects, said_of_the_past, stated_as_own, stranded_preposition, told_in_the_past,
+    vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
@@ -294,6 +295,31 @@ def _legal_name_in(q: Question, text: str) -> str | None:
 
 
 _NAME_LABEL = re.compile(r"^\W*(?:(?:legal|registered|official|corporate|company|business)\s+)+name\s*:", re.IGNORECASE)
+
+
+def choice_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
+    """For a question that offers its answers ("Does Acme work from offices or remotely?"): the best sentence about
+    the subject that says one of them, and only one, of it (:func:`in_the_predicate`: "Acme is an all-remote
+    company"); ``medium`` when every such sentence says the same one, else ``low``. A sentence that names one in
+    passing ("Acme helps remote teams") says nothing of the subject."""
+    found = []
+    for s in sentences[:MAX_PARSED]:
+        if s.role != 2 or s.negated:
+            continue
+        said = [option for option in q.options if _says_of_the_subject(option, s)]
+        if len(said) == 1:
+            found.append((s, said[0]))
+    if not found:
+        return None
+    best, value = found[0]
+    support = [s for s, option in found if option == value]
+    return Answer(value, "medium" if len(support) == len(found) else "low", best, support)
+
+
+def _says_of_the_subject(option: str, s: Sentence) -> bool:
+    wanted = stems_in(option)
+    return (bool(wanted) and wanted <= s.stems
+            and in_the_predicate(s.plain, lambda word: bool(stems_of(word.lower()) & wanted)))
 
 
 def legal_name_answer(q: Question, sentences: list[Sentence]) -> Answer | None:

@@ -60,6 +60,7 @@ class Question:
     defining: bool = False  # asks what the subject is or does: "What does Acme do?", "What kind of company is Acme?"
     legal_name: bool = False  # asks for the subject's legal (registered, official) name
     identifier: tuple[str, ...] = ()  # the names of the registry or tax identifier asked for: ("ein", "employer ...")
+    choice: bool = False  # offers its answers as ``options``: "Does Acme work from offices or remotely?"
 
 
 _MONEY_WORDS = frozenset(
@@ -124,6 +125,10 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     asks_what = kind == "text" or (kind == "number" and "how" not in lower and column_type is None)
     identifier = identifier_asked(question) if asks_what and identifiers else ()
     kind = "identifier" if identifier else kind
+    offered = choices_offered(lower, own) if kind == "text" and column_type is None else ()
+    if offered:  # as the question writes them: "Boston", "for-profit"
+        kind = "option"
+        options = tuple(m.group() if (m := re.search(re.escape(o), question, re.I)) else o for o in offered)
     stop = english_stopwords() - {"other"}  # "what other projects": the answer is an other one
     filler = _QUESTION_FILLER | (_DURATION_FILLER if kind == "duration" else frozenset())
     kept = _without_exclusions(lower)
@@ -142,7 +147,40 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     defining = kind == "text" and bool(own) and all(t in _DEFINING_STEMS for t in terms)
     legal_name = kind == "text" and bool(own) and bool(_LEGAL_NAME.search(question))
     return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent,
-                    officer, wants, cumulative, contact, defining, legal_name, identifier)
+                    officer, wants, cumulative, contact, defining, legal_name, identifier, bool(offered))
+
+
+# A question offers its answers after an auxiliary ("Is Acme public or private?", "Does Acme work from offices or
+# remotely?"); each alternative runs back from "or" to a preposition, a determiner or the subject.
+_AUXILIARIES = frozenset("is are was were do does did has have had can could will would should".split())
+_BEFORE_AN_ALTERNATIVE = frozenset("a an the in at from on by with for to as into via of or".split())
+
+
+def choices_offered(lower: list[str], own: set[str]) -> tuple[str, ...]:
+    """The two alternatives a question offers with "or" ("work from offices or remotely" -> offices, remotely; "a
+    public or a private company" -> public, private), or () when it offers none: not a wh-question, nor "... or
+    not", nor numbers ("in 2010 or 2011" asks for a year)."""
+    words = [w for w in lower if w not in ("?", ",")]
+    if not words or words[0] not in _AUXILIARIES or words.count("or") != 1:
+        return ()
+    at = words.index("or")
+    after = list(words[at + 1:])
+    while after and after[0] in _BEFORE_AN_ALTERNATIVE:
+        after.pop(0)
+    right: list[str] = []
+    for word in after:  # "unpopular in Western countries" offers "unpopular"
+        if word in _BEFORE_AN_ALTERNATIVE or len(right) == 3:
+            break
+        right.append(word)
+    left: list[str] = []
+    for word in reversed(words[:at]):  # as many words as the right one, no further than its phrase's start
+        if word in _BEFORE_AN_ALTERNATIVE or word in _AUXILIARIES or is_own(word, own) or len(left) == len(right):
+            break
+        left.insert(0, word)
+    right = right[:len(left)]
+    if not left or "not" in right or any(w[:1].isdigit() for w in left + right):
+        return ()
+    return " ".join(left), " ".join(right)
 
 
 def asks_present(q: Question) -> bool:
