@@ -18,6 +18,8 @@ one next. The signals, all words any company site uses (none are taken from one 
 - the anchor texts of the links to it (nav labels such as "About us", post titles on an
   index page such as "Acme raises $20M Series B");
 - whether the site's sitemap lists it, and the title of the page that linked to it;
+- how many of the pages fetched link to it: a link in the site's navigation or footer, on every page, is one the
+  company itself holds up (``/contracting/``, ``/press/``), unlike a link from one post to another;
 - freshness: among equal scores, the newer year in the URL first (the latest annual
   letter states the current facts), then the order of discovery (breadth-first).
 
@@ -182,6 +184,8 @@ FACT_SECTION_BONUS = 3.0
 OVERVIEW_BONUS = 5.0  # /products/, /services/: what the company does
 SITEMAP_BONUS = 1.0
 PARENT_BONUS = 1.0  # a link found on a fact page
+INBOUND_BONUS = 0.5  # per page fetched that links to it, up to INBOUND_CAP pages (site-wide links first)
+INBOUND_CAP = 4
 DEPTH_COST = 0.3  # per path segment beyond the first (numbers such as dates not counted)
 EXTRA_CATEGORY_BONUS = 0.5  # per further category an announcement matches (at most two)
 DECAY = 0.5  # a category's weight is multiplied by this for each page of it already taken
@@ -323,6 +327,7 @@ class Candidate:
     anchors: list[str] = field(default_factory=list)
     in_sitemap: bool = False
     from_fact_page: bool = False
+    referrers: set[str] = field(default_factory=set)  # the pages fetched that link to it (up to INBOUND_CAP)
     version: int = 0  # bumped when the static score changes (a new anchor)
     static: float = 0.0
     core: list[Category] = field(default_factory=list)  # core categories (URL, else anchor)
@@ -397,6 +402,7 @@ class FactScorer:
             score += SITEMAP_BONUS
         if candidate.from_fact_page:
             score += PARENT_BONUS
+        score += INBOUND_BONUS * len(candidate.referrers)
         score -= DEPTH_COST * max(0, len([s for s in segments if not s.isdigit()]) - 1)
         candidate.static = score
 
@@ -467,8 +473,10 @@ class Frontier:
     def __contains__(self, key: str) -> bool:
         return key in self._candidates
 
-    def add(self, url: str, key: str, *, anchor: str = "", in_sitemap: bool = False, from_fact_page: bool = False) -> None:
-        """Record ``url`` (canonical ``key``) as a candidate, or what is new about it."""
+    def add(self, url: str, key: str, *, anchor: str = "", in_sitemap: bool = False, from_fact_page: bool = False,
+            referrer: str = "") -> None:
+        """Record ``url`` (canonical ``key``) as a candidate, or what is new about it (``referrer``: the page
+        that links to it)."""
         anchor = " ".join(anchor.split())[:200]
         candidate = self._candidates.get(key)
         if candidate is None:
@@ -485,6 +493,9 @@ class Frontier:
             candidate.in_sitemap = changed = True
         if from_fact_page and not candidate.from_fact_page:
             candidate.from_fact_page = changed = True
+        if referrer and referrer not in candidate.referrers and len(candidate.referrers) < INBOUND_CAP:
+            candidate.referrers.add(referrer)
+            changed = True
         if changed:
             candidate.version += 1
             self.scorer.analyse(candidate)

@@ -279,6 +279,22 @@ def test_a_new_anchor_raises_a_queued_url() -> None:
     assert drain(frontier)[0] == "/blog/p/18"
 
 
+def test_a_link_on_every_page_fetched_comes_before_one_on_a_single_page() -> None:
+    # A footer's "Contracting" link (on each page fetched) over a shallower page linked from one post; a page
+    # that links twice counts once, and no signal that names a page is outweighed.
+    frontier = frontier_of([("/garden/", ""), ("/connect/contracting/", ""), ("/about/", "")])
+    for page in ("/", "/services/", "/blog/"):
+        frontier.add(u("/connect/contracting/"), u("/connect/contracting/"), referrer=u(page))
+    frontier.add(u("/garden/"), u("/garden/"), referrer=u("/blog/"))
+    frontier.add(u("/garden/"), u("/garden/"), referrer=u("/blog/"))
+    assert drain(frontier) == ["/about/", "/connect/contracting/", "/garden/"]
+    # Linked from the same pages, the shallower page comes first, as before.
+    frontier = frontier_of([("/connect/contracting/", ""), ("/garden/", "")])
+    for path in ("/connect/contracting/", "/garden/"):
+        frontier.add(u(path), u(path), referrer=u("/"))
+    assert drain(frontier) == ["/garden/", "/connect/contracting/"]
+
+
 def test_a_failed_page_gives_its_category_back() -> None:
     frontier = frontier_of([("/about/", ""), ("/company/", ""), ("/contact/", "")])
     about = frontier.pop()

@@ -78,11 +78,13 @@ class WebsiteSpider(SourceSpider):
 
     # --- the frontier -----------------------------------------------------------------
 
-    def remember(self, url: str, *, anchor: str = "", in_sitemap: bool = False, from_fact_page: bool = False) -> None:
+    def remember(self, url: str, *, anchor: str = "", in_sitemap: bool = False, from_fact_page: bool = False,
+                 referrer: str = "") -> None:
         """Add a page URL to the frontier (unless it was requested already)."""
         key = canonicalize_url(url)
         if key not in self._seen:
-            self.frontier.add(url, key, anchor=anchor, in_sitemap=in_sitemap, from_fact_page=from_fact_page)
+            self.frontier.add(url, key, anchor=anchor, in_sitemap=in_sitemap, from_fact_page=from_fact_page,
+                              referrer=referrer)
 
     def next_requests(self) -> list[Request]:
         """The frontier's best page, when no page and no sitemap is out and the budget is not spent."""
@@ -119,8 +121,9 @@ class WebsiteSpider(SourceSpider):
         self._pages_out = max(0, self._pages_out - 1)
         if self.deliver(response):
             fact = self._is_fact_page(response)
+            referrer = canonicalize_url(response.url)
             for url, anchor in self.onsite_links(response):
-                self.remember(url, anchor=anchor, from_fact_page=fact)
+                self.remember(url, anchor=anchor, from_fact_page=fact, referrer=referrer)
             yield from self.sitemap_requests(response.url)
         yield from self.next_requests()
 
