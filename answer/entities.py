@@ -514,6 +514,51 @@ def clause_of(sentence: str, start: int, end: int) -> Clause | None:
     return Clause(verb.text, tuple(words))
 
 
+def said_of_the_reader(sentence: str, start: int, end: int) -> bool:
+    """The value's clause is about the reader, as the trained parser reads it: its verb's subject is "you" and the
+    clause names no "us" ("if you're based in Germany"); not "you can find us at ..."."""
+    verb = _value_root(sentence, start, end)
+    while verb is not None and not verb.tag_.startswith("VB"):
+        verb = None if verb.head.i == verb.i else verb.head
+    if verb is None:
+        return False
+    subjects = [c.text.lower() for c in verb.children if c.dep_ in _SUBJECTS]
+    clause = clause_of(sentence, start, end)
+    words = {w.lower() for w in clause.words} if clause else set()
+    return "you" in subjects and not words & _FIRST_PERSON
+
+
+_FIRST_PERSON = frozenset({"we", "us", "our", "ours"})
+
+
+def only_intended(sentence: str, start: int, end: int) -> bool:
+    """The value is what someone plans, hopes or aims for, as the trained parser reads it: it sits below a verb of
+    intention ("we planned to hire ten people", "Acme aims to reach 500 customers", "Acme expects revenue of $10
+    million") or below "is" with an aim as its subject ("our goal is to open an office in Berlin"), or in a clause
+    that supposes it ("we worried if ten people would even apply"); what it says did not, or not yet, happen. Not
+    the one who intends ("Truman wanted ...")."""
+    value = _value_root(sentence, start, end)
+    verb = value
+    while verb is not None and not verb.tag_.startswith("VB"):  # up the value's own phrase: not across "and"
+        verb = None if verb.head.i == verb.i or verb.dep_ not in _MODIFIER_LINKS | _SUBJECTS else verb.head
+    if verb is None or (value is not None and value.dep_ in _SUBJECTS and value.head.i == verb.i):
+        return False
+    while verb is not None:
+        subjects = [c.text.lower() for c in verb.children if c.dep_ in _SUBJECTS]
+        aim = _INTENT_NOUNS.intersection(subjects) and any(c.dep_ in ("xcomp", "ccomp") for c in verb.children)
+        supposed = any(c.dep_ == "mark" and c.text.lower() in _SUPPOSING for c in verb.children)
+        if _INTENT_VERB.match(verb.text) or aim or supposed:
+            return True
+        verb = verb.head if verb.dep_ in ("xcomp", "ccomp") and verb.head.i != verb.i else None
+    return False
+
+
+_SUPPOSING = frozenset({"if", "unless", "whether"})
+_INTENT_VERB = re.compile(r"(?:plan|aim|hope|want|intend|expect|seek|sought|strive|aspire|wish)(?:s|ed|ned|ing|ning)?$",
+                          re.IGNORECASE)
+_INTENT_NOUNS = frozenset({"goal", "goals", "aim", "aims", "plan", "plans", "target", "targets", "ambition", "hope"})
+
+
 # The links by which a date, an amount or a count modifies a verb: a prepositional or temporal modifier ("in 2014",
 # "last year"), its object ("raised $4 million"), the noun a count counts ("employs 164 people").
 _MODIFIER_LINKS = frozenset({"pobj", "prep", "npadvmod", "tmod", "dobj", "nummod", "quantmod", "compound", "advmod",

@@ -791,6 +791,33 @@ def test_an_offered_answer_is_not_read_inside_another_phrase() -> None:
     assert both.answer is None and both.unsure is not None
 
 
+@pytest.mark.parametrize(
+    ("question", "text", "value"),
+    [("How many employees does Brightwater Labs have?", "We planned to hire ten people for three projects.", None),
+     ("How many employees does Brightwater Labs have?", "We worried if ten people would even apply.", None),
+     ("How many customers does Brightwater Labs have?", "Brightwater Labs aims to reach 500 customers by 2026.", None),
+     ("Where is Brightwater Labs' office?", "Our goal is to open an office in Berlin.", None),
+     ("How much revenue does Brightwater Labs make?", "Brightwater Labs expects revenue of $10 million.", None),
+     # Stated as done, or asked what was planned, it answers.
+     ("How many people does Brightwater Labs employ?", "Brightwater Labs employs 164 people.", "164"),
+     ("How many people did Brightwater Labs plan to hire?", "We planned to hire ten people for three projects.",
+      "ten")],
+)
+def test_what_is_planned_or_supposed_is_not_what_is(question: str, text: str, value: str | None) -> None:
+    reading = read(read_question(question, None, "Brightwater Labs"), [Passage(text, 0, 1, "About Brightwater Labs")])
+    assert (reading.answer.value if reading.answer else None) == value
+
+
+def test_where_the_reader_is_is_not_where_the_company_is() -> None:
+    q = read_question("Where is Brightwater Labs headquartered?", None, "Brightwater Labs")
+    offer = "We can offer work contracts through a payroll provider or directly if you're based in Germany."
+    assert read(q, [Passage(offer, 0, 1, "Careers at Brightwater Labs")]).answer is None
+    both = [Passage(offer, 0, 1, "Careers at Brightwater Labs"),
+            Passage("Brightwater Labs is headquartered in Porto.", 1, 2)]
+    found = read(q, both).answer
+    assert found is not None and found.value == "Porto"
+
+
 def test_a_name_ends_at_its_comma() -> None:
     # "Brightwater Labs, the Porto-based ..., has closed": the sentence is led by the company, so the round it
     # closed is its own and the round's lead is the answer.

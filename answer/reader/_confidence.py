@@ -13,9 +13,9 @@ from typing import Literal
 
 from cikb.answer.entities import (
     KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of, counted_in_question,
-    counted_noun, defines, governing_parties, modifies_a_noun, only_beside_the_main_clause, party_extents,
-    in_the_predicate, predicate_subjects, said_of_the_past, stated_as_own, stranded_preposition, told_in_the_past,
-    vetoed,
+    counted_noun, defines, governing_parties, in_the_predicate, modifies_a_noun, only_beside_the_main_clause,
+    only_intended, party_extents, predicate_subjects, said_of_the_past, said_of_the_reader, stated_as_own,
+    stranded_preposition, told_in_the_past, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
@@ -121,6 +121,13 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
                          if not modifies_a_noun(s.plain, span.start, span.start + len(span.text))]
         if q.kind == "number":
             confirmed = _counting_the_asked_noun(q, s.plain, [span for span in confirmed if _counts_what_is_asked(q, s.plain, span)])
+        if q.kind not in ("contact", "identifier") and not _INTENT_WORDS & set(q.terms):  # "we planned to hire ten
+            # people" is no headcount, unless the question asks what was planned
+            confirmed = [span for span in confirmed
+                         if not only_intended(s.plain, span.start, span.start + len(span.text))]
+        if q.kind == "place":  # "if you're based in Germany" says where the reader is ("you can find us at" does not)
+            confirmed = [span for span in confirmed
+                         if not said_of_the_reader(s.plain, span.start, span.start + len(span.text))]
         if q.kind in CLAUSE_KINDS:
             asked = _in_the_asked_clause(q, s.plain, confirmed)
             s.set_aside, confirmed = [span for span in confirmed if span not in asked], asked
@@ -128,6 +135,10 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
         if s.spans:
             kept.append(s)
     return kept
+
+
+_INTENT_WORDS = frozenset(stem(w) for w in
+                          "plan aim hope want intend expect seek strive aspire wish goal target".split())
 
 
 def _holds(outer: Span, inner: Span) -> bool:
