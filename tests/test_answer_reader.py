@@ -818,6 +818,26 @@ def test_where_the_reader_is_is_not_where_the_company_is() -> None:
     assert found is not None and found.value == "Porto"
 
 
+def test_a_street_number_is_no_count() -> None:
+    line = "Address (for all mail): 548 Market St PMB 20739, San Francisco, CA 94104-5401"
+    q = read_question("How many offices does Brightwater Labs have?", None, "Brightwater Labs")
+    assert read(q, [Passage(line, 0, 1, "About Brightwater Labs")]).answer is None
+    three = read(q, [Passage("Brightwater Labs has 3 offices.", 0, 1)]).answer
+    assert three is not None and three.value == "3"
+
+
+def test_a_sentence_about_the_subject_by_a_pronoun_may_date_another_bodys_predicate() -> None:
+    # "it" is the page's subject, but "launched in 2013" is Healthcare.gov's launch.
+    q = read_question("What year did Brightwater Labs launch?", None, "Brightwater Labs")
+    other = "When Healthcare.gov launched in 2013, it crashed under load."
+    assert read(q, [Passage(other, 0, 1, "About Brightwater Labs")]).answer is None
+    # The company's own doer ("our ...") and the company by name still date it.
+    for text in ("Our team launched the service in 2015.", "It launched in 2015.",
+                 "Brightwater Labs launched in 2015."):
+        reading = read(q, [Passage(text, 0, 1, "About Brightwater Labs")])
+        assert reading.answer is not None and reading.answer.value == "2015", text
+
+
 def test_a_name_ends_at_its_comma() -> None:
     # "Brightwater Labs, the Porto-based ..., has closed": the sentence is led by the company, so the round it
     # closed is its own and the round's lead is the answer.

@@ -20,7 +20,7 @@ from cikb.answer.entities import (
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
 from cikb.answer.reader._question import Question, asks_present
-from cikb.answer.reader._subject import LABEL_LINE, after_leading_date, refers_to_subject
+from cikb.answer.reader._subject import LABEL_LINE, after_leading_date, mentions_subject, refers_to_subject
 from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, instance_spans, is_postal_address, is_subject,
     is_yearless, normal, officer_roles, overlap, spans, yearless_dates,
@@ -512,7 +512,7 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     if q.kind == "text" or _another_time(q, best.plain.replace(span.text, " ")):
         return "low"
     roles = officer_roles(q, best.plain, span)
-    if (best.role == 1 and another_acts(q, best)) or another_holds_role(roles, q):
+    if (best.role == 1 and another_acts(q, best)) or another_holds_role(roles, q) or _done_by_another(q, best, span):
         return "low"
     # A rival: another sentence about the subject that states a different value as directly.
     rivals = {key for key in (nearest_span(q, s)[0].key for s in candidates if _states_directly(q, s))
@@ -580,6 +580,24 @@ def another_acts(q: Question, s: Sentence) -> bool:
     first Acme licence in 2016" mentions Acme but dates Globex's founding."""
     found = predicate_subjects(s.plain, lambda word: any(match_weight(t, stems_of(word)) == 1.0 for t in q.terms))
     return bool(found) and not any(refers_to_subject(q, subject) or refers_to_subject(q, obj) for subject, obj in found)
+
+
+def _done_by_another(q: Question, s: Sentence, span: Span) -> bool:
+    """In a sentence that does not name the subject (about it by a pronoun, or by its page), the verb the value
+    modifies is the question's predicate and the parse names another body as its doer, the subject neither doing
+    nor undergoing it: "When Healthcare.gov launched in 2013, it crashed" dates Healthcare.gov's launch."""
+    if not q.subject_words or mentions_subject(q, s.plain):
+        return False
+    parties = governing_parties(s.plain, span.start, span.start + len(span.text))
+    if parties is None or not parties[1]:
+        return False
+    verb, doer, done = parties
+    ours = doer.lower().split()[0] in _FIRST_PERSON  # "our data pipelines have identified ...": the company's own
+    return (any(match_weight(t, stems_of(verb.lower())) == 1.0 for t in q.terms) and not ours
+            and not refers_to_subject(q, doer) and not (done and refers_to_subject(q, done)))
+
+
+_FIRST_PERSON = frozenset({"we", "our", "us"})
 
 
 def _owned_by_subject(q: Question, owner: str) -> bool:

@@ -379,13 +379,20 @@ def _multiplier(text: str) -> int:
     return _MULTIPLIERS[match.group(1).lower()] if match else 1
 
 
+_HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b", re.IGNORECASE)
+
+
 def _number_spans(q: Question, sentence: str) -> list[Span]:
     money = [(m.start(), m.end()) for m in _MONEY_RE.finditer(sentence)]
     dates = [(m.start(), m.end()) for m in DATE_RE.finditer(sentence)]
+    # A street number, a box or a postcode is no count: "548 Market St" does not say how many offices.
+    counting = bool(_HOW_MANY.search(q.text))
+    addresses = [(m.start(), m.end()) for pattern in (POSTAL_RE, _ADDRESS_RE) for m in pattern.finditer(sentence)
+                 if counting]
     found = []
     for m in _NUMBER_RE.finditer(sentence):
         text = m.group().strip()
-        if YEAR_RE.fullmatch(text) or any(a <= m.start() < b for a, b in money + dates):
+        if YEAR_RE.fullmatch(text) or any(a <= m.start() < b for a, b in money + dates + addresses):
             continue
         if ("%" in text or "percent" in text.lower()) != q.percent:
             continue
