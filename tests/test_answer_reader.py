@@ -838,6 +838,30 @@ def test_a_sentence_about_the_subject_by_a_pronoun_may_date_another_bodys_predic
         assert reading.answer is not None and reading.answer.value == "2015", text
 
 
+def test_a_profile_on_another_site_is_not_the_website() -> None:
+    q = read_question("What is Brightwater Labs' website?", None, "Brightwater Labs")
+    profiles = "Same as: https://twitter.com/brightwater; https://github.com/brightwater-labs"
+    assert read(q, [Passage(profiles, 0, 1, "About Brightwater Labs")]).answer is None
+    own = read(q, [Passage(profiles, 0, 1, "About Brightwater Labs"),
+                   Passage("Website: https://brightwater.example", 1, 2, "About Brightwater Labs")]).answer
+    assert own is not None and own.value == "https://brightwater.example"
+    # Asked for that profile, it is the answer.
+    asked = read(read_question("What is Brightwater Labs' GitHub website?", None, "Brightwater Labs"),
+                 [Passage(profiles, 0, 1, "About Brightwater Labs")]).answer
+    assert asked is not None and asked.value == "https://github.com/brightwater-labs"
+
+
+def test_a_past_count_dated_by_a_year_is_not_how_many_there_are() -> None:
+    q = read_question("How many people work at Brightwater Labs?", None, "Brightwater Labs")
+    then = "In 2003, Brightwater Labs was a web design firm made up of 4 people."
+    assert read(q, [Passage(then, 0, 1, "About Brightwater Labs")]).answer is None
+    now = read(q, [Passage("Brightwater Labs is made up of 164 people.", 0, 1, "About Brightwater Labs")]).answer
+    assert now is not None and now.value == "164"
+    asked_then = read(read_question("How many people worked at Brightwater Labs in 2003?", None, "Brightwater Labs"),
+                      [Passage(then, 0, 1, "About Brightwater Labs")]).answer
+    assert asked_then is not None and asked_then.value == "4"
+
+
 def test_a_name_ends_at_its_comma() -> None:
     # "Brightwater Labs, the Porto-based ..., has closed": the sentence is led by the company, so the round it
     # closed is its own and the round's lead is the answer.

@@ -509,7 +509,7 @@ def _agent_of(q: Question, sentence: str, span: Span, least: float = 1.0) -> boo
 
 
 def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: list[Sentence], best_key: str) -> Confidence:
-    if q.kind == "text" or _another_time(q, best.plain.replace(span.text, " ")):
+    if q.kind == "text" or _another_time(q, best.plain.replace(span.text, " ")) or _then_not_now(q, best):
         return "low"
     roles = officer_roles(q, best.plain, span)
     if (best.role == 1 and another_acts(q, best)) or another_holds_role(roles, q) or _done_by_another(q, best, span):
@@ -563,6 +563,17 @@ _NOW = frozenset({"current", "currently", "now", "today", "presently"})
 def _asks_now(q: Question) -> bool:
     """The question asks how things are now: "Who is the current head of ...?", "Where is Acme based now?"."""
     return bool(_NOW & {w.lower() for w, _, _ in tokens_of(q.text)})
+
+
+def _then_not_now(q: Question, s: Sentence) -> bool:
+    """Asked how many there are now, a sentence in the past tense dated by a year gives how many there were then:
+    "In 2003, 37signals was a firm made up of 4 people", "Only about 1,200 customers signed up in that year". Not
+    an amount: a year's revenue is told in the past ("Revenue was $3.2 billion in 2025") and is what is asked."""
+    return (q.kind == "number" and asks_present(q) and told_in_the_past(s.plain)
+            and bool(YEAR_RE.search(s.plain) or _THAT_YEAR.search(s.plain)))
+
+
+_THAT_YEAR = re.compile(r"(?:that|the same|the following|the previous|the next) year", re.IGNORECASE)
 
 
 def _another_time(q: Question, sentence: str) -> bool:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import cache, lru_cache
 from typing import Literal
+from urllib.parse import urlsplit
 
 from cikb.answer.entities import KIND_LABELS, RoleStatement, asked_noun, entities, role_statements, stranded_preposition
 from cikb.core.vocabulary import match_weight
@@ -220,10 +221,23 @@ def contact_spans(q: Question, sentence: str) -> list[Span]:
         return [Span(m.group(), m.start(), m.group().lower()) for m in _EMAIL_RE.finditer(sentence)]
     if asked == "web":
         return [Span(m.group(), m.start(), m.group().lower().rstrip("/")) for m in _WEB_RE.finditer(sentence)
-                if not _EMAIL_RE.search(sentence, max(0, m.start() - 64), m.end())]
+                if not _EMAIL_RE.search(sentence, max(0, m.start() - 64), m.end()) and not _elsewhere(q, m.group())]
     # Google's libphonenumber: numbers in international form from any country, national ones as American.
     return [Span(m.raw_string, m.start, phonenumbers.format_number(m.number, phonenumbers.PhoneNumberFormat.E164))
             for m in phonenumbers.PhoneNumberMatcher(sentence, "US", leniency=phonenumbers.Leniency.VALID)]
+
+
+# Sites where a company has a profile, not its website ("Same as: https://twitter.com/acme; https://github.com/acme").
+_PROFILE_SITES = ("twitter.com", "x.com", "facebook.com", "fb.com", "instagram.com", "linkedin.com", "youtube.com",
+                  "youtu.be", "github.com", "gitlab.com", "medium.com", "tiktok.com", "threads.net", "bsky.app",
+                  "pinterest.com", "reddit.com", "crunchbase.com", "wikipedia.org")
+
+
+def _elsewhere(q: Question, url: str) -> bool:
+    """A web address on a profile site, unless the question asks for that profile ("What is Acme's LinkedIn page?")."""
+    host = urlsplit(url if "//" in url else "//" + url).hostname or ""
+    site = next((s for s in _PROFILE_SITES if host == s or host.endswith("." + s)), None)
+    return site is not None and site.split(".")[0] not in q.text.lower()
 
 
 _FROM = re.compile(r"\bfrom\s+(?:about\s+|around\s+|roughly\s+|just\s+|over\s+|under\s+|fewer than\s+|less than\s+)?$", re.I)
