@@ -696,54 +696,39 @@ def test_whose_role_it_is_as_the_parse_reads_it(sentence: str, officer: str | No
     assert (reading.answer.value if reading.answer else None) == officer
 
 
-@pytest.mark.parametrize(
-    ("sentence", "officer"),
-    [("Ana Ruiz stepped down as CEO of Brightwater Labs in March.", None),
-     ("Brightwater Labs' former CEO Ana Ruiz joined the board of Globex.", None),
-     ("Ana Ruiz, the former CEO of Brightwater Labs, now advises start-ups.", None),
-     ("Brightwater Labs' ex-CEO Ana Ruiz spoke first.", None),
-
-     ("Ana Ruiz resigned as CEO of Brightwater Labs.", None),
-     # Who stays or comes in is named as ever.
-     ("Tom Berg succeeded Ana Ruiz as CEO of Brightwater Labs.", "Tom Berg"),
-     ("Ana Ruiz was replaced as CEO of Brightwater Labs by Tom Berg.", "Tom Berg"),
-     ("Ana Ruiz stepped up as CEO of Brightwater Labs in March.", "Ana Ruiz")],
-)
-def test_who_held_a_role_is_not_who_holds_it(sentence: str, officer: str | None) -> None:
-    # Asked who holds a role now, a name the parse sets in it only in the past is no answer (related reading).
-    reading = read(read_question("Who is Brightwater Labs' CEO?", None, "Brightwater Labs"), [Passage(sentence, 0, 1)])
-    assert (reading.answer.value if reading.answer else None) == officer
-
-
-def test_asked_who_held_a_role_a_former_holder_answers() -> None:
-    q = read_question("Who was Brightwater Labs' CEO?", None, "Brightwater Labs")
-    reading = read(q, [Passage("Ana Ruiz stepped down as CEO of Brightwater Labs in March.", 0, 1)])
-    assert reading.answer is not None and reading.answer.value == "Ana Ruiz"
+CEO_NOW = "Who is Brightwater Labs' CEO?"
+HQ_NOW = "Where is Brightwater Labs headquartered?"
 
 
 @pytest.mark.parametrize(
-    ("text", "where"),
-    [("Brightwater Labs was previously headquartered in Boston.", None),
-     ("Brightwater Labs' former headquarters in Boston is now a museum.", None),
-     ("Brightwater Labs was headquartered in Boston until 2019.", None),
-     ("Brightwater Labs used to be headquartered in Boston.", None),
-     # A move, or another thing "formerly" said, still tells where it is now.
-     ("Brightwater Labs previously moved its headquarters to Austin.", "Austin"),
-     ("Brightwater Labs, formerly known as Globex, is headquartered in Austin.", "Austin"),
-     ("Brightwater Labs was previously headquartered in Boston. Today Brightwater Labs is headquartered in Austin.",
-      "Austin")],
+    ("question", "text", "value"),
+    [(CEO_NOW, "Ana Ruiz stepped down as CEO of Brightwater Labs in March.", None),
+     (CEO_NOW, "Brightwater Labs' former CEO Ana Ruiz joined the board of Globex.", None),
+     (CEO_NOW, "Ana Ruiz, the former CEO of Brightwater Labs, now advises start-ups.", None),
+     (CEO_NOW, "Brightwater Labs' ex-CEO Ana Ruiz spoke first.", None),
+     (CEO_NOW, "Ana Ruiz resigned as CEO of Brightwater Labs.", None),
+     (HQ_NOW, "Brightwater Labs was previously headquartered in Boston.", None),
+     (HQ_NOW, "Brightwater Labs' former headquarters in Boston is now a museum.", None),
+     (HQ_NOW, "Brightwater Labs was headquartered in Boston until 2019.", None),
+     (HQ_NOW, "Brightwater Labs used to be headquartered in Boston.", None),
+     # Who stays or comes in is named as ever; a move, or another thing "formerly" said, still tells where it is.
+     (CEO_NOW, "Tom Berg succeeded Ana Ruiz as CEO of Brightwater Labs.", "Tom Berg"),
+     (CEO_NOW, "Ana Ruiz was replaced as CEO of Brightwater Labs by Tom Berg.", "Tom Berg"),
+     (CEO_NOW, "Ana Ruiz stepped up as CEO of Brightwater Labs in March.", "Ana Ruiz"),
+     (HQ_NOW, "Brightwater Labs previously moved its headquarters to Austin.", "Austin"),
+     (HQ_NOW, "Brightwater Labs, formerly known as Globex, is headquartered in Austin.", "Austin"),
+     (HQ_NOW, "Brightwater Labs was previously headquartered in Boston. Today Brightwater Labs is headquartered in "
+              "Austin.", "Austin"),
+     # Asked how things were, what was is the answer.
+     ("Who was Brightwater Labs' CEO?", "Ana Ruiz stepped down as CEO of Brightwater Labs in March.", "Ana Ruiz"),
+     ("Where was Brightwater Labs headquartered?", "Brightwater Labs was previously headquartered in Boston.",
+      "Boston")],
 )
-def test_where_it_was_is_not_where_it_is(text: str, where: str | None) -> None:
-    # Asked how things are, a sentence that sets the question's predicate in the past says how they were.
-    q = read_question("Where is Brightwater Labs headquartered?", None, "Brightwater Labs")
-    reading = read(q, [Passage(text, 0, 1)])
-    assert (reading.answer.value if reading.answer else None) == where
-
-
-def test_asked_where_it_was_a_former_place_answers() -> None:
-    q = read_question("Where was Brightwater Labs headquartered?", None, "Brightwater Labs")
-    reading = read(q, [Passage("Brightwater Labs was previously headquartered in Boston.", 0, 1)])
-    assert reading.answer is not None and reading.answer.value == "Boston"
+def test_what_was_is_not_what_is(question: str, text: str, value: str | None) -> None:
+    # Asked how things are, a name the parse sets in the asked role only in the past ("former CEO"), or a sentence
+    # that sets the question's predicate in the past ("was previously headquartered"), is no answer.
+    reading = read(read_question(question, None, "Brightwater Labs"), [Passage(text, 0, 1)])
+    assert (reading.answer.value if reading.answer else None) == value
 
 
 @pytest.mark.parametrize(
@@ -838,28 +823,26 @@ def test_a_sentence_about_the_subject_by_a_pronoun_may_date_another_bodys_predic
         assert reading.answer is not None and reading.answer.value == "2015", text
 
 
-def test_a_profile_on_another_site_is_not_the_website() -> None:
-    q = read_question("What is Brightwater Labs' website?", None, "Brightwater Labs")
-    profiles = "Same as: https://twitter.com/brightwater; https://github.com/brightwater-labs"
-    assert read(q, [Passage(profiles, 0, 1, "About Brightwater Labs")]).answer is None
-    own = read(q, [Passage(profiles, 0, 1, "About Brightwater Labs"),
-                   Passage("Website: https://brightwater.example", 1, 2, "About Brightwater Labs")]).answer
-    assert own is not None and own.value == "https://brightwater.example"
-    # Asked for that profile, it is the answer.
-    asked = read(read_question("What is Brightwater Labs' GitHub website?", None, "Brightwater Labs"),
-                 [Passage(profiles, 0, 1, "About Brightwater Labs")]).answer
-    assert asked is not None and asked.value == "https://github.com/brightwater-labs"
+PROFILES = "Same as: https://twitter.com/brightwater; https://github.com/brightwater-labs"
+FOUR_THEN = "In 2003, Brightwater Labs was a web design firm made up of 4 people."
 
 
-def test_a_past_count_dated_by_a_year_is_not_how_many_there_are() -> None:
-    q = read_question("How many people work at Brightwater Labs?", None, "Brightwater Labs")
-    then = "In 2003, Brightwater Labs was a web design firm made up of 4 people."
-    assert read(q, [Passage(then, 0, 1, "About Brightwater Labs")]).answer is None
-    now = read(q, [Passage("Brightwater Labs is made up of 164 people.", 0, 1, "About Brightwater Labs")]).answer
-    assert now is not None and now.value == "164"
-    asked_then = read(read_question("How many people worked at Brightwater Labs in 2003?", None, "Brightwater Labs"),
-                      [Passage(then, 0, 1, "About Brightwater Labs")]).answer
-    assert asked_then is not None and asked_then.value == "4"
+@pytest.mark.parametrize(
+    ("question", "texts", "value"),
+    [# A profile on another site is not the website, unless asked for.
+     ("What is Brightwater Labs' website?", [PROFILES], None),
+     ("What is Brightwater Labs' website?", [PROFILES, "Website: https://brightwater.example"],
+      "https://brightwater.example"),
+     ("What is Brightwater Labs' GitHub website?", [PROFILES], "https://github.com/brightwater-labs"),
+     # Asked how many there are now, a past count dated by a year is how many there were.
+     ("How many people work at Brightwater Labs?", [FOUR_THEN], None),
+     ("How many people work at Brightwater Labs?", ["Brightwater Labs is made up of 164 people."], "164"),
+     ("How many people worked at Brightwater Labs in 2003?", [FOUR_THEN], "4")],
+)
+def test_a_value_of_another_site_or_time_is_no_answer(question: str, texts: list[str], value: str | None) -> None:
+    passages = [Passage(text, n, n + 1, "About Brightwater Labs") for n, text in enumerate(texts)]
+    reading = read(read_question(question, None, "Brightwater Labs"), passages)
+    assert (reading.answer.value if reading.answer else None) == value
 
 
 def test_a_name_ends_at_its_comma() -> None:
