@@ -399,7 +399,7 @@ _HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b", re.IGNORECASE)
 def _number_spans(q: Question, sentence: str) -> list[Span]:
     money = [(m.start(), m.end()) for m in _MONEY_RE.finditer(sentence)]
     dates = [(m.start(), m.end()) for m in DATE_RE.finditer(sentence)]
-    # A street number, a box or a postcode is no count: "548 Market St" does not say how many offices.
+    # A street number, a box or a postcode is no count: "12 Harbour Street" does not say how many offices.
     counting = bool(_HOW_MANY.search(q.text))
     addresses = [(m.start(), m.end()) for pattern in (POSTAL_RE, _ADDRESS_RE) for m in pattern.finditer(sentence)
                  if counting]
