@@ -517,18 +517,16 @@ def clause_of(sentence: str, start: int, end: int) -> Clause | None:
 def said_of_the_reader(sentence: str, start: int, end: int) -> bool:
     """The value's clause is about the reader, as the trained parser reads it: its verb's subject is "you" and the
     clause names no "us" ("if you're based in Germany"); not "you can find us at ..."."""
-    verb = _value_root(sentence, start, end)
-    while verb is not None and not verb.tag_.startswith("VB"):
-        verb = None if verb.head.i == verb.i else verb.head
+    verb = _governing_token(sentence, start, end, links=frozenset())
     if verb is None:
         return False
     subjects = [c.text.lower() for c in verb.children if c.dep_ in _SUBJECTS]
     clause = clause_of(sentence, start, end)
     words = {w.lower() for w in clause.words} if clause else set()
-    return "you" in subjects and not words & _FIRST_PERSON
+    return "you" in subjects and not words & FIRST_PERSON
 
 
-_FIRST_PERSON = frozenset({"we", "us", "our", "ours"})
+FIRST_PERSON = frozenset({"we", "us", "our", "ours"})
 
 
 def only_intended(sentence: str, start: int, end: int) -> bool:
@@ -538,9 +536,7 @@ def only_intended(sentence: str, start: int, end: int) -> bool:
     that supposes it ("we worried if ten people would even apply"); what it says did not, or not yet, happen. Not
     the one who intends ("Truman wanted ...")."""
     value = _value_root(sentence, start, end)
-    verb = value
-    while verb is not None and not verb.tag_.startswith("VB"):  # up the value's own phrase: not across "and"
-        verb = None if verb.head.i == verb.i or verb.dep_ not in _MODIFIER_LINKS | _SUBJECTS else verb.head
+    verb = _governing_token(sentence, start, end, links=_MODIFIER_LINKS | _SUBJECTS)  # not across "and"
     if verb is None or (value is not None and value.dep_ in _SUBJECTS and value.head.i == verb.i):
         return False
     while verb is not None:
@@ -595,12 +591,15 @@ def _head_name(token) -> str:  # noqa: ANN001 - a spaCy Token
     return " ".join(w.text for w in sorted(words, key=lambda w: w.i))
 
 
-def _governing_token(sentence: str, start: int, end: int):  # noqa: ANN202 - a spaCy Token or None
+def _governing_token(sentence: str, start: int, end: int, links: frozenset[str] | None = None):  # noqa: ANN202
+    """The verb above the value, up its own phrase through ``links`` only (default: the modifier links); any link
+    with ``links`` empty. None when there is none."""
     token = _value_root(sentence, start, end)
+    links = _MODIFIER_LINKS if links is None else links
     if token is None:
         return None
     while not token.tag_.startswith("VB"):
-        if token.head.i == token.i or token.dep_ not in _MODIFIER_LINKS:
+        if token.head.i == token.i or (links and token.dep_ not in links):
             return None
         token = token.head
     return token

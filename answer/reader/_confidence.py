@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cikb.answer.entities import (
-    KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of, counted_in_question,
-    counted_noun, defines, governing_parties, in_the_predicate, modifies_a_noun, only_beside_the_main_clause,
-    only_intended, party_extents, predicate_subjects, said_of_the_past, said_of_the_reader, stated_as_own,
-    stranded_preposition, told_in_the_past, vetoed,
+    FIRST_PERSON, KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of,
+    counted_in_question, counted_noun, defines, governing_parties, in_the_predicate, modifies_a_noun,
+    only_beside_the_main_clause, only_intended, party_extents, predicate_subjects, said_of_the_past,
+    said_of_the_reader, stated_as_own, stranded_preposition, told_in_the_past, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
@@ -603,12 +603,10 @@ def _done_by_another(q: Question, s: Sentence, span: Span) -> bool:
     if parties is None or not parties[1]:
         return False
     verb, doer, done = parties
-    ours = doer.lower().split()[0] in _FIRST_PERSON  # "our data pipelines have identified ...": the company's own
+    ours = doer.lower().split()[0] in FIRST_PERSON  # "our data pipelines have identified ...": the company's own
     return (any(match_weight(t, stems_of(verb.lower())) == 1.0 for t in q.terms) and not ours
             and not refers_to_subject(q, doer) and not (done and refers_to_subject(q, done)))
 
-
-_FIRST_PERSON = frozenset({"we", "our", "us"})
 
 
 def _owned_by_subject(q: Question, owner: str) -> bool:
