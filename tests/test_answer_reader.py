@@ -836,6 +836,7 @@ FOUR_THEN = "In 2003, Brightwater Labs was a web design firm made up of 4 people
      ("What is Brightwater Labs' GitHub website?", [PROFILES], "https://github.com/brightwater-labs"),
      # Asked how many there are now, a past count dated by a year is how many there were.
      ("How many people work at Brightwater Labs?", [FOUR_THEN], None),
+     ("How many customers does Brightwater Labs have?", ["Brightwater Labs had 1,200 customers that year."], None),
      ("How many people work at Brightwater Labs?", ["Brightwater Labs is made up of 164 people."], "164"),
      ("How many people worked at Brightwater Labs in 2003?", [FOUR_THEN], "4")],
 )

@@ -573,7 +573,7 @@ def _then_not_now(q: Question, s: Sentence) -> bool:
             and bool(YEAR_RE.search(s.plain) or _THAT_YEAR.search(s.plain)))
 
 
-_THAT_YEAR = re.compile(r"(?:that|the same|the following|the previous|the next) year", re.IGNORECASE)
+_THAT_YEAR = re.compile(r"\b(?:that|the same|the following|the previous|the next) year\b", re.IGNORECASE)
 
 
 def _another_time(q: Question, sentence: str) -> bool:
@@ -606,7 +606,6 @@ def _done_by_another(q: Question, s: Sentence, span: Span) -> bool:
     ours = doer.lower().split()[0] in FIRST_PERSON  # "our data pipelines have identified ...": the company's own
     return (any(match_weight(t, stems_of(verb.lower())) == 1.0 for t in q.terms) and not ours
             and not refers_to_subject(q, doer) and not (done and refers_to_subject(q, done)))
-
 
 
 def _owned_by_subject(q: Question, owner: str) -> bool:
