@@ -19,7 +19,7 @@ from cikb.answer.entities import (
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
-from cikb.answer.reader._question import Question, asks_present
+from cikb.answer.reader._question import Question, asks_present, term_word
 from cikb.answer.reader._subject import LABEL_LINE, after_leading_date, mentions_subject, refers_to_subject
 from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, instance_spans, is_postal_address, is_subject,
@@ -254,8 +254,7 @@ def states_question(q: Question, s: Sentence) -> bool:
         return False  # stated by its form or its label only: "We incorporated new features" names no legal name
     if not _holds_asked_noun(q, s):
         return False  # "Under which licence ...": a sentence without a licence names none
-    if only_beside_the_main_clause(s.plain, lambda word: any(match_weight(t, stems_of(word.lower())) > 0
-                                                             for t in q.terms)):
+    if only_beside_the_main_clause(s.plain, term_word(q)):
         return False  # "As part of the federal government, we are building a team": it says what they build
     if s.role == 2 and s.coverage >= INSTANCE_SHARE and instance_spans(q, s.plain):
         return True  # led by the subject, it names one of what is asked: "Acme is offered under the MIT licence"
@@ -428,7 +427,7 @@ def _vote(weights: list[float]) -> float:
 def _said_of_the_past(q: Question, s: Sentence) -> bool:
     """The sentence sets the question's predicate in the past ("was previously headquartered in Boston", "our former
     office at ..."): asked how things are, it says how they were."""
-    return said_of_the_past(s.plain, lambda word: any(match_weight(t, stems_of(word)) > 0 for t in q.terms))
+    return said_of_the_past(s.plain, term_word(q))
 
 
 def _states_directly(q: Question, s: Sentence) -> bool:
@@ -589,7 +588,7 @@ def another_acts(q: Question, s: Sentence) -> bool:
     """Each verb of the question's predicate in the sentence has another body as its subject, as the trained parser
     reads it, and the question's subject neither acts nor undergoes it: "Globex was founded in 1999 and bought its
     first Acme licence in 2016" mentions Acme but dates Globex's founding."""
-    found = predicate_subjects(s.plain, lambda word: any(match_weight(t, stems_of(word)) == 1.0 for t in q.terms))
+    found = predicate_subjects(s.plain, term_word(q, exact=True))
     return bool(found) and not any(refers_to_subject(q, subject) or refers_to_subject(q, obj) for subject, obj in found)
 
 

@@ -5,14 +5,16 @@ predicate, a running total, which contact."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from cikb.answer.entities import descriptive_words, told_in_the_past
-from cikb.core.vocabulary import relation
+from cikb.core.vocabulary import match_weight, relation
 from cikb.embed.bm25 import english_stopwords
-from cikb.answer.reader._words import IDENTIFIER_NAMES, LEGAL_SUFFIXES, SELF_NOUNS, YEAR_RE, stem, tokens_of
+from cikb.answer.reader._words import (
+    IDENTIFIER_NAMES, LEGAL_SUFFIXES, SELF_NOUNS, YEAR_RE, stem, stems_of, tokens_of,
+)
 
 Kind = Literal["year", "date", "duration", "number", "money", "person", "org", "place", "contact", "identifier",
                "option", "boolean", "text"]
@@ -181,6 +183,14 @@ def choices_offered(lower: list[str], own: set[str]) -> tuple[str, ...]:
     if not left or "not" in right or any(w[:1].isdigit() for w in left + right):
         return ()
     return " ".join(left), " ".join(right)
+
+
+def term_word(q: Question, *, exact: bool = False) -> Callable[[str], bool]:
+    """A test of a sentence's word: is it one of the question's key terms, in its own stem (``exact``) or also by a
+    word of a term's relation? What the trained parser's helpers are given to find the question's predicate."""
+    if exact:
+        return lambda word: any(match_weight(t, stems_of(word)) == 1.0 for t in q.terms)
+    return lambda word: any(match_weight(t, stems_of(word)) > 0 for t in q.terms)
 
 
 def asks_present(q: Question) -> bool:

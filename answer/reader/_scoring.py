@@ -19,7 +19,7 @@ from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight, relation
 from cikb.answer.reader._words import MIN_WORDS, SELF_NOUNS, plain, stems_in, stems_of, tokens_of
-from cikb.answer.reader._question import CONTACT_ASKED, TOTAL, TYPED_KINDS, Question
+from cikb.answer.reader._question import CONTACT_ASKED, TOTAL, TYPED_KINDS, Question, term_word
 from cikb.answer.reader._subject import (
     BEGIN_STEMS, LABEL_LINE, after_leading_date, began_itself, creates_other, mentions_subject, our_role,
     owned_predicate, refers_to_subject, subject_role,
@@ -183,7 +183,7 @@ def page_role(q: Question, s: Sentence) -> bool:
     others = [o for o in organisations(s.plain) if not all(_ROLE_WORD.fullmatch(w) for w in o.split())]  # "CTO" read as one
     if others or not mentions_subject(q, s.passage.title or ""):
         return False
-    return apposed_to_name(s.plain, lambda word: any(match_weight(t, stems_of(word)) == 1.0 for t in q.terms))
+    return apposed_to_name(s.plain, term_word(q, exact=True))
 
 
 def about_the_asked_thing(q: Question, s: Sentence, things: list[str]) -> bool:
