@@ -834,6 +834,7 @@ FOUR_THEN = "In 2003, Brightwater Labs was a web design firm made up of 4 people
      ("What is Brightwater Labs' website?", [PROFILES, "Website: https://brightwater.example"],
       "https://brightwater.example"),
      ("What is Brightwater Labs' GitHub website?", [PROFILES], "https://github.com/brightwater-labs"),
+     ("What is the website of Brightwater Labs for experts?", ["Same as: https://x.com/brightwater"], None),
      # Asked how many there are now, a past count dated by a year is how many there were.
      ("How many people work at Brightwater Labs?", [FOUR_THEN], None),
      ("How many customers does Brightwater Labs have?", ["Brightwater Labs had 1,200 customers that year."], None),

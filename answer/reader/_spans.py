@@ -23,7 +23,7 @@ from price_parser import Price
 from cikb.answer.reader._words import (
     DATE_RE, IDENTIFIER_CODE, IDENTIFIER_NAMES, LEGAL_SUFFIXES, MONTHS, POSTAL_RE, YEAR_RE, stem, stems_of, tokens_of,
 )
-from cikb.answer.reader._question import DIRECTED_STEMS, PASSIVE, Question, asks_present, bare, is_own
+from cikb.answer.reader._question import DIRECTED_STEMS, PASSIVE, Question, asks_present, bare, is_own, term_word
 from cikb.answer.reader._subject import GENERIC_NAME_WORDS
 
 _MULTIPLIERS = {"thousand": 10**3, "k": 10**3, "million": 10**6, "mn": 10**6, "m": 10**6,
@@ -126,8 +126,7 @@ def officer_roles(q: Question, sentence: str, span: Span) -> list[RoleStatement]
     them for the value ``span``: held by it or not, whose, now or before."""
     if not q.officer:
         return []
-    return role_statements(sentence, lambda word: any(match_weight(t, stems_of(word)) == 1.0 for t in q.terms),
-                           (span.start, span.start + len(span.text)))
+    return role_statements(sentence, term_word(q, exact=True), (span.start, span.start + len(span.text)))
 
 
 def left_the_role(q: Question, sentence: str, span: Span) -> bool:
@@ -237,7 +236,7 @@ def _elsewhere(q: Question, url: str) -> bool:
     """A web address on a profile site, unless the question asks for that profile ("What is Acme's LinkedIn page?")."""
     host = urlsplit(url if "//" in url else "//" + url).hostname or ""
     site = next((s for s in _PROFILE_SITES if host == s or host.endswith("." + s)), None)
-    return site is not None and site.split(".")[0] not in q.text.lower()
+    return site is not None and not re.search(rf"\b{re.escape(site.split('.')[0])}\b", q.text, re.IGNORECASE)
 
 
 _FROM = re.compile(r"\bfrom\s+(?:about\s+|around\s+|roughly\s+|just\s+|over\s+|under\s+|fewer than\s+|less than\s+)?$", re.I)
@@ -400,9 +399,8 @@ def _number_spans(q: Question, sentence: str) -> list[Span]:
     money = [(m.start(), m.end()) for m in _MONEY_RE.finditer(sentence)]
     dates = [(m.start(), m.end()) for m in DATE_RE.finditer(sentence)]
     # A street number, a box or a postcode is no count: "12 Harbour Street" does not say how many offices.
-    counting = bool(_HOW_MANY.search(q.text))
-    addresses = [(m.start(), m.end()) for pattern in (POSTAL_RE, _ADDRESS_RE) for m in pattern.finditer(sentence)
-                 if counting]
+    addresses = ([(m.start(), m.end()) for pattern in (POSTAL_RE, _ADDRESS_RE) for m in pattern.finditer(sentence)]
+                 if _HOW_MANY.search(q.text) else [])
     found = []
     for m in _NUMBER_RE.finditer(sentence):
         text = m.group().strip()
