@@ -266,9 +266,68 @@ def role_statements(sentence: str, is_role: Callable[[str], bool], value: tuple[
     the verb that "as CEO" describes ("Globex appoints Jane Roe as CEO"; "Jane Roe joins Globex as CEO"). The
     owner: a possessive ("our CEO", "Globex's CEO"), "of"/"at" ("CEO of Globex"), a name before the role
     ("Globex CEO Jane Roe"), or the verb's other party ("appoints", "joins")."""
+    return _statements(sentence, lambda token: is_role(token.text), value)
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A noun by which a question asks for another body, as the subject's: "Acme's parent company", "the fiscal
+    host of Acme" (the noun, and the words before it that a generic noun needs: "parent")."""
+
+    noun: str
+    modifiers: frozenset[str]
+
+
+def asked_relation(question: str, is_subject: Callable[[str], bool]) -> Relation | None:
+    """The noun the question gives the subject, as the trained parser reads it: "Which organisation is Mastodon's
+    fiscal host?" -> host; "What is the parent company of Acme?" -> company (parent)."""
+    for token in _parsed(question):
+        if not token.tag_.startswith("NN"):
+            continue
+        owners = [c for c in token.children if c.dep_ == "poss"]
+        owners += [o for c in token.children if c.dep_ == "prep" and c.text.lower() == "of"
+                   for o in c.children if o.dep_ == "pobj"]
+        if any(is_subject(_name(o)) for o in owners):
+            modifiers = frozenset(c.text.lower() for c in token.lefts if c.dep_ in ("compound", "amod"))
+            return Relation(token.text.lower(), modifiers if token.text.lower() in _GENERIC_KINDS else frozenset())
+    return None
+
+
+def relation_statements(sentence: str, is_noun: Callable[[str], bool], relation: Relation,
+                        value: tuple[int, int]) -> list[RoleStatement]:
+    """:func:`role_statements` for the noun of a relation between bodies: "Globex, Acme's parent company" (held by
+    Globex, Acme's); "Acme is the parent company of Initech" (held by Acme, Initech's). A generic noun counts
+    only with one of the question's words before it ("parent company", not "a company of 50 people")."""
+    return _statements(sentence, _relation_token(is_noun, relation), value)
+
+
+def _relation_token(is_noun: Callable[[str], bool], relation: Relation) -> Callable:
+    def is_relation(token) -> bool:  # noqa: ANN001 - a spaCy Token
+        return is_noun(token.text) and (not relation.modifiers or any(
+            c.text.lower() in relation.modifiers for c in token.lefts if c.dep_ in ("compound", "amod")))
+    return is_relation
+
+
+def relation_holders(sentence: str, is_noun: Callable[[str], bool], relation: Relation) -> list[tuple[int, int]]:
+    """Where the names that hold the relation are written, when a name is set beside its noun or said to be it:
+    "WE AID gGmbH, our German fiscal host" -> WE AID gGmbH; "The Kestrel Trust is our fiscal host" -> The
+    Kestrel Trust."""
+    found = []
+    is_relation = _relation_token(is_noun, relation)
+    for token in _parsed(sentence):
+        if not is_relation(token):
+            continue
+        holder, _ = _holder(_chain_head(token), (0, 0))
+        if holder is not None and holder.tag_ == "NNP":
+            words = [c for c in holder.lefts if c.dep_ in ("compound", "det") and c.tag_ == "NNP"] + [holder]
+            found.append((words[0].idx, holder.idx + len(holder.text)))
+    return found
+
+
+def _statements(sentence: str, is_role, value: tuple[int, int]) -> list[RoleStatement]:  # noqa: ANN001
     found = []
     for token in _parsed(sentence):
-        if is_role(token.text):
+        if is_role(token):
             head = _chain_head(token)
             holder, party = _holder(head, value)
             owner = next((o for t in (token, *token.conjuncts) if (o := _owner_of(t, value))), "") or party

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from answer_helpers import retrieval, scored_chunk
 from cikb.answer import ABSTENTION, Answerer
+from cikb.answer.entities import Relation, asked_relation
 from cikb.answer.reader import (
     Passage, normal_date, number_value, read, read_asked, read_question, split_sentences, states_question,
 )
@@ -694,6 +695,34 @@ def test_whose_role_it_is_as_the_parse_reads_it(sentence: str, officer: str | No
     # The role's owner: the verb's other party ("appoints", "joins ... as"), a name before it, "of".
     reading = read(read_question("Who is Brightwater Labs' CEO?", None, "Brightwater Labs"), [Passage(sentence, 0, 1)])
     assert (reading.answer.value if reading.answer else None) == officer
+
+
+PARENT = "What is Brightwater Labs' parent company?"
+HOST = "Which organisation is Brightwater Labs' fiscal host?"
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "body"),
+    [(PARENT, "Brightwater Labs is the parent company of Initech Systems.", None),  # the relation the other way
+     (PARENT, "Globex Corporation, Brightwater Labs' parent company, reported record sales.", "Globex Corporation"),
+     (HOST, "Kestrel Trust is the fiscal host of Initech Systems and other projects.", None),  # another's host
+     (HOST, "Make a one-time donation through Kestrel gGmbH, our fiscal host.", "Kestrel gGmbH"),
+     (HOST, "The Open Collective Foundation is our fiscal host.", "Open Collective Foundation")],
+)
+def test_a_relation_between_bodies_is_read_in_its_direction(question: str, sentence: str, body: str | None) -> None:
+    # Asked for the body that stands in a relation to the subject ("Acme's parent company"), the parse says who
+    # holds the relation's noun and whose it is: the holder, and only when it is the subject's ("our").
+    reading = read(read_question(question, None, "Brightwater Labs"), [Passage(sentence, 0, 1, "About Brightwater Labs")])
+    assert (reading.answer.value if reading.answer else None) == body
+
+
+def test_the_relation_the_question_asks_for() -> None:
+    def subject(name: str) -> bool:
+        return "acme" in name.lower()
+
+    assert asked_relation("What is Acme's parent company?", subject) == Relation("company", frozenset({"parent"}))
+    assert asked_relation("Which organisation is the fiscal host of Acme?", subject) == Relation("host", frozenset())
+    assert asked_relation("Which bank does Acme use?", subject) is None
 
 
 CEO_NOW = "Who is Brightwater Labs' CEO?"

@@ -20,7 +20,9 @@ from cikb.answer.entities import (
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
 from cikb.answer.reader._question import Question, asks_present, term_word
-from cikb.answer.reader._subject import LABEL_LINE, after_leading_date, mentions_subject, refers_to_subject
+from cikb.answer.reader._subject import (
+    LABEL_LINE, after_leading_date, mentions_subject, owned_by_subject, refers_to_subject,
+)
 from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, instance_spans, is_postal_address, is_subject,
     is_yearless, normal, officer_roles, overlap, spans, yearless_dates,
@@ -517,7 +519,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     rivals = {key for key in (nearest_span(q, s)[0].key for s in candidates if _states_directly(q, s))
               if not _same_value(key, best_key)}
     direct = best.coverage == 1.0 and best.about_subject and bool(q.terms)
-    tight = tightly_linked(q, best.plain, span)
+    # A body set in the asked relation as the subject's ("Globex, our fiscal host") is tied to it by the parse.
+    tight = tightly_linked(q, best.plain, span) or (q.relation is not None and holds_subjects_role(roles, q, best))
     if q.kind == "boolean":
         return "medium" if direct and not rivals else "low"
     if q.kind in ("contact", "identifier"):
@@ -607,24 +610,19 @@ def _done_by_another(q: Question, s: Sentence, span: Span) -> bool:
             and not refers_to_subject(q, doer) and not (done and refers_to_subject(q, done)))
 
 
-def _owned_by_subject(q: Question, owner: str) -> bool:
-    return refers_to_subject(q, owner) or owner.lower() in _OWN_POSSESSIVES
-
-
 def another_holds_role(roles: list[RoleStatement], q: Question) -> bool:
     """An officer's role that the parse gives to another body and never to the subject: "Globex appoints Jane Roe
     as CEO", "Jane Roe joins Globex as CTO", "Globex CEO Jane Roe" do not name the subject's officer."""
     owners = [r.owner for r in roles if r.owner]
-    return bool(owners) and not any(_owned_by_subject(q, o) for o in owners)
+    return bool(owners) and not any(owned_by_subject(q, o) for o in owners)
 
 
 def holds_subjects_role(roles: list[RoleStatement], q: Question, s: Sentence) -> bool:
     """The parse sets the value in the subject's role: "Jane Roe joins Acme as CEO", "Acme CEO Jane Roe", "Jane
     Roe, our CTO"; or in a role no one else owns, in a sentence about the subject ("Jane Roe is CTO")."""
-    return any(r.held_by_value and (_owned_by_subject(q, r.owner) if r.owner else s.about_subject) for r in roles)
+    return any(r.held_by_value and (owned_by_subject(q, r.owner) if r.owner else s.about_subject) for r in roles)
 
 
-_OWN_POSSESSIVES = frozenset({"our", "its", "their"})  # on the company's pages, the company's own (or unclear)
 
 
 def _labelled(q: Question, s: Sentence, span: Span) -> bool:

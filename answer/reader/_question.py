@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from cikb.answer.entities import descriptive_words, told_in_the_past
+from cikb.answer.entities import Relation, asked_relation, descriptive_words, told_in_the_past
 from cikb.core.vocabulary import match_weight, relation
 from cikb.embed.bm25 import english_stopwords
 from cikb.answer.reader._words import (
@@ -63,6 +63,7 @@ class Question:
     legal_name: bool = False  # asks for the subject's legal (registered, official) name
     identifier: tuple[str, ...] = ()  # the names of the registry or tax identifier asked for: ("ein", "employer ...")
     choice: bool = False  # offers its answers as ``options``: "Does Acme work from offices or remotely?"
+    relation: Relation | None = None  # asked for a body by its relation to the subject: "Acme's parent company"
 
 
 _MONEY_WORDS = frozenset(
@@ -148,8 +149,11 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     contact = _contact_asked(lower) if kind == "contact" else None
     defining = kind == "text" and bool(own) and all(t in _DEFINING_STEMS for t in terms)
     legal_name = kind == "text" and bool(own) and bool(_LEGAL_NAME.search(question))
+    relation_asked = (asked_relation(question, lambda name: any(is_own(w, own) for w in name.lower().split()))
+                      if kind == "org" and own else None)
     return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent,
-                    officer, wants, cumulative, contact, defining, legal_name, identifier, bool(offered))
+                    officer, wants, cumulative, contact, defining, legal_name, identifier, bool(offered),
+                    relation_asked)
 
 
 # A question offers its answers after an auxiliary ("Is Acme public or private?", "Does Acme work from offices or

@@ -10,10 +10,14 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import cache, lru_cache
+from collections.abc import Callable
 from typing import Literal
 from urllib.parse import urlsplit
 
-from cikb.answer.entities import KIND_LABELS, RoleStatement, asked_noun, entities, role_statements, stranded_preposition
+from cikb.answer.entities import (
+    KIND_LABELS, RoleStatement, asked_noun, entities, relation_holders, relation_statements, role_statements,
+    stranded_preposition,
+)
 from cikb.core.vocabulary import match_weight
 from cikb.embed.bm25 import english_stopwords
 from dateparser.date import DateDataParser
@@ -24,7 +28,7 @@ from cikb.answer.reader._words import (
     DATE_RE, IDENTIFIER_CODE, IDENTIFIER_NAMES, LEGAL_SUFFIXES, MONTHS, POSTAL_RE, YEAR_RE, stem, stems_of, tokens_of,
 )
 from cikb.answer.reader._question import DIRECTED_STEMS, PASSIVE, Question, asks_present, bare, is_own, term_word
-from cikb.answer.reader._subject import GENERIC_NAME_WORDS
+from cikb.answer.reader._subject import GENERIC_NAME_WORDS, owned_by_subject
 
 _MULTIPLIERS = {"thousand": 10**3, "k": 10**3, "million": 10**6, "mn": 10**6, "m": 10**6,
                 "billion": 10**9, "bn": 10**9, "b": 10**9, "trillion": 10**12, "tn": 10**12}
@@ -111,6 +115,8 @@ def filtered(q: Question, sentence: str, found: list[Span]) -> list[Span]:
         found = _object_of_stranded(q, sentence, found)
     if q.officer and asks_present(q):  # "Who is Acme's CEO?": not who was
         found = [s for s in found if not left_the_role(q, sentence, s)]
+    if q.relation is not None:  # "Acme is the parent company of Initech" does not name Acme's parent company
+        found = [s for s in found if not _holds_anothers(q, sentence, s)]
     if q.wants is not None:  # "Acme agreed to be acquired by Globex" does not say what Acme acquired
         sides = [(s, *_side_of_predicate(sentence, s)) for s in found]
         # A name before an active predicate acts on the subject only when the subject receives it: "Globex
@@ -122,11 +128,46 @@ def filtered(q: Question, sentence: str, found: list[Span]) -> list[Span]:
 
 
 def officer_roles(q: Question, sentence: str, span: Span) -> list[RoleStatement]:
-    """The roles the question asks about ("CEO", "chief executive") that ``sentence`` names, as the parse reads
-    them for the value ``span``: held by it or not, whose, now or before."""
+    """The roles the question asks about ("CEO", "chief executive"; "parent company", "fiscal host" of a body)
+    that ``sentence`` names, as the parse reads them for the value ``span``: held by it or not, whose, now or
+    before."""
+    extent = (span.start, span.start + len(span.text))
+    if q.relation is not None:
+        return relation_statements(sentence, _relation_noun(q), q.relation, extent)
     if not q.officer:
         return []
-    return role_statements(sentence, term_word(q, exact=True), (span.start, span.start + len(span.text)))
+    return role_statements(sentence, term_word(q, exact=True), extent)
+
+
+def _relation_noun(q: Question) -> Callable[[str], bool]:
+    noun = stem(q.relation.noun) if q.relation is not None else ""
+    return lambda word: stem(word) == noun
+
+
+def _relation_holder_spans(q: Question, sentence: str) -> list[Span]:
+    """The names the parse sets beside the asked relation's noun or says are it ("WE AID gGmbH, our German fiscal
+    host"), which the name patterns may not read as organisations."""
+    if q.relation is None:
+        return []
+    found = []
+    for start, end in relation_holders(sentence, _relation_noun(q), q.relation):
+        span = Span(sentence[start:end], start, normal(sentence[start:end]))
+        if not is_subject(q, span):
+            found.append(span)
+    return found
+
+
+def _holds_anothers(q: Question, sentence: str, span: Span) -> bool:
+    """The value owns the asked relation that another holds ("Acme is the parent company of [Initech]"), or holds
+    it for another named body ("[Globex] is the fiscal host of Initech")."""
+    key = set(span.key.split())
+    for statement in officer_roles(q, sentence, span):
+        owner = set(normal(statement.owner).split()) - {"the"}
+        if not statement.held_by_value and owner and owner <= key:
+            return True
+        if statement.held_by_value and owner and not owned_by_subject(q, statement.owner):
+            return True
+    return False
 
 
 def left_the_role(q: Question, sentence: str, span: Span) -> bool:
@@ -189,7 +230,8 @@ def _spans(q: Question, sentence: str) -> list[Span]:
         bodies = [o for o in _org_spans(q, sentence) if not any(overlap(o, p) for p in people)]
         return sorted(people + bodies, key=lambda s: s.start)
     if kind == "org":
-        return _org_spans(q, sentence)
+        found = _org_spans(q, sentence)
+        return found + [h for h in _relation_holder_spans(q, sentence) if not any(overlap(h, o) for o in found)]
     if kind == "place":
         return _place_spans(q, sentence)
     if kind == "contact":

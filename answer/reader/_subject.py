@@ -237,6 +237,15 @@ def refers_to_subject(q: Question, phrase: str) -> bool:
             or mentions_subject(q, phrase) or _short_name(q, phrase) or _abbreviates(q, phrase))
 
 
+def owned_by_subject(q: Question, owner: str) -> bool:
+    """A role's or a relation's owner is the subject: one of its names, or "our", "its", "their" (on the company's
+    pages the company's own, or unclear)."""
+    return refers_to_subject(q, owner) or owner.lower() in _OWN_POSSESSIVES
+
+
+_OWN_POSSESSIVES = frozenset({"our", "its", "their"})
+
+
 def _abbreviates(q: Question, phrase: str) -> bool:
     capitals = "".join(c for c in re.sub(r"^(?:The|A|An)\s+", "", phrase) if c.isupper()).lower()
     initials = "".join(w[0] for w in q.subject_words)
