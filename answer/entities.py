@@ -279,17 +279,18 @@ class Relation:
 
 
 def asked_relation(question: str, is_subject: Callable[[str], bool]) -> Relation | None:
-    """The noun the question gives the subject, as the trained parser reads it: "Which organisation is Mastodon's
-    fiscal host?" -> host; "What is the parent company of Acme?" -> company (parent)."""
+    """The noun the question gives the subject and says the asked body is, as the trained parser reads it: "Which
+    organisation is Mastodon's fiscal host?" -> host; "What is the parent company of Acme?" -> company (parent)."""
     for token in _parsed(question):
-        if not token.tag_.startswith("NN"):
-            continue
+        if not token.tag_.startswith("NN") or token.dep_ not in ("nsubj", "attr") or token.head.text.lower() not in _BE:
+            continue  # what the question says the asked body is ("Universal's deal with what company" asks no relation)
         owners = [c for c in token.children if c.dep_ == "poss"]
         owners += [o for c in token.children if c.dep_ == "prep" and c.text.lower() == "of"
                    for o in c.children if o.dep_ == "pobj"]
         if any(is_subject(_name(o)) for o in owners):
             modifiers = frozenset(c.text.lower() for c in token.lefts if c.dep_ in ("compound", "amod"))
-            return Relation(token.text.lower(), modifiers if token.text.lower() in _GENERIC_KINDS else frozenset())
+            generic = token.text.lower() in _GENERIC_KINDS | _BODY_NOUNS
+            return Relation(token.text.lower(), modifiers if generic else frozenset())
     return None
 
 
@@ -298,14 +299,26 @@ def relation_statements(sentence: str, is_noun: Callable[[str], bool], relation:
     """:func:`role_statements` for the noun of a relation between bodies: "Globex, Acme's parent company" (held by
     Globex, Acme's); "Acme is the parent company of Initech" (held by Acme, Initech's). A generic noun counts
     only with one of the question's words before it ("parent company", not "a company of 50 people")."""
-    return _statements(sentence, _relation_token(is_noun, relation), value)
+    return _statements(sentence, _relation_token(is_noun, relation), value, copular=True)
 
 
 def _relation_token(is_noun: Callable[[str], bool], relation: Relation) -> Callable:
+    """A noun that names the relation: the question's own ("host"), or, for a body named by a generic noun and
+    the words before it, any noun of a body with one of those words ("parent organization" for "parent company")."""
     def is_relation(token) -> bool:  # noqa: ANN001 - a spaCy Token
-        return is_noun(token.text) and (not relation.modifiers or any(
-            c.text.lower() in relation.modifiers for c in token.lefts if c.dep_ in ("compound", "amod")))
+        if not token.tag_.startswith("NN"):
+            return False  # "our custom swag" holds no customer
+        if not relation.modifiers:
+            return is_noun(token.text)
+        singular = token.text.lower().removesuffix("s") if token.tag_ == "NNS" else token.text.lower()
+        return ((is_noun(token.text) or singular in _BODY_NOUNS)
+                and any(c.text.lower() in relation.modifiers for c in token.lefts if c.dep_ in ("compound", "amod")))
     return is_relation
+
+
+# Nouns that name a body by its kind alone: "parent company", "parent organization", "parent agency" are one relation.
+_BODY_NOUNS = frozenset("company organisation organization agency office body entity institution firm group "
+                        "corporation".split())
 
 
 def relation_holders(sentence: str, is_noun: Callable[[str], bool], relation: Relation) -> list[tuple[int, int]]:
@@ -317,23 +330,32 @@ def relation_holders(sentence: str, is_noun: Callable[[str], bool], relation: Re
     for token in _parsed(sentence):
         if not is_relation(token):
             continue
-        holder, _ = _holder(_chain_head(token), (0, 0))
+        holder = _holder(_chain_head(token), (0, 0))[0] or _said_to_be(_chain_head(token))
         if holder is not None and holder.tag_ == "NNP":
             words = [c for c in holder.lefts if c.dep_ in ("compound", "det") and c.tag_ == "NNP"] + [holder]
             found.append((words[0].idx, holder.idx + len(holder.text)))
     return found
 
 
-def _statements(sentence: str, is_role, value: tuple[int, int]) -> list[RoleStatement]:  # noqa: ANN001
+def _statements(sentence: str, is_role, value: tuple[int, int], copular: bool = False) -> list[RoleStatement]:  # noqa: ANN001
     found = []
     for token in _parsed(sentence):
         if is_role(token):
             head = _chain_head(token)
             holder, party = _holder(head, value)
+            if holder is None and copular:
+                holder = _said_to_be(head)
             owner = next((o for t in (token, *token.conjuncts) if (o := _owner_of(t, value))), "") or party
             found.append(RoleStatement(holder is not None and _inside(holder, value), owner,
                                        holder is not None and _held_before(token, head, holder)))
     return found
+
+
+def _said_to_be(noun):  # noqa: ANN001, ANN202 - spaCy Tokens
+    """What the noun is said to be when it is the subject of "is": "Our fiscal host is [the Kestrel Trust]"."""
+    if noun.dep_ != "nsubj" or noun.head.text.lower() not in _BE:
+        return None
+    return next((c for c in noun.head.children if c.dep_ == "attr"), None)
 
 
 def _held_before(role, head, holder) -> bool:  # noqa: ANN001 - spaCy Tokens

@@ -704,7 +704,13 @@ HOST = "Which organisation is Brightwater Labs' fiscal host?"
 @pytest.mark.parametrize(
     ("question", "sentence", "body"),
     [(PARENT, "Brightwater Labs is the parent company of Initech Systems.", None),  # the relation the other way
+     (PARENT, "Brightwater Labs Group is the parent organization of Initech Systems and Vandelay.", None),
+     ("Which company is Brightwater Labs' biggest customer?",
+      "Someone will connect you with our custom swag vendor, Telescope, who ships the order.", None),  # no customer
      (PARENT, "Globex Corporation, Brightwater Labs' parent company, reported record sales.", "Globex Corporation"),
+     (PARENT, "Globex Corporation is our parent company.", "Globex Corporation"),
+     ("What is Brightwater Labs' sister organization?",
+      "Brightwater Labs worked with its sister offices within the Kestrel Institute on this.", None),  # not the holder
      (HOST, "Kestrel Trust is the fiscal host of Initech Systems and other projects.", None),  # another's host
      (HOST, "Make a one-time donation through Kestrel gGmbH, our fiscal host.", "Kestrel gGmbH"),
      (HOST, "The Open Collective Foundation is our fiscal host.", "Open Collective Foundation")],
@@ -723,6 +729,7 @@ def test_the_relation_the_question_asks_for() -> None:
     assert asked_relation("What is Acme's parent company?", subject) == Relation("company", frozenset({"parent"}))
     assert asked_relation("Which organisation is the fiscal host of Acme?", subject) == Relation("host", frozenset())
     assert asked_relation("Which bank does Acme use?", subject) is None
+    assert asked_relation("Acme's deal with what company ended in 2013?", subject) is None  # a deal, not the body
 
 
 CEO_NOW = "Who is Brightwater Labs' CEO?"

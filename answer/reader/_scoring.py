@@ -25,7 +25,8 @@ from cikb.answer.reader._subject import (
     owned_predicate, refers_to_subject, subject_role,
 )
 from cikb.answer.reader._spans import (
-    Span, contact_spans, holds_postal_address, identifier_spans, normal, spans, subject_is_patient,
+    Span, contact_spans, holds_postal_address, identifier_spans, normal, relation_owned, spans,
+    subject_is_patient,
 )
 
 NEGATION_PENALTY = 0.5
@@ -246,8 +247,10 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
         elif (s.role == 0 and subjectless_past(after_leading_date(s.plain) or s.plain)
               and mentions_subject(q, s.passage.title or "")):
             s.role = SUBJECTLESS_ROLE  # "Founded in 2014 in Porto." on "About Acme": the page's subject did it
-        elif s.role == 0 and (q.kind in ("person", "contact") or q.relation is not None) and our_role(q, s.plain):
-            s.role = 1  # "We welcome Jane Roe as our new CEO", "... through Globex, our fiscal host": the company's
+        elif s.role == 0 and q.kind in ("person", "contact") and our_role(q, s.plain):
+            s.role = 1  # "We welcome Jane Roe as our new CEO", "Contact our sales team at ...": the company's
+        elif s.role == 0 and relation_owned(q, s.plain):
+            s.role = 1  # "Make a donation through Globex, our fiscal host": the relation is the company's
         elif s.role == 0 and q.officer and page_role(q, s):
             s.role = 1  # "Jane Roe, co-founder and CTO, leads engineering." on "About Acme"
         elif s.role == 1 and q.wants == "agent" and subject_is_patient(q, s.plain):

@@ -144,6 +144,15 @@ def _relation_noun(q: Question) -> Callable[[str], bool]:
     return lambda word: stem(word) == noun
 
 
+def relation_owned(q: Question, sentence: str) -> bool:
+    """The parse gives the asked relation's noun to the subject: "Globex, our fiscal host" (not "our custom swag
+    vendor" for a customer)."""
+    if q.relation is None:
+        return False
+    statements = relation_statements(sentence, _relation_noun(q), q.relation, (0, 0))
+    return any(owned_by_subject(q, r.owner) for r in statements if r.owner)
+
+
 def _relation_holder_spans(q: Question, sentence: str) -> list[Span]:
     """The names the parse sets beside the asked relation's noun or says are it ("WE AID gGmbH, our German fiscal
     host"), which the name patterns may not read as organisations."""
@@ -158,16 +167,12 @@ def _relation_holder_spans(q: Question, sentence: str) -> list[Span]:
 
 
 def _holds_anothers(q: Question, sentence: str, span: Span) -> bool:
-    """The value owns the asked relation that another holds ("Acme is the parent company of [Initech]"), or holds
-    it for another named body ("[Globex] is the fiscal host of Initech")."""
-    key = set(span.key.split())
-    for statement in officer_roles(q, sentence, span):
-        owner = set(normal(statement.owner).split()) - {"the"}
-        if not statement.held_by_value and owner and owner <= key:
-            return True
-        if statement.held_by_value and owner and not owned_by_subject(q, statement.owner):
-            return True
-    return False
+    """The sentence names the asked relation, and the value does not hold it ("Acme is the parent company of
+    [Initech]", "its sister offices within [Globex]"), or holds it for another named body ("[Globex] is the fiscal
+    host of Initech")."""
+    statements = officer_roles(q, sentence, span)
+    held = [r for r in statements if r.held_by_value]
+    return bool(statements) and (not held or any(r.owner and not owned_by_subject(q, r.owner) for r in held))
 
 
 def left_the_role(q: Question, sentence: str, span: Span) -> bool:
