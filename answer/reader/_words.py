@@ -123,9 +123,13 @@ _CHIEF_OFFICER = re.compile(r"\bchief\s+(executive|financial|technology|technica
 _CHIEF_ACRONYMS = {"executive": "CEO", "financial": "CFO", "technology": "CTO", "technical": "CTO", "operating": "COO",
                    "marketing": "CMO", "product": "CPO", "revenue": "CRO", "information": "CIO", "people": "CPO",
                    "legal": "CLO", "data": "CDO", "security": "CSO", "commercial": "CCO", "strategy": "CSO", "customer": "CCO"}
-# A title in brackets after a name is no aside: "Jane Smith (CEO) and Raj Patel (CTO)".
-_BRACKETED_TITLE = re.compile(r"\s*\(((?:co-?)?(?:founder|ceo|cto|cfo|coo|cmo|cpo|cro|cio|president|chair(?:man|woman|person)?|"
-                              r"managing director|executive director|chief [a-z]+ officer))\)", re.I)
+# A title in brackets after a name is no aside: "Jane Smith (CEO) and Raj Patel (CTO)", "Jo Lee (Chief of Staff)",
+# "Sam Park (Head of Engineering)": a phrase of a few words, without digits, that holds a word of an office
+_OFFICE_WORD = (r"(?:co-?)?(?:founder|ceo|cto|cfo|coo|cmo|cpo|cro|cio|president|vp|chair(?:man|woman|person)?|director|"
+                r"chief|head|lead|manager|officer|executive|counsel|secretary|treasurer|partner)s?")
+# (Not one set in the past or at another body: "(formerly Head of Sales at Globex)" stays an aside.)
+_BRACKETED_TITLE = re.compile(rf"\s*\((?![^()]*\b(?:formerly|previously|former|ex|at)\b)"
+                              rf"((?:[A-Za-z&/-]+\s+){{0,4}}?{_OFFICE_WORD}(?:\s+[A-Za-z&/-]+){{0,4}}?)\)", re.I)
 
 
 def plain(sentence: str) -> str:
