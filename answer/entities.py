@@ -539,18 +539,28 @@ def _says_what(noun) -> bool:  # noqa: ANN001 - a spaCy Token
     return noun.text.lower() not in _GENERIC_KINDS or any(c.dep_ == "compound" for c in noun.children)
 
 
+# "200+" ("at least 200") is a count the small parser often reads as a conjunction ("Ran 200+ user research
+# sessions": 200 counting "Ran"), so the plus is read as a space.
+_PLUS_AFTER_A_NUMBER = re.compile(r"(?<=\d)\+")
+
+
 def counted_noun(sentence: str, start: int, end: int) -> str | None:
     """The plural noun a count in ``sentence[start:end]`` counts, as the trained parser reads it ("164 people",
     "more than 34 different states" -> states), or the unit of a measure ("a two-person team" -> person); None
     when the count modifies no plural noun ("Acme employs 164"; "from four employees to nine last year", where a
     count of nine cannot count one year)."""
-    doc = _parsed(sentence)
+    doc = _parsed(_PLUS_AFTER_A_NUMBER.sub(" ", sentence))  # "200+ sessions" parsed as "200  sessions": same offsets
     for token in doc:
         if not (start <= token.idx < end and token.dep_ == "nummod") or start <= token.head.idx < end:
             continue
         measure = token.i + 1 < len(doc) and doc[token.i + 1].text == "-"  # "a two-person team", "a 50-employee firm"
-        if token.head.tag_ in ("NNS", "NNPS") or (measure and token.head.tag_ == "NN"):
+        if measure and token.head.tag_ == "NN":
             return token.head.text
+        noun = token.head
+        while noun.dep_ == "compound" and noun.head.i != noun.i:
+            noun = noun.head  # "200 user research sessions": the parse may hang the count on the first noun
+        if noun.tag_ in ("NNS", "NNPS"):
+            return noun.text
     return None
 
 

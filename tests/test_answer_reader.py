@@ -612,6 +612,13 @@ def test_a_count_states_a_headcount_by_the_noun_it_counts() -> None:
     # A number that counts something else is no headcount, however close to the company's people it stands.
     other = read(q, [Passage("Our people are spread across 34 different states.", 0, 1, "About Brightwater Labs")])
     assert other.answer is None
+    # Nor one written "200+", or set before nouns that name what it counts ("200 user research sessions").
+    people = read_question("How many people work at Brightwater Labs?", None, "Brightwater Labs")
+    for text in ("Worked on: Ran 200+ user research sessions that shaped the redesign.",
+                 "Worked on: Ran 200 user research sessions that shaped the redesign."):
+        assert read(people, [Passage(text, 0, 1, "People | Brightwater Labs")]).answer is None
+    plus = read(q, [Passage("Brightwater Labs has 200+ employees across three offices.", 0, 1)])
+    assert plus.answer is not None and plus.answer.value == "200"
 
 
 def test_a_partner_named_after_with_or_from_is_tied_to_the_predicate() -> None:
