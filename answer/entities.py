@@ -345,7 +345,7 @@ def _statements(sentence: str, is_role, value: tuple[int, int], copular: bool = 
             holder, party = _holder(head, value)
             if holder is None and copular:
                 holder = _said_to_be(head)
-            owner = next((o for t in (token, *token.conjuncts) if (o := _owner_of(t, value))), "") or party
+            owner = next((o for t in (token, *token.conjuncts) if (o := _owner_of(t, value, is_role))), "") or party
             found.append(RoleStatement(holder is not None and _inside(holder, value), owner,
                                        holder is not None and _held_before(token, head, holder)))
     return found
@@ -356,6 +356,31 @@ def _said_to_be(noun):  # noqa: ANN001, ANN202 - spaCy Tokens
     if noun.dep_ != "nsubj" or noun.head.text.lower() not in _BE:
         return None
     return next((c for c in noun.head.children if c.dep_ == "attr"), None)
+
+
+# Words before a role that name the whole body's office, not a part's: "Executive Director", "Managing Director".
+_WHOLE_BODY_QUALIFIERS = frozenset("executive managing general chief founding co".split())
+
+
+def _title_word(token, is_role) -> bool:  # noqa: ANN001 - a spaCy Token and a Token predicate
+    """A word of the title itself, not its owner: the "Executive" of "Executive Director" (title-cased, the parser
+    reads it as a name before the role, as it reads "Globex" in "Globex CEO")."""
+    return token.text.lower() in _WHOLE_BODY_QUALIFIERS or is_role(token)
+
+
+def roles_of_a_part(sentence: str, is_role: Callable[[str], bool], kept: Callable[[str], bool]) -> list[tuple[int, int]]:
+    """Where a role word is written that a noun before it gives to a part of the body, as the trained parser reads it:
+    "IoT Practice Lead", "Engineering Manager", "Senior Director" (not "Executive Director", nor a noun ``kept``
+    accepts: the question's own words, the company's name)."""
+    found = []
+    for token in _parsed(sentence):
+        if not is_role(token.text):
+            continue
+        parts = [c for c in token.lefts if c.dep_ == "compound" and c.tag_.startswith("NN") and not is_role(c.text)
+                 and c.text.lower() not in _WHOLE_BODY_QUALIFIERS and not kept(c.text)]
+        if parts:
+            found.append((token.idx, token.idx + len(token.text)))
+    return found
 
 
 def _held_before(role, head, holder) -> bool:  # noqa: ANN001 - spaCy Tokens
@@ -408,11 +433,12 @@ def _verb_of_as(role):  # noqa: ANN001, ANN202 - spaCy Tokens
     return verb
 
 
-def _owner_of(token, value: tuple[int, int]) -> str:  # noqa: ANN001 - a spaCy Token
+def _owner_of(token, value: tuple[int, int], is_role) -> str:  # noqa: ANN001 - spaCy Tokens
     for child in token.children:
         if child.dep_ == "poss" and child.text.lower() in ("its", "their"):
             return _clause_subject(token, value) or child.text  # "Globex welcomed Jane Roe as its new CEO": Globex's
-        if child.dep_ == "poss" or (child.dep_ == "compound" and child.tag_ == "NNP" and not _inside(child, value)):
+        if child.dep_ == "poss" or (child.dep_ == "compound" and child.tag_ == "NNP" and not _inside(child, value)
+                                    and not _title_word(child, is_role)):
             return _name(child)
         if child.dep_ == "prep" and child.text.lower() in _OWNING_PREPOSITIONS:
             objects = [c for c in child.children if c.dep_ == "pobj"]

@@ -712,6 +712,23 @@ def test_whose_role_it_is_as_the_parse_reads_it(sentence: str, officer: str | No
     assert (reading.answer.value if reading.answer else None) == officer
 
 
+@pytest.mark.parametrize(
+    ("question", "sentence", "officer"),
+    [("Who leads Brightwater Labs?", "Geoff Mulligan: IoT Practice Lead", None),  # a practice's lead
+     ("Who is Brightwater Labs' director?", "Jane Roe, Senior Director of Product, joined Brightwater Labs in May.", None),
+     # A title-cased word of the title is no owner: "Executive" is not a body whose director Josh Aas is.
+     ("Who is Brightwater Labs' executive director?", "Josh Aas is the Executive Director of Brightwater Labs.",
+      "Josh Aas"),
+     ("Who is Brightwater Labs' managing director?",
+      "Jane Roe, Managing Director of Brightwater Labs, said the plant would open in May.", "Jane Roe")],
+)
+def test_a_role_of_a_part_is_not_the_bodys(question: str, sentence: str, officer: str | None) -> None:
+    # A noun before a role gives it to a part of the body ("Practice Lead", "Senior Director"), as the parse reads
+    # it, unless it is a word of the whole body's office ("Executive", "Managing") or of the question.
+    reading = read(read_question(question, None, "Brightwater Labs"), [Passage(sentence, 0, 1, "Our team")])
+    assert (reading.answer.value if reading.answer else None) == officer
+
+
 PARENT = "What is Brightwater Labs' parent company?"
 HOST = "Which organisation is Brightwater Labs' fiscal host?"
 

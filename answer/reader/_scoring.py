@@ -13,7 +13,8 @@ from datetime import date
 from typing import Any
 
 from cikb.answer.entities import (
-    apposed_to_name, names, organisations, person_clauses, possessed_nouns, subject_noun, subjectless_past,
+    apposed_to_name, names, organisations, person_clauses, possessed_nouns, roles_of_a_part, subject_noun,
+    subjectless_past,
 )
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
@@ -154,6 +155,8 @@ def _role_stems(q: Question, s: Sentence) -> set[str]:
     if q.kind != "person" or not _ROLE_WORD.search(s.plain):
         return s.stems
     others = [m.span(2) for m in _QUALIFIED_ROLE.finditer(s.plain) if m.group(1).lower() not in q.keywords]
+    others += roles_of_a_part(s.plain, lambda word: bool(_ROLE_WORD.fullmatch(word)),
+                              lambda word: word.lower() in q.keywords or mentions_subject(q, word))
     for m in _OWNER_BEFORE.finditer(s.plain):
         if not (m.group("owner") and mentions_subject(q, m.group("owner"))):
             window = " ".join(s.plain[m.end():].split(" ")[:4])  # "Their Co-founder and CEO, Markus ..."
