@@ -142,6 +142,14 @@ def test_a_founding_of_something_else_is_not_the_subjects() -> None:
     assert look_alikes is None
 
 
+def test_an_officer_is_not_an_office() -> None:
+    # Snowball stems both "officer" and "office" to "offic": a sentence about a contracting officer says nothing
+    # of where the company's office is.
+    assert answer("Where is Brightwater Labs' office?",
+                  "We worked closely with people at Globex's Southeast Region, including our contracting officer.") is None
+    assert answer("Where is Brightwater Labs' office?", "Brightwater Labs' office is in Porto.").value == "Porto"
+
+
 def test_a_clause_about_another_noun_does_not_answer() -> None:
     texts = ["Brightwater Labs uses the Kestrel membrane, created by Halvard Industries in 1994, in every filter.",
              "Brightwater Labs was created in 2016."]

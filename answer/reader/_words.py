@@ -21,8 +21,10 @@ LEGAL_SUFFIXES = frozenset({"inc", "ltd", "llc", "corp", "plc", "co", "gmbh", "a
                             "bv", "nv", "sas", "sarl", "srl", "spa", "lda", "sl", "slu", "oy", "ab", "aps", "asa", "kg",
                             "ug", "se", "bvba", "sprl", "pty", "pte"})
 
-# Words Snowball merges with a different word: "can be found" is not "founded", "the club's form" is not "formed".
-_STEM_EXCEPTIONS = {"found": "find", "form": "form-noun", "forms": "form-noun"}
+# Words Snowball merges with a different word: "can be found" is not "founded", "the club's form" is not "formed",
+# "our contracting officer" is not an office.
+_STEM_EXCEPTIONS = {"found": "find", "form": "form-noun", "forms": "form-noun", "officer": "officer",
+                    "officers": "officer"}
 
 
 @cache
