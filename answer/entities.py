@@ -337,6 +337,60 @@ def relation_holders(sentence: str, is_noun: Callable[[str], bool], relation: Re
     return found
 
 
+def instances_named(sentence: str, is_noun: Callable[[str], bool]) -> list[tuple[int, int]]:
+    """Where the names are written that the sentence gives as instances of a noun, as the trained parser reads it:
+    set beside it or said to be it ("Trix, our editor"; "Our editor is Trix"), or listed as its examples ("projects
+    such as Trix and Stimulus", "projects, including Trix", "Trix, Stimulus and other projects"). A list is one
+    extent, from its first name to its last."""
+    found = []
+    for token in _parsed(sentence):
+        if not (token.tag_.startswith("NN") and is_noun(token.text)):
+            continue
+        holder = _holder(_chain_head(token), (0, 0))[0] or _said_to_be(_chain_head(token))
+        names = [holder] if holder is not None else []
+        for prep in (c for c in token.children if c.dep_ == "prep" and _introduces_examples(c)):
+            names += [o for o in prep.children if o.dep_ == "pobj"]
+        if token.dep_ == "conj" and any(c.text.lower() == "other" for c in token.children):
+            names.append(_chain_head(token))  # "Trix, Stimulus and other projects": the list's first name
+        for name in names:
+            listed = [n for n in (name, *name.conjuncts) if _is_name(n) and n.i != token.i]
+            if listed:
+                first = _name_start(min(listed, key=lambda n: n.i))
+                last = _name_end(max(listed, key=lambda n: n.i))
+                found.append((first.idx, last.idx + len(last.text)))
+    return found
+
+
+_NAME_JOINERS = frozenset({"on", "of", "&", "for", "de"})  # "Ruby on Rails", "Bank of America"
+
+
+def _is_name(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    return token.tag_ in ("NNP", "NNPS") or (token.tag_.startswith("NN") and token.text[:1].isupper())
+
+
+def _name_start(token):  # noqa: ANN001, ANN202 - spaCy Tokens
+    """The first word of the name ``token`` is in: "Ruby on Rails" from "Rails", "Mercy Health" from "Health"."""
+    doc = token.doc
+    while token.i >= 1 and (_is_name(doc[token.i - 1]) or (
+            token.i >= 2 and doc[token.i - 1].text.lower() in _NAME_JOINERS and _is_name(doc[token.i - 2]))):
+        token = doc[token.i - 1] if _is_name(doc[token.i - 1]) else doc[token.i - 2]
+    return token
+
+
+def _name_end(token):  # noqa: ANN001, ANN202 - spaCy Tokens
+    doc = token.doc
+    while token.i + 1 < len(doc) and (_is_name(doc[token.i + 1]) or (
+            token.i + 2 < len(doc) and doc[token.i + 1].text.lower() in _NAME_JOINERS and _is_name(doc[token.i + 2]))):
+        token = doc[token.i + 1] if _is_name(doc[token.i + 1]) else doc[token.i + 2]
+    return token
+
+
+def _introduces_examples(prep) -> bool:  # noqa: ANN001 - a spaCy Token
+    """"such as", "including", "like": a preposition that lists examples of the noun it hangs on."""
+    word = prep.text.lower()
+    return word in ("including", "like") or (word == "as" and any(c.text.lower() == "such" for c in prep.children))
+
+
 def _statements(sentence: str, is_role, value: tuple[int, int], copular: bool = False) -> list[RoleStatement]:  # noqa: ANN001
     found = []
     for token in _parsed(sentence):
@@ -483,9 +537,10 @@ def asked_noun(question: str) -> str | None:
             continue
         nouns = []  # "which venture firm": the last of the nouns right after it (the parse may attach "which" elsewhere)
         for word in doc[token.i + 1:]:
-            if not word.tag_.startswith("NN"):
-                break
-            nouns.append(word)
+            if not word.tag_.startswith(("NN", "JJ")):
+                break  # "which open source projects": adjectives and nouns, up to the last noun
+            if word.tag_.startswith("NN"):
+                nouns.append(word)
         if nouns:
             return nouns[-1].text
     return None

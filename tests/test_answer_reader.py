@@ -978,6 +978,25 @@ def test_which_noun_is_asked_a_sentence_must_name_one() -> None:
     assert stated.answer is not None and "MIT" in stated.answer.sentence.text
 
 
+@pytest.mark.parametrize(
+    ("question", "sentence", "value"),
+    [("Which open source projects does Brightwater Labs contribute to?",
+      "We’re prolific open source contributors through Ruby on Rails, Trix, Stimulus, and many other projects.",
+      "Ruby on Rails, Trix, Stimulus"),
+     ("Which open source projects does Brightwater Labs sponsor?",
+      "Brightwater Labs sponsors open source projects such as Django and Celery.", "Django and Celery"),
+     ("Which hospitals does Brightwater Labs sell to?",
+      "Brightwater Labs sells to hospitals, including Mercy Health and Kaiser Permanente.",
+      "Mercy Health and Kaiser Permanente"),
+     ("Which editor does Brightwater Labs use?", "Our editor of choice is Trix.", "Trix")],
+)
+def test_the_names_a_sentence_gives_as_what_is_asked(question: str, sentence: str, value: str) -> None:
+    # Asked "which projects", the names the parse lists as projects ("such as", "including", "and other
+    # projects") or says are one ("Our editor is Trix") are the answer, however far from the noun.
+    reading = read(read_question(question, None, "Brightwater Labs"), [Passage(sentence, 0, 1)])
+    assert reading.answer is not None and reading.answer.value == value
+
+
 def test_a_related_verb_states_the_fact_only_as_the_subjects_main_verb() -> None:
     q = read_question("What does Brightwater Labs sell?", None, "Brightwater Labs")
     made = read(q, [Passage("Brightwater Labs makes water quality sensors for city utilities.", 0, 1)])

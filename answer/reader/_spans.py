@@ -15,8 +15,8 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from cikb.answer.entities import (
-    KIND_LABELS, RoleStatement, asked_noun, entities, relation_holders, relation_statements, role_statements,
-    stranded_preposition,
+    KIND_LABELS, RoleStatement, asked_noun, entities, instances_named, relation_holders, relation_statements,
+    role_statements, stranded_preposition,
 )
 from cikb.core.vocabulary import match_weight
 from cikb.embed.bm25 import english_stopwords
@@ -677,7 +677,8 @@ INSTANCE_NAME_WORDS = 5
 
 def instance_spans(q: Question, sentence: str) -> list[Span]:
     """A name of the kind the question asks "which" or "what" of, written before that noun: "licensed under the MIT
-    licence" for "Under which licence ...", "the Harbour Works accelerator programme" for "Which accelerator ..."."""
+    licence" for "Under which licence ...", "the Harbour Works accelerator programme" for "Which accelerator ...";
+    or one the parse gives as an instance of it (:func:`~cikb.answer.entities.instances_named`)."""
     noun = asked_noun(q.text)
     if noun is None:
         return []
@@ -696,7 +697,12 @@ def instance_spans(q: Question, sentence: str) -> list[Span]:
         if k < j and sentence[tokens[j][2]:tokens[i][1]].strip(" -") == " ".join(w for w, _, _ in tokens[j + 1:i]):
             text = sentence[tokens[k + 1][1]:end]
             found.append(Span(text, tokens[k + 1][1], normal(text)))
-    return found
+    # Names the parse gives as the noun's instances: "Trix, our editor", "projects such as Trix and Stimulus".
+    for start, end in instances_named(sentence, lambda word: bool(stems_of(word) & wanted)):
+        span = Span(sentence[start:end], start, normal(sentence[start:end]))
+        if not is_subject(q, span) and not any(overlap(span, f) for f in found):
+            found.append(span)
+    return sorted(found, key=lambda span: span.start)
 
 
 def _text_spans(q: Question, sentence: str) -> list[Span]:
