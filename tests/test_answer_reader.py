@@ -737,6 +737,15 @@ def test_a_role_of_a_part_is_not_the_bodys(question: str, sentence: str, officer
     assert (reading.answer.value if reading.answer else None) == officer
 
 
+def test_a_title_no_one_owns_is_the_subjects_only_in_a_sentence_it_leads() -> None:
+    # "President Obama founds Brightwater Labs": a title before a name, owned by no one in the sentence, is not
+    # the subject's office when the subject is only mentioned (here it is what the titled person founds).
+    q = read_question("Who is the president of Brightwater Labs?", None, "Brightwater Labs")
+    assert read(q, [Passage("2014: President Obama founds Brightwater Labs in August.", 0, 1)]).answer is None
+    led = read(q, [Passage("Brightwater Labs was founded in 2010; President Jane Roe leads it today.", 0, 1)])
+    assert led.answer is not None and led.answer.value == "Jane Roe"
+
+
 PARENT = "What is Brightwater Labs' parent company?"
 HOST = "Which organisation is Brightwater Labs' fiscal host?"
 

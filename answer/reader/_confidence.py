@@ -619,8 +619,9 @@ def another_holds_role(roles: list[RoleStatement], q: Question) -> bool:
 
 def holds_subjects_role(roles: list[RoleStatement], q: Question, s: Sentence) -> bool:
     """The parse sets the value in the subject's role: "Jane Roe joins Acme as CEO", "Acme CEO Jane Roe", "Jane
-    Roe, our CTO"; or in a role no one else owns, in a sentence about the subject ("Jane Roe is CTO")."""
-    return any(r.held_by_value and (owned_by_subject(q, r.owner) if r.owner else s.about_subject) for r in roles)
+    Roe, our CTO"; or in a role no one owns, in a sentence the subject leads ("Acme was founded in 2010; CEO Jane
+    Roe leads it"), not one that only mentions it ("2014: President Obama founds USDS")."""
+    return any(r.held_by_value and (owned_by_subject(q, r.owner) if r.owner else s.role == 2) for r in roles)
 
 
 
