@@ -511,14 +511,21 @@ def test_chief_officers_are_told_apart_and_a_bracketed_title_is_read() -> None:
     assert answer("Who is Brightwater Labs' CFO?", *texts).value == "Lena Holt"
     assert answer("Who is the CEO of Brightwater Labs?", *texts).value == "Ana Ruiz"  # not the chief financial officer
     assert answer("Who is the CEO of Brightwater Labs?", texts[1]) is None
-    # Any short title with a word of an office, not only the chief officers' ("Head of Engineering", "VP of Sales").
-    assert answer("Who is Brightwater Labs' Head of Engineering?",
-                  "Sam Park (Head of Engineering) joined Brightwater Labs in 2020.").value == "Sam Park"
-    assert answer("Who is Brightwater Labs' general counsel?",
-                  "Brightwater Labs' legal team is led by Dana Wu (General Counsel).").value == "Dana Wu"
-    # A title set in the past, or at another body, stays an aside: it does not make the name another's officer.
-    assert answer("Who is the CEO of Brightwater Labs?",
-                  "Jane Roe (formerly Head of Sales at Globex) is the CEO of Brightwater Labs.").value == "Jane Roe"
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "name"),
+    [("Who is Brightwater Labs' Head of Engineering?", "Sam Park (Head of Engineering) joined Brightwater Labs in 2020.",
+      "Sam Park"),
+     ("Who is Brightwater Labs' general counsel?", "Brightwater Labs' legal team is led by Dana Wu (General Counsel).",
+      "Dana Wu"),
+     # A title set in the past, or at another body, stays an aside: it does not make the name another's officer.
+     ("Who is the CEO of Brightwater Labs?",
+      "Jane Roe (formerly Head of Sales at Globex) is the CEO of Brightwater Labs.", "Jane Roe")],
+)
+def test_any_short_bracketed_title_is_set_beside_its_name(question: str, text: str, name: str) -> None:
+    # Not only the chief officers' acronyms: any short phrase with a word of an office ("Head of", "Counsel").
+    assert answer(question, text).value == name
 
 
 def test_a_parent_company_is_an_organisation() -> None:
