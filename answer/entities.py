@@ -322,19 +322,9 @@ _BODY_NOUNS = frozenset("company organisation organization agency office body en
 
 
 def relation_holders(sentence: str, is_noun: Callable[[str], bool], relation: Relation) -> list[tuple[int, int]]:
-    """Where the names that hold the relation are written, when a name is set beside its noun or said to be it:
-    "WE AID gGmbH, our German fiscal host" -> WE AID gGmbH; "The Kestrel Trust is our fiscal host" -> The
-    Kestrel Trust."""
-    found = []
-    is_relation = _relation_token(is_noun, relation)
-    for token in _parsed(sentence):
-        if not is_relation(token):
-            continue
-        holder = _holder(_chain_head(token), (0, 0))[0] or _said_to_be(_chain_head(token))
-        if holder is not None and holder.tag_ == "NNP":
-            words = [c for c in holder.lefts if c.dep_ in ("compound", "det") and c.tag_ == "NNP"] + [holder]
-            found.append((words[0].idx, holder.idx + len(holder.text)))
-    return found
+    """Where the names that hold the relation are written (:func:`instances_named` of its noun): "WE AID gGmbH, our
+    German fiscal host" -> WE AID gGmbH; "The Kestrel Trust is our fiscal host" -> The Kestrel Trust."""
+    return _instances(sentence, _relation_token(is_noun, relation))
 
 
 def instances_named(sentence: str, is_noun: Callable[[str], bool]) -> list[tuple[int, int]]:
@@ -342,9 +332,13 @@ def instances_named(sentence: str, is_noun: Callable[[str], bool]) -> list[tuple
     set beside it or said to be it ("Trix, our editor"; "Our editor is Trix"), or listed as its examples ("projects
     such as Trix and Stimulus", "projects, including Trix", "Trix, Stimulus and other projects"). A list is one
     extent, from its first name to its last."""
+    return _instances(sentence, lambda token: token.tag_.startswith("NN") and is_noun(token.text))
+
+
+def _instances(sentence: str, is_noun) -> list[tuple[int, int]]:  # noqa: ANN001 - a spaCy Token predicate
     found = []
     for token in _parsed(sentence):
-        if not (token.tag_.startswith("NN") and is_noun(token.text)):
+        if not is_noun(token):
             continue
         holder = _holder(_chain_head(token), (0, 0))[0] or _said_to_be(_chain_head(token))
         names = [holder] if holder is not None else []

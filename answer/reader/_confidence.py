@@ -624,8 +624,6 @@ def holds_subjects_role(roles: list[RoleStatement], q: Question, s: Sentence) ->
     return any(r.held_by_value and (owned_by_subject(q, r.owner) if r.owner else s.role == 2) for r in roles)
 
 
-
-
 def _labelled(q: Question, s: Sentence, span: Span) -> bool:
     """A "Label: value" line about the subject (on its own page) whose label is a key term or a word of its
     relation, with the value after it: "Address: 48 Harbour Street ..." states where the company is located."""

@@ -7,10 +7,10 @@ recogniser's people, organisations and places (:mod:`cikb.answer.entities`) are 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import cache, lru_cache
-from collections.abc import Callable
 from typing import Literal
 from urllib.parse import urlsplit
 
