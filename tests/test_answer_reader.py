@@ -150,6 +150,16 @@ def test_an_officer_is_not_an_office() -> None:
     assert answer("Where is Brightwater Labs' office?", "Brightwater Labs' office is in Porto.").value == "Porto"
 
 
+def test_an_address_is_a_street_or_a_postcode_not_a_town() -> None:
+    # Asked for an address, a town alone is where the address is: no answer to paste into an "Address" column.
+    q = "What is Brightwater Labs' mailing address?"
+    town = answer(q, "We use our business office address in San Francisco to provide a mailing address, for "
+                     "corporate filings, and on-site workplaces as legally required.")
+    assert town is not None and town.confidence == "low"  # related reading, not an answer
+    street = answer(q, "Brightwater Labs' mailing address is 12 Harbour Street, Porto 4000-123, Portugal.")
+    assert street is not None and street.confidence != "low"
+
+
 def test_a_clause_about_another_noun_does_not_answer() -> None:
     texts = ["Brightwater Labs uses the Kestrel membrane, created by Halvard Industries in 1994, in every filter.",
              "Brightwater Labs was created in 2016."]
@@ -1013,6 +1023,17 @@ def test_the_names_a_sentence_gives_as_what_is_asked(question: str, sentence: st
     assert reading.answer is not None and reading.answer.value == value
 
 
+def test_the_instance_the_question_names_or_owns_is_not_the_answer() -> None:
+    # "What other projects ... besides Let's Encrypt?": the project the question names is no answer, nor is the
+    # owner's possessive a project's name ("ISRG's first project"), nor a capitalised "Our".
+    q = read_question("What other projects does Kestrel run besides Brightwater?", None, "Brightwater Labs")
+    for text in ("Kestrel’s first project, Brightwater, has been wildly successful.",
+                 "Our next project after Brightwater is going live shortly."):
+        assert read(q, [Passage(text, 0, 1)]).answer is None, text
+    assert answer("Which award did Brightwater Labs win in 2010?",
+                  "Brightwater Labs won the Queen's Award for Enterprise in 2010.").value == "Queen's Award"
+
+
 def test_a_related_verb_states_the_fact_only_as_the_subjects_main_verb() -> None:
     q = read_question("What does Brightwater Labs sell?", None, "Brightwater Labs")
     made = read(q, [Passage("Brightwater Labs makes water quality sensors for city utilities.", 0, 1)])
@@ -1554,7 +1575,7 @@ def test_the_questions_words_only_beside_the_main_clause_state_nothing() -> None
     part = "Which part of the federal government does Brightwater Labs sit within?"
     aside = read_text(part, "As part of the federal government, Brightwater Labs is building a team that reflects "
                             "the country.")
-    assert aside.answer is None and aside.unsure is not None
+    assert aside.answer is None and aside.relevant  # shown as related reading, not as the answer
     entity = "What kind of legal entity is Brightwater Labs?"
     beside = read_text(entity, "Brightwater Labs, a legal entity under Dutch law, is pleased to announce a new lab.")
     assert beside.answer is None

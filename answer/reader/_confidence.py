@@ -258,8 +258,10 @@ def states_question(q: Question, s: Sentence) -> bool:
         return False  # "Under which licence ...": a sentence without a licence names none
     if only_beside_the_main_clause(s.plain, term_word(q)):
         return False  # "As part of the federal government, we are building a team": it says what they build
-    if s.role == 2 and s.coverage >= INSTANCE_SHARE and instance_spans(q, s.plain):
-        return True  # led by the subject, it names one of what is asked: "Acme is offered under the MIT licence"
+    if s.role == 2 and s.coverage >= INSTANCE_SHARE and filtered(q, s.plain, instance_spans(q, s.plain)):
+        # Led by the subject, it names one of what is asked ("Acme is offered under the MIT licence"), and not one
+        # the question names ("What other projects ... besides Let's Encrypt?": "our first project, Let's Encrypt").
+        return True
     stems = reading_stems(q, s)
     if q.defining:  # its words (product, services, main) are in many a sentence that does not say what Acme sells
         return (bool(q.terms) and s.role == 2 and all(match_weight(t, stems) > 0 for t in q.terms)
@@ -512,6 +514,8 @@ def _agent_of(q: Question, sentence: str, span: Span, least: float = 1.0) -> boo
 def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: list[Sentence], best_key: str) -> Confidence:
     if q.kind == "text" or _another_time(q, best.plain.replace(span.text, " ")) or _then_not_now(q, best):
         return "low"
+    if _asks_an_address(q) and not any(c.isdigit() for c in span.text):
+        return "low"  # "San Francisco" is where the address is, not the address: a street or a postcode is asked
     roles = officer_roles(q, best.plain, span)
     if (best.role == 1 and another_acts(q, best)) or another_holds_role(roles, q) or _done_by_another(q, best, span):
         return "low"
@@ -622,6 +626,11 @@ def holds_subjects_role(roles: list[RoleStatement], q: Question, s: Sentence) ->
     Roe, our CTO"; or in a role no one owns, in a sentence the subject leads ("Acme was founded in 2010; CEO Jane
     Roe leads it"), not one that only mentions it ("2014: President Obama founds USDS")."""
     return any(r.held_by_value and (owned_by_subject(q, r.owner) if r.owner else s.role == 2) for r in roles)
+
+
+def _asks_an_address(q: Question) -> bool:
+    """A place question for an address ("What is Acme's mailing address?"), not only where the company is."""
+    return q.kind == "place" and "address" in q.keywords
 
 
 def _labelled(q: Question, s: Sentence, span: Span) -> bool:

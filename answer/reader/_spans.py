@@ -692,7 +692,10 @@ def instance_spans(q: Question, sentence: str) -> list[Span]:
         while j >= 0 and i - j <= INSTANCE_MODIFIERS and tokens[j][0].islower():
             j -= 1
         k = j
-        while k >= 0 and j - k < INSTANCE_NAME_WORDS and tokens[k][0][:1].isupper() and not is_own(tokens[k][0].lower(), set(q.subject_terms)):
+        while (k >= 0 and j - k < INSTANCE_NAME_WORDS and tokens[k][0][:1].isupper()
+               and not is_own(tokens[k][0].lower(), set(q.subject_terms))
+               and tokens[k][0].lower() not in english_stopwords()  # "Our next project" names none
+               and not _owner_asked(q, tokens[k][0])):  # nor "ISRG's first project", asked of ISRG: ISRG owns it
             k -= 1
         if k < j and sentence[tokens[j][2]:tokens[i][1]].strip(" -") == " ".join(w for w, _, _ in tokens[j + 1:i]):
             text = sentence[tokens[k + 1][1]:end]
@@ -703,6 +706,13 @@ def instance_spans(q: Question, sentence: str) -> list[Span]:
         if not is_subject(q, span) and not any(overlap(span, f) for f in found):
             found.append(span)
     return sorted(found, key=lambda span: span.start)
+
+
+def _owner_asked(q: Question, word: str) -> bool:
+    """A possessive of a name the question names ("ISRG's" asked what projects ISRG runs), not a name's own
+    possessive ("the Queen's Award")."""
+    named = set(normal(q.text).split()) | set(q.subject_terms)
+    return word.endswith(("'s", "’s")) and bare(word.lower()) in named
 
 
 def _text_spans(q: Question, sentence: str) -> list[Span]:
