@@ -260,7 +260,7 @@ def states_question(q: Question, s: Sentence) -> bool:
         return False  # "As part of the federal government, we are building a team": it says what they build
     if s.role == 2 and s.coverage >= INSTANCE_SHARE and filtered(q, s.plain, instance_spans(q, s.plain)):
         # Led by the subject, it names one of what is asked ("Acme is offered under the MIT licence"), and not one
-        # the question names ("What other projects ... besides Let's Encrypt?": "our first project, Let's Encrypt").
+        # the question names ("What other projects ... besides Widget?": "our first project, Widget").
         return True
     stems = reading_stems(q, s)
     if q.defining:  # its words (product, services, main) are in many a sentence that does not say what Acme sells

@@ -695,7 +695,7 @@ def instance_spans(q: Question, sentence: str) -> list[Span]:
         while (k >= 0 and j - k < INSTANCE_NAME_WORDS and tokens[k][0][:1].isupper()
                and not is_own(tokens[k][0].lower(), set(q.subject_terms))
                and tokens[k][0].lower() not in english_stopwords()  # "Our next project" names none
-               and not _owner_asked(q, tokens[k][0])):  # nor "ISRG's first project", asked of ISRG: ISRG owns it
+               and not _owner_asked(q, tokens[k][0])):  # nor "Globex's first project", asked of Globex: it owns it
             k -= 1
         if k < j and sentence[tokens[j][2]:tokens[i][1]].strip(" -") == " ".join(w for w, _, _ in tokens[j + 1:i]):
             text = sentence[tokens[k + 1][1]:end]
@@ -709,7 +709,7 @@ def instance_spans(q: Question, sentence: str) -> list[Span]:
 
 
 def _owner_asked(q: Question, word: str) -> bool:
-    """A possessive of a name the question names ("ISRG's" asked what projects ISRG runs), not a name's own
+    """A possessive of a name the question names ("Globex's" asked what projects Globex runs), not a name's own
     possessive ("the Queen's Award")."""
     named = set(normal(q.text).split()) | set(q.subject_terms)
     return word.endswith(("'s", "’s")) and bare(word.lower()) in named
