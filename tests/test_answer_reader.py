@@ -158,6 +158,10 @@ def test_an_address_is_a_street_or_a_postcode_not_a_town() -> None:
     assert town is not None and town.confidence == "low"  # related reading, not an answer
     street = answer(q, "Brightwater Labs' mailing address is 12 Harbour Street, Porto 4000-123, Portugal.")
     assert street is not None and street.confidence != "low"
+    # A labelled address is given whole, and judged whole: its postcode is in the value, not in the town read.
+    labelled = read(read_question("What is Brightwater Labs' address?", None, "Brightwater Labs"),
+                    [Passage("Address: Porto, 4000-123, Portugal", 0, 1, "About Brightwater Labs")]).answer
+    assert labelled is not None and labelled.value == "Porto, 4000-123, Portugal"
 
 
 def test_a_clause_about_another_noun_does_not_answer() -> None:

@@ -85,13 +85,16 @@ def decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answer
     best = max(support[best_key], key=lambda s: (s.coverage == 1.0 and s.role == 2 and tightly_linked(q, s.plain, nearest_span(q, s)[0]),
                                                    len(own_terms(s, q.terms)), s.score))
     span, far = nearest_span(q, best)
-    value = span.text
-    if q.kind == "place" and _labelled(q, best, span):
-        # A labelled address is the whole value after its label, whatever country's form it takes
-        # ("Address: 48 Quay Street, Bristol, BS1 4DJ, United Kingdom"), not the part a pattern recognised.
-        value = best.plain[best.plain.index(":") + 1:].strip(" .;")
     confidence = _confidence(q, best, span, far, candidates, best_key)
-    return Answer(value, confidence, best, support[best_key])
+    return Answer(_given(q, best, span), confidence, best, support[best_key])
+
+
+def _given(q: Question, best: Sentence, span: Span) -> str:
+    """The value as the answer gives it: a labelled address is the whole value after its label, whatever country's
+    form it takes ("Address: 48 Quay Street, Bristol, BS1 4DJ, United Kingdom"), not the part a pattern recognised."""
+    if q.kind == "place" and _labelled(q, best, span):
+        return best.plain[best.plain.index(":") + 1:].strip(" .;")
+    return span.text
 
 
 def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
@@ -514,7 +517,7 @@ def _agent_of(q: Question, sentence: str, span: Span, least: float = 1.0) -> boo
 def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: list[Sentence], best_key: str) -> Confidence:
     if q.kind == "text" or _another_time(q, best.plain.replace(span.text, " ")) or _then_not_now(q, best):
         return "low"
-    if _asks_an_address(q) and not any(c.isdigit() for c in span.text):
+    if _asks_an_address(q) and not any(c.isdigit() for c in _given(q, best, span)):
         return "low"  # "San Francisco" is where the address is, not the address: a street or a postcode is asked
     roles = officer_roles(q, best.plain, span)
     if (best.role == 1 and another_acts(q, best)) or another_holds_role(roles, q) or _done_by_another(q, best, span):
