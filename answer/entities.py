@@ -364,18 +364,25 @@ def _is_name(token) -> bool:  # noqa: ANN001 - a spaCy Token
 
 def _name_start(token):  # noqa: ANN001, ANN202 - spaCy Tokens
     """The first word of the name ``token`` is in: "Ruby on Rails" from "Rails", "Mercy Health" from "Health"."""
-    doc = token.doc
-    while token.i >= 1 and (_is_name(doc[token.i - 1]) or (
-            token.i >= 2 and doc[token.i - 1].text.lower() in _NAME_JOINERS and _is_name(doc[token.i - 2]))):
-        token = doc[token.i - 1] if _is_name(doc[token.i - 1]) else doc[token.i - 2]
-    return token
+    return _name_edge(token, -1)
 
 
 def _name_end(token):  # noqa: ANN001, ANN202 - spaCy Tokens
+    return _name_edge(token, 1)
+
+
+def _name_edge(token, step: int):  # noqa: ANN001, ANN202 - spaCy Tokens
+    """The last word of the name ``token`` is in, walking ``step`` (-1 back, 1 on) over name words and a joiner
+    between two of them ("Bank of America")."""
     doc = token.doc
-    while token.i + 1 < len(doc) and (_is_name(doc[token.i + 1]) or (
-            token.i + 2 < len(doc) and doc[token.i + 1].text.lower() in _NAME_JOINERS and _is_name(doc[token.i + 2]))):
-        token = doc[token.i + 1] if _is_name(doc[token.i + 1]) else doc[token.i + 2]
+    while 0 <= token.i + step < len(doc):
+        near, beyond = doc[token.i + step], token.i + 2 * step
+        if _is_name(near):
+            token = near
+        elif near.text.lower() in _NAME_JOINERS and 0 <= beyond < len(doc) and _is_name(doc[beyond]):
+            token = doc[beyond]
+        else:
+            break
     return token
 
 

@@ -25,7 +25,7 @@ from cikb.answer.reader._subject import (
 )
 from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, instance_spans, is_postal_address, is_subject,
-    is_yearless, normal, officer_roles, overlap, spans, yearless_dates,
+    is_yearless, normal, asked_roles, overlap, spans, yearless_dates,
 )
 from cikb.answer.reader._scoring import Sentence, nearest_span, reading_stems
 
@@ -519,7 +519,7 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         return "low"
     if _asks_an_address(q) and not any(c.isdigit() for c in _given(q, best, span)):
         return "low"  # "San Francisco" is where the address is, not the address: a street or a postcode is asked
-    roles = officer_roles(q, best.plain, span)
+    roles = asked_roles(q, best.plain, span)
     if (best.role == 1 and another_acts(q, best)) or another_holds_role(roles, q) or _done_by_another(q, best, span):
         return "low"
     # A rival: another sentence about the subject that states a different value as directly.

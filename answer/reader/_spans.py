@@ -127,7 +127,7 @@ def filtered(q: Question, sentence: str, found: list[Span]) -> list[Span]:
     return found
 
 
-def officer_roles(q: Question, sentence: str, span: Span) -> list[RoleStatement]:
+def asked_roles(q: Question, sentence: str, span: Span) -> list[RoleStatement]:
     """The roles the question asks about ("CEO", "chief executive"; "parent company", "fiscal host" of a body)
     that ``sentence`` names, as the parse reads them for the value ``span``: held by it or not, whose, now or
     before."""
@@ -170,7 +170,7 @@ def _holds_anothers(q: Question, sentence: str, span: Span) -> bool:
     """The sentence names the asked relation, and the value does not hold it ("Acme is the parent company of
     [Initech]", "its sister offices within [Globex]"), or holds it for another named body ("[Globex] is the fiscal
     host of Initech")."""
-    statements = officer_roles(q, sentence, span)
+    statements = asked_roles(q, sentence, span)
     held = [r for r in statements if r.held_by_value]
     return bool(statements) and (not held or any(r.owner and not owned_by_subject(q, r.owner) for r in held))
 
@@ -178,7 +178,7 @@ def _holds_anothers(q: Question, sentence: str, span: Span) -> bool:
 def left_the_role(q: Question, sentence: str, span: Span) -> bool:
     """The parse sets the value in the asked role only in the past: "former CEO Jane Roe", "Jane Roe stepped down
     as CEO", "Tom Berg succeeded Jane Roe as CEO" name who held it (Jane Roe), not who holds it."""
-    held = [r for r in officer_roles(q, sentence, span) if r.held_by_value]
+    held = [r for r in asked_roles(q, sentence, span) if r.held_by_value]
     return bool(held) and all(r.former for r in held)
 
 
@@ -692,10 +692,7 @@ def instance_spans(q: Question, sentence: str) -> list[Span]:
         while j >= 0 and i - j <= INSTANCE_MODIFIERS and tokens[j][0].islower():
             j -= 1
         k = j
-        while (k >= 0 and j - k < INSTANCE_NAME_WORDS and tokens[k][0][:1].isupper()
-               and not is_own(tokens[k][0].lower(), set(q.subject_terms))
-               and tokens[k][0].lower() not in english_stopwords()  # "Our next project" names none
-               and not _owner_asked(q, tokens[k][0])):  # nor "Globex's first project", asked of Globex: it owns it
+        while k >= 0 and j - k < INSTANCE_NAME_WORDS and _instance_name_word(q, tokens[k][0]):
             k -= 1
         if k < j and sentence[tokens[j][2]:tokens[i][1]].strip(" -") == " ".join(w for w, _, _ in tokens[j + 1:i]):
             text = sentence[tokens[k + 1][1]:end]
@@ -708,11 +705,14 @@ def instance_spans(q: Question, sentence: str) -> list[Span]:
     return sorted(found, key=lambda span: span.start)
 
 
-def _owner_asked(q: Question, word: str) -> bool:
-    """A possessive of a name the question names ("Globex's" asked what projects Globex runs), not a name's own
-    possessive ("the Queen's Award")."""
+def _instance_name_word(q: Question, word: str) -> bool:
+    """A word of a name written before the asked noun: capitalised, not the subject's, not a function word ("Our
+    next project" names none), nor the possessive of a name the question names ("Globex's first project", asked
+    what projects Globex runs: Globex owns it; "the Queen's Award" is a name)."""
+    if not word[:1].isupper() or is_own(word.lower(), set(q.subject_terms)) or word.lower() in english_stopwords():
+        return False
     named = set(normal(q.text).split()) | set(q.subject_terms)
-    return word.endswith(("'s", "’s")) and bare(word.lower()) in named
+    return not (word.endswith(("'s", "’s")) and bare(word.lower()) in named)
 
 
 def _text_spans(q: Question, sentence: str) -> list[Span]:
