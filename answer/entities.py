@@ -401,7 +401,7 @@ def _statements(sentence: str, is_role, value: tuple[int, int], copular: bool = 
             if holder is None and copular:
                 holder = _said_to_be(head)
             owner = next((o for t in (token, *token.conjuncts) if (o := _owner_of(t, value, is_role))), "") or party
-            found.append(RoleStatement(holder is not None and _inside(holder, value), owner,
+            found.append(RoleStatement(holder is not None and _names(holder, value), owner,
                                        holder is not None and _held_before(token, head, holder)))
     return found
 
@@ -516,6 +516,11 @@ def _clause_subject(token, value: tuple[int, int]) -> str:  # noqa: ANN001 - a s
 
 def _inside(token, value: tuple[int, int]) -> bool:  # noqa: ANN001 - a spaCy Token
     return value[0] <= token.idx < value[1]
+
+
+def _names(holder, value: tuple[int, int]) -> bool:  # noqa: ANN001 - a spaCy Token
+    """Whether ``value`` is the holder or a name set beside it: "I (Jane Roe) am the CEO", "We, Globex, ..."."""
+    return _inside(holder, value) or any(_inside(c, value) for c in holder.children if c.dep_ == "appos")
 
 
 def organisations(sentence: str) -> list[str]:
@@ -973,6 +978,23 @@ def person_clauses(sentence: str) -> list[str]:
 def entities(sentence: str) -> tuple[tuple[int, int, str], ...]:
     """``(start, end, label)`` of each named entity in ``sentence``, in character offsets."""
     return tuple((e.start_char, e.end_char, e.label_) for e in _nlp()(sentence, disable=["tagger", "parser"]).ents)
+
+
+def names_a_person(sentence: str, start: int, end: int) -> bool:
+    """Whether the parse sets the name at ``sentence[start:end]`` beside "I", "he" or "she", or says one of them
+    is it ("I, Jane Roe, am the CEO"; "I am Jane Roe"): a person, whatever kind the small recogniser reads."""
+    for token in _parsed(sentence):
+        if not start <= token.idx < end:
+            continue
+        if token.dep_ == "appos" and token.head.text.lower() in _PERSONAL_PRONOUNS:
+            return True
+        if token.dep_ == "attr" and token.head.text.lower() in _BE and any(
+                c.dep_ == "nsubj" and c.text.lower() in _PERSONAL_PRONOUNS for c in token.head.children):
+            return True
+    return False
+
+
+_PERSONAL_PRONOUNS = frozenset("i he she".split())
 
 
 def vetoed(sentence: str, start: int, end: int, allowed: frozenset[str], vetoes: frozenset[str]) -> bool:

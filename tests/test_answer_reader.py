@@ -1610,3 +1610,21 @@ def test_ask_and_enrich_read_the_companys_own_website_alike() -> None:
     asked = Answerer().answer(question, result)
     cell = extract_answer(question, "text", passages_from_chunks(result.context), company="Brightwater Labs")
     assert asked.short_answer == cell.value == "+1 650 273 5591"
+
+
+def test_a_name_in_parentheses_after_i_says_who_holds_the_role() -> None:
+    # Not an aside dropped with the other parentheses; and a person, though the small recogniser reads the name
+    # as a place.
+    found = answer("Who is the CEO of Brightwater Labs?", "I (Quinn Harbor) am the CEO of Brightwater Labs.")
+    assert found is not None and found.value == "Quinn Harbor" and found.confidence != "low"
+    aside = answer("Who is the CEO of Brightwater Labs?", "The CEO (Quinn Harbor) of Brightwater Labs spoke.")
+    assert aside is None or aside.confidence == "low"
+
+
+def test_a_count_of_the_questions_own_unit_is_a_count_whatever_the_recogniser_reads() -> None:
+    found = answer("How many hours a week do people at Brightwater Labs work?",
+                   "We limit ourselves to a 40-hour work week at Brightwater Labs.")
+    assert found is not None and found.value == "40" and found.confidence != "low"
+    other = answer("How many hours a week do people at Brightwater Labs work?",
+                   "Brightwater Labs opened its office 40 days ago.")
+    assert other is None or other.value != "40" or other.confidence == "low"

@@ -13,7 +13,7 @@ from typing import Literal
 
 from cikb.answer.entities import (
     FIRST_PERSON, KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of,
-    counted_in_question, counted_noun, defines, governing_parties, in_the_predicate, modifies_a_noun,
+    counted_in_question, counted_noun, defines, governing_parties, in_the_predicate, modifies_a_noun, names_a_person,
     only_beside_the_main_clause, only_intended, party_extents, predicate_subjects, said_of_the_past,
     said_of_the_reader, stated_as_own, stranded_preposition, told_in_the_past, vetoed,
 )
@@ -108,8 +108,7 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
     vetoes = KIND_VETOES[q.kind] | (KIND_LABELS["org"] if q.kind == "person" and q.officer else frozenset())
     kept = []
     for s in sentences:
-        confirmed = [span for span in s.spans
-                     if not vetoed(s.plain, span.start, span.start + len(span.text), labels, _vetoes_of(s.plain, span, vetoes))]
+        confirmed = [span for span in s.spans if _of_the_kind(q, s.plain, span, labels, vetoes)]
         if q.kind in NAME_KINDS:
             # Candidates of the kind's own labels only: a person question takes the recogniser's people, not
             # every organisation it sees ("Ford" in a donor's quote is no founder).
@@ -150,6 +149,23 @@ def _holds(outer: Span, inner: Span) -> bool:
     """``outer`` holds ``inner`` and more."""
     return (outer.start <= inner.start and inner.start + len(inner.text) <= outer.start + len(outer.text)
             and len(outer.text) > len(inner.text))
+
+
+def _of_the_kind(q: Question, sentence: str, span: Span, labels: frozenset[str], vetoes: frozenset[str]) -> bool:
+    """The recogniser does not read the value as another kind, or the parse says it is one ("I, Jane Roe, am the
+    CEO": the small model reads some names as places)."""
+    end = span.start + len(span.text)
+    return (not vetoed(sentence, span.start, end, labels, _vetoes_of(sentence, span, vetoes))
+            or (q.kind == "person" and names_a_person(sentence, span.start, end))
+            or (q.kind == "number" and _counts_the_questions_noun(q, sentence, span)))
+
+
+def _counts_the_questions_noun(q: Question, sentence: str, span: Span) -> bool:
+    """The parse reads the count as one of the noun the question counts: "a 40-hour week" for "How many hours",
+    which the small recogniser reads as a time, not a count."""
+    asked = counted_in_question(q.text)
+    noun = counted_noun(sentence, span.start, span.start + len(span.text))
+    return bool(asked and noun and stems_of(noun) & stems_of(asked))
 
 
 def _vetoes_of(sentence: str, span: Span, vetoes: frozenset[str]) -> frozenset[str]:

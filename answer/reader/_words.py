@@ -133,12 +133,16 @@ _OFFICE_WORD = (r"(?:co-?)?(?:founder|ceo|cto|cfo|coo|cmo|cpo|cro|cio|president|
 _BRACKETED_TITLE = re.compile(rf"\s*\((?![^()]*\b(?:formerly|previously|former|ex|at)\b)"
                               rf"((?:[A-Za-z&/-]+\s+){{0,4}}?{_OFFICE_WORD}(?:\s+[A-Za-z&/-]+){{0,4}}?)\)", re.I)
 
+# A name in parentheses after a personal pronoun says who the pronoun is, not an aside: "I (Jane Roe) am the CEO".
+_BRACKETED_NAME_OF_PRONOUN = re.compile(r"\b(I|[Ww]e|[Hh]e|[Ss]he)\s+\(([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,3})\)")
+
 
 def plain(sentence: str) -> str:
     """The sentence as the reader reads it: asides in parentheses and relative clauses dropped (they are about
     something else: "its sister paper (founded in 1821)"), look-alike phrases ("founding member of") reworded."""
     text = _imprint_label_in_english(sentence)
     text = _BRACKETED_TITLE.sub(r", \1,", text)
+    text = _BRACKETED_NAME_OF_PRONOUN.sub(r"\1, \2,", text)
     text = _BRACKETED_IDENTIFIER.sub(r", \1,", text)
     text = _CHIEF_OFFICER.sub(lambda m: _CHIEF_ACRONYMS[m.group(1).lower()], text)
     text = _PARENTHESIS.sub("", text)
