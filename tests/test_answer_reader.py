@@ -49,6 +49,8 @@ def kind_of(question: str) -> str:
         ("What EIN number does Brightwater Labs file under?", None, "identifier"),
         ("Brightwater Labs' DUNS number", "number", "number"),  # a number column stays one
         ("In which city is the commercial register of Brightwater Labs kept?", None, "place"),
+        ("What is the parent company of Brightwater Labs?", None, "org"),  # as "Brightwater Labs' parent company"
+        ("What is the fiscal host of Brightwater Labs?", None, "text"),  # a host need not be a body
     ],
 )
 def test_the_question_is_typed(question: str, column_type: str | None, kind: str) -> None:
@@ -1628,3 +1630,11 @@ def test_a_count_of_the_questions_own_unit_is_a_count_whatever_the_recogniser_re
     other = answer("How many hours a week do people at Brightwater Labs work?",
                    "Brightwater Labs opened its office 40 days ago.")
     assert other is None or other.value != "40" or other.confidence == "low"
+
+
+@pytest.mark.parametrize("question", ["What is the parent company of Brightwater Labs?",
+                                      "What is Brightwater Labs' parent company?"])
+def test_a_relation_asked_with_of_reads_as_with_a_possessive(question: str) -> None:
+    found = answer(question, "Globex Corp, the parent company of Brightwater Labs, announced a new lab.")
+    assert found is not None and found.value == "Globex Corp" and found.confidence != "low"
+    assert answer(question, "Brightwater Labs is the parent company of Initech Inc.") is None

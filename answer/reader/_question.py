@@ -150,7 +150,11 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     defining = kind == "text" and bool(own) and all(t in _DEFINING_STEMS for t in terms)
     legal_name = kind == "text" and bool(own) and bool(_LEGAL_NAME.search(question))
     relation_asked = (asked_relation(question, lambda name: any(is_own(w, own) for w in name.lower().split()))
-                      if kind == "org" and own else None)
+                      if kind in ("org", "text") and own else None)
+    if kind == "text" and relation_asked is not None and relation_asked.noun in _ORG_WORDS:
+        kind = "org"  # "What is the parent company of Acme?": the noun is too far from "what" for the words to say
+    elif kind == "text":
+        relation_asked = None
     return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent,
                     officer, wants, cumulative, contact, defining, legal_name, identifier, bool(offered),
                     relation_asked)
