@@ -651,6 +651,21 @@ def counted_noun(sentence: str, start: int, end: int) -> str | None:
     return None
 
 
+def counted_doers(sentence: str, is_verb: Callable[[str], bool]) -> list[tuple[int, int, str]]:
+    """The counts whose noun is the subject of a verb ``is_verb`` accepts, as the trained parser reads them, each
+    with the words of the verb's object: "More than 12,000 developers use Acme" -> (12,000, "Acme"). A count of
+    those who do it counts its agent noun (users, investors, subscribers), whatever noun it is written with."""
+    found = []
+    for token in _parsed(sentence):
+        if token.dep_ != "nummod" or token.head.dep_ != "nsubj" or not is_verb(token.head.head.text):
+            continue
+        verb = token.head.head
+        objects = [c for c in verb.children if c.dep_ == "dobj"]
+        objects += [o for c in verb.children if c.dep_ == "prep" for o in c.children if o.dep_ == "pobj"]
+        found.append((token.idx, token.idx + len(token.text), " ".join(_phrase(o) for o in objects)))
+    return found
+
+
 def counted_in_question(question: str) -> str | None:
     """The noun a "how many" question counts, as the trained parser reads it: "How many employees were in the
     factories?" -> employees; None without one ("How many does Acme employ?")."""

@@ -1638,3 +1638,23 @@ def test_a_relation_asked_with_of_reads_as_with_a_possessive(question: str) -> N
     found = answer(question, "Globex Corp, the parent company of Brightwater Labs, announced a new lab.")
     assert found is not None and found.value == "Globex Corp" and found.confidence != "low"
     assert answer(question, "Brightwater Labs is the parent company of Initech Inc.") is None
+
+
+@pytest.mark.parametrize(("question", "text", "value"), [
+    ("How many users does Brightwater Labs have?", "More than 12,000 developers use Brightwater Labs today.", "12,000"),
+    ("How many investors does Brightwater Labs have?", "Twelve firms have invested in Brightwater Labs.", "Twelve"),
+    ("How many visitors does Brightwater Labs have?", "About 30,000 people visit Brightwater Labs each month.", "30,000"),
+])
+def test_a_count_of_those_who_do_it_to_the_company_counts_the_agent_noun(question: str, text: str, value: str) -> None:
+    # "users" are those who use it, whatever noun the count is written with; the parse must give the count's noun
+    # as the verb's subject and the company as its object.
+    found = answer(question, text)
+    assert found is not None and found.value == value and found.confidence != "low"
+
+
+@pytest.mark.parametrize("text", ["More than 12,000 developers use Globex today.",
+                                  "Brightwater Labs has 40 engineers who use Rust.",
+                                  "Over 500 companies rely on Brightwater Labs."])
+def test_a_count_of_those_who_do_it_to_another_or_something_else_is_no_count_of_users(text: str) -> None:
+    found = answer("How many users does Brightwater Labs have?", text)
+    assert found is None or found.confidence == "low"

@@ -27,7 +27,7 @@ from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, instance_spans, is_postal_address, is_subject,
     is_yearless, normal, asked_roles, overlap, spans, yearless_dates,
 )
-from cikb.answer.reader._scoring import Sentence, nearest_span, reading_stems
+from cikb.answer.reader._scoring import Sentence, doers_of_the_subject, nearest_span, reading_stems
 
 Confidence = Literal["high", "medium", "low", "none"]
 
@@ -178,7 +178,10 @@ def _counts_asked(q: Question, sentence: str, span: Span) -> bool | None:
     """Whether the noun a count counts, as the trained parser reads it, is a word of the question's terms ("made up
     of 164 people" for employees) or not ("spread across 34 different states"); None when it counts no noun."""
     noun = counted_noun(sentence, span.start, span.start + len(span.text))
-    return None if noun is None else any(match_weight(t, stems_of(noun)) > 0 for t in q.terms)
+    if noun is None:
+        return None
+    return (any(match_weight(t, stems_of(noun)) > 0 for t in q.terms)
+            or any(start <= span.start < end for start, end in doers_of_the_subject(q, sentence)))
 
 
 def _doing_what_is_asked(q: Question, sentence: str, found: list[Span]) -> list[Span]:

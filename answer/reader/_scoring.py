@@ -13,8 +13,8 @@ from datetime import date
 from typing import Any
 
 from cikb.answer.entities import (
-    apposed_to_name, names, organisations, person_clauses, possessed_nouns, roles_of_a_part, subject_noun,
-    subjectless_past,
+    apposed_to_name, counted_doers, counted_in_question, names, organisations, person_clauses, possessed_nouns,
+    roles_of_a_part, subject_noun, subjectless_past,
 )
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
@@ -135,7 +135,32 @@ def reading_stems(q: Question, s: Sentence) -> set[str]:
     stems = _kind_stems(q, s)
     if s.stems & BEGIN_STEMS and any("found" in relation(t) for t in q.terms) and began_itself(q, s.plain):
         return stems | {"found"}
+    agent = _asked_agent(q)
+    if agent and s.stems & agent[1] and doers_of_the_subject(q, s.plain):
+        return stems | {agent[0]}  # "More than 12,000 developers use Acme" counts its users
     return stems
+
+
+def _asked_agent(q: Question) -> tuple[str, frozenset[str]] | None:
+    """Asked how many do something to the company, the agent noun's stem and its verb's possible stems: "How many
+    users ..." -> (user, {use, us}); "investors" -> (investor, {invest, investo})."""
+    noun = counted_in_question(q.text) if q.kind == "number" else None
+    if not noun or not noun.lower().removesuffix("s").endswith(("er", "or")):
+        return None
+    stem = next(iter(stems_of(noun.lower())), "")  # "subscrib" (Snowball's stem of the noun and of the verb)
+    return stem, frozenset(base for base in (stem, stem[:-1], stem[:-2]) if len(base) > 2)
+
+
+def doers_of_the_subject(q: Question, sentence: str) -> list[tuple[int, int]]:
+    """Where the counts are written whose noun does to the company what the question's agent noun names: "12,000
+    developers use Acme" for "How many users ..." (the parse gives the count's noun as the verb's subject and the
+    company as its object)."""
+    agent = _asked_agent(q)
+    if agent is None:
+        return []
+    verbs = agent[1]
+    return [(start, end) for start, end, done_to in counted_doers(sentence, lambda word: bool(stems_of(word.lower()) & verbs))
+            if mentions_subject(q, done_to)]
 
 
 def _kind_stems(q: Question, s: Sentence) -> set[str]:
