@@ -98,13 +98,16 @@ def extract_answer(
         # The best sentence that states the question (most of its key terms, about the subject); the others are
         # related reading. A question on what the subject is or does, or on its legal name, reads every sentence
         # (few of its words are in the one that says), and a sentence that states it by its form comes first.
-        candidates = reading.sentences if q.defining or q.legal_name else reading.relevant[:FREE_TEXT_CANDIDATES]
+        # A name read by its form ("Acme Inc.", "Globex Labs is now Acme"), or not at all: "former colleagues" and
+        # "we call them servers" name no former name.
+        named = q.legal_name or q.former_name
+        candidates = reading.sentences if q.defining or named else reading.relevant[:FREE_TEXT_CANDIDATES]
         stating = [s for s in candidates if states_question(q, s)]
         stating.sort(key=lambda s: not states_by_form(q, s))
-        if not stating or (q.legal_name and reading.answer is None):  # two legal names: for the reader to tell apart
+        if not stating or (named and reading.answer is None):  # two such names: for the reader to tell apart
             return _unanswered(q, reading)
         first, short, confidence = stating[0], None, "low"
-        if q.legal_name and reading.answer is not None:  # read by its form: the name is the short answer, as in enrich
+        if named and reading.answer is not None:  # read by its form: the name is the short answer, as in enrich
             first, short, confidence = reading.answer.sentence, reading.answer.value, reading.answer.confidence
     # A sentence that states the answer by its form ("Acme Ltd operates ...", "Acme is a maker of ...") is the whole
     # answer: the question's other words ("official", "main") would only draw in sentences that happen to hold them.

@@ -1658,3 +1658,30 @@ def test_a_count_of_those_who_do_it_to_the_company_counts_the_agent_noun(questio
 def test_a_count_of_those_who_do_it_to_another_or_something_else_is_no_count_of_users(text: str) -> None:
     found = answer("How many users does Brightwater Labs have?", text)
     assert found is None or found.confidence == "low"
+
+
+@pytest.mark.parametrize("text", [
+    "Brightwater Labs, formerly known as Globex Analytics, builds water sensors.",
+    "Brightwater Labs (formerly Globex Analytics) builds water sensors.",
+    "In 2017 Globex Analytics changed its name to Brightwater Labs.",
+    "Globex Analytics is now Brightwater Labs.",
+    "Globex Analytics was renamed Brightwater Labs in 2019.",
+    "We renamed the company from Globex Analytics to Brightwater Labs in 2019.",
+    "Globex Analytics, the company behind the Tidewater app, will from now on be called Brightwater Labs.",
+])
+def test_a_former_name_is_read_from_the_ways_of_saying_a_company_was_renamed(text: str) -> None:
+    for question in ("What was Brightwater Labs' former name?", "What was Brightwater Labs previously called?"):
+        found = answer(question, text)
+        assert found is not None and found.value == "Globex Analytics" and found.confidence == "medium", question
+
+
+@pytest.mark.parametrize("text", [
+    "Brightwater Labs, previously CTO of Globex Analytics, spoke.",  # a role, not a name
+    "Initech is now Globex Analytics, a partner of Brightwater Labs.",  # another body's renaming
+    "Our team includes former engineers of Globex Analytics and Brightwater Labs.",
+])
+def test_a_former_name_question_without_a_renaming_of_the_company_is_not_answered(text: str) -> None:
+    question = "What was Brightwater Labs' former name?"
+    assert answer(question, text) is None
+    cell = extract_answer(question, "text", passages_from_chunks([scored_chunk(text, 1)]), company="Brightwater Labs")
+    assert cell.value is None

@@ -24,8 +24,8 @@ from cikb.answer.reader._subject import (
     LABEL_LINE, after_leading_date, mentions_subject, owned_by_subject, refers_to_subject,
 )
 from cikb.answer.reader._spans import (
-    CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, instance_spans, is_postal_address, is_subject,
-    is_yearless, normal, asked_roles, overlap, spans, yearless_dates,
+    CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, former_names, instance_spans, is_postal_address,
+    is_subject, is_yearless, normal, asked_roles, overlap, spans, yearless_dates,
 )
 from cikb.answer.reader._scoring import Sentence, doers_of_the_subject, nearest_span, reading_stems
 
@@ -264,6 +264,8 @@ def states_question(q: Question, s: Sentence) -> bool:
     question's key terms (IDF-weighted; a word of a term's relation counts half), or is led by the subject and
     holds every term in some word. Anything less is related reading. On SQuAD's company articles (every 6th
     question) the best sentence passing the first test held a true answer for 121 of 143 questions, 85%."""
+    if q.former_name and not s.negated and former_names(q, s.text):
+        return True  # "Globex Labs is now Acme": the renaming names the subject, whatever words the question used
     if not s.about_subject or s.negated:
         return False
     if q.legal_name and _names_legal_form(q, s.plain):
@@ -304,8 +306,10 @@ _GENERIC_ASKED = frozenset({"type", "kind", "sort", "name", "way", "part", "one"
 
 def states_by_form(q: Question, s: Sentence) -> bool:
     """The sentence states what is asked by its form, whatever its words: what the subject is (:func:`defines_subject`),
-    or its legal name, the subject's name with a legal form after it ("Acme Inc. operates acme.example")."""
-    return defines_subject(q, s) or (q.legal_name and _names_legal_form(q, s.plain))
+    or its legal name, the subject's name with a legal form after it ("Acme Inc. operates acme.example"), or a name it
+    had, said of its renaming ("Globex Labs is now Acme")."""
+    return (defines_subject(q, s) or (q.legal_name and _names_legal_form(q, s.plain))
+            or (q.former_name and bool(former_names(q, s.text))))
 
 
 def _names_legal_form(q: Question, text: str) -> bool:
@@ -374,6 +378,19 @@ def legal_name_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
     keys = {normal(name) for _, name in found}
     support = [s for s, name in found if normal(name) == normal(value)]
     return Answer(value, "medium" if len(keys) == 1 else "low", best, support)
+
+
+def former_name_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
+    """For a question on a name the subject had before: the best sentence that says it took its name in place of
+    another (:func:`former_names`), that other name as the value; ``medium`` when every such sentence gives the
+    same one, else ``low`` (a company renamed twice is for a reader to tell apart)."""
+    found = [(s, names[0]) for s in sentences if not s.negated and (names := former_names(q, s.text))]
+    if not found:
+        return None
+    best, value = found[0]
+    support = [s for s, name in found if name.key == value.key]
+    same = len({name.key for _, name in found}) == 1
+    return Answer(value.text, "medium" if same else "low", best, support)
 
 
 def defines_subject(q: Question, s: Sentence) -> bool:

@@ -64,6 +64,7 @@ class Question:
     identifier: tuple[str, ...] = ()  # the names of the registry or tax identifier asked for: ("ein", "employer ...")
     choice: bool = False  # offers its answers as ``options``: "Does Acme work from offices or remotely?"
     relation: Relation | None = None  # asked for a body by its relation to the subject: "Acme's parent company"
+    former_name: bool = False  # asks for a name the subject had before: "What was Acme previously called?"
 
 
 _MONEY_WORDS = frozenset(
@@ -93,6 +94,12 @@ _KIND_WORDS = ("kind", "type", "sort")  # "What kind of company is Acme?" asks w
 
 _LEGAL_NAME = re.compile(r"\b(?:legal|registered|official|incorporated)(?:\s+(?:company|entity|business))?\s+name\b",
                          re.I)
+
+# A name had before: "former name", "previously called", "used to be known as", "What was Acme called before?".
+_FORMER_NAME = re.compile(
+    r"\b(?:former|previous|old|original|earlier|prior)\s+(?:company\s+)?names?\b"
+    r"|\b(?:previously|formerly|originally|once)\s+(?:called|known|named)\b"
+    r"|\bused\s+to\s+be\s+(?:called|known|named)\b|\b(?:called|named|known)\s+before\b|\bname\s+before\b", re.I)
 
 _PERSON_ROLES = frozenset("ceo founder founders president chairman chairwoman chair director executive chief "
                           "head leader owner cto cfo coo manager editor".split())
@@ -155,9 +162,10 @@ def read_question(question: str, column_type: str | None = None, company: str = 
         kind = "org"  # "What is the parent company of Acme?": the noun is too far from "what" for the words to say
     elif kind == "text":
         relation_asked = None
+    former_name = kind in ("text", "org") and bool(own) and bool(_FORMER_NAME.search(question))
     return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent,
                     officer, wants, cumulative, contact, defining, legal_name, identifier, bool(offered),
-                    relation_asked)
+                    relation_asked, former_name)
 
 
 # A question offers its answers after an auxiliary ("Is Acme public or private?", "Does Acme work from offices or

@@ -801,3 +801,57 @@ def entity_labels(q: Question) -> frozenset[str] | None:
     if q.kind == "person" and not q.officer:
         return KIND_LABELS["person"] | KIND_LABELS["org"]  # "founded by the Baptist Education Society"
     return KIND_LABELS.get(q.kind)
+
+
+# --- a name the subject had before ----------------------------------------------------------------
+
+_RENAME_NAME = r"[A-Z0-9][\w&'’-]*(?:\.[\w-]+)*(?:\s+(?:&\s+)?[A-Z0-9][\w&'’-]*(?:\.[\w-]+)*){0,5}"
+# The English ways of saying that a body took a new name, with the old one and the new one.
+_RENAMES = tuple(re.compile(pattern) for pattern in (
+    # "Acme, formerly known as Globex Labs", "Acme (formerly Globex Labs)", "we were previously called Globex"
+    rf"(?P<new>{_RENAME_NAME}|[Ww]e)(?:,?\s+|\s+\()(?:(?:is|was|were|has been|have been)\s+)?(?:formerly|previously|f/k/a|fka)"
+    rf"\s+(?:known\s+as\s+|called\s+|named\s+)?(?P<old>{_RENAME_NAME})"
+    # ...where the name ends the clause: "Acme, previously CTO of Globex" names no former name.
+    r"(?=\s*(?:[),.;:!?]|$|\s(?:and|until|before|in|which|is|was|has|had)\b))",
+    # "Globex Labs changed its name to Acme", "Globex Labs was renamed Acme", "Globex Labs rebranded as Acme"
+    # (or "will from now on be called Acme"), with a phrase set beside the old name ("Globex Labs, the company
+    # behind Widget, ...")
+    rf"(?P<old>{_RENAME_NAME})(?:,\s+[^,]{{1,80}},)?\s+(?:has\s+|have\s+)?(?:officially\s+)?"
+    rf"(?:changed\s+(?:its|their)\s+name\s+to|(?:was|has\s+been|is\s+being)\s+renamed(?:\s+to|\s+as)?"
+    rf"|rebranded(?:\s+itself)?\s+(?:as|to)|renamed\s+itself|is\s+now(?:\s+called|\s+known\s+as)?"
+    rf"|will\s+(?:now\s+|from\s+now\s+on\s+|henceforth\s+)?be\s+(?:called|known\s+as|named))\s+(?P<new>{_RENAME_NAME})",
+    # "renamed the company from Globex Labs to Acme", "the rebrand from Globex Labs to Acme"
+    rf"(?:renamed|rebranded|rebrand|name\s+change)(?:\s+(?:the\s+)?(?:company|business|firm|organi[sz]ation))?"
+    rf"\s+from\s+(?P<old>{_RENAME_NAME})\s+to\s+(?P<new>{_RENAME_NAME})",
+))
+
+
+_WEB_SUFFIX = re.compile(r"\.(?:com|io|ai|co|net|org|app|dev)$", re.I)  # "Acme.io" is Acme
+
+
+def former_names(q: Question, sentence: str) -> list[Span]:
+    """The names ``sentence`` says the subject had before taking its present one, as the English ways of saying
+    so write them: "Acme, formerly known as Globex Labs"; "Globex Labs changed its name to Acme"; "Globex Labs is
+    now Acme"; "renamed from Globex Labs to Acme" (the new name must be the subject's, or "we")."""
+    found = []
+    for pattern in _RENAMES:
+        for match in pattern.finditer(sentence):
+            new, old = _WEB_SUFFIX.sub("", match.group("new")), _without_lead_words(match.group("old"))
+            if not old or not (new.lower() == "we" or is_subject(q, Span(new, 0, normal(new)))):
+                continue
+            if is_subject(q, Span(old, 0, normal(old))):
+                continue  # "Acme was renamed Acme Robotics": the old name is the subject's own
+            start = match.start("old") + match.group("old").index(old)
+            found.append(Span(old, start, normal(old)))
+    return sorted(found, key=lambda span: span.start)
+
+
+def _without_lead_words(name: str) -> str:
+    """A name without the words a sentence opens with ("In 2017 Globex Labs" -> Globex Labs) or a trailing full
+    stop."""
+    words = name.rstrip(".").split()
+    stop = english_stopwords()
+    months = {month.lower() for month in MONTHS.split("|")}
+    while words and (words[0].lower() in stop or words[0].isdigit() or words[0].lower() in months):
+        words = words[1:]
+    return " ".join(words)
