@@ -1685,3 +1685,30 @@ def test_a_former_name_question_without_a_renaming_of_the_company_is_not_answere
     assert answer(question, text) is None
     cell = extract_answer(question, "text", passages_from_chunks([scored_chunk(text, 1)]), company="Brightwater Labs")
     assert cell.value is None
+
+
+ROUND = ("Brightwater Labs has closed a $5 million Series A round led by Northwind Capital, with participation from "
+         "Fabrikam Ventures and existing investor Contoso Partners.")
+
+
+@pytest.mark.parametrize(("question", "text", "value"), [
+    ("Which investors took part in Brightwater Labs' Series A?", ROUND,
+     "Northwind Capital, Fabrikam Ventures, Contoso Partners"),
+    ("Which other investors participated in Brightwater Labs' Series A?", ROUND, "Fabrikam Ventures, Contoso Partners"),
+    ("Who invested in Brightwater Labs?", "Brightwater Labs is backed by Northwind Capital and Fabrikam Ventures.",
+     "Northwind Capital, Fabrikam Ventures"),
+    ("Who funds Brightwater Labs?", "Brightwater Labs runs on funding from the Kestrel Trust.", "Kestrel Trust"),
+])
+def test_investors_are_read_from_the_ways_of_naming_them(question: str, text: str, value: str) -> None:
+    found = answer(question, text)
+    assert found is not None and found.value == value and found.confidence == "medium"
+
+
+@pytest.mark.parametrize(("question", "text"), [
+    ("Which investors took part in Brightwater Labs' seed round?", ROUND),  # another round than the one asked
+    ("Who invested in Brightwater Labs?", "Globex raised $5 million led by Northwind Capital."),  # another's round
+    ("Which startups has Brightwater Labs invested in?", "Brightwater Labs is backed by Northwind Capital."),
+])
+def test_investors_of_another_round_or_company_or_in_the_other_direction_are_no_answer(question: str, text: str) -> None:
+    found = answer(question, text)
+    assert found is None or "Northwind" not in found.value or found.confidence == "low"

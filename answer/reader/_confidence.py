@@ -24,8 +24,8 @@ from cikb.answer.reader._subject import (
     LABEL_LINE, after_leading_date, mentions_subject, owned_by_subject, refers_to_subject,
 )
 from cikb.answer.reader._spans import (
-    CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, former_names, instance_spans, is_postal_address,
-    is_subject, is_yearless, normal, asked_roles, overlap, spans, yearless_dates,
+    CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, former_names, instance_spans, investor_names,
+    is_postal_address, is_subject, is_yearless, normal, asked_roles, overlap, spans, yearless_dates,
 )
 from cikb.answer.reader._scoring import Sentence, doers_of_the_subject, nearest_span, reading_stems
 
@@ -266,6 +266,8 @@ def states_question(q: Question, s: Sentence) -> bool:
     question) the best sentence passing the first test held a true answer for 121 of 143 questions, 85%."""
     if q.former_name and not s.negated and former_names(q, s.text):
         return True  # "Globex Labs is now Acme": the renaming names the subject, whatever words the question used
+    if q.investors and not s.negated and _names_investors(q, s):
+        return True  # "The round was led by Northwind Capital, with participation from ..." on Acme's page
     if not s.about_subject or s.negated:
         return False
     if q.legal_name and _names_legal_form(q, s.plain):
@@ -309,7 +311,12 @@ def states_by_form(q: Question, s: Sentence) -> bool:
     or its legal name, the subject's name with a legal form after it ("Acme Inc. operates acme.example"), or a name it
     had, said of its renaming ("Globex Labs is now Acme")."""
     return (defines_subject(q, s) or (q.legal_name and _names_legal_form(q, s.plain))
-            or (q.former_name and bool(former_names(q, s.text))))
+            or (q.former_name and bool(former_names(q, s.text))) or (bool(q.investors) and _names_investors(q, s)))
+
+
+def _names_investors(q: Question, s: Sentence) -> bool:
+    led, others = investor_names(q, s.text)
+    return bool(others if q.investors == "others" else led + others) and _about_the_subjects_funding(q, s)
 
 
 def _names_legal_form(q: Question, text: str) -> bool:
@@ -391,6 +398,41 @@ def former_name_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
     support = [s for s, name in found if name.key == value.key]
     same = len({name.key for _, name in found}) == 1
     return Answer(value.text, "medium" if same else "low", best, support)
+
+
+def investors_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
+    """For a question on who invested in the subject: the best sentence that names investors by the ways of saying
+    so (:func:`investor_names`) and is about the subject's funding (it names the subject, or a round on the
+    subject's own site or page), those investors as the value, at ``medium``; the lead left out when the question
+    asks for the others. A round the question names ("its Series A") must not be another round."""
+    asked_round = _ROUND_NAME.search(q.text)
+    found = []
+    for s in sentences:
+        if s.negated:
+            continue
+        led, others = investor_names(q, s.text)
+        names = others if q.investors == "others" else led + others
+        if not _names_investors(q, s):
+            continue
+        named_round = _ROUND_NAME.search(s.text)
+        if asked_round and named_round and named_round.group().lower() != asked_round.group().lower():
+            continue  # "its seed round" asked, "the Series A" stated
+        found.append((s, names))
+    if not found:
+        return None
+    best, names = found[0]
+    return Answer(", ".join(span.text for span in names), "medium", best, [s for s, _ in found])
+
+
+_ROUND_NAME = re.compile(r"\b(?:series\s+[a-h]|pre-seed|seed)\b", re.I)
+_FUNDING_WORDS = re.compile(r"\b(?:round|financing|investment|funding|raised|raises|series\s+[a-h]|seed)\b", re.I)
+
+
+def _about_the_subjects_funding(q: Question, s: Sentence) -> bool:
+    if mentions_subject(q, s.text):
+        return True
+    on_its_page = s.passage.own_site or mentions_subject(q, s.passage.title or "")
+    return on_its_page and bool(_FUNDING_WORDS.search(s.text))
 
 
 def defines_subject(q: Question, s: Sentence) -> bool:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from cikb.answer.entities import Relation, asked_relation, descriptive_words, told_in_the_past
+from cikb.answer.entities import Relation, asked_relation, descriptive_words, predicate_subjects, told_in_the_past
 from cikb.core.vocabulary import match_weight, relation
 from cikb.embed.bm25 import english_stopwords
 from cikb.answer.reader._words import (
@@ -65,6 +65,7 @@ class Question:
     choice: bool = False  # offers its answers as ``options``: "Does Acme work from offices or remotely?"
     relation: Relation | None = None  # asked for a body by its relation to the subject: "Acme's parent company"
     former_name: bool = False  # asks for a name the subject had before: "What was Acme previously called?"
+    investors: str | None = None  # asks who invested ("all") or who besides the lead ("others"), else None
 
 
 _MONEY_WORDS = frozenset(
@@ -100,6 +101,15 @@ _FORMER_NAME = re.compile(
     r"\b(?:former|previous|old|original|earlier|prior)\s+(?:company\s+)?names?\b"
     r"|\b(?:previously|formerly|originally|once)\s+(?:called|known|named)\b"
     r"|\bused\s+to\s+be\s+(?:called|known|named)\b|\b(?:called|named|known)\s+before\b|\bname\s+before\b", re.I)
+
+# Who invested in the company, or took part in one of its rounds (not who led one: "Who led Acme's Series A?"
+# asks the lead alone, read by the doer of "led").
+_INVESTOR_WORDS = re.compile(r"\b(?:co-?)?investors?\b|\bbackers?\b", re.I)
+_FUNDED = re.compile(r"\b(?:invested|invests|funded|funds|backed|backs)\b", re.I)
+_JOINED_A_ROUND = re.compile(r"\b(?:participat\w*|took\s+part|joined|contributed)\b", re.I)
+_A_ROUND = re.compile(r"\b(?:rounds?|series\s+[a-h]|seed|funding|financing|investment)\b", re.I)
+_LEAD = re.compile(r"\b(?:led|leads?|co-led)\b", re.I)
+_BESIDES_THE_LEAD = re.compile(r"\b(?:other|co-?investors?|besides|apart\s+from|alongside|also)\b", re.I)
 
 _PERSON_ROLES = frozenset("ceo founder founders president chairman chairwoman chair director executive chief "
                           "head leader owner cto cfo coo manager editor".split())
@@ -163,9 +173,24 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     elif kind == "text":
         relation_asked = None
     former_name = kind in ("text", "org") and bool(own) and bool(_FORMER_NAME.search(question))
+    investors = _investors_asked(question, own) if kind in ("text", "person", "org") and own else None
     return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent,
                     officer, wants, cumulative, contact, defining, legal_name, identifier, bool(offered),
-                    relation_asked, former_name)
+                    relation_asked, former_name, investors)
+
+
+def _investors_asked(question: str, own: set[str]) -> str | None:
+    """"all" for "Who invested in Acme?", "Which investors took part in its Series A?"; "others" for "Which other
+    investors joined the round?"; None for any other question, for "Who led its Series A?", and for "Which
+    startups has Acme invested in?" (the parse gives the company as the doer: it asks whom the company funds)."""
+    asked = (_INVESTOR_WORDS.search(question) or _FUNDED.search(question)
+             or (_JOINED_A_ROUND.search(question) and _A_ROUND.search(question)))
+    if not asked or _LEAD.search(question):
+        return None
+    doers = predicate_subjects(question, lambda word: bool(_FUNDED.fullmatch(word))) or []
+    if any(is_own(word.lower(), own) for doer, _ in doers for word in doer.split()):
+        return None
+    return "others" if _BESIDES_THE_LEAD.search(question) else "all"
 
 
 # A question offers its answers after an auxiliary ("Is Acme public or private?", "Does Acme work from offices or

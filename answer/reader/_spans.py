@@ -28,7 +28,7 @@ from cikb.answer.reader._words import (
     DATE_RE, IDENTIFIER_CODE, IDENTIFIER_NAMES, LEGAL_SUFFIXES, MONTHS, POSTAL_RE, YEAR_RE, stem, stems_of, tokens_of,
 )
 from cikb.answer.reader._question import DIRECTED_STEMS, PASSIVE, Question, asks_present, bare, is_own, term_word
-from cikb.answer.reader._subject import GENERIC_NAME_WORDS, owned_by_subject
+from cikb.answer.reader._subject import GENERIC_NAME_WORDS, mentions_subject, owned_by_subject
 
 _MULTIPLIERS = {"thousand": 10**3, "k": 10**3, "million": 10**6, "mn": 10**6, "m": 10**6,
                 "billion": 10**9, "bn": 10**9, "b": 10**9, "trillion": 10**12, "tn": 10**12}
@@ -855,3 +855,48 @@ def _without_lead_words(name: str) -> str:
     while words and (words[0].lower() in stop or words[0].isdigit() or words[0].lower() in months):
         words = words[1:]
     return " ".join(words)
+
+
+# --- who invested in a round ----------------------------------------------------------------------
+
+_INVESTOR_NAME = r"(?:the\s+)?[A-Z][\w&'’.-]*(?:\s+(?:&\s+|of\s+|de\s+|van\s+|von\s+)?[A-Z0-9][\w&'’.-]*){0,5}"
+_INVESTOR_LIST = (rf"(?P<names>{_INVESTOR_NAME}(?:\s*,\s*(?:and\s+)?{_INVESTOR_NAME}|\s+and\s+{_INVESTOR_NAME}"
+                  rf"|\s*,?\s+as\s+well\s+as\s+{_INVESTOR_NAME})*)")
+# The English ways of naming who invests: "led by", "with participation from", "funding from", "an investment by",
+# "joined by", "backed by", "existing investors X and Y", "investors include X"; and "X and Y also participated".
+_LED_BY = re.compile(rf"\b(?:co-)?led\s+by\s+{_INVESTOR_LIST}")
+_JOINED_BY = tuple(re.compile(pattern) for pattern in (
+    rf"\b(?:participation|support|funding|grants?|investment|donations?)"
+    rf"(?:\s+(?:comes?|came|mostly|primarily|mainly|largely))*\s+(?:from|of|by)\s+"
+    rf"(?:(?:existing|new|returning)\s+investors?\s+)?{_INVESTOR_LIST}",
+    rf"\b(?:joined|backed|funded|supported)\s+by\s+(?:(?:existing|new|returning)\s+investors?\s+)?{_INVESTOR_LIST}",
+    rf"\balongside\s+(?:(?:existing|new|returning)\s+investors?\s+)?{_INVESTOR_LIST}",
+    rf"\b(?:existing|new|returning|other|previous)\s+investors?,?\s+(?:including\s+|such\s+as\s+)?{_INVESTOR_LIST}",
+    rf"\binvestors?\s+(?:include|included|including|such\s+as|like)\s+{_INVESTOR_LIST}",
+    rf"{_INVESTOR_LIST}\s+(?:also\s+)?(?:participated|invested|joined\s+the\s+round|took\s+part)\b",
+))
+_NOT_INVESTORS = frozenset("series seed round the a an in its this our".split())
+
+
+def investor_names(q: Question, sentence: str) -> tuple[list[Span], list[Span]]:
+    """The investors ``sentence`` names, as the English ways of saying so write them: those that led a round ("led
+    by Northwind Capital") and the others ("with participation from Fabrikam Ventures and Contoso Partners",
+    "backed by ...", "existing investor Contoso Partners"); never the subject itself."""
+    def names_in(match: re.Match) -> list[Span]:
+        text, start = match.group("names"), match.start("names")
+        found = []
+        for name in re.finditer(_INVESTOR_NAME, text):
+            text_of_name = _without_lead_words(name.group())
+            words = text_of_name.split()
+            if not words or all(w.lower() in _NOT_INVESTORS for w in words):
+                continue
+            at = start + name.start() + name.group().index(words[0])
+            span = Span(text_of_name, at, normal(text_of_name))
+            if not is_subject(q, span) and not mentions_subject(q, span.text):
+                found.append(span)
+        return found
+
+    led = [span for match in _LED_BY.finditer(sentence) for span in names_in(match)]
+    others = [span for pattern in _JOINED_BY for match in pattern.finditer(sentence) for span in names_in(match)
+              if not any(span.key == lead.key for lead in led)]
+    return led, sorted({span.key: span for span in others}.values(), key=lambda span: span.start)
