@@ -1712,3 +1712,35 @@ def test_investors_are_read_from_the_ways_of_naming_them(question: str, text: st
 def test_investors_of_another_round_or_company_or_in_the_other_direction_are_no_answer(question: str, text: str) -> None:
     found = answer(question, text)
     assert found is None or "Northwind" not in found.value or found.confidence == "low"
+
+
+@pytest.mark.parametrize(("question", "text", "value"), [
+    ("Which companies use Brightwater Labs?", "Enterprises such as Contoso, Fabrikam and Northwind rely on "
+     "Brightwater Labs every day.", "Contoso, Fabrikam, Northwind"),
+    ("Who are Brightwater Labs' customers?", "Brightwater Labs' customers include Contoso and the Northwind Group.",
+     "Contoso, Northwind Group"),
+    ("Which enterprise customers does Brightwater Labs have?", "Brightwater Labs is trusted by Contoso, Fabrikam and "
+     "Northwind.", "Contoso, Fabrikam, Northwind"),
+])
+def test_customers_are_read_from_the_ways_of_naming_them(question: str, text: str, value: str) -> None:
+    found = answer(question, text)
+    assert found is not None and found.value == value and found.confidence == "medium"
+
+
+def test_customers_named_without_the_company_are_its_own_only_on_its_own_site() -> None:
+    q = read_question("Who are Brightwater Labs' customers?", None, "Brightwater Labs")
+    logos = "Trusted by Contoso, Fabrikam and Northwind."
+    own = read(q, [Passage(logos, 0, 1, "Home", own_site=True)]).answer
+    assert own is not None and own.value == "Contoso, Fabrikam, Northwind"
+    assert read(q, [Passage(logos, 0, 1, "Globex partners", own_site=False)]).answer is None
+
+
+@pytest.mark.parametrize(("question", "text"), [
+    ("Which companies use Brightwater Labs?", "Contoso and Fabrikam use Globex to ship faster."),  # another's users
+    ("Which tools does Brightwater Labs use?", "Brightwater Labs uses Contoso and Fabrikam for hosting."),
+    ("Who are Brightwater Labs' clients?", "We handed our client software to the Kestrel Foundation."),  # a program
+    ("Which companies use Brightwater Labs?", "Brightwater Labs welcomed Microsoft's use of its sensors."),
+])
+def test_others_users_what_the_company_uses_or_a_client_program_are_no_customers(question: str, text: str) -> None:
+    found = answer(question, text)
+    assert found is None or found.confidence == "low"

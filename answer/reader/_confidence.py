@@ -24,8 +24,8 @@ from cikb.answer.reader._subject import (
     LABEL_LINE, after_leading_date, mentions_subject, owned_by_subject, refers_to_subject,
 )
 from cikb.answer.reader._spans import (
-    CANDIDATE_LABELS, Span, entity_labels, entity_spans, filtered, former_names, instance_spans, investor_names,
-    is_postal_address, is_subject, is_yearless, normal, asked_roles, overlap, spans, yearless_dates,
+    CANDIDATE_LABELS, Span, customer_names, entity_labels, entity_spans, filtered, former_names, instance_spans,
+    investor_names, is_postal_address, is_subject, is_yearless, normal, asked_roles, overlap, spans, yearless_dates,
 )
 from cikb.answer.reader._scoring import Sentence, doers_of_the_subject, nearest_span, reading_stems
 
@@ -268,6 +268,8 @@ def states_question(q: Question, s: Sentence) -> bool:
         return True  # "Globex Labs is now Acme": the renaming names the subject, whatever words the question used
     if q.investors and not s.negated and _names_investors(q, s):
         return True  # "The round was led by Northwind Capital, with participation from ..." on Acme's page
+    if q.customers and _names_customers(q, s):
+        return True  # "Trusted by Contoso, Fabrikam and Northwind" on Acme's home page
     if not s.about_subject or s.negated:
         return False
     if q.legal_name and _names_legal_form(q, s.plain):
@@ -311,7 +313,8 @@ def states_by_form(q: Question, s: Sentence) -> bool:
     or its legal name, the subject's name with a legal form after it ("Acme Inc. operates acme.example"), or a name it
     had, said of its renaming ("Globex Labs is now Acme")."""
     return (defines_subject(q, s) or (q.legal_name and _names_legal_form(q, s.plain))
-            or (q.former_name and bool(former_names(q, s.text))) or (bool(q.investors) and _names_investors(q, s)))
+            or (q.former_name and bool(former_names(q, s.text))) or (bool(q.investors) and _names_investors(q, s))
+            or (q.customers and _names_customers(q, s)))
 
 
 def _names_investors(q: Question, s: Sentence) -> bool:
@@ -422,6 +425,23 @@ def investors_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
         return None
     best, names = found[0]
     return Answer(", ".join(span.text for span in names), "medium", best, [s for s, _ in found])
+
+
+def customers_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
+    """For a question on who uses the subject: the best sentence that names its customers by the ways of saying so
+    (:func:`customer_names`), in a sentence that names the subject or on its own site or page, those names as the
+    value, at ``medium``."""
+    found = [(s, names) for s in sentences if _names_customers(q, s) and (names := customer_names(q, s.text))]
+    if not found:
+        return None
+    best, names = found[0]
+    return Answer(", ".join(span.text for span in names), "medium", best, [s for s, _ in found])
+
+
+def _names_customers(q: Question, s: Sentence) -> bool:
+    if s.negated or not customer_names(q, s.text):
+        return False
+    return mentions_subject(q, s.text) or s.passage.own_site or mentions_subject(q, s.passage.title or "")
 
 
 _ROUND_NAME = re.compile(r"\b(?:series\s+[a-h]|pre-seed|seed)\b", re.I)

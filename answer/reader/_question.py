@@ -9,7 +9,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from cikb.answer.entities import Relation, asked_relation, descriptive_words, predicate_subjects, told_in_the_past
+from cikb.answer.entities import (
+    Relation, asked_noun, asked_relation, descriptive_words, predicate_subjects, told_in_the_past,
+)
 from cikb.core.vocabulary import match_weight, relation
 from cikb.embed.bm25 import english_stopwords
 from cikb.answer.reader._words import (
@@ -66,6 +68,7 @@ class Question:
     relation: Relation | None = None  # asked for a body by its relation to the subject: "Acme's parent company"
     former_name: bool = False  # asks for a name the subject had before: "What was Acme previously called?"
     investors: str | None = None  # asks who invested ("all") or who besides the lead ("others"), else None
+    customers: bool = False  # asks who uses the company's products: "Which companies use Acme?"
 
 
 _MONEY_WORDS = frozenset(
@@ -110,6 +113,12 @@ _JOINED_A_ROUND = re.compile(r"\b(?:participat\w*|took\s+part|joined|contributed
 _A_ROUND = re.compile(r"\b(?:rounds?|series\s+[a-h]|seed|funding|financing|investment)\b", re.I)
 _LEAD = re.compile(r"\b(?:led|leads?|co-led)\b", re.I)
 _BESIDES_THE_LEAD = re.compile(r"\b(?:other|co-?investors?|besides|apart\s+from|alongside|also)\b", re.I)
+
+# Who uses the company's products: "Who are Acme's customers?", "Which enterprises rely on Acme?".
+_CUSTOMER_WORDS = re.compile(r"^\s*(?:who\s+(?:are|is|were)|name|list)\b.*\b(?:customers?|clients?)\b", re.I)
+_CUSTOMER_NOUNS = frozenset("customer customers client clients".split())
+_USES = re.compile(r"\b(?:use|uses|used|rely|relies|trust|trusts|choose|chose|deploy|deploys|depend|depends)\b", re.I)
+_USER_NOUNS = frozenset("companies enterprises organizations organisations businesses brands firms teams".split())
 
 _PERSON_ROLES = frozenset("ceo founder founders president chairman chairwoman chair director executive chief "
                           "head leader owner cto cfo coo manager editor".split())
@@ -174,9 +183,21 @@ def read_question(question: str, column_type: str | None = None, company: str = 
         relation_asked = None
     former_name = kind in ("text", "org") and bool(own) and bool(_FORMER_NAME.search(question))
     investors = _investors_asked(question, own) if kind in ("text", "person", "org") and own else None
+    customers = kind in ("text", "person", "org") and bool(own) and _customers_asked(question, own)
     return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent,
                     officer, wants, cumulative, contact, defining, legal_name, identifier, bool(offered),
-                    relation_asked, former_name, investors)
+                    relation_asked, former_name, investors, customers)
+
+
+def _customers_asked(question: str, own: set[str]) -> bool:
+    """"Who are Acme's customers?", "Which companies use Acme?"; not "Which tools does Acme use?" (the parse makes
+    the company the user)."""
+    noun = (asked_noun(question) or "").lower()  # "Which enterprise customers ...", not "What allows customers ..."
+    users = noun in _USER_NOUNS or (question.lower().startswith("who ") and "who" not in question.lower()[4:])
+    if not (_CUSTOMER_WORDS.search(question) or noun in _CUSTOMER_NOUNS or (users and _USES.search(question))):
+        return False
+    users = predicate_subjects(question, lambda word: bool(_USES.fullmatch(word))) or []
+    return not any(is_own(word.lower(), own) for user, _ in users for word in user.split())
 
 
 def _investors_asked(question: str, own: set[str]) -> str | None:

@@ -857,46 +857,78 @@ def _without_lead_words(name: str) -> str:
     return " ".join(words)
 
 
-# --- who invested in a round ----------------------------------------------------------------------
+# --- names listed by the English ways of naming investors and customers ----------------------------
 
-_INVESTOR_NAME = r"(?:the\s+)?[A-Z][\w&'’.-]*(?:\s+(?:&\s+|of\s+|de\s+|van\s+|von\s+)?[A-Z0-9][\w&'’.-]*){0,5}"
-_INVESTOR_LIST = (rf"(?P<names>{_INVESTOR_NAME}(?:\s*,\s*(?:and\s+)?{_INVESTOR_NAME}|\s+and\s+{_INVESTOR_NAME}"
-                  rf"|\s*,?\s+as\s+well\s+as\s+{_INVESTOR_NAME})*)")
+_LISTED_NAME = r"(?:the\s+)?[A-Z][\w&'’.-]*(?:\s+(?:&\s+|of\s+|de\s+|van\s+|von\s+)?[A-Z0-9][\w&'’.-]*){0,5}"
+_NAME_LIST = (rf"(?P<names>{_LISTED_NAME}(?:\s*,\s*(?:and\s+)?{_LISTED_NAME}|\s+and\s+{_LISTED_NAME}"
+              rf"|\s*,?\s+as\s+well\s+as\s+{_LISTED_NAME})*)")
+_NOT_NAMES = frozenset("series seed round the a an in its this our".split())
+
+
+def _listed_names(q: Question, match: re.Match) -> list[Span]:
+    """The names of a list a pattern matched (its ``names`` group), each as written; never the subject."""
+    text, start = match.group("names"), match.start("names")
+    found = []
+    for name in re.finditer(_LISTED_NAME, text):
+        text_of_name = _without_lead_words(name.group())
+        words = text_of_name.split()
+        if not words or all(w.lower() in _NOT_NAMES for w in words) or re.search(r"['’]s$", words[-1]):
+            continue  # "Microsoft's use of the term": a possessive names no one listed
+        at = start + name.start() + name.group().index(words[0])
+        span = Span(text_of_name, at, normal(text_of_name))
+        if not is_subject(q, span) and not mentions_subject(q, span.text):
+            found.append(span)
+    return found
+
+
+def _distinct(spans: list[Span]) -> list[Span]:
+    return sorted({span.key: span for span in spans}.values(), key=lambda span: span.start)
+
+
 # The English ways of naming who invests: "led by", "with participation from", "funding from", "an investment by",
 # "joined by", "backed by", "existing investors X and Y", "investors include X"; and "X and Y also participated".
-_LED_BY = re.compile(rf"\b(?:co-)?led\s+by\s+{_INVESTOR_LIST}")
+_LED_BY = re.compile(rf"\b(?:co-)?led\s+by\s+{_NAME_LIST}")
 _JOINED_BY = tuple(re.compile(pattern) for pattern in (
     rf"\b(?:participation|support|funding|grants?|investment|donations?)"
     rf"(?:\s+(?:comes?|came|mostly|primarily|mainly|largely))*\s+(?:from|of|by)\s+"
-    rf"(?:(?:existing|new|returning)\s+investors?\s+)?{_INVESTOR_LIST}",
-    rf"\b(?:joined|backed|funded|supported)\s+by\s+(?:(?:existing|new|returning)\s+investors?\s+)?{_INVESTOR_LIST}",
-    rf"\balongside\s+(?:(?:existing|new|returning)\s+investors?\s+)?{_INVESTOR_LIST}",
-    rf"\b(?:existing|new|returning|other|previous)\s+investors?,?\s+(?:including\s+|such\s+as\s+)?{_INVESTOR_LIST}",
-    rf"\binvestors?\s+(?:include|included|including|such\s+as|like)\s+{_INVESTOR_LIST}",
-    rf"{_INVESTOR_LIST}\s+(?:also\s+)?(?:participated|invested|joined\s+the\s+round|took\s+part)\b",
+    rf"(?:(?:existing|new|returning)\s+investors?\s+)?{_NAME_LIST}",
+    rf"\b(?:joined|backed|funded|supported)\s+by\s+(?:(?:existing|new|returning)\s+investors?\s+)?{_NAME_LIST}",
+    rf"\balongside\s+(?:(?:existing|new|returning)\s+investors?\s+)?{_NAME_LIST}",
+    rf"\b(?:existing|new|returning|other|previous)\s+investors?,?\s+(?:including\s+|such\s+as\s+)?{_NAME_LIST}",
+    rf"\binvestors?\s+(?:include|included|including|such\s+as|like)\s+{_NAME_LIST}",
+    rf"{_NAME_LIST}\s+(?:also\s+)?(?:participated|invested|joined\s+the\s+round|took\s+part)\b",
 ))
-_NOT_INVESTORS = frozenset("series seed round the a an in its this our".split())
 
 
 def investor_names(q: Question, sentence: str) -> tuple[list[Span], list[Span]]:
     """The investors ``sentence`` names, as the English ways of saying so write them: those that led a round ("led
     by Northwind Capital") and the others ("with participation from Fabrikam Ventures and Contoso Partners",
     "backed by ...", "existing investor Contoso Partners"); never the subject itself."""
-    def names_in(match: re.Match) -> list[Span]:
-        text, start = match.group("names"), match.start("names")
-        found = []
-        for name in re.finditer(_INVESTOR_NAME, text):
-            text_of_name = _without_lead_words(name.group())
-            words = text_of_name.split()
-            if not words or all(w.lower() in _NOT_INVESTORS for w in words):
-                continue
-            at = start + name.start() + name.group().index(words[0])
-            span = Span(text_of_name, at, normal(text_of_name))
-            if not is_subject(q, span) and not mentions_subject(q, span.text):
-                found.append(span)
-        return found
-
-    led = [span for match in _LED_BY.finditer(sentence) for span in names_in(match)]
-    others = [span for pattern in _JOINED_BY for match in pattern.finditer(sentence) for span in names_in(match)
+    led = [span for match in _LED_BY.finditer(sentence) for span in _listed_names(q, match)]
+    others = [span for pattern in _JOINED_BY for match in pattern.finditer(sentence) for span in _listed_names(q, match)
               if not any(span.key == lead.key for lead in led)]
-    return led, sorted({span.key: span for span in others}.values(), key=lambda span: span.start)
+    return led, _distinct(others)
+
+
+# The English ways of naming a company's customers: "customers include X", "trusted by X and Y", "used by teams
+# at X", "companies such as X and Y rely on Acme", "X and Y use Acme".
+_USING = r"(?:use|uses|used|rely\s+on|relies\s+on|trust|trusts|run\s+on|runs\s+on|chose|choose|deploy|depend\s+on)"
+_CUSTOMERS_LISTED = tuple(re.compile(pattern) for pattern in (
+    rf"\b(?:customers?|clients?|users?)\s+(?:include|included|including|such\s+as|like|are)\s+{_NAME_LIST}",
+    rf"\b(?i:trusted|used|loved|chosen|relied\s+on)\s+by\s+(?:(?:companies|teams|enterprises|organi[sz]ations|brands"
+    rf"|customers|leaders|businesses)\s+(?:like|such\s+as|including|at)\s+)?{_NAME_LIST}",
+))
+_CUSTOMERS_DOING = re.compile(
+    rf"(?:\b(?:companies|enterprises|organi[sz]ations|businesses|brands|teams|customers|clients)\s+(?:such\s+as|like"
+    rf"|including)\s+)?{_NAME_LIST},?\s+(?:all\s+|also\s+|already\s+)?{_USING}\b(?!\s+of\b)(?P<used>[^.;]*)")
+
+
+def customer_names(q: Question, sentence: str) -> list[Span]:
+    """The customers ``sentence`` names as the subject's, as the English ways of saying so write them: "our
+    customers include Contoso and Fabrikam", "trusted by Contoso", "enterprises such as Contoso and Fabrikam rely
+    on Acme" (the subject must be what they use); never the subject itself."""
+    found = [span for pattern in _CUSTOMERS_LISTED for match in pattern.finditer(sentence)
+             for span in _listed_names(q, match)]
+    found += [span for match in _CUSTOMERS_DOING.finditer(sentence) if mentions_subject(q, match.group("used"))
+              for span in _listed_names(q, match)]
+    return _distinct(found)
