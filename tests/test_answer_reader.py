@@ -1744,3 +1744,25 @@ def test_customers_named_without_the_company_are_its_own_only_on_its_own_site() 
 def test_others_users_what_the_company_uses_or_a_client_program_are_no_customers(question: str, text: str) -> None:
     found = answer(question, text)
     assert found is None or found.confidence == "low"
+
+
+@pytest.mark.parametrize("text", [
+    "Jane Roe of Northwind Capital joins Brightwater Labs' board of directors.",  # the person, not her firm
+    "Brightwater Labs also welcomes Jane Roe, partner at Northwind Capital, to its board of directors.",
+    "Jane Roe has been appointed to the board of Brightwater Labs.",
+])
+def test_who_joined_the_board_is_read_from_the_ways_of_saying_so(text: str) -> None:
+    found = answer("Who joined Brightwater Labs' board?", text)
+    assert found is not None and found.value == "Jane Roe" and found.confidence == "medium"
+
+
+def test_a_seat_on_another_companys_board_is_no_answer() -> None:
+    found = answer("Who joined Brightwater Labs' board?", "Jane Roe of Brightwater Labs joined Globex's board in 2019.")
+    assert found is None or found.confidence == "low"
+
+
+def test_who_sits_on_the_board_is_read_from_a_board_list_and_a_job_board_names_no_one() -> None:
+    found = answer("Who is on Brightwater Labs' board?", "Brightwater Labs' board of directors: Jane Roe, John Doe")
+    assert found is not None and found.value == "Jane Roe, John Doe"
+    assert answer("Who is on Brightwater Labs' board?", "In 2014 Brightwater Labs revamped its job board and "
+                  "launched We Work Outdoors.") is None

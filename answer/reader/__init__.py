@@ -40,8 +40,8 @@ from cikb.answer.reader._question import KIND_NOUNS, TYPED_KINDS, Question, read
 from cikb.answer.reader._spans import format_number, normal_date, number_value, spans
 from cikb.answer.reader._scoring import Passage, Sentence, score_sentences, sentences_of
 from cikb.answer.reader._confidence import (
-    Answer, choice_answer, customers_answer, decide, former_name_answer, investors_answer, legal_name_answer, own_terms,
-    states_by_form, states_question,
+    Answer, board_answer, choice_answer, customers_answer, decide, former_name_answer, investors_answer,
+    legal_name_answer, own_terms, states_by_form, states_question,
 )
 
 __all__ = [
@@ -98,10 +98,12 @@ def read(question: Question, passages: Sequence[Passage], *, max_sentences: int 
     # Investors by the ways of naming them ("led by ..., with participation from ...").
     named = named or (investors_answer(question, sentences) if question.investors else None)
     named = named or (customers_answer(question, sentences) if question.customers else None)
+    named = named or (board_answer(question, sentences) if question.board else None)
     # A question that offers its answers is answered by one of them said of the subject, or not at all.
     offered = choice_answer(question, sentences) if question.choice else None
-    # Answered by an offer, a renaming, or the investors or customers named as such, or not at all.
-    by_form_only = question.choice or question.former_name or bool(question.investors) or question.customers
+    # Answered by an offer, a renaming, the investors, customers or board members named as such, or not at all.
+    by_form_only = (question.choice or question.former_name or bool(question.investors) or question.customers
+                    or question.board)
     decided = named or offered or (None if by_form_only else decide(question, sentences, max_sentences))
     # Wrong is worse than unknown: a value the reader cannot tie to the subject and the question's predicate
     # (low confidence) is shown as related reading by the callers, never given as the answer. Measured on

@@ -24,8 +24,9 @@ from cikb.answer.reader._subject import (
     LABEL_LINE, after_leading_date, mentions_subject, owned_by_subject, refers_to_subject,
 )
 from cikb.answer.reader._spans import (
-    CANDIDATE_LABELS, Span, customer_names, entity_labels, entity_spans, filtered, former_names, instance_spans,
-    investor_names, is_postal_address, is_subject, is_yearless, normal, asked_roles, overlap, spans, yearless_dates,
+    CANDIDATE_LABELS, Span, board_joiners, customer_names, entity_labels, entity_spans, filtered, former_names,
+    instance_spans, investor_names, is_postal_address, is_subject, is_yearless, normal, asked_roles, overlap, spans,
+    yearless_dates,
 )
 from cikb.answer.reader._scoring import Sentence, doers_of_the_subject, nearest_span, reading_stems
 
@@ -270,6 +271,8 @@ def states_question(q: Question, s: Sentence) -> bool:
         return True  # "The round was led by Northwind Capital, with participation from ..." on Acme's page
     if q.customers and _names_customers(q, s):
         return True  # "Trusted by Contoso, Fabrikam and Northwind" on Acme's home page
+    if q.board and _names_board_joiners(q, s):
+        return True  # "Acme welcomes Jane Roe, partner at Globex, to its board"
     if not s.about_subject or s.negated:
         return False
     if q.legal_name and _names_legal_form(q, s.plain):
@@ -314,7 +317,7 @@ def states_by_form(q: Question, s: Sentence) -> bool:
     had, said of its renaming ("Globex Labs is now Acme")."""
     return (defines_subject(q, s) or (q.legal_name and _names_legal_form(q, s.plain))
             or (q.former_name and bool(former_names(q, s.text))) or (bool(q.investors) and _names_investors(q, s))
-            or (q.customers and _names_customers(q, s)))
+            or (q.customers and _names_customers(q, s)) or (q.board and _names_board_joiners(q, s)))
 
 
 def _names_investors(q: Question, s: Sentence) -> bool:
@@ -440,6 +443,23 @@ def customers_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
 
 def _names_customers(q: Question, s: Sentence) -> bool:
     if s.negated or not customer_names(q, s.text):
+        return False
+    return mentions_subject(q, s.text) or s.passage.own_site or mentions_subject(q, s.passage.title or "")
+
+
+def board_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
+    """For a question on who joined the subject's board: the best sentence that says someone took a seat on it
+    (:func:`board_joiners`), in a sentence that names the subject or on its own site or page, that person at
+    ``medium`` (several people: all of them)."""
+    found = [(s, people) for s in sentences if _names_board_joiners(q, s) and (people := board_joiners(q, s.text))]
+    if not found:
+        return None
+    best, people = found[0]
+    return Answer(", ".join(span.text for span in people), "medium", best, [s for s, _ in found])
+
+
+def _names_board_joiners(q: Question, s: Sentence) -> bool:
+    if s.negated or not board_joiners(q, s.text):
         return False
     return mentions_subject(q, s.text) or s.passage.own_site or mentions_subject(q, s.passage.title or "")
 

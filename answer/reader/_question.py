@@ -69,6 +69,7 @@ class Question:
     former_name: bool = False  # asks for a name the subject had before: "What was Acme previously called?"
     investors: str | None = None  # asks who invested ("all") or who besides the lead ("others"), else None
     customers: bool = False  # asks who uses the company's products: "Which companies use Acme?"
+    board: bool = False  # asks who joined or sits on the company's board: "Who joined Acme's board?"
 
 
 _MONEY_WORDS = frozenset(
@@ -119,6 +120,10 @@ _CUSTOMER_WORDS = re.compile(r"^\s*(?:who\s+(?:are|is|were)|name|list)\b.*\b(?:c
 _CUSTOMER_NOUNS = frozenset("customer customers client clients".split())
 _USES = re.compile(r"\b(?:use|uses|used|rely|relies|trust|trusts|choose|chose|deploy|deploys|depend|depends)\b", re.I)
 _USER_NOUNS = frozenset("companies enterprises organizations organisations businesses brands firms teams".split())
+
+# Who took a seat on the company's board (not who chairs it).
+_BOARD_JOIN = re.compile(r"\b(?:join\w*|added|appointed|elected|named|seat|members?|on)\b.*\bboard\b|\bboard\s+members?\b",
+                         re.I)
 
 _PERSON_ROLES = frozenset("ceo founder founders president chairman chairwoman chair director executive chief "
                           "head leader owner cto cfo coo manager editor".split())
@@ -184,9 +189,10 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     former_name = kind in ("text", "org") and bool(own) and bool(_FORMER_NAME.search(question))
     investors = _investors_asked(question, own) if kind in ("text", "person", "org") and own else None
     customers = kind in ("text", "person", "org") and bool(own) and _customers_asked(question, own)
+    board = kind == "person" and bool(own) and bool(_BOARD_JOIN.search(question)) and "chair" not in question.lower()
     return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent,
                     officer, wants, cumulative, contact, defining, legal_name, identifier, bool(offered),
-                    relation_asked, former_name, investors, customers)
+                    relation_asked, former_name, investors, customers, board)
 
 
 def _customers_asked(question: str, own: set[str]) -> bool:

@@ -932,3 +932,41 @@ def customer_names(q: Question, sentence: str) -> list[Span]:
     found += [span for match in _CUSTOMERS_DOING.finditer(sentence) if mentions_subject(q, match.group("used"))
               for span in _listed_names(q, match)]
     return _distinct(found)
+
+
+# --- who joined the board ---------------------------------------------------------------------------
+
+_JOINER = r"(?P<name>[A-Z][\w'’.-]+(?:\s+(?:de\s+|van\s+|von\s+|der\s+|da\s+)?[A-Z][\w'’.-]+){1,3})"
+_BESIDE = r"(?:,[^,.;]{1,80},|\s+(?:of|from|at)\s+[A-Z][^,.;]{0,40}?)?"  # "Jane Roe, partner at Globex," / "of Globex"
+_A_BOARD = r"(?P<board>(?:\S+\s+){0,2}board)\b"  # "Acme's board", "its board of directors", "the supervisory board"
+# The English ways of saying someone took a seat on a board.
+_BOARD_JOINS = tuple(re.compile(pattern) for pattern in (
+    rf"{_JOINER}{_BESIDE}\s+(?:has\s+|have\s+|will\s+|is\s+set\s+to\s+|also\s+)?(?:joins?|joined|joining)\s+{_A_BOARD}",
+    rf"\b(?i:welcome[sd]?|appoint(?:s|ed)?|elect(?:s|ed)?|add(?:s|ed)?|name[sd]?)\s+{_JOINER}{_BESIDE}\s+to\s+{_A_BOARD}",
+    rf"{_JOINER}{_BESIDE}\s+(?:has\s+been|have\s+been|was|is|will\s+be)\s+(?:appointed|elected|named|added)\s+to\s+{_A_BOARD}",
+    rf"{_JOINER}{_BESIDE}\s+(?:takes?|took|will\s+take|holds?|has)\s+a\s+seat\s+on\s+{_A_BOARD}",
+    rf"{_JOINER}{_BESIDE}\s+(?:also\s+)?(?:sits?|serves?|served)\s+on\s+{_A_BOARD}",
+))
+# "Board of directors: Jane Roe, John Doe", "Our board members include Jane Roe and John Doe".
+_BOARD_LISTED = re.compile(rf"(?P<board>\b(?i:board)(?:\s+(?:of\s+directors|members?))?)(?:\s*:|\s+(?:include|includes|are))"
+                           rf"\s+{_NAME_LIST}")
+
+
+def board_joiners(q: Question, sentence: str) -> list[Span]:
+    """The people ``sentence`` says took or hold a seat on a board, as the English ways of saying so write them: "Jane
+    Roe of Northwind Capital joins Acme's board" (Jane Roe, not Northwind Capital); "Acme welcomes Jane Roe, partner
+    at Northwind Capital, to its board"; "Jane Roe has been appointed to the board"; "Jane Roe sits on the board";
+    "Board of directors: Jane Roe, John Doe"."""
+    found = []
+    for pattern in _BOARD_JOINS:
+        for match in pattern.finditer(sentence):
+            owner = re.search(r"([A-Z][\w&.-]*)['’]s\b", match.group("board"))
+            if owner and not mentions_subject(q, owner.group(1)):
+                continue  # "Jane Roe joined Globex's board"
+            people = _person_spans(q, match.group("name"))
+            if people and not is_subject(q, people[0]):
+                found.append(Span(people[0].text, match.start("name") + people[0].start, people[0].key))
+    for match in _BOARD_LISTED.finditer(sentence):
+        found += [Span(person.text, name.start + person.start, person.key) for name in _listed_names(q, match)
+                  for person in _person_spans(q, name.text)[:1] if not is_subject(q, person)]
+    return _distinct(found)
