@@ -1766,3 +1766,19 @@ def test_who_sits_on_the_board_is_read_from_a_board_list_and_a_job_board_names_n
     assert found is not None and found.value == "Jane Roe, John Doe"
     assert answer("Who is on Brightwater Labs' board?", "In 2014 Brightwater Labs revamped its job board and "
                   "launched We Work Outdoors.") is None
+
+
+WELCOME = ("Brightwater Labs today announced the appointment of Jane Roe as Chief Executive Officer. Roe joins from "
+           "Globex, where she was Vice President of Sales. John Doe previously worked at Initech.")
+
+
+@pytest.mark.parametrize("question", ["Where did Brightwater Labs' CEO work before?",
+                                      "What are the previous employers of Brightwater Labs' CEO?"])
+def test_where_the_officer_worked_before_is_read_for_the_person_who_holds_the_role(question: str) -> None:
+    # First who the CEO is (Jane Roe), then where she worked: not where anyone else did (John Doe at Initech).
+    found = answer(question, WELCOME)
+    assert found is not None and found.value == "Globex" and found.confidence == "medium"
+
+
+def test_without_a_known_holder_of_the_role_no_earlier_employer_is_given() -> None:
+    assert answer("Where did Brightwater Labs' CTO work before?", WELCOME) is None

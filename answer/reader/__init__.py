@@ -41,7 +41,7 @@ from cikb.answer.reader._spans import format_number, normal_date, number_value, 
 from cikb.answer.reader._scoring import Passage, Sentence, score_sentences, sentences_of
 from cikb.answer.reader._confidence import (
     Answer, board_answer, choice_answer, customers_answer, decide, former_name_answer, investors_answer,
-    legal_name_answer, own_terms, states_by_form, states_question,
+    legal_name_answer, own_terms, states_by_form, states_question, worked_before_answer,
 )
 
 __all__ = [
@@ -99,11 +99,12 @@ def read(question: Question, passages: Sequence[Passage], *, max_sentences: int 
     named = named or (investors_answer(question, sentences) if question.investors else None)
     named = named or (customers_answer(question, sentences) if question.customers else None)
     named = named or (board_answer(question, sentences) if question.board else None)
+    named = named or (_worked_before(question, sentences, passages) if question.worked_before else None)
     # A question that offers its answers is answered by one of them said of the subject, or not at all.
     offered = choice_answer(question, sentences) if question.choice else None
     # Answered by an offer, a renaming, the investors, customers or board members named as such, or not at all.
     by_form_only = (question.choice or question.former_name or bool(question.investors) or question.customers
-                    or question.board)
+                    or question.board or bool(question.worked_before))
     decided = named or offered or (None if by_form_only else decide(question, sentences, max_sentences))
     # Wrong is worse than unknown: a value the reader cannot tie to the subject and the question's predicate
     # (low confidence) is shown as related reading by the callers, never given as the answer. Measured on
@@ -116,6 +117,14 @@ def read(question: Question, passages: Sequence[Passage], *, max_sentences: int 
     else:
         reading.answer = decided
     return reading
+
+
+def _worked_before(question: Question, sentences: list[Sentence], passages: Sequence[Passage]) -> Answer | None:
+    """Where the officer the question names worked before: first who holds the role, as the reader reads "Who is
+    the CEO of Acme?" in the same passages, then the sentences on that person that say where they worked."""
+    company = " ".join(question.subject_words)
+    holder = read(read_question(f"Who is the {question.worked_before} of {company}?", None, company), passages).answer
+    return worked_before_answer(question, sentences, holder.value) if holder is not None else None
 
 
 def read_asked(question: str, passages: Sequence[Passage], *, column_type: str | None = None, company: str = "",

@@ -24,9 +24,9 @@ from cikb.answer.reader._subject import (
     LABEL_LINE, after_leading_date, mentions_subject, owned_by_subject, refers_to_subject,
 )
 from cikb.answer.reader._spans import (
-    CANDIDATE_LABELS, Span, board_joiners, customer_names, entity_labels, entity_spans, filtered, former_names,
-    instance_spans, investor_names, is_postal_address, is_subject, is_yearless, normal, asked_roles, overlap, spans,
-    yearless_dates,
+    CANDIDATE_LABELS, Span, board_joiners, customer_names, entity_labels, entity_spans, filtered, former_employers,
+    former_names, instance_spans, investor_names, is_postal_address, is_subject, is_yearless, normal, asked_roles,
+    overlap, spans, yearless_dates,
 )
 from cikb.answer.reader._scoring import Sentence, doers_of_the_subject, nearest_span, reading_stems
 
@@ -273,6 +273,8 @@ def states_question(q: Question, s: Sentence) -> bool:
         return True  # "Trusted by Contoso, Fabrikam and Northwind" on Acme's home page
     if q.board and _names_board_joiners(q, s):
         return True  # "Acme welcomes Jane Roe, partner at Globex, to its board"
+    if q.worked_before and not s.negated and former_employers(q, s.text):
+        return True  # "Roe joins from Globex": an answer read for the officer the reader found (reader.read)
     if not s.about_subject or s.negated:
         return False
     if q.legal_name and _names_legal_form(q, s.plain):
@@ -317,7 +319,8 @@ def states_by_form(q: Question, s: Sentence) -> bool:
     had, said of its renaming ("Globex Labs is now Acme")."""
     return (defines_subject(q, s) or (q.legal_name and _names_legal_form(q, s.plain))
             or (q.former_name and bool(former_names(q, s.text))) or (bool(q.investors) and _names_investors(q, s))
-            or (q.customers and _names_customers(q, s)) or (q.board and _names_board_joiners(q, s)))
+            or (q.customers and _names_customers(q, s)) or (q.board and _names_board_joiners(q, s))
+            or (bool(q.worked_before) and bool(former_employers(q, s.text))))
 
 
 def _names_investors(q: Question, s: Sentence) -> bool:
@@ -462,6 +465,32 @@ def _names_board_joiners(q: Question, s: Sentence) -> bool:
     if s.negated or not board_joiners(q, s.text):
         return False
     return mentions_subject(q, s.text) or s.passage.own_site or mentions_subject(q, s.passage.title or "")
+
+
+def worked_before_answer(q: Question, sentences: list[Sentence], holder: str) -> Answer | None:
+    """For a question on where the subject's officer worked before: the best sentence on ``holder`` (the officer, as
+    the reader read it) that says where they worked before (:func:`former_employers`), those organisations at
+    ``medium``."""
+    found = [(s, employers) for s in sentences
+             if not s.negated and _on_the_person(s, holder) and (employers := former_employers(q, s.text))]
+    if not found:
+        return None
+    best, employers = found[0]
+    return Answer(", ".join(span.text for span in employers), "medium", best, [s for s, _ in found])
+
+
+def _on_the_person(s: Sentence, person: str) -> bool:
+    """The sentence names the person by surname ("Roe joins from Globex"), by first name in a passage that gives the
+    full one (a team page's bio: "Jane has led sales at Globex"), or as "he"/"she" right after a sentence naming
+    them."""
+    names = {person.split()[-1].lower()} | ({person.split()[0].lower()} if person.lower() in s.passage.text.lower()
+                                            else set())
+    if {w.lower() for w, _, _ in tokens_of(s.text)} & names:
+        return True
+    return bool(s.antecedent and _PERSONAL.match(s.text) and {w.lower() for w, _, _ in tokens_of(s.antecedent)} & names)
+
+
+_PERSONAL = re.compile(r"[\"'“(]?(?:He|She)\b")
 
 
 _ROUND_NAME = re.compile(r"\b(?:series\s+[a-h]|pre-seed|seed)\b", re.I)

@@ -70,6 +70,7 @@ class Question:
     investors: str | None = None  # asks who invested ("all") or who besides the lead ("others"), else None
     customers: bool = False  # asks who uses the company's products: "Which companies use Acme?"
     board: bool = False  # asks who joined or sits on the company's board: "Who joined Acme's board?"
+    worked_before: str = ""  # the officer whose earlier employers are asked: "Where did Acme's CEO work before?"
 
 
 _MONEY_WORDS = frozenset(
@@ -124,6 +125,11 @@ _USER_NOUNS = frozenset("companies enterprises organizations organisations busin
 # Who took a seat on the company's board (not who chairs it).
 _BOARD_JOIN = re.compile(r"\b(?:join\w*|added|appointed|elected|named|seat|members?|on)\b.*\bboard\b|\bboard\s+members?\b",
                          re.I)
+
+# Where an officer worked before: "Where did Acme's CEO work before?", "What are the CTO's previous employers?".
+_WORKED_BEFORE = re.compile(r"\b(?:work|worked|employed)\b.*\b(?:before|previously|prior)\b|\b(?:before|previously)\b.*\bwork"
+                            r"|\b(?:previous|former|past|prior|earlier)\s+(?:employers?|companies|jobs?|roles?|positions?)\b",
+                            re.I)
 
 _PERSON_ROLES = frozenset("ceo founder founders president chairman chairwoman chair director executive chief "
                           "head leader owner cto cfo coo manager editor".split())
@@ -190,9 +196,11 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     investors = _investors_asked(question, own) if kind in ("text", "person", "org") and own else None
     customers = kind in ("text", "person", "org") and bool(own) and _customers_asked(question, own)
     board = kind == "person" and bool(own) and bool(_BOARD_JOIN.search(question)) and "chair" not in question.lower()
+    officers = [w for w in lower if w in _OFFICER_ROLES or w in ("founder", "cofounder", "co-founder")]
+    worked_before = officers[0] if own and officers and _WORKED_BEFORE.search(question) else ""
     return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent,
                     officer, wants, cumulative, contact, defining, legal_name, identifier, bool(offered),
-                    relation_asked, former_name, investors, customers, board)
+                    relation_asked, former_name, investors, customers, board, worked_before)
 
 
 def _customers_asked(question: str, own: set[str]) -> bool:

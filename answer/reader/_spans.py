@@ -970,3 +970,24 @@ def board_joiners(q: Question, sentence: str) -> list[Span]:
         found += [Span(person.text, name.start + person.start, person.key) for name in _listed_names(q, match)
                   for person in _person_spans(q, name.text)[:1] if not is_subject(q, person)]
     return _distinct(found)
+
+
+# --- where someone worked before ----------------------------------------------------------------------
+
+# The English ways of naming where someone worked before: "joins from Globex", "previously at Globex", "was
+# formerly VP of Sales at Globex", "spent ten years at Globex", "before joining Acme, she led sales at Globex", "has
+# held senior roles at Globex and Initech".
+_WORKED_AT = tuple(re.compile(pattern) for pattern in (
+    rf"\b(?:joins|joined|joining|comes|came|moves|moved|arrives|arrived)\s+(?:\S+\s+){{0,2}}?from\s+{_NAME_LIST}",
+    rf"\b(?:previously|formerly|earlier|before\s+that|prior\s+to\s+that)\b[^.;]{{0,80}}?\b(?:at|with|for)\s+{_NAME_LIST}",
+    rf"\b(?:spent|after)\s+[^.;]{{0,40}}?\b(?:years?|months?|decades?)\s+(?:at|with)\s+{_NAME_LIST}",
+    rf"\b(?i:before|prior\s+to)\s+(?:joining|coming\s+to)\s+[^,]{{1,40}},\s+[^.;]{{0,80}}?\b(?:at|with|for)\s+{_NAME_LIST}",
+    rf"\b(?:held|holding)\s+[^.;]{{0,60}}?\b(?:positions?|roles?)\s+(?:at|with)\s+{_NAME_LIST}",
+))
+
+
+def former_employers(q: Question, sentence: str) -> list[Span]:
+    """The organisations ``sentence`` says someone worked at before, as the English ways of saying so write them;
+    never the subject itself."""
+    return _distinct([span for pattern in _WORKED_AT for match in pattern.finditer(sentence)
+                      for span in _listed_names(q, match)])
