@@ -1643,7 +1643,8 @@ def test_a_relation_asked_with_of_reads_as_with_a_possessive(question: str) -> N
 @pytest.mark.parametrize(("question", "text", "value"), [
     ("How many users does Brightwater Labs have?", "More than 12,000 developers use Brightwater Labs today.", "12,000"),
     ("How many investors does Brightwater Labs have?", "Twelve firms have invested in Brightwater Labs.", "Twelve"),
-    ("How many visitors does Brightwater Labs have?", "About 30,000 people visit Brightwater Labs each month.", "30,000"),
+    ("How many visitors does Brightwater Labs have?", "About 30,000 people visit Brightwater Labs each month.",
+     "30,000"),
 ])
 def test_a_count_of_those_who_do_it_to_the_company_counts_the_agent_noun(question: str, text: str, value: str) -> None:
     # "users" are those who use it, whatever noun the count is written with; the parse must give the count's noun
@@ -1709,7 +1710,7 @@ def test_investors_are_read_from_the_ways_of_naming_them(question: str, text: st
     ("Who invested in Brightwater Labs?", "Globex raised $5 million led by Northwind Capital."),  # another's round
     ("Which startups has Brightwater Labs invested in?", "Brightwater Labs is backed by Northwind Capital."),
 ])
-def test_investors_of_another_round_or_company_or_in_the_other_direction_are_no_answer(question: str, text: str) -> None:
+def test_investors_of_another_round_or_company_or_the_other_way_are_no_answer(question: str, text: str) -> None:
     found = answer(question, text)
     assert found is None or "Northwind" not in found.value or found.confidence == "low"
 

@@ -427,56 +427,52 @@ def investors_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
         if asked_round and named_round and named_round.group().lower() != asked_round.group().lower():
             continue  # "its seed round" asked, "the Series A" stated
         found.append((s, names))
-    if not found:
-        return None
-    best, names = found[0]
-    return Answer(", ".join(span.text for span in names), "medium", best, [s for s, _ in found])
+    return _listed_answer(found)
 
 
 def customers_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
     """For a question on who uses the subject: the best sentence that names its customers by the ways of saying so
     (:func:`customer_names`), in a sentence that names the subject or on its own site or page, those names as the
     value, at ``medium``."""
-    found = [(s, names) for s in sentences if _names_customers(q, s) and (names := customer_names(q, s.text))]
-    if not found:
-        return None
-    best, names = found[0]
-    return Answer(", ".join(span.text for span in names), "medium", best, [s for s, _ in found])
+    return _listed_answer([(s, names) for s in sentences if _names_customers(q, s)
+                           and (names := customer_names(q, s.text))])
 
 
 def _names_customers(q: Question, s: Sentence) -> bool:
-    if s.negated or not customer_names(q, s.text):
-        return False
-    return mentions_subject(q, s.text) or s.passage.own_site or mentions_subject(q, s.passage.title or "")
+    return not s.negated and bool(customer_names(q, s.text)) and _said_of_the_subject(q, s)
 
 
 def board_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
     """For a question on who joined the subject's board: the best sentence that says someone took a seat on it
     (:func:`board_joiners`), in a sentence that names the subject or on its own site or page, that person at
     ``medium`` (several people: all of them)."""
-    found = [(s, people) for s in sentences if _names_board_joiners(q, s) and (people := board_joiners(q, s.text))]
-    if not found:
-        return None
-    best, people = found[0]
-    return Answer(", ".join(span.text for span in people), "medium", best, [s for s, _ in found])
+    return _listed_answer([(s, people) for s in sentences if _names_board_joiners(q, s)
+                           and (people := board_joiners(q, s.text))])
 
 
 def _names_board_joiners(q: Question, s: Sentence) -> bool:
-    if s.negated or not board_joiners(q, s.text):
-        return False
+    return not s.negated and bool(board_joiners(q, s.text)) and _said_of_the_subject(q, s)
+
+
+def _said_of_the_subject(q: Question, s: Sentence) -> bool:
+    """The sentence names the subject, or is on the subject's own site or on a page whose title names it."""
     return mentions_subject(q, s.text) or s.passage.own_site or mentions_subject(q, s.passage.title or "")
+
+
+def _listed_answer(found: list[tuple[Sentence, list[Span]]]) -> Answer | None:
+    """The names the best of ``found`` lists, as one value at ``medium``, the others as its support."""
+    if not found:
+        return None
+    best, names = found[0]
+    return Answer(", ".join(span.text for span in names), "medium", best, [s for s, _ in found])
 
 
 def worked_before_answer(q: Question, sentences: list[Sentence], holder: str) -> Answer | None:
     """For a question on where the subject's officer worked before: the best sentence on ``holder`` (the officer, as
     the reader read it) that says where they worked before (:func:`former_employers`), those organisations at
     ``medium``."""
-    found = [(s, employers) for s in sentences
-             if not s.negated and _on_the_person(s, holder) and (employers := former_employers(q, s.text))]
-    if not found:
-        return None
-    best, employers = found[0]
-    return Answer(", ".join(span.text for span in employers), "medium", best, [s for s, _ in found])
+    return _listed_answer([(s, employers) for s in sentences if not s.negated and _on_the_person(s, holder)
+                           and (employers := former_employers(q, s.text))])
 
 
 def _on_the_person(s: Sentence, person: str) -> bool:
@@ -498,10 +494,7 @@ _FUNDING_WORDS = re.compile(r"\b(?:round|financing|investment|funding|raised|rai
 
 
 def _about_the_subjects_funding(q: Question, s: Sentence) -> bool:
-    if mentions_subject(q, s.text):
-        return True
-    on_its_page = s.passage.own_site or mentions_subject(q, s.passage.title or "")
-    return on_its_page and bool(_FUNDING_WORDS.search(s.text))
+    return mentions_subject(q, s.text) or (_said_of_the_subject(q, s) and bool(_FUNDING_WORDS.search(s.text)))
 
 
 def defines_subject(q: Question, s: Sentence) -> bool:

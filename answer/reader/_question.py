@@ -123,13 +123,13 @@ _USES = re.compile(r"\b(?:use|uses|used|rely|relies|trust|trusts|choose|chose|de
 _USER_NOUNS = frozenset("companies enterprises organizations organisations businesses brands firms teams".split())
 
 # Who took a seat on the company's board (not who chairs it).
-_BOARD_JOIN = re.compile(r"\b(?:join\w*|added|appointed|elected|named|seat|members?|on)\b.*\bboard\b|\bboard\s+members?\b",
-                         re.I)
+_BOARD_JOIN = re.compile(
+    r"\b(?:join\w*|added|appointed|elected|named|seat|members?|on)\b.*\bboard\b|\bboard\s+members?\b", re.I)
 
 # Where an officer worked before: "Where did Acme's CEO work before?", "What are the CTO's previous employers?".
-_WORKED_BEFORE = re.compile(r"\b(?:work|worked|employed)\b.*\b(?:before|previously|prior)\b|\b(?:before|previously)\b.*\bwork"
-                            r"|\b(?:previous|former|past|prior|earlier)\s+(?:employers?|companies|jobs?|roles?|positions?)\b",
-                            re.I)
+_WORKED_BEFORE = re.compile(
+    r"\b(?:work|worked|employed)\b.*\b(?:before|previously|prior)\b|\b(?:before|previously)\b.*\bwork"
+    r"|\b(?:previous|former|past|prior|earlier)\s+(?:employers?|companies|jobs?|roles?|positions?)\b", re.I)
 
 _PERSON_ROLES = frozenset("ceo founder founders president chairman chairwoman chair director executive chief "
                           "head leader owner cto cfo coo manager editor".split())

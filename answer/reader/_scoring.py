@@ -159,8 +159,8 @@ def doers_of_the_subject(q: Question, sentence: str) -> list[tuple[int, int]]:
     if agent is None:
         return []
     verbs = agent[1]
-    return [(start, end) for start, end, done_to in counted_doers(sentence, lambda word: bool(stems_of(word.lower()) & verbs))
-            if mentions_subject(q, done_to)]
+    doers = counted_doers(sentence, lambda word: bool(stems_of(word.lower()) & verbs))
+    return [(start, end) for start, end, done_to in doers if mentions_subject(q, done_to)]
 
 
 def _kind_stems(q: Question, s: Sentence) -> set[str]:

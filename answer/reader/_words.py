@@ -134,7 +134,8 @@ _BRACKETED_TITLE = re.compile(rf"\s*\((?![^()]*\b(?:formerly|previously|former|e
                               rf"((?:[A-Za-z&/-]+\s+){{0,4}}?{_OFFICE_WORD}(?:\s+[A-Za-z&/-]+){{0,4}}?)\)", re.I)
 
 # A name in parentheses after a personal pronoun says who the pronoun is, not an aside: "I (Jane Roe) am the CEO".
-_BRACKETED_NAME_OF_PRONOUN = re.compile(r"\b(I|[Ww]e|[Hh]e|[Ss]he)\s+\(([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,3})\)")
+_BRACKETED_NAME_OF_PRONOUN = re.compile(
+    r"\b(I|[Ww]e|[Hh]e|[Ss]he)\s+\(([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,3})\)")
 
 
 def plain(sentence: str) -> str:
