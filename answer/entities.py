@@ -653,7 +653,8 @@ def counted_noun(sentence: str, start: int, end: int) -> str | None:
 
 def counted_doers(sentence: str, is_verb: Callable[[str], bool]) -> list[tuple[int, int, str]]:
     """The counts whose noun is the subject of a verb ``is_verb`` accepts, as the trained parser reads them, each
-    with the words of the verb's object: "More than 12,000 developers use Acme" -> (12,000, "Acme"). A count of
+    with the name of the verb's object (not what it says of it: "Globex, Acme's rival"): "More than 12,000
+    developers use Acme" -> (12,000, "Acme"). A count of
     those who do it counts its agent noun (users, investors, subscribers), whatever noun it is written with."""
     found = []
     for token in _parsed(sentence):
@@ -662,7 +663,7 @@ def counted_doers(sentence: str, is_verb: Callable[[str], bool]) -> list[tuple[i
         verb = token.head.head
         objects = [c for c in verb.children if c.dep_ == "dobj"]
         objects += [o for c in verb.children if c.dep_ == "prep" for o in c.children if o.dep_ == "pobj"]
-        found.append((token.idx, token.idx + len(token.text), " ".join(_phrase(o) for o in objects)))
+        found.append((token.idx, token.idx + len(token.text), " ".join(_name(o) for o in objects)))
     return found
 
 

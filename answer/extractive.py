@@ -100,7 +100,7 @@ def extract_answer(
         # (few of its words are in the one that says), and a sentence that states it by its form comes first.
         # A name read by its form ("Acme Inc.", "Globex Labs is now Acme"), or not at all: "former colleagues" and
         # "we call them servers" name no former name.
-        named = q.legal_name or q.former_name or bool(q.investors) or q.customers or bool(q.worked_before)
+        named = q.legal_name or q.by_form
         candidates = reading.sentences if q.defining or named else reading.relevant[:FREE_TEXT_CANDIDATES]
         stating = [s for s in candidates if states_question(q, s)]
         stating.sort(key=lambda s: not states_by_form(q, s))

@@ -1783,3 +1783,35 @@ def test_where_the_officer_worked_before_is_read_for_the_person_who_holds_the_ro
 
 def test_without_a_known_holder_of_the_role_no_earlier_employer_is_given() -> None:
     assert answer("Where did Brightwater Labs' CTO work before?", WELCOME) is None
+
+
+@pytest.mark.parametrize(("question", "text"), [
+    ("What was Brightwater Labs' former name?", "Brightwater Labs Studio (formerly Widget Pro) is our editor."),
+    ("What was Brightwater Labs' former name?", "Brightwater Labs, formerly VC-backed, now sells sensors."),
+    ("Who invested in Brightwater Labs?", "Brightwater Labs got support from Globex Cloud experts."),
+    ("Who invested in Brightwater Labs?", "Brightwater Labs and Globex invested in Initech."),
+    ("Which companies use Brightwater Labs?", "Cookies used by Globex Analytics help Brightwater Labs."),
+    ("Who joined Brightwater Labs' board?", "Jane Roe joins Brightwater Labs on board as VP of Sales."),
+    ("Who joined Brightwater Labs' board?", "Jane Roe, Brightwater Labs' CEO, also sits on the board of Globex."),
+    ("How many users does Brightwater Labs have?", "300 engineers use Globex, Brightwater Labs' main competitor."),
+    ("How many customers does Brightwater Labs have?", "300 developers customize Brightwater Labs."),
+])
+def test_the_forms_read_no_lookalike_of_what_they_state(question: str, text: str) -> None:
+    # A product's former name, an adjective, help that is no money, the company as the investor, a passive "used",
+    # "on board", a seat on another's board, another's users, a verb sharing the agent noun's stem: none answers.
+    found = answer(question, text)
+    assert found is None or found.confidence == "low"
+
+
+@pytest.mark.parametrize(("question", "flag", "value"), [
+    ("Who is Brightwater Labs' head of customer success?", "customers", False),  # a job title
+    ("Who is Brightwater Labs' largest customer?", "customers", False),  # one customer, not the list
+    ("Who are Brightwater Labs' investor relations contacts?", "investors", None),
+    ("Does Brightwater Labs offer services to investors?", "investors", None),
+    ("Who is the CEO named by Brightwater Labs' board?", "board", False),  # an officer, not a board seat
+    ("What is the former name of Brightwater Labs' parent company?", "former_name", False),
+    ("Where did Brightwater Labs' Chief Technology Officer work before?", "worked_before", "cto"),
+    ("When did Brightwater Labs' CEO work at Globex before joining?", "worked_before", ""),  # asks a date
+])
+def test_the_forms_are_asked_only_by_the_questions_they_answer(question: str, flag: str, value: object) -> None:
+    assert getattr(read_question(question, None, "Brightwater Labs"), flag) == value

@@ -103,8 +103,7 @@ def read(question: Question, passages: Sequence[Passage], *, max_sentences: int 
     # A question that offers its answers is answered by one of them said of the subject, or not at all.
     offered = choice_answer(question, sentences) if question.choice else None
     # Answered by an offer, a renaming, the investors, customers or board members named as such, or not at all.
-    by_form_only = (question.choice or question.former_name or bool(question.investors) or question.customers
-                    or question.board or bool(question.worked_before))
+    by_form_only = question.choice or question.by_form
     decided = named or offered or (None if by_form_only else decide(question, sentences, max_sentences))
     # Wrong is worse than unknown: a value the reader cannot tie to the subject and the question's predicate
     # (low confidence) is shown as related reading by the callers, never given as the answer. Measured on

@@ -265,7 +265,7 @@ def states_question(q: Question, s: Sentence) -> bool:
     question's key terms (IDF-weighted; a word of a term's relation counts half), or is led by the subject and
     holds every term in some word. Anything less is related reading. On SQuAD's company articles (every 6th
     question) the best sentence passing the first test held a true answer for 121 of 143 questions, 85%."""
-    if q.former_name and not s.negated and former_names(q, s.text):
+    if q.former_name and not s.negated and former_names(q, s.text, _said_of_the_subject(q, s)):
         return True  # "Globex Labs is now Acme": the renaming names the subject, whatever words the question used
     if q.investors and not s.negated and _names_investors(q, s):
         return True  # "The round was led by Northwind Capital, with participation from ..." on Acme's page
@@ -318,14 +318,24 @@ def states_by_form(q: Question, s: Sentence) -> bool:
     or its legal name, the subject's name with a legal form after it ("Acme Inc. operates acme.example"), or a name it
     had, said of its renaming ("Globex Labs is now Acme")."""
     return (defines_subject(q, s) or (q.legal_name and _names_legal_form(q, s.plain))
-            or (q.former_name and bool(former_names(q, s.text))) or (bool(q.investors) and _names_investors(q, s))
+            or (q.former_name and bool(former_names(q, s.text, _said_of_the_subject(q, s))))
+            or (bool(q.investors) and _names_investors(q, s))
             or (q.customers and _names_customers(q, s)) or (q.board and _names_board_joiners(q, s))
             or (bool(q.worked_before) and bool(former_employers(q, s.text))))
 
 
 def _names_investors(q: Question, s: Sentence) -> bool:
+    return bool(_investors_asked_of(q, s))
+
+
+def _investors_asked_of(q: Question, s: Sentence) -> list[Span]:
+    """The investors the sentence names that the question asks for (the lead left out for "the other investors"),
+    where it is about the subject's funding; [] otherwise."""
+    if s.negated:
+        return []
     led, others = investor_names(q, s.text)
-    return bool(others if q.investors == "others" else led + others) and _about_the_subjects_funding(q, s)
+    names = others if q.investors == "others" else led + others
+    return names if names and _about_the_subjects_funding(q, s) else []
 
 
 def _names_legal_form(q: Question, text: str) -> bool:
@@ -400,7 +410,8 @@ def former_name_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
     """For a question on a name the subject had before: the best sentence that says it took its name in place of
     another (:func:`former_names`), that other name as the value; ``medium`` when every such sentence gives the
     same one, else ``low`` (a company renamed twice is for a reader to tell apart)."""
-    found = [(s, names[0]) for s in sentences if not s.negated and (names := former_names(q, s.text))]
+    found = [(s, names[0]) for s in sentences
+             if not s.negated and (names := former_names(q, s.text, _said_of_the_subject(q, s)))]
     if not found:
         return None
     best, value = found[0]
@@ -417,11 +428,8 @@ def investors_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
     asked_round = _ROUND_NAME.search(q.text)
     found = []
     for s in sentences:
-        if s.negated:
-            continue
-        led, others = investor_names(q, s.text)
-        names = others if q.investors == "others" else led + others
-        if not _names_investors(q, s):
+        names = _investors_asked_of(q, s)
+        if not names:
             continue
         named_round = _ROUND_NAME.search(s.text)
         if asked_round and named_round and named_round.group().lower() != asked_round.group().lower():
@@ -479,11 +487,11 @@ def _on_the_person(s: Sentence, person: str) -> bool:
     """The sentence names the person by surname ("Roe joins from Globex"), by first name in a passage that gives the
     full one (a team page's bio: "Jane has led sales at Globex"), or as "he"/"she" right after a sentence naming
     them."""
-    names = {person.split()[-1].lower()} | ({person.split()[0].lower()} if person.lower() in s.passage.text.lower()
-                                            else set())
-    if {w.lower() for w, _, _ in tokens_of(s.text)} & names:
+    # As written: a name is capitalised ("Acme has long worked with Globex" is not on Jane Long).
+    names = {person.split()[-1]} | ({person.split()[0]} if person in s.passage.text else set())
+    if {w for w, _, _ in tokens_of(s.text)} & names:
         return True
-    return bool(s.antecedent and _PERSONAL.match(s.text) and {w.lower() for w, _, _ in tokens_of(s.antecedent)} & names)
+    return bool(s.antecedent and _PERSONAL.match(s.text) and {w for w, _, _ in tokens_of(s.antecedent)} & names)
 
 
 _PERSONAL = re.compile(r"[\"'“(]?(?:He|She)\b")

@@ -72,6 +72,12 @@ class Question:
     board: bool = False  # asks who joined or sits on the company's board: "Who joined Acme's board?"
     worked_before: str = ""  # the officer whose earlier employers are asked: "Where did Acme's CEO work before?"
 
+    @property
+    def by_form(self) -> bool:
+        """Answered by the ways English states it (a renaming, investors or customers named as such, a seat on the
+        board, an earlier employer), or not at all."""
+        return self.former_name or bool(self.investors) or self.customers or self.board or bool(self.worked_before)
+
 
 _MONEY_WORDS = frozenset(
     "revenue revenues turnover sales price prices cost costs funding fund raise raised valuation valued worth income "
@@ -105,24 +111,32 @@ _LEGAL_NAME = re.compile(r"\b(?:legal|registered|official|incorporated)(?:\s+(?:
 _FORMER_NAME = re.compile(
     r"\b(?:former|previous|old|original|earlier|prior)\s+(?:company\s+)?names?\b"
     r"|\b(?:previously|formerly|originally|once)\s+(?:called|known|named)\b"
-    r"|\bused\s+to\s+be\s+(?:called|known|named)\b|\b(?:called|named|known)\s+before\b|\bname\s+before\b", re.I)
+    r"|\bused\s+to\s+be\s+(?:called|known|named)\b|\b(?:called|named|known(?:\s+as)?)\s+before\b"
+    r"|\bname\s+before\b", re.I)
+# A name asked of something of the company's, not of the company: its parent, a product.
+_ANOTHER_THING = re.compile(r"\b(?:parent|subsidiary|product|products|app|service|brand|competitor|founder)\b", re.I)
 
 # Who invested in the company, or took part in one of its rounds (not who led one: "Who led Acme's Series A?"
 # asks the lead alone, read by the doer of "led").
 _INVESTOR_WORDS = re.compile(r"\b(?:co-?)?investors?\b|\bbackers?\b", re.I)
-_FUNDED = re.compile(r"\b(?:invested|invests|funded|funds|backed|backs)\b", re.I)
+_FUNDED = re.compile(r"\b(?:invest|invested|invests|fund|funded|funds|backed|backs)\b", re.I)
 _JOINED_A_ROUND = re.compile(r"\b(?:participat\w*|took\s+part|joined|contributed)\b", re.I)
 _A_ROUND = re.compile(r"\b(?:rounds?|series\s+[a-h]|seed|funding|financing|investment)\b", re.I)
 _LEAD = re.compile(r"\b(?:led|leads?|co-led)\b", re.I)
 _BESIDES_THE_LEAD = re.compile(r"\b(?:other|co-?investors?|besides|apart\s+from|alongside|also)\b", re.I)
 
 # Who uses the company's products: "Who are Acme's customers?", "Which enterprises rely on Acme?".
-_CUSTOMER_WORDS = re.compile(r"^\s*(?:who\s+(?:are|is|were)|name|list)\b.*\b(?:customers?|clients?)\b", re.I)
-_CUSTOMER_NOUNS = frozenset("customer customers client clients".split())
+_CUSTOMER_WORDS = re.compile(r"^\s*(?:who\s+(?:are|were)|name|list)\b.*\b(?:customers|clients)\b(?!\s+success)", re.I)
+_CUSTOMER_NOUNS = frozenset("customers clients".split())
+# One customer singled out, or another body's: not the list the ways of naming customers give.
+_ONE_OR_ANOTHERS = re.compile(r"\b(?:largest|biggest|main|top|first|earliest|latest|newest|oldest|leading|most|lost"
+                              r"|former|competitors?|rivals?|partners?)\b", re.I)
 _USES = re.compile(r"\b(?:use|uses|used|rely|relies|trust|trusts|choose|chose|deploy|deploys|depend|depends)\b", re.I)
 _USER_NOUNS = frozenset("companies enterprises organizations organisations businesses brands firms teams".split())
 
-# Who took a seat on the company's board (not who chairs it).
+_YES_NO = re.compile(r"\s*(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b", re.I)
+
+# Who took a seat on the company's board (not who chairs it, nor an officer the board named).
 _BOARD_JOIN = re.compile(
     r"\b(?:join\w*|added|appointed|elected|named|seat|members?|on)\b.*\bboard\b|\bboard\s+members?\b", re.I)
 
@@ -192,15 +206,32 @@ def read_question(question: str, column_type: str | None = None, company: str = 
         kind = "org"  # "What is the parent company of Acme?": the noun is too far from "what" for the words to say
     elif kind == "text":
         relation_asked = None
-    former_name = kind in ("text", "org") and bool(own) and bool(_FORMER_NAME.search(question))
+    former_name = (kind in ("text", "org") and bool(own) and bool(_FORMER_NAME.search(question))
+                   and not _ANOTHER_THING.search(question))
     investors = _investors_asked(question, own) if kind in ("text", "person", "org") and own else None
     customers = kind in ("text", "person", "org") and bool(own) and _customers_asked(question, own)
-    board = kind == "person" and bool(own) and bool(_BOARD_JOIN.search(question)) and "chair" not in question.lower()
-    officers = [w for w in lower if w in _OFFICER_ROLES or w in ("founder", "cofounder", "co-founder")]
-    worked_before = officers[0] if own and officers and _WORKED_BEFORE.search(question) else ""
+    board = (kind == "person" and bool(own) and bool(_BOARD_JOIN.search(question)) and "chair" not in question.lower()
+             and not officer)
+    asks_where = kind in ("place", "org", "text")  # not "When did Acme's CEO work at Globex?"
+    worked_before = _officer_asked(question) if own and asks_where and _WORKED_BEFORE.search(question) else ""
     return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent,
                     officer, wants, cumulative, contact, defining, legal_name, identifier, bool(offered),
                     relation_asked, former_name, investors, customers, board, worked_before)
+
+
+def _officer_asked(question: str) -> str:
+    """The role a question names, in its short form: "Chief Technology Officer" -> cto; "" without one."""
+    lower = question.lower()
+    for title, short in _CHIEF_TITLES.items():
+        if title in lower:
+            return short
+    return next((w for w in re.findall(r"[\w-]+", lower)
+                 if (w in _OFFICER_ROLES and w not in ("chief", "executive")) or w in _FOUNDER_WORDS), "")
+
+
+_CHIEF_TITLES = {"chief executive": "ceo", "chief technology": "cto", "chief technical": "cto",
+                 "chief financial": "cfo", "chief operating": "coo", "managing director": "managing director"}
+_FOUNDER_WORDS = frozenset("founder cofounder co-founder".split())
 
 
 def _customers_asked(question: str, own: set[str]) -> bool:
@@ -210,6 +241,8 @@ def _customers_asked(question: str, own: set[str]) -> bool:
     users = noun in _USER_NOUNS or (question.lower().startswith("who ") and "who" not in question.lower()[4:])
     if not (_CUSTOMER_WORDS.search(question) or noun in _CUSTOMER_NOUNS or (users and _USES.search(question))):
         return False
+    if _ONE_OR_ANOTHERS.search(question):
+        return False  # "Who is Acme's largest customer?", "Who are the customers of Acme's competitors?"
     users = predicate_subjects(question, lambda word: bool(_USES.fullmatch(word))) or []
     return not any(is_own(word.lower(), own) for user, _ in users for word in user.split())
 
@@ -220,7 +253,9 @@ def _investors_asked(question: str, own: set[str]) -> str | None:
     startups has Acme invested in?" (the parse gives the company as the doer: it asks whom the company funds)."""
     asked = (_INVESTOR_WORDS.search(question) or _FUNDED.search(question)
              or (_JOINED_A_ROUND.search(question) and _A_ROUND.search(question)))
-    if not asked or _LEAD.search(question):
+    if not asked or _LEAD.search(question) or _ONE_OR_ANOTHERS.search(question) or _YES_NO.match(question):
+        return None  # "Who is Acme's largest investor?", "Does Acme offer services to investors?"
+    if re.search(r"\binvestor\s+relations\b", question, re.I):
         return None
     doers = predicate_subjects(question, lambda word: bool(_FUNDED.fullmatch(word))) or []
     if any(is_own(word.lower(), own) for doer, _ in doers for word in doer.split()):

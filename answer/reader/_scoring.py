@@ -136,19 +136,23 @@ def reading_stems(q: Question, s: Sentence) -> set[str]:
     if s.stems & BEGIN_STEMS and any("found" in relation(t) for t in q.terms) and began_itself(q, s.plain):
         return stems | {"found"}
     agent = _asked_agent(q)
-    if agent and s.stems & agent[1] and doers_of_the_subject(q, s.plain):
+    if agent and {w.lower() for w, _, _ in tokens_of(s.plain)} & agent[1] and doers_of_the_subject(q, s.plain):
         return stems | {agent[0]}  # "More than 12,000 developers use Acme" counts its users
     return stems
 
 
 def _asked_agent(q: Question) -> tuple[str, frozenset[str]] | None:
-    """Asked how many do something to the company, the agent noun's stem and its verb's possible stems: "How many
-    users ..." -> (user, {use, us}); "investors" -> (investor, {invest, investo})."""
+    """Asked how many do something to the company, the agent noun's stem and its verb's forms as written: "How many
+    users ..." -> (user, {use, uses, used, ...}); "investors" -> (investor, {invest, invests, invested, ...})."""
     noun = counted_in_question(q.text) if q.kind == "number" else None
-    if not noun or not noun.lower().removesuffix("s").endswith(("er", "or")):
+    singular = noun.lower().removesuffix("s") if noun else ""
+    if not singular.endswith(("er", "or")) or len(singular) < 4:
         return None
-    stem = next(iter(stems_of(noun.lower())), "")  # "subscrib" (Snowball's stem of the noun and of the verb)
-    return stem, frozenset(base for base in (stem, stem[:-1], stem[:-2]) if len(base) > 2)
+    base = singular[:-2]  # "us", "invest", "subscrib", "visit", "custom"
+    forms = {base + ending for ending in ("", "s", "ed", "ing", "e", "es", "ed", "d")}  # use, invested, subscribes
+    stem = next(iter(stems_of(noun.lower())), "")
+    # The verb's forms as written, so that "customers" is not read from "customize" (one Snowball stem).
+    return stem, frozenset(form for form in forms if len(form) > 2)
 
 
 def doers_of_the_subject(q: Question, sentence: str) -> list[tuple[int, int]]:
@@ -159,7 +163,7 @@ def doers_of_the_subject(q: Question, sentence: str) -> list[tuple[int, int]]:
     if agent is None:
         return []
     verbs = agent[1]
-    doers = counted_doers(sentence, lambda word: bool(stems_of(word.lower()) & verbs))
+    doers = counted_doers(sentence, lambda word: word.lower() in verbs)
     return [(start, end) for start, end, done_to in doers if mentions_subject(q, done_to)]
 
 

@@ -809,9 +809,9 @@ _RENAME_NAME = r"[A-Z0-9][\w&'’-]*(?:\.[\w-]+)*(?:\s+(?:&\s+)?[A-Z0-9][\w&'’
 # The English ways of saying that a body took a new name, with the old one and the new one.
 _RENAMES = tuple(re.compile(pattern) for pattern in (
     # "Acme, formerly known as Globex Labs", "Acme (formerly Globex Labs)", "we were previously called Globex"
-    (rf"(?P<new>{_RENAME_NAME}|[Ww]e)(?:,?\s+|\s+\()(?:(?:is|was|were|has been|have been)\s+)?"
+    (rf"(?P<new>{_RENAME_NAME}|[Ww]e)\.?(?:,?\s+|\s+\()(?:(?:is|was|were|has been|have been)\s+)?"
     rf"(?:formerly|previously|f/k/a|fka)"
-    rf"\s+(?:known\s+as\s+|called\s+|named\s+)?(?P<old>{_RENAME_NAME})"
+    rf"\s+(?:known\s+as\s+|called\s+)?(?P<old>{_RENAME_NAME})"
     # ...where the name ends the clause: "Acme, previously CTO of Globex" names no former name.
     r"(?=\s*(?:[),.;:!?]|$|\s(?:and|until|before|in|which|is|was|has|had)\b))"),
     # "Globex Labs changed its name to Acme", "Globex Labs was renamed Acme", "Globex Labs rebranded as Acme"
@@ -831,40 +831,56 @@ _RENAMES = tuple(re.compile(pattern) for pattern in (
 _WEB_SUFFIX = re.compile(r"\.(?:com|io|ai|co|net|org|app|dev)$", re.I)  # "Acme.io" is Acme
 
 
-def former_names(q: Question, sentence: str) -> list[Span]:
+def former_names(q: Question, sentence: str, ours: bool = False) -> list[Span]:
     """The names ``sentence`` says the subject had before taking its present one, as the English ways of saying
     so write them: "Acme, formerly known as Globex Labs"; "Globex Labs changed its name to Acme"; "Globex Labs is
-    now Acme"; "renamed from Globex Labs to Acme" (the new name must be the subject's, or "we")."""
+    now Acme"; "renamed from Globex Labs to Acme" (the new name must be the subject's, or "we" where ``ours``: on
+    the subject's own site or page)."""
     found = []
     for pattern in _RENAMES:
         for match in pattern.finditer(sentence):
             new, old = _WEB_SUFFIX.sub("", match.group("new")), _without_lead_words(match.group("old"))
-            if not old or not (new.lower() == "we" or is_subject(q, Span(new, 0, normal(new)))):
-                continue
+            renamed = (ours and new.lower() == "we") or _only_the_subject(q, new)
+            if not old or re.search(r"-[a-z]", old) or not renamed:
+                continue  # "Acme, formerly VC-backed": no name; "Acme Studio (formerly Widget Pro)": a product's
             if is_subject(q, Span(old, 0, normal(old))):
                 continue  # "Acme was renamed Acme Robotics": the old name is the subject's own
-            start = match.start("old") + match.group("old").index(old)
+            start = match.start("old") + max(match.group("old").find(old.split()[0]), 0)
             found.append(Span(old, start, normal(old)))
     return sorted(found, key=lambda span: span.start)
 
 
+def _only_the_subject(q: Question, name: str) -> bool:
+    """The name is the subject's and nothing more: "Acme", "Acme Inc.", "ACME" (not "Acme Studio", a product)."""
+    words = set(normal(name).split()) - LEGAL_SUFFIXES
+    return bool(words) and words <= set(q.subject_terms) | set(q.subject_acronyms)
+
+
 def _without_lead_words(name: str) -> str:
-    """A name without the words a sentence opens with ("In 2017 Globex Labs" -> Globex Labs) or a trailing full
+    """A name without the words a sentence opens with before it ("In 2017 Globex Labs", "In March 2019 Globex
+    Labs" -> Globex Labs; not the "The" of "The Browser Company" or the "May" of "May Mobility") or a trailing full
     stop."""
     words = name.rstrip(".").split()
-    stop = english_stopwords()
     months = {month.lower() for month in MONTHS.split("|")}
-    while words and (words[0].lower() in stop or words[0].isdigit() or words[0].lower() in months):
-        words = words[1:]
-    return " ".join(words)
+    while len(words) > 1 and (words[0].lower() in _OPENING_WORDS or words[0].isdigit() or words[0] == "the"
+                              or (words[0].lower() in months and words[1].isdigit())):
+        words = words[1:]  # an article written in lower case is no part of the name ("the Kestrel Trust")
+    return "" if words and words[0].lower() in ("the", "a", "an") and len(words) == 1 else " ".join(words)
+
+
+_OPENING_WORDS = frozenset("in on at since after before by from during and but then today also when while as".split())
 
 
 # --- names listed by the English ways of naming investors and customers ----------------------------
 
-_LISTED_NAME = r"(?:the\s+)?[A-Z][\w&'’.-]*(?:\s+(?:&\s+|of\s+|de\s+|van\s+|von\s+)?[A-Z0-9][\w&'’.-]*){0,5}"
+_LISTED_NAME = (r"(?<![\w'’.-])(?:the\s+)?[A-Z][\w&'’.-]*"
+                r"(?:\s+(?:&\s+|of\s+|de\s+|van\s+|von\s+)?[A-Z0-9][\w&'’.-]*){0,5}")
 _NAME_LIST = (rf"(?P<names>{_LISTED_NAME}(?:\s*,\s*(?:and\s+)?{_LISTED_NAME}|\s+and\s+{_LISTED_NAME}"
               rf"|\s*,?\s+as\s+well\s+as\s+{_LISTED_NAME})*)")
-_NOT_NAMES = frozenset("series seed round the a an in its this our".split())
+_NOT_NAMES = frozenset("series seed round".split())
+# After a name: a noun it describes ("Google Cloud infrastructure") or the verb of a quote ("Roe said").
+_MODIFIES_OR_SPEAKS = re.compile(r"\s+(?:said|says|added|adds|noted|told|explained|infrastructure|platform|services?"
+                                 r"|experts?|team|teams|engineers?|companies|products?|tools?)\b")
 
 
 def _listed_names(q: Question, match: re.Match) -> list[Span]:
@@ -876,6 +892,8 @@ def _listed_names(q: Question, match: re.Match) -> list[Span]:
         words = text_of_name.split()
         if not words or all(w.lower() in _NOT_NAMES for w in words) or re.search(r"['’]s$", words[-1]):
             continue  # "Microsoft's use of the term": a possessive names no one listed
+        if _MODIFIES_OR_SPEAKS.match(match.string, start + name.end()):
+            continue  # "backed by Google Cloud infrastructure", "led by Northwind Capital, Roe said"
         at = start + name.start() + name.group().index(words[0])
         span = Span(text_of_name, at, normal(text_of_name))
         if not is_subject(q, span) and not mentions_subject(q, span.text):
@@ -898,31 +916,44 @@ _JOINED_BY = tuple(re.compile(pattern) for pattern in (
     rf"\balongside\s+(?:(?:existing|new|returning)\s+investors?\s+)?{_NAME_LIST}",
     rf"\b(?:existing|new|returning|other|previous)\s+investors?,?\s+(?:including\s+|such\s+as\s+)?{_NAME_LIST}",
     rf"\binvestors?\s+(?:include|included|including|such\s+as|like)\s+{_NAME_LIST}",
-    rf"{_NAME_LIST}\s+(?:also\s+)?(?:participated|invested|joined\s+the\s+round|took\s+part)\b",
 ))
+# "Fabrikam and Contoso also participated in the round": what they took part in must be the subject's.
+_INVESTED_IN = re.compile(rf"{_NAME_LIST}\s+(?:also\s+)?(?:participated|invested|joined|took\s+part)\b(?P<what>[^.;]*)")
+# A sentence that names investors speaks of money: "support from Globex experts" and "exhibited alongside Globex"
+# name none.
+_FUNDING = re.compile(r"\b(?:rounds?|financing|investments?|invest\w*|funding|funded|raised?|raises|series\s+[a-h]"
+                      r"|seed|backed|grants?|donations?|capital)\b", re.I)
 
 
 def investor_names(q: Question, sentence: str) -> tuple[list[Span], list[Span]]:
     """The investors ``sentence`` names, as the English ways of saying so write them: those that led a round ("led
     by Northwind Capital") and the others ("with participation from the Fabrikam Fund and Contoso Group",
     "backed by ...", "existing investor Contoso Group"); never the subject itself."""
+    if not _FUNDING.search(sentence):
+        return [], []
     led = [span for match in _LED_BY.finditer(sentence) for span in _listed_names(q, match)]
-    others = [span for pattern in _JOINED_BY for match in pattern.finditer(sentence) for span in _listed_names(q, match)
-              if not any(span.key == lead.key for lead in led)]
-    return led, _distinct(others)
+    others = [span for pattern in _JOINED_BY for match in pattern.finditer(sentence)
+              for span in _listed_names(q, match)]
+    others += [span for match in _INVESTED_IN.finditer(sentence)
+               if mentions_subject(q, match.group("what")) or re.search(r"\bround\b", match.group("what"))
+               for span in _listed_names(q, match)]
+    return led, _distinct([span for span in others if not any(span.key == lead.key for lead in led)])
 
 
 # The English ways of naming a company's customers: "customers include X", "trusted by X and Y", "used by teams
 # at X", "companies such as X and Y rely on Acme", "X and Y use Acme".
 _USING = r"(?:use|uses|used|rely\s+on|relies\s+on|trust|trusts|run\s+on|runs\s+on|chose|choose|deploy|depend\s+on)"
 _CUSTOMERS_LISTED = tuple(re.compile(pattern) for pattern in (
-    rf"\b(?:customers?|clients?|users?)\s+(?:include|included|including|such\s+as|like|are)\s+{_NAME_LIST}",
-    (rf"\b(?i:trusted|used|loved|chosen|relied\s+on)\s+by\s+(?:(?:companies|teams|enterprises|organi[sz]ations|brands"
-    rf"|customers|leaders|businesses)\s+(?:like|such\s+as|including|at)\s+)?{_NAME_LIST}"),
+    rf"\b(?:customers?|clients?|users?)\s+(?:include|included|including|such\s+as|like)\s+{_NAME_LIST}",
+    (rf"\b(?i:trusted|loved|chosen|relied\s+on)\s+by\s+(?:(?:companies|teams|enterprises|organi[sz]ations|brands"
+     rf"|customers|leaders|businesses)\s+(?:like|such\s+as|including|at)\s+)?{_NAME_LIST}"),
+    # "used by" only with the users' noun: "cookies used by Google Analytics" names no customer
+    (rf"\b(?i:used)\s+by\s+(?:companies|teams|enterprises|organi[sz]ations|brands|customers|leaders|businesses)"
+     rf"\s+(?:like|such\s+as|including|at)\s+{_NAME_LIST}"),
 ))
 _CUSTOMERS_DOING = re.compile(
     rf"(?:\b(?:companies|enterprises|organi[sz]ations|businesses|brands|teams|customers|clients)\s+(?:such\s+as|like"
-    rf"|including)\s+)?{_NAME_LIST},?\s+(?:all\s+|also\s+|already\s+)?{_USING}\b(?!\s+of\b)(?P<used>[^.;]*)")
+    rf"|including)\s+)?{_NAME_LIST},?\s+(?:all\s+|also\s+|already\s+)?{_USING}\b(?!\s+(?:of|by)\b)(?P<used>[^.;]*)")
 
 
 def customer_names(q: Question, sentence: str) -> list[Span]:
@@ -940,7 +971,10 @@ def customer_names(q: Question, sentence: str) -> list[Span]:
 
 _JOINER = r"(?P<name>[A-Z][\w'’.-]+(?:\s+(?:de\s+|van\s+|von\s+|der\s+|da\s+)?[A-Z][\w'’.-]+){1,3})"
 _BESIDE = r"(?:,[^,.;]{1,80},|\s+(?:of|from|at)\s+[A-Z][^,.;]{0,40}?)?"  # "Jane Roe, partner at Globex," / "of Globex"
-_A_BOARD = r"(?P<board>(?:\S+\s+){0,2}board)\b"  # "Acme's board", "its board of directors", "the supervisory board"
+# "Acme's board", "its board of directors", "the supervisory board"; not "joins Acme on board", nor an advisory board.
+_A_BOARD = (r"(?P<board>(?:the|its|our|their|his|her|(?:[A-Z][\w&.-]*\s+){0,3}[A-Z][\w&.-]*(?:['’]s|(?<=s)['’]))"
+            r"\s+(?:(?!advisory\b)[a-z]+\s+)?board"
+            r"(?:\s+of\s+(?:directors\s+of\s+)?[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)?)\b")
 # The English ways of saying someone took a seat on a board.
 _BOARD_JOINS = tuple(re.compile(pattern) for pattern in (
     rf"{_JOINER}{_BESIDE}\s+(?:has\s+|have\s+|will\s+|is\s+set\s+to\s+|also\s+)?(?:joins?|joined|joining)\s+{_A_BOARD}",
@@ -964,9 +998,10 @@ def board_joiners(q: Question, sentence: str) -> list[Span]:
     found = []
     for pattern in _BOARD_JOINS:
         for match in pattern.finditer(sentence):
-            owner = re.search(r"([A-Z][\w&.-]*)['’]s\b", match.group("board"))
-            if owner and not mentions_subject(q, owner.group(1)):
-                continue  # "Jane Roe joined Globex's board"
+            owner = re.search(r"^([A-Z].*?)(?:['’]s|(?<=s)['’])\s|\bof\s+(?!directors\b)(.+)$",
+                              match.group("board"))
+            if owner and not mentions_subject(q, owner.group(1) or owner.group(2)):
+                continue  # "Jane Roe joined Globex's board", "... sits on the board of Globex"
             people = _person_spans(q, match.group("name"))
             if people and not is_subject(q, people[0]):
                 found.append(Span(people[0].text, match.start("name") + people[0].start, people[0].key))
