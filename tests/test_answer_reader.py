@@ -1815,3 +1815,8 @@ def test_the_forms_read_no_lookalike_of_what_they_state(question: str, text: str
 ])
 def test_the_forms_are_asked_only_by_the_questions_they_answer(question: str, flag: str, value: object) -> None:
     assert getattr(read_question(question, None, "Brightwater Labs"), flag) == value
+
+
+def test_a_pronoun_opening_a_sentence_is_no_customer() -> None:
+    found = answer("Which companies use Brightwater Labs?", "You use your relationships across Brightwater Labs to help.")
+    assert found is None or found.confidence == "low"

@@ -890,7 +890,9 @@ def _listed_names(q: Question, match: re.Match) -> list[Span]:
     for name in re.finditer(_LISTED_NAME, text):
         text_of_name = _without_lead_words(name.group())
         words = text_of_name.split()
-        if not words or all(w.lower() in _NOT_NAMES for w in words) or re.search(r"['’]s$", words[-1]):
+        if not words or all(w.lower() in _NOT_NAMES or w.lower() in english_stopwords() for w in words):
+            continue  # "You use your relationships across Acme": a pronoun opening a sentence names no one
+        if re.search(r"['’]s$", words[-1]):
             continue  # "Microsoft's use of the term": a possessive names no one listed
         if _MODIFIES_OR_SPEAKS.match(match.string, start + name.end()):
             continue  # "backed by Google Cloud infrastructure", "led by Northwind Capital, Roe said"
