@@ -654,17 +654,21 @@ def counted_noun(sentence: str, start: int, end: int) -> str | None:
 def counted_doers(sentence: str, is_verb: Callable[[str], bool]) -> list[tuple[int, int, str]]:
     """The counts whose noun is the subject of a verb ``is_verb`` accepts, as the trained parser reads them, each
     with the name of the verb's object (not what it says of it: "Globex, Acme's rival"): "More than 12,000
-    developers use Acme" -> (12,000, "Acme"). A count of
-    those who do it counts its agent noun (users, investors, subscribers), whatever noun it is written with."""
+    developers use Acme" -> (12,000, "Acme"). A count of those who do it counts its agent noun (users, investors,
+    subscribers), whatever noun it is written with."""
     found = []
     for token in _parsed(sentence):
         if token.dep_ != "nummod" or token.head.dep_ != "nsubj" or not is_verb(token.head.head.text):
             continue
-        verb = token.head.head
-        objects = [c for c in verb.children if c.dep_ == "dobj"]
-        objects += [o for c in verb.children if c.dep_ == "prep" for o in c.children if o.dep_ == "pobj"]
+        objects = _objects_of(token.head.head, ("dobj",))
         found.append((token.idx, token.idx + len(token.text), " ".join(_name(o) for o in objects)))
     return found
+
+
+def _objects_of(verb, direct: tuple[str, ...]) -> list:  # noqa: ANN001 - spaCy Tokens
+    """The verb's objects: those of the ``direct`` relations and those of its prepositions ("subscribe to Acme")."""
+    objects = [c for c in verb.children if c.dep_ in direct]
+    return objects + [o for c in verb.children if c.dep_ == "prep" for o in c.children if o.dep_ == "pobj"]
 
 
 def counted_in_question(question: str) -> str | None:
@@ -908,9 +912,7 @@ def imperative_on_us(sentence: str) -> bool:
     doc = _parsed(sentence)
     if not len(doc) or doc[0].tag_ != "VB" or doc[0].dep_ != "ROOT":
         return False
-    objects = [c for c in doc[0].children if c.dep_ in ("dobj", "dative")]
-    objects += [o for c in doc[0].children if c.dep_ == "prep" for o in c.children if o.dep_ == "pobj"]
-    return any(o.text.lower() == "us" for o in objects)
+    return any(o.text.lower() == "us" for o in _objects_of(doc[0], ("dobj", "dative")))
 
 
 def stated_as_own(sentence: str, is_word: Callable[[str], bool], is_subject: Callable[[str], bool]) -> bool:

@@ -28,7 +28,9 @@ from cikb.answer.reader._spans import (
     former_names, instance_spans, investor_names, is_postal_address, is_subject, is_yearless, normal, asked_roles,
     overlap, spans, yearless_dates,
 )
-from cikb.answer.reader._scoring import Sentence, doers_of_the_subject, nearest_span, reading_stems
+from cikb.answer.reader._scoring import (
+    Sentence, doers_of_the_subject, nearest_span, on_the_subjects_page, reading_stems,
+)
 
 Confidence = Literal["high", "medium", "low", "none"]
 
@@ -464,7 +466,7 @@ def _names_board_joiners(q: Question, s: Sentence) -> bool:
 
 def _said_of_the_subject(q: Question, s: Sentence) -> bool:
     """The sentence names the subject, or is on the subject's own site or on a page whose title names it."""
-    return mentions_subject(q, s.text) or s.passage.own_site or mentions_subject(q, s.passage.title or "")
+    return mentions_subject(q, s.text) or on_the_subjects_page(q, s)
 
 
 def _listed_answer(found: list[tuple[Sentence, list[Span]]]) -> Answer | None:

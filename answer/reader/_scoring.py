@@ -205,8 +205,13 @@ def _the_pages_own_line(q: Question, s: Sentence) -> bool:
     information"; not "Bank address: Globex Bank, New York, NY 10017")."""
     if mentions_subject(q, s.passage.title or ""):
         return True
-    return (s.passage.own_site and bool(q.subject_terms)
+    return (on_the_subjects_page(q, s) and bool(q.subject_terms)
             and all(mentions_subject(q, name) for name in organisations(s.plain)))
+
+
+def on_the_subjects_page(q: Question, s: Sentence) -> bool:
+    """The sentence is on the subject's own website or on a page whose title names the subject."""
+    return s.passage.own_site or mentions_subject(q, s.passage.title or "")
 
 
 def page_role(q: Question, s: Sentence) -> bool:
