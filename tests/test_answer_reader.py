@@ -636,6 +636,28 @@ def test_a_team_card_names_who_holds_a_role() -> None:
     assert reading.answer.confidence in ("medium", "high")
 
 
+@pytest.mark.parametrize("question, holder", [
+    ("Who is the CFO of Brightwater Labs?", "Kim Lee"),
+    ("Who is Brightwater Labs' chief financial officer?", "Kim Lee"),  # the title written out, as the card has it
+    ("Who is Brightwater Labs' Chief Information Officer?", "Ola Berg"),
+    ("Who is the CIO of Brightwater Labs?", "Ola Berg"),
+    ("Who is the CEO of Brightwater Labs?", "Jane Roe"),
+])
+def test_a_team_card_of_any_chief_officer_names_its_holder(question: str, holder: str) -> None:
+    # Each C-suite title is read as its acronym in the card and in the question alike; the recogniser's reading of
+    # "CFO" as an organisation does not make the card another body's.
+    page = ("## Leadership\n\n### Jane Roe\n\n#### Chief Executive Officer\n\nJane has led teams for years.\n\n"
+            "### Kim Lee\n\n#### Chief Financial Officer\n\nKim keeps the books.\n\n"
+            "### Ola Berg\n\n#### Chief Information Officer\n\nOla runs our systems.")
+    reading = read(read_question(question, None, "Brightwater Labs"), [Passage(page, 0, 1, "Team", own_site=True)])
+    assert reading.answer is not None and reading.answer.value == holder
+
+
+def test_a_chief_officer_written_out_in_the_question_is_asked_by_its_acronym() -> None:
+    q = read_question("Who is Brightwater Labs' Chief Operating Officer?", None, "Brightwater Labs")
+    assert q.terms == ("coo",) and q.officer
+
+
 def test_a_count_states_a_headcount_by_the_noun_it_counts() -> None:
     q = read_question("How many employees does Brightwater Labs have?", None, "Brightwater Labs")
     reading = read(q, [Passage("We’re currently made up of 164 people, and one cat.", 0, 1, "About Brightwater Labs")])

@@ -30,6 +30,13 @@ def test_a_question_word_also_added_by_another_keeps_its_own_weight() -> None:
     assert weights[token_id("chief")] == 1.0 and "chief" not in added and "ceo" in added
 
 
+def test_a_chief_officers_acronym_adds_the_words_of_its_title() -> None:
+    # A team card writes "Chief Financial Officer" where the question asks for the CFO.
+    added = _weights("Who is the CFO of Acme?", 0.5)[1]
+    assert {"chief", "financi", "offic"} <= set(added) and "execut" not in added
+    assert {"technolog", "technic"} <= expansions("cto")
+
+
 def test_weight_zero_or_words_without_relations_add_nothing() -> None:
     query = BM25.encode_query("When was Acme founded?")
     assert expand_query(query, BM25.tokenize("When was Acme founded?"), 0.0) == (query, [])

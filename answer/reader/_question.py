@@ -12,10 +12,10 @@ from typing import Literal
 from cikb.answer.entities import (
     Relation, asked_noun, asked_relation, descriptive_words, predicate_subjects, told_in_the_past,
 )
-from cikb.core.vocabulary import match_weight, relation
+from cikb.core.vocabulary import CHIEF_TITLES, match_weight, relation
 from cikb.embed.bm25 import english_stopwords
 from cikb.answer.reader._words import (
-    IDENTIFIER_NAMES, LEGAL_SUFFIXES, SELF_NOUNS, YEAR_RE, stem, stems_of, tokens_of,
+    IDENTIFIER_NAMES, LEGAL_SUFFIXES, SELF_NOUNS, YEAR_RE, short_titles, stem, stems_of, tokens_of,
 )
 
 Kind = Literal["year", "date", "duration", "number", "money", "person", "org", "place", "contact", "identifier",
@@ -89,7 +89,8 @@ _ORG_WORDS = frozenset("organisation organization organisations organizations co
 _PLACE_WORDS = frozenset("city country state place address town region county headquarters headquartered based "
                          "located location continent".split())
 # Roles only a person holds (an owner or a founder may be an organisation).
-_OFFICER_ROLES = frozenset("ceo cto cfo coo president chairman chairwoman chairperson director executive chief manager editor leader".split())
+_OFFICER_ROLES = frozenset("ceo cto cfo coo cmo cpo cro cio clo cdo cso cco president chairman chairwoman chairperson "
+                           "director executive chief manager editor leader".split())
 _CONTACT_WORDS = frozenset("email e-mail phone telephone fax website url homepage".split())
 # Which contact a question asks for, by its words; a sentence holding one counts as holding them.
 CONTACT_ASKED = {"email": frozenset("email e-mail mail address".split()),
@@ -155,6 +156,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     the type; ``company`` is the subject, whose own words are never key terms, and so are those of each of
     its other names (``aliases``: "formerly Bluebird Social") that the question uses. Without ``identifiers``, a
     question for a registry or tax identifier is typed by its other words."""
+    question = short_titles(question)  # "Who is Acme's Chief Financial Officer?" asks for its CFO, as sentences say
     words = [w for w, _, _ in tokens_of(question)]
     lower = [w.lower() for w in words]
     named = [alias for alias in aliases if re.search(rf"(?<!\w){re.escape(alias)}(?!\w)", question, re.IGNORECASE)]
@@ -229,8 +231,8 @@ def _officer_asked(question: str) -> str:
                  if (w in _OFFICER_ROLES and w not in ("chief", "executive")) or w in _FOUNDER_WORDS), "")
 
 
-_CHIEF_TITLES = {"chief executive": "ceo", "chief technology": "cto", "chief technical": "cto",
-                 "chief financial": "cfo", "chief operating": "coo", "managing director": "managing director"}
+_CHIEF_TITLES = ({f"chief {word}": acronym for word, acronym in CHIEF_TITLES.items()}
+                 | {"managing director": "managing director"})
 _FOUNDER_WORDS = frozenset("founder cofounder co-founder".split())
 
 

@@ -115,7 +115,8 @@ def sentences_of(passages: Sequence[Passage]) -> list[Sentence]:
 # "technical lead", unless the question names the qualifier too) and another body's officer ("their CEO",
 # "Acme's chief executive", "CEO of Acme" on a page about one of the subject's sponsors).
 _ROLE = (r"(?i:presidents?|directors?|leads?|leaders?|heads?|managers?|chairs?|chairman|chairwoman|chairperson|officers?|"
-         r"executives?|ceo|cto|cfo|coo|founders?|co-?founders?)")
+         r"executives?|ceo|cto|cfo|coo|cmo|cpo|cro|cio|clo|cdo|cso|cco|"
+         r"founders?|co-?founders?)")
 _ROLE_WORD = re.compile(rf"\b{_ROLE}\b")
 _QUALIFIED_ROLE = re.compile(
     r"\b(vice|deputy|assistant|associate|technical|tech|engineering|product|project|team|program|programme|design|"
@@ -206,7 +207,7 @@ def _the_pages_own_line(q: Question, s: Sentence) -> bool:
     if mentions_subject(q, s.passage.title or ""):
         return True
     return (on_the_subjects_page(q, s) and bool(q.subject_terms)
-            and all(mentions_subject(q, name) for name in organisations(s.plain)))
+            and all(mentions_subject(q, name) for name in _organisations_named(s.plain)))
 
 
 def on_the_subjects_page(q: Question, s: Sentence) -> bool:
@@ -218,10 +219,14 @@ def page_role(q: Question, s: Sentence) -> bool:
     """A role set beside a name, with no organisation named in the sentence, on a page whose title names the
     subject: "Jane Roe, co-founder and CTO, leads engineering." on "About Acme" is Acme's CTO; beside
     "Globex" it may be Globex's."""
-    others = [o for o in organisations(s.plain) if not all(_ROLE_WORD.fullmatch(w) for w in o.split())]  # "CTO" read as one
-    if others or not mentions_subject(q, s.passage.title or ""):
+    if _organisations_named(s.plain) or not mentions_subject(q, s.passage.title or ""):
         return False
     return apposed_to_name(s.plain, term_word(q, exact=True))
+
+
+def _organisations_named(sentence: str) -> list[str]:
+    """The organisations the recogniser names, less a role it reads as one ("Jane Roe: CFO")."""
+    return [o for o in organisations(sentence) if not all(_ROLE_WORD.fullmatch(w) for w in o.split())]
 
 
 def about_the_asked_thing(q: Question, s: Sentence, things: list[str]) -> bool:

@@ -9,6 +9,7 @@ from functools import cache, lru_cache
 
 from cikb.answer.entities import irregular_base
 from cikb.core import sentences as sentence_splitter
+from cikb.core.vocabulary import CHIEF_TITLES
 from breame.spelling import get_american_spelling
 from py_rust_stemmers import SnowballStemmer
 
@@ -120,11 +121,7 @@ _NOT_FOUNDING = [
 
 
 # C-suite titles in full are their acronyms: "Chief Financial Officer" is the CFO, never the CEO ("chief").
-_CHIEF_OFFICER = re.compile(r"\bchief\s+(executive|financial|technology|technical|operating|marketing|product|revenue|information|"
-                            r"people|legal|data|security|commercial|strategy|customer)\s+officer\b", re.I)
-_CHIEF_ACRONYMS = {"executive": "CEO", "financial": "CFO", "technology": "CTO", "technical": "CTO", "operating": "COO",
-                   "marketing": "CMO", "product": "CPO", "revenue": "CRO", "information": "CIO", "people": "CPO",
-                   "legal": "CLO", "data": "CDO", "security": "CSO", "commercial": "CCO", "strategy": "CSO", "customer": "CCO"}
+_CHIEF_OFFICER = re.compile(rf"\bchief\s+({'|'.join(CHIEF_TITLES)})\s+officer\b", re.I)
 # A title in brackets after a name is no aside: "Jane Smith (CEO) and Raj Patel (CTO)", "Jo Lee (Chief of Staff)",
 # "Sam Park (Head of Engineering)": a phrase of a few words, without digits, that holds a word of an office
 _OFFICE_WORD = (r"(?:co-?)?(?:founder|ceo|cto|cfo|coo|cmo|cpo|cro|cio|president|vp|chair(?:man|woman|person)?|director|"
@@ -138,6 +135,12 @@ _BRACKETED_NAME_OF_PRONOUN = re.compile(
     r"\b(I|[Ww]e|[Hh]e|[Ss]he)\s+\(([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,3})\)")
 
 
+def short_titles(text: str) -> str:
+    """C-suite titles written in full as their acronyms ("Chief Financial Officer" -> "CFO"): a question and the
+    sentences it is matched to are read in the same words."""
+    return _CHIEF_OFFICER.sub(lambda m: CHIEF_TITLES[m.group(1).lower()].upper(), text)
+
+
 def plain(sentence: str) -> str:
     """The sentence as the reader reads it: asides in parentheses and relative clauses dropped (they are about
     something else: "its sister paper (founded in 1821)"), look-alike phrases ("founding member of") reworded."""
@@ -145,7 +148,7 @@ def plain(sentence: str) -> str:
     text = _BRACKETED_TITLE.sub(r", \1,", text)
     text = _BRACKETED_NAME_OF_PRONOUN.sub(r"\1, \2,", text)
     text = _BRACKETED_IDENTIFIER.sub(r", \1,", text)
-    text = _CHIEF_OFFICER.sub(lambda m: _CHIEF_ACRONYMS[m.group(1).lower()], text)
+    text = short_titles(text)
     text = _PARENTHESIS.sub("", text)
     text = _RELATIVE_CLAUSE.sub("", text)
     text = _REDUCED_RELATIVE.sub(lambda m: m.group() if _names_only(text[:m.start()]) else "", text)

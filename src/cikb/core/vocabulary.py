@@ -11,7 +11,17 @@ from __future__ import annotations
 
 from functools import cache
 
+from py_rust_stemmers import SnowballStemmer
+
 RELATED_WEIGHT = 0.5
+
+# C-suite titles by the word after "Chief", and their acronyms (English usage): a team card writes "Chief Financial
+# Officer" where a question asks for the CFO. The reader reads the title as its acronym; retrieval adds the title's
+# words to a question that asks by the acronym.
+CHIEF_TITLES = {"executive": "ceo", "financial": "cfo", "technology": "cto", "technical": "cto", "operating": "coo",
+                "marketing": "cmo", "product": "cpo", "revenue": "cro", "information": "cio", "people": "cpo",
+                "legal": "clo", "data": "cdo", "security": "cso", "commercial": "cco", "strategy": "cso",
+                "customer": "cco"}
 
 EQUIVALENT_STEMS = (
     frozenset({"found", "founder", "cofound", "co-found", "establish", "form", "creat", "set-up"}),
@@ -86,5 +96,15 @@ def match_weight(term: str, stems: set[str] | frozenset[str]) -> float:
 
 
 def expansions(term: str) -> frozenset[str]:
-    """The other words that state a term's relation: its group's other words and its related words."""
-    return (relation(term) | related_stems(term)) - {term}
+    """The other words that state a term's relation: its group's other words, its related words and, for a C-suite
+    acronym, the words of its title written out ("cfo": chief, financi, offic)."""
+    return (relation(term) | related_stems(term) | _title_stems().get(term, frozenset())) - {term}
+
+
+@cache
+def _title_stems() -> dict[str, frozenset[str]]:
+    stemmer = SnowballStemmer("english")
+    titles: dict[str, set[str]] = {}
+    for word, acronym in CHIEF_TITLES.items():
+        titles.setdefault(acronym, {"chief", stemmer.stem_word("officer")}).add(stemmer.stem_word(word))
+    return {acronym: frozenset(stems) for acronym, stems in titles.items()}
