@@ -674,9 +674,21 @@ def _objects_of(verb, direct: tuple[str, ...]) -> list:  # noqa: ANN001 - spaCy 
 def counted_in_question(question: str) -> str | None:
     """The noun a "how many" question counts, as the trained parser reads it: "How many employees were in the
     factories?" -> employees; None without one ("How many does Acme employ?")."""
+    noun = _counted_token(question)
+    return noun.text if noun is not None else None
+
+
+def kind_of_counted(question: str) -> list[str]:
+    """The nouns that narrow what a "how many" question counts, as the trained parser reads them: "How many
+    vacation days ..." -> [vacation] (not any days); none for "How many employees ..."."""
+    noun = _counted_token(question)
+    return [c.text for c in noun.children if c.dep_ == "compound"] if noun is not None else []
+
+
+def _counted_token(question: str):  # noqa: ANN202 - a spaCy Token or None
     for token in _parsed(question):
         if token.text.lower() == "many" and token.head.tag_.startswith("NN") and token.head.i > token.i:
-            return token.head.text
+            return token.head
     return None
 
 

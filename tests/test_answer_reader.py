@@ -674,6 +674,14 @@ def test_a_count_states_a_headcount_by_the_noun_it_counts() -> None:
     assert plus.answer is not None and plus.answer.value == "200"
 
 
+def test_a_count_of_the_asked_noun_without_the_noun_that_narrows_it_is_no_answer() -> None:
+    q = read_question("How many vacation days do Brightwater Labs employees get?", None, "Brightwater Labs")
+    trial = "Brightwater Labs employees get a 30-day trial key to test the Pro plan."  # days, of no vacation
+    assert read(q, [Passage(trial, 0, 1, "About Brightwater Labs")]).answer is None
+    stated = read(q, [Passage("Brightwater Labs employees get 25 vacation days a year.", 0, 1, "About Brightwater Labs")])
+    assert stated.answer is not None and stated.answer.value == "25"
+
+
 def test_a_partner_named_after_with_or_from_is_tied_to_the_predicate() -> None:
     # The question's date is not in the sentence (the post's date says it), so only the tie to the predicate answers.
     q = read_question("Which organisation did Brightwater Labs announce a collaboration with in April 2015?", None,

@@ -13,7 +13,8 @@ from typing import Literal
 
 from cikb.answer.entities import (
     FIRST_PERSON, KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of,
-    counted_in_question, counted_noun, defines, governing_parties, in_the_predicate, modifies_a_noun, names_a_person,
+    counted_in_question, counted_noun, defines, governing_parties, in_the_predicate, kind_of_counted, modifies_a_noun,
+    names_a_person,
     only_beside_the_main_clause, only_intended, party_extents, predicate_subjects, said_of_the_past,
     said_of_the_reader, stated_as_own, stranded_preposition, told_in_the_past, vetoed,
 )
@@ -254,8 +255,11 @@ def _counting_the_asked_noun(q: Question, sentence: str, found: list[Span]) -> l
 
 
 def _counts_what_is_asked(q: Question, sentence: str, span: Span) -> bool:
-    """A count of something the question does not ask about is no answer to it."""
-    return _counts_asked(q, sentence, span) is not False
+    """A count of something the question does not ask about is no answer to it, nor one in a sentence without the
+    noun that narrows what is counted ("a 30-day trial" for "How many vacation days ...")."""
+    stems = stems_in(sentence)
+    narrowed = all(any(match_weight(t, stems) > 0 for t in stems_of(kind)) for kind in kind_of_counted(q.text))
+    return narrowed and _counts_asked(q, sentence, span) is not False
 
 
 def _counts_a_related_word(q: Question, sentence: str, span: Span) -> bool:
