@@ -534,6 +534,12 @@ def names(sentence: str) -> list[str]:
     return [sentence[a:b] for a, b, label in entities(sentence) if label in _NAMES]
 
 
+def nominal_words(text: str) -> list[str]:
+    """The nouns and adjectives of ``text`` (lowercased), as the trained tagger reads them: what a question names,
+    not what it does ("How can I reach Acme's legal team?" -> legal, team)."""
+    return [t.text.lower() for t in _parsed(text) if t.tag_.startswith(("NN", "JJ"))]
+
+
 def asked_noun(question: str) -> str | None:
     """The noun a question's "which" or "what" qualifies, as the trained parser reads it: "Under which licence is
     Acme released?" -> licence; "What does Acme sell?" -> None ("what" is the object itself)."""

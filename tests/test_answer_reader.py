@@ -674,6 +674,20 @@ def test_a_count_states_a_headcount_by_the_noun_it_counts() -> None:
     assert plus.answer is not None and plus.answer.value == "200"
 
 
+def test_an_address_for_another_purpose_is_no_answer_where_the_company_gives_several() -> None:
+    q = read_question("What is the email address of Brightwater Labs' legal team?", None, "Brightwater Labs")
+    people = ("If you have questions for the People Team, email people@brightwater.example, and for the Talent Team, "
+              "email talent@brightwater.example.")
+    reading = read(q, [Passage(people, 0, 1, "Handbook | Brightwater Labs", own_site=True)])
+    assert reading.answer is None and reading.unsure is not None  # related reading, not the legal team's address
+    legal = "Questions for the legal team go to legal@brightwater.example."
+    reading = read(q, [Passage(people + " " + legal, 0, 1, "Handbook | Brightwater Labs", own_site=True)])
+    assert reading.answer is not None and reading.answer.value == "legal@brightwater.example"
+    # Where the company gives one address, it serves every purpose: the question's purpose need not be repeated.
+    one = read(q, [Passage("Email: hello@brightwater.example", 0, 1, "Contact | Brightwater Labs", own_site=True)])
+    assert one.answer is not None and one.answer.value == "hello@brightwater.example"
+
+
 def test_a_count_of_the_asked_noun_without_the_noun_that_narrows_it_is_no_answer() -> None:
     q = read_question("How many vacation days do Brightwater Labs employees get?", None, "Brightwater Labs")
     trial = "Brightwater Labs employees get a 30-day trial key to test the Pro plan."  # days, of no vacation

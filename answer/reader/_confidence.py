@@ -14,8 +14,7 @@ from typing import Literal
 from cikb.answer.entities import (
     FIRST_PERSON, KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of,
     counted_in_question, counted_noun, defines, governing_parties, in_the_predicate, kind_of_counted, modifies_a_noun,
-    names_a_person,
-    only_beside_the_main_clause, only_intended, party_extents, predicate_subjects, said_of_the_past,
+    names_a_person, nominal_words, only_beside_the_main_clause, only_intended, party_extents, predicate_subjects, said_of_the_past,
     said_of_the_reader, stated_as_own, stranded_preposition, told_in_the_past, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
@@ -690,6 +689,9 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         # holds as much of the question may give another one (a contact page's addresses each serve a purpose: "the
         # business development team" picks one).
         others = {s.spans[0].key for s in candidates if s.about_subject and s.coverage >= best.coverage} - {best_key}
+        several = {span.key for s in candidates if s.about_subject for span in s.spans} - {best_key}
+        if q.kind == "contact" and several and _purpose_unsaid(q, best):
+            return "low"  # "the legal team's e-mail": "questions for the People Team: email people@..." is another's
         return "medium" if best.about_subject and not others and not best.negated else "low"
     if q.kind == "place" and is_postal_address(span.text):
         # A whole postal address states its own kind, like an e-mail address: the sentence need only be the
@@ -718,6 +720,15 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     if best.coverage >= 0.5 and best.about_subject and tight and not rivals:
         return "medium"
     return "low"
+
+
+def _purpose_unsaid(q: Question, s: Sentence) -> bool:
+    """A contact question names what the contact is for by its nouns and adjectives besides the contact's own words
+    ("the legal team's e-mail address", "the press contact"); the sentence does not hold one of them. (Where the
+    company gives one address, that one serves every purpose.)"""
+    named = {t for word in nominal_words(q.text) for t in stems_of(word)}
+    stems = reading_stems(q, s)
+    return any(t in named and match_weight(t, stems) == 0 for t in q.terms)
 
 
 _NOW = frozenset({"current", "currently", "now", "today", "presently"})

@@ -172,7 +172,7 @@ def _kind_stems(q: Question, s: Sentence) -> set[str]:
     if q.kind == "contact":
         if not contact_spans(q, s.plain):
             return s.stems
-        return s.stems | set().union(*(stems_of(w) for w in CONTACT_ASKED[q.contact or "web"]))
+        return s.stems | {"contact"} | set().union(*(stems_of(w) for w in CONTACT_ASKED[q.contact or "web"]))
     if q.kind == "identifier" and identifier_spans(q, s.plain):
         return s.stems | stems_in(" ".join(q.identifier))  # "UEI: F1QZ..." names the unique entity identifier
     if q.kind == "place" and holds_postal_address(s.plain):
