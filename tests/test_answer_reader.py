@@ -688,6 +688,18 @@ def test_an_address_for_another_purpose_is_no_answer_where_the_company_gives_sev
     assert one.answer is not None and one.answer.value == "hello@brightwater.example"
 
 
+def test_asked_for_an_address_the_street_outvotes_the_town_said_more_often() -> None:
+    # A town is where the address is, never the address: "Palo Alto, California" said twice does not win over the
+    # one street address (written with a comma before its ZIP code, as many US addresses are).
+    q = read_question("What is Brightwater Labs' office address?", None, "Brightwater Labs")
+    passages = [Passage("Brightwater Labs is based in Palo Alto, California and works remotely.", 0, 1),
+                Passage("The mailing address for Brightwater Labs is in Palo Alto, California.", 1, 2),
+                Passage("Brightwater Labs, Inc. 530 Harbour Avenue, 2nd Floor Palo Alto, CA, 94301", 2, 3,
+                        "Office | Brightwater Labs", own_site=True)]
+    reading = read(q, passages)
+    assert reading.answer is not None and reading.answer.value == "530 Harbour Avenue, 2nd Floor Palo Alto, CA, 94301"
+
+
 def test_a_count_of_the_asked_noun_without_the_noun_that_narrows_it_is_no_answer() -> None:
     q = read_question("How many vacation days do Brightwater Labs employees get?", None, "Brightwater Labs")
     trial = "Brightwater Labs employees get a 30-day trial key to test the Pro plan."  # days, of no vacation

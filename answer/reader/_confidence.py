@@ -77,6 +77,8 @@ def decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answer
     # The best statement of a value counts; other passages stating it add a little. A passage repeating a
     # value is one voice, and a value repeated in passing must not outvote the one sentence that states the fact.
     votes = {k: _vote(list(w.values())) for k, w in weights.items()}
+    if _asks_an_address(q):  # a town is where the address is, never the address: the values with a number vote
+        votes = {k: v for k, v in votes.items() if any(c.isdigit() for c in k)} or votes
     best_key = max(votes, key=lambda k: (votes[k], -candidates.index(support[k][0])))
     if q.kind == "date":
         best_key = _most_precise(best_key, votes, support)
