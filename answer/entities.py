@@ -226,12 +226,15 @@ def _extent(token) -> tuple[int, int]:  # noqa: ANN001 - a spaCy Token
 
 def apposed_to_name(sentence: str, is_role: Callable[[str], bool]) -> bool:
     """A role word set beside a name, as the trained parser reads it: "Jane Roe, co-founder and CTO, leads
-    engineering" (CTO, conjoined with co-founder, in apposition to Jane Roe)."""
+    engineering" (CTO, conjoined with co-founder, in apposition to Jane Roe), or a name beside the role: "signed by
+    the CFO, Jane Roe"."""
     for token in _parsed(sentence):
         if not is_role(token.text):
             continue
         head = _chain_head(token)
         if head.dep_ == "appos" and head.head.tag_ == "NNP":
+            return True
+        if any(c.dep_ == "appos" and c.tag_ == "NNP" for c in token.children):
             return True
     return False
 

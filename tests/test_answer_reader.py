@@ -653,6 +653,18 @@ def test_a_team_card_of_any_chief_officer_names_its_holder(question: str, holder
     assert reading.answer is not None and reading.answer.value == holder
 
 
+def test_a_name_set_beside_a_role_on_the_companys_own_site_holds_it() -> None:
+    q = read_question("Who is the CFO of Brightwater Labs?", None, "Brightwater Labs")
+    said = "The following agreements may also be signed by the CFO, Kim Lee."
+    reading = read(q, [Passage(said, 0, 1, "Company Agreements", own_site=True)])
+    assert reading.answer is not None and reading.answer.value == "Kim Lee"
+    # Off the company's site, on a page that does not name it, the CFO may be anyone's.
+    assert read(q, [Passage(said, 0, 1, "Company Agreements")]).answer is None
+    # A full name in brackets after the office says who holds it (it is no aside to drop).
+    bracketed = read(q, [Passage("Budgets are approved by the CFO (Kim Lee).", 0, 1, "Finance", own_site=True)])
+    assert bracketed.answer is not None and bracketed.answer.value == "Kim Lee"
+
+
 def test_a_chief_officer_written_out_in_the_question_is_asked_by_its_acronym() -> None:
     q = read_question("Who is Brightwater Labs' Chief Operating Officer?", None, "Brightwater Labs")
     assert q.terms == ("coo",) and q.officer

@@ -216,10 +216,10 @@ def on_the_subjects_page(q: Question, s: Sentence) -> bool:
 
 
 def page_role(q: Question, s: Sentence) -> bool:
-    """A role set beside a name, with no organisation named in the sentence, on a page whose title names the
-    subject: "Jane Roe, co-founder and CTO, leads engineering." on "About Acme" is Acme's CTO; beside
+    """A role set beside a name, with no organisation named in the sentence, on the subject's own website or a page
+    whose title names it: "Jane Roe, co-founder and CTO, leads engineering." on "About Acme" is Acme's CTO; beside
     "Globex" it may be Globex's."""
-    if _organisations_named(s.plain) or not mentions_subject(q, s.passage.title or ""):
+    if _organisations_named(s.plain) or not on_the_subjects_page(q, s):
         return False
     return apposed_to_name(s.plain, term_word(q, exact=True))
 

@@ -133,6 +133,8 @@ _BRACKETED_TITLE = re.compile(rf"\s*\((?![^()]*\b(?:formerly|previously|former|e
 # A name in parentheses after a personal pronoun says who the pronoun is, not an aside: "I (Jane Roe) am the CEO".
 _BRACKETED_NAME_OF_PRONOUN = re.compile(
     r"\b(I|[Ww]e|[Hh]e|[Ss]he)\s+\(([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,3})\)")
+# So does a full name in parentheses after an office: "the CEO (Jane Roe) and CFO (John Doe) approve it".
+_BRACKETED_NAME_OF_OFFICE = re.compile(rf"\b((?i:{_OFFICE_WORD}))\s+\(([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){{1,3}})\)")
 
 
 def short_titles(text: str) -> str:
@@ -147,6 +149,7 @@ def plain(sentence: str) -> str:
     text = _imprint_label_in_english(sentence)
     text = _BRACKETED_TITLE.sub(r", \1,", text)
     text = _BRACKETED_NAME_OF_PRONOUN.sub(r"\1, \2,", text)
+    text = _BRACKETED_NAME_OF_OFFICE.sub(r"\1, \2,", text)
     text = _BRACKETED_IDENTIFIER.sub(r", \1,", text)
     text = short_titles(text)
     text = _PARENTHESIS.sub("", text)
