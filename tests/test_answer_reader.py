@@ -665,6 +665,15 @@ def test_a_name_set_beside_a_role_on_the_companys_own_site_holds_it() -> None:
     assert bracketed.answer is not None and bracketed.answer.value == "Kim Lee"
 
 
+@pytest.mark.parametrize("question", ["Who is Brightwater Labs' chief of staff?", "Who was Brightwater Labs' first CEO?"])
+def test_a_card_naming_another_role_is_no_answer(question: str) -> None:
+    # "Jane Roe: CEO" says who the CEO is now, not who the chief of staff ("chief" is a word of the CEO's) or the
+    # first CEO was.
+    page = "### Jane Roe\n\n#### Chief Executive Officer\n\nJane has led teams for years."
+    reading = read(read_question(question, None, "Brightwater Labs"), [Passage(page, 0, 1, "Team", own_site=True)])
+    assert reading.answer is None
+
+
 def test_a_chief_officer_written_out_in_the_question_is_asked_by_its_acronym() -> None:
     q = read_question("Who is Brightwater Labs' Chief Operating Officer?", None, "Brightwater Labs")
     assert q.terms == ("coo",) and q.officer

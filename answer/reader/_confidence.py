@@ -719,9 +719,15 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         return "medium"  # the subject's own passive predicate, in a related word: "Acme was started by Jane Roe"
     if _labelled(q, best, span) and not rivals and (unique or q.kind == "place"):
         return "medium"  # a place's parts ("48 Quay Street, Bristol", "United Kingdom") are one labelled value
-    if best.coverage >= 0.5 and best.about_subject and tight and not rivals:
+    if best.coverage >= 0.5 and best.about_subject and tight and not rivals and _holds_every_role_word(q, best):
         return "medium"
     return "low"
+
+
+def _holds_every_role_word(q: Question, s: Sentence) -> bool:
+    """Asked who holds a role, the sentence holds each of the question's words (or a word of its relation): "Jane
+    Roe: CEO" does not say who the chief of staff is, nor who the first CEO was."""
+    return q.kind != "person" or not q.officer or all(match_weight(t, s.stems) > 0 for t in q.terms)
 
 
 def _purpose_unsaid(q: Question, s: Sentence) -> bool:
