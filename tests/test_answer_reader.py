@@ -674,6 +674,19 @@ def test_a_card_naming_another_role_is_no_answer(question: str) -> None:
     assert reading.answer is None
 
 
+def test_a_job_title_names_no_person_and_no_body() -> None:
+    # "Head Systems Administrator at ..." and "Software Engineering Intern at Globex" are jobs, not who holds one; a
+    # head of a department is a person, so the bodies named beside them (Globex) are no answer either.
+    q = read_question("Who is the head of engineering at Brightwater Labs?", None, "Brightwater Labs")
+    assert q.officer
+    bio = ("Previously he was a Software Engineering Intern at Globex, and Head Systems Administrator at the "
+           "Harbour Radio Society.")
+    assert read(q, [Passage(bio, 0, 1, "Team | Brightwater Labs", own_site=True)]).answer is None
+    card = read(q, [Passage("### Ana Ruiz\n\n#### Head of Engineering\n\nAna builds filters.", 0, 1, "Team",
+                            own_site=True)])
+    assert card.answer is not None and card.answer.value == "Ana Ruiz"
+
+
 def test_a_chief_officer_written_out_in_the_question_is_asked_by_its_acronym() -> None:
     q = read_question("Who is Brightwater Labs' Chief Operating Officer?", None, "Brightwater Labs")
     assert q.terms == ("coo",) and q.officer

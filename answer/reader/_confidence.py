@@ -29,7 +29,7 @@ from cikb.answer.reader._spans import (
     overlap, spans, yearless_dates,
 )
 from cikb.answer.reader._scoring import (
-    Sentence, doers_of_the_subject, nearest_span, on_the_subjects_page, reading_stems,
+    Sentence, asked_part, doers_of_the_subject, nearest_span, on_the_subjects_page, reading_stems,
 )
 
 Confidence = Literal["high", "medium", "low", "none"]
@@ -726,8 +726,10 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
 
 def _holds_every_role_word(q: Question, s: Sentence) -> bool:
     """Asked who holds a role, the sentence holds each of the question's words (or a word of its relation): "Jane
-    Roe: CEO" does not say who the chief of staff is, nor who the first CEO was."""
-    return q.kind != "person" or not q.officer or all(match_weight(t, s.stems) > 0 for t in q.terms)
+    Roe: CEO" does not say who the chief of staff is, nor who the first CEO was. (A year asked of may be the page's
+    date: "Who was Acme's CEO in 2019?" is answered by a 2019 post that names no year.)"""
+    words = [t for t in q.terms if not t.isdigit()]
+    return q.kind != "person" or not q.officer or all(match_weight(t, s.stems) > 0 for t in words)
 
 
 def _purpose_unsaid(q: Question, s: Sentence) -> bool:
@@ -793,7 +795,7 @@ def _done_by_another(q: Question, s: Sentence, span: Span) -> bool:
 def another_holds_role(roles: list[RoleStatement], q: Question) -> bool:
     """An officer's role that the parse gives to another body and never to the subject: "Globex appoints Jane Roe
     as CEO", "Jane Roe joins Globex as CTO", "Globex CEO Jane Roe" do not name the subject's officer."""
-    owners = [r.owner for r in roles if r.owner]
+    owners = [r.owner for r in roles if r.owner and not asked_part(q, r.owner)]  # not "Head of Engineering"
     return bool(owners) and not any(owned_by_subject(q, o) for o in owners)
 
 

@@ -168,6 +168,12 @@ def doers_of_the_subject(q: Question, sentence: str) -> list[tuple[int, int]]:
     return [(start, end) for start, end, done_to in doers if mentions_subject(q, done_to)]
 
 
+def asked_part(q: Question, owner: str) -> bool:
+    """The question names the owner as the part of the company it asks of: "engineering" in "Who is the head of
+    engineering at Acme?"."""
+    return all(word.lower() in q.keywords for word in owner.split())
+
+
 def _kind_stems(q: Question, s: Sentence) -> set[str]:
     if q.kind == "contact":
         if not contact_spans(q, s.plain):
@@ -191,7 +197,8 @@ def _role_stems(q: Question, s: Sentence) -> set[str]:
         if not (m.group("owner") and mentions_subject(q, m.group("owner"))):
             window = " ".join(s.plain[m.end():].split(" ")[:4])  # "Their Co-founder and CEO, Markus ..."
             others += [(m.end() + r.start(), m.end() + r.end()) for r in _ROLE_WORD.finditer(window)]
-    others += [m.span("role") for m in _OWNER_AFTER.finditer(s.plain) if not mentions_subject(q, m.group("owner"))]
+    others += [m.span("role") for m in _OWNER_AFTER.finditer(s.plain)  # not the part asked of: "Head of Engineering"
+               if not mentions_subject(q, m.group("owner")) and not asked_part(q, m.group("owner"))]
     if not others:
         return s.stems
     rest = s.plain

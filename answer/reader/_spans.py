@@ -540,8 +540,8 @@ def _person_spans(q: Question, sentence: str) -> list[Span]:
         if _word_before(sentence, start) in _ARTICLES:
             continue  # "the Engineering Culture", "our Year-End Letter": a person's name takes no article
         if any(w.lower() in _ORG_HEADS or w.lower() in GENERIC_NAME_WORDS or w.lower() in _EVENT_WORDS
-               or w.lower() in _DEPARTMENT_WORDS for w in words):
-            continue  # "United Nations", "Spanish Civil War", "Donor Development" name no person
+               or w.lower() in _DEPARTMENT_WORDS or _is_occupation(w) for w in words):
+            continue  # "United Nations", "Spanish Civil War", "Donor Development", "Data Engineer" name no person
         name = " ".join(words)
         found.append(Span(name, start, normal(name)))
     return _merge_list(sentence, found)
@@ -578,6 +578,15 @@ _EVENT_WORDS = frozenset("war wars cup championship championships games olympics
 _DEPARTMENT_WORDS = frozenset("development marketing sales engineering operations communications partnerships "
                               "relations resources support research product products design finance legal "
                               "team teams department division office".split())
+# Occupations: a job title on a team card ("Staff User Researcher", "Head Systems Administrator") names no person.
+_OCCUPATION_WORDS = frozenset(
+    "administrator analyst architect assistant associate consultant coordinator designer developer engineer intern "
+    "programmer recruiter researcher scientist specialist strategist technician writer accountant attorney "
+    "lawyer advisor adviser".split())
+
+
+def _is_occupation(word: str) -> bool:
+    return word.lower().removesuffix("s") in _OCCUPATION_WORDS
 
 
 def _org_spans(q: Question, sentence: str) -> list[Span]:
@@ -593,6 +602,8 @@ def _org_spans(q: Question, sentence: str) -> list[Span]:
             words = words[:-1]
         if not words or {w.lower() for w in words} <= set(q.subject_terms) | LEGAL_SUFFIXES:
             continue
+        if _is_occupation(words[-1]):
+            continue  # "Head Systems Administrator", "Software Engineering Intern": a job title, no body
         if set(q.subject_terms) and _spells_acronym(words, q.subject_acronyms):
             continue  # "Internet Security Research Group" asked of as "ISRG" is the subject, not who funds it
         is_org = len(words) >= 2 and any(w.lower() in _ORG_HEADS for w in words) or (len(words) == 1 and words[0].isupper() and len(words[0]) > 1)
