@@ -665,7 +665,8 @@ def test_a_name_set_beside_a_role_on_the_companys_own_site_holds_it() -> None:
     assert bracketed.answer is not None and bracketed.answer.value == "Kim Lee"
 
 
-@pytest.mark.parametrize("question", ["Who is Brightwater Labs' chief of staff?", "Who was Brightwater Labs' first CEO?"])
+@pytest.mark.parametrize("question", ["Who is Brightwater Labs' chief of staff?",
+                                      "Who was Brightwater Labs' first CEO?"])
 def test_a_card_naming_another_role_is_no_answer(question: str) -> None:
     # "Jane Roe: CEO" says who the CEO is now, not who the chief of staff ("chief" is a word of the CEO's) or the
     # first CEO was.
@@ -738,7 +739,8 @@ def test_a_count_of_the_asked_noun_without_the_noun_that_narrows_it_is_no_answer
     q = read_question("How many vacation days do Brightwater Labs employees get?", None, "Brightwater Labs")
     trial = "Brightwater Labs employees get a 30-day trial key to test the Pro plan."  # days, of no vacation
     assert read(q, [Passage(trial, 0, 1, "About Brightwater Labs")]).answer is None
-    stated = read(q, [Passage("Brightwater Labs employees get 25 vacation days a year.", 0, 1, "About Brightwater Labs")])
+    stated = read(q, [Passage("Brightwater Labs employees get 25 vacation days a year.", 0, 1,
+                              "About Brightwater Labs")])
     assert stated.answer is not None and stated.answer.value == "25"
 
 

@@ -14,8 +14,8 @@ from typing import Literal
 from cikb.answer.entities import (
     FIRST_PERSON, KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of,
     counted_in_question, counted_noun, defines, governing_parties, in_the_predicate, kind_of_counted, modifies_a_noun,
-    names_a_person, nominal_words, only_beside_the_main_clause, only_intended, party_extents, predicate_subjects, said_of_the_past,
-    said_of_the_reader, stated_as_own, stranded_preposition, told_in_the_past, vetoed,
+    names_a_person, nominal_words, only_beside_the_main_clause, only_intended, party_extents, predicate_subjects,
+    said_of_the_past, said_of_the_reader, stated_as_own, stranded_preposition, told_in_the_past, vetoed,
 )
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
@@ -691,7 +691,7 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         # holds as much of the question may give another one (a contact page's addresses each serve a purpose: "the
         # business development team" picks one).
         others = {s.spans[0].key for s in candidates if s.about_subject and s.coverage >= best.coverage} - {best_key}
-        several = {span.key for s in candidates if s.about_subject for span in s.spans} - {best_key}
+        several = {other.key for s in candidates if s.about_subject for other in s.spans} - {best_key}
         if q.kind == "contact" and several and _purpose_unsaid(q, best):
             return "low"  # "the legal team's e-mail": "questions for the People Team: email people@..." is another's
         return "medium" if best.about_subject and not others and not best.negated else "low"

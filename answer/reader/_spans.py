@@ -53,7 +53,8 @@ _NAME_RE = re.compile(rf"\b{_NAME_PART}(?:\s+(?:{_NAME_PART}|de|van|von|der|da|d
 _ORG_RE = re.compile(
     r"\b(?:[A-Z][\w'’&.\-]*|[A-Z]{2,})(?:\s+(?:of|for|and|on|the|de|&)?\s*(?:[A-Z][\w'’&.\-]*|[A-Z]{2,}))*"
 )
-_ADDRESS_RE = re.compile(r"\b(?:PO Box|P\.O\. Box|\d{1,5})\s+[A-Z0-9][^.;:\n]{3,80}?,\s*[A-Z]{2},?\s+\d{5}(?:-\d{4})?(?:,\s*[A-Z][A-Za-z]+)?")
+_ADDRESS_RE = re.compile(  # a comma may stand before the ZIP code: "Palo Alto, CA, 94301"
+    r"\b(?:PO Box|P\.O\. Box|\d{1,5})\s+[A-Z0-9][^.;:\n]{3,80}?,\s*[A-Z]{2},?\s+\d{5}(?:-\d{4})?(?:,\s*[A-Z][A-Za-z]+)?")
 _STREET_RE = re.compile(r"\b\d{1,5}\s+(?:[A-Z][\w'’.\-]*\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Place|Boulevard|Blvd|Lane|Way|Drive|Square|Plaza)\b\.?(?:,\s*[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*)?")
 def holds_postal_address(sentence: str) -> bool:
     return bool(POSTAL_RE.search(sentence) or _ADDRESS_RE.search(sentence))

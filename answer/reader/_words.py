@@ -134,7 +134,8 @@ _BRACKETED_TITLE = re.compile(rf"\s*\((?![^()]*\b(?:formerly|previously|former|e
 _BRACKETED_NAME_OF_PRONOUN = re.compile(
     r"\b(I|[Ww]e|[Hh]e|[Ss]he)\s+\(([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,3})\)")
 # So does a full name in parentheses after an office: "the CEO (Jane Roe) and CFO (John Doe) approve it".
-_BRACKETED_NAME_OF_OFFICE = re.compile(rf"\b((?i:{_OFFICE_WORD}))\s+\(([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){{1,3}})\)")
+_BRACKETED_NAME_OF_OFFICE = re.compile(
+    rf"\b((?i:{_OFFICE_WORD}))\s+\(([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){{1,3}})\)")
 
 
 def short_titles(text: str) -> str:
