@@ -207,7 +207,8 @@ def main() -> None:
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="cikb-bench-ask-"))
     settings = bench_settings(data_dir, args.pages)
     totals = {"tuned": Scores(), "held-out": Scores(), "extra": Scores()}
-    extras = [Site(Path(folder).name, company, "extra", Path(folder), Path(facts)) for company, folder, facts in args.extra]
+    # An extra site is reported by its company's name: its folder may be named like another's ("acme/site").
+    extras = [Site(company, company, "extra", Path(folder), Path(facts)) for company, folder, facts in args.extra]
     lines = []
     for site in [*(SITES[name] for name in args.sites), *extras]:
         name = site.name
