@@ -688,6 +688,12 @@ def test_a_job_title_names_no_person_and_no_body() -> None:
     assert card.answer is not None and card.answer.value == "Ana Ruiz"
 
 
+def test_a_counsel_is_a_person_not_the_body_whose_name_shares_a_word() -> None:
+    q = read_question("Who is Brightwater Labs' general counsel?", None, "Brightwater Labs")
+    said = "Brightwater Labs is a team of designers and engineers within the General Services Administration."
+    assert read(q, [Passage(said, 0, 1, "About Brightwater Labs", own_site=True)]).answer is None
+
+
 def test_a_chief_officer_written_out_in_the_question_is_asked_by_its_acronym() -> None:
     q = read_question("Who is Brightwater Labs' Chief Operating Officer?", None, "Brightwater Labs")
     assert q.terms == ("coo",) and q.officer

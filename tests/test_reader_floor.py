@@ -57,10 +57,10 @@ def test_enrichment_cells_stay_above_the_floor(corpora: Path) -> None:
 
 
 # bench/reader_squad.py on every question of the SQuAD company articles, measured in session 45 (a role's words all
-# held by the sentence that names its holder; a job title names no one): high 223 right of 231 (97%), medium 545
-# right of 738 (193 wrong). The floor keeps high-confidence values >= 95% right and allows a few medium values less
+# held by the sentence that names its holder; a job title names no one; a counsel is a person): high 223 right of
+# 231 (97%), medium 544 right of 737 (193 wrong). The floor keeps high-confidence values >= 95% right and allows a few medium values less
 # right and no more than a few more wrong.
-SQUAD_MEDIUM_RIGHT, SQUAD_MEDIUM_WRONG, SQUAD_EPSILON = 545, 193, 5
+SQUAD_MEDIUM_RIGHT, SQUAD_MEDIUM_WRONG, SQUAD_EPSILON = 544, 193, 5
 
 
 def test_confident_values_on_squad_stay_above_the_floor(corpora: Path) -> None:

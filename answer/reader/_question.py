@@ -90,7 +90,7 @@ _PLACE_WORDS = frozenset("city country state place address town region county he
                          "located location continent".split())
 # Roles only a person holds (an owner or a founder may be an organisation).
 _OFFICER_ROLES = frozenset("ceo cto cfo coo cmo cpo cro cio clo cdo cso cco president chairman chairwoman chairperson "
-                           "director executive chief head manager editor leader".split())
+                           "director executive chief head manager editor leader counsel secretary treasurer".split())
 _CONTACT_WORDS = frozenset("email e-mail phone telephone fax website url homepage".split())
 # Which contact a question asks for, by its words; a sentence holding one counts as holding them.
 CONTACT_ASKED = {"email": frozenset("email e-mail mail address".split()),
