@@ -258,8 +258,9 @@ def _counting_the_asked_noun(q: Question, sentence: str, found: list[Span]) -> l
 def _counts_what_is_asked(q: Question, sentence: str, span: Span) -> bool:
     """A count of something the question does not ask about is no answer to it, nor one in a sentence without the
     noun that narrows what is counted ("a 30-day trial" for "How many vacation days ...")."""
-    stems = stems_in(sentence)
-    narrowed = all(any(match_weight(t, stems) > 0 for t in stems_of(kind)) for kind in kind_of_counted(q.text))
+    kinds = kind_of_counted(q.text)
+    stems = stems_in(sentence) if kinds else set()  # most questions count a bare noun: no sentence stems needed
+    narrowed = all(any(match_weight(t, stems) > 0 for t in stems_of(kind)) for kind in kinds)
     return narrowed and _counts_asked(q, sentence, span) is not False
 
 
