@@ -529,6 +529,13 @@ def test_chief_officers_are_told_apart_and_a_bracketed_title_is_read() -> None:
     assert answer("Who is the CEO of Brightwater Labs?", texts[1]) is None
 
 
+def test_a_chief_officer_with_no_common_acronym_is_not_the_ceo() -> None:
+    # "Chief" names the chief executive only in "Chief Executive (Officer)": a growth officer is not the CEO.
+    text = "In this spotlight we sit down with Josh Lund, the Chief Growth Officer at Brightwater Labs."
+    assert answer("Who is the CEO of Brightwater Labs?", text) is None
+    assert answer("Who is Brightwater Labs' chief growth officer?", text).value == "Josh Lund"
+
+
 @pytest.mark.parametrize(
     ("question", "text", "name"),
     [("Who is Brightwater Labs' Head of Engineering?", "Sam Park (Head of Engineering) joined Brightwater Labs in 2020.",

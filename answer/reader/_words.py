@@ -120,8 +120,9 @@ _NOT_FOUNDING = [
 ]
 
 
-# C-suite titles in full are their acronyms: "Chief Financial Officer" is the CFO, never the CEO ("chief").
-_CHIEF_OFFICER = re.compile(rf"\bchief\s+({'|'.join(CHIEF_TITLES)})\s+officer\b", re.I)
+# C-suite titles in full are their acronyms: "Chief Financial Officer" is the CFO, never the CEO ("chief"). A title
+# with no common acronym ("Chief Growth Officer", "Chief Customer Experience Officer") is its office without "Chief".
+_CHIEF_OFFICER = re.compile(r"\bchief\s+((?:[a-z&-]+\s+){0,2}?[a-z-]+)\s+officer\b", re.I)
 # A title in brackets after a name is no aside: "Jane Smith (CEO) and Raj Patel (CTO)", "Jo Lee (Chief of Staff)",
 # "Sam Park (Head of Engineering)": a phrase of a few words, without digits, that holds a word of an office
 _OFFICE_WORD = (r"(?:co-?)?(?:founder|ceo|cto|cfo|coo|cmo|cpo|cro|cio|president|vp|chair(?:man|woman|person)?|director|"
@@ -141,7 +142,13 @@ _BRACKETED_NAME_OF_OFFICE = re.compile(
 def short_titles(text: str) -> str:
     """C-suite titles written in full as their acronyms ("Chief Financial Officer" -> "CFO"): a question and the
     sentences it is matched to are read in the same words."""
-    return _CHIEF_OFFICER.sub(lambda m: CHIEF_TITLES[m.group(1).lower()].upper(), text)
+    return _CHIEF_OFFICER.sub(_short_title, text)
+
+
+def _short_title(match: re.Match[str]) -> str:
+    office = match.group(1)
+    acronym = CHIEF_TITLES.get(office.lower())
+    return acronym.upper() if acronym else f"{office} {match.group()[-7:]}"  # "Growth Officer", as written
 
 
 def plain(sentence: str) -> str:
