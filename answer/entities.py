@@ -531,6 +531,19 @@ def organisations(sentence: str) -> list[str]:
     return [sentence[a:b] for a, b, label in entities(sentence) if label == "ORG"]
 
 
+def is_a_persons_name(text: str) -> bool:
+    """``text`` (a page's title: "Jane Roe", "Jane Roe | Acme") is one person's name as the recogniser reads it, in two
+    words or more, none of them a small word (the small model reads "Hire Us" as a person)."""
+    head = re.split(r"\s+[|\u2013\u2014-]\s+", text.strip(), maxsplit=1)[0]
+    found = [(a, b) for a, b, label in entities(head) if label == "PERSON"]
+    words = head.split()
+    return (found == [(0, len(head))] and len(words) >= 2
+            and not any(w.lower() in _SMALL_WORDS for w in words))
+
+
+_SMALL_WORDS = frozenset("us we our me my you your it its the a an and of to for at in on with".split())
+
+
 def names(sentence: str) -> list[str]:
     """Every name the entity recogniser finds in ``sentence``: people, organisations, places, products... (the
     small model often reads a company as a product or a place, so a name of any kind counts)."""

@@ -5,6 +5,8 @@ libphonenumber."""
 
 from __future__ import annotations
 
+import pytest
+
 from answer_helpers import retrieval
 from cikb.answer import ABSTENTION, Answerer
 from cikb.answer.reader import Passage, read, read_question
@@ -123,6 +125,60 @@ def test_a_labelled_address_of_any_country_is_the_whole_value_after_its_label():
     reading = read(q, [line])
     assert reading.answer is not None and reading.answer.confidence == "medium"
     assert reading.answer.value == "Keizersgracht 123, 1015 CJ Amsterdam, The Netherlands"
+
+
+# --- Team cards, footers and profile pages on the company's own website -------------------------------------------
+
+
+def _own_page(question: str, title: str, *lines: str, company: str = "Acme Corp"):
+    return read(read_question(question, None, company),
+                [Passage(line, rank, rank, title, own_site=True) for rank, line in enumerate(lines, start=1)])
+
+
+@pytest.mark.parametrize(
+    ("question", "card", "name"),
+    [("Who is the CFO of Acme Corp?", "Ernie Ramos — Co-Founder / CFO", "Ernie Ramos"),  # "Co-Founder / CFO" no org
+     ("Who is Acme Corp's Chief Delivery Officer?", "Josh Lund — Chief Delivery Officer", "Josh Lund")],
+)
+def test_a_team_cards_role_on_the_companys_own_page_is_the_companys(question: str, card: str, name: str):
+    reading = _own_page(question, "About Us", card)
+    assert reading.answer is not None and reading.answer.value == name
+    assert reading.answer.confidence == "medium"
+
+
+def test_on_its_own_website_the_companys_legal_name_may_hold_a_word_more():
+    question = "What is the legal name of Acme?"
+    reading = _own_page(question, "Home", "Copyright © 2026 Acme Software Applications, Inc.", company="Acme")
+    assert reading.answer is not None and reading.answer.value == "Acme Software Applications, Inc."
+    # Elsewhere "Acme Robotics Inc." may be another company.
+    news = read(read_question(question, None, "Acme"), [Passage("Acme Robotics Inc. builds arms.", 1, 1, "News")])
+    assert news.answer is None
+
+
+def test_a_postal_address_alone_on_the_companys_page_is_its_address():
+    reading = _own_page("What is the mailing address of Acme Corp?", "Facts about Acme Corp",
+                        "3527 Mt Diablo Blvd, Unit 269, Lafayette, CA 94549")
+    assert reading.answer is not None and reading.answer.value == "3527 Mt Diablo Blvd, Unit 269, Lafayette, CA 94549"
+    assert reading.answer.confidence == "medium"
+
+
+def test_a_code_after_its_label_on_the_companys_page_is_its_identifier():
+    reading = _own_page("What is Acme Corp's CAGE code?", "Get in touch", "Cage Code 79H77")
+    assert reading.answer is not None and (reading.answer.value, reading.answer.confidence) == ("79H77", "medium")
+
+
+def test_a_label_line_on_a_team_members_page_is_the_persons_not_the_companys():
+    reading = _own_page("Where is Acme Corp headquartered?", "Aaron Pava", "Location: San Mateo, Alajuela, Costa Rica")
+    assert reading.answer is None
+
+
+def test_a_contact_line_that_names_the_company_only_in_its_domain_is_no_rival():
+    # A press release's media contact ("214.697.3123, jo.roe@acme.example") is a person's, not the company's number.
+    reading = read(read_question("What is the phone number of Acme?", None, "Acme"),
+                   [Passage("Phone: (510) 408-7510", 1, 1, "Hire Us", own_site=True),
+                    Passage("214.697.3123, jo.roe@acme.example", 2, 2, "Acme expands", own_site=True)])
+    assert reading.answer is not None and reading.answer.value == "(510) 408-7510"
+    assert reading.answer.confidence == "medium"
 
 
 # --- Which page is newer (issue 23: "an old office given for the current one") ------------------------------------

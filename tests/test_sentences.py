@@ -70,6 +70,14 @@ def test_a_heading_followed_directly_by_a_deeper_one_is_read_as_one_card_on_requ
     assert "Jane Roe: Chief Executive Officer" not in split_sentences(TEAM_PAGE, min_words=4)
 
 
+def test_a_short_heading_over_a_value_alone_is_a_label_line_and_a_coded_line_is_kept() -> None:
+    box = "#### Cage Code\n\n79H77\n\n#### Founded\n\n2014\n\n## Milestones\n\n2016\n\nWe opened an office in Lyon."
+    assert split_sentences(box, min_words=4, cards=True) == ["Cage Code: 79H77", "Founded: 2014",
+                                                               "We opened an office in Lyon."]
+    # A label of a word or two and a code, without a colon, states a fact in few words; "Page 2" does not.
+    assert split_sentences("EIN 12-3456789\n\nPage 2", min_words=4) == ["EIN 12-3456789"]
+
+
 def test_headings_with_prose_between_or_of_section_length_are_no_card() -> None:
     assert split_sentences("## Products\n\nWe make anvils.\n\n### Anvils\n\nHeavy ones.", cards=True) == [
         "We make anvils.", "Heavy ones."]

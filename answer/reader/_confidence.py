@@ -285,7 +285,7 @@ def states_question(q: Question, s: Sentence) -> bool:
         return True  # "Roe joins from Globex": an answer read for the officer the reader found (reader.read)
     if not s.about_subject or s.negated:
         return False
-    if q.legal_name and _names_legal_form(q, s.plain):
+    if q.legal_name and _names_legal_form(q, s):
         return True  # the terms' or the imprint's own line ("Acme Inc. operates acme.example"), legal text or not
     if s.boilerplate:
         return False
@@ -325,7 +325,7 @@ def states_by_form(q: Question, s: Sentence) -> bool:
     """The sentence states what is asked by its form, whatever its words: what the subject is (:func:`defines_subject`),
     or its legal name, the subject's name with a legal form after it ("Acme Inc. operates acme.example"), or a name it
     had, said of its renaming ("Globex Labs is now Acme")."""
-    return (defines_subject(q, s) or (q.legal_name and _names_legal_form(q, s.plain))
+    return (defines_subject(q, s) or (q.legal_name and _names_legal_form(q, s))
             or (q.former_name and bool(former_names(q, s.text, _said_of_the_subject(q, s))))
             or (bool(q.investors) and _names_investors(q, s))
             or (q.customers and _names_customers(q, s)) or (q.board and _names_board_joiners(q, s))
@@ -346,25 +346,29 @@ def _investors_asked_of(q: Question, s: Sentence) -> list[Span]:
     return names if names and _about_the_subjects_funding(q, s) else []
 
 
-def _names_legal_form(q: Question, text: str) -> bool:
-    return _legal_name_in(q, text) is not None
+def _names_legal_form(q: Question, s: Sentence) -> bool:
+    return _legal_name_in(q, s.plain, own_site=s.passage.own_site) is not None
 
 
 _DOTTED_FORMS = frozenset({"inc", "ltd", "corp", "co"})  # legal forms written with their full stop ("Acme Inc.")
 
 
-def _legal_name_in(q: Question, text: str) -> str | None:
-    """The subject's name with a legal form right after it, as the text writes it ("Acme Ltd"), or None."""
+def _legal_name_in(q: Question, text: str, *, own_site: bool = False) -> str | None:
+    """The subject's name with a legal form right after it, as the text writes it ("Acme Ltd"), or None. On the
+    company's own website a word or two may come between ("Acme Software GmbH" in its imprint or copyright line: the
+    site's owner); elsewhere "Acme Robotics Inc." may be another company."""
     name = r"\W+".join(re.escape(w) for w in q.subject_words)
     if not name:
         return None
-    for m in re.finditer(rf"(?<!\w){name},?\s+([A-Za-z][A-Za-z.]*)", text, re.IGNORECASE):
-        written = m.group(1)
-        if written.lower().replace(".", "") not in LEGAL_SUFFIXES:
-            continue
-        bare = written.rstrip(".")  # a full stop after "GmbH" ends the sentence; "Inc." and "B.V." keep theirs
-        form = written if "." in bare or bare.lower() in _DOTTED_FORMS else bare
-        return text[m.start():m.start(1)] + form
+    for between in range(3 if own_site else 1):
+        words = rf"(?-i:(?:\s+[A-Z][\w&'-]*){{{between}}})"
+        for m in re.finditer(rf"(?<!\w){name}{words},?\s+([A-Za-z][A-Za-z.]*)", text, re.IGNORECASE):
+            written = m.group(1)
+            if written.lower().replace(".", "") not in LEGAL_SUFFIXES:
+                continue
+            bare = written.rstrip(".")  # a full stop after "GmbH" ends the sentence; "Inc." and "B.V." keep theirs
+            form = written if "." in bare or bare.lower() in _DOTTED_FORMS else bare
+            return text[m.start():m.start(1)] + form
     return None
 
 
@@ -400,7 +404,8 @@ def legal_name_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
     """For a question on the subject's legal name: the best sentence that writes its name with a legal form, that
     name as the value; ``medium`` when every such sentence gives the same one, else ``low`` (two legal names, a
     GmbH and an Inc., are for a reader to tell apart)."""
-    found = [(s, name) for s in sentences if not s.negated and (name := _legal_name_in(q, s.plain))]
+    found = [(s, name) for s in sentences
+             if not s.negated and (name := _legal_name_in(q, s.plain, own_site=s.passage.own_site))]
     if not found:
         return None
     # The line a facts box or an imprint labels as the company's name ("Legal name: Acme Inc.", "Firmenname:
@@ -691,7 +696,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         # question's other words ("use", "reach") need not be there, only the subject, and no sentence about it that
         # holds as much of the question may give another one (a contact page's addresses each serve a purpose: "the
         # business development team" picks one).
-        others = {s.spans[0].key for s in candidates if s.about_subject and s.coverage >= best.coverage} - {best_key}
+        others = {s.spans[0].key for s in candidates
+                  if s.about_subject and s.coverage >= best.coverage and _named_beyond_its_contacts(q, s)} - {best_key}
         several = {other.key for s in candidates if s.about_subject for other in s.spans} - {best_key}
         if q.kind == "contact" and several and _purpose_unsaid(q, best):
             return "low"  # "the legal team's e-mail": "questions for the People Team: email people@..." is another's
@@ -723,6 +729,20 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     if best.coverage >= 0.5 and best.about_subject and tight and not rivals and _holds_every_role_word(q, best):
         return "medium"
     return "low"
+
+
+def _named_beyond_its_contacts(q: Question, s: Sentence) -> bool:
+    """The sentence is the subject's in more than its contacts' domain, by its name or as "we"/"our":
+    "214.697.3123, jo.roe@acme.com" (a person's line in a press release) names Acme only in the address, and does
+    not rival Acme's own "Phone: ..."."""
+    if s.role == 2 or q.kind != "contact":
+        return True
+    words = _WEB_ADDRESS.sub(" ", s.plain)
+    return bool(_FIRST_PERSON.search(words)) or mentions_subject(q, words)
+
+
+_WEB_ADDRESS = re.compile(r"\S+@\S+|\S*(?:://|www\.)\S*")
+_FIRST_PERSON = re.compile(r"\b(?:we|us|our|ours)\b", re.IGNORECASE)
 
 
 def _holds_every_role_word(q: Question, s: Sentence) -> bool:

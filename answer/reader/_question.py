@@ -156,7 +156,8 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     the type; ``company`` is the subject, whose own words are never key terms, and so are those of each of
     its other names (``aliases``: "formerly Bluebird Social") that the question uses. Without ``identifiers``, a
     question for a registry or tax identifier is typed by its other words."""
-    question = short_titles(question)  # "Who is Acme's Chief Financial Officer?" asks for its CFO, as sentences say
+    titled = short_titles(question)  # "Who is Acme's Chief Financial Officer?" asks for its CFO, as sentences say
+    chief_officer, question = titled != question, titled  # a Chief Growth Officer is an officer too
     words = [w for w, _, _ in tokens_of(question)]
     lower = [w.lower() for w in words]
     named = [alias for alias in aliases if re.search(rf"(?<!\w){re.escape(alias)}(?!\w)", question, re.IGNORECASE)]
@@ -196,7 +197,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     described = descriptive_words(question)  # "the ORM company Prisma": no key term, though the search uses it
     terms = tuple(dict.fromkeys(stem(w) for w in keywords if not _describes(w, described)))
     percent = any(w in ("percent", "percentage", "share", "proportion", "portion", "fraction") for w in lower)
-    officer = not _OFFICER_ROLES.isdisjoint(lower)
+    officer = chief_officer or not _OFFICER_ROLES.isdisjoint(lower)
     wants = _wanted_role(lower, own) if kind in ("person", "org") else None
     cumulative = kind in ("money", "number") and not _ONE_EVENT.search(question) and not YEAR_RE.search(question)
     contact = _contact_asked(lower) if kind == "contact" else None

@@ -13,8 +13,8 @@ from datetime import date
 from typing import Any
 
 from cikb.answer.entities import (
-    apposed_to_name, counted_doers, counted_in_question, names, organisations, person_clauses, possessed_nouns,
-    roles_of_a_part, subject_noun, subjectless_past,
+    apposed_to_name, counted_doers, counted_in_question, is_a_persons_name, names, organisations, person_clauses,
+    possessed_nouns, roles_of_a_part, subject_noun, subjectless_past,
 )
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
@@ -26,7 +26,7 @@ from cikb.answer.reader._subject import (
     owned_predicate, refers_to_subject, subject_role,
 )
 from cikb.answer.reader._spans import (
-    Span, contact_spans, holds_postal_address, identifier_spans, normal, relation_owned, spans,
+    Span, contact_spans, holds_postal_address, identifier_spans, is_postal_address, normal, relation_owned, spans,
     subject_is_patient,
 )
 
@@ -207,12 +207,19 @@ def _role_stems(q: Question, s: Sentence) -> set[str]:
     return stems_in(rest)
 
 
+def _a_line_of_facts(line: str) -> bool:
+    """A "Label: value" line, a code after its label ("CAGE Code 79H77") or a postal address alone."""
+    return bool(LABEL_LINE.match(line)) or sentence_splitter.is_code_line(line) or is_postal_address(line.rstrip("."))
+
+
 def _the_pages_own_line(q: Question, s: Sentence) -> bool:
     """A label line is about the page's subject: the company, where the page's title names it, or where the page is
     on the company's own website and the line names no other organisation ("Tel.: +1 555 0100" on "General office
     information"; not "Bank address: Globex Bank, New York, NY 10017")."""
     if mentions_subject(q, s.passage.title or ""):
         return True
+    if is_a_persons_name(s.passage.title or ""):
+        return False  # "Location: Lafayette, California" on "Jane Roe", a team member's page, is where she is
     return (on_the_subjects_page(q, s) and bool(q.subject_terms)
             and all(mentions_subject(q, name) for name in _organisations_named(s.plain)))
 
@@ -233,7 +240,7 @@ def page_role(q: Question, s: Sentence) -> bool:
 
 def _organisations_named(sentence: str) -> list[str]:
     """The organisations the recogniser names, less a role it reads as one ("Jane Roe: CFO")."""
-    return [o for o in organisations(sentence) if not all(_ROLE_WORD.fullmatch(w) for w in o.split())]
+    return [o for o in organisations(sentence) if not all(_ROLE_WORD.fullmatch(w) for w in re.findall(r"[\w'-]+", o))]
 
 
 def about_the_asked_thing(q: Question, s: Sentence, things: list[str]) -> bool:
@@ -291,8 +298,8 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
             s.role = 0  # "It" names what the sentence before is about: "Getting ease of use right ... It's a dance"
         if s.role == 1 and owned_predicate(q, s.plain):
             s.role = 2  # "Since its founding in 2013, ISRG's ...": the predicate is the subject's
-        elif s.role == 0 and LABEL_LINE.match(s.plain) and _the_pages_own_line(q, s):
-            s.role = 2  # "Address: 548 Market St" on "About Acme" or under "Facts about Acme": the page's subject
+        elif s.role == 0 and _a_line_of_facts(s.plain) and _the_pages_own_line(q, s):
+            s.role = 2  # "Address: 548 Market St" (or the address alone) on "About Acme": the page's subject's
         elif (s.role == 0 and subjectless_past(after_leading_date(s.plain) or s.plain)
               and mentions_subject(q, s.passage.title or "")):
             s.role = SUBJECTLESS_ROLE  # "Founded in 2014 in Porto." on "About Acme": the page's subject did it

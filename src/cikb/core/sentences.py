@@ -61,6 +61,8 @@ def split_sentences(text: str, *, min_words: int = 1, headings: bool = False, ca
 
 _CARD = -1  # the level of a card read from two headings
 CARD_MAX_WORDS = 8  # a heading of more words is a section's title, not a name or a role
+VALUE_LABEL_MAX_WORDS = 3
+_VALUE = re.compile(r"[^\s]*\d[^\s]*(?:\s+[^\s]+){0,2}")  # a value of three words at most, one with a digit
 
 
 def _with_cards(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
@@ -74,6 +76,14 @@ def _with_cards(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
             chained = i + 2 < len(pieces) and pieces[i + 2][1] > deeper
             if deeper > level and not chained and all(0 < len(_WORD.findall(t)) <= CARD_MAX_WORDS for t in (text, nxt)):
                 out.append((f"{text.rstrip(' :')}: {nxt}", _CARD))
+                i += 2
+                continue
+            # A fact box: a short heading over its value alone ("#### Cage Code" then "79H77", "### Founded" then
+            # "2014"), the next heading after it (a timeline's year is followed by what happened then).
+            boxed = i + 2 == len(pieces) or pieces[i + 2][1] != 0
+            short = len(_WORD.findall(text)) <= VALUE_LABEL_MAX_WORDS
+            if deeper == 0 and boxed and short and _VALUE.fullmatch(nxt.strip()):
+                out.append((f"{text.rstrip(' :')}: {nxt.strip()}", _CARD))
                 i += 2
                 continue
         out.append((text, level))
@@ -134,9 +144,18 @@ def _with_blocks(pieces: list[tuple[str, int]], accepts: Callable[[str], bool]) 
 
 
 def _is_label_line(sentence: str) -> bool:
-    """A label and a value after it: "Tel.: +1 555 0100", not a lone "Note:"."""
+    """A label and a value after it: "Tel.: +1 555 0100", or a code after a label of a word or two with no colon
+    ("CAGE Code 79H77", "EIN 12-3456789"); not a lone "Note:"."""
     label = _LABEL.match(sentence)
-    return bool(label) and _has_words(sentence[label.end():], 1)
+    return (bool(label) and _has_words(sentence[label.end():], 1)) or is_code_line(sentence)
+
+
+def is_code_line(sentence: str) -> bool:
+    """A code after a label of a word or two, with no colon: "CAGE Code 79H77", "EIN 12-3456789"."""
+    return bool(_CODE_LINE.fullmatch(sentence.strip()))
+
+
+_CODE_LINE = re.compile(r"[A-Z][A-Za-z]*(?:\s+[A-Za-z]+)?\s+#?(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{3,}")
 
 
 def _has_words(sentence: str, count: int) -> bool:
