@@ -266,6 +266,17 @@ def test_asked_for_the_address_without_a_purpose_a_contact_page_of_several_gives
     assert reading.answer is None and reading.unsure is not None  # shown as related reading
 
 
+def test_a_posts_date_says_when_what_it_announces_happened():
+    from datetime import date
+
+    # The post's own "Date:" line holds the question's words; the announcement holds them by the post's date.
+    question = read_question("Which company did Acme Corp acquire in November 2020?", None, "Acme Corp")
+    post = ("Date: Monday, November 9, 2020\n\n"
+            "Lafayette, Calif. – Acme Corp, a services firm, today announced it has acquired Initech, a maker of staplers.")
+    reading = read(question, [Passage(post, 1, 1, "Acme Corp expands", date(2020, 11, 9), own_site=True)])
+    assert reading.answer is not None and reading.answer.value == "Initech"
+
+
 def test_an_enrich_cell_reads_the_newer_page_and_its_source_names_the_posts_date():
     from datetime import date
 

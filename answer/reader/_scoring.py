@@ -19,7 +19,7 @@ from cikb.answer.entities import (
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight, relation
-from cikb.answer.reader._words import MIN_WORDS, SELF_NOUNS, plain, stems_in, stems_of, tokens_of
+from cikb.answer.reader._words import MIN_WORDS, SELF_NOUNS, YEAR_RE, plain, stems_in, stems_of, tokens_of
 from cikb.answer.reader._question import CONTACT_ASKED, TOTAL, TYPED_KINDS, Question, term_word
 from cikb.answer.reader._subject import (
     BEGIN_STEMS, LABEL_LINE, after_leading_date, began_itself, creates_other, mentions_subject, our_role,
@@ -133,7 +133,7 @@ def reading_stems(q: Question, s: Sentence) -> set[str]:
     plus every name of the identifier asked for when one of them labels a code ("UEI: F1QZ..." for "its unique
     entity identifier"), plus "found" when the company itself began ("Mastodon started in 2016 as an open-source
     project")."""
-    stems = _kind_stems(q, s)
+    stems = _kind_stems(q, s) | _page_date_stems(q, s)
     if s.stems & BEGIN_STEMS and any("found" in relation(t) for t in q.terms) and began_itself(q, s.plain):
         return stems | {"found"}
     agent = _asked_agent(q)
@@ -172,6 +172,17 @@ def asked_part(q: Question, owner: str) -> bool:
     """The question names the owner as the part of the company it asks of: "engineering" in "Who is the head of
     engineering at Acme?"."""
     return all(word.lower() in q.keywords for word in owner.split())
+
+
+def _page_date_stems(q: Question, s: Sentence) -> set[str]:
+    """The year and month of the page's date, where the question names them and the sentence names no year: a
+    post dated 9 November 2020 that "today announced it has acquired Globex" says when (asked "... in November
+    2020?")."""
+    when = s.passage.as_of
+    if when is None or YEAR_RE.search(s.plain):
+        return set()
+    dated = {str(when.year)} | stems_of(when.strftime("%B"))
+    return dated & set(q.terms)
 
 
 def _kind_stems(q: Question, s: Sentence) -> set[str]:
