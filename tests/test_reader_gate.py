@@ -167,6 +167,12 @@ def test_a_code_after_its_label_on_the_companys_page_is_its_identifier():
     assert reading.answer is not None and (reading.answer.value, reading.answer.confidence) == ("79H77", "medium")
 
 
+def test_a_label_that_begins_with_a_count_is_a_label_too():
+    reading = _own_page("How many vacation days do Acme Corp employees get?", "Careers",
+                        "30+ vacation days: 18 accrued days per year + 11 paid holidays + 2 floating holidays")
+    assert reading.answer is not None and reading.answer.value == "30"
+
+
 def test_a_label_line_on_a_team_members_page_is_the_persons_not_the_companys():
     reading = _own_page("Where is Acme Corp headquartered?", "Aaron Pava", "Location: San Mateo, Alajuela, Costa Rica")
     assert reading.answer is None

@@ -212,7 +212,7 @@ def after_leading_date(sentence: str) -> str | None:
 
 
 # A label and its value, the way about pages, contact pages and facts documents state them ("Founded: 2013").
-LABEL_LINE = re.compile(r"^\W*[A-Z][A-Za-z’' ]{1,30}:\s+\S")
+LABEL_LINE = re.compile(r"^\W*(?:[A-Z]|\d+[A-Za-z+%]*\s+[A-Za-z])[A-Za-z’' ]{1,30}:\s+\S")  # "30+ vacation days: ..."
 
 
 def mentions_subject(q: Question, text: str) -> bool:
