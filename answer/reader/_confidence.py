@@ -355,7 +355,7 @@ _DOTTED_FORMS = frozenset({"inc", "ltd", "corp", "co"})  # legal forms written w
 
 def _legal_name_in(q: Question, text: str, *, own_site: bool = False) -> str | None:
     """The subject's name with a legal form right after it, as the text writes it ("Acme Ltd"), or None. On the
-    company's own website a word or two may come between ("Acme Software GmbH" in its imprint or copyright line: the
+    company's own website a word or two may come between ("Acme Software Ltd" in its imprint or copyright line: the
     site's owner); elsewhere "Acme Robotics Inc." may be another company."""
     name = r"\W+".join(re.escape(w) for w in q.subject_words)
     if not name:

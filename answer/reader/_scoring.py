@@ -219,7 +219,7 @@ def _role_stems(q: Question, s: Sentence) -> set[str]:
 
 
 def _a_line_of_facts(line: str) -> bool:
-    """A "Label: value" line, a code after its label ("CAGE Code 79H77") or a postal address alone."""
+    """A "Label: value" line, a code after its label ("EIN 12-3456789") or a postal address alone."""
     return bool(LABEL_LINE.match(line)) or sentence_splitter.is_code_line(line) or is_postal_address(line.rstrip("."))
 
 

@@ -38,7 +38,8 @@ def split_sentences(text: str, *, min_words: int = 1, headings: bool = False, ca
     in three words); ``headings`` keeps each heading's text as a sentence of its own;
     ``cards`` reads a heading followed directly by a deeper one as one "Label: value" line, as team and
     profile pages label a name with a role ("### Jane Roe" then "#### Chief Executive Officer" is
-    "Jane Roe: Chief Executive Officer"), whatever its length; ``blocks`` reads a run of short lines as one
+    "Jane Roe: Chief Executive Officer"), whatever its length, and a short heading over a value alone as one
+    too (a fact box's "#### Founded" over "2014" is "Founded: 2014"); ``blocks`` reads a run of short lines as one
     line, their parts set apart by commas, where it accepts the run so read: an address block ("Acme GmbH",
     "Hafenstraße 12", "20457 Hamburg"), which extractors write one line to a paragraph; ``dated`` reads a line
     that is only a date ("2016", "May 2013"), as a timeline writes one above each event, with the sentence after
@@ -62,7 +63,7 @@ def split_sentences(text: str, *, min_words: int = 1, headings: bool = False, ca
 _CARD = -1  # the level of a card read from two headings
 CARD_MAX_WORDS = 8  # a heading of more words is a section's title, not a name or a role
 VALUE_LABEL_MAX_WORDS = 3
-_VALUE = re.compile(r"[^\s]*\d[^\s]*(?:\s+[^\s]+){0,2}")  # a value of three words at most, one with a digit
+_VALUE = re.compile(r"\S*\d\S*(?:\s+\S+){0,2}")  # a value of three words at most, one with a digit
 
 
 def _with_cards(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
@@ -78,8 +79,8 @@ def _with_cards(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
                 out.append((f"{text.rstrip(' :')}: {nxt}", _CARD))
                 i += 2
                 continue
-            # A fact box: a short heading over its value alone ("#### Cage Code" then "79H77", "### Founded" then
-            # "2014"), the next heading after it (a timeline's year is followed by what happened then).
+            # A fact box: a short heading over its value alone ("#### Founded" then "2014", "### Employees" then
+            # "250+"), the next heading after it (a timeline's year is followed by what happened then).
             boxed = i + 2 == len(pieces) or pieces[i + 2][1] != 0
             short = len(_WORD.findall(text)) <= VALUE_LABEL_MAX_WORDS
             if deeper == 0 and boxed and short and _VALUE.fullmatch(nxt.strip()):
@@ -145,13 +146,13 @@ def _with_blocks(pieces: list[tuple[str, int]], accepts: Callable[[str], bool]) 
 
 def _is_label_line(sentence: str) -> bool:
     """A label and a value after it: "Tel.: +1 555 0100", or a code after a label of a word or two with no colon
-    ("CAGE Code 79H77", "EIN 12-3456789"); not a lone "Note:"."""
+    ("EIN 12-3456789", "Company number 01234567"); not a lone "Note:"."""
     label = _LABEL.match(sentence)
     return (bool(label) and _has_words(sentence[label.end():], 1)) or is_code_line(sentence)
 
 
 def is_code_line(sentence: str) -> bool:
-    """A code after a label of a word or two, with no colon: "CAGE Code 79H77", "EIN 12-3456789"."""
+    """A code after a label of a word or two, with no colon: "EIN 12-3456789", "Company number 01234567"."""
     return bool(_CODE_LINE.fullmatch(sentence.strip()))
 
 
