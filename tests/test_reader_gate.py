@@ -138,7 +138,8 @@ def _own_page(question: str, title: str, *lines: str, company: str = "Acme Corp"
 @pytest.mark.parametrize(
     ("question", "card", "name"),
     [("Who is the CFO of Acme Corp?", "Ernie Ramos — Co-Founder / CFO", "Ernie Ramos"),  # "Co-Founder / CFO" no org
-     ("Who is Acme Corp's Chief Delivery Officer?", "Josh Lund — Chief Delivery Officer", "Josh Lund")],
+     ("Who is Acme Corp's Chief Delivery Officer?", "Josh Lund — Chief Delivery Officer", "Josh Lund"),
+     ("Who is the president of Acme Corp?", "Dan Lee — President", "Dan Lee")],  # a line of three words
 )
 def test_a_team_cards_role_on_the_companys_own_page_is_the_companys(question: str, card: str, name: str):
     reading = _own_page(question, "About Us", card)

@@ -76,6 +76,8 @@ def test_a_short_heading_over_a_value_alone_is_a_label_line_and_a_coded_line_is_
                                                                "We opened an office in Lyon."]
     # A label of a word or two and a code, without a colon, states a fact in few words; "Page 2" does not.
     assert split_sentences("EIN 12-3456789\n\nPage 2", min_words=4) == ["EIN 12-3456789"]
+    # So does a team list's name, a dash and a role.
+    assert split_sentences("- Dan Lee — President\n- Read more", min_words=4) == ["Dan Lee — President"]
 
 
 def test_headings_with_prose_between_or_of_section_length_are_no_card() -> None:
