@@ -733,8 +733,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
 
 def _named_beyond_its_contacts(q: Question, s: Sentence) -> bool:
     """The sentence is the subject's in more than its contacts' domain, by its name or as "we"/"our":
-    "214.697.3123, jo.roe@acme.com" (a person's line in a press release) names Acme only in the address, and does
-    not rival Acme's own "Phone: ..."."""
+    "+1 555 0100, jo.roe@acme.com" (a person's line in a press release) names Acme only in the address, and does
+    not rival Acme's own "Tel.: ..." line."""
     if s.role == 2 or q.kind != "contact":
         return True
     words = _WEB_ADDRESS.sub(" ", s.plain)

@@ -310,7 +310,7 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
         if s.role == 1 and owned_predicate(q, s.plain):
             s.role = 2  # "Since its founding in 2013, ISRG's ...": the predicate is the subject's
         elif s.role == 0 and _a_line_of_facts(s.plain) and _the_pages_own_line(q, s):
-            s.role = 2  # "Address: 548 Market St" (or the address alone) on "About Acme": the page's subject's
+            s.role = 2  # "Address: 1 Main St" (or the address alone) on "About Acme": the page's subject's
         elif (s.role == 0 and subjectless_past(after_leading_date(s.plain) or s.plain)
               and mentions_subject(q, s.passage.title or "")):
             s.role = SUBJECTLESS_ROLE  # "Founded in 2014 in Porto." on "About Acme": the page's subject did it
