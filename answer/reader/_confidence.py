@@ -26,7 +26,7 @@ from cikb.answer.reader._subject import (
 from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, Span, board_joiners, customer_names, entity_labels, entity_spans, filtered, former_employers,
     former_names, instance_spans, investor_names, is_postal_address, is_subject, is_yearless, normal, asked_roles,
-    overlap, spans, yearless_dates,
+    overlap, spans, without_web_addresses, yearless_dates,
 )
 from cikb.answer.reader._scoring import (
     Sentence, asked_part, doers_of_the_subject, nearest_span, on_the_subjects_page, reading_stems,
@@ -737,12 +737,8 @@ def _named_beyond_its_contacts(q: Question, s: Sentence) -> bool:
     not rival Acme's own "Tel.: ..." line."""
     if s.role == 2 or q.kind != "contact":
         return True
-    words = _WEB_ADDRESS.sub(" ", s.plain)
-    return bool(_FIRST_PERSON.search(words)) or mentions_subject(q, words)
-
-
-_WEB_ADDRESS = re.compile(r"\S+@\S+|\S*(?:://|www\.)\S*")
-_FIRST_PERSON = re.compile(r"\b(?:we|us|our|ours)\b", re.IGNORECASE)
+    words = without_web_addresses(s.plain)
+    return bool(FIRST_PERSON & {w.lower() for w, _, _ in tokens_of(words)}) or mentions_subject(q, words)
 
 
 def _holds_every_role_word(q: Question, s: Sentence) -> bool:

@@ -261,6 +261,11 @@ _EMAIL_RE = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(
 _WEB_RE = re.compile(r"\bhttps?://[^\s<>()\[\]]*[^\s<>()\[\].,;:!?'\"]|\bwww\.[\w-]+(?:\.[\w-]+)+(?:/[^\s<>()\[\]]*[^\s<>()\[\].,;:!?'\"])?")
 
 
+def without_web_addresses(sentence: str) -> str:
+    """The sentence with its e-mail and web addresses blanked out: the words it says them with."""
+    return _WEB_RE.sub(" ", _EMAIL_RE.sub(" ", sentence))
+
+
 def contact_spans(q: Question, sentence: str) -> list[Span]:
     """The e-mail addresses, phone numbers or web addresses in ``sentence``, whichever the question asks for."""
     asked = q.contact
