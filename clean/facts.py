@@ -839,6 +839,10 @@ _FORMERLY = re.compile(
 _DEFINED = re.compile(
     rf"(?P<legal>{_NAME},?\s+(?i:{_LEGAL_FORM})\.?)\s*\(\s*(?i:the\s+)?[\"“'‘](?P<short>[^\"”'’]{{1,60}})[\"”'’]"
 )
+# A name and the abbreviation it defines: "the Global Exchange Network (GEN)", "Acme Research Group (ARG)".
+_ABBREVIATED = re.compile(r"\(\s*(?P<short>[A-Z][A-Za-z0-9&]{1,9})\s*\)")
+_NAME_BEFORE = re.compile(r"(?:(?:[A-Z][\w&'’-]*|of|for|and|on|in|de|the|&)\s+)*[A-Z][\w&'’-]*\s*$")
+_ABBREVIATION_SKIPS = frozenset("of for and on in de the &".split())
 # An imprint's or a legal page's "Legal name: Acme Widgets GmbH".
 _LABELLED = re.compile(rf"\b(?i:legal|company|registered|corporate|official)\s+(?i:name)\s*:\s*(?P<name>{_NAME}(?:,?\s+(?i:{_LEGAL_FORM})\.?)?)")
 _TEXT_BLOCKS = frozenset("p li td th dd dt address h1 h2 h3 h4 h5 h6 blockquote figcaption caption".split())
@@ -883,10 +887,32 @@ def own_names(pages: Sequence[FetchedPage], company: Company) -> list[str]:
             for match in _DEFINED.finditer(text):
                 if name_keys(match.group("short")) & known:
                     add(match.group("legal"))
+            for full, short in _abbreviations(text):
+                if name_keys(short) & known:
+                    add(full)  # asked of "the Global Exchange Network", GEN is the company
+                elif name_keys(full) & known:
+                    add(short)
             if about_itself:
                 for match in _LABELLED.finditer(text):
                     add(match.group("name"))
     return found
+
+
+def _abbreviations(text: str) -> Iterator[tuple[str, str]]:
+    """Each name and the abbreviation it defines, where the abbreviation is the name's initials: "the Global Exchange
+    Network (GEN)" -> ("Global Exchange Network", "GEN"); not "Acme Inc. (NASDAQ)"."""
+    for match in _ABBREVIATED.finditer(text):
+        short = match.group("short")
+        before = _NAME_BEFORE.search(text[max(0, match.start() - 200):match.start()])
+        words = before.group().split() if before else []
+        for start in range(len(words) - 1, -1, -1):  # the shortest run of words whose initials spell it
+            named = [w for w in words[start:] if w.lower() not in _ABBREVIATION_SKIPS]
+            if len(named) > len(short):
+                break
+            if len(named) == len(short) >= 2 and "".join(w[0] for w in named).lower() == short.lower():
+                if words[start][0].isupper():
+                    yield " ".join(words[start:]), short
+                break
 
 
 def _own_organizations(node: Node, url: str, known: set[str], depth: int = 0) -> Iterator[Node]:
