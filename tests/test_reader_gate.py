@@ -299,3 +299,10 @@ def test_an_enrich_cell_reads_the_newer_page_and_its_source_names_the_posts_date
     assert [p.source.published for p in passages] == [date(2019, 3, 1), None]
     cell = extract_answer(question, "text", passages, company="Acme Corp")
     assert cell.value == "Maria Lopez" and cell.confidence == "medium"
+
+
+def test_asked_what_a_named_thing_is_only_a_sentence_that_says_what_it_is_answers():
+    question = "What is Beacon Notify?"  # one of Acme Corp's products
+    assert _reading(question, "Jane Roe, Head of Beacon Notify and Beacon Forms").answer is None
+    defined = _reading(question, "Beacon Notify is a free messaging tool that small shops use to text their customers.")
+    assert defined.answer is not None and defined.answer.sentence.text.startswith("Beacon Notify is a free messaging tool")

@@ -17,6 +17,7 @@ from cikb.answer.entities import (
     names_a_person, nominal_words, only_beside_the_main_clause, only_intended, party_extents, predicate_subjects,
     said_of_the_past, said_of_the_reader, stated_as_own, stranded_preposition, told_in_the_past, vetoed,
 )
+from cikb.core.identity import name_keys
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
 from cikb.answer.reader._question import Question, asks_present, term_word
@@ -285,6 +286,8 @@ def states_question(q: Question, s: Sentence) -> bool:
         return True  # "Roe joins from Globex": an answer read for the officer the reader found (reader.read)
     if not s.about_subject or s.negated:
         return False
+    if q.thing:  # "What is Acme Pay?": "Acme Pay is a payments app", not "Jane Roe, Head of Acme Pay"
+        return defines(_value_of_line(s.plain), lambda phrase: _names_the_thing(q, phrase))
     if q.legal_name and _names_legal_form(q, s):
         return True  # the terms' or the imprint's own line ("Acme Inc. operates acme.example"), legal text or not
     if s.boilerplate:
@@ -530,6 +533,11 @@ _VAGUE_PRONOUNS = frozenset("it this that they he she i you which who".split())
 
 def _names_subject(q: Question, phrase: str) -> bool:
     return phrase.lower() not in _VAGUE_PRONOUNS and refers_to_subject(q, phrase)
+
+
+def _names_the_thing(q: Question, phrase: str) -> bool:
+    """The phrase names the thing, as written or with more words ("The Acme Pay app"), apostrophes folded."""
+    return any(f" {thing} " in f" {named} " for thing in name_keys(q.thing) for named in name_keys(phrase))
 
 
 def _value_of_line(text: str) -> str:

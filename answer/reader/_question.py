@@ -71,6 +71,7 @@ class Question:
     customers: bool = False  # asks who uses the company's products: "Which companies use Acme?"
     board: bool = False  # asks who joined or sits on the company's board: "Who joined Acme's board?"
     worked_before: str = ""  # the officer whose earlier employers are asked: "Where did Acme's CEO work before?"
+    thing: str = ""  # a named thing, not the subject, whose definition is asked: "What is Acme Pay?"
 
     @property
     def by_form(self) -> bool:
@@ -170,12 +171,14 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     own |= _aliases(question, own)
     referring = _refers_to_subject(lower)
     names_another = any(w[:1].isupper() for w in words[1:] if w != "I")
+    thing = ""
     if company and referring and not names_another:
         own |= referring  # "the company's legal name", "its address": the subject, named another way
     elif not own & (set(lower) | {bare(w) for w in lower}):
         # The question names something else ("When did Let's Encrypt issue ..."): its words are the key
         # terms, and the evidence need not name the row's company.
         subject_words, acronyms, own = (), (), set()
+        thing = _thing_defined(question)
     kind = _kind(_typing_words(lower, own), column_type)
     # "What is Acme's EIN?", "What VAT number does Acme use?": asked what the identifier is, not where, when, how
     # many.
@@ -219,7 +222,19 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     worked_before = _officer_asked(question) if own and asks_where and _WORKED_BEFORE.search(question) else ""
     return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent,
                     officer, wants, cumulative, contact, defining, legal_name, identifier, bool(offered),
-                    relation_asked, former_name, investors, customers, board, worked_before)
+                    relation_asked, former_name, investors, customers, board, worked_before, thing if kind == "text" else "")
+
+
+# "What is Acme Pay?", "What are Globex Rails?": a question for what a named thing is, and nothing more.
+_WHAT_IS_A_NAME = re.compile(r"^\s*what\s+(?:is|are|was|were)\s+(?:the\s+)?(?P<name>[A-Z][\w.&'’-]*(?:\s+[A-Z0-9][\w.&'’-]*){0,5})"
+                             r"\s*\?\s*$", re.IGNORECASE)
+
+
+def _thing_defined(question: str) -> str:
+    """The name a question asks what it is ("What is Acme Pay?" -> Acme Pay), or ""."""
+    match = _WHAT_IS_A_NAME.match(question)
+    name = match.group("name") if match else ""
+    return name if all(w[:1].isupper() or w[:1].isdigit() for w in name.split()) else ""
 
 
 def _officer_asked(question: str) -> str:
