@@ -416,8 +416,9 @@ def _said_to_be(noun):  # noqa: ANN001, ANN202 - spaCy Tokens
     return next((c for c in noun.head.children if c.dep_ == "attr"), None)
 
 
-# Words before a role that name the whole body's office, not a part's: "Executive Director", "Managing Director".
-_WHOLE_BODY_QUALIFIERS = frozenset("executive managing general chief founding co".split())
+# Words before a role that name the whole body's office, not a part's: "Executive Director", "Managing Director";
+# and words of tenure: an "Acting CEO" or an "Interim Director" holds the whole body's office for now.
+_WHOLE_BODY_QUALIFIERS = frozenset("executive managing general chief founding co acting interim".split())
 
 
 def _title_word(token, is_role) -> bool:  # noqa: ANN001 - a spaCy Token and a Token predicate
@@ -529,6 +530,16 @@ def _names(holder, value: tuple[int, int]) -> bool:  # noqa: ANN001 - a spaCy To
 def organisations(sentence: str) -> list[str]:
     """The organisations the entity recogniser names in ``sentence``."""
     return [sentence[a:b] for a, b, label in entities(sentence) if label == "ORG"]
+
+
+def titled(title: str, is_role: Callable[[str], bool]) -> bool:
+    """``title`` (a team card's, after the name) names a role ``is_role`` accepts as its holder's, as the trained
+    parser reads it: "Acting CFO and Director"; not a clause ("leads our CFO's team") nor a role it serves
+    ("Executive Assistant to the CFO")."""
+    doc = _parsed(title)
+    if any(token.tag_ in ("VBZ", "VBD", "VBP", "MD") for token in doc):
+        return False
+    return any(is_role(token.text) and _chain_head(token).dep_ != "pobj" for token in doc)
 
 
 def is_a_persons_name(text: str) -> bool:

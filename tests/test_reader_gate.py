@@ -306,3 +306,12 @@ def test_asked_what_a_named_thing_is_only_a_sentence_that_says_what_it_is_answer
     assert _reading(question, "Jane Roe, Head of Beacon Notify and Beacon Forms").answer is None
     defined = _reading(question, "Beacon Notify is a free messaging tool that small shops use to text their customers.")
     assert defined.answer is not None and defined.answer.sentence.text.startswith("Beacon Notify is a free messaging tool")
+
+
+@pytest.mark.parametrize("assistant_first", [False, True])
+def test_a_team_cards_title_names_who_holds_the_role_not_whom_they_assist(assistant_first):
+    cards = ["Jane Roe, Executive Assistant to the COO", "John Smith, Acting Chief Operating Officer and Director"]
+    text = "\n".join(f"- {card}" for card in (cards if assistant_first else cards[::-1]))
+    passage = Passage(text, 1, 1, title="Meet the team", own_site=True)
+    reading = read(read_question("Who is the chief operating officer of Acme Corp?", None, "Acme Corp"), [passage])
+    assert reading.answer is not None and reading.answer.value == "John Smith"

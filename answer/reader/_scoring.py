@@ -7,14 +7,14 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
 from cikb.answer.entities import (
     apposed_to_name, counted_doers, counted_in_question, is_a_persons_name, names, organisations, person_clauses,
-    possessed_nouns, roles_of_a_part, subject_noun, subjectless_past,
+    possessed_nouns, roles_of_a_part, subject_noun, subjectless_past, titled,
 )
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
@@ -246,7 +246,18 @@ def page_role(q: Question, s: Sentence) -> bool:
     "Globex" it may be Globex's."""
     if _organisations_named(s.plain) or not on_the_subjects_page(q, s):
         return False
-    return apposed_to_name(s.plain, term_word(q, exact=True))
+    role = term_word(q, exact=True)
+    return apposed_to_name(s.plain, role) or _team_card(s.plain, role)
+
+
+_CARD = re.compile(r"^(?P<name>[^,:;()]{3,40}),\s+(?P<title>[^,:;]{2,80})$")  # "Jane Roe, Acting CFO and Director"
+
+
+def _team_card(line: str, is_role: Callable[[str], bool]) -> bool:
+    """A team list's card: a person's name, a comma and a title that holds the role ("Jane Roe, Acting CFO and
+    Director"; not "Jane Roe, Executive Assistant to the CFO"). The parser reads such a card as two names joined."""
+    card = _CARD.match(line.rstrip("."))
+    return bool(card) and is_a_persons_name(card.group("name")) and titled(card.group("title"), is_role)
 
 
 def _organisations_named(sentence: str) -> list[str]:
