@@ -315,3 +315,16 @@ def test_a_team_cards_title_names_who_holds_the_role_not_whom_they_assist(assist
     passage = Passage(text, 1, 1, title="Meet the team", own_site=True)
     reading = read(read_question("Who is the chief operating officer of Acme Corp?", None, "Acme Corp"), [passage])
     assert reading.answer is not None and reading.answer.value == "John Smith"
+
+
+def test_an_instruction_on_the_companys_own_page_gives_the_companys_contact():
+    # Its addresses are on its parent agency's domain, which does not name it.
+    text = ("Want to see if Acme Corp can help your agency? Contact our partnerships team at partners@agency.example.\n\n"
+            "Anything else? For other inquiries, contact our outreach team at hello@agency.example.\n\n"
+            "For all press inquiries, please email press@agency.example with your deadline.")
+    question = read_question("What is the press contact email for Acme Corp?", None, "Acme Corp")
+    reading = read(question, [Passage(text, 1, 1, title="About Acme Corp", own_site=True)])
+    assert reading.answer is not None and reading.answer.value == "press@agency.example"
+    # Another body's desk is not the company's, however it is asked for.
+    elsewhere = "For press inquiries, please email Globex Media at press@agency.example."
+    assert read(question, [Passage(elsewhere, 1, 1, title="Contact", own_site=True)]).answer is None

@@ -13,7 +13,7 @@ from datetime import date
 from typing import Any
 
 from cikb.answer.entities import (
-    apposed_to_name, counted_doers, counted_in_question, is_a_persons_name, names, organisations, person_clauses,
+    apposed_to_name, bids_the_reader, counted_doers, counted_in_question, is_a_persons_name, names, organisations, person_clauses,
     possessed_nouns, roles_of_a_part, subject_noun, subjectless_past, titled,
 )
 from cikb.answer.instructions import without_instructions
@@ -265,6 +265,12 @@ def _organisations_named(sentence: str) -> list[str]:
     return [o for o in organisations(sentence) if not all(_ROLE_WORD.fullmatch(w) for w in re.findall(r"[\w'-]+", o))]
 
 
+def _names_no_other_body(q: Question, sentence: str) -> bool:
+    """Every name in the sentence is the subject's: "email Globex Media at ..." may be another body's desk (the small
+    recogniser reads it as a person, so a person's name counts too)."""
+    return all(mentions_subject(q, name) for name in names(sentence))
+
+
 def about_the_asked_thing(q: Question, s: Sentence, things: list[str]) -> bool:
     """The question asks about ``things`` of the company's (:func:`asked_things`), and the sentence's subject is one
     of them ("Most tours run 2 to 4 years", "The first public launch occurred in October 2016"), with no other name in
@@ -327,6 +333,9 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
             s.role = SUBJECTLESS_ROLE  # "Founded in 2014 in Porto." on "About Acme": the page's subject did it
         elif s.role == 0 and q.kind in ("person", "contact") and our_role(q, s.plain):
             s.role = 1  # "We welcome Jane Roe as our new CEO", "Contact our sales team at ...": the company's
+        elif (s.role == 0 and q.kind == "contact" and s.passage.own_site and contact_spans(q, s.plain)
+              and _names_no_other_body(q, s.plain) and bids_the_reader(s.plain)):
+            s.role = 1  # "For press inquiries, please email press@acme.example" on its own site: the company's
         elif s.role == 0 and relation_owned(q, s.plain):
             s.role = 1  # "Make a donation through Globex, our fiscal host": the relation is the company's
         elif s.role == 0 and q.officer and page_role(q, s):
