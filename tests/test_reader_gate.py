@@ -328,3 +328,11 @@ def test_an_instruction_on_the_companys_own_page_gives_the_companys_contact():
     # Another body's desk is not the company's, however it is asked for.
     elsewhere = "For press inquiries, please email Globex Media at press@agency.example."
     assert read(question, [Passage(elsewhere, 1, 1, title="Contact", own_site=True)]).answer is None
+
+
+def test_asked_what_the_company_was_in_a_year_a_definition_of_that_year_answers():
+    question = "What kind of business was Acme Corp in 2003?"
+    then = _reading(question, "In 2003, Acme Corp was a web design firm of four people.")
+    assert then.answer is not None and then.answer.value.endswith("a web design firm of four people")
+    # What it is now does not say what it was then.
+    assert _reading(question, "Acme Corp is a software company that makes accounting tools.").answer is None

@@ -524,7 +524,9 @@ def _about_the_subjects_funding(q: Question, s: Sentence) -> bool:
 def defines_subject(q: Question, s: Sentence) -> bool:
     """For a question on what the subject is or does: the sentence says what it is ("Acme is a robotics
     manufacturer", or a "Description: ..." line saying so)."""
-    return q.defining and defines(_value_of_line(s.plain), lambda phrase: _names_subject(q, phrase))
+    if not q.defining or not all(match_weight(t, reading_stems(q, s)) > 0 for t in q.terms if YEAR_RE.fullmatch(t)):
+        return False  # "What kind of business was Acme in 2003?": what it is now does not say
+    return defines(_value_of_line(s.plain), lambda phrase: _names_subject(q, phrase))
 
 
 # Pronouns that may stand for anything before them ("It was a vital reminder that ..."); "we" is the company's own.

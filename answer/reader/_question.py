@@ -204,7 +204,8 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     wants = _wanted_role(lower, own) if kind in ("person", "org") else None
     cumulative = kind in ("money", "number") and not _ONE_EVENT.search(question) and not YEAR_RE.search(question)
     contact = _contact_asked(lower) if kind == "contact" else None
-    defining = kind == "text" and bool(own) and all(t in _DEFINING_STEMS for t in terms)
+    # "What kind of business was Acme in 2003?": a year says when, and the sentence must hold it (a term still).
+    defining = kind == "text" and bool(own) and all(t in _DEFINING_STEMS or YEAR_RE.fullmatch(t) for t in terms)
     legal_name = kind == "text" and bool(own) and bool(_LEGAL_NAME.search(question))
     relation_asked = (asked_relation(question, lambda name: any(is_own(w, own) for w in name.lower().split()))
                       if kind in ("org", "text") and own else None)
