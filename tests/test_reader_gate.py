@@ -336,3 +336,11 @@ def test_asked_what_the_company_was_in_a_year_a_definition_of_that_year_answers(
     assert then.answer is not None and then.answer.value.endswith("a web design firm of four people")
     # What it is now does not say what it was then.
     assert _reading(question, "Acme Corp is a software company that makes accounting tools.").answer is None
+
+
+def test_asked_what_the_company_makes_only_the_companys_own_making_answers():
+    question = "What does Acme Corp make?"
+    idiom = _reading(question, "We want a hiring process that makes it easy for people to see if Acme Corp is right for them.")
+    assert idiom.answer is None  # the process makes it easy: nothing the company makes
+    made = _reading(question, "We make robots that move pallets in warehouses.")
+    assert made.answer is not None and made.answer.value.startswith("robots that move pallets")

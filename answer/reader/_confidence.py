@@ -314,6 +314,10 @@ def states_question(q: Question, s: Sentence) -> bool:
         return False  # "What does Globex use Acme for?": a sentence on Globex that says nothing of using Acme
     if stranded_preposition(q.text) is not None and not spans(q, s.plain):
         return False  # nor one on using Acme that says nothing of what for ("Globex is now using Acme")
+    done = _done_by_the_subject(q)
+    if done and not stated_as_own(s.plain, lambda word: bool(done & stems_of(word.lower())),
+                                  lambda phrase: refers_to_subject(q, phrase)):
+        return False  # "What does Acme make?": not "a hiring process that makes it easy for people to ..."
     # The subject's own sentence may state every term by a word of its relation ("Acme makes robots" for "sell"),
     # when the parse makes the subject that word's own ("a year of making hard decisions" sells nothing).
     return s.lexical >= FREE_TEXT_SHARE or (s.role == 2 and all(match_weight(t, stems) > 0 for t in q.terms)
@@ -545,6 +549,18 @@ def _names_the_thing(q: Question, phrase: str) -> bool:
 def _value_of_line(text: str) -> str:
     """A "Label: value" line's value; any other sentence as it is."""
     return text.split(":", 1)[1].strip() if LABEL_LINE.match(text) else text
+
+
+# "What does Acme make?", "What did Acme build?": asked what the subject does, and the verb is all it asks.
+_WHAT_IT_DOES = re.compile(r"^\s*what\s+(?:does|do|did)\s+(?P<doer>.+?)\s+(?P<verb>[a-z]+)\s*\?\s*$", re.IGNORECASE)
+
+
+def _done_by_the_subject(q: Question) -> set[str]:
+    """The stems of the verb a question asks the subject's object of ("What does Acme make?" -> make), or none."""
+    asked = _WHAT_IT_DOES.match(q.text)
+    if asked is None or not refers_to_subject(q, asked.group("doer")):
+        return set()
+    return stems_of(asked.group("verb").lower()) & set(q.terms)
 
 
 def _related_words_are_the_subjects(q: Question, s: Sentence) -> bool:
