@@ -228,6 +228,7 @@ def apposed_to_name(sentence: str, is_role: Callable[[str], bool]) -> bool:
     """A role word set beside a name, as the trained parser reads it: "Jane Roe, co-founder and CTO, leads
     engineering" (CTO, conjoined with co-founder, in apposition to Jane Roe), or a name beside the role: "signed by
     the CFO, Jane Roe"."""
+    people: set[int] | None = None
     for token in _parsed(sentence):
         if not is_role(token.text):
             continue
@@ -236,7 +237,19 @@ def apposed_to_name(sentence: str, is_role: Callable[[str], bool]) -> bool:
             return True
         if any(c.dep_ == "appos" and c.tag_ == "NNP" for c in token.children):
             return True
+        after = _after_a_comma(token)
+        if after is not None and after.tag_ == "NNP":
+            # "signed by CEO, Jane Roe, or CFO, ...": the small parser joins them as a list; the recogniser names her
+            people = {start for start, _, label in entities(sentence) if label == "PERSON"} if people is None else people
+            if after.idx in people:
+                return True
     return False
+
+
+def _after_a_comma(token):  # noqa: ANN001, ANN202 - spaCy Tokens
+    """The word after the token and a comma ("CEO, Jane Roe": Jane), or None."""
+    doc = token.doc
+    return doc[token.i + 2] if token.i + 2 < len(doc) and doc[token.i + 1].text == "," else None
 
 
 _OWNING_PREPOSITIONS = frozenset({"of", "at"})
@@ -403,7 +416,10 @@ def _statements(sentence: str, is_role, value: tuple[int, int], copular: bool = 
             holder, party = _holder(head, value)
             if holder is None and copular:
                 holder = _said_to_be(head)
-            owner = next((o for t in (token, *token.conjuncts) if (o := _owner_of(t, value, is_role))), "") or party
+            # A conjoined role's owner is the role's too ("CEO and co-founder of Globex"); a conjoined name is none
+            # ("CEO, Jane Roe, or CFO, John Doe": the small parser joins them as one list).
+            roles = (token, *(t for t in token.conjuncts if is_role(t)))
+            owner = next((o for t in roles if (o := _owner_of(t, value, is_role))), "") or party
             found.append(RoleStatement(holder is not None and _names(holder, value), owner,
                                        holder is not None and _held_before(token, head, holder)))
     return found

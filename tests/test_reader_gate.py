@@ -344,3 +344,12 @@ def test_asked_what_the_company_makes_only_the_companys_own_making_answers():
     assert idiom.answer is None  # the process makes it easy: nothing the company makes
     made = _reading(question, "We make robots that move pallets in warehouses.")
     assert made.answer is not None and made.answer.value.startswith("robots that move pallets")
+
+
+@pytest.mark.parametrize(("role", "holder"), [("CEO", "Jane Roe"), ("CFO", "John Doe")])
+def test_a_role_set_before_its_holders_name_and_a_comma_is_theirs(role, holder):
+    text = ("Note: changes to this page need sign-off by both the CFO and the CEO.\n\n"
+            "Contracts may only be signed by the CEO, Jane Roe, or the CFO, John Doe, with the exceptions below.")
+    passage = Passage(text, 1, 1, title="Company agreements", own_site=True)
+    reading = read(read_question(f"Who is the {role} of Acme Corp?", None, "Acme Corp"), [passage])
+    assert reading.answer is not None and reading.answer.value == holder
