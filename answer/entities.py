@@ -976,11 +976,11 @@ def imperative_on_us(sentence: str) -> bool:
     return any(o.text.lower() == "us" for o in _objects_of(doc[0], ("dobj", "dative")))
 
 
-def bids_the_reader(sentence: str) -> bool:
-    """The sentence's main clause is an instruction to the reader, as the trained parser reads it: a verb with no
-    subject ("Email press@acme.example", "For press inquiries, please write to ..."), not a statement."""
+def bids_the_reader(sentence: str, is_verb: Callable[[str], bool]) -> bool:
+    """The sentence's main clause bids the reader do what ``is_verb`` accepts, as the trained parser reads it: a verb
+    with no subject ("Email press@acme.example", "For press inquiries, please write to ..."), not a statement."""
     for root in (t for t in _parsed(sentence) if t.dep_ == "ROOT"):
-        if any(c.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") for c in root.children):
+        if not is_verb(root.text) or any(c.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") for c in root.children):
             continue
         if root.tag_ == "VB" or any(c.dep_ == "dobj" for c in root.children):
             return True  # the small parser may tag "email" a noun, with its object as a direct object

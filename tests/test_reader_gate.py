@@ -328,6 +328,11 @@ def test_an_instruction_on_the_companys_own_page_gives_the_companys_contact():
     # Another body's desk is not the company's, however it is asked for.
     elsewhere = "For press inquiries, please email Globex Media at press@agency.example."
     assert read(question, [Passage(elsewhere, 1, 1, title="Contact", own_site=True)]).answer is None
+    # A bid to do something else, with an address at its end, is no contact given for what is asked.
+    sponsor = ("If you are interested in our mission, consider becoming a sponsor, or reaching out with your idea on how "
+               "you can help financially support our mission at sponsor@agency.example.")
+    support = read_question("What is Acme Corp's support email?", None, "Acme Corp")
+    assert read(support, [Passage(sponsor, 1, 1, title="About Acme Corp", own_site=True)]).answer is None
 
 
 def test_asked_what_the_company_was_in_a_year_a_definition_of_that_year_answers():

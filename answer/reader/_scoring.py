@@ -265,6 +265,10 @@ def _organisations_named(sentence: str) -> list[str]:
     return [o for o in organisations(sentence) if not all(_ROLE_WORD.fullmatch(w) for w in re.findall(r"[\w'-]+", o))]
 
 
+# Verbs by which a page bids its reader get in touch ("Email ...", "Call ...", "Write to ...", "Reach out to ...").
+_CONTACTING = frozenset("email e-mail mail write call phone ring dial text message contact reach send fax".split())
+
+
 def _names_no_other_body(q: Question, sentence: str) -> bool:
     """Every name in the sentence is the subject's: "email Globex Media at ..." may be another body's desk (the small
     recogniser reads it as a person, so a person's name counts too)."""
@@ -334,8 +338,10 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
         elif s.role == 0 and q.kind in ("person", "contact") and our_role(q, s.plain):
             s.role = 1  # "We welcome Jane Roe as our new CEO", "Contact our sales team at ...": the company's
         elif (s.role == 0 and q.kind == "contact" and s.passage.own_site and contact_spans(q, s.plain)
-              and _names_no_other_body(q, s.plain) and bids_the_reader(s.plain)):
-            s.role = 1  # "For press inquiries, please email press@acme.example" on its own site: the company's
+              and _names_no_other_body(q, s.plain) and bids_the_reader(s.plain, lambda verb: verb.lower() in _CONTACTING)):
+            # "For press inquiries, please email press@acme.example" on its own site: the company's (not "consider
+            # becoming a sponsor, or reach out ... to support our mission at ...": a bid to sponsor it)
+            s.role = 1
         elif s.role == 0 and relation_owned(q, s.plain):
             s.role = 1  # "Make a donation through Globex, our fiscal host": the relation is the company's
         elif s.role == 0 and q.officer and page_role(q, s):
