@@ -240,7 +240,8 @@ def apposed_to_name(sentence: str, is_role: Callable[[str], bool]) -> bool:
         after = _after_a_comma(token)
         if after is not None and after.tag_ == "NNP":
             # "signed by CEO, Jane Roe, or CFO, ...": the small parser joins them as a list; the recogniser names her
-            people = {start for start, _, label in entities(sentence) if label == "PERSON"} if people is None else people
+            if people is None:
+                people = {start for start, _, label in entities(sentence) if label == "PERSON"}
             if after.idx in people:
                 return True
     return False

@@ -136,8 +136,9 @@ def test_own_names_are_the_sites_schema_org_names_formerly_and_defined_legal_nam
 def test_own_names_include_the_name_an_abbreviation_of_the_company_stands_for() -> None:
     from cikb.clean.facts import own_names
 
-    pages = [_page("https://gen.example/about/", "<p>In 2017, the Global Exchange Network (GEN) launched as a pilot. It works with "
-                                                 "the Northern Rail Authority (NRA) and Acme Inc. (NASDAQ).</p>")]
+    about = ("<p>In 2017, the Global Exchange Network (GEN) launched as a pilot. It works with the Northern Rail "
+             "Authority (NRA) and Acme Inc. (NASDAQ).</p>")
+    pages = [_page("https://gen.example/about/", about)]
     # Its own abbreviation's name is its name; another body's, and a ticker in parentheses, are not.
     assert own_names(pages, Company(name="GEN", slug="gen")) == ["Global Exchange Network"]
     assert own_names(pages, Company(name="Global Exchange Network", slug="global-exchange-network")) == ["GEN"]

@@ -305,7 +305,8 @@ def test_asked_what_a_named_thing_is_only_a_sentence_that_says_what_it_is_answer
     question = "What is Beacon Notify?"  # one of Acme Corp's products
     assert _reading(question, "Jane Roe, Head of Beacon Notify and Beacon Forms").answer is None
     defined = _reading(question, "Beacon Notify is a free messaging tool that small shops use to text their customers.")
-    assert defined.answer is not None and defined.answer.sentence.text.startswith("Beacon Notify is a free messaging tool")
+    assert defined.answer is not None
+    assert defined.answer.sentence.text.startswith("Beacon Notify is a free messaging tool")
 
 
 @pytest.mark.parametrize("assistant_first", [False, True])
@@ -319,7 +320,8 @@ def test_a_team_cards_title_names_who_holds_the_role_not_whom_they_assist(assist
 
 def test_an_instruction_on_the_companys_own_page_gives_the_companys_contact():
     # Its addresses are on its parent agency's domain, which does not name it.
-    text = ("Want to see if Acme Corp can help your agency? Contact our partnerships team at partners@agency.example.\n\n"
+    text = ("Want to see if Acme Corp can help your agency? "
+            "Contact our partnerships team at partners@agency.example.\n\n"
             "Anything else? For other inquiries, contact our outreach team at hello@agency.example.\n\n"
             "For all press inquiries, please email press@agency.example with your deadline.")
     question = read_question("What is the press contact email for Acme Corp?", None, "Acme Corp")
@@ -329,8 +331,8 @@ def test_an_instruction_on_the_companys_own_page_gives_the_companys_contact():
     elsewhere = "For press inquiries, please email Globex Media at press@agency.example."
     assert read(question, [Passage(elsewhere, 1, 1, title="Contact", own_site=True)]).answer is None
     # A bid to do something else, with an address at its end, is no contact given for what is asked.
-    sponsor = ("If you are interested in our mission, consider becoming a sponsor, or reaching out with your idea on how "
-               "you can help financially support our mission at sponsor@agency.example.")
+    sponsor = ("If you are interested in our mission, consider becoming a sponsor, or reaching out with your idea "
+               "on how you can help financially support our mission at sponsor@agency.example.")
     support = read_question("What is Acme Corp's support email?", None, "Acme Corp")
     assert read(support, [Passage(sponsor, 1, 1, title="About Acme Corp", own_site=True)]).answer is None
 
@@ -345,7 +347,7 @@ def test_asked_what_the_company_was_in_a_year_a_definition_of_that_year_answers(
 
 def test_asked_what_the_company_makes_only_the_companys_own_making_answers():
     question = "What does Acme Corp make?"
-    idiom = _reading(question, "We want a hiring process that makes it easy for people to see if Acme Corp is right for them.")
+    idiom = _reading(question, "We want a hiring process that makes it easy for people to see if Acme Corp suits them.")
     assert idiom.answer is None  # the process makes it easy: nothing the company makes
     made = _reading(question, "We make robots that move pallets in warehouses.")
     assert made.answer is not None and made.answer.value.startswith("robots that move pallets")

@@ -223,12 +223,13 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     worked_before = _officer_asked(question) if own and asks_where and _WORKED_BEFORE.search(question) else ""
     return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent,
                     officer, wants, cumulative, contact, defining, legal_name, identifier, bool(offered),
-                    relation_asked, former_name, investors, customers, board, worked_before, thing if kind == "text" else "")
+                    relation_asked, former_name, investors, customers, board, worked_before,
+                    thing if kind == "text" else "")
 
 
 # "What is Acme Pay?", "What are Globex Rails?": a question for what a named thing is, and nothing more.
-_WHAT_IS_A_NAME = re.compile(r"^\s*what\s+(?:is|are|was|were)\s+(?:the\s+)?(?P<name>[A-Z][\w.&'’-]*(?:\s+[A-Z0-9][\w.&'’-]*){0,5})"
-                             r"\s*\?\s*$", re.IGNORECASE)
+_WHAT_IS_A_NAME = re.compile(r"^\s*what\s+(?:is|are|was|were)\s+(?:the\s+)?"
+                             r"(?P<name>[A-Z][\w.&'’-]*(?:\s+[A-Z0-9][\w.&'’-]*){0,5})\s*\?\s*$", re.IGNORECASE)
 
 
 def _thing_defined(question: str) -> str:

@@ -13,8 +13,8 @@ from datetime import date
 from typing import Any
 
 from cikb.answer.entities import (
-    apposed_to_name, bids_the_reader, counted_doers, counted_in_question, is_a_persons_name, names, organisations, person_clauses,
-    possessed_nouns, roles_of_a_part, subject_noun, subjectless_past, titled,
+    apposed_to_name, bids_the_reader, counted_doers, counted_in_question, is_a_persons_name, names, organisations,
+    person_clauses, possessed_nouns, roles_of_a_part, subject_noun, subjectless_past, titled,
 )
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
@@ -269,6 +269,10 @@ def _organisations_named(sentence: str) -> list[str]:
 _CONTACTING = frozenset("email e-mail mail write call phone ring dial text message contact reach send fax".split())
 
 
+def _contacting(verb: str) -> bool:
+    return verb.lower() in _CONTACTING
+
+
 def _names_no_other_body(q: Question, sentence: str) -> bool:
     """Every name in the sentence is the subject's: "email Globex Media at ..." may be another body's desk (the small
     recogniser reads it as a person, so a person's name counts too)."""
@@ -338,7 +342,7 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
         elif s.role == 0 and q.kind in ("person", "contact") and our_role(q, s.plain):
             s.role = 1  # "We welcome Jane Roe as our new CEO", "Contact our sales team at ...": the company's
         elif (s.role == 0 and q.kind == "contact" and s.passage.own_site and contact_spans(q, s.plain)
-              and _names_no_other_body(q, s.plain) and bids_the_reader(s.plain, lambda verb: verb.lower() in _CONTACTING)):
+              and _names_no_other_body(q, s.plain) and bids_the_reader(s.plain, _contacting)):
             # "For press inquiries, please email press@acme.example" on its own site: the company's (not "consider
             # becoming a sponsor, or reach out ... to support our mission at ...": a bid to sponsor it)
             s.role = 1
