@@ -55,7 +55,7 @@ from lxml.html import HtmlElement
 from cikb.clean.text import normalize, truncate
 from cikb.gather.scoring import page_kind
 
-from cikb.core.identity import LEGAL_FORMS, name_keys, site_key
+from cikb.core.identity import LEGAL_FORMS, initials, name_keys, site_key
 from cikb.core.models import Company, FetchedPage, RawDocument
 from cikb.core.shingles import words
 
@@ -842,7 +842,6 @@ _DEFINED = re.compile(
 # A name and the abbreviation it defines: "the Global Exchange Network (GEN)", "Acme Research Group (ARG)".
 _ABBREVIATED = re.compile(r"\(\s*(?P<short>[A-Z][A-Za-z0-9&]{1,9})\s*\)")
 _NAME_BEFORE = re.compile(r"(?:(?:[A-Z][\w&'’-]*|of|for|and|on|in|de|the|&)\s+)*[A-Z][\w&'’-]*\s*$")
-_ABBREVIATION_SKIPS = frozenset("of for and on in de the &".split())
 # An imprint's or a legal page's "Legal name: Acme Widgets GmbH".
 _LABELLED = re.compile(rf"\b(?i:legal|company|registered|corporate|official)\s+(?i:name)\s*:\s*(?P<name>{_NAME}(?:,?\s+(?i:{_LEGAL_FORM})\.?)?)")
 _TEXT_BLOCKS = frozenset("p li td th dd dt address h1 h2 h3 h4 h5 h6 blockquote figcaption caption".split())
@@ -906,10 +905,10 @@ def _abbreviations(text: str) -> Iterator[tuple[str, str]]:
         before = _NAME_BEFORE.search(text[max(0, match.start() - 200):match.start()])
         words = before.group().split() if before else []
         for start in range(len(words) - 1, -1, -1):  # the shortest run of words whose initials spell it
-            named = [w for w in words[start:] if w.lower() not in _ABBREVIATION_SKIPS]
-            if len(named) > len(short):
+            spelt, count = initials(words[start:])
+            if count > len(short):
                 break
-            if len(named) == len(short) >= 2 and "".join(w[0] for w in named).lower() == short.lower():
+            if count == len(short) >= 2 and spelt == short.lower():
                 if words[start][0].isupper():
                     yield " ".join(words[start:]), short
                 break

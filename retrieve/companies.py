@@ -21,7 +21,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from difflib import SequenceMatcher
 
-from cikb.core.identity import CompanyIdentity, name_keys, site_key
+from cikb.core.identity import CompanyIdentity, initials, name_keys, site_key
 from cikb.core.slug import strip_legal_forms, written_without_spaces
 from cikb.retrieve.models import CompanyChoice
 
@@ -43,7 +43,6 @@ _INNER_BREAKS = frozenset(
 )
 _INNER_DOT = re.compile(r"(?<=\b\w)\.")
 _QUALIFIER = re.compile(r"\s*\([^)]*\)")
-_ACRONYM_SKIP = frozenset("of and the on for in at to de".split())
 # Initials that are everyday words: never taken as a company's name.
 _COMMON_SHORT_WORDS = frozenset("and are but can did for had has her his how its may not our out she the was who why you all any".split())
 _POSSESSIVE = re.compile(r"['’]s\b", re.IGNORECASE)
@@ -94,10 +93,9 @@ def name_variants(slug: str, name: str | None) -> set[str]:
 
 def _acronyms(name: str) -> set[str]:
     """Initials of a name of three or more words ("Intergovernmental Panel on Climate Change" -> "ipcc")."""
-    words = [w for w in normalize(name).split() if w not in _ACRONYM_SKIP]
-    initials = "".join(w[0] for w in words)
-    if len(words) >= 3 and initials.isalpha() and initials not in _COMMON_SHORT_WORDS:
-        return {initials}
+    spelt, count = initials(normalize(name).split())
+    if count >= 3 and spelt.isalpha() and spelt not in _COMMON_SHORT_WORDS:
+        return {spelt}
     return set()
 
 

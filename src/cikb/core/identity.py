@@ -32,6 +32,17 @@ _POSSESSIVE = re.compile(r"['’]s\b", re.IGNORECASE)
 _APOSTROPHE = re.compile("['’ʼ`´]")
 _NON_WORD = re.compile(r"[^\w]+")
 QUALIFIER = re.compile(r"\s*\([^)]*\)")  # "Sky (United Kingdom)": a qualifier, not part of the name people type
+# Small words a name's initials skip: "Intergovernmental Panel on Climate Change" is IPCC.
+_INITIALS_SKIP = frozenset("of and the on for in at to de &".split())
+
+
+def initials(words: list[str]) -> tuple[str, int]:
+    """The initials of a name's words, lower-cased, and how many words gave them (small words skipped):
+    ["Panel", "on", "Climate", "Change"] -> ("pcc", 3)."""
+    named = [w for w in words if w.lower() not in _INITIALS_SKIP]
+    return "".join(w[0] for w in named).lower(), len(named)
+
+
 _JOINERS = frozenset({"and", "the"})  # "Barnes & Noble" = "Barnes and Noble"; "The Coca-Cola Company" = "Coca-Cola"
 
 

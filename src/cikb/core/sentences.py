@@ -146,8 +146,8 @@ def _with_blocks(pieces: list[tuple[str, int]], accepts: Callable[[str], bool]) 
 
 
 def _is_label_line(sentence: str) -> bool:
-    """A label and a value after it: "Tel.: +1 555 0100", "Jane Roe — President", or a code after a label of a word or two with no colon
-    ("EIN 12-3456789", "Company number 01234567"); not a lone "Note:"."""
+    """A label and a value after it: "Tel.: +1 555 0100", "Jane Roe — President", or a code after a label of a word
+    or two with no colon ("EIN 12-3456789", "Company number 01234567"); not a lone "Note:"."""
     label = _LABEL.match(sentence) or _DASHED_LABEL.match(sentence)
     return (bool(label) and _has_words(sentence[label.end():], 1)) or is_code_line(sentence)
 
