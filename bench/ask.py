@@ -95,10 +95,11 @@ class Scores:
     pages: int = 0  # facts whose evidence page the crawl kept
     verdicts: dict[str, str] = field(default_factory=dict)
     high: list[str] = field(default_factory=list)  # the verdicts of answers given with high confidence
-    medium: list[str] = field(default_factory=list)  # ... with medium confidence (the rest are low)
+    medium: list[str] = field(default_factory=list)  # ... with medium confidence
+    low: list[str] = field(default_factory=list)  # ... with low confidence (a free-text sentence that states the terms)
 
     def add(self, other: Scores) -> None:
-        for name in ("facts", "right", "abstained", "shown", "wrong", "top1", "top10", "pages", "high", "medium"):
+        for name in ("facts", "right", "abstained", "shown", "wrong", "top1", "top10", "pages", "high", "medium", "low"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def line(self) -> str:
@@ -107,7 +108,8 @@ class Scores:
                 f"(answer in the related reading: {self.shown})  "
                 f"wrong {self.wrong} ({self.wrong / n:.0%})  evidence R@1 {self.top1}  R@10 {self.top10}/{self.facts} "
                 f"({self.top10 / n:.0%})  evidence page gathered {self.pages}/{self.facts}  high confidence: {self.high.count('right')}/{len(self.high)} right"
-                f"  medium: {self.medium.count('right')}/{len(self.medium)} right")
+                f"  medium: {self.medium.count('right')}/{len(self.medium)} right"
+                f"  low: {self.low.count('right')}/{len(self.low)} right")
 
 
 def norm(text: str) -> str:
@@ -182,11 +184,12 @@ def measure(settings: Settings, site: Site, slug: str | None = None, verbose: bo
             scores.top10 += rank is not None and rank <= 10
             scores.pages += fact.get("page", "") in gathered
             scores.verdicts[fact["id"]] = said
-            if answer.confidence in ("high", "medium"):
+            if answer.confidence in ("high", "medium", "low"):
                 getattr(scores, answer.confidence).append(said)
             if verbose:
                 print(f"{said:8} {fact['id']} {fact['question']}\n   truth: {fact['answer']}\n"
-                      f"   evidence rank: {rank or '-'}  short: {answer.short_answer}\n   answer: {answer.answer[:300]}")
+                      f"   evidence rank: {rank or '-'}  short: {answer.short_answer}  confidence: {answer.confidence}\n"
+                      f"   answer: {answer.answer[:300]}")
                 for related in answer.related if said == "abstain" else ():
                     print(f"   related: {related.text[:200]}")
     return scores
