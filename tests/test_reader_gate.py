@@ -360,3 +360,13 @@ def test_a_role_set_before_its_holders_name_and_a_comma_is_theirs(role, holder):
     passage = Passage(text, 1, 1, title="Company agreements", own_site=True)
     reading = read(read_question(f"Who is the {role} of Acme Corp?", None, "Acme Corp"), [passage])
     assert reading.answer is not None and reading.answer.value == holder
+
+
+def test_asked_who_chairs_the_board_a_director_the_board_appointed_is_no_answer():
+    question = "Who chairs the Board of Directors of Acme Corp?"
+    appointed = ("Dr Jane Roe, currently Director of Training, has been appointed by the Acme Corp Board of Directors "
+                 "to serve as Interim Executive Director for six months, beginning 2 September 2026.")
+    assert _reading(question, appointed).answer is None  # she holds no chair: "chairs" asks for the Chair
+    chaired = _reading(question, "John Doe chairs the Acme Corp Board of Directors.")
+    assert chaired.answer is not None and chaired.answer.value == "John Doe"
+

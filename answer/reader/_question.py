@@ -90,8 +90,9 @@ _ORG_WORDS = frozenset("organisation organization organisations organizations co
 _PLACE_WORDS = frozenset("city country state place address town region county headquarters headquartered based "
                          "located location continent".split())
 # Roles only a person holds (an owner or a founder may be an organisation).
-_OFFICER_ROLES = frozenset("ceo cto cfo coo cmo cpo cro cio clo cdo cso cco president chairman chairwoman chairperson "
-                           "director executive chief head manager editor leader counsel secretary treasurer".split())
+_OFFICER_ROLES = frozenset("ceo cto cfo coo cmo cpo cro cio clo cdo cso cco president chair chairman chairwoman "
+                           "chairperson director executive chief head manager editor leader counsel secretary "
+                           "treasurer".split())
 _CONTACT_WORDS = frozenset("email e-mail phone telephone fax website url homepage".split())
 # Which contact a question asks for, by its words; a sentence holding one counts as holding them.
 CONTACT_ASKED = {"email": frozenset("email e-mail mail address".split()),
@@ -200,7 +201,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     described = descriptive_words(question)  # "the ORM company Prisma": no key term, though the search uses it
     terms = tuple(dict.fromkeys(stem(w) for w in keywords if not _describes(w, described)))
     percent = any(w in ("percent", "percentage", "share", "proportion", "portion", "fraction") for w in lower)
-    officer = chief_officer or not _OFFICER_ROLES.isdisjoint(lower)
+    officer = chief_officer or _names_an_office(lower)
     wants = _wanted_role(lower, own) if kind in ("person", "org") else None
     cumulative = kind in ("money", "number") and not _ONE_EVENT.search(question) and not YEAR_RE.search(question)
     contact = _contact_asked(lower) if kind == "contact" else None
@@ -365,6 +366,13 @@ TOTAL = re.compile(r"\b(?:a total of|in total|total(?:ing)?|to date|so far|altog
 # what. A question asks for one side.
 DIRECTED_STEMS = relation("acquir") | {"invest", "oper", "own", "run", "provid"}
 PASSIVE = frozenset("was were is are be been being get got gets".split())
+
+
+def _names_an_office(lower: list[str]) -> bool:
+    """A role only a person holds, as a noun or a verb, one or many ("Who chairs Acme's board?", "Who are Acme's
+    directors?"); a "board of directors" is the body, not its members' office ("Who joined the board of directors?")."""
+    return any((w in _OFFICER_ROLES or w.removesuffix("s") in _OFFICER_ROLES)
+               and not (w == "directors" and lower[max(i - 2, 0):i] == ["board", "of"]) for i, w in enumerate(lower))
 
 
 def _wanted_role(lower: list[str], own: set[str]) -> Literal["agent", "patient"] | None:
