@@ -671,8 +671,8 @@ _GENERIC_KINDS = frozenset("company companies business team group firm startup o
 
 
 def _says_what(noun) -> bool:  # noqa: ANN001 - a spaCy Token
-    if not noun.tag_.startswith("NN"):
-        return False
+    if not noun.tag_.startswith("NN") or not noun.text.replace("-", "").isalpha():
+        return False  # a code the parse took for a noun ("a registered 501(c)(3) non-profit") names no kind
     return noun.text.lower() not in _GENERIC_KINDS or any(c.dep_ == "compound" for c in noun.children)
 
 

@@ -370,3 +370,13 @@ def test_asked_who_chairs_the_board_a_director_the_board_appointed_is_no_answer(
     chaired = _reading(question, "John Doe chairs the Acme Corp Board of Directors.")
     assert chaired.answer is not None and chaired.answer.value == "John Doe"
 
+
+def test_asked_what_the_company_does_its_tax_status_is_no_answer():
+    question = "What does Acme Corp do?"
+    for status in ("Acme Corp, Inc. is a registered 501(c)(3) non-profit organisation governed by a Board of Directors.",
+                   "Acme Corp is a registered 501(c)(3) non-profit based in Delaware, USA."):
+        assert _answer(question, [status]).abstained  # the code is no kind of work, "organisation" says none
+    answer = _answer(question, ["Acme Corp is a registered 501(c)(3) non-profit organisation.",
+                                "Acme Corp is a global community teaching data science skills to researchers."])
+    assert not answer.abstained and answer.answer.startswith("Acme Corp is a global community teaching")
+
