@@ -584,6 +584,13 @@ def nominal_words(text: str) -> list[str]:
     return [t.text.lower() for t in _parsed(text) if t.tag_.startswith(("NN", "JJ"))]
 
 
+def word_classes(text: str) -> list[tuple[str, str]]:
+    """Each word of ``text`` with its class as the trained tagger reads it: noun, verb, adjective (with adverbs:
+    both describe), or other ("As a purposeful team" -> ("purposeful", "adjective"), ("team", "noun"))."""
+    classes = {"NN": "noun", "VB": "verb", "JJ": "adjective", "RB": "adjective"}
+    return [(t.text, classes.get(t.tag_[:2], "other")) for t in _parsed(text)]
+
+
 def asked_noun(question: str) -> str | None:
     """The noun a question's "which" or "what" qualifies, as the trained parser reads it: "Under which licence is
     Acme released?" -> licence; "What does Acme sell?" -> None ("what" is the object itself)."""

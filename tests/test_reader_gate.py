@@ -380,3 +380,11 @@ def test_asked_what_the_company_does_its_tax_status_is_no_answer():
                                 "Acme Corp is a global community teaching data science skills to researchers."])
     assert not answer.abstained and answer.answer.startswith("Acme Corp is a global community teaching")
 
+
+def test_asked_for_a_noun_an_adjective_made_from_it_is_no_answer():
+    question = "What is Acme Corp's purpose?"
+    policy = ("As part of the Acme Corp hybrid working policy, we want to encourage purposeful face-to-face sessions "
+              "that help build relationships and stronger teams.")
+    assert _answer(question, [policy]).abstained  # purposeful sessions: no purpose of Acme's
+    stated = _answer(question, [policy, "Acme Corp's purpose is to improve public services with technology."])
+    assert not stated.abstained and stated.answer.startswith("Acme Corp's purpose is to improve")

@@ -15,7 +15,7 @@ from cikb.answer.entities import (
     FIRST_PERSON, KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of,
     counted_in_question, counted_noun, defines, governing_parties, in_the_predicate, kind_of_counted, modifies_a_noun,
     names_a_person, nominal_words, only_beside_the_main_clause, only_intended, party_extents, predicate_subjects,
-    said_of_the_past, said_of_the_reader, stated_as_own, stranded_preposition, told_in_the_past, vetoed,
+    said_of_the_past, said_of_the_reader, stated_as_own, stranded_preposition, told_in_the_past, vetoed, word_classes,
 )
 from cikb.core.identity import name_keys
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
@@ -302,6 +302,8 @@ def states_question(q: Question, s: Sentence) -> bool:
         return False  # "Under which licence ...": a sentence without a licence names none
     if only_beside_the_main_clause(s.plain, term_word(q)):
         return False  # "As part of the federal government, we are building a team": it says what they build
+    if _asked_nouns_only_described(q, s):
+        return False  # "What is Acme's purpose?": "purposeful sessions" are not a purpose
     if s.role == 2 and s.coverage >= INSTANCE_SHARE and filtered(q, s.plain, instance_spans(q, s.plain)):
         # Led by the subject, it names one of what is asked ("Acme is offered under the MIT licence"), and not one
         # the question names ("What other projects ... besides Widget?": "our first project, Widget").
@@ -322,6 +324,19 @@ def states_question(q: Question, s: Sentence) -> bool:
     # when the parse makes the subject that word's own ("a year of making hard decisions" sells nothing).
     return s.lexical >= FREE_TEXT_SHARE or (s.role == 2 and all(match_weight(t, stems) > 0 for t in q.terms)
                                             and _related_words_are_the_subjects(q, s))
+
+
+def _asked_nouns_only_described(q: Question, s: Sentence) -> bool:
+    """A noun of the question's is in the sentence only in adjectives or adverbs made from it, as the trained tagger
+    reads both: "purposeful" or "purposefully" describes something, and names no purpose. (The noun itself before
+    another, "the Harbour Works accelerator programme", is still the noun, whatever the tagger calls it.)"""
+    nouns = {word.lower().removesuffix("s") for word, kind in word_classes(q.text) if kind == "noun"}
+    asked = {stem(noun) for noun in nouns} & set(q.terms)
+    held: dict[str, set[str]] = defaultdict(set)
+    for word, kind in word_classes(s.plain):
+        for term in stems_of(word) & asked:
+            held[term].add("noun" if word.lower().removesuffix("s") in nouns else kind)
+    return any(kinds == {"adjective"} for kinds in held.values())
 
 
 # Nouns a question may ask "which" of that a stating sentence need not repeat ("What type of company ...").
