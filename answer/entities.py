@@ -585,10 +585,15 @@ def nominal_words(text: str) -> list[str]:
 
 
 def word_classes(text: str) -> list[tuple[str, str]]:
-    """Each word of ``text`` with its class as the trained tagger reads it: noun, verb, adjective (with adverbs:
-    both describe), or other ("As a purposeful team" -> ("purposeful", "adjective"), ("team", "noun"))."""
-    classes = {"NN": "noun", "VB": "verb", "JJ": "adjective", "RB": "adjective"}
-    return [(t.text, classes.get(t.tag_[:2], "other")) for t in _parsed(text)]
+    """Each word of ``text`` with its class as the trained parser reads it: a noun, a verb, a modifier (an adjective,
+    an adverb, or a noun before another noun), or other ("our purposeful office team" -> ("purposeful", "modifier"),
+    ("office", "modifier"), ("team", "noun"))."""
+    classes = {"NN": "noun", "VB": "verb", "JJ": "modifier", "RB": "modifier"}
+    return [(t.text, "modifier" if t.tag_.startswith("NN") and t.dep_ in _NOUN_MODIFIERS
+             else classes.get(t.tag_[:2], "other")) for t in _parsed(text)]
+
+
+_NOUN_MODIFIERS = frozenset({"compound", "amod", "nmod"})
 
 
 def asked_noun(question: str) -> str | None:

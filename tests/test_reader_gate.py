@@ -388,3 +388,11 @@ def test_asked_for_a_noun_an_adjective_made_from_it_is_no_answer():
     assert _answer(question, [policy]).abstained  # purposeful sessions: no purpose of Acme's
     stated = _answer(question, [policy, "Acme Corp's purpose is to improve public services with technology."])
     assert not stated.abstained and stated.answer.startswith("Acme Corp's purpose is to improve")
+
+
+def test_asked_whether_the_company_has_a_thing_a_noun_before_another_is_no_answer():
+    question = "Does Acme Corp have an office?"
+    materials = "Additionally, Acme Corp covers the costs of your office materials, such as a desk and a chair."
+    assert _answer(question, [materials]).abstained  # office materials are not an office
+    stated = _answer(question, [materials, "Acme Corp has an office in Barcelona, near the harbour."])
+    assert not stated.abstained and stated.answer.startswith("Acme Corp has an office in Barcelona")

@@ -327,16 +327,19 @@ def states_question(q: Question, s: Sentence) -> bool:
 
 
 def _asked_nouns_only_described(q: Question, s: Sentence) -> bool:
-    """A noun of the question's is in the sentence only in adjectives or adverbs made from it, as the trained tagger
-    reads both: "purposeful" or "purposefully" describes something, and names no purpose. (The noun itself before
-    another, "the Harbour Works accelerator programme", is still the noun, whatever the tagger calls it.)"""
-    nouns = {word.lower().removesuffix("s") for word, kind in word_classes(q.text) if kind == "noun"}
+    """A noun the question asks of is in the sentence only as a modifier, as the trained parser reads it: an
+    adjective or an adverb made from it ("purposeful sessions" are no purpose), or the noun before another one
+    ("office materials" are no office). The noun a question asks "which" of is named by what comes before it
+    ("Which accelerator ...": "the Harbour Works accelerator programme"), and a question's own modifier ("the
+    vacation policy") may be one in the sentence too."""
+    which = asked_noun(q.text)
+    nouns = {word for word, kind in word_classes(q.text) if kind == "noun" and word != which}
     asked = {stem(noun) for noun in nouns} & set(q.terms)
     held: dict[str, set[str]] = defaultdict(set)
     for word, kind in word_classes(s.plain):
         for term in stems_of(word) & asked:
-            held[term].add("noun" if word.lower().removesuffix("s") in nouns else kind)
-    return any(kinds == {"adjective"} for kinds in held.values())
+            held[term].add(kind)
+    return any(kinds == {"modifier"} for kinds in held.values())
 
 
 # Nouns a question may ask "which" of that a stating sentence need not repeat ("What type of company ...").
