@@ -596,6 +596,17 @@ def word_classes(text: str) -> list[tuple[str, str]]:
 _NOUN_MODIFIERS = frozenset({"compound", "amod", "nmod"})
 
 
+def person_noun(question: str) -> str | None:
+    """The common noun a "who is" question names the person by, as the trained parser reads it: "Who was Acme's
+    first engineer?" -> engineer; "Who founded Acme?" and "Who is Jane Roe?" -> None."""
+    for token in _parsed(question):
+        if token.text.lower() == "who" and token.head.text.lower() in _BE:
+            noun = next((c for c in token.head.children
+                         if c.dep_ in ("nsubj", "attr") and c.i != token.i and c.tag_ in ("NN", "NNS")), None)
+            return noun.text if noun is not None else None
+    return None
+
+
 def asked_noun(question: str) -> str | None:
     """The noun a question's "which" or "what" qualifies, as the trained parser reads it: "Under which licence is
     Acme released?" -> licence; "What does Acme sell?" -> None ("what" is the object itself)."""

@@ -396,3 +396,12 @@ def test_asked_whether_the_company_has_a_thing_a_noun_before_another_is_no_answe
     assert _answer(question, [materials]).abstained  # office materials are not an office
     stated = _answer(question, [materials, "Acme Corp has an office in Barcelona, near the harbour."])
     assert not stated.abstained and stated.answer.startswith("Acme Corp has an office in Barcelona")
+
+
+def test_asked_for_a_person_by_a_noun_a_sentence_without_that_noun_is_no_answer():
+    question = "Who was Acme Corp's first engineer?"
+    fleet = ("Acme Corp runs roughly 70 hubs with Sean Morris for the classroom, and to support the workshop we added "
+             "the first GPU enabled hub to this fleet!")
+    assert _reading(question, fleet).answer is None  # a first hub, and no engineer named
+    hired = _reading(question, "Acme Corp's first engineer was Georgiana Dolocan, who joined in 2020.")
+    assert hired.answer is not None and hired.answer.value == "Georgiana Dolocan"

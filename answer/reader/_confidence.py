@@ -15,7 +15,8 @@ from cikb.answer.entities import (
     FIRST_PERSON, KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of,
     counted_in_question, counted_noun, defines, governing_parties, in_the_predicate, kind_of_counted, modifies_a_noun,
     names_a_person, nominal_words, only_beside_the_main_clause, only_intended, party_extents, predicate_subjects,
-    said_of_the_past, said_of_the_reader, stated_as_own, stranded_preposition, told_in_the_past, vetoed, word_classes,
+    person_noun, said_of_the_past, said_of_the_reader, stated_as_own, stranded_preposition, told_in_the_past,
+    vetoed, word_classes,
 )
 from cikb.core.identity import name_keys
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
@@ -788,9 +789,15 @@ def _named_beyond_its_contacts(q: Question, s: Sentence) -> bool:
 def _holds_every_role_word(q: Question, s: Sentence) -> bool:
     """Asked who holds a role, the sentence holds each of the question's words (or a word of its relation): "Jane
     Roe: CEO" does not say who the chief of staff is, nor who the first CEO was. (A year asked of may be the page's
-    date: "Who was Acme's CEO in 2019?" is answered by a 2019 post that names no year.)"""
+    date: "Who was Acme's CEO in 2019?" is answered by a 2019 post that names no year.) Asked for a person by
+    another noun, it holds that noun: "the first GPU-enabled hub" names no first engineer."""
+    if q.kind != "person":
+        return True
+    if not q.officer:
+        noun = person_noun(q.text)
+        return noun is None or match_weight(stem(noun), s.stems) > 0
     words = [t for t in q.terms if not t.isdigit()]
-    return q.kind != "person" or not q.officer or all(match_weight(t, s.stems) > 0 for t in words)
+    return all(match_weight(t, s.stems) > 0 for t in words)
 
 
 def _purpose_unsaid(q: Question, s: Sentence) -> bool:
