@@ -99,7 +99,8 @@ class Scores:
     low: list[str] = field(default_factory=list)  # ... with low confidence (a free-text sentence that states the terms)
 
     def add(self, other: Scores) -> None:
-        for name in ("facts", "right", "abstained", "shown", "wrong", "top1", "top10", "pages", "high", "medium", "low"):
+        for name in ("facts", "right", "abstained", "shown", "wrong", "top1", "top10", "pages",
+                     "high", "medium", "low"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def line(self) -> str:
@@ -188,7 +189,8 @@ def measure(settings: Settings, site: Site, slug: str | None = None, verbose: bo
                 getattr(scores, answer.confidence).append(said)
             if verbose:
                 print(f"{said:8} {fact['id']} {fact['question']}\n   truth: {fact['answer']}\n"
-                      f"   evidence rank: {rank or '-'}  short: {answer.short_answer}  confidence: {answer.confidence}\n"
+                      f"   evidence rank: {rank or '-'}  short: {answer.short_answer}"
+                      f"  confidence: {answer.confidence}\n"
                       f"   answer: {answer.answer[:300]}")
                 for related in answer.related if said == "abstain" else ():
                     print(f"   related: {related.text[:200]}")
