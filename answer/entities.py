@@ -693,8 +693,13 @@ _GENERIC_KINDS = frozenset("company companies business team group firm startup o
                            "member part family bunch".split())
 
 
+# A noun that says nothing of what a company does, whatever words come before it: every company is an employer
+# ("an equal opportunity employer", "the largest employer in the county").
+_NO_KIND = frozenset({"employer", "employers"})
+
+
 def _says_what(noun) -> bool:  # noqa: ANN001 - a spaCy Token
-    if not noun.tag_.startswith("NN") or not noun.text.replace("-", "").isalpha():
+    if not noun.tag_.startswith("NN") or not noun.text.replace("-", "").isalpha() or noun.text.lower() in _NO_KIND:
         return False  # a code the parse took for a noun ("a registered 501(c)(3) non-profit") names no kind
     return noun.text.lower() not in _GENERIC_KINDS or any(c.dep_ == "compound" for c in noun.children)
 

@@ -373,7 +373,7 @@ def test_asked_who_chairs_the_board_a_director_the_board_appointed_is_no_answer(
 
 def test_asked_what_the_company_does_its_tax_status_is_no_answer():
     question = "What does Acme Corp do?"
-    for status in ("Acme Corp, Inc. is a registered 501(c)(3) non-profit organisation governed by a Board of Directors.",
+    for status in ("Acme Corp, Inc. is a registered 501(c)(3) non-profit organisation governed by a Board.",
                    "Acme Corp is a registered 501(c)(3) non-profit based in Delaware, USA."):
         assert _answer(question, [status]).abstained  # the code is no kind of work, "organisation" says none
     answer = _answer(question, ["Acme Corp is a registered 501(c)(3) non-profit organisation.",
@@ -405,3 +405,19 @@ def test_asked_for_a_person_by_a_noun_a_sentence_without_that_noun_is_no_answer(
     assert _reading(question, fleet).answer is None  # a first hub, and no engineer named
     hired = _reading(question, "Acme Corp's first engineer was Georgiana Dolocan, who joined in 2020.")
     assert hired.answer is not None and hired.answer.value == "Georgiana Dolocan"
+
+
+def test_asked_for_a_contact_with_a_purpose_an_address_given_for_another_thing_is_no_answer():
+    question = "To which e-mail address do Acme Corp employees send travel requests?"
+    receipts = ("If you pay for any taxi or meal, please send a photo of the receipt to admin@acme.example and "
+                "you will get reimbursed in your next payroll.")
+    assert _reading(question, receipts).answer is None  # receipts, not travel requests
+    bare = _reading("What is Acme Corp's e-mail address?", "You can e-mail Acme Corp at hello@acme.example.")
+    assert bare.answer is not None and bare.answer.value == "hello@acme.example"
+
+
+def test_asked_what_the_company_does_being_an_employer_is_no_answer():
+    question = "What does Acme Corp do?"
+    assert _answer(question, ["Acme Corp is an equal opportunity employer and values diversity."]).abstained
+    made = _answer(question, ["Acme Corp is an equal opportunity employer.", "Acme Corp is a software consultancy."])
+    assert not made.abstained and made.answer.startswith("Acme Corp is a software consultancy")
