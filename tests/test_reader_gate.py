@@ -421,3 +421,11 @@ def test_asked_what_the_company_does_being_an_employer_is_no_answer():
     assert _answer(question, ["Acme Corp is an equal opportunity employer and values diversity."]).abstained
     made = _answer(question, ["Acme Corp is an equal opportunity employer.", "Acme Corp is a software consultancy."])
     assert not made.abstained and made.answer.startswith("Acme Corp is a software consultancy")
+
+
+def test_we_after_an_opening_clause_is_the_company_on_its_own_page():
+    question = read_question("How long does the yearly Acme Corp company retreat last?", None, "Acme Corp")
+    once = Passage("Once a year, we hold a company retreat lasting three to four days.", 1, 1, title="Retreats",
+                   own_site=True)
+    reading = read(question, [once])
+    assert reading.answer is not None and reading.answer.value == "three to four days"

@@ -62,8 +62,11 @@ _BIDS_US = re.compile(r"[\"'“(]?[A-Z][a-z]+(?:\s+(?:to|with))?\s+us\b")  # "Vi
 _NAME_COMPLETIONS = frozenset("club football fc afc company corporation group holdings team".split())
 
 
+# Prepositions and subordinating conjunctions that open a phrase before the subject ("Once a year, we hold ...",
+# "If you join, we pay ..."), and the determiners of a time phrase ("Every year, we ...").
 _INTRODUCERS = frozenset("in on at after before since during when while although though as by with from for "
-                         "following until unlike like despite under within throughout upon".split())
+                         "following until unlike like despite under within throughout upon if once because "
+                         "whenever unless every each".split())
 
 
 _CREATION = frozenset({"found", "cofound", "co-found", "establish", "creat", "form", "incorpor", "launch", "start", "set-up"})
