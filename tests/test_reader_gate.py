@@ -429,3 +429,15 @@ def test_we_after_an_opening_clause_is_the_company_on_its_own_page():
                    own_site=True)
     reading = read(question, [once])
     assert reading.answer is not None and reading.answer.value == "three to four days"
+
+
+def test_a_team_card_with_a_dash_gives_the_person_the_role_and_the_part_asked_of():
+    question = read_question("Who is the Director of Curriculum at Acme Corp?", None, "Acme Corp")
+
+    def card(line: str):
+        return read(question, [Passage(line, 1, 1, title="Our Core Team", own_site=True)]).answer
+
+    held = card("Jane Roe, PhD — Director of Curriculum, Curriculum Team Lead")
+    assert held is not None and held.value == "Jane Roe"
+    assert card("Jane Roe — Executive Assistant to the Director of Curriculum") is None  # a role she serves
+    assert card("Jane Roe — Director of Curriculum at Globex Learning Corporation") is None  # another body's

@@ -244,20 +244,35 @@ def page_role(q: Question, s: Sentence) -> bool:
     """A role set beside a name, with no organisation named in the sentence, on the subject's own website or a page
     whose title names it: "Jane Roe, co-founder and CTO, leads engineering." on "About Acme" is Acme's CTO; beside
     "Globex" it may be Globex's."""
-    if _organisations_named(s.plain) or not on_the_subjects_page(q, s):
+    if _other_organisations(q, s.plain) or not on_the_subjects_page(q, s):
         return False
     role = term_word(q, exact=True)
     return apposed_to_name(s.plain, role) or _team_card(s.plain, role)
 
 
-_CARD = re.compile(r"^(?P<name>[^,:;()]{3,40}),\s+(?P<title>[^,:;]{2,80})$")  # "Jane Roe, Acting CFO and Director"
+_CARDS = (
+    re.compile(r"^(?P<name>[^,:;()]{3,40}),\s+(?P<title>[^,:;]{2,80})$"),  # "Jane Roe, Acting CFO and Director"
+    # "Jane Roe — Director of Research", "Jane Roe, PhD – Head of Product, Team Lead (she/her)"
+    re.compile(r"^(?P<name>[^,:;()\u2013\u2014]{3,40})(?:,\s+[^,:;()\u2013\u2014]{2,12})?\s+[\u2013\u2014-]\s+"
+               r"(?P<title>[^:;\u2013\u2014]{2,120})$"),
+)
 
 
 def _team_card(line: str, is_role: Callable[[str], bool]) -> bool:
-    """A team list's card: a person's name, a comma and a title that holds the role ("Jane Roe, Acting CFO and
-    Director"; not "Jane Roe, Executive Assistant to the CFO"). The parser reads such a card as two names joined."""
-    card = _CARD.match(line.rstrip("."))
-    return bool(card) and is_a_persons_name(card.group("name")) and titled(card.group("title"), is_role)
+    """A team list's card: a person's name (and a degree), a comma or a dash, and a title that holds the role ("Jane
+    Roe, Acting CFO and Director"; not "Jane Roe, Executive Assistant to the CFO"). The parser reads such a card as
+    two names joined."""
+    cards = (card.match(line.rstrip(".")) for card in _CARDS)
+    return any(card is not None and is_a_persons_name(card.group("name")) and titled(card.group("title"), is_role)
+               for card in cards)
+
+
+def _other_organisations(q: Question, sentence: str) -> list[str]:
+    """The organisations the recogniser names, less roles and the part of the company asked of, which it may read as
+    one: "Jane Roe — Director of Curriculum, Curriculum Team Lead" asked who the Director of Curriculum is."""
+    return [o for o in _organisations_named(sentence)
+            if not all(_ROLE_WORD.fullmatch(w) or w.lower() in q.keywords
+                       for w in re.findall(r"[\w'-]+", _QUALIFIED_ROLE.sub(" ", o)))]
 
 
 def _organisations_named(sentence: str) -> list[str]:
