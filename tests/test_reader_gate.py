@@ -441,3 +441,13 @@ def test_a_team_card_with_a_dash_gives_the_person_the_role_and_the_part_asked_of
     assert held is not None and held.value == "Jane Roe"
     assert card("Jane Roe — Executive Assistant to the Director of Curriculum") is None  # a role she serves
     assert card("Jane Roe — Director of Curriculum at Globex Learning Corporation") is None  # another body's
+
+
+def test_places_asked_in_the_plural_are_read_as_places():
+    question = read_question("In which cities does Acme Corp have offices?", None, "Acme Corp")
+    assert question.kind == "place"
+    offices = Passage("We have offices in London, Bristol, Manchester, and Swansea.", 1, 1, title="Working here",
+                      own_site=True)
+    reading = read(question, [offices])
+    assert reading.answer is not None and reading.answer.value == "London, Bristol, Manchester, and Swansea"
+    assert read_question("Between what years did Acme Corp train in Arizona?", None, "Acme Corp").kind != "year"

@@ -371,7 +371,7 @@ PASSIVE = frozenset("was were is are be been being get got gets".split())
 def _names_an_office(lower: list[str]) -> bool:
     """A role only a person holds, as a noun or a verb, one or many ("Who chairs Acme's board?", "Who are Acme's
     directors?"); a "board of directors" is the body, not its members' office ("Who joined the board of directors?")."""
-    return any((w in _OFFICER_ROLES or w.removesuffix("s") in _OFFICER_ROLES)
+    return any((w in _OFFICER_ROLES or _singular(w) in _OFFICER_ROLES)
                and not (w == "directors" and lower[max(i - 2, 0):i] == ["board", "of"]) for i, w in enumerate(lower))
 
 
@@ -485,7 +485,8 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
         return "person"
     if _asks_for(lower, ("what", "which"), tuple(_ORG_WORDS)) and not _asks_for(lower, ("what", "which"), _KIND_WORDS):
         return "org"  # not "What kind of company is Acme?", which asks what it is
-    if "where" in lower or _asks_for(lower, ("what", "which", "in"), tuple(_PLACE_WORDS)) or "address" in lower:
+    if ("where" in lower or "address" in lower
+            or _asks_for(lower, ("what", "which", "in"), tuple(_PLACE_WORDS), many=True)):
         return "place"
     if _asks_for(lower, ("what", "which"), tuple(_PERSON_ROLES)) and "is" in lower:
         return "person"
@@ -515,13 +516,20 @@ def _asks_when(lower: list[str]) -> bool:
     return False
 
 
-def _asks_for(lower: list[str], wh: tuple[str, ...], nouns: tuple[str, ...], reach: int = 3) -> bool:
+def _asks_for(lower: list[str], wh: tuple[str, ...], nouns: tuple[str, ...], reach: int = 3,
+              many: bool = False) -> bool:
     """'what city', 'which organisation', 'what is the revenue': a wh-word followed, within ``reach`` words, by one of
-    ``nouns``."""
+    ``nouns``, or with ``many`` by their plurals: "In which cities ...?" is answered by a list of places, as a place
+    is read ("London, Bristol and Swansea"); "Between what years ...?" asks for a span, not a year."""
     for i, word in enumerate(lower):
-        if word in wh and any(w in nouns for w in lower[i + 1:i + 1 + reach]):
+        if word in wh and any(w in nouns or (many and _singular(w) in nouns) for w in lower[i + 1:i + 1 + reach]):
             return True
     return False
+
+
+def _singular(word: str) -> str:
+    """A plural noun's singular, by the regular rules ("cities" -> city, "states" -> state)."""
+    return word[:-3] + "y" if word.endswith("ies") else word.removesuffix("s")
 
 
 def _name_parts(label: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
