@@ -21,7 +21,7 @@ from cikb.answer.entities import (
 from cikb.core.identity import name_keys
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
-from cikb.answer.reader._question import CONTACT_ASKED, Question, asks_present, term_word
+from cikb.answer.reader._question import Question, asks_present, term_word
 from cikb.answer.reader._subject import (
     LABEL_LINE, after_leading_date, mentions_subject, owned_by_subject, refers_to_subject,
 )
@@ -31,7 +31,7 @@ from cikb.answer.reader._spans import (
     overlap, spans, without_web_addresses, yearless_dates,
 )
 from cikb.answer.reader._scoring import (
-    Sentence, asked_part, doers_of_the_subject, nearest_span, on_the_subjects_page, reading_stems,
+    Sentence, asked_part, contact_stems, doers_of_the_subject, nearest_span, on_the_subjects_page, reading_stems,
 )
 
 Confidence = Literal["high", "medium", "low", "none"]
@@ -744,7 +744,7 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         others = {s.spans[0].key for s in candidates
                   if s.about_subject and s.coverage >= best.coverage and _named_beyond_its_contacts(q, s)} - {best_key}
         several = {other.key for s in candidates if s.about_subject for other in s.spans} - {best_key}
-        if q.kind == "contact" and (several or _given_for_another_thing(q, best)) and _purpose_unsaid(q, best):
+        if q.kind == "contact" and _purpose_unsaid(q, best) and (several or _given_for_another_thing(q, best)):
             return "low"  # "the legal team's e-mail": "questions for the People Team: email people@..." is another's
         return "medium" if best.about_subject and not others and not best.negated else "low"
     if q.kind == "place" and is_postal_address(span.text):
@@ -803,7 +803,7 @@ def _holds_every_role_word(q: Question, s: Sentence) -> bool:
 def _given_for_another_thing(q: Question, s: Sentence) -> bool:
     """Besides the contact's own words, the subject and its addresses, the sentence names a thing the contact is
     for, as the trained tagger reads its nouns: "send a photo of the receipt to admin@..." is for receipts."""
-    own = set().union(*(stems_of(w) for w in CONTACT_ASKED[q.contact or "web"])) | {"contact", "us"}
+    own = contact_stems(q) | {"us"}
     nouns = [w for w, kind in word_classes(without_web_addresses(s.plain)) if kind in ("noun", "modifier")
              and w[:1].islower() and not stems_of(w.lower()) & own and not mentions_subject(q, w)]
     return bool(nouns)

@@ -185,11 +185,16 @@ def _page_date_stems(q: Question, s: Sentence) -> set[str]:
     return dated & set(q.terms)
 
 
+def contact_stems(q: Question) -> set[str]:
+    """The stems of the words a contact of the asked kind is named by ("contact", "email", "e-mail", "mail" ...)."""
+    return {"contact"} | set().union(*(stems_of(w) for w in CONTACT_ASKED[q.contact or "web"]))
+
+
 def _kind_stems(q: Question, s: Sentence) -> set[str]:
     if q.kind == "contact":
         if not contact_spans(q, s.plain):
             return s.stems
-        return s.stems | {"contact"} | set().union(*(stems_of(w) for w in CONTACT_ASKED[q.contact or "web"]))
+        return s.stems | contact_stems(q)
     if q.kind == "identifier" and identifier_spans(q, s.plain):
         return s.stems | stems_in(" ".join(q.identifier))  # "UEI: F1QZ..." names the unique entity identifier
     if q.kind == "place" and holds_postal_address(s.plain):
