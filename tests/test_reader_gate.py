@@ -451,3 +451,51 @@ def test_places_asked_in_the_plural_are_read_as_places():
     reading = read(question, [offices])
     assert reading.answer is not None and reading.answer.value == "London, Bristol, Manchester, and Swansea"
     assert read_question("Between what years did Acme Corp train in Arizona?", None, "Acme Corp").kind != "year"
+
+
+# --- Benefits pages: amounts, list items and question headings (session 49) ----------------------------------------
+
+
+@pytest.mark.parametrize("written", ["150€", "150 €", "€150"])
+def test_an_amount_with_its_currency_sign_before_or_after_it_is_money(written: str):
+    reading = _own_page("How much is the Acme Corp sports and health allowance?", "Benefits & Perks",
+                        f"We offer you an allowance of {written} per year to invest in sports and health activities.")
+    assert reading.answer is not None and reading.answer.value == written
+
+
+def test_how_much_of_a_non_money_noun_is_measured_in_its_unit():
+    question = "How much paid annual leave does Acme Corp offer?"
+    assert read_question(question, None, "Acme Corp").kind == "number"  # "paid" describes the leave
+    assert read_question("How much funding has Acme Corp raised?", None, "Acme Corp").kind == "money"
+    reading = _own_page(question, "Handbook", "Taking Holiday – We offer 30 days’ paid annual leave")
+    assert reading.answer is not None and reading.answer.value == "30 days"
+
+
+def test_how_much_of_something_asks_for_a_share():
+    q = read_question("How much of employees’ health insurance premiums does Acme Corp pay?", None, "Acme Corp")
+    assert (q.kind, q.percent) == ("number", True)
+    reading = _own_page(q.text, "Careers", "Health insurance: Acme Corp pays 90% of your premiums and 80% for family")
+    assert reading.answer is not None and reading.answer.value == "90%"
+
+
+@pytest.mark.parametrize("opening", ["Taking Holiday – ", "## How do I request days off?\n\n"])  # read as one
+def test_a_list_items_label_or_a_question_heading_does_not_hide_the_sentences_subject(opening: str):
+    line = f"{opening}We offer 25 working days of paid holiday per year."
+    reading = _own_page("How many days of paid holiday do Acme Corp employees get?", "Time off", line)
+    assert reading.answer is not None and reading.answer.value == "25"
+    assert reading.sentences[0].role == 2
+
+
+def test_what_is_the_noun_of_a_thing_needs_a_sentence_that_names_the_noun():
+    lines = ["Cycle To Work Scheme – We offer the cycle to work scheme to help pay for your bicycle"]
+    reading = _own_page("What is the limit of the Acme Corp cycle to work scheme?", "Benefits", *lines)
+    assert reading.answer is None  # a sentence on the scheme that names no limit
+    # What the subject is said to be states a property asked that way ("What is its tax status?").
+    status = _own_page("What is Acme Corp's tax status?", "About", "Acme Corp is a 501(c)(3) nonprofit organization.")
+    assert status.answer is not None and "501(c)(3)" in status.answer.value
+
+
+def test_a_label_with_an_acronym_in_brackets_labels_its_code():
+    reading = _own_page("What is the employer identification number (EIN) of Acme Corp?", "Contact us",
+                        "Taxpayer Identification Number (TIN)(EIN): 92-1581581")
+    assert reading.answer is not None and (reading.answer.value, reading.answer.confidence) == ("92-1581581", "medium")

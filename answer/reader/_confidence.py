@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cikb.answer.entities import (
-    FIRST_PERSON, KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of,
+    FIRST_PERSON, KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of, copula_noun,
     counted_in_question, counted_noun, defines, governing_parties, in_the_predicate, kind_of_counted, modifies_a_noun,
     names_a_person, nominal_words, only_beside_the_main_clause, only_intended, party_extents, predicate_subjects,
     person_noun, said_of_the_past, said_of_the_reader, stated_as_own, stranded_preposition, told_in_the_past,
@@ -27,8 +27,8 @@ from cikb.answer.reader._subject import (
 )
 from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, Span, board_joiners, customer_names, entity_labels, entity_spans, filtered, former_employers,
-    former_names, instance_spans, investor_names, is_postal_address, is_subject, is_yearless, normal, asked_roles,
-    overlap, spans, without_web_addresses, yearless_dates,
+    former_names, instance_spans, investor_names, is_duration, is_postal_address, is_subject, is_yearless, normal,
+    asked_roles, overlap, spans, without_web_addresses, yearless_dates,
 )
 from cikb.answer.reader._scoring import (
     Sentence, asked_part, contact_stems, doers_of_the_subject, nearest_span, on_the_subjects_page, reading_stems,
@@ -162,6 +162,8 @@ def _of_the_kind(q: Question, sentence: str, span: Span, labels: frozenset[str],
     """The recogniser does not read the value as another kind, or the parse says it is one ("I, Jane Roe, am the
     CEO": the small model reads some names as places)."""
     end = span.start + len(span.text)
+    if q.kind == "number" and is_duration(span.text):
+        vetoes = KIND_VETOES["duration"]  # "How much leave ...?" -> "30 days", which the recogniser reads as a date
     return (not vetoed(sentence, span.start, end, labels, _vetoes_of(sentence, span, vetoes))
             or (q.kind == "person" and names_a_person(sentence, span.start, end))
             or (q.kind == "number" and _counts_the_questions_noun(q, sentence, span)))
@@ -184,6 +186,8 @@ def _vetoes_of(sentence: str, span: Span, vetoes: frozenset[str]) -> frozenset[s
 def _counts_asked(q: Question, sentence: str, span: Span) -> bool | None:
     """Whether the noun a count counts, as the trained parser reads it, is a word of the question's terms ("made up
     of 164 people" for employees) or not ("spread across 34 different states"); None when it counts no noun."""
+    if is_duration(span.text):
+        return True  # "30 days' paid leave" measures what "How much paid leave ...?" asks: no count of a noun
     noun = counted_noun(sentence, span.start, span.start + len(span.text))
     if noun is None:
         return None
@@ -603,11 +607,18 @@ def _holds_asked_verb(q: Question, stems: set[str]) -> bool:
 
 
 def _holds_asked_noun(q: Question, s: Sentence) -> bool:
-    """The sentence holds the noun the question asks "which" or "what" of (or a word of its relation)."""
-    noun = asked_noun(q.text)
+    """The sentence holds the noun the question asks "which" or "what" of, or the noun it asks "What is the ... of"
+    ("What is the limit of Acme's cycle scheme?": a sentence on the scheme that names no limit states none), or a
+    word of its relation. (What the subject does or sells may be said in other words: :attr:`Question.defining`.)"""
+    which = asked_noun(q.text)
+    noun = which or (copula_noun(q.text) if not q.defining else None)
     if noun is None or noun.lower() in _GENERIC_ASKED or stem(noun) in q.subject_terms:
         return True
-    return any(match_weight(term, reading_stems(q, s)) > 0 for term in stems_of(noun))
+    if any(match_weight(term, reading_stems(q, s)) > 0 for term in stems_of(noun)):
+        return True
+    # A property of the subject may be what the sentence says the subject is: "ISRG is a 501(c)(3) nonprofit"
+    # states its tax status.
+    return which is None and defines(_value_of_line(s.plain), lambda phrase: _names_subject(q, phrase), any_noun=True)
 
 
 LABEL_MIN_WORDS = 2  # "Legal name", "Jane Roe": a one-word label ("Note", "Acme") names too little

@@ -4,6 +4,7 @@ predicate, a running total, which contact."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -200,7 +201,8 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     ))
     described = descriptive_words(question)  # "the ORM company Prisma": no key term, though the search uses it
     terms = tuple(dict.fromkeys(stem(w) for w in keywords if not _describes(w, described)))
-    percent = any(w in ("percent", "percentage", "share", "proportion", "portion", "fraction") for w in lower)
+    percent = (any(w in ("percent", "percentage", "share", "proportion", "portion", "fraction") for w in lower)
+               or "much of" in " ".join(lower))  # "How much of its revenue ...": a share
     officer = chief_officer or _names_an_office(lower)
     wants = _wanted_role(lower, own) if kind in ("person", "org") else None
     cumulative = kind in ("money", "number") and not _ONE_EVENT.search(question) and not YEAR_RE.search(question)
@@ -471,8 +473,10 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
         return "year" if asks_year else "date"
     if _asks_how_long(lower):
         return "duration"
-    if "how" in lower and ("many" in lower or "much" in lower):
-        return "money" if "much" in lower and (_MONEY_WORDS & set(lower) or "cost" in lower) else "number"
+    if "how" in lower and "much" in lower:
+        return _how_much_kind(lower)
+    if "how" in lower and "many" in lower:
+        return "number"
     if _CONTACT_WORDS & set(lower):
         return "contact"  # "What is its email address / phone number?" asks for neither a place nor a quantity
     if _asks_for(lower, ("what", "which"), ("percentage", "percent", "number", "amount", "total")) or _asks_share(lower):
@@ -491,6 +495,18 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
     if _asks_for(lower, ("what", "which"), tuple(_PERSON_ROLES)) and "is" in lower:
         return "person"
     return "text"
+
+
+def _how_much_kind(lower: list[str]) -> Kind:
+    """"How much funding ..." asks for money; "How much paid annual leave ..." for an amount of leave (the phrase's
+    last word names what is measured, "paid" only describes it) and "How much of its premiums ..." for a share;
+    after a verb ("How much does it cost?", "How much is the fee?") the question's other words decide."""
+    phrase = list(itertools.takewhile(lambda w: w not in _AUXILIARIES, lower[lower.index("much") + 1:]))
+    if phrase and phrase[0] == "of":
+        return "number"
+    if phrase:
+        return "money" if phrase[-1] in _MONEY_WORDS | {"money", "cash"} else "number"
+    return "money" if _MONEY_WORDS & set(lower) or "cost" in lower else "number"
 
 
 def _asks_how_long(lower: list[str]) -> bool:

@@ -37,7 +37,8 @@ _CURRENCY = r"(?:[$€£¥₹]|US\$|USD|EUR|GBP|CHF|JPY)"
 _AMOUNT = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _MONEY_RE = re.compile(
     rf"(?<![\w.]){_CURRENCY}\s?(?:{_AMOUNT}){_MULTIPLIER}?"
-    rf"|(?<![\w.])(?:{_AMOUNT}){_MULTIPLIER}?\s?(?:{_CURRENCY}|dollars|euros|pounds)\b",
+    # after the amount ("150 €"): no word boundary follows a sign
+    rf"|(?<![\w.])(?:{_AMOUNT}){_MULTIPLIER}?\s?(?:{_CURRENCY}(?!\w)|(?:dollars|euros|pounds)\b)",
     re.IGNORECASE,
 )
 _NUMBER_WORD = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
@@ -227,8 +228,11 @@ def _spans(q: Question, sentence: str) -> list[Span]:
     if kind == "number":
         # "How much" asks for an amount of something uncounted, often written in money: "How much fraud has
         # Acme found?" -> "identified over $4 billion in fraud".
-        money = _money_spans(sentence) if _HOW_MUCH.search(q.text) else []
-        return _latest(sentence, sorted(_number_spans(q, sentence) + money, key=lambda s: s.start))
+        # "How much leave ..." is measured in time: "30 days' paid annual leave" (the count with its unit).
+        how_much = bool(_HOW_MUCH.search(q.text))
+        measures = (_money_spans(sentence) + _duration_spans(sentence)) if how_much else []
+        counts = [s for s in _number_spans(q, sentence) if not any(overlap(s, m) for m in measures)]
+        return _latest(sentence, sorted(counts + measures, key=lambda s: s.start))
     if kind == "person":  # people, or the organisation that did it ("founded by the Baptist Education Society")
         people = _person_spans(q, sentence)
         if q.officer:
@@ -317,8 +321,8 @@ def identifier_spans(q: Question, sentence: str) -> list[Span]:
 def _labelled_code(names: tuple[str, ...]) -> re.Pattern[str]:
     """A code that one of ``names`` labels (compiled once per identifier: every sentence read is matched)."""
     alternatives = "|".join(sorted((re.escape(n) for n in names), key=len, reverse=True))
-    # Right after the name: "EIN 12-3456789", "DUNS number: 117775232", "Our UEI is F1QZ...".
-    return re.compile(rf"(?<![\w-])(?i:{alternatives})(?:\s*(?i:number|no\.|nr\.|id|code))?\s*"
+    # Right after the name: "EIN 12-3456789", "DUNS number: 117775232", "Our UEI is F1QZ...", "Number (EIN): 92-...".
+    return re.compile(rf"(?<![\w-])(?i:{alternatives})\)?(?:\s*(?i:number|no\.|nr\.|id|code))?\s*"
                       rf"(?:[:#=]|\bis\b|\bwas\b)?\s*(?<![\w-])(?P<code>{IDENTIFIER_CODE})")
 
 
@@ -479,6 +483,11 @@ _DURATION_RE = re.compile(
     re.IGNORECASE,
 )
 _FREQUENCY_BEFORE = re.compile(r"\b(?:every|per|each|once|twice|times)\s+$", re.IGNORECASE)
+
+
+def is_duration(text: str) -> bool:
+    """Whether ``text`` is a length of time as a whole: "30 days", "about 5 minutes" (not "30")."""
+    return _DURATION_RE.fullmatch(text.strip()) is not None
 
 
 def _duration_spans(sentence: str) -> list[Span]:

@@ -34,7 +34,11 @@ def subject_role(q: Question, sentence: str) -> int:
     # Swiss, English and Catalan players, the club ...").
     commas = [m.end() for m in re.finditer(r",\s+", sentence[:200])][:3] if _opens_with_phrase(sentence) else []
     dated = after_leading_date(sentence)  # a timeline line: "May 24, 2013: ISRG is incorporated"
-    for text in (sentence, *(sentence[i:] for i in commas), *((dated,) if dated else ())):
+    # A list item ("Taking Holiday – We offer 30 days' paid leave"), or a question heading read with its answer
+    # ("How to request days off? We officially have 24 days"): the item's or the answer's own subject.
+    label = _LEADING_LABEL.match(sentence) or _LEADING_QUESTION.match(sentence)
+    for text in (sentence, *(sentence[i:] for i in commas), *((dated,) if dated else ()),
+                 *((sentence[label.end():],) if label else ())):
         lead = _leading_name(text)
         if lead is None:
             continue
@@ -54,6 +58,9 @@ def subject_role(q: Question, sentence: str) -> int:
     return 1 if mentioned else 0
 
 
+# A short label before a dash or a colon, as a list of benefits or features writes its items.
+_LEADING_LABEL = re.compile(r"[^.!?:–—]{1,40}?(?:\s[–—-]|:)\s+(?=\S)")
+_LEADING_QUESTION = re.compile(r"[^.!?]{1,150}\?\s+(?=\S)")
 _BIDS_US = re.compile(r"[\"'“(]?[A-Z][a-z]+(?:\s+(?:to|with))?\s+us\b")  # "Visit us", "Write to us": parsed only then
 
 
@@ -215,7 +222,8 @@ def after_leading_date(sentence: str) -> str | None:
 
 
 # A label and its value, the way about pages, contact pages and facts documents state them ("Founded: 2013").
-LABEL_LINE = re.compile(r"^\W*(?:[A-Z]|\d+[A-Za-z+%]*\s+[A-Za-z])[A-Za-z’' ]{1,30}:\s+\S")  # "30+ vacation days: ..."
+# "30+ vacation days: ...", "Taxpayer Identification Number (EIN): 92-..."
+LABEL_LINE = re.compile(r"^\W*(?:[A-Z]|\d+[A-Za-z+%]*\s+[A-Za-z])[A-Za-z’'() ]{1,40}:\s+\S")
 
 
 def mentions_subject(q: Question, text: str) -> bool:
