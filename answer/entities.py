@@ -625,19 +625,6 @@ def asked_noun(question: str) -> str | None:
     return None
 
 
-_FORMS_OF_BE = frozenset({"is", "are", "was", "were", "'s", "’s"})  # the pipeline runs no lemmatiser
-
-
-def copula_noun(question: str) -> str | None:
-    """The common noun a "What is the NOUN of ...?" question asks for, as the trained parser reads it: "What is the
-    limit of the cycle scheme?" -> limit, "What are Acme's core values?" -> values; None for "What is Acme?"."""
-    for token in _parsed(question):
-        if token.text.lower() == "what" and token.tag_ == "WP" and token.head.text.lower() in _FORMS_OF_BE:
-            nouns = [c for c in token.head.children if c.dep_ == "nsubj" and c.tag_ in ("NN", "NNS")]
-            return nouns[0].text if nouns else None
-    return None
-
-
 def descriptive_words(question: str) -> frozenset[str]:
     """The words that describe a body the question names, as the trained parser reads them: "the ORM company Prisma"
     -> ORM. The name says which body it is; a sentence that names it seldom repeats the description. (The words
@@ -684,12 +671,11 @@ def asked_verb(question: str) -> tuple[str, str] | None:
 _BE = frozenset("is are was were 's 're am".split())
 
 
-def defines(sentence: str, is_subject: Callable[[str], bool], *, any_noun: bool = False) -> bool:
+def defines(sentence: str, is_subject: Callable[[str], bool]) -> bool:
     """The sentence says what its subject, which ``is_subject`` accepts, is, as the trained parser reads it: a noun
     after "is" ("Acme is a robotics manufacturer", "We are an open-source status page") or beside the subject
     ("Acme, a robotics manufacturer, was founded in 1990"); not "Acme is proud to ...", "Acme makes ..." or a
-    noun that says nothing of what it does ("Acme is a small team", but "a software company" does). With
-    ``any_noun``, any noun counts ("ISRG is a 501(c)(3) nonprofit" says what its tax status is)."""
+    noun that says nothing of what it does ("Acme is a small team", but "a software company" does)."""
     doc = _parsed(sentence)
     for root in (t for t in doc if t.dep_ == "ROOT"):
         subject = next((c for c in root.children if c.dep_ in _SUBJECTS), None)
@@ -697,7 +683,7 @@ def defines(sentence: str, is_subject: Callable[[str], bool], *, any_noun: bool 
             continue
         nouns = [c for c in root.children if c.dep_ == "attr"] if root.text.lower() in _BE else []
         nouns += [c for c in subject.children if c.dep_ == "appos"]
-        if any(any_noun or _says_what(noun) for noun in nouns):
+        if any(_says_what(noun) for noun in nouns):
             return True
     return False
 

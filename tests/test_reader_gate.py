@@ -486,15 +486,6 @@ def test_a_list_items_label_or_a_question_heading_does_not_hide_the_sentences_su
     assert reading.sentences[0].role == 2
 
 
-def test_what_is_the_noun_of_a_thing_needs_a_sentence_that_names_the_noun():
-    lines = ["Cycle To Work Scheme – We offer the cycle to work scheme to help pay for your bicycle"]
-    reading = _own_page("What is the limit of the Acme Corp cycle to work scheme?", "Benefits", *lines)
-    assert reading.answer is None  # a sentence on the scheme that names no limit
-    # What the subject is said to be states a property asked that way ("What is its tax status?").
-    status = _own_page("What is Acme Corp's tax status?", "About", "Acme Corp is a 501(c)(3) nonprofit organization.")
-    assert status.answer is not None and "501(c)(3)" in status.answer.value
-
-
 def test_a_label_with_an_acronym_in_brackets_labels_its_code():
     reading = _own_page("What is the employer identification number (EIN) of Acme Corp?", "Contact us",
                         "Taxpayer Identification Number (TIN)(EIN): 92-1581581")

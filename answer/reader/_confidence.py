@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cikb.answer.entities import (
-    FIRST_PERSON, KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of, copula_noun,
+    FIRST_PERSON, KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of,
     counted_in_question, counted_noun, defines, governing_parties, in_the_predicate, kind_of_counted, modifies_a_noun,
     names_a_person, nominal_words, only_beside_the_main_clause, only_intended, party_extents, predicate_subjects,
     person_noun, said_of_the_past, said_of_the_reader, stated_as_own, stranded_preposition, told_in_the_past,
@@ -607,18 +607,11 @@ def _holds_asked_verb(q: Question, stems: set[str]) -> bool:
 
 
 def _holds_asked_noun(q: Question, s: Sentence) -> bool:
-    """The sentence holds the noun the question asks "which" or "what" of, or the noun it asks "What is the ... of"
-    ("What is the limit of Acme's cycle scheme?": a sentence on the scheme that names no limit states none), or a
-    word of its relation. (What the subject does or sells may be said in other words: :attr:`Question.defining`.)"""
-    which = asked_noun(q.text)
-    noun = which or (copula_noun(q.text) if not q.defining else None)
+    """The sentence holds the noun the question asks "which" or "what" of (or a word of its relation)."""
+    noun = asked_noun(q.text)
     if noun is None or noun.lower() in _GENERIC_ASKED or stem(noun) in q.subject_terms:
         return True
-    if any(match_weight(term, reading_stems(q, s)) > 0 for term in stems_of(noun)):
-        return True
-    # A property of the subject may be what the sentence says the subject is: "ISRG is a 501(c)(3) nonprofit"
-    # states its tax status.
-    return which is None and defines(_value_of_line(s.plain), lambda phrase: _names_subject(q, phrase), any_noun=True)
+    return any(match_weight(term, reading_stems(q, s)) > 0 for term in stems_of(noun))
 
 
 LABEL_MIN_WORDS = 2  # "Legal name", "Jane Roe": a one-word label ("Note", "Acme") names too little
