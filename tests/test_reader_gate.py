@@ -490,3 +490,10 @@ def test_a_label_with_an_acronym_in_brackets_labels_its_code():
     reading = _own_page("What is the employer identification number (EIN) of Acme Corp?", "Contact us",
                         "Taxpayer Identification Number (TIN)(EIN): 92-1581581")
     assert reading.answer is not None and (reading.answer.value, reading.answer.confidence) == ("92-1581581", "medium")
+
+
+def test_how_big_asks_for_a_magnitude_often_written_in_money():
+    question = "How big does Acme Corp estimate its market opportunity?"
+    assert read_question(question, None, "Acme Corp").kind == "number"
+    reading = _own_page(question, "About", "We see a $30B+ market opportunity in the secure collaboration space.")
+    assert reading.answer is not None and reading.answer.value == "$30B"

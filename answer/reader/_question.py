@@ -475,6 +475,8 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
         return "duration"
     if "how" in lower and "much" in lower:
         return _how_much_kind(lower)
+    if _asks_how_big(lower):  # "How big is its market?", "How large was the award?": a magnitude
+        return "money" if _MONEY_WORDS & set(lower) else "number"
     if "how" in lower and "many" in lower:
         return "number"
     if _CONTACT_WORDS & set(lower):
@@ -507,6 +509,10 @@ def _how_much_kind(lower: list[str]) -> Kind:
     if phrase:
         return "money" if phrase[-1] in _MONEY_WORDS | {"money", "cash"} else "number"
     return "money" if _MONEY_WORDS & set(lower) or "cost" in lower else "number"
+
+
+def _asks_how_big(lower: list[str]) -> bool:
+    return any(a == "how" and b in ("big", "large") for a, b in zip(lower, lower[1:]))
 
 
 def _asks_how_long(lower: list[str]) -> bool:

@@ -300,7 +300,7 @@ _FROM = re.compile(r"\bfrom\s+(?:about\s+|around\s+|roughly\s+|just\s+|over\s+|u
 _TO = re.compile(r"\bto\s+(?:about\s+|around\s+|roughly\s+|just\s+|over\s+|more than\s+|nearly\s+|almost\s+)?$", re.I)
 
 
-_HOW_MUCH = re.compile(r"\bhow\s+much\b", re.I)
+_HOW_MUCH = re.compile(r"\bhow\s+(?:much|big|large)\b", re.I)  # an amount or a magnitude, often written in money
 
 
 def identifier_spans(q: Question, sentence: str) -> list[Span]:
