@@ -22,7 +22,7 @@ noun a "which" question asks for (:func:`asked_noun`), and whether a related wor
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from spacy.language import Language
+    from spacy.tokens import Doc, Token
 
 # The entity labels that state a value of each kind the reader asks for (OntoNotes labels)...
 KIND_LABELS: dict[str, frozenset[str]] = {
@@ -676,16 +677,30 @@ def defines(sentence: str, is_subject: Callable[[str], bool]) -> bool:
     after "is" ("Acme is a robotics manufacturer", "We are an open-source status page") or beside the subject
     ("Acme, a robotics manufacturer, was founded in 1990"); not "Acme is proud to ...", "Acme makes ..." or a
     noun that says nothing of what it does ("Acme is a small team", but "a software company" does)."""
-    doc = _parsed(sentence)
+    return any(_says_what(noun) for noun in _defining_nouns(_parsed(sentence), is_subject))
+
+
+def _defining_nouns(doc: Doc, is_subject: Callable[[str], bool]) -> Iterator[Token]:
+    """The nouns that say what the subject is: after "is", or set beside it."""
     for root in (t for t in doc if t.dep_ == "ROOT"):
         subject = next((c for c in root.children if c.dep_ in _SUBJECTS), None)
         if subject is None or not is_subject(_name(subject)):
             continue
-        nouns = [c for c in root.children if c.dep_ == "attr"] if root.text.lower() in _BE else []
-        nouns += [c for c in subject.children if c.dep_ == "appos"]
-        if any(_says_what(noun) for noun in nouns):
-            return True
-    return False
+        yield from (c for c in root.children if c.dep_ == "attr") if root.text.lower() in _BE else ()
+        yield from (c for c in subject.children if c.dep_ == "appos")
+
+
+def where_from(sentence: str, is_subject: Callable[[str], bool]) -> list[tuple[int, int]]:
+    """Where the sentence writes the place the subject is from, in what it says the subject is: "MarsBased is a
+    consultancy from Barcelona", "Acme, a robotics maker in Lyon, ..." (the extents of the places after "from" or
+    "in"), as the trained parser reads it."""
+    found = []
+    for noun in _defining_nouns(_parsed(sentence), is_subject):
+        for prep in (c for c in noun.children if c.dep_ == "prep" and c.text.lower() in ("from", "in")):
+            for place in (c for c in prep.children if c.dep_ == "pobj"):
+                words = list(place.subtree)
+                found.append((words[0].idx, words[-1].idx + len(words[-1].text)))
+    return found
 
 
 # Nouns that say what a company is only with a noun before them ("a software company", not "a small team").

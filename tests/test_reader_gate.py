@@ -497,3 +497,12 @@ def test_how_big_asks_for_a_magnitude_often_written_in_money():
     assert read_question(question, None, "Acme Corp").kind == "number"
     reading = _own_page(question, "About", "We see a $30B+ market opportunity in the secure collaboration space.")
     assert reading.answer is not None and reading.answer.value == "$30B"
+
+
+@pytest.mark.parametrize("line", ["Acme Corp is an all-remote development consultancy from Barcelona, pioneering AI.",
+                                  "Acme Corp, a robotics maker in Barcelona, was founded in 1990."])
+def test_where_the_company_is_from_in_what_it_is_says_where_it_is_based(line: str):
+    reading = _own_page("Where is Acme Corp based?", "Handbook", line)
+    assert reading.answer is not None and (reading.answer.value, reading.answer.confidence) == ("Barcelona", "medium")
+    # Asked where something else is, the place the company is from says nothing.
+    assert _own_page("Where does Acme Corp hold its yearly conference?", "Handbook", line).answer is None

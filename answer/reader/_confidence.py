@@ -31,7 +31,8 @@ from cikb.answer.reader._spans import (
     asked_roles, overlap, spans, without_web_addresses, yearless_dates,
 )
 from cikb.answer.reader._scoring import (
-    Sentence, asked_part, contact_stems, doers_of_the_subject, nearest_span, on_the_subjects_page, reading_stems,
+    Sentence, asked_part, contact_stems, doers_of_the_subject, nearest_span, on_the_subjects_page, placed_by_definition,
+    reading_stems,
 )
 
 Confidence = Literal["high", "medium", "low", "none"]
@@ -767,6 +768,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         if (q.kind == "date" and is_yearless(span)) or (_asks_now(q) and told_in_the_past(best.plain)):
             return "medium"  # a past-tense sentence says who held a role then, not who holds it now
         return "high"
+    if direct and not rivals and not best.negated and placed_by_definition(q, best.plain, span):
+        return "medium"  # "MarsBased is a consultancy from Barcelona": where it is from, not said to be its base
     if direct and (tight or far <= 4 or (_agent_of(q, best.plain, span) and not rivals and not best.negated)
                    or (holds_subjects_role(roles, q, best) and not rivals and not best.negated)):
         return "medium"  # the agent of a passive predicate: "was founded in 2011 in Portland, Oregon, by Jane Roe"

@@ -14,7 +14,7 @@ from typing import Any
 
 from cikb.answer.entities import (
     apposed_to_name, bids_the_reader, counted_doers, counted_in_question, is_a_persons_name, names, organisations,
-    person_clauses, possessed_nouns, roles_of_a_part, subject_noun, subjectless_past, titled,
+    person_clauses, possessed_nouns, roles_of_a_part, subject_noun, subjectless_past, titled, where_from,
 )
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
@@ -199,7 +199,36 @@ def _kind_stems(q: Question, s: Sentence) -> set[str]:
         return s.stems | stems_in(" ".join(q.identifier))  # "UEI: F1QZ..." names the unique entity identifier
     if q.kind == "place" and holds_postal_address(s.plain):
         return s.stems | {"address"}  # "Acme GmbH, Hafenstraße 12, 20457 Hamburg" states an address without the word
+    if q.kind == "place" and any(placed_by_definition(q, s.plain, span) for span in _where_from_spans(q, s.plain)):
+        return s.stems | set(q.terms)  # "MarsBased is a consultancy from Barcelona" says where it is based
     return _role_stems(q, s)
+
+
+# The words a question asks where the company is by, and nothing else ("Where is Acme based?", "In which city is
+# Acme located?").
+_WHERE_STEMS = frozenset().union(*(stems_of(w) for w in
+                                   "based located headquartered headquarters hq situated location city country "
+                                   "town region".split()))
+_FROM_OR_IN = re.compile(r"\b(?:from|in)\b")
+
+
+def _where_from_spans(q: Question, sentence: str) -> list[Span]:
+    """The places of a sentence that may say where the subject is from (cheap tests first: the parse is last)."""
+    if not (set(q.terms) <= _WHERE_STEMS and _FROM_OR_IN.search(sentence)):
+        return []
+    if not (mentions_subject(q, sentence) or re.match(r"\W*we\b", sentence, re.IGNORECASE)):
+        return []
+    return spans(q, sentence)
+
+
+def placed_by_definition(q: Question, sentence: str, span: Span) -> bool:
+    """The place is where the subject is from in what the sentence says the subject is ("MarsBased is a consultancy
+    from Barcelona", "Acme, a robotics maker in Lyon, ..."), asked only where the subject is."""
+    if q.kind != "place" or not set(q.terms) <= _WHERE_STEMS:
+        return False
+    end = span.start + len(span.text)
+    extents = where_from(sentence, lambda phrase: refers_to_subject(q, phrase))
+    return any(a <= span.start and end <= b for a, b in extents)
 
 
 def _role_stems(q: Question, s: Sentence) -> set[str]:
