@@ -506,3 +506,16 @@ def test_where_the_company_is_from_in_what_it_is_says_where_it_is_based(line: st
     assert reading.answer is not None and (reading.answer.value, reading.answer.confidence) == ("Barcelona", "medium")
     # Asked where something else is, the place the company is from says nothing.
     assert _own_page("Where does Acme Corp hold its yearly conference?", "Handbook", line).answer is None
+
+
+def test_two_street_addresses_on_the_companys_pages_leave_the_address_unsure():
+    question = "What is Acme Corp's registered address?"
+    company = "Acme Corp, 16 Avenue Curti, 94100 Saint-Maur-des-Fossés, France"
+    host = "Address : 8 Colin P. Kelly Jr Street San Francisco, CA 94107 United States"  # its web host's, in fact
+    reading = _own_page(question, "Legal", host, company)
+    assert reading.answer is None and reading.unsure is not None
+    # A box for mail beside a street address is the same company's second address, no rival.
+    mail = "Send all mail to: PO Box 18666, Minneapolis, MN 55418-0666, USA"
+    street = _own_page("What is the street address of Acme Corp?", "Facts about Acme Corp",
+                       "Address: 548 Market St, PMB 77519, San Francisco, CA 94104-5401, USA", mail)
+    assert street.answer is not None and street.answer.value.startswith("548 Market St")

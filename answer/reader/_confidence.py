@@ -776,6 +776,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     if (best.role == 2 and not rivals and not best.negated and all(match_weight(t, best.stems) > 0 for t in q.terms)
             and _agent_of(q, best.plain, span, least=RELATED_WEIGHT)):
         return "medium"  # the subject's own passive predicate, in a related word: "Acme was started by Jane Roe"
+    if q.kind == "place" and _another_address(best, candidates):
+        return "low"
     if _labelled(q, best, span) and not rivals and (unique or q.kind == "place"):
         return "medium"  # a place's parts ("48 Quay Street, Bristol", "United Kingdom") are one labelled value
     if best.coverage >= 0.5 and best.about_subject and tight and not rivals and _holds_every_role_word(q, best):
@@ -893,6 +895,18 @@ def holds_subjects_role(roles: list[RoleStatement], q: Question, s: Sentence) ->
 def _asks_an_address(q: Question) -> bool:
     """A place question for an address ("What is Acme's mailing address?"), not only where the company is."""
     return q.kind == "place" and "address" in q.keywords
+
+
+def _another_address(best: Sentence, candidates: list[Sentence]) -> bool:
+    """Another sentence about the subject holds a postal address of the same form (a street, or a post office box)
+    that the best one does not: a legal notice's "Address:" lines may be the company's and its web host's, and the
+    line alone does not say which. (A street address and a box for mail are two addresses of one company.)"""
+    box = bool(_PO_BOX.search(best.plain))
+    return any(c is not best and c.about_subject and is_postal_address(span.text) and span.text not in best.plain
+               and bool(_PO_BOX.search(span.text)) == box for c in candidates for span in c.spans)
+
+
+_PO_BOX = re.compile(r"\b(?:P\.?\s?O\.?\s?Box|Post\s+Office\s+Box|Postfach)\b", re.IGNORECASE)
 
 
 def _labelled(q: Question, s: Sentence, span: Span) -> bool:
