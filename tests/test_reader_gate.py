@@ -519,3 +519,13 @@ def test_two_street_addresses_on_the_companys_pages_leave_the_address_unsure():
     street = _own_page("What is the street address of Acme Corp?", "Facts about Acme Corp",
                        "Address: 548 Market St, PMB 77519, San Francisco, CA 94104-5401, USA", mail)
     assert street.answer is not None and street.answer.value.startswith("548 Market St")
+
+
+@pytest.mark.parametrize(("question", "line", "code"), [
+    ("What is Acme Corp's SIREN company number?", "SIREN (Company ID): 820 717 668", "820 717 668"),
+    ("What is Acme Corp's company number?", "Company number: 08123456", "08123456"),
+])
+def test_a_code_is_read_under_any_identifier_name_the_question_gives(question: str, line: str, code: str):
+    reading = _own_page(question, "Legal", line)
+    assert reading.question.kind == "identifier"  # "company" names no organisation asked for
+    assert reading.answer is not None and reading.answer.value == code

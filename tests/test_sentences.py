@@ -23,6 +23,11 @@ def test_markdown_is_read_as_prose() -> None:
     assert split_sentences(markdown, headings=True)[0] == "About"
 
 
+def test_a_character_markdown_escaped_is_read_as_itself() -> None:
+    markdown = r"We are \~30 engineers in \[Paris\]. A \*literal\* star and **bold**."
+    assert split_sentences(markdown) == ["We are ~30 engineers in [Paris].", "A *literal* star and bold."]
+
+
 def test_short_pieces_are_dropped_on_request() -> None:
     assert split_sentences("Yes! Acme was founded in 2011.", min_words=4) == ["Acme was founded in 2011."]
 

@@ -184,7 +184,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     kind = _kind(_typing_words(lower, own), column_type)
     # "What is Acme's EIN?", "What VAT number does Acme use?": asked what the identifier is, not where, when, how
     # many.
-    asks_what = kind == "text" or (kind == "number" and "how" not in lower and column_type is None)
+    asks_what = kind in ("text", "org") or (kind == "number" and "how" not in lower and column_type is None)
     identifier = identifier_asked(question) if asks_what and identifiers else ()
     kind = "identifier" if identifier else kind
     offered = choices_offered(lower, own) if kind == "text" and column_type is None else ()
@@ -335,12 +335,12 @@ def asks_present(q: Question) -> bool:
 
 def identifier_asked(question: str) -> tuple[str, ...]:
     """The names of the registry or tax identifier a question asks for ("What is Acme's EIN?" -> ein, employer
-    identification number, ...); () when it asks for none."""
+    identification number, ...), of each one it names ("its SIREN company number": the SIREN's and a company
+    number's); () when it asks for none."""
     lower = " ".join(w.lower() for w, _, _ in tokens_of(question))
-    for names in IDENTIFIER_NAMES:
-        if any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", lower) for name in names):
-            return names
-    return ()
+    named = [names for names in IDENTIFIER_NAMES
+             if any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", lower) for name in names)]
+    return tuple(name for names in named for name in names)
 
 
 def _describes(word: str, described: frozenset[str]) -> bool:

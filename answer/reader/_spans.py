@@ -321,8 +321,9 @@ def identifier_spans(q: Question, sentence: str) -> list[Span]:
 def _labelled_code(names: tuple[str, ...]) -> re.Pattern[str]:
     """A code that one of ``names`` labels (compiled once per identifier: every sentence read is matched)."""
     alternatives = "|".join(sorted((re.escape(n) for n in names), key=len, reverse=True))
-    # Right after the name: "EIN 12-3456789", "DUNS number: 117775232", "Our UEI is F1QZ...", "Number (EIN): 92-...".
-    return re.compile(rf"(?<![\w-])(?i:{alternatives})\)?(?:\s*(?i:number|no\.|nr\.|id|code))?\s*"
+    # Right after the name: "EIN 12-3456789", "DUNS number: 117775232", "Our UEI is F1QZ...", "Number (EIN): 92-...",
+    # "SIREN (Company ID): 820 717 668".
+    return re.compile(rf"(?<![\w-])(?i:{alternatives})\)?(?:\s*\([^()]{{1,30}}\))?(?:\s*(?i:number|no\.|nr\.|id|code))?\s*"
                       rf"(?:[:#=]|\bis\b|\bwas\b)?\s*(?<![\w-])(?P<code>{IDENTIFIER_CODE})")
 
 

@@ -22,7 +22,9 @@ _ABBREVIATION = re.compile(
     r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)|\b[A-Z])\.$"
 )
 _MARKDOWN_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_MARKDOWN_MARKS = re.compile(r"(\*\*|__|\*|`)")
+_MARKDOWN_MARKS = re.compile(r"(?<!\\)(\*\*|__|\*|`)")
+# A character the Markdown writer escaped ("We are \~30 engineers"): the character itself.
+_MARKDOWN_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!~|>])")
 _LABEL = re.compile(r"^\s*[*_]*[A-Z][\w \-]{0,30}[*_]*:\s")  # "Employees: about 420", "E-mail: ..."
 _DASHED_LABEL = re.compile(r"^\s*[A-Z][\w .’'-]{0,40}?\s[—–]\s")  # a team list's "Jane Roe — President"
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
@@ -185,7 +187,8 @@ def _plain(pieces: list[str]) -> list[str]:
     plain = []
     for piece in pieces:
         prose = _MARKDOWN_MARKS.sub("", _MARKDOWN_LINK.sub(r"\1", piece))
-        plain.append(_INLINE_HEADING.sub(" ", prose))  # "[## Title](url)" in listings leaves heading marks inside a line
+        prose = _INLINE_HEADING.sub(" ", prose)  # "[## Title](url)" in listings leaves heading marks inside a line
+        plain.append(_MARKDOWN_ESCAPE.sub(r"\1", prose))
     return plain
 
 
