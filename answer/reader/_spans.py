@@ -323,7 +323,8 @@ def _labelled_code(names: tuple[str, ...]) -> re.Pattern[str]:
     alternatives = "|".join(sorted((re.escape(n) for n in names), key=len, reverse=True))
     # Right after the name: "EIN 12-3456789", "DUNS number: 117775232", "Our UEI is F1QZ...", "Number (EIN): 92-...",
     # "SIREN (Company ID): 820 717 668".
-    return re.compile(rf"(?<![\w-])(?i:{alternatives})\)?(?:\s*\([^()]{{1,30}}\))?(?:\s*(?i:number|no\.|nr\.|id|code))?\s*"
+    return re.compile(rf"(?<![\w-])(?i:{alternatives})\)?(?:\s*\([^()]{{1,30}}\))?"
+                      rf"(?:\s*(?i:number|no\.|nr\.|id|code))?\s*"
                       rf"(?:[:#=]|\bis\b|\bwas\b)?\s*(?<![\w-])(?P<code>{IDENTIFIER_CODE})")
 
 
