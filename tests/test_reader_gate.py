@@ -529,3 +529,12 @@ def test_a_code_is_read_under_any_identifier_name_the_question_gives(question: s
     reading = _own_page(question, "Legal", line)
     assert reading.question.kind == "identifier"  # "company" names no organisation asked for
     assert reading.answer is not None and reading.answer.value == code
+
+
+def test_a_question_on_what_others_did_to_the_company_is_answered_by_their_deed():
+    line = "To date, 404 wonderful people have contributed to Acme Corp."
+    reading = _own_page("How many people have contributed to Acme Corp to date?", "Community", line)
+    assert reading.answer is not None and (reading.answer.value, reading.answer.confidence) == ("404", "medium")
+    # Asked what the company did, another body's deed stays no answer.
+    other = _own_page("When did Acme Corp acquire Initech?", "News", "Globex acquired Initech in 2019.")
+    assert other.answer is None

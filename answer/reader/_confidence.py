@@ -860,7 +860,12 @@ def another_acts(q: Question, s: Sentence) -> bool:
     reads it, and the question's subject neither acts nor undergoes it: "Globex was founded in 1999 and bought its
     first Acme licence in 2016" mentions Acme but dates Globex's founding."""
     found = predicate_subjects(s.plain, term_word(q, exact=True))
-    return bool(found) and not any(refers_to_subject(q, subject) or refers_to_subject(q, obj) for subject, obj in found)
+    if not found or any(refers_to_subject(q, subject) or refers_to_subject(q, obj) for subject, obj in found):
+        return False
+    # Unless the question asks what others did ("How many people have contributed to Acme?"): its own verb's
+    # subject is not the company either.
+    asked = predicate_subjects(q.text, term_word(q, exact=True))
+    return not asked or any(refers_to_subject(q, subject) for subject, _ in asked)
 
 
 def _done_by_another(q: Question, s: Sentence, span: Span) -> bool:
