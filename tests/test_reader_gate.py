@@ -538,3 +538,11 @@ def test_a_question_on_what_others_did_to_the_company_is_answered_by_their_deed(
     # Asked what the company did, another body's deed stays no answer.
     other = _own_page("When did Acme Corp acquire Initech?", "News", "Globex acquired Initech in 2019.")
     assert other.answer is None
+
+
+def test_a_subjectless_line_on_the_companys_about_us_page_is_the_companys():
+    question = "In which city was Acme Corp founded?"
+    reading = _own_page(question, "About us", "Founded in Paris in 2016.")
+    assert reading.answer is not None and reading.answer.value == "Paris"
+    # On a page of the site about something else it is no one's.
+    assert _own_page(question, "JupyterGIS release notes", "Founded in Paris in 2016.").answer is None

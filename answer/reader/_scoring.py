@@ -269,6 +269,17 @@ def _the_pages_own_line(q: Question, s: Sentence) -> bool:
             and all(mentions_subject(q, name) for name in _organisations_named(s.plain)))
 
 
+# The titles of a company's page about itself ("About us", "Our story", "Who we are").
+_ABOUT_TITLE_WORDS = frozenset("about us our story history who we are company the".split())
+
+
+def _our_about_page(passage: Passage) -> bool:
+    """A page of the company's own website about the company itself, by its title: "About us" names no one but
+    is the company's, as "Founded in Paris in 2016." on it is."""
+    words = {w.lower() for w, _, _ in tokens_of(passage.title or "")}
+    return passage.own_site and bool(words) and words <= _ABOUT_TITLE_WORDS and bool(words & {"about", "story", "who"})
+
+
 def on_the_subjects_page(q: Question, s: Sentence) -> bool:
     """The sentence is on the subject's own website or on a page whose title names the subject."""
     return s.passage.own_site or mentions_subject(q, s.passage.title or "")
@@ -386,7 +397,7 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
         elif s.role == 0 and _a_line_of_facts(s.plain) and _the_pages_own_line(q, s):
             s.role = 2  # "Address: 1 Main St" (or the address alone) on "About Acme": the page's subject's
         elif (s.role == 0 and subjectless_past(after_leading_date(s.plain) or s.plain)
-              and mentions_subject(q, s.passage.title or "")):
+              and (mentions_subject(q, s.passage.title or "") or _our_about_page(s.passage))):
             s.role = SUBJECTLESS_ROLE  # "Founded in 2014 in Porto." on "About Acme": the page's subject did it
         elif s.role == 0 and q.kind in ("person", "contact") and our_role(q, s.plain):
             s.role = 1  # "We welcome Jane Roe as our new CEO", "Contact our sales team at ...": the company's
