@@ -199,7 +199,7 @@ def _kind_stems(q: Question, s: Sentence) -> set[str]:
         return s.stems | stems_in(" ".join(q.identifier))  # "UEI: F1QZ..." names the unique entity identifier
     if q.kind == "place" and holds_postal_address(s.plain):
         return s.stems | {"address"}  # "Acme GmbH, Hafenstraße 12, 20457 Hamburg" states an address without the word
-    if q.kind == "place" and any(placed_by_definition(q, s.plain, span) for span in _where_from_spans(q, s.plain)):
+    if any(placed_by_definition(q, s.plain, span) for span in _where_from_spans(q, s.plain)):
         return s.stems | set(q.terms)  # "MarsBased is a consultancy from Barcelona" says where it is based
     return _role_stems(q, s)
 
@@ -212,9 +212,13 @@ _WHERE_STEMS = frozenset().union(*(stems_of(w) for w in
 _FROM_OR_IN = re.compile(r"\b(?:from|in)\b")
 
 
+def _asks_where_only(q: Question) -> bool:
+    return q.kind == "place" and set(q.terms) <= _WHERE_STEMS
+
+
 def _where_from_spans(q: Question, sentence: str) -> list[Span]:
     """The places of a sentence that may say where the subject is from (cheap tests first: the parse is last)."""
-    if not (set(q.terms) <= _WHERE_STEMS and _FROM_OR_IN.search(sentence)):
+    if not (_asks_where_only(q) and _FROM_OR_IN.search(sentence)):
         return []
     if not (mentions_subject(q, sentence) or re.match(r"\W*we\b", sentence, re.IGNORECASE)):
         return []
@@ -224,7 +228,7 @@ def _where_from_spans(q: Question, sentence: str) -> list[Span]:
 def placed_by_definition(q: Question, sentence: str, span: Span) -> bool:
     """The place is where the subject is from in what the sentence says the subject is ("MarsBased is a consultancy
     from Barcelona", "Acme, a robotics maker in Lyon, ..."), asked only where the subject is."""
-    if q.kind != "place" or not set(q.terms) <= _WHERE_STEMS:
+    if not _asks_where_only(q):
         return False
     end = span.start + len(span.text)
     extents = where_from(sentence, lambda phrase: refers_to_subject(q, phrase))

@@ -229,8 +229,8 @@ def _spans(q: Question, sentence: str) -> list[Span]:
         # "How much" asks for an amount of something uncounted, often written in money: "How much fraud has
         # Acme found?" -> "identified over $4 billion in fraud".
         # "How much leave ..." is measured in time: "30 days' paid annual leave" (the count with its unit).
-        how_much = bool(_HOW_MUCH.search(q.text))
-        measures = (_money_spans(sentence) + _duration_spans(sentence)) if how_much else []
+        amount_asked = bool(_AMOUNT_ASKED.search(q.text))
+        measures = (_money_spans(sentence) + _duration_spans(sentence)) if amount_asked else []
         counts = [s for s in _number_spans(q, sentence) if not any(overlap(s, m) for m in measures)]
         return _latest(sentence, sorted(counts + measures, key=lambda s: s.start))
     if kind == "person":  # people, or the organisation that did it ("founded by the Baptist Education Society")
@@ -300,7 +300,8 @@ _FROM = re.compile(r"\bfrom\s+(?:about\s+|around\s+|roughly\s+|just\s+|over\s+|u
 _TO = re.compile(r"\bto\s+(?:about\s+|around\s+|roughly\s+|just\s+|over\s+|more than\s+|nearly\s+|almost\s+)?$", re.I)
 
 
-_HOW_MUCH = re.compile(r"\bhow\s+(?:much|big|large)\b", re.I)  # an amount or a magnitude, often written in money
+# "How much", "How big": an amount or a magnitude, often written in money.
+_AMOUNT_ASKED = re.compile(r"\bhow\s+(?:much|big|large)\b", re.I)
 
 
 def identifier_spans(q: Question, sentence: str) -> list[Span]:
