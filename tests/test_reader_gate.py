@@ -531,6 +531,40 @@ def test_a_code_is_read_under_any_identifier_name_the_question_gives(question: s
     assert reading.answer is not None and reading.answer.value == code
 
 
+@pytest.mark.parametrize(("question", "line", "code"), [
+    ("What is Acme Corp's Ontario corporation number?", "Acme Corp Inc. Ontario Corporation No. 5019866", "5019866"),
+    ("What is Acme Corp's company registration number?",
+     "Acme Corp Ltd. is a registered company in England & Wales with number: 11076587.", "11076587"),
+])
+def test_a_registry_number_is_read_where_its_name_is_abbreviated_or_after_registered(question: str, line: str,
+                                                                                     code: str):
+    reading = _own_page(question, "Facts about Acme Corp", line)
+    assert reading.answer is not None and reading.answer.value == code
+    assert not reading.sentences[0].negated  # "No." before a number is no "no"
+
+
+def test_a_legal_name_before_a_numbers_abbreviation_is_read():
+    reading = _own_page("What is Globex's full legal name?", "Facts about Globex Worker Co-operative",
+                        "Globex Worker Co-operative Inc. Ontario Corporation No. 5019866",
+                        company="Globex Worker Co-operative")
+    assert reading.answer is not None and reading.answer.value == "Globex Worker Co-operative Inc."
+
+
+def test_a_fediverse_handle_is_no_e_mail_address():
+    lines = ("If you're already on the Fediverse, you can search @news@acme.example from your instance.",
+             "Email: hello@acme.example")
+    reading = _own_page("What e-mail address should I use to contact Acme Corp about working together?", "Home",
+                        *lines)
+    assert reading.answer is not None and reading.answer.value == "hello@acme.example"
+    assert not _own_page("What is Acme Corp's e-mail address?", "Home", lines[0]).sentences[0].spans
+
+
+def test_a_price_answers_what_something_costs():
+    reading = _own_page("How much does Acme Corp Edge cost?", "Acme Corp Edge", "$300 USD/month is the starting price")
+    assert reading.sentences[0].lexical > 0  # "price" states what "cost" asks
+    assert (reading.answer or reading.unsure) is not None and (reading.answer or reading.unsure).value == "$300"
+
+
 def test_a_question_on_what_others_did_to_the_company_is_answered_by_their_deed():
     line = "To date, 404 wonderful people have contributed to Acme Corp."
     reading = _own_page("How many people have contributed to Acme Corp to date?", "Community", line)

@@ -261,7 +261,8 @@ def _spans(q: Question, sentence: str) -> list[Span]:
     return _text_spans(q, sentence)
 
 
-_EMAIL_RE = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?![\w-])")
+# Not a fediverse handle ("@dripline@hypha.coop"): that is an account, not a mailbox.
+_EMAIL_RE = re.compile(r"(?<![\w.+@-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?![\w-])")
 _WEB_RE = re.compile(r"\bhttps?://[^\s<>()\[\]]*[^\s<>()\[\].,;:!?'\"]|\bwww\.[\w-]+(?:\.[\w-]+)+(?:/[^\s<>()\[\]]*[^\s<>()\[\].,;:!?'\"])?")
 
 
@@ -321,7 +322,12 @@ def identifier_spans(q: Question, sentence: str) -> list[Span]:
 @cache
 def _labelled_code(names: tuple[str, ...]) -> re.Pattern[str]:
     """A code that one of ``names`` labels (compiled once per identifier: every sentence read is matched)."""
-    alternatives = "|".join(sorted((re.escape(n) for n in names), key=len, reverse=True))
+    written = [re.escape(n) for n in names]
+    # "Company No. 11076587", "Corporation No. 5019866": a number's name abbreviated.
+    written += [re.escape(n.removesuffix(" number")) + r"\s*(?:no\.|nr\.|#)" for n in names if n.endswith(" number")]
+    if "company number" in names:  # "a registered company in England & Wales with number: 11076587"
+        written.append(r"registered(?:\s+(?!number\b)[\w&,'-]+){1,8}?\s+(?:number|no\.)")
+    alternatives = "|".join(sorted(written, key=len, reverse=True))
     # Right after the name: "EIN 12-3456789", "DUNS number: 117775232", "Our UEI is F1QZ...", "Number (EIN): 92-...",
     # "SIREN (Company ID): 820 717 668".
     return re.compile(rf"(?<![\w-])(?i:{alternatives})\)?(?:\s*\([^()]{{1,30}}\))?"

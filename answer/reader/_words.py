@@ -79,7 +79,7 @@ IDENTIFIER_NAMES: tuple[tuple[str, ...], ...] = (
     ("lei", "legal entity identifier"),
     ("vat number", "vat id", "vat identification number", "vat registration number"),
     ("company number", "company registration number", "registration number", "registered number",
-     "commercial register number", "commercial register"),
+     "commercial register number", "commercial register", "corporation number", "incorporation number"),
     ("kvk number", "kvk", "chamber of commerce number"),
     ("siren",), ("siret",), ("eori", "eori number"), ("abn", "australian business number"),
     ("isin",), ("cik", "central index key"),

@@ -32,6 +32,7 @@ EQUIVALENT_STEMS = (
     frozenset({"acquir", "acquisit", "bought", "purchas", "buy"}),
     frozenset({"fund", "rais", "financ"}),  # "How much funding has it raised?": "raised $20M", "$20M in funding"
     frozenset({"ceo", "chief"}),
+    frozenset({"cost", "price"}),  # "How much does Acme Pro cost?": "$300/month is the starting price"
 )
 _LEGAL_FORM_STEMS = ("corpor", "incorpor", "llc", "inc", "ltd", "plc", "gmbh", "partnership", "cooper",
                      "nonprofit", "non-profit", "foundat", "chariti")
