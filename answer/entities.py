@@ -152,10 +152,11 @@ def asked_party(question: str) -> tuple[str, Party] | None:
     Husbands?" and "Which company owns Acme?" ask for the doer of directed, owns; "Whom did Acme hire as CTO?" and
     "Which company did Acme acquire?" for the object of hire, acquire. None when it asks for anything else ("Who is
     Acme's CEO?", "Who became editor?", "Who was Acme sold to?", "Who did Acme enter talks with?")."""
-    for token in _parsed(question):
+    parsed = _parsed(question)
+    for token in parsed:
         if token.text.lower() not in ("who", "whom", "which", "what"):
             continue
-        asked = token.head if token.dep_ == "det" else token
+        asked = token.head if token.dep_ == "det" else _asked_noun_after(parsed, token) or token
         verb = asked.head
         if (asked.dep_ not in ("nsubj", "dobj") or not verb.tag_.startswith("VB") or verb.dep_ not in ("ROOT", "conj")
                 or verb.text.lower() in _NO_DEED):
@@ -165,6 +166,19 @@ def asked_party(question: str) -> tuple[str, Party] | None:
         if not any(c.i != asked.i and (c.dep_ == "nsubj" or (c.dep_ == "aux" and c.text.lower() in _DO))
                    for c in verb.children):  # "Who did Everton enter talks with?": "who" is no doer
             return _whole_word(question, verb.idx), "doer"
+    return None
+
+
+def _asked_noun_after(parsed: Doc, wh):  # noqa: ANN001, ANN202 - spaCy Tokens
+    """The noun a "which" goes with when the small parser hangs "which" on the verb, not on the noun ("Which Acme
+    Corp customer deploys ...?": the customer), else None."""
+    if wh.tag_ != "WDT":
+        return None
+    for token in parsed[wh.i + 1:wh.i + 5]:
+        if token.dep_ in ("nsubj", "dobj", "nsubjpass") and token.tag_.startswith("NN"):
+            return token
+        if not token.tag_.startswith(("NN", "JJ")):
+            return None
     return None
 
 
@@ -198,6 +212,17 @@ def party_extents(sentence: str, is_predicate: Callable[[str], bool], party: Par
         if token.tag_.startswith("VB") and is_predicate(token.text):
             found += _doer_extents(token) if party == "doer" else _object_extents(token)
     return found or None
+
+
+def named_parties(sentence: str, is_predicate: Callable[[str], bool], party: Party) -> list[tuple[int, int]]:
+    """The :func:`party_extents` whose head is a proper noun, as the tagger reads it: "Corva deploys ..." names its
+    doer, "Customers deploy ..." and "Our team deploys ..." do not."""
+    found = []
+    for start, end in party_extents(sentence, is_predicate, party) or []:
+        heads = [t for t in _parsed(sentence) if start <= t.idx < end and not start <= t.head.idx < end]
+        if heads and heads[0].tag_ in ("NNP", "NNPS"):
+            found.append((start, end))
+    return found
 
 
 def _doer_extents(verb) -> list[tuple[int, int]]:  # noqa: ANN001 - a spaCy Token

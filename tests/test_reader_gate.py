@@ -565,6 +565,18 @@ def test_a_price_answers_what_something_costs():
     assert (reading.answer or reading.unsure) is not None and (reading.answer or reading.unsure).value == "$300"
 
 
+def test_asked_which_of_the_companys_customers_did_something_the_name_doing_it_on_its_page_answers():
+    question = "Which Acme Corp customer deploys AI analytics into oil and gas companies?"
+    line = "Corva deploys AI analytics into oil and gas companies including Baker Hughes and Nabors."
+    reading = _own_page(question, "Acme Corp - Home", line)
+    assert reading.answer is not None and reading.answer.value == "Corva"
+    # No name does it ("Our team", "Customers"), or the line is on another site: nothing to give.
+    for other in ("Our team deploys AI analytics into oil and gas companies.",
+                  "Customers deploy AI analytics into oil and gas companies."):
+        assert _own_page(question, "Acme Corp - Home", other).answer is None
+    assert _reading(question, line).answer is None
+
+
 def test_a_question_on_what_others_did_to_the_company_is_answered_by_their_deed():
     line = "To date, 404 wonderful people have contributed to Acme Corp."
     reading = _own_page("How many people have contributed to Acme Corp to date?", "Community", line)

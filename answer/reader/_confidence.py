@@ -26,7 +26,8 @@ from cikb.answer.reader._subject import (
     LABEL_LINE, after_leading_date, mentions_subject, owned_by_subject, refers_to_subject,
 )
 from cikb.answer.reader._spans import (
-    CANDIDATE_LABELS, Span, board_joiners, customer_names, entity_labels, entity_spans, filtered, former_employers,
+    CANDIDATE_LABELS, Span, board_joiners, customer_names, doers_named, entity_labels, entity_spans, filtered,
+    former_employers,
     former_names, instance_spans, investor_names, is_duration, is_postal_address, is_subject, is_yearless, normal,
     asked_roles, overlap, spans, without_web_addresses, yearless_dates,
 )
@@ -290,6 +291,8 @@ def states_question(q: Question, s: Sentence) -> bool:
         return True  # "Acme welcomes Jane Roe, partner at Globex, to its board"
     if q.worked_before and not s.negated and former_employers(q, s.text):
         return True  # "Roe joins from Globex": an answer read for the officer the reader found (reader.read)
+    if _names_the_doer_asked(q, s):
+        return True  # "Corva deploys AI analytics ..." on Acme's page, asked which Acme customer does
     if not s.about_subject or s.negated:
         return False
     if q.thing:  # "What is Acme Pay?": "Acme Pay is a payments app", not "Jane Roe, Head of Acme Pay"
@@ -361,6 +364,19 @@ def states_by_form(q: Question, s: Sentence) -> bool:
             or (bool(q.investors) and _names_investors(q, s))
             or (q.customers and _names_customers(q, s)) or (q.board and _names_board_joiners(q, s))
             or (bool(q.worked_before) and bool(former_employers(q, s.text))))
+
+
+def _names_the_doer_asked(q: Question, s: Sentence) -> bool:
+    """Asked which one of the subject's own kind (a customer, a partner, a member) did something, a line of the
+    subject's own site that names who does it, in every other word of the question: "Corva deploys AI analytics into
+    oil and gas companies" on Acme's home page answers "Which Acme customer deploys AI analytics into oil and gas
+    companies?"."""
+    noun = asked_noun(q.text)
+    if noun is None or not q.subject_terms or not s.passage.own_site or s.negated or s.boilerplate:
+        return False
+    stems = reading_stems(q, s)
+    rest = [t for t in q.terms if not stems_of(noun) & {t}]
+    return bool(rest) and all(match_weight(t, stems) == 1.0 for t in rest) and bool(doers_named(q, s.plain))
 
 
 def _names_investors(q: Question, s: Sentence) -> bool:

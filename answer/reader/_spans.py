@@ -15,8 +15,8 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from cikb.answer.entities import (
-    KIND_LABELS, RoleStatement, asked_noun, entities, instances_named, relation_holders, relation_statements,
-    role_statements, stranded_preposition,
+    KIND_LABELS, RoleStatement, asked_noun, asked_party, entities, instances_named, named_parties, relation_holders,
+    relation_statements, role_statements, stranded_preposition,
 )
 from cikb.core.vocabulary import match_weight
 from cikb.embed.bm25 import english_stopwords
@@ -753,7 +753,7 @@ def _instance_name_word(q: Question, word: str) -> bool:
 def _text_spans(q: Question, sentence: str) -> list[Span]:
     """A name of the kind asked ("the MIT licence"), else the clause after the last key term, else the phrase
     holding a related word ("a Delaware corporation" for a legal form): weak evidence, so its confidence stays low."""
-    named = instance_spans(q, sentence)
+    named = instance_spans(q, sentence) or doers_named(q, sentence)
     if named:
         return named
     tokens = tokens_of(sentence)
@@ -779,6 +779,21 @@ def _text_spans(q: Question, sentence: str) -> list[Span]:
     return [Span(text, sentence.find(tail[:10]), normal(text))]
 
 
+def doers_named(q: Question, sentence: str) -> list[Span]:
+    """Asked which one of a kind did something ("Which Acme customer deploys AI analytics into oil and gas
+    companies?"), the name that does it in the sentence, as the parse reads it ("Corva deploys AI analytics ...");
+    a pronoun or a common noun ("our team") names none, nor does the subject."""
+    asked = asked_party(q.text) if asked_noun(q.text) is not None else None
+    if asked is None:
+        return []
+    verb, party = asked
+    wanted = {t for t in stems_of(verb) if len(t) > 2}
+    found = [Span(sentence[start:end], start, normal(sentence[start:end]))
+             for start, end in named_parties(sentence, lambda word: bool(stems_of(word) & wanted), party)]
+    return [span for span in found if len(span.text.split()) <= NAME_MAX_WORDS and not is_subject(q, span)]
+
+
+NAME_MAX_WORDS = 6  # "the company founded by Jane Roe in 2010 after leaving Globex" is a clause, not a name
 _COPULAS = frozenset("is was are were as became becomes remains remained".split())
 
 
