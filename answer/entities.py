@@ -546,6 +546,10 @@ def _owner_of(token, value: tuple[int, int], is_role) -> str:  # noqa: ANN001 - 
             objects = [c for c in child.children if c.dep_ == "pobj"]
             if objects:
                 return _name(objects[0])
+    if token.dep_ == "conj" and _a_persons_role(token.head):
+        # "the founder and CEO of Acme": the parse hangs "of Acme" on the first of the conjoined roles
+        return next((_name(o) for c in token.head.children if c.dep_ == "prep" and c.text.lower() in _OWNING_PREPOSITIONS
+                     for o in c.children if o.dep_ == "pobj"), "")
     return ""
 
 
@@ -1141,7 +1145,9 @@ def entities(sentence: str) -> tuple[tuple[int, int, str], ...]:
 
 def names_a_person(sentence: str, start: int, end: int) -> bool:
     """Whether the parse sets the name at ``sentence[start:end]`` beside "I", "he" or "she", or says one of them
-    is it ("I, Jane Roe, am the CEO"; "I am Jane Roe"): a person, whatever kind the small recogniser reads."""
+    is it ("I, Jane Roe, am the CEO"; "I am Jane Roe"), or says the name holds a role only a person holds
+    ("Jane Roe is the founder and CEO of Acme", "Jane Roe, co-founder of Acme, ..."): a person, whatever kind the
+    small recogniser reads."""
     for token in _parsed(sentence):
         if not start <= token.idx < end:
             continue
@@ -1150,10 +1156,23 @@ def names_a_person(sentence: str, start: int, end: int) -> bool:
         if token.dep_ == "attr" and token.head.text.lower() in _BE and any(
                 c.dep_ == "nsubj" and c.text.lower() in _PERSONAL_PRONOUNS for c in token.head.children):
             return True
+        if token.dep_ == "nsubj" and token.head.text.lower() in _BE and any(
+                c.dep_ == "attr" and _a_persons_role(c) for c in token.head.children):
+            return True
+        if any(c.dep_ == "appos" and _a_persons_role(c) for c in token.children):
+            return True
     return False
 
 
 _PERSONAL_PRONOUNS = frozenset("i he she".split())
+# Roles only a person holds (a company may be a "leader", a "partner" or a "member", not a founder or a CEO).
+_PERSONS_ROLES = frozenset("""founder cofounder ceo cto cfo coo cmo cpo cio president chairman chairwoman chairperson
+    chair director officer secretary treasurer manager engineer designer researcher""".split())
+
+
+def _a_persons_role(noun) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The noun, or one conjoined with it ("the founder and CEO"), is a role only a person holds."""
+    return any(t.text.lower() in _PERSONS_ROLES for t in (noun, *(c for c in noun.children if c.dep_ == "conj")))
 
 
 def vetoed(sentence: str, start: int, end: int, allowed: frozenset[str], vetoes: frozenset[str]) -> bool:

@@ -577,6 +577,20 @@ def test_asked_which_of_the_companys_customers_did_something_the_name_doing_it_o
     assert _reading(question, line).answer is None
 
 
+def test_a_name_said_to_hold_a_persons_role_is_a_person_and_that_line_is_the_evidence():
+    # The small recogniser reads "Sylvain Corlay" as an organisation; "is the founder and CEO of" says otherwise, and
+    # "of Acme Corp", hung on "founder", gives the CEO's role to Acme Corp too.
+    interview = ("From Linux Parties to Global Impact: An Interview with Sylvain Corlay, Founder of Acme Corp In "
+                 "today's article, we speak with its CEO.")
+    reading = _own_page("Who is the CEO of Acme Corp?", "Posts", interview,
+                        "Sylvain Corlay is the founder and CEO of Acme Corp.")
+    assert reading.answer is not None and reading.answer.value == "Sylvain Corlay"
+    assert reading.answer.sentence.plain == "Sylvain Corlay is the founder and CEO of Acme Corp."
+    # The founder and CEO of another company is no answer.
+    assert _own_page("Who is the CEO of Acme Corp?", "Posts", "Sylvain Corlay is the founder and CEO of Globex."
+                     ).answer is None
+
+
 def test_a_question_on_what_others_did_to_the_company_is_answered_by_their_deed():
     line = "To date, 404 wonderful people have contributed to Acme Corp."
     reading = _own_page("How many people have contributed to Acme Corp to date?", "Community", line)

@@ -89,13 +89,22 @@ def decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answer
     if q.kind != "text" and now:
         best_key = _newest_statement(q, best_key, candidates, support)
     # The evidence: the supporting sentence that states the value most directly, in the question's own words
-    # ("ISRG was founded in 2013" over "May 24, 2013: ISRG is incorporated" for "What year was ISRG founded?"),
-    # then the best scored.
-    best = max(support[best_key], key=lambda s: (s.coverage == 1.0 and s.role == 2 and tightly_linked(q, s.plain, nearest_span(q, s)[0]),
-                                                   len(own_terms(s, q.terms)), s.score))
+    # ("ISRG was founded in 2013" over "May 24, 2013: ISRG is incorporated" for "What year was ISRG founded?"; "Jane
+    # Roe is the founder and CEO of Acme" over "An interview with Jane Roe, founder of Acme" for its CEO), then the best
+    # scored.
+    best = max(support[best_key], key=lambda s: (_ties_value_to_question(q, s), len(own_terms(s, q.terms)), s.score))
     span, far = nearest_span(q, best)
     confidence = _confidence(q, best, span, far, candidates, best_key)
     return Answer(_given(q, best, span), confidence, best, support[best_key])
+
+
+def _ties_value_to_question(q: Question, s: Sentence) -> bool:
+    """The sentence, about the subject, ties the value to every key term; or, naming the subject, the parse sets
+    the value in the asked role, no one else's ("Jane Roe is the founder and CEO of Acme")."""
+    span = nearest_span(q, s)[0]
+    return ((s.coverage == 1.0 and s.role == 2 and tightly_linked(q, s.plain, span))
+            or (q.officer and s.about_subject and any(r.held_by_value and not r.former and (
+                not r.owner or owned_by_subject(q, r.owner)) for r in asked_roles(q, s.plain, span))))
 
 
 def _given(q: Question, best: Sentence, span: Span) -> str:
