@@ -591,6 +591,19 @@ def test_a_name_said_to_hold_a_persons_role_is_a_person_and_that_line_is_the_evi
                      ).answer is None
 
 
+def test_the_project_is_not_the_company_itself():
+    # On a company's site "the project" is mostly one of its projects: its sponsor is not the company's.
+    line = ("The project is made possible through generous support from Globex Foundation for the Open Web, and our "
+            "supporters on Open Collective.")
+    reading = _own_page("Which organisation gave Acme Corp support grants in its early years?", "Announcing Widget",
+                        line)
+    assert reading.sentences[0].role != 2 and reading.answer is None
+    # "The company" still is.
+    said = _own_page("Which organisation gave Acme Corp support grants in its early years?", "Announcing Widget",
+                     line.replace("The project", "The company"))
+    assert said.sentences[0].role == 2
+
+
 def test_a_question_on_what_others_did_to_the_company_is_answered_by_their_deed():
     line = "To date, 404 wonderful people have contributed to Acme Corp."
     reading = _own_page("How many people have contributed to Acme Corp to date?", "Community", line)

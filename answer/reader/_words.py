@@ -199,7 +199,7 @@ SELF_NOUNS = frozenset(
     """company firm club organisation organization group network museum institute university college paper newspaper
     league agency corporation society team studio studios party fund foundation nonprofit non-profit charity
     association bank school startup business competition broadcaster channel station publisher brand chain retailer
-    manufacturer maker operator provider body authority institution academy project service platform""".split()
+    manufacturer maker operator provider body authority institution academy service platform""".split()
 )
 
 # Years and dates as written: "2013", "May 24, 2013", "24 May 2013", "September 2015", "2013-05-24".
