@@ -27,9 +27,8 @@ from cikb.answer.reader._subject import (
 )
 from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, Span, board_joiners, customer_names, doers_named, entity_labels, entity_spans, filtered,
-    former_employers,
-    former_names, instance_spans, investor_names, is_duration, is_postal_address, is_subject, is_yearless, normal,
-    asked_roles, overlap, spans, without_web_addresses, yearless_dates,
+    former_employers, former_names, instance_spans, investor_names, is_duration, is_postal_address, is_subject,
+    is_yearless, normal, asked_roles, overlap, spans, without_web_addresses, yearless_dates,
 )
 from cikb.answer.reader._scoring import (
     Sentence, asked_part, contact_stems, doers_of_the_subject, nearest_span, on_the_subjects_page, placed_by_definition,
@@ -384,7 +383,7 @@ def _names_the_doer_asked(q: Question, s: Sentence) -> bool:
     if noun is None or not q.subject_terms or not s.passage.own_site or s.negated or s.boilerplate:
         return False
     stems = reading_stems(q, s)
-    rest = [t for t in q.terms if not stems_of(noun) & {t}]
+    rest = [t for t in q.terms if t not in stems_of(noun)]
     return bool(rest) and all(match_weight(t, stems) == 1.0 for t in rest) and bool(doers_named(q, s.plain))
 
 
