@@ -1049,6 +1049,22 @@ def imperative_on_us(sentence: str) -> bool:
     return any(o.text.lower() == "us" for o in _objects_of(doc[0], ("dobj", "dative")))
 
 
+def tells_the_reader_to_reach_us(sentence: str, is_verb: Callable[[str], bool]) -> bool:
+    """A verb ``is_verb`` accepts has "us" for its object and the reader, or no one, for its subject, as the trained
+    parser reads it: "You can call us on +46 40 22 32 00", "Feel free to write to us at ..."; on a company's own
+    page "us" is the company. Not "Acme called us" nor "they can reach us"."""
+    for verb in _parsed(sentence):
+        if not is_verb(verb.text) or not verb.tag_.startswith("VB"):
+            continue
+        subjects = [c.text.lower() for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if subjects not in ([], ["you"]):
+            continue
+        through = [o for c in verb.children if c.dep_ == "dative" for o in c.children if o.dep_ == "pobj"]
+        if any(o.text.lower() == "us" for o in _objects_of(verb, ("dobj", "dative")) + through):
+            return True  # "write to us": the small parser reads "to" as a dative, "us" as its object
+    return False
+
+
 def bids_the_reader(sentence: str, is_verb: Callable[[str], bool]) -> bool:
     """The sentence's main clause bids the reader do what ``is_verb`` accepts, as the trained parser reads it: a verb
     with no subject ("Email press@acme.example", "For press inquiries, please write to ..."), not a statement."""

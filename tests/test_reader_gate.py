@@ -337,6 +337,17 @@ def test_an_instruction_on_the_companys_own_page_gives_the_companys_contact():
     assert read(support, [Passage(sponsor, 1, 1, title="About Acme Corp", own_site=True)]).answer is None
 
 
+def test_a_line_telling_the_reader_to_reach_us_gives_the_companys_contact():
+    # On its own contact page "us" is the company, whatever the page's line says beside it.
+    question = read_question("What phone number can I call to reach Acme Corp?", None, "Acme Corp")
+    for line in ("You can call us on +46 40 22 32 00", "Feel free to call us on +46 40 22 32 00."):
+        reading = read(question, [Passage(line, 1, 1, title="Contact", own_site=True)])
+        assert reading.answer is not None and reading.answer.value == "+46 40 22 32 00", line
+    # Someone else who calls "us", or can reach "us", gives no number of the company's.
+    for line in ("Journalists called us on +46 40 22 32 00.", "The courier can reach us on +46 40 22 32 00."):
+        assert read(question, [Passage(line, 1, 1, title="Contact", own_site=True)]).answer is None, line
+
+
 def test_asked_what_the_company_was_in_a_year_a_definition_of_that_year_answers():
     question = "What kind of business was Acme Corp in 2003?"
     then = _reading(question, "In 2003, Acme Corp was a web design firm of four people.")
@@ -619,3 +630,4 @@ def test_a_subjectless_line_on_the_companys_about_us_page_is_the_companys():
     assert reading.answer is not None and reading.answer.value == "Paris"
     # On a page of the site about something else it is no one's.
     assert _own_page(question, "JupyterGIS release notes", "Founded in Paris in 2016.").answer is None
+

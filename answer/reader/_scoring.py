@@ -14,7 +14,8 @@ from typing import Any
 
 from cikb.answer.entities import (
     apposed_to_name, bids_the_reader, counted_doers, counted_in_question, is_a_persons_name, names, organisations,
-    person_clauses, possessed_nouns, roles_of_a_part, subject_noun, subjectless_past, titled, where_from,
+    person_clauses, possessed_nouns, roles_of_a_part, subject_noun, subjectless_past, tells_the_reader_to_reach_us,
+    titled, where_from,
 )
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
@@ -408,7 +409,8 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
         elif s.role == 0 and q.kind in ("person", "contact") and our_role(q, s.plain):
             s.role = 1  # "We welcome Jane Roe as our new CEO", "Contact our sales team at ...": the company's
         elif (s.role == 0 and q.kind == "contact" and s.passage.own_site and contact_spans(q, s.plain)
-              and _names_no_other_body(q, s.plain) and bids_the_reader(s.plain, _contacting)):
+              and _names_no_other_body(q, s.plain)
+              and (bids_the_reader(s.plain, _contacting) or tells_the_reader_to_reach_us(s.plain, _contacting))):
             # "For press inquiries, please email press@acme.example" on its own site: the company's (not "consider
             # becoming a sponsor, or reach out ... to support our mission at ...": a bid to sponsor it)
             s.role = 1
