@@ -631,3 +631,10 @@ def test_a_subjectless_line_on_the_companys_about_us_page_is_the_companys():
     # On a page of the site about something else it is no one's.
     assert _own_page(question, "JupyterGIS release notes", "Founded in Paris in 2016.").answer is None
 
+
+def test_an_address_block_of_lines_on_the_contact_page_gives_the_street_address():
+    # The name line, the street, then a Swedish postcode (three digits, a space, two digits) with its country prefix.
+    page = "## Address\n\nAcme AB\nStorgatan 46\n\nSE – 212 22 MALMÖ\n\nSWEDEN"
+    question = read_question("What is Acme AB's street address in Malmö?", None, "Acme AB")
+    reading = read(question, [Passage(page, 1, 1, title="Contact", own_site=True)])
+    assert reading.answer is not None and reading.answer.value == "Storgatan 46, SE – 212 22 MALMÖ"

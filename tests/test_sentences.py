@@ -141,3 +141,17 @@ def test_a_question_heading_is_read_with_its_answers_first_sentence() -> None:
         "What does Acme mean? Our name is short for Anvil Company.", "It was chosen in 1999.",
         "Where are you based? In Porto."]
     assert split_sentences(faq) == ["Our name is short for Anvil Company.", "It was chosen in 1999.", "In Porto."]
+
+
+def test_an_address_block_broken_into_lines_is_read_as_one_line_with_the_name_first() -> None:
+    def postal(text: str) -> bool:
+        return "212 22" in text
+
+    markdown = "## Address\n\nAcme AB\nSödra Bulltoftavägen 46\n\nSE – 212 22 MALMÖ\n\nSWEDEN"
+    assert split_sentences(markdown, blocks=postal) == ["Acme AB, Södra Bulltoftavägen 46, SE – 212 22 MALMÖ, SWEDEN"]
+    # A wrapped sentence's break is no line of a block; nor is a line that ends a sentence.
+    assert split_sentences("We were founded in\n2013 by Jane Roe.", blocks=postal) == [
+        "We were founded in 2013 by Jane Roe."]
+    assert split_sentences("Founded in 2013.\nWe grew fast.", blocks=postal) == ["Founded in 2013.", "We grew fast."]
+    # Read without blocks (as retrieval reads), the lines stay as the paragraph joins them.
+    assert split_sentences(markdown)[0] == "Acme AB Södra Bulltoftavägen 46"

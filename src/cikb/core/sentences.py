@@ -30,7 +30,7 @@ _DASHED_LABEL = re.compile(r"^\s*[A-Z][\w .’'-]{0,40}?\s[—–]\s")  # a team
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _INLINE_HEADING = re.compile(r"(?:^|\s)#{1,6}\s+")
 _HEADING = re.compile(r"^\s*#{1,6}\s+")
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'’\-]*")
+_WORD = re.compile(r"[^\W_][\w&'’\-]*")  # letters of any alphabet: "Södra" is one word, not "S" and "dra"
 
 
 def split_sentences(text: str, *, min_words: int = 1, headings: bool = False, cards: bool = False,
@@ -50,7 +50,7 @@ def split_sentences(text: str, *, min_words: int = 1, headings: bool = False, ca
     a page of frequently asked questions writes one above each answer, with the answer's first sentence: "What does
     Acme mean? Our name is short for ..."
     """
-    pieces = _sentences(text)
+    pieces = _sentences(text, lines=blocks is not None)
     if asked:
         pieces = _with_questions(pieces)
     if cards:
@@ -166,20 +166,21 @@ def _has_words(sentence: str, count: int) -> bool:
     return len(_WORD.findall(sentence)) >= count
 
 
-def _sentences(text: str) -> list[tuple[str, int]]:
-    """Every sentence and heading of ``text`` in order, each with its heading level (0: not a heading)."""
+def _sentences(text: str, lines: bool = False) -> list[tuple[str, int]]:
+    """Every sentence and heading of ``text`` in order, each with its heading level (0: not a heading); with
+    ``lines``, short lines a paragraph breaks apart are set apart by commas (:func:`_pieces`)."""
     sentences: list[tuple[str, int]] = []
     for block in re.split(r"\n\s*\n", text):
         kept: list[str] = []
         for line in (line for line in block.splitlines() if line.strip()):
             if _HEADING.match(line):
-                sentences.extend((s, 0) for s in _split_prose(_plain(_pieces(kept))))
+                sentences.extend((s, 0) for s in _split_prose(_plain(_pieces(kept, lines))))
                 kept = []
                 level = len(line.strip()) - len(line.strip().lstrip("#"))
                 sentences.append((_plain([_HEADING.sub("", line)])[0].strip(), level))
             elif not _is_markup_line(line):
                 kept.append(line)
-        sentences.extend((s, 0) for s in _split_prose(_plain(_pieces(kept))))
+        sentences.extend((s, 0) for s in _split_prose(_plain(_pieces(kept, lines))))
     return sentences
 
 
@@ -192,14 +193,17 @@ def _plain(pieces: list[str]) -> list[str]:
     return plain
 
 
-def _pieces(lines: list[str]) -> list[str]:
+def _pieces(lines: list[str], apart: bool = False) -> list[str]:
     pieces: list[str] = []
     joinable = labelled = False
+    before = ""
     for line in lines:
         standalone = bool(_LIST_MARKER.match(line) or _LABEL.match(line))
         text = _LIST_MARKER.sub("", line).strip()
         if joinable and not standalone:
-            pieces[-1] = f"{pieces[-1]} {text}"
+            # With ``apart``, a break between two short lines without a sentence's end is a <br> of an address
+            # block ("Acme AB", "Storgatan 4"): a comma, so that the name stays the line's subject.
+            pieces[-1] = f"{pieces[-1]}{', ' if apart and _short_lines(before, text) else ' '}{text}"
         elif labelled and _LIST_MARKER.match(line):
             pieces[-1] = f"{pieces[-1]} {text}"  # a definition list's term and its value: "- Founded:", "- 2014"
         else:
@@ -208,7 +212,16 @@ def _pieces(lines: list[str]) -> list[str]:
         # <br> inside an item as a line break); a "Label: value" line's does not.
         joinable = not standalone or bool(_LIST_MARKER.match(line))
         labelled = bool(_LIST_MARKER.match(line)) and bool(_LABEL_ONLY.fullmatch(text)) and not labelled
+        before = text
     return pieces
+
+
+def _short_lines(first: str, second: str) -> bool:
+    """Two lines of a name, a street or a town: a line of a wrapped sentence ends in a small word ("founded in")."""
+    short = all(_has_words(line, 1) and not _has_words(line, BLOCK_MAX_WORDS + 1) for line in (first, second))
+    last = first.split()[-1] if first.split() else ""
+    ends = first.endswith(("!", "?", ",", ";", ":")) or (first.endswith(".") and not _ABBREVIATION.search(first))
+    return short and not ends and all(word[:1].isupper() or word[:1].isdigit() for word in (last, second))
 
 
 _LABEL_ONLY = re.compile(r"[A-Z][\w .\-]{0,30}:")  # a list item that is a term waiting for its value
