@@ -557,6 +557,15 @@ def test_a_parent_company_is_an_organisation() -> None:
                   "Brightwater Labs, a subsidiary of Kestrel Holdings, makes sensors.").value == "Kestrel Holdings"
 
 
+def test_a_fund_asked_for_is_a_body_and_funds_raised_are_money() -> None:
+    question = "Which fund finances the projects Brightwater Labs coordinates?"
+    assert read_question(question, None, "Brightwater Labs").kind == "org"
+    assert answer(question, "This page lists the projects funded by the Sovereign Tech Fund and coordinated by "
+                            "Brightwater Labs.").value == "Sovereign Tech Fund"
+    assert read_question("What funds did Brightwater Labs raise in 2020?", None, "Brightwater Labs").kind == "money"
+    assert read_question("What is the fund size of Brightwater Labs?", None, "Brightwater Labs").kind == "money"
+
+
 def test_the_subjects_words_do_not_hide_what_a_question_asks_for() -> None:
     assert read_question("What was Brightwater Labs' revenue in 2023?", None, "Brightwater Labs").kind == "money"
     assert read_question("What is Royal Institute of British Architects' headquarters city?", None,
@@ -1227,6 +1236,20 @@ def test_a_legal_name_is_the_companys_name_with_its_legal_form_even_in_legal_tex
     assert not any(states_question(q, s) for s in read(q, [other]).sentences)
 
 
+@pytest.mark.parametrize(("question", "legal_name"), [
+    ("What is the name of Brightwater Labs' company (legal entity)?", True),
+    ("Which legal entity operates Brightwater Labs?", True),
+    ("What kind of legal entity is Brightwater Labs?", False),  # its form, not its name
+    ("What type of legal entity is Brightwater Labs?", False),
+])
+def test_a_legal_entity_asked_for_is_a_legal_name_and_its_kind_is_not(question: str, legal_name: bool) -> None:
+    assert read_question(question, None, "Brightwater Labs").legal_name is legal_name
+    if legal_name:
+        found = answer(question, "We view partnerships as long-term relationships built on trust.",
+                       "Brightwater Labs AB, Storgatan 1, Malmö")
+        assert found is not None and found.value == "Brightwater Labs AB"
+
+
 def test_ask_and_enrich_read_the_same_legal_name_and_two_legal_names_are_no_answer() -> None:
     question = "What is Brightwater Labs' legal name?"
     policy = ("# Privacy Policy\n\nBrightwater Labs Ltd (\u201cwe\u201d, \u201cus\u201d) operates brightwater.example. "
@@ -1860,6 +1883,16 @@ def test_others_users_what_the_company_uses_or_a_client_program_are_no_customers
 def test_who_joined_the_board_is_read_from_the_ways_of_saying_so(text: str) -> None:
     found = answer("Who joined Brightwater Labs' board?", text)
     assert found is not None and found.value == "Jane Roe" and found.confidence == "medium"
+
+
+def test_a_seat_asked_for_by_another_noun_is_read_only_where_it_is_named() -> None:
+    question = "Who is a community representative on Brightwater Labs' board?"
+    found = answer(question, "John Doe has joined the board of Brightwater Labs.")
+    assert found is None or found.confidence == "low"
+    found = answer(question, "Jane Roe joins Brightwater Labs' board as its community representative.")
+    assert found is not None and found.value == "Jane Roe"
+    assert answer("Who are the members of Brightwater Labs' board?",
+                  "Jane Roe has been appointed to the board of Brightwater Labs.").value == "Jane Roe"
 
 
 def test_a_seat_on_another_companys_board_is_no_answer() -> None:

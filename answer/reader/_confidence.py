@@ -527,7 +527,18 @@ def board_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
 
 
 def _names_board_joiners(q: Question, s: Sentence) -> bool:
-    return not s.negated and bool(board_joiners(q, s.text)) and _said_of_the_subject(q, s)
+    return (not s.negated and bool(board_joiners(q, s.text)) and _said_of_the_subject(q, s)
+            and _holds_the_seat_asked(q, s))
+
+
+def _holds_the_seat_asked(q: Question, s: Sentence) -> bool:
+    """Asked for a board's members by another noun, the sentence holds it: "Who is a community representative on
+    Acme's board?" is not answered by "Globex has joined the board"."""
+    noun = person_noun(q.text)
+    return noun is None or stem(noun) in _SEATS or match_weight(stem(noun), s.stems) > 0
+
+
+_SEATS = frozenset(stem(w) for w in "member director trustee governor".split())  # what a seat on a board is called
 
 
 def _said_of_the_subject(q: Question, s: Sentence) -> bool:

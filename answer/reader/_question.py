@@ -88,6 +88,7 @@ _MONEY_WORDS = frozenset(
 _ORG_WORDS = frozenset("organisation organization organisations organizations company companies institution "
                        "agency firm group body society foundation government unit units subsidiary subsidiaries "
                        "department departments".split())
+_FUNDS = ("fund",)  # a body when asked for as such ("Which fund finances Acme?"), not "What funds were raised?"
 _PLACE_WORDS = frozenset("city country state place address town region county headquarters headquartered based "
                          "located location continent".split())
 # Roles only a person holds (an owner or a founder may be an organisation).
@@ -110,6 +111,10 @@ _KIND_WORDS = ("kind", "type", "sort")  # "What kind of company is Acme?" asks w
 
 _LEGAL_NAME = re.compile(r"\b(?:legal|registered|official|incorporated)(?:\s+(?:company|entity|business))?\s+name\b",
                          re.I)
+# "What is Acme's legal entity?" asks for its name; "What kind of legal entity is Acme?" for its form.
+_LEGAL_ENTITY = re.compile(r"\blegal\s+entity\b", re.I)
+_ENTITY_FORM = re.compile(r"\b(?:kind|type|form|sort)\s+of\s+(?:\w+\s+)?legal\s+entity\b|\blegal\s+entity\s+type\b",
+                          re.I)
 
 # A name had before: "former name", "previously called", "used to be known as", "What was Acme called before?".
 _FORMER_NAME = re.compile(
@@ -209,7 +214,8 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     contact = _contact_asked(lower) if kind == "contact" else None
     # "What kind of business was Acme in 2003?": a year says when, and the sentence must hold it (a term still).
     defining = kind == "text" and bool(own) and all(t in _DEFINING_STEMS or YEAR_RE.fullmatch(t) for t in terms)
-    legal_name = kind == "text" and bool(own) and bool(_LEGAL_NAME.search(question))
+    legal_name = kind == "text" and bool(own) and bool(
+        _LEGAL_NAME.search(question) or (_LEGAL_ENTITY.search(question) and not _ENTITY_FORM.search(question)))
     relation_asked = (asked_relation(question, lambda name: any(is_own(w, own) for w in name.lower().split()))
                       if kind in ("org", "text") and own else None)
     if kind == "text" and relation_asked is not None and relation_asked.noun in _ORG_WORDS:
@@ -483,13 +489,14 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
         return "contact"  # "What is its email address / phone number?" asks for neither a place nor a quantity
     if _asks_for(lower, ("what", "which"), ("percentage", "percent", "number", "amount", "total")) or _asks_share(lower):
         return "money" if _MONEY_WORDS & set(lower) and not _asks_share(lower) else "number"
-    if _asks_for(lower, ("what", "which"), tuple(_MONEY_WORDS)):
-        return "money"
+    if _asks_for(lower, ("what", "which"), tuple(_MONEY_WORDS)) and not _asks_for(lower, ("what", "which"), _FUNDS, 1):
+        return "money"  # not "Which fund finances Acme?": a fund is a body
     if first in ("who", "whom", "whose") or "whom" in lower or (first == "who"):
         return "person"
     if "who" in lower:  # "What is Acme and who runs it?": the name is the part a sentence can state
         return "person"
-    if _asks_for(lower, ("what", "which"), tuple(_ORG_WORDS)) and not _asks_for(lower, ("what", "which"), _KIND_WORDS):
+    asks_a_body = _asks_for(lower, ("what", "which"), tuple(_ORG_WORDS) + _FUNDS)
+    if asks_a_body and not _asks_for(lower, ("what", "which"), _KIND_WORDS):
         return "org"  # not "What kind of company is Acme?", which asks what it is
     if ("where" in lower or "address" in lower
             or _asks_for(lower, ("what", "which", "in"), tuple(_PLACE_WORDS), many=True)):
