@@ -1250,6 +1250,14 @@ def test_a_legal_entity_asked_for_is_a_legal_name_and_its_kind_is_not(question: 
         assert found is not None and found.value == "Brightwater Labs AB"
 
 
+def test_a_legal_name_in_a_sentence_without_the_questions_words_states_it() -> None:
+    q = read_question("What is Brightwater Labs' legal entity?", None, "Brightwater Labs")
+    told = Passage("Our sensor has become his livelihood in his co-founded company Brightwater Labs AB.", 0, 1)
+    assert [s.plain for s in read(q, [told]).sentences if states_question(q, s)] == [told.text]
+    denied = Passage("His co-founded company was never Brightwater Labs AB.", 0, 1)
+    assert not any(states_question(q, s) for s in read(q, [denied]).sentences)
+
+
 def test_ask_and_enrich_read_the_same_legal_name_and_two_legal_names_are_no_answer() -> None:
     question = "What is Brightwater Labs' legal name?"
     policy = ("# Privacy Policy\n\nBrightwater Labs Ltd (\u201cwe\u201d, \u201cus\u201d) operates brightwater.example. "

@@ -301,12 +301,15 @@ def states_question(q: Question, s: Sentence) -> bool:
         return True  # "Roe joins from Globex": an answer read for the officer the reader found (reader.read)
     if _names_the_doer_asked(q, s):
         return True  # "Corva deploys AI analytics ..." on Acme's page, asked which Acme customer does
+    if q.legal_name and not s.negated and _names_legal_form(q, s):
+        # The terms' or the imprint's own line ("Acme Inc. operates acme.example"), legal text or not, or any line
+        # that names it so ("his co-founded company Acme AB"): the name with its form says what it is, in no
+        # word of the question's.
+        return True
     if not s.about_subject or s.negated:
         return False
     if q.thing:  # "What is Acme Pay?": "Acme Pay is a payments app", not "Jane Roe, Head of Acme Pay"
         return defines(_value_of_line(s.plain), lambda phrase: _names_the_thing(q, phrase))
-    if q.legal_name and _names_legal_form(q, s):
-        return True  # the terms' or the imprint's own line ("Acme Inc. operates acme.example"), legal text or not
     if s.boilerplate:
         return False
     if defines_subject(q, s):
