@@ -638,3 +638,13 @@ def test_an_address_block_of_lines_on_the_contact_page_gives_the_street_address(
     question = read_question("What is Acme AB's street address in Malmö?", None, "Acme AB")
     reading = read(question, [Passage(page, 1, 1, title="Contact", own_site=True)])
     assert reading.answer is not None and reading.answer.value == "Storgatan 46, SE – 212 22 MALMÖ"
+
+
+@pytest.mark.parametrize("line", ["Don't hesitate to contact us at hello@acme.example for any questions.",
+                                  "Please do not hesitate to write to us at hello@acme.example."])
+def test_do_not_hesitate_bids_the_reader_and_negates_nothing(line: str):
+    reading = _own_page("What is Acme Corp's e-mail address?", "Contact", line)
+    assert not reading.sentences[0].negated
+    assert reading.answer is not None and reading.answer.value == "hello@acme.example"
+    denied = _own_page("What is Acme Corp's e-mail address?", "Contact", "We do not answer mail at hello@acme.example.")
+    assert denied.answer is None
