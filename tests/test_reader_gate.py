@@ -648,3 +648,10 @@ def test_do_not_hesitate_bids_the_reader_and_negates_nothing(line: str):
     assert reading.answer is not None and reading.answer.value == "hello@acme.example"
     denied = _own_page("What is Acme Corp's e-mail address?", "Contact", "We do not answer mail at hello@acme.example.")
     assert denied.answer is None
+
+
+@pytest.mark.parametrize("line", ["Acme Corp wasn't founded in 2010.", "Acme Corp isn’t headquartered in Paris.",
+                                  "Acme Corp hasn’t been acquired by Globex."])
+def test_every_nt_with_either_apostrophe_negates(line: str):
+    reading = _own_page("When was Acme Corp founded?", "About Acme Corp", line)
+    assert reading.sentences[0].negated

@@ -39,9 +39,10 @@ ABOUT_SUBJECT = {2: 1.0, 1: 0.8, 0: 0.5}
 SUBJECTLESS_ROLE = 1
 
 # "No." before a number abbreviates it ("Corporation No. 5019866"): no negation.
-# "Don't hesitate to contact us at ..." bids the reader do it: no negation.
-_NEGATION = re.compile(r"\b(?:(?:never|not|don't)(?!\s+hesitate\b)|no(?!\.?\s*\d)|doesn't|didn't|won't|cannot|can't"
-                       r"|neither|nor)\b", re.IGNORECASE)
+# Every "n't" with either apostrophe ("wasn't", "isn’t"). "Don't hesitate to contact us at ..." bids the reader do
+# it: no negation.
+_NEGATION = re.compile(r"\b(?:(?:never|not|\w+n['’]t)(?!\s+hesitate\b)|no(?!\.?\s*\d)|cannot|neither|nor)\b",
+                       re.IGNORECASE)
 # Pages whose sentences rarely answer questions about the company itself.
 _BOILERPLATE_TITLE = re.compile(r"\b(?:legal|privacy|cookies?|terms|imprint|disclaimer|impressum)\b", re.IGNORECASE)
 
