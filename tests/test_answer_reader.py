@@ -8,7 +8,7 @@ from answer_helpers import retrieval, scored_chunk
 from cikb.answer import ABSTENTION, Answerer
 from cikb.answer.entities import Relation, asked_relation
 from cikb.answer.reader import (
-    Passage, normal_date, number_value, read, read_asked, read_question, split_sentences, states_question,
+    Passage, normal_date, number_value, read, read_asked, read_question, spans, split_sentences, states_question,
 )
 from cikb.enrich.evidence import passages_from_chunks
 from cikb.enrich.extract import extract_answer
@@ -689,6 +689,12 @@ def test_a_card_naming_another_role_is_no_answer(question: str) -> None:
     page = "### Jane Roe\n\n#### Chief Executive Officer\n\nJane has led teams for years."
     reading = read(read_question(question, None, "Brightwater Labs"), [Passage(page, 0, 1, "Team", own_site=True)])
     assert reading.answer is None
+
+
+def test_plural_role_words_name_no_person() -> None:
+    q = read_question("Who chairs the board of Brightwater Labs?", None, "Brightwater Labs")
+    line = "Board of Directors Officers — Chair: Phil Brooks; Members: Nisha Ghatak (Chair-Elect)"
+    assert [span.text for span in spans(q, line)] == ["Phil Brooks", "Nisha Ghatak"]
 
 
 def test_a_job_title_names_no_person_and_no_body() -> None:

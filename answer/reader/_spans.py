@@ -549,11 +549,11 @@ def _person_spans(q: Question, sentence: str) -> list[Span]:
         words = match.group().split()
         start = match.start()
         title = None
-        while words and words[0] in _NON_NAMES:
+        while words and _no_name(words[0]):
             title = (words[0], start) if words[0].rstrip(".") in _HONORIFICS else None
             start = sentence.find(words[1], start + len(words[0])) if len(words) > 1 else start
             words = words[1:]
-        while words and words[-1] in _NON_NAMES:
+        while words and _no_name(words[-1]):
             words = words[:-1]
         if len(words) == 1 and title and _name_words_ok(q, words):
             words, start = [title[0], *words], title[1]  # "President Obama": a surname after a title names one person
@@ -569,6 +569,12 @@ def _person_spans(q: Question, sentence: str) -> list[Span]:
         name = " ".join(words)
         found.append(Span(name, start, normal(name)))
     return _merge_list(sentence, found)
+
+
+def _no_name(word: str) -> bool:
+    """A word of no person's name, or its plural: "Board of Directors Officers — Chair: ..." names no "Directors
+    Officers"."""
+    return word in _NON_NAMES or (word.endswith("s") and word[:-1] in _NON_NAMES)
 
 
 # Titles written before a surname alone: the two words name one person.
