@@ -1023,6 +1023,20 @@ def subjectless_past(sentence: str) -> bool:
     return not any(c.dep_ in ("nsubj", "nsubjpass", "csubj", "expl") for c in doc[0].children)
 
 
+def told_to_the_reader(sentence: str) -> bool:
+    """The main clause's subject is the reader, "you" or "your ...", as the trained parser reads it: "You will
+    receive a referral bonus", "Your payment may be processed by Globex Pay"; on a company's own page it tells
+    the reader how the company deals with them."""
+    for token in _parsed(sentence):
+        if token.dep_ == "ROOT":
+            subjects = [c for c in token.children if c.dep_ in ("nsubj", "nsubjpass")]
+            if not subjects:
+                return False
+            return subjects[0].text.lower() == "you" or any(c.dep_ == "poss" and c.text.lower() == "your"
+                                                            for c in subjects[0].children)
+    return False
+
+
 def subject_noun(sentence: str) -> str | None:
     """The common noun at the head of the main verb's subject, as the trained parser reads it: "How long does a tour
     of service at USDS last?" -> tour, "Most tours run 2 to 4 years" -> tours; None for a name or a pronoun."""

@@ -655,3 +655,17 @@ def test_do_not_hesitate_bids_the_reader_and_negates_nothing(line: str):
 def test_every_nt_with_either_apostrophe_negates(line: str):
     reading = _own_page("When was Acme Corp founded?", "About Acme Corp", line)
     assert reading.sentences[0].negated
+
+
+@pytest.mark.parametrize(("question", "line", "value"), [
+    ("How much is Acme Corp's referral bonus?",
+     "If you make the introduction, you will receive a €1,000 referral bonus if we hire them.", "€1,000"),
+    ("Which company processes payments for Acme Corp orders?",
+     "Your payment may be processed by Northwind Payments.", "Northwind Payments"),
+])
+def test_a_line_told_to_the_reader_on_the_companys_own_page_is_the_companys(question: str, line: str, value: str):
+    reading = _own_page(question, "Careers", line)
+    assert reading.answer is not None and reading.answer.value == value
+    # Elsewhere, "you" is no one's company.
+    elsewhere = read(read_question(question, None, "Acme Corp"), [Passage(line, 1, 1, title="Careers")])
+    assert elsewhere.answer is None

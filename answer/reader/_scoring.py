@@ -15,7 +15,7 @@ from typing import Any
 from cikb.answer.entities import (
     apposed_to_name, bids_the_reader, counted_doers, counted_in_question, is_a_persons_name, names, organisations,
     person_clauses, possessed_nouns, roles_of_a_part, subject_noun, subjectless_past, tells_the_reader_to_reach_us,
-    titled, where_from,
+    titled, told_to_the_reader, where_from,
 )
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
@@ -416,6 +416,8 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
             # "For press inquiries, please email press@acme.example" on its own site: the company's (not "consider
             # becoming a sponsor, or reach out ... to support our mission at ...": a bid to sponsor it)
             s.role = 1
+        elif s.role == 0 and s.passage.own_site and told_to_the_reader(s.plain):
+            s.role = 1  # "You will receive a €1,000 referral bonus" on Acme's own careers page: Acme's bonus
         elif s.role == 0 and relation_owned(q, s.plain):
             s.role = 1  # "Make a donation through Globex, our fiscal host": the relation is the company's
         elif s.role == 0 and q.officer and page_role(q, s):
