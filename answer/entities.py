@@ -1060,7 +1060,14 @@ def imperative_on_us(sentence: str) -> bool:
     doc = _parsed(sentence)
     if not len(doc) or doc[0].tag_ != "VB" or doc[0].dep_ != "ROOT":
         return False
-    return any(o.text.lower() == "us" for o in _objects_of(doc[0], ("dobj", "dative")))
+    return _us_for_object(doc[0])
+
+
+def _us_for_object(verb) -> bool:  # noqa: ANN001 - a spaCy Token
+    """"us" is the verb's object: "visit us", "call us on ...", "write to us" (the small parser reads "to" as a
+    dative, "us" as its object)."""
+    through = [o for c in verb.children if c.dep_ == "dative" for o in c.children if o.dep_ == "pobj"]
+    return any(o.text.lower() == "us" for o in _objects_of(verb, ("dobj", "dative")) + through)
 
 
 def tells_the_reader_to_reach_us(sentence: str, is_verb: Callable[[str], bool]) -> bool:
@@ -1073,9 +1080,8 @@ def tells_the_reader_to_reach_us(sentence: str, is_verb: Callable[[str], bool]) 
         subjects = [c.text.lower() for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
         if subjects not in ([], ["you"]):
             continue
-        through = [o for c in verb.children if c.dep_ == "dative" for o in c.children if o.dep_ == "pobj"]
-        if any(o.text.lower() == "us" for o in _objects_of(verb, ("dobj", "dative")) + through):
-            return True  # "write to us": the small parser reads "to" as a dative, "us" as its object
+        if _us_for_object(verb):
+            return True
     return False
 
 

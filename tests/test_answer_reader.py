@@ -1093,7 +1093,8 @@ def test_a_name_ends_at_its_comma() -> None:
      # An imprint's address block, one line to a paragraph as extractors write it.
      ("Brightwater Labs GmbH\n\nHafenstraße 12\n\n20457 Hamburg\n\nGermany", "Hafenstraße 12"),
      # "us" is the page's own company in a sentence bidding the reader come.
-     ("Visit us at Rua Augusta 12, 1100-053 Lisboa, Portugal.", "Rua Augusta 12")],
+     ("Visit us at Rua Augusta 12, 1100-053 Lisboa, Portugal.", "Rua Augusta 12"),
+     ("Write to us at Rua Augusta 12, 1100-053 Lisboa, Portugal.", "Rua Augusta 12")],
 )
 def test_a_postal_address_in_another_countrys_form_states_where_the_company_is(line: str, street: str) -> None:
     reading = read(read_question("What is Brightwater Labs' address?", None, "Brightwater Labs"), [Passage(line, 0, 1)])
