@@ -57,6 +57,7 @@ from cikb.gather.scoring import page_kind
 
 from cikb.core.identity import LEGAL_FORMS, initials, name_keys, site_key
 from cikb.core.models import Company, FetchedPage, RawDocument
+from cikb.core.sentences import split_sentences
 from cikb.core.shingles import words
 
 __all__ = ["FRAGMENT", "DefinitionGroup", "article_footer_lines", "definition_groups", "footer_lines", "own_names",
@@ -529,6 +530,7 @@ _HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())
 _TOKEN = re.compile(r"[^a-z0-9]+")
 _COPYRIGHT = re.compile(r"©|&copy;|\(c\)\s*\d{4}|\bcopyright\b|\ball rights reserved\b", re.IGNORECASE)
 _MAX_CONTAINER_CHARS = 5000  # larger is a page wrapper whose class mentions a footer, not a footer
+_MIN_PROSE_WORDS = 8  # a footer sentence of this many words says something ("Terms of Use." does not)
 
 
 def footer_lines(html: str) -> list[str]:
@@ -694,7 +696,8 @@ def _block_lines(container: HtmlElement) -> list[str]:
         block = tag in _BLOCKS
         if block:
             flush()
-        linked = linked or tag == "a"
+        # An address to write to or call is the footer's fact, not a link away from it.
+        linked = linked or (tag == "a" and not (element.get("href") or "").startswith(("mailto:", "tel:")))
         if element.text:
             current.pieces[-1].append((element.text, linked))
         for child in element:
@@ -714,7 +717,7 @@ def _block_lines(container: HtmlElement) -> list[str]:
             continue
         if link_chars * 2 >= letters:
             continue  # navigation, social links, a copyright link
-        if _COPYRIGHT.search(text):
+        if _COPYRIGHT.search(text) and not (text := _beside_the_copyright(text)):
             continue  # the same boilerplate on every site
         if line.heading and not text.endswith(":"):
             continue  # "Contact us", "Subscribe": a heading says what follows, not a fact
@@ -722,6 +725,16 @@ def _block_lines(container: HtmlElement) -> list[str]:
             continue
         lines.append(text)
     return lines
+
+
+def _beside_the_copyright(line: str) -> str:
+    """What a copyright line says besides its boilerplate: its sentences of prose ("The text on this website is
+    licensed under ...") and its notice where that names the owner with a legal form ("© 2024 Acme LLC."), the
+    site's legal owner; "" when nothing but "© 2024 Acme. All rights reserved." is left."""
+    kept = [sentence for sentence in split_sentences(line)
+            if (not _COPYRIGHT.search(sentence) and len(sentence.split()) >= _MIN_PROSE_WORDS)
+            or (_COPYRIGHT.search(sentence) and not LEGAL_FORMS.isdisjoint(_TOKEN.split(sentence.lower())))]
+    return " ".join(kept)
 
 
 def _merge_labels(lines: list[str]) -> list[str]:

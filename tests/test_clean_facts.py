@@ -241,7 +241,28 @@ def test_footer_lines_are_its_text_blocks_without_navigation_headings_forms_or_c
         "100 Harbor Way, Portland, OR 97201",
         "Send all mail to: PO Box 7, Salem, OR 97301",
         "Phone: +1 503 555 0100 · hello@acme.example",
+        "© 2026 Acme Corp. All rights reserved.",  # the notice names the site's owner with its legal form
     ]
+    # A notice without a legal form is boilerplate.
+    assert footer_lines(html_page("Hello.", footer=FOOTER.replace("Acme Corp. All", "Acme. All")))[-1] == (
+        "Phone: +1 503 555 0100 · hello@acme.example")
+
+
+def test_an_email_or_phone_link_in_the_footer_is_its_contact_not_navigation() -> None:
+    footer = ("<footer><h4>Contact us</h4><a href='mailto:info@acme.example'>info@acme.example</a> "
+              "<a href='tel:503.555.0100'>p: 503.555.0100</a><p>1 Main St<br>Salem, OR 97301</p>"
+              "<p><a href='/about'>About</a> <a href='/jobs'>Jobs</a></p></footer>")
+    assert footer_lines(html_page("Hello.", footer=footer)) == [
+        "info@acme.example p: 503.555.0100", "1 Main St, Salem, OR 97301"]
+
+
+def test_a_copyright_line_keeps_its_other_sentences_of_prose() -> None:
+    footer = ("<footer><p><small>The text content on this website is licensed under a <a href='https://cc.example/by'>"
+              "Creative Commons Attribution 4.0 International License</a>, except where otherwise noted. Other content "
+              "© Acme Contributors.</small></p></footer>")
+    assert footer_lines(html_page("Hello.", footer=footer)) == [
+        "The text content on this website is licensed under a Creative Commons Attribution 4.0 International License, "
+        "except where otherwise noted."]
 
 
 def test_a_footer_repeated_on_three_pages_is_kept_once_and_a_block_on_one_page_is_not() -> None:
@@ -258,6 +279,7 @@ def test_a_footer_repeated_on_three_pages_is_kept_once_and_a_block_on_one_page_i
         "- 100 Harbor Way, Portland, OR 97201",
         "- Send all mail to: PO Box 7, Salem, OR 97301",
         "- Phone: +1 503 555 0100 · hello@acme.example",
+        "- © 2026 Acme Corp. All rights reserved.",
     ]
     assert doc.content.count("PO Box 7") == 1
     assert "## Site footer" in doc.content and "## schema.org data" not in doc.content
