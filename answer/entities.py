@@ -290,6 +290,7 @@ class RoleStatement:
     held_by_value: bool
     owner: str
     former: bool = False  # the holder held it before: "former CEO", "stepped down as CEO", "was ousted as CEO"
+    party: str = ""  # the other party of the verb "as CEO" describes: "Jane Roe joins Globex as CEO" -> Globex
 
 
 # Words that set a thing in the past: "former headquarters", "was previously based", "ex-CEO"; and, of a role
@@ -448,7 +449,7 @@ def _statements(sentence: str, is_role, value: tuple[int, int], copular: bool = 
             roles = (token, *(t for t in token.conjuncts if is_role(t)))
             owner = next((o for t in roles if (o := _owner_of(t, value, is_role))), "") or party
             found.append(RoleStatement(holder is not None and _names(holder, value), owner,
-                                       holder is not None and _held_before(token, head, holder)))
+                                       holder is not None and _held_before(token, head, holder), party))
     return found
 
 
@@ -523,8 +524,15 @@ def _holder(role, value: tuple[int, int]):  # noqa: ANN001, ANN202 - spaCy Token
         parties = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass", "dobj")]
         holder = next((p for p in parties if _inside(p, value)), None)
         others = [p for p in parties if p is not holder]
-        return holder, (_name(others[0]) if holder is not None and others else "")
+        return holder, (_party_name(others[0]) if holder is not None and others else "")
     return None, ""
+
+
+def _party_name(party) -> str:  # noqa: ANN001 - a spaCy Token
+    """The name of the body a holder joins or is appointed by: its owner's where the parse gives it one ("joins
+    Globex's board as director" -> Globex)."""
+    owner = next((c for c in party.children if c.dep_ == "poss"), None)
+    return _name(owner if owner is not None else party)
 
 
 def _verb_of_as(role):  # noqa: ANN001, ANN202 - spaCy Tokens
@@ -709,6 +717,12 @@ def defines(sentence: str, is_subject: Callable[[str], bool]) -> bool:
     return any(_says_what(noun) for noun in _defining_nouns(_parsed(sentence), is_subject))
 
 
+def defining_words(sentence: str, is_subject: Callable[[str], bool]) -> list[str]:
+    """The words of what the sentence says its subject is, as the trained parser reads it: "Acme Ltd is a private
+    company limited by guarantee" -> private, company, limited, by, guarantee."""
+    return [t.text for noun in _defining_nouns(_parsed(sentence), is_subject) for t in noun.subtree]
+
+
 def _defining_nouns(doc: Doc, is_subject: Callable[[str], bool]) -> Iterator[Token]:
     """The nouns that say what the subject is: after "is", or set beside it."""
     for root in (t for t in doc if t.dep_ == "ROOT"):
@@ -758,18 +772,32 @@ def counted_noun(sentence: str, start: int, end: int) -> str | None:
     "more than 34 different states" -> states), or the unit of a measure ("a two-person team" -> person); None
     when the count modifies no plural noun ("Acme employs 164"; "from four employees to nine last year", where a
     count of nine cannot count one year)."""
+    noun = _noun_counted_at(sentence, start, end)
+    return noun.text if noun is not None else None
+
+
+def counted_group(sentence: str, start: int, end: int) -> str | None:
+    """The noun whose members a count counts, as the trained parser reads it: "a team of 200 engineers" -> team,
+    "a staff of 40 people" -> staff; None when the counted noun belongs to no noun by "of"."""
+    noun = _noun_counted_at(sentence, start, end)
+    if noun is None or noun.dep_ != "pobj" or noun.head.lower_ != "of" or not noun.head.head.tag_.startswith("NN"):
+        return None
+    return noun.head.head.text
+
+
+def _noun_counted_at(sentence: str, start: int, end: int):  # noqa: ANN202 - a spaCy Token
     doc = _parsed(_PLUS_AFTER_A_NUMBER.sub(" ", sentence))  # "200+ sessions" parsed as "200  sessions": same offsets
     for token in doc:
         if not (start <= token.idx < end and token.dep_ == "nummod") or start <= token.head.idx < end:
             continue
         measure = token.i + 1 < len(doc) and doc[token.i + 1].text == "-"  # "a two-person team", "a 50-employee firm"
         if measure and token.head.tag_ == "NN":
-            return token.head.text
+            return token.head
         noun = token.head
         while noun.dep_ == "compound" and noun.head.i != noun.i:
             noun = noun.head  # "200 user research sessions": the parse may hang the count on the first noun
         if noun.tag_ in ("NNS", "NNPS"):
-            return noun.text
+            return noun
     return None
 
 

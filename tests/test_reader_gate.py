@@ -9,7 +9,7 @@ import pytest
 
 from answer_helpers import retrieval
 from cikb.answer import ABSTENTION, Answerer
-from cikb.answer.reader import Passage, read, read_question
+from cikb.answer.reader import Passage, read, read_question, states_question
 
 
 def _answer(question: str, texts: list[str]):
@@ -669,3 +669,76 @@ def test_a_line_told_to_the_reader_on_the_companys_own_page_is_the_companys(ques
     # Elsewhere, "you" is no one's company.
     elsewhere = read(read_question(question, None, "Acme Corp"), [Passage(line, 1, 1, title="Careers")])
     assert elsewhere.answer is None
+
+
+def test_a_hyphenated_not_or_no_makes_an_adjective_and_negates_nothing():
+    reading = _own_page("Where is Acme Corp based?", "About", "Acme Corp is a not-for-profit company based in Leeds.")
+    assert not reading.sentences[0].negated
+    assert reading.answer is not None and reading.answer.value == "Leeds"
+    assert _own_page("Where is Acme Corp based?", "About", "Acme Corp is not based in Leeds.").sentences[0].negated
+
+
+def test_asked_where_a_part_of_the_company_is_its_doer_by_that_noun_is_the_companys():
+    # A name the parse does not read as the sentence's subject ("iAcme is ...") leaves the line one that mentions it.
+    question = "Where is the iAcme engineering team based?"
+    line = "iAcme is a software company with an engineering team based in Leeds, UK."
+    reading = _own_page(question, "Home", line, company="iAcme")
+    assert reading.answer is not None and reading.answer.value == "Leeds, UK"
+    # Another body by another noun is still another's.
+    assert _own_page(question, "Home", line.replace("an engineering team", "a design agency"), company="iAcme"
+                     ).answer is None
+
+
+def test_a_british_address_with_its_postcode_after_the_town_is_a_whole_postal_address():
+    question = "Where is Acme Corp's registered office?"
+    line = "Acme Corp's registered address is at 7 Hills Road, Cambridge, CB2 1GE, UK."
+    reading = _own_page(question, "Usage licence", line)
+    assert reading.answer is not None
+    assert (reading.answer.value, reading.answer.confidence) == ("7 Hills Road, Cambridge, CB2 1GE, UK", "medium")
+
+
+def test_a_legal_company_name_question_asks_the_subjects_legal_name_not_for_another_company():
+    question = read_question("What is Acme's legal company name?", None, "Acme")
+    assert question.kind == "text" and question.legal_name
+    reading = read(question, [Passage("Holland & Knight served as the legal advisor to Acme.", 1, 1, "News"),
+                              Passage("Northwind Partners has made a growth investment in Acme LLC.", 2, 2, "News",
+                                      own_site=True)])
+    assert reading.answer is not None and reading.answer.value == "Acme LLC"
+
+
+def test_a_count_of_a_teams_members_counts_its_people():
+    question = "How many employees does Acme Corp have?"
+    reading = _own_page(question, "Careers", "We are a team of 200+ awesome humans and growing.")
+    assert reading.answer is not None and reading.answer.value == "200"
+    # The members of another group are not its people.
+    assert _own_page(question, "Community", "We are a community of 5,000 awesome humans and growing.").answer is None
+
+
+def test_a_word_after_of_or_a_determiner_is_a_noun_not_the_predicate_asked():
+    question = "Who is the vice president of operations at Acme Corp?"
+    assert read_question(question, None, "Acme Corp").wants is None  # "operations" is not "operates"
+    line = ("Acme Corp announced today industry veteran Jane Roe has joined the company’s leadership team as vice "
+            "president of operations.")
+    reading = _own_page(question, "News", line)
+    assert reading.answer is not None and (reading.answer.value, reading.answer.confidence) == ("Jane Roe", "medium")
+    # Joining another company's team in that role is no answer.
+    other = _own_page(question, "News", line.replace("the company’s", "Globex’s"))
+    assert other.answer is None or other.answer.confidence == "low"
+
+
+def test_a_name_with_a_nickname_in_quotes_and_a_generation_is_one_persons_name():
+    line = ("Acme Corp today announced retired Colonel Frederick “Trey” Coleman III will join the firm as its "
+            "first Chief Product Officer.")
+    reading = _own_page("Who did Acme Corp hire as its first Chief Product Officer?", "News", line)
+    assert [span.text for span in reading.sentences[0].spans] == ["Frederick “Trey” Coleman III"]
+
+
+def test_a_legal_form_question_is_answered_only_by_a_sentence_saying_the_subject_is_one():
+    question = "What kind of legal entity is Acme Corp?"
+    lines = ("We still work closely with universities, as well as other academic and corporate partners.",
+             "Acme Corp is a not-for-profit, private company limited by guarantee, registered in England and Wales.")
+    reading = _own_page(question, "About Acme Corp", *lines)
+    assert [s.text for s in reading.sentences if states_question(reading.question, s)] == [lines[1]]
+    # Corporate partners say nothing of Acme's own form.
+    alone = _own_page(question, "About Acme Corp", lines[0])
+    assert not states_question(alone.question, alone.sentences[0])

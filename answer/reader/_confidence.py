@@ -13,13 +13,13 @@ from typing import Literal
 
 from cikb.answer.entities import (
     FIRST_PERSON, KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of,
-    counted_in_question, counted_noun, defines, governing_parties, in_the_predicate, kind_of_counted, modifies_a_noun,
-    names_a_person, nominal_words, only_beside_the_main_clause, only_intended, party_extents, predicate_subjects,
-    person_noun, said_of_the_past, said_of_the_reader, stated_as_own, stranded_preposition, told_in_the_past,
-    vetoed, word_classes,
+    counted_group, counted_in_question, counted_noun, defines, defining_words, governing_parties, in_the_predicate,
+    kind_of_counted, modifies_a_noun, names_a_person, nominal_words, only_beside_the_main_clause, only_intended,
+    party_extents, predicate_subjects, person_noun, said_of_the_past, said_of_the_reader, stated_as_own,
+    stranded_preposition, told_in_the_past, vetoed, word_classes,
 )
 from cikb.core.identity import name_keys
-from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
+from cikb.core.vocabulary import LEGAL_FORM_STEMS, RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
 from cikb.answer.reader._question import Question, asks_present, term_word
 from cikb.answer.reader._subject import (
@@ -201,7 +201,8 @@ def _counts_asked(q: Question, sentence: str, span: Span) -> bool | None:
     noun = counted_noun(sentence, span.start, span.start + len(span.text))
     if noun is None:
         return None
-    return (any(match_weight(t, stems_of(noun)) > 0 for t in q.terms)
+    group = counted_group(sentence, span.start, span.start + len(span.text)) or ""  # "a team of 200+ humans"
+    return (any(match_weight(t, stems_of(noun)) > 0 or match_weight(t, stems_of(group)) > 0 for t in q.terms)
             or any(start <= span.start < end for start, end in doers_of_the_subject(q, sentence)))
 
 
@@ -310,6 +311,8 @@ def states_question(q: Question, s: Sentence) -> bool:
         return False
     if q.thing:  # "What is Acme Pay?": "Acme Pay is a payments app", not "Jane Roe, Head of Acme Pay"
         return defines(_value_of_line(s.plain), lambda phrase: _names_the_thing(q, phrase))
+    if q.legal_form:  # legal pages state it too: their sentences count here
+        return _defined_by_legal_form(q, s)
     if s.boilerplate:
         return False
     if defines_subject(q, s):
@@ -344,6 +347,17 @@ def states_question(q: Question, s: Sentence) -> bool:
     # when the parse makes the subject that word's own ("a year of making hard decisions" sells nothing).
     return s.lexical >= FREE_TEXT_SHARE or (s.role == 2 and all(match_weight(t, stems) > 0 for t in q.terms)
                                             and _related_words_are_the_subjects(q, s))
+
+
+def _defined_by_legal_form(q: Question, s: Sentence) -> bool:
+    """Asked what kind of legal entity the subject is, the sentence says the subject is one, in a legal form's words
+    ("Acme is a California public benefit corporation", "a private company limited by guarantee"); "Acme works with
+    corporate partners" or "the non-profit behind Acme" says nothing of the subject's form."""
+    said = defining_words(s.plain, lambda phrase: _names_subject(q, phrase))
+    return any(stems_of(word.lower()) & _LEGAL_FORM_STEMS for word in said)
+
+
+_LEGAL_FORM_STEMS = frozenset(LEGAL_FORM_STEMS)
 
 
 def _asked_nouns_only_described(q: Question, s: Sentence) -> bool:
@@ -903,7 +917,17 @@ def another_acts(q: Question, s: Sentence) -> bool:
     # Unless the question asks what others did ("How many people have contributed to Acme?"): its own verb's
     # subject is not the company either.
     asked = predicate_subjects(q.text, term_word(q, exact=True))
+    if asked and _the_asked_part(q, [subject for subject, _ in asked], [subject for subject, _ in found]):
+        return False
     return not asked or any(refers_to_subject(q, subject) for subject, _ in asked)
+
+
+def _the_asked_part(q: Question, asked: list[str], found: list[str]) -> bool:
+    """The question asks of a part of the subject ("Where is the Acme engineering team based?") and the sentence's
+    doer is that part by its head noun ("Acme has an engineering team based in Leeds"): the subject's, not another's."""
+    heads = {words[-1].lower() for subject in asked if (words := subject.split())
+             and not refers_to_subject(q, words[-1])}
+    return any(subject.split()[-1].lower() in heads for subject in found if subject.strip())
 
 
 def _done_by_another(q: Question, s: Sentence, span: Span) -> bool:
@@ -932,7 +956,14 @@ def holds_subjects_role(roles: list[RoleStatement], q: Question, s: Sentence) ->
     """The parse sets the value in the subject's role: "Jane Roe joins Acme as CEO", "Acme CEO Jane Roe", "Jane
     Roe, our CTO"; or in a role no one owns, in a sentence the subject leads ("Acme was founded in 2010; CEO Jane
     Roe leads it"), not one that only mentions it ("2014: President Obama founds USDS")."""
-    return any(r.held_by_value and (owned_by_subject(q, r.owner) if r.owner else s.role == 2) for r in roles)
+    return any(r.held_by_value and (owned_by_subject(q, owner) if (owner := _owner_beyond_the_part(q, r))
+                                    else s.role == 2) for r in roles)
+
+
+def _owner_beyond_the_part(q: Question, r: RoleStatement) -> str:
+    """Whose role it is, where the owner the parse reads is the part the question asks of ("senior vice president
+    of operations"): the party the holder joins or is appointed by ("joined the company's leadership team as ...")."""
+    return r.party if r.owner and asked_part(q, r.owner) else r.owner
 
 
 def _asks_an_address(q: Question) -> bool:

@@ -73,6 +73,7 @@ class Question:
     board: bool = False  # asks who joined or sits on the company's board: "Who joined Acme's board?"
     worked_before: str = ""  # the officer whose earlier employers are asked: "Where did Acme's CEO work before?"
     thing: str = ""  # a named thing, not the subject, whose definition is asked: "What is Acme Pay?"
+    legal_form: bool = False  # asks what kind of legal entity the subject is: "What legal form does Acme have?"
 
     @property
     def by_form(self) -> bool:
@@ -111,10 +112,13 @@ _KIND_WORDS = ("kind", "type", "sort")  # "What kind of company is Acme?" asks w
 
 _LEGAL_NAME = re.compile(r"\b(?:legal|registered|official|incorporated)(?:\s+(?:company|entity|business))?\s+name\b",
                          re.I)
+# "What is Acme's legal company name?" asks for its legal name, not for a company: the noun only says whose name.
+_LEGAL_NOUN_NAME = re.compile(r"\b(legal|registered|official|incorporated)\s+(?:company|entity|business)\s+(name)\b",
+                              re.I)
 # "What is Acme's legal entity?" asks for its name; "What kind of legal entity is Acme?" for its form.
 _LEGAL_ENTITY = re.compile(r"\blegal\s+entity\b", re.I)
-_ENTITY_FORM = re.compile(r"\b(?:kind|type|form|sort)\s+of\s+(?:\w+\s+)?legal\s+entity\b|\blegal\s+entity\s+type\b",
-                          re.I)
+_ENTITY_FORM = re.compile(r"\b(?:kind|type|form|sort)\s+of\s+(?:\w+\s+)?legal\s+entity\b|\blegal\s+entity\s+type\b"
+                          r"|\blegal\s+(?:form|structure)\b", re.I)
 
 # A name had before: "former name", "previously called", "used to be known as", "What was Acme called before?".
 _FORMER_NAME = re.compile(
@@ -166,6 +170,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     question for a registry or tax identifier is typed by its other words."""
     titled = short_titles(question)  # "Who is Acme's Chief Financial Officer?" asks for its CFO, as sentences say
     chief_officer, question = titled != question, titled  # a Chief Growth Officer is an officer too
+    question = _LEGAL_NOUN_NAME.sub(r"\1 \2", question)
     words = [w for w, _, _ in tokens_of(question)]
     lower = [w.lower() for w in words]
     named = [alias for alias in aliases if re.search(rf"(?<!\w){re.escape(alias)}(?!\w)", question, re.IGNORECASE)]
@@ -216,6 +221,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     defining = kind == "text" and bool(own) and all(t in _DEFINING_STEMS or YEAR_RE.fullmatch(t) for t in terms)
     legal_name = kind == "text" and bool(own) and bool(
         _LEGAL_NAME.search(question) or (_LEGAL_ENTITY.search(question) and not _ENTITY_FORM.search(question)))
+    legal_form = kind == "text" and bool(own) and bool(_ENTITY_FORM.search(question))
     relation_asked = (asked_relation(question, lambda name: any(is_own(w, own) for w in name.lower().split()))
                       if kind in ("org", "text") and own else None)
     if kind == "text" and relation_asked is not None and relation_asked.noun in _ORG_WORDS:
@@ -233,7 +239,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent,
                     officer, wants, cumulative, contact, defining, legal_name, identifier, bool(offered),
                     relation_asked, former_name, investors, customers, board, worked_before,
-                    thing if kind == "text" else "")
+                    thing if kind == "text" else "", legal_form)
 
 
 # "What is Acme Pay?", "What are Globex Rails?": a question for what a named thing is, and nothing more.
@@ -383,11 +389,16 @@ def _names_an_office(lower: list[str]) -> bool:
                and not (w == "directors" and lower[max(i - 2, 0):i] == ["board", "of"]) for i, w in enumerate(lower))
 
 
+_BEFORE_A_NOUN = frozenset("of the a an its their our his her".split())
+
+
 def _wanted_role(lower: list[str], own: set[str]) -> Literal["agent", "patient"] | None:
     """"Who acquired Acme?" wants the agent; "What companies has Acme acquired?" the patient; None without a
     directed predicate or without the subject. The subject asked about receives the predicate only when it
     stands between the question word and the predicate: "What is Acme and who provides it?" wants the agent."""
-    predicate = next((i for i, w in enumerate(lower) if stem(w) in DIRECTED_STEMS), None)
+    # After "of" or a determiner the word is a noun, no predicate: "the vice president of operations".
+    predicate = next((i for i, w in enumerate(lower) if stem(w) in DIRECTED_STEMS
+                      and not (i and lower[i - 1] in _BEFORE_A_NOUN)), None)
     subject = next((i for i, w in enumerate(lower) if is_own(w, own)), None)
     if predicate is None or subject is None:
         return None

@@ -40,9 +40,10 @@ SUBJECTLESS_ROLE = 1
 
 # "No." before a number abbreviates it ("Corporation No. 5019866"): no negation.
 # Every "n't" with either apostrophe ("wasn't", "isn’t"). "Don't hesitate to contact us at ..." bids the reader do
-# it: no negation.
-_NEGATION = re.compile(r"\b(?:(?:never|not|\w+n['’]t)(?!\s+hesitate\b)|no(?!\.?\s*\d)|cannot|neither|nor)\b",
-                       re.IGNORECASE)
+# it: no negation. A word joined to the next by a hyphen makes one adjective ("a not-for-profit company", "no-code
+# tools"): no negation either.
+_NEGATION = re.compile(
+    r"\b(?:(?:never|not|\w+n['’]t)(?!\s+hesitate\b)|no(?!\.?\s*\d)|cannot|neither|nor)\b(?![-‐‑])", re.IGNORECASE)
 # Pages whose sentences rarely answer questions about the company itself.
 _BOILERPLATE_TITLE = re.compile(r"\b(?:legal|privacy|cookies?|terms|imprint|disclaimer|impressum)\b", re.IGNORECASE)
 

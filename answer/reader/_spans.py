@@ -50,7 +50,11 @@ _NUMBER_RE = re.compile(
     re.IGNORECASE,
 )
 _NAME_PART = r"(?:[A-Z][a-zA-Z'’\-]+|[A-Z]\.)"
-_NAME_RE = re.compile(rf"\b{_NAME_PART}(?:\s+(?:{_NAME_PART}|de|van|von|der|da|di|la|le|du|bin|al))*\s+[A-Z][a-zA-Z'’\-]+\b")
+# A nickname in quotes between the names ("Frederick “Trey” Coleman"), a generation after them ("Coleman III").
+_NICKNAME = r"(?:[“\"‘][A-Z][a-zA-Z'’\-]+[”\"’])"
+_GENERATION = r"(?:,?\s+(?:Jr\.|Sr\.|II|III|IV)(?!\w))"
+_NAME_RE = re.compile(rf"\b{_NAME_PART}(?:\s+(?:{_NAME_PART}|{_NICKNAME}|de|van|von|der|da|di|la|le|du|bin|al))*"
+                      rf"\s+[A-Z][a-zA-Z'’\-]+\b{_GENERATION}?")
 _ORG_RE = re.compile(
     r"\b(?:[A-Z][\w'’&.\-]*|[A-Z]{2,})(?:\s+(?:of|for|and|on|the|de|&)?\s*(?:[A-Z][\w'’&.\-]*|[A-Z]{2,}))*"
 )
@@ -61,9 +65,16 @@ def holds_postal_address(sentence: str) -> bool:
     return bool(POSTAL_RE.search(sentence) or _ADDRESS_RE.search(sentence))
 
 
+# The British and Canadian postcodes, written after the town: "7 Hills Road, Cambridge, CB2 1GE, UK",
+# "150 Elgin Street, Ottawa, ON K2P 1L4".
+_AFTER_TOWN_POSTCODE = re.compile(
+    rf"{_STREET_RE.pattern},?\s+(?:[A-Z]{{2}}\s+)?(?:[A-Z]{{1,2}}\d[A-Z\d]?|[A-Z]\d[A-Z])\s?\d[A-Z\d][A-Z\d]"
+    r"(?:,?\s+[A-Z][A-Za-z.]*(?:\s+[A-Z][A-Za-z.]*)*)?")
+
+
 def is_postal_address(text: str) -> bool:
     """A whole postal address (a street, its number and a town with its postcode or state), in any country's form."""
-    return bool(POSTAL_RE.fullmatch(text.strip()) or _ADDRESS_RE.fullmatch(text.strip()))
+    return any(pattern.fullmatch(text.strip()) for pattern in (POSTAL_RE, _ADDRESS_RE, _AFTER_TOWN_POSTCODE))
 
 
 _PLACE_AFTER_RE = re.compile(
@@ -79,7 +90,8 @@ _NON_NAMES = frozenset(
      "Executive", "Director", "Chief", "Officer", "President", "Chairman", "Chairwoman", "Founder", "Co-founder",
      "CEO", "CTO", "CFO", "COO", "Head", "Vice", "Senior", "General", "Manager", "Editor", "Board", "Mr", "Mrs", "Ms",
      "Dr", "Sir", "Prime", "Minister", "Pope", "King", "Queen", "Prince", "Princess", "Lord", "Lady", "Saint", "St",
-     "Professor", "Prof", "Former", "Founded", "Established", "Formed", "According", "Today", "Yesterday", "However",
+     "Professor", "Prof", "Colonel", "Captain", "Lieutenant", "Admiral", "Sergeant", "Commander", "Major",
+     "Former", "Founded", "Established", "Formed", "According", "Today", "Yesterday", "However",
      "Also", "Then", "Now", "Here", "There", "If", "Although", "Because", "Many", "Some", "All", "Each", "Every",
      "Read", "See", "Learn", "More", "Please", "Thank", "Thanks", "Donate", "Sponsor", "Support", "Like", "With"}
     | set(MONTHS.split("|")) | {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
@@ -559,7 +571,8 @@ def _person_spans(q: Question, sentence: str) -> list[Span]:
             words, start = [title[0], *words], title[1]  # "President Obama": a surname after a title names one person
         elif len(words) < 2 or not _name_words_ok(q, words):
             continue
-        if any(w.isupper() and len(w) > 1 for w in words):  # acronyms belong to organisations
+        if any(w.isupper() and len(w) > 1 and not re.fullmatch(_GENERATION, f" {w}") for w in words):
+            # acronyms belong to organisations
             continue
         if _word_before(sentence, start) in _ARTICLES:
             continue  # "the Engineering Culture", "our Year-End Letter": a person's name takes no article
@@ -578,7 +591,9 @@ def _no_name(word: str) -> bool:
 
 
 # Titles written before a surname alone: the two words name one person.
-_HONORIFICS = frozenset("President Mr Mrs Ms Dr Sir Professor Prof Pope King Queen Prince Princess Lord Lady".split())
+# (Not "General" nor "Major": "General Counsel", "Major Projects" are no one.)
+_HONORIFICS = frozenset("President Mr Mrs Ms Dr Sir Professor Prof Pope King Queen Prince Princess Lord Lady "
+                        "Colonel Captain Lieutenant Admiral Sergeant Commander".split())
 
 
 # Not "that": "the company that Jack Dorsey founded". (A name of its own: reusing _DETERMINERS shadowed

@@ -34,8 +34,8 @@ EQUIVALENT_STEMS = (
     frozenset({"ceo", "chief"}),
     frozenset({"cost", "price"}),  # "How much does Acme Pro cost?": "$300/month is the starting price"
 )
-_LEGAL_FORM_STEMS = ("corpor", "incorpor", "llc", "inc", "ltd", "plc", "gmbh", "partnership", "cooper",
-                     "nonprofit", "non-profit", "foundat", "chariti")
+LEGAL_FORM_STEMS = ("corpor", "incorpor", "llc", "inc", "ltd", "limit", "plc", "gmbh", "partnership", "cooper",
+                    "nonprofit", "non-profit", "not-for-profit", "foundat", "chariti")
 RELATED_STEMS = {
     # A company is often incorporated years after it was founded (started in 2016, incorporated in 2021): a
     # neighbouring relation, not the same one.
@@ -64,8 +64,8 @@ RELATED_STEMS = {
     "project": ("program", "initi", "servic"),
     # A legal form or a tax status is stated by its kind, not by these words: "a Delaware corporation",
     # "a 501(c)(3) nonprofit", "a GmbH" (the words of the US and European forms, no site's own).
-    "legal": _LEGAL_FORM_STEMS,
-    "entiti": _LEGAL_FORM_STEMS,
+    "legal": LEGAL_FORM_STEMS,
+    "entiti": LEGAL_FORM_STEMS,
     "tax": ("501", "exempt", "nonprofit", "non-profit", "charit", "chariti"),
 }
 
