@@ -496,7 +496,7 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
         return "money" if _MONEY_WORDS & set(lower) else "number"
     if "how" in lower and "many" in lower:
         return "number"
-    if _CONTACT_WORDS & set(lower):
+    if _CONTACT_WORDS & set(lower) and not _asks_another_noun(lower):
         return "contact"  # "What is its email address / phone number?" asks for neither a place nor a quantity
     if _asks_for(lower, ("what", "which"), ("percentage", "percent", "number", "amount", "total")) or _asks_share(lower):
         return "money" if _MONEY_WORDS & set(lower) and not _asks_share(lower) else "number"
@@ -515,6 +515,17 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
     if _asks_for(lower, ("what", "which"), tuple(_PERSON_ROLES)) and "is" in lower:
         return "person"
     return "text"
+
+
+_CONTACT_NOUNS = _CONTACT_WORDS | frozenset("address addresses number numbers mail contact contacts".split())
+_NOT_A_NOUN = _AUXILIARIES | frozenset("the a an its their our his her kind type sort".split())
+
+
+def _asks_another_noun(lower: list[str]) -> bool:
+    """"What" or "which" asks for a noun that is no contact: "Under which licence is the text on Acme's website
+    published?" asks for a licence, whatever website it names ("Which email address ..." asks for a contact)."""
+    return any(w in ("what", "which") and i + 1 < len(lower) and lower[i + 1] not in _NOT_A_NOUN
+               and lower[i + 1] not in _CONTACT_NOUNS for i, w in enumerate(lower))
 
 
 def _how_much_kind(lower: list[str]) -> Kind:
