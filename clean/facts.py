@@ -710,26 +710,20 @@ def _block_lines(container: HtmlElement) -> list[str]:
     visit(container, False)
     flush()
     lines = []
-    heading = ""  # the heading just before, as a label for a short line after it
     for line in out:
         text, link_chars = line.text()
-        label, heading = heading, ""
         letters = len("".join(text.split()))
         if not text or letters < 3 or len(text) > _MAX_FOOTER_LINE_CHARS:
-            heading = label if not text else ""  # an empty block between keeps the heading
             continue
         if link_chars * 2 >= letters:
             continue  # navigation, social links, a copyright link
         if _COPYRIGHT.search(text) and not (text := _beside_the_copyright(text)):
             continue  # the same boilerplate on every site
         if line.heading and not text.endswith(":"):
-            heading = text  # "Contact us", "Subscribe": a heading says what follows, not a fact
-            continue
+            continue  # "Contact us", "Subscribe": a heading says what follows, not a fact
         if len(text.split()) < 2 and not re.search(r"[\d@]", text):
             continue
-        # "Contact us" over "info@acme.example p: 503.555.0100" labels it; not a sentence of prose after it.
-        short = len(text.split()) < _MIN_PROSE_WORDS or not text.rstrip("\"'”’)").endswith((".", "!", "?"))
-        lines.append(f"{label}: {text}" if label and short and not text.endswith(":") else text)
+        lines.append(text)
     return lines
 
 

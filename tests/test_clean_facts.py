@@ -253,7 +253,7 @@ def test_an_email_or_phone_link_in_the_footer_is_its_contact_not_navigation() ->
               "<a href='tel:503.555.0100'>p: 503.555.0100</a><p>1 Main St<br>Salem, OR 97301</p>"
               "<p><a href='/about'>About</a> <a href='/jobs'>Jobs</a></p></footer>")
     assert footer_lines(html_page("Hello.", footer=footer)) == [
-        "Contact us: info@acme.example p: 503.555.0100", "1 Main St, Salem, OR 97301"]
+        "info@acme.example p: 503.555.0100", "1 Main St, Salem, OR 97301"]
 
 
 def test_a_copyright_line_keeps_its_other_sentences_of_prose() -> None:
