@@ -751,21 +751,3 @@ def test_a_question_for_another_noun_is_no_contact_question_though_it_names_a_we
     assert read_question("What is Acme Corp's website?", None, "Acme Corp").kind == "contact"
 
 
-_CONTACT_LINES = (
-    ("If you have any questions or concerns about our use of cookies, please feel free to contact us at "
-     "hello@acme.example.", "Cookies + Privacy Statement"),
-    ("- Contact us: info@acme.example p: 503.555.0100", "Facts about Acme Corp"),
-    ("For career opportunities, please contact hello@acme.example.", "Careers"),
-)
-
-
-def test_asked_for_no_purpose_the_general_address_outranks_those_given_for_one():
-    passages = [Passage(line, rank, rank, title, own_site=True) for rank, (line, title) in enumerate(_CONTACT_LINES, 1)]
-    general = read(read_question("Which email address should I use to contact Acme Corp?", None, "Acme Corp"), passages)
-    assert general.answer is not None and (general.answer.value, general.answer.confidence) == (
-        "info@acme.example", "medium")
-    # Asked for that purpose, the address given for it.
-    careers = read(read_question("Which email address should I use about career opportunities at Acme Corp?", None,
-                                 "Acme Corp"), passages)
-    assert careers.answer is None or careers.answer.value == "hello@acme.example"
-    assert (careers.answer or careers.unsure).value == "hello@acme.example"

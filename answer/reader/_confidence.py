@@ -71,10 +71,6 @@ def decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answer
         return None
     weights: dict[str, dict[int, float]] = defaultdict(dict)  # value -> passage -> its best statement there
     support: dict[str, list[Sentence]] = defaultdict(list)
-    if q.kind == "contact" and not _names_a_purpose(q):
-        # Asked for no purpose, an address the site gives for none ("Contact us: info@...") is the one, where there is
-        # such a line: not the one for questions about cookies or for job applicants.
-        candidates = [s for s in candidates if not _given_for_another_thing(q, s)] or candidates
     for s in candidates:
         span, far = nearest_span(q, s)
         weight = s.score * (1.0 if far <= NEAR or _agent_of(q, s.plain, span) else 0.5)
@@ -802,11 +798,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         # question's other words ("use", "reach") need not be there, only the subject, and no sentence about it that
         # holds as much of the question may give another one (a contact page's addresses each serve a purpose: "the
         # business development team" picks one).
-        # Asked for no purpose, an address given for one ("questions about cookies: hello@...") rivals no other.
-        general = q.kind == "contact" and not _names_a_purpose(q)
         others = {s.spans[0].key for s in candidates
-                  if s.about_subject and s.coverage >= best.coverage and _named_beyond_its_contacts(q, s)
-                  and not (general and _given_for_another_thing(q, s))} - {best_key}
+                  if s.about_subject and s.coverage >= best.coverage and _named_beyond_its_contacts(q, s)} - {best_key}
         several = {other.key for s in candidates if s.about_subject for other in s.spans} - {best_key}
         if q.kind == "contact" and _purpose_unsaid(q, best) and (several or _given_for_another_thing(q, best)):
             return "low"  # "the legal team's e-mail": "questions for the People Team: email people@..." is another's
@@ -873,16 +866,8 @@ def _given_for_another_thing(q: Question, s: Sentence) -> bool:
     for, as the trained tagger reads its nouns: "send a photo of the receipt to admin@..." is for receipts."""
     own = contact_stems(q) | {"us"}
     nouns = [w for w, kind in word_classes(without_web_addresses(s.plain)) if kind in ("noun", "modifier")
-             and w[:1].islower() and w.isalpha() and not stems_of(w.lower()) & own and not mentions_subject(q, w)]
-    return bool(nouns)  # (an e-mail address or a number the tagger calls a noun is the contact, not a thing)
-
-
-def _names_a_purpose(q: Question) -> bool:
-    """A contact question names what the contact is for besides the contact's own words and the subject: "the
-    press contact", "about a partnership"; "Which email address should I use to contact Acme?" names none."""
-    own = contact_stems(q)
-    return any(not stems_of(w.lower()) & own and w.lower() not in q.subject_terms and not mentions_subject(q, w)
-               for w in nominal_words(q.text))
+             and w[:1].islower() and not stems_of(w.lower()) & own and not mentions_subject(q, w)]
+    return bool(nouns)
 
 
 def _purpose_unsaid(q: Question, s: Sentence) -> bool:
