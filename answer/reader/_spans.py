@@ -90,8 +90,7 @@ _NON_NAMES = frozenset(
      "Executive", "Director", "Chief", "Officer", "President", "Chairman", "Chairwoman", "Founder", "Co-founder",
      "CEO", "CTO", "CFO", "COO", "Head", "Vice", "Senior", "General", "Manager", "Editor", "Board", "Mr", "Mrs", "Ms",
      "Dr", "Sir", "Prime", "Minister", "Pope", "King", "Queen", "Prince", "Princess", "Lord", "Lady", "Saint", "St",
-     "Professor", "Prof", "Colonel", "Captain", "Lieutenant", "Admiral", "Sergeant", "Commander", "Major",
-     "Former", "Founded", "Established", "Formed", "According", "Today", "Yesterday", "However",
+     "Professor", "Prof", "Colonel", "Captain", "Lieutenant", "Admiral", "Sergeant", "Commander", "Former", "Founded", "Established", "Formed", "According", "Today", "Yesterday", "However",
      "Also", "Then", "Now", "Here", "There", "If", "Although", "Because", "Many", "Some", "All", "Each", "Every",
      "Read", "See", "Learn", "More", "Please", "Thank", "Thanks", "Donate", "Sponsor", "Support", "Like", "With"}
     | set(MONTHS.split("|")) | {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
@@ -591,7 +590,7 @@ def _no_name(word: str) -> bool:
 
 
 # Titles written before a surname alone: the two words name one person.
-# (Not "General" nor "Major": "General Counsel", "Major Projects" are no one.)
+# (Not "General" nor "Major": "General Counsel" is no one, and Major is a surname too.)
 _HONORIFICS = frozenset("President Mr Mrs Ms Dr Sir Professor Prof Pope King Queen Prince Princess Lord Lady "
                         "Colonel Captain Lieutenant Admiral Sergeant Commander".split())
 

@@ -34,8 +34,8 @@ EQUIVALENT_STEMS = (
     frozenset({"ceo", "chief"}),
     frozenset({"cost", "price"}),  # "How much does Acme Pro cost?": "$300/month is the starting price"
 )
-LEGAL_FORM_STEMS = ("corpor", "incorpor", "llc", "inc", "ltd", "limit", "plc", "gmbh", "partnership", "cooper",
-                    "nonprofit", "non-profit", "not-for-profit", "foundat", "chariti")
+LEGAL_FORM_STEMS = frozenset({"corpor", "incorpor", "llc", "inc", "ltd", "limit", "plc", "gmbh", "partnership",
+                              "cooper", "nonprofit", "non-profit", "not-for-profit", "foundat", "chariti"})
 RELATED_STEMS = {
     # A company is often incorporated years after it was founded (started in 2016, incorporated in 2021): a
     # neighbouring relation, not the same one.
