@@ -729,12 +729,10 @@ def _block_lines(container: HtmlElement) -> list[str]:
 
 def _beside_the_copyright(line: str) -> str:
     """What a copyright line says besides its boilerplate: its sentences of prose ("The text on this website is
-    licensed under ...") and its notice where that names the owner with a legal form ("© 2024 Acme LLC."), the
-    site's legal owner; "" when nothing but "© 2024 Acme. All rights reserved." is left."""
-    kept = [sentence for sentence in split_sentences(line)
-            if (not _COPYRIGHT.search(sentence) and len(sentence.split()) >= _MIN_PROSE_WORDS)
-            or (_COPYRIGHT.search(sentence) and not LEGAL_FORMS.isdisjoint(_TOKEN.split(sentence.lower())))]
-    return " ".join(kept)
+    licensed under ..."); "" when nothing but "© 2024 Acme. All rights reserved." is left. (The notice itself stays
+    out: a theme's leftover names another company as often as the site's owner.)"""
+    return " ".join(sentence for sentence in split_sentences(line)
+                    if not _COPYRIGHT.search(sentence) and len(sentence.split()) >= _MIN_PROSE_WORDS)
 
 
 def _merge_labels(lines: list[str]) -> list[str]:
