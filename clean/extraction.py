@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from lxml.html import HtmlElement
 
-from cikb.clean.facts import DefinitionGroup, article_footer_lines, definition_groups, load_html
+from cikb.clean.facts import MIN_PROSE_WORDS, DefinitionGroup, article_footer_lines, definition_groups, load_html
 from cikb.core.shingles import words
 
 if TYPE_CHECKING:
@@ -74,7 +74,6 @@ _MAX_NOTICE_CHARS = 400
 # ("shift<sup>[1]</sup>"); the tags are noise to chunks and embeddings.
 _SUP_SUB_TAG = re.compile(r"</?su[bp]>")
 _FALLBACK_MIN_LINES = 3
-_MIN_FOOTER_SENTENCE_WORDS = 8
 
 
 @dataclass(frozen=True)
@@ -130,12 +129,12 @@ def _trafilatura(tree: HtmlElement, url: str | None, options: Mapping[str, objec
 def _with_article_footer(markdown: str, tree: HtmlElement) -> str:
     """``markdown`` and, as paragraphs after it, the prose of the article's own footer it does not hold yet.
 
-    Prose: a line of ``_MIN_FOOTER_SENTENCE_WORDS`` words or more ending a sentence. A footer's
+    Prose: a line of ``MIN_PROSE_WORDS`` words or more ending a sentence. A footer's
     other lines are bylines, dates and link rows ("Published 7:07 PM", "Privacy Policy | Terms").
     """
     held = _word_run(markdown)
     prose = [line for line in article_footer_lines(tree)
-             if len(line.split()) >= _MIN_FOOTER_SENTENCE_WORDS and line.rstrip("\"'”’)").endswith((".", "!", "?"))]
+             if len(line.split()) >= MIN_PROSE_WORDS and line.rstrip("\"'”’)").endswith((".", "!", "?"))]
     missing = [line for line in prose if _word_run(line) not in held]
     return "\n\n".join([markdown.rstrip(), *missing]) if missing else markdown
 

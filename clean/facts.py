@@ -60,8 +60,8 @@ from cikb.core.models import Company, FetchedPage, RawDocument
 from cikb.core.sentences import split_sentences
 from cikb.core.shingles import words
 
-__all__ = ["FRAGMENT", "DefinitionGroup", "article_footer_lines", "definition_groups", "footer_lines", "own_names",
-           "schema_items", "site_facts"]
+__all__ = ["FRAGMENT", "MIN_PROSE_WORDS", "DefinitionGroup", "article_footer_lines", "definition_groups",
+           "footer_lines", "own_names", "schema_items", "site_facts"]
 
 log = logging.getLogger(__name__)
 
@@ -530,7 +530,7 @@ _HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())
 _TOKEN = re.compile(r"[^a-z0-9]+")
 _COPYRIGHT = re.compile(r"©|&copy;|\(c\)\s*\d{4}|\bcopyright\b|\ball rights reserved\b", re.IGNORECASE)
 _MAX_CONTAINER_CHARS = 5000  # larger is a page wrapper whose class mentions a footer, not a footer
-_MIN_PROSE_WORDS = 8  # a footer sentence of this many words says something ("Terms of Use." does not)
+MIN_PROSE_WORDS = 8  # a footer sentence of this many words says something ("Terms of Use." does not)
 
 
 def footer_lines(html: str) -> list[str]:
@@ -732,7 +732,7 @@ def _beside_the_copyright(line: str) -> str:
     licensed under ..."); "" when nothing but "© 2024 Acme. All rights reserved." is left. (The notice itself stays
     out: a theme's leftover names another company as often as the site's owner.)"""
     return " ".join(sentence for sentence in split_sentences(line)
-                    if not _COPYRIGHT.search(sentence) and len(sentence.split()) >= _MIN_PROSE_WORDS)
+                    if not _COPYRIGHT.search(sentence) and len(sentence.split()) >= MIN_PROSE_WORDS)
 
 
 def _merge_labels(lines: list[str]) -> list[str]:

@@ -389,7 +389,8 @@ def _names_an_office(lower: list[str]) -> bool:
                and not (w == "directors" and lower[max(i - 2, 0):i] == ["board", "of"]) for i, w in enumerate(lower))
 
 
-_BEFORE_A_NOUN = frozenset("of the a an its their our his her".split())
+_DETERMINERS = frozenset("the a an its their our his her".split())
+_BEFORE_A_NOUN = _DETERMINERS | {"of"}
 
 
 def _wanted_role(lower: list[str], own: set[str]) -> Literal["agent", "patient"] | None:
@@ -518,7 +519,7 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
 
 
 _CONTACT_NOUNS = _CONTACT_WORDS | frozenset("address addresses number numbers mail contact contacts".split())
-_NOT_A_NOUN = _AUXILIARIES | frozenset("the a an its their our his her kind type sort".split())
+_NOT_A_NOUN = _AUXILIARIES | _DETERMINERS | frozenset(_KIND_WORDS)
 
 
 def _asks_another_noun(lower: list[str]) -> bool:
