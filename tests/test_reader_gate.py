@@ -751,3 +751,78 @@ def test_a_question_for_another_noun_is_no_contact_question_though_it_names_a_we
     assert read_question("What is Acme Corp's website?", None, "Acme Corp").kind == "contact"
 
 
+
+
+# --- Session 54: signals read off IVPN and CorrelAid (tuned), none of them one sentence's rule -----------------------
+
+
+def test_asked_when_the_company_itself_started_a_sentence_on_its_founding_answers():
+    reading = _own_page("When was Acme Corp started / how long has it existed?", "Our team", "Founded: 2009",
+                        "The Acme Corp team will start to take over support in December.")
+    assert reading.answer is not None and reading.answer.value == "2009"
+    # On its own site, "we started" is the company starting.
+    reading = _own_page("In what year did Acme Corp start?", "Blog",
+                        "When we started in 2015 we were only a handful of people wondering how to help.")
+    assert reading.answer is not None and reading.answer.value == "2015"
+    # Something else begun, or begun by another body, is no founding.
+    assert read_question("When did Acme Corp start the podcast?", None, "Acme Corp").terms == ("start", "podcast")
+    assert "found" not in read_question("What year did the Irish Acme Corp start?", None, "Acme Corp").terms
+    assert "found" not in read_question("What year did the initial incarnation of Acme Corp start?", None,
+                                        "Acme Corp").terms
+
+
+def test_a_name_had_before_or_another_things_legal_entity_is_not_the_companys_legal_name():
+    label = "Legal name: Acme Limited"
+    former = _own_page("What was the legal name of the company behind Acme before it was renamed?", "About", label,
+                       company="Acme")
+    assert former.question.former_name and not former.question.legal_name and former.answer is None
+    assert read_question("What was the former legal name of Acme?", None, "Acme").former_name
+    publisher = _own_page("Which legal entity publishes the Acme Android app on Google Play?", "About", label,
+                          company="Acme")
+    assert not publisher.question.legal_name and publisher.answer is None
+    assert read_question("Which legal entity operates Acme?", None, "Acme").legal_name
+
+
+def test_a_label_whose_value_is_another_label_states_nothing():
+    reading = _own_page("Under what licence are the Acme Corp apps released as open source?", "Roadmap",
+                        "Acme Corp Apps: Implementing solutions for:")
+    assert not states_question(reading.question, reading.sentences[0])
+    assert _answer("Under what licence are the Acme Corp apps released as open source?",
+                   ["Acme Corp Apps: Implementing solutions for:"]).abstained
+
+
+def test_a_register_number_with_its_courts_letter_is_an_identifier():
+    reading = _own_page("What is Acme Corp's association register number?", "Imprint",
+                        "Register Court: Amtsgericht Charlottenburg", "Register number: VR 37779 B")
+    assert reading.question.kind == "identifier"
+    assert reading.answer is not None and reading.answer.value == "VR 37779 B"
+
+
+def test_an_email_address_written_out_against_harvesters_is_an_email_address():
+    line = "For general inquiries, please contact us at info [at] acme [dot] org."
+    reading = _own_page("What is Acme Corp's general contact e-mail?", "Contact", line)
+    assert reading.answer is not None and reading.answer.value == "info [at] acme [dot] org"
+    assert reading.answer.sentence.spans[0].key == "info@acme.org"
+    assert _own_page("What is Acme Corp's e-mail address?", "Contact",
+                     "Write to info(at)acme.org").answer.value == "info(at)acme.org"
+    # A bare "at" is a word of the sentence.
+    assert _own_page("What is Acme Corp's e-mail address?", "Contact",
+                     "Meet us at Acme dot com events.").answer is None
+
+
+def test_a_verb_of_reaching_the_contact_names_no_purpose():
+    lines = ("Government and law enforcement personnel submitting a legal request to Acme Corp should transmit it "
+             "from their official email address to legal@acme.example.",
+             "Contact: customer support: email support@acme.example, languages English, Spanish")
+    reading = _own_page("What e-mail address should law enforcement use to send legal requests to Acme Corp?",
+                        "Legal process guidelines", *lines)
+    assert reading.answer is not None and reading.answer.value == "legal@acme.example"
+
+
+def test_a_name_with_its_legal_form_states_the_legal_form():
+    line = "The elected board of Acme e.V., the official registered non-profit association, consists of volunteers."
+    reading = _own_page("What is Acme's legal form / official entity?", "Team", line, company="Acme")
+    assert reading.question.legal_form and states_question(reading.question, reading.sentences[0])
+    other = _own_page("What is Acme's legal form?", "Team", "The elected board of Acme consists of volunteers.",
+                      company="Acme")
+    assert not states_question(other.question, other.sentences[0])

@@ -155,3 +155,10 @@ def test_an_address_block_broken_into_lines_is_read_as_one_line_with_the_name_fi
     assert split_sentences("Founded in 2013.\nWe grew fast.", blocks=postal) == ["Founded in 2013.", "We grew fast."]
     # Read without blocks (as retrieval reads), the lines stay as the paragraph joins them.
     assert split_sentences(markdown)[0] == "Acme AB Södra Bulltoftavägen 46"
+
+
+def test_a_german_street_names_abbreviation_ends_no_sentence():
+    assert split_sentences("Acme e.V. Pasteurstr. 34 10407 Berlin E-Mail: info@acme.example") == [
+        "Acme e.V. Pasteurstr. 34 10407 Berlin E-Mail: info@acme.example"]
+    assert split_sentences("Acme GmbH, Hauptstr. 5, 10115 Berlin. We moved in 2020.") == [
+        "Acme GmbH, Hauptstr. 5, 10115 Berlin.", "We moved in 2020."]

@@ -311,8 +311,8 @@ def states_question(q: Question, s: Sentence) -> bool:
         return False
     if q.thing:  # "What is Acme Pay?": "Acme Pay is a payments app", not "Jane Roe, Head of Acme Pay"
         return defines(_value_of_line(s.plain), lambda phrase: _names_the_thing(q, phrase))
-    if q.legal_form:  # legal pages state it too: their sentences count here
-        return _defined_by_legal_form(q, s)
+    if q.legal_form:  # legal pages state it too: their sentences count here, and so does its name with its form
+        return _defined_by_legal_form(q, s) or _names_legal_form(q, s)
     if s.boilerplate:
         return False
     if defines_subject(q, s):
@@ -670,15 +670,17 @@ LABEL_MIN_WORDS = 2  # "Legal name", "Jane Roe": a one-word label ("Note", "Acme
 def names_the_label(q: Question, s: Sentence) -> bool:
     """A "Label: value" line (a facts list, an imprint, a team card) whose label the question names word for word
     ("What is the company's official legal name?" and "Legal name: Acme Inc."; "What is Jane Roe's title?" and
-    "Jane Roe: Chief Executive Officer"): its value is what is asked."""
+    "Jane Roe: Chief Executive Officer"): its value is what is asked. A value that ends in a colon is one more label,
+    of a list that follows ("Acme Apps: Implementing solutions for:"), and states nothing."""
     label = LABEL_LINE.match(s.plain)
     if label is None:
         return False
     colon = s.plain.index(":")
     words = [w for w, _, _ in tokens_of(s.plain[:colon])]
     asked = stems_in(q.text)
+    value = s.plain[colon + 1:].strip(" .;")
     return (len(words) >= LABEL_MIN_WORDS and all(stems_of(w) & asked for w in words)
-            and bool(s.plain[colon + 1:].strip(" .;")))
+            and bool(value) and not value.endswith(":"))
 
 
 def own_terms(s: Sentence, terms: Iterable[str]) -> set[str]:
@@ -741,8 +743,8 @@ def _month_of(key: str) -> int:
 def _states_a_term(q: Question, s: Sentence) -> bool:
     if q.kind not in ("year", "date", "duration", "number", "money") or not q.terms:
         return True
-    if any(match_weight(t, s.stems) == 1.0 for t in q.terms):
-        return True
+    if any(match_weight(t, reading_stems(q, s)) == 1.0 for t in q.terms):
+        return True  # in its own words, or so read ("Jane Roe started Acme in 2014" states when Acme was founded)
     # "UNFPA began operations in 1969", "ABC originally launched on October 12, 1943": a related word of the
     # question's predicate, in a sentence about the subject, just before the value (never more than low).
     # "made up of 164 people": for a count, the related word is the noun it counts.
@@ -867,11 +869,15 @@ def _given_for_another_thing(q: Question, s: Sentence) -> bool:
     return bool(nouns)
 
 
+_REACHING = frozenset({"use", "send", "reach", "contact", "write", "call", "email", "e-mail"})
+
+
 def _purpose_unsaid(q: Question, s: Sentence) -> bool:
     """A contact question names what the contact is for by its nouns and adjectives besides the contact's own words
     ("the legal team's e-mail address", "the press contact"); the sentence does not hold one of them. (Where the
-    company gives one address, that one serves every purpose.)"""
-    named = {t for word in nominal_words(q.text) for t in stems_of(word)}
+    company gives one address, that one serves every purpose.) A verb of reaching it names no purpose, where the
+    tagger takes it for a noun ("What address should law enforcement use to send ...?")."""
+    named = {t for word in nominal_words(q.text) for t in stems_of(word)} - _REACHING
     stems = reading_stems(q, s)
     return any(t in named and match_weight(t, stems) == 0 for t in q.terms)
 
@@ -1013,8 +1019,9 @@ def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
         return True
     if q.kind in ("year", "date", "duration", "money", "number") and _hangs_on_a_term(q, sentence, span):
         return True
+    predicate = term_word(q, exact=True)
     predicates = [i for i, (w, _, _) in enumerate(tokens)
-                  if i not in inside and any(match_weight(t, stems_of(w)) == 1.0 for t in q.terms)
+                  if i not in inside and predicate(w)
                   and not (i > 0 and tokens[i - 1][0].lower() == "to")]  # "to form" is no statement of fact
     own = set(q.subject_terms)
     for p in predicates:
@@ -1040,7 +1047,7 @@ def _hangs_on_a_term(q: Question, sentence: str, span: Span) -> bool:
         return False
     verb, doer, obj = parsed
     weights = {t: match_weight(t, stems_of(verb)) for t in q.terms}
-    if max(weights.values()) == 1.0:
+    if max(weights.values()) == 1.0 or term_word(q, exact=True)(verb):
         parties = predicate_subjects(sentence, lambda word: word == verb) or []
         return any(refers_to_subject(q, d) or refers_to_subject(q, o) for d, o in parties)
     named = [t for t, weight in weights.items() if not weight]

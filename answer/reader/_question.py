@@ -120,9 +120,11 @@ _LEGAL_ENTITY = re.compile(r"\blegal\s+entity\b", re.I)
 _ENTITY_FORM = re.compile(r"\b(?:kind|type|form|sort)\s+of\s+(?:\w+\s+)?legal\s+entity\b|\blegal\s+entity\s+type\b"
                           r"|\blegal\s+(?:form|structure)\b", re.I)
 
-# A name had before: "former name", "previously called", "used to be known as", "What was Acme called before?".
+# A name had before: "former (legal) name", "previously called", "used to be known as", "What was Acme called
+# before?", "What was its legal name before it was renamed?".
 _FORMER_NAME = re.compile(
-    r"\b(?:former|previous|old|original|earlier|prior)\s+(?:company\s+)?names?\b"
+    r"\b(?:former|previous|old|original|earlier|prior)\s+(?:(?:legal|registered|official)\s+)?(?:company\s+)?names?\b"
+    r"|\bbefore\s+(?:it|the\s+company)\s+(?:was\s+renamed|changed\s+its\s+name)\b"
     r"|\b(?:previously|formerly|originally|once)\s+(?:called|known|named)\b"
     r"|\bused\s+to\s+be\s+(?:called|known|named)\b|\b(?:called|named|known(?:\s+as)?)\s+before\b"
     r"|\bname\s+before\b", re.I)
@@ -211,6 +213,8 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     ))
     described = descriptive_words(question)  # "the ORM company Prisma": no key term, though the search uses it
     terms = tuple(dict.fromkeys(stem(w) for w in keywords if not _describes(w, described)))
+    if _asks_its_start(kind, own, question):
+        terms = tuple(dict.fromkeys("found" if t in _BEGIN_TERMS else t for t in terms))
     percent = (any(w in ("percent", "percentage", "share", "proportion", "portion", "fraction") for w in lower)
                or "much of" in " ".join(lower))  # "How much of its revenue ...": a share
     officer = chief_officer or _names_an_office(lower)
@@ -219,8 +223,11 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     contact = _contact_asked(lower) if kind == "contact" else None
     # "What kind of business was Acme in 2003?": a year says when, and the sentence must hold it (a term still).
     defining = kind == "text" and bool(own) and all(t in _DEFINING_STEMS or YEAR_RE.fullmatch(t) for t in terms)
+    # Its own legal name, not a name it had before nor that of another thing ("Which legal entity publishes the Acme
+    # app?", "the legal name of Acme's parent").
     legal_name = kind == "text" and bool(own) and bool(
-        _LEGAL_NAME.search(question) or (_LEGAL_ENTITY.search(question) and not _ENTITY_FORM.search(question)))
+        _LEGAL_NAME.search(question) or (_LEGAL_ENTITY.search(question) and not _ENTITY_FORM.search(question))
+    ) and not _FORMER_NAME.search(question) and not _ANOTHER_THING.search(question)
     legal_form = kind == "text" and bool(own) and bool(_ENTITY_FORM.search(question))
     relation_asked = (asked_relation(question, lambda name: any(is_own(w, own) for w in name.lower().split()))
                       if kind in ("org", "text") and own else None)
@@ -335,7 +342,8 @@ def term_word(q: Question, *, exact: bool = False) -> Callable[[str], bool]:
     """A test of a sentence's word: is it one of the question's key terms, in its own stem (``exact``) or also by a
     word of a term's relation? What the trained parser's helpers are given to find the question's predicate."""
     if exact:
-        return lambda word: any(match_weight(t, stems_of(word)) == 1.0 for t in q.terms)
+        begun = _BEGIN_TERMS if _asks_its_start(q.kind, set(q.subject_terms), q.text) else frozenset()
+        return lambda word: any(match_weight(t, stems_of(word)) == 1.0 for t in q.terms) or bool(stems_of(word) & begun)
     return lambda word: any(match_weight(t, stems_of(word)) > 0 for t in q.terms)
 
 
@@ -369,6 +377,22 @@ def _refers_to_subject(lower: list[str]) -> set[str]:
         if before in ("the", "this", "your", "that") and noun in SELF_NOUNS:
             words |= {word, noun}
     return words
+
+
+# "When did Acme start?", "When was Acme started / ...": a begin verb with nothing begun after it asks when the company
+# itself began, its founding (not "When did Acme start the podcast?"): the question's term is "found", and its begin
+# verb in a sentence counts as the question's own word.
+_STARTED_ITSELF = re.compile(r"\b(?:did|was|were|has|have)\s+(?P<who>[^?/,;]{1,60}?)\s+(?:first\s+|originally\s+)?"
+                             r"(?:start|started|begin|began|begun)\s*(?:[?/,;.]|$|(?:in|on|at|as|out)\b)", re.I)
+_BEGIN_TERMS = frozenset({"start", "began", "begin", "begun"})
+
+
+def _asks_its_start(kind: str, own: set[str], question: str) -> bool:
+    """The begin verb's subject is the company's name and nothing more: not "the Irish Times", not "the initial
+    incarnation of The Times"."""
+    match = _STARTED_ITSELF.search(question) if kind in ("date", "year") and own else None
+    words = [w.lower() for w, _, _ in tokens_of(match.group("who"))] if match else []
+    return bool(words) and all(is_own(w, own) or w == "the" for w in words)
 
 
 # An amount asked with no one event named is the running total, where a sentence states one.

@@ -140,12 +140,18 @@ def reading_stems(q: Question, s: Sentence) -> set[str]:
     entity identifier"), plus "found" when the company itself began ("Mastodon started in 2016 as an open-source
     project")."""
     stems = _kind_stems(q, s) | _page_date_stems(q, s)
-    if s.stems & BEGIN_STEMS and any("found" in relation(t) for t in q.terms) and began_itself(q, s.plain):
+    if _the_subject_began(q, s):
         return stems | {"found"}
     agent = _asked_agent(q)
     if agent and {w.lower() for w, _, _ in tokens_of(s.plain)} & agent[1] and doers_of_the_subject(q, s.plain):
         return stems | {agent[0]}  # "More than 12,000 developers use Acme" counts its users
     return stems
+
+
+def _the_subject_began(q: Question, s: Sentence) -> bool:
+    """Asked when the company was founded, the sentence says it began (:func:`began_itself`)."""
+    return (bool(s.stems & BEGIN_STEMS) and any("found" in relation(t) for t in q.terms)
+            and began_itself(q, s.plain, s.passage.own_site))
 
 
 def _asked_agent(q: Question) -> tuple[str, frozenset[str]] | None:
@@ -421,6 +427,8 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
             s.role = 1  # "You will receive a €1,000 referral bonus" on Acme's own careers page: Acme's bonus
         elif s.role == 0 and relation_owned(q, s.plain):
             s.role = 1  # "Make a donation through Globex, our fiscal host": the relation is the company's
+        elif s.role == 0 and _the_subject_began(q, s):
+            s.role = 2  # "When we started in 2015 we were a handful of people" on its own site: the company began
         elif s.role == 0 and q.officer and page_role(q, s):
             s.role = 1  # "Jane Roe, co-founder and CTO, leads engineering." on "About Acme"
         elif s.role == 1 and q.wants == "agent" and subject_is_patient(q, s.plain):

@@ -274,25 +274,36 @@ def _spans(q: Question, sentence: str) -> list[Span]:
 
 # Not a fediverse handle ("@dripline@hypha.coop"): that is an account, not a mailbox.
 _EMAIL_RE = re.compile(r"(?<![\w.+@-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?![\w-])")
+# An address written out against harvesters: "info [at] acme [dot] org", "info(at)acme.org". Brackets only: a bare
+# "at" is a word of the sentence.
+_AT, _DOT = r"\s*[\[(]\s*at\s*[\])]\s*", r"(?:\.|\s*[\[(]\s*dot\s*[\])]\s*)"
+_WRITTEN_EMAIL_RE = re.compile(rf"(?<![\w.+@-])[\w.+-]+{_AT}[\w-]+(?:{_DOT}[\w-]+)*{_DOT}[A-Za-z]{{2,}}(?![\w-])", re.I)
 _WEB_RE = re.compile(r"\bhttps?://[^\s<>()\[\]]*[^\s<>()\[\].,;:!?'\"]|\bwww\.[\w-]+(?:\.[\w-]+)+(?:/[^\s<>()\[\]]*[^\s<>()\[\].,;:!?'\"])?")
 
 
 def without_web_addresses(sentence: str) -> str:
     """The sentence with its e-mail and web addresses blanked out: the words it says them with."""
-    return _WEB_RE.sub(" ", _EMAIL_RE.sub(" ", sentence))
+    return _WEB_RE.sub(" ", _EMAIL_RE.sub(" ", _WRITTEN_EMAIL_RE.sub(" ", sentence)))
 
 
 def contact_spans(q: Question, sentence: str) -> list[Span]:
     """The e-mail addresses, phone numbers or web addresses in ``sentence``, whichever the question asks for."""
     asked = q.contact
     if asked == "email":
-        return [Span(m.group(), m.start(), m.group().lower()) for m in _EMAIL_RE.finditer(sentence)]
+        plain = [Span(m.group(), m.start(), m.group().lower()) for m in _EMAIL_RE.finditer(sentence)]
+        written = [Span(m.group(), m.start(), _written_out(m.group())) for m in _WRITTEN_EMAIL_RE.finditer(sentence)]
+        return sorted(plain + written, key=lambda span: span.start)
     if asked == "web":
         return [Span(m.group(), m.start(), m.group().lower().rstrip("/")) for m in _WEB_RE.finditer(sentence)
                 if not _EMAIL_RE.search(sentence, max(0, m.start() - 64), m.end()) and not _elsewhere(q, m.group())]
     # Google's libphonenumber: numbers in international form from any country, national ones as American.
     return [Span(m.raw_string, m.start, phonenumbers.format_number(m.number, phonenumbers.PhoneNumberFormat.E164))
             for m in phonenumbers.PhoneNumberMatcher(sentence, "US", leniency=phonenumbers.Leniency.VALID)]
+
+
+def _written_out(address: str) -> str:
+    """A written-out e-mail address as it is sent to: "info [at] acme [dot] org" -> info@acme.org."""
+    return re.sub(_DOT, ".", re.sub(_AT, "@", address, count=1, flags=re.I), flags=re.I).lower()
 
 
 # Sites where a company has a profile, not its website ("Same as: https://twitter.com/acme; https://github.com/acme").
@@ -777,7 +788,8 @@ def _text_spans(q: Question, sentence: str) -> list[Span]:
     if named:
         return named
     tokens = tokens_of(sentence)
-    positions = [i for i, (w, _, _) in enumerate(tokens) if any(match_weight(t, stems_of(w)) == 1.0 for t in q.terms)]
+    predicate = term_word(q, exact=True)
+    positions = [i for i, (w, _, _) in enumerate(tokens) if predicate(w)]
     if positions:
         after = tokens[positions[-1]][2]
         preposition = stranded_preposition(q.text)

@@ -20,7 +20,7 @@ _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'’\-]*")
 # Legal forms a name may carry (American, British and European): "Acme GmbH", "Acme B.V.", "Acme Lda." are Acme.
 LEGAL_SUFFIXES = frozenset({"inc", "ltd", "llc", "corp", "plc", "co", "gmbh", "ag", "sa", "limited", "corporation",
                             "bv", "nv", "sas", "sarl", "srl", "spa", "lda", "sl", "slu", "oy", "ab", "aps", "asa", "kg",
-                            "ug", "se", "bvba", "sprl", "pty", "pte"})
+                            "ug", "se", "bvba", "sprl", "pty", "pte", "ev", "ggmbh"})  # e.V.: a German association
 
 # Words Snowball merges with a different word: "can be found" is not "founded", "the club's form" is not "formed",
 # "our contracting officer" is not an office.
@@ -79,15 +79,18 @@ IDENTIFIER_NAMES: tuple[tuple[str, ...], ...] = (
     ("lei", "legal entity identifier"),
     ("vat number", "vat id", "vat identification number", "vat registration number"),
     ("company number", "company registration number", "registration number", "registered number",
-     "commercial register number", "commercial register", "corporation number", "incorporation number"),
+     "commercial register number", "commercial register", "register number", "registry number", "corporation number",
+     "incorporation number"),
     ("kvk number", "kvk", "chamber of commerce number"),
     ("siren",), ("siret",), ("eori", "eori number"), ("abn", "australian business number"),
     ("isin",), ("cik", "central index key"),
 )
 IDENTIFIER_NAME = "|".join(sorted((re.escape(n) for names in IDENTIFIER_NAMES for n in names), key=len, reverse=True))
 # The code an identifier's name labels: capitals and digits, at least one digit, hyphens, dots or slashes within
-# ("92-3333630", "F1QZXZNLZJF2"), after a register's letters ("HRB 230086").
-IDENTIFIER_CODE = r"(?:[A-Z]{2,4}\s)?[A-Z0-9](?:[A-Z0-9./-]|\s(?=\d{3}))*[A-Z0-9](?![\w-])"
+# ("92-3333630", "F1QZXZNLZJF2"), after a register's letters ("HRB 230086"), and with the court's letter after it
+# where a line or clause ends there ("VR 37779 B", "HRB 12345 B" in Berlin).
+IDENTIFIER_CODE = (r"(?:[A-Z]{2,4}\s)?[A-Z0-9](?:[A-Z0-9./-]|\s(?=\d{3}))*[A-Z0-9](?![\w-])"
+                   r"(?:\s[A-Z](?=\s*(?:$|[.,;)])))?")
 # An identifier in brackets after a name is no aside: "Acme, Inc. (EIN 12-3456789) is ...".
 _BRACKETED_IDENTIFIER = re.compile(rf"\s*\(((?i:{IDENTIFIER_NAME})(?:\s*(?i:number|no\.))?[\s:#]*{IDENTIFIER_CODE})\)")
 
