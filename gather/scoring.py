@@ -334,6 +334,9 @@ class Candidate:
     core_from_url: bool = False
     events: list[Category] = field(default_factory=list)
     hub: bool = False
+    # Linked only from pages that declare another language (``<html lang="de">``): a page in that language too,
+    # unless its path names the crawl's language ("/en/about/": the site's English version).
+    from_other_language: bool = False
 
     @property
     def folder(self) -> str:
@@ -357,11 +360,16 @@ class FactScorer:
     def __init__(self, language: str = "en", *, enabled: bool = True):
         self.language = language
         self.enabled = enabled
+        # The site keeps its pages in the crawl's language under that language's prefix ("/en/...") and others
+        # without one: learnt from an unprefixed page that declares another language (Frontier.unprefixed_elsewhere).
+        self.unprefixed_other_language = False
 
     def analyse(self, candidate: Candidate) -> None:
         """Compute the candidate's static score and categories from its URL, anchors and sources."""
         url = candidate.url
-        other_language = is_other_language(url, self.language)
+        prefix = language_prefix(url)
+        other_language = is_other_language(url, self.language) or (
+            prefix != self.language and (candidate.from_other_language or self.unprefixed_other_language))
         if not self.enabled:
             candidate.static = OTHER_LANGUAGE_PENALTY if other_language else 0.0
             candidate.core, candidate.events, candidate.hub = [], [], False
@@ -425,7 +433,7 @@ class FactScorer:
 
     def explain(self, candidate: Candidate, taken: Counter[str] | None = None) -> Explanation:
         taken = taken or Counter()
-        if is_other_language(candidate.url, self.language):
+        if candidate.static <= OTHER_LANGUAGE_PENALTY / 2:
             tier = "other-language"
         elif candidate.core:
             tier = "core" if candidate.core_from_url else "core-anchor"
@@ -474,18 +482,19 @@ class Frontier:
         return key in self._candidates
 
     def add(self, url: str, key: str, *, anchor: str = "", in_sitemap: bool = False, from_fact_page: bool = False,
-            referrer: str = "") -> None:
+            referrer: str = "", other_language: bool = False) -> None:
         """Record ``url`` (canonical ``key``) as a candidate, or what is new about it (``referrer``: the page
-        that links to it)."""
+        that links to it; ``other_language``: that page declares another language than the crawl's)."""
         anchor = " ".join(anchor.split())[:200]
         candidate = self._candidates.get(key)
         if candidate is None:
             self._seq += 1
-            candidate = Candidate(url=url, key=key, seq=self._seq)
+            candidate = Candidate(url=url, key=key, seq=self._seq, from_other_language=other_language)
             self._candidates[key] = candidate
             changed = True
         else:
-            changed = False
+            changed = candidate.from_other_language and not other_language  # now linked in the crawl's language
+            candidate.from_other_language = candidate.from_other_language and other_language
         if anchor and anchor not in candidate.anchors and len(candidate.anchors) < 10:
             candidate.anchors.append(anchor)
             changed = True
@@ -530,9 +539,25 @@ class Frontier:
     def untake(self, candidate: Candidate) -> None:
         """Give back what ``take`` counted; others' scores may rise, so the queue is rebuilt."""
         self.taken.subtract(self._kinds(candidate))
+        self._rebuild()
+
+    def unprefixed_elsewhere(self) -> None:
+        """An unprefixed page declared another language, and pages under the crawl's language prefix are known
+        ("/" is German, "/en/" English): every unprefixed URL is presumed to be in another language from now on."""
+        language = self.scorer.language
+        if self.scorer.unprefixed_other_language or not any(
+                language_prefix(c.url) == language for c in self._candidates.values()):
+            return
+        self.scorer.unprefixed_other_language = True
+        for candidate in self._candidates.values():
+            candidate.version += 1
+            self.scorer.analyse(candidate)
+        self._rebuild()
+
+    def _rebuild(self) -> None:
         self._heap = []
-        for other in self._candidates.values():
-            self._push(other)
+        for candidate in self._candidates.values():
+            self._push(candidate)
 
     @staticmethod
     def _kinds(candidate: Candidate) -> set[str]:

@@ -146,3 +146,19 @@ def test_progress_events_stream_while_the_crawl_runs(crawled: Crawled) -> None:
     assert first_page_seen < crawled.site.log[-1].time  # delivered before the crawl ended, not after
     final = crawled.events[-1][1].summary
     assert final is not None and final.fetched == crawled.source.summary.fetched
+
+
+def test_a_site_whose_home_page_is_in_another_language_spends_its_budget_on_its_english_pages(make_site) -> None:
+    german = paragraphs("Acme Corp baut Ambosse und Raketenrollschuhe für Kunden in vierzig Ländern der Welt.")
+    english = paragraphs("Acme Corp makes anvils and rocket skates for customers in forty countries of the world.")
+    english_pages = ["/en/about/", "/en/contact/", "/en/news/", "/en/products/"]
+    routes = {"/": page("Startseite", german, lang="de", links=["/en/"])}
+    # The nav links the German pages (/about/, /products/, ...); each English page also links its German version.
+    routes |= {path: page(path, german, lang="de") for path in ["/about/", "/products/", "/news/", "/contact/"]}
+    routes["/en/"] = page("Home", english, lang="en", links=english_pages)
+    routes |= {path: page(path, english, lang="en-GB", links=[path.removeprefix("/en")]) for path in english_pages}
+    site = make_site(routes)
+    settings = SETTINGS.model_copy(update={"download_delay": 0.0, "max_pages_per_source": 6})
+    gather.crawl([gather.resolve_source("website", site.url + "/", settings)], settings)
+    pages = [path for path in site.paths() if path.endswith("/")]
+    assert pages == ["/", "/en/", *sorted(english_pages, key=pages.index)]  # no German page but the start page

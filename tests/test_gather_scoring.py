@@ -367,3 +367,30 @@ def test_pages_no_signal_names_are_spread_over_the_sites_folders() -> None:
 def test_plural_words_name_categories_too() -> None:
     explanation = score_url(u("/thoughts/blog/five-former-fellows-and-18f-cofounders-join-acme/"))
     assert explanation.tier == "event" and "people" in explanation.categories
+
+
+def test_links_of_a_page_in_another_language_come_after_those_in_the_crawls_language() -> None:
+    frontier = Frontier(FactScorer("en"))
+    # The German home page links its German about page and the site's English version.
+    frontier.add(u("/ueber-uns/"), "ueber", anchor="Über uns", other_language=True)
+    frontier.add(u("/about/"), "about-de", anchor="About", other_language=True)  # a German page named in English
+    frontier.add(u("/en/"), "en", anchor="English", other_language=True)
+    frontier.add(u("/blog/some-post"), "post", anchor="A post")
+    assert {frontier.pop().key for _ in range(2)} == {"post", "en"}
+    # Linked again from a page in the crawl's language, a page is one of its pages.
+    frontier.add(u("/about/"), "about-de", anchor="About", referrer=u("/en/"))
+    assert frontier.pop().key == "about-de"
+
+
+def test_once_an_unprefixed_page_is_in_another_language_unprefixed_pages_are_presumed_so() -> None:
+    frontier = Frontier(FactScorer("en"))
+    frontier.add(u("/about/"), "about", anchor="About us", in_sitemap=True)
+    frontier.add(u("/en/news/"), "news", anchor="News")
+    frontier.unprefixed_elsewhere()  # "/" declared German, and "/en/..." pages are known
+    assert frontier.pop().key == "news"
+    # Without a page under the crawl's prefix there is nothing to prefer: nothing changes.
+    alone = Frontier(FactScorer("en"))
+    alone.add(u("/about/"), "about", anchor="About us")
+    alone.add(u("/blog/post"), "post", anchor="A post")
+    alone.unprefixed_elsewhere()
+    assert alone.pop().key == "about"

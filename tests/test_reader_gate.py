@@ -753,7 +753,7 @@ def test_a_question_for_another_noun_is_no_contact_question_though_it_names_a_we
 
 
 
-# --- Session 54: signals read off IVPN and CorrelAid (tuned), none of them one sentence's rule -----------------------
+# --- Session 53: signals read off IVPN and CorrelAid (tuned), none of them one sentence's rule -----------------------
 
 
 def test_asked_when_the_company_itself_started_a_sentence_on_its_founding_answers():

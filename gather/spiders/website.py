@@ -22,7 +22,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 from cikb.gather.scoring import Candidate, FactScorer, Frontier, fact_page_title, is_core_url
 from cikb.gather.spiders.base import SourceSpider
-from cikb.gather.urls import ALLOWED_SCHEMES, is_other_language
+from cikb.gather.urls import ALLOWED_SCHEMES, is_other_language, language_prefix
 from scrapy import Request, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider
@@ -79,12 +79,12 @@ class WebsiteSpider(SourceSpider):
     # --- the frontier -----------------------------------------------------------------
 
     def remember(self, url: str, *, anchor: str = "", in_sitemap: bool = False, from_fact_page: bool = False,
-                 referrer: str = "") -> None:
+                 referrer: str = "", other_language: bool = False) -> None:
         """Add a page URL to the frontier (unless it was requested already)."""
         key = canonicalize_url(url)
         if key not in self._seen:
             self.frontier.add(url, key, anchor=anchor, in_sitemap=in_sitemap, from_fact_page=from_fact_page,
-                              referrer=referrer)
+                              referrer=referrer, other_language=other_language)
 
     def next_requests(self) -> list[Request]:
         """The frontier's best page, when no page and no sitemap is out and the budget is not spent."""
@@ -122,8 +122,11 @@ class WebsiteSpider(SourceSpider):
         if self.deliver(response):
             fact = self._is_fact_page(response)
             referrer = canonicalize_url(response.url)
+            other_language = self._declares_another_language(response)
             for url, anchor in self.onsite_links(response):
-                self.remember(url, anchor=anchor, from_fact_page=fact, referrer=referrer)
+                self.remember(url, anchor=anchor, from_fact_page=fact, referrer=referrer, other_language=other_language)
+            if other_language and language_prefix(response.url) is None:
+                self.frontier.unprefixed_elsewhere()
             yield from self.sitemap_requests(response.url)
         yield from self.next_requests()
 
@@ -134,6 +137,13 @@ class WebsiteSpider(SourceSpider):
         if candidate is not None:
             self.frontier.untake(candidate)  # a page that failed covers no category
         return self.next_requests()
+
+    def _declares_another_language(self, response: Response) -> bool:
+        """The page declares a language other than the crawl's (``<html lang="de">``; "en-GB" is English): its links
+        lead to pages in that language, which the clean stage would drop, unless they name the crawl's language
+        ("/en/"). A site whose home page is German spends its budget on its English version that way."""
+        declared = (response.xpath("/html/@lang").get() or "").strip().lower().replace("_", "-").split("-")[0]
+        return bool(declared) and declared != self.language.lower()
 
     def _is_fact_page(self, response: Response) -> bool:
         candidate: Candidate | None = response.meta.get(CANDIDATE_KEY)
