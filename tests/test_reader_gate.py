@@ -826,3 +826,14 @@ def test_a_name_with_its_legal_form_states_the_legal_form():
     other = _own_page("What is Acme's legal form?", "Team", "The elected board of Acme consists of volunteers.",
                       company="Acme")
     assert not states_question(other.question, other.sentences[0])
+
+
+def test_a_card_joined_from_a_name_and_a_role_heading_names_the_holder_of_the_asked_part():
+    lines = ("Rahel Becker: Ethics Commission Member", "Arndt Leininger: Chair of the Ethics Commission")
+    reading = _own_page("Who chairs Acme Corp's ethics commission?", "Ethics", *lines)
+    assert reading.answer is not None and reading.answer.value == "Arndt Leininger"
+    assert reading.answer.confidence == "medium"
+    # Another body's commission is another body's.
+    other = _own_page("Who chairs Acme Corp's ethics commission?", "Ethics",
+                      "Arndt Leininger: Chair of the Globex Ethics Commission")
+    assert other.answer is None

@@ -182,8 +182,12 @@ def doers_of_the_subject(q: Question, sentence: str) -> list[tuple[int, int]]:
 
 def asked_part(q: Question, owner: str) -> bool:
     """The question names the owner as the part of the company it asks of: "engineering" in "Who is the head of
-    engineering at Acme?"."""
-    return all(word.lower() in q.keywords for word in owner.split())
+    engineering at Acme?", "the Ethics Commission" in "Who chairs Acme's ethics commission?"."""
+    words = [word.lower() for word in owner.split() if word.lower() not in _NAME_FILLER]
+    return bool(words) and all(word in q.keywords for word in words)
+
+
+_NAME_FILLER = frozenset({"the", "of", "and"})  # "the Board of Directors": words of a name that name nothing
 
 
 def _page_date_stems(q: Question, s: Sentence) -> set[str]:
@@ -313,8 +317,9 @@ def page_role(q: Question, s: Sentence) -> bool:
 
 _CARDS = (
     re.compile(r"^(?P<name>[^,:;()]{3,40}),\s+(?P<title>[^,:;]{2,80})$"),  # "Jane Roe, Acting CFO and Director"
-    # "Jane Roe — Director of Research", "Jane Roe, PhD – Head of Product, Team Lead (she/her)"
-    re.compile(r"^(?P<name>[^,:;()\u2013\u2014]{3,40})(?:,\s+[^,:;()\u2013\u2014]{2,12})?\s+[\u2013\u2014-]\s+"
+    # "Jane Roe — Director of Research", "Jane Roe, PhD – Head of Product, Team Lead (she/her)", and a card the
+    # splitter joined from a name's heading and the role's under it ("Jane Roe: Chair of the Ethics Commission")
+    re.compile(r"^(?P<name>[^,:;()\u2013\u2014]{3,40})(?:,\s+[^,:;()\u2013\u2014]{2,12})?(?:\s+[\u2013\u2014-]|:)\s+"
                r"(?P<title>[^:;\u2013\u2014]{2,120})$"),
 )
 
@@ -330,9 +335,10 @@ def _team_card(line: str, is_role: Callable[[str], bool]) -> bool:
 
 def _other_organisations(q: Question, sentence: str) -> list[str]:
     """The organisations the recogniser names, less roles and the part of the company asked of, which it may read as
-    one: "Jane Roe — Director of Curriculum, Curriculum Team Lead" asked who the Director of Curriculum is."""
+    one: "Jane Roe — Director of Curriculum, Curriculum Team Lead" asked who the Director of Curriculum is, "Jane
+    Roe: Chair of the Ethics Commission" who chairs its ethics commission."""
     return [o for o in _organisations_named(sentence)
-            if not all(_ROLE_WORD.fullmatch(w) or w.lower() in q.keywords
+            if not all(_ROLE_WORD.fullmatch(w) or w.lower() in q.keywords or w.lower() in _NAME_FILLER
                        for w in re.findall(r"[\w'-]+", _QUALIFIED_ROLE.sub(" ", o)))]
 
 
