@@ -99,9 +99,10 @@ EVENT_CATEGORIES: tuple[Category, ...] = (
         "acquisition", 8, "acquires acquired merger mergers",
         ["joins forces", "to acquire", "acquisition of", "completes acquisition", "announces acquisition", "merges with", "merged with"],
     ),
-    _category(
+    _category(  # "/blog/change-company-name-...", "Change of name", "Changing our name"
         "rename", 7, "rename renamed renames rebrand rebrands rebranded rebranding",
         ["new name", "name change", "changes its name", "changes name", "new brand"],
+        r"\bchang(?:e|es|ed|ing) (?:of )?(?:(?:its|our) )?(?:(?:the )?company |legal |business )?name\b",
     ),
     _category(
         "anniversary", 7, "anniversary birthday founded founding", ["decade of"],

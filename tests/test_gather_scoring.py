@@ -394,3 +394,13 @@ def test_once_an_unprefixed_page_is_in_another_language_unprefixed_pages_are_pre
     alone.add(u("/blog/post"), "post", anchor="A post")
     alone.unprefixed_elsewhere()
     assert alone.pop().key == "about"
+
+
+@pytest.mark.parametrize("path", ["/blog/change-company-name-globex-acme-limited/", "/news/change-of-name/",
+                                  "/blog/changing-our-name-to-acme/"])
+def test_a_post_on_changing_the_companys_name_is_a_rename(path: str) -> None:
+    assert score_url(u(path)).categories == ("rename",)
+
+
+def test_changing_the_name_of_something_else_is_no_rename() -> None:
+    assert "rename" not in score_url(u("/blog/change-the-name-of-a-file/")).categories

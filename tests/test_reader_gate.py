@@ -837,3 +837,14 @@ def test_a_card_joined_from_a_name_and_a_role_heading_names_the_holder_of_the_as
     other = _own_page("Who chairs Acme Corp's ethics commission?", "Ethics",
                       "Arndt Leininger: Chair of the Globex Ethics Commission")
     assert other.answer is None
+
+
+def test_changing_the_name_of_the_company_from_one_name_to_another_names_its_former_name():
+    line = "We have officially changed the name of the company operating Acme from Globex Limited to Acme Limited."
+    reading = _own_page("What was the legal name of the company behind Acme before it was renamed?",
+                        "Change of company name to Acme Limited", line, company="Acme")
+    assert reading.answer is not None and reading.answer.value == "Globex Limited"
+    # Another's renaming names no former name of the subject's.
+    other = _own_page("What was Acme's former name?", "News",
+                      "Globex changed the name of the product from Widget Pro to Widget Max.", company="Acme")
+    assert other.answer is None

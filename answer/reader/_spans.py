@@ -904,9 +904,12 @@ _RENAMES = tuple(re.compile(pattern) for pattern in (
     rf"|rebranded(?:\s+itself)?\s+(?:as|to)|renamed\s+itself|is\s+now(?:\s+called|\s+known\s+as)?"
     rf"|will\s+(?:now\s+|from\s+now\s+on\s+|henceforth\s+)?be\s+(?:called|known\s+as|named))"
     rf"\s+(?P<new>{_RENAME_NAME})"),
-    # "renamed the company from Globex Labs to Acme", "the rebrand from Globex Labs to Acme"
+    # "renamed the company from Globex Labs to Acme", "the rebrand from Globex Labs to Acme", "we changed the name of
+    # the company operating Widget from Globex Labs to Acme"
     (rf"(?:renamed|rebranded|rebrand|name\s+change)(?:\s+(?:the\s+)?(?:company|business|firm|organi[sz]ation))?"
     rf"\s+from\s+(?P<old>{_RENAME_NAME})\s+to\s+(?P<new>{_RENAME_NAME})"),
+    (rf"changed\s+(?:the|its|our|their)\s+name(?:\s+of\s+the\s+(?:company|business|firm|organi[sz]ation)"
+    rf"(?:\s+\w+){{0,3}})?\s+from\s+(?P<old>{_RENAME_NAME})\s+to\s+(?P<new>{_RENAME_NAME})"),
 ))
 
 
