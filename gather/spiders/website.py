@@ -6,7 +6,9 @@ it names none or they are not there), which are not pages and cost no budget. Ev
 which hands out the candidate most likely to state company facts (see gather.scoring):
 about, team, contact, pricing, legal and press pages, then one section index (/blog/,
 /news/) whose post titles become anchor texts, then announcement posts, then the rest;
-listings, generic articles and other-language paths (/de/, /fr/) last.
+listings, generic articles and other languages last: paths under another language's prefix (/de/, /fr/), links
+found only on pages that declare another language (``<html lang="de">``), and, once an unprefixed page is in
+another language while /en/ pages are known, every unprefixed path.
 
 Exactly one page request is out at a time, and none while a sitemap is being read, so the
 order of fetches is the frontier's order whatever the scheduler or the concurrency settings,

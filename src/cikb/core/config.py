@@ -82,7 +82,7 @@ class GatherSettings(Section):
     max_parallel_companies: int = Field(
         4, ge=1, description="`cikb gather --from-csv`: companies gathered at once; two whose sources share a domain never run together."
     )
-    language: str = Field("en", description="The website spider fetches pages under another language's path prefix (/de/, /fr/) last.")
+    language: str = Field("en", description="The website spider fetches pages under another language's path prefix (/de/, /fr/), and pages linked only from pages declaring another language (<html lang>), last.")
     crawl_order: Literal["facts_first", "breadth_first"] = Field(
         "facts_first",
         description="Website crawl order: facts_first scores each URL (about, team, contact, legal, press, announcement posts first; listings and generic articles last); breadth_first fetches in the order found.",
