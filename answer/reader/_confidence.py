@@ -1047,7 +1047,7 @@ def _hangs_on_a_term(q: Question, sentence: str, span: Span) -> bool:
         return False
     verb, doer, obj = parsed
     weights = {t: match_weight(t, stems_of(verb)) for t in q.terms}
-    if max(weights.values()) == 1.0 or term_word(q, exact=True)(verb):
+    if term_word(q, exact=True)(verb):  # a term's own word (or the begin verb of "When did Acme start?")
         parties = predicate_subjects(sentence, lambda word: word == verb) or []
         return any(refers_to_subject(q, d) or refers_to_subject(q, o) for d, o in parties)
     named = [t for t, weight in weights.items() if not weight]
