@@ -74,10 +74,35 @@ _Line = tuple[tuple[str, str], str]  # ((label, value), the URL of the page that
 
 
 def load_html(html: str | bytes) -> HtmlElement | None:
-    """trafilatura's HTML parser (its tolerance of broken pages and encodings), imported when a page is first parsed."""
+    """trafilatura's HTML parser (its tolerance of broken pages and encodings), imported when a page is first parsed.
+
+    libxml2 ends the document at an ``</html>`` that comes too early (a theme that closes it after ``</head>``, then
+    writes ``<body>``): the tree holds the head alone, and the page would have no text. Browsers follow the HTML5
+    parsing rules, which keep what follows in the body; such a page is parsed again by html5lib, which follows them.
+    """
     from trafilatura.utils import load_html as trafilatura_load_html
 
-    return trafilatura_load_html(html)
+    tree = trafilatura_load_html(html)
+    if tree is not None and tree.find("body") is None and _BODY_START.search(_as_text(html)):
+        reparsed = trafilatura_load_html(_html5_serialized(html))
+        tree = reparsed if reparsed is not None else tree
+    return tree
+
+
+_BODY_START = re.compile(r"<body[\s>]", re.IGNORECASE)
+
+
+def _as_text(html: str | bytes) -> str:
+    return html if isinstance(html, str) else html.decode("utf-8", errors="replace")
+
+
+def _html5_serialized(html: str | bytes) -> str:
+    """The page as an HTML5 parser (html5lib, as a browser would) builds it, written out again as HTML."""
+    import html5lib
+    from lxml.html import tostring
+
+    document = html5lib.parse(html, treebuilder="lxml", namespaceHTMLElements=False)
+    return tostring(document, encoding="unicode")
 
 
 _MAX_DEPTH = 8

@@ -143,6 +143,17 @@ def test_navigation_sidebar_and_footer_are_removed() -> None:
         assert boilerplate not in content
 
 
+def test_a_body_written_after_a_closing_html_tag_is_read_as_a_browser_reads_it() -> None:
+    # A theme that closes </html> after </head>, then writes <body>: libxml2 ends the document at </html>.
+    early_close = ABOUT_PAGE.replace("</head><body>", "</head></html><body>", 1)
+    assert "</html><body>" in early_close
+    for html in (early_close, early_close.encode()):
+        content = clean_page(fetched(html), "acme-corp", CleanSettings()).content
+        for text in ABOUT:
+            assert text in content
+        assert "Press room" not in content
+
+
 ARTICLE_FOOTER = (
     "Acme Corp is an employee-owned cooperative registered in Arizona since 1949. "
     "If you would like to support our work, please consider becoming a member."
