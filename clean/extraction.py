@@ -1,20 +1,26 @@
 """HTML -> title and Markdown main text, with trafilatura (spec C1).
 
 trafilatura already drops navigation, headers, footers, sidebars and most
-cookie notices. Three targeted steps cover what it keeps on real pages:
+cookie notices. Targeted steps cover what it keeps, and what it loses, on real pages:
 
 - before it: elements whose class or id marks them as a cookie/consent
   banner or an ad slot are removed from the tree (trafilatura keeps an ad box
   that sits inside the article, and consent banners without the usual ids);
+- around it: where its metadata step gives up on a page (htmldate raises on some dates), the page is read
+  without it, title from <title> or <h1>;
 - after it: short paragraphs that read as a cookie notice are dropped, for
   banners marked by nothing but their wording; <sup>/<sub> tags go;
 - instead of it: where its output is its whole-page fallback (navigation
   lines and all, on short pages), its precision mode is asked again;
+- after it: the headings it dropped come back before the paragraph that follows each in its section or card
+  (a utility-class theme's "## Sponsorship"; a team card's name over its role, "### Jane Roe" / "#### Chair");
 - after it: the article's own footer (a post's closing "support our work"
   block, an author's note) comes back: trafilatura drops it with the site's
   footer, yet it is the page's text, not the site's boilerplate;
 - after it: a definition list's pairs it dropped come back as "- Term: value" items under their
-  heading: it drops a pair whose value is a link (an e-mail address) and often the group around it.
+  heading: it drops a pair whose value is a link (an e-mail address) and often the group around it;
+- after it: an e-mail address or phone number whose link block it dropped ("please email us:" then a button
+  ">> contact@acme.example") comes back at the end of the paragraph that introduces it.
 
 Beside the text, the page's own publication date, as htmldate reads it from the
 page's markup and URL only (its markup's dates, a ``/2019/05/`` path), never
@@ -28,6 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING
+from urllib.parse import unquote
 
 from lxml.html import HtmlElement
 
@@ -102,8 +109,11 @@ def extract(html: str, url: str | None = None, options: Mapping[str, object] = E
         document = _trafilatura(tree, url, {**options, "favor_precision": True})
     if document is None or not document.text:
         return None
-    markdown = _with_article_footer(_drop_cookie_notices(_SUP_SUB_TAG.sub("", document.text)), tree)
+    # The headings first: each goes before a paragraph trafilatura kept, not one the later steps bring back.
+    markdown = _with_card_headings(_drop_cookie_notices(_SUP_SUB_TAG.sub("", document.text)), tree)
+    markdown = _with_article_footer(markdown, tree)
     markdown = _with_definitions(markdown, tree)
+    markdown = _with_contact_links(markdown, tree)
     return Extracted(title=document.title or "", markdown=markdown, published=published)
 
 
@@ -123,7 +133,16 @@ def _trafilatura(tree: HtmlElement, url: str | None, options: Mapping[str, objec
     # bare_extraction works on a copy of the tree, so it can run twice on one.
     import trafilatura  # here, not at the top: a re-gather whose pages are all cleaned already never loads it (0.1 s)
 
-    return trafilatura.bare_extraction(tree, url=url, with_metadata=True, **options)
+    document = trafilatura.bare_extraction(tree, url=url, with_metadata=True, **options)
+    if document is None:
+        # Its metadata step gives up on the whole page where htmldate raises on a date it cannot place (a time
+        # zone offset of a day: "offset must be a timedelta strictly between ..."): the text, and the <title>.
+        from trafilatura.metadata import extract_title
+
+        document = trafilatura.bare_extraction(tree, url=url, with_metadata=False, **options)
+        if document is not None:
+            document.title = extract_title(tree) or ""
+    return document
 
 
 def _with_article_footer(markdown: str, tree: HtmlElement) -> str:
@@ -151,6 +170,86 @@ def _with_definitions(markdown: str, tree: HtmlElement) -> str:
                    if _word_run(f"{term} {value}") not in held]
         if missing:
             lines = _in_section(lines, group, missing)
+    return "\n".join(lines)
+
+
+_CONTACT_LINKS = "//a[starts-with(@href, 'mailto:') or starts-with(@href, 'tel:')]"
+_PAGE_FRAME = "ancestor::header or ancestor::footer or ancestor::nav or ancestor::aside"
+_MAX_SECTION_CHARS = 1500  # a link's section: a card or a block, not the whole page
+
+
+def _with_contact_links(markdown: str, tree: HtmlElement) -> str:
+    """``markdown`` with the main content's e-mail addresses and phone numbers that it lost, each at the end of the
+    paragraph that introduces its link in the same section ("For general information, please email us:
+    contact@acme.example"): trafilatura drops a block that holds nothing but a link, and the contact with it."""
+    lines = markdown.split("\n")
+    for link in tree.xpath(_CONTACT_LINKS):
+        scheme, _, target = (link.get("href") or "").partition(":")
+        contact = unquote(target.split("?")[0]).strip()
+        if not contact or link.xpath(_PAGE_FRAME) or _holds_contact("\n".join(lines), scheme.lower(), contact):
+            continue
+        intro = _introduction(link)
+        at = next((i for i, line in enumerate(lines) if intro and intro in _word_run(line)), None)
+        if at is not None:
+            lines[at] = f"{lines[at].rstrip()} {contact}"
+    return "\n".join(lines)
+
+
+def _holds_contact(markdown: str, scheme: str, contact: str) -> bool:
+    if scheme == "tel":  # "+1 555 0100" is written many ways: its digits say whether it is there
+        digits = re.sub(r"\D", "", contact)
+        return len(digits) < 6 or digits in re.sub(r"\D", "", markdown)
+    return contact.lower() in markdown.lower()
+
+
+def _introduction(link: HtmlElement) -> str:
+    """The word run of the last paragraph before ``link`` in its section (its nearest ancestor holding a paragraph,
+    if that is small), or ""."""
+    section = next((a for a in link.iterancestors() if a.find(".//p") is not None), None)
+    if section is None or len(section.text_content()) > _MAX_SECTION_CHARS:
+        return ""
+    last = None
+    for element in section.iter():  # document order: the paragraphs before the link, the nearest last
+        if element is link:
+            break
+        if element.tag == "p":
+            last = element
+    return _word_run(last.text_content()) if last is not None else ""
+
+
+_CARD_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
+_MAX_CARD_LINE_WORDS = 8  # a name, a role, a term of office; more is a paragraph of its own
+_CARD_DEPTH = 3  # a card: its header's block, the row beside the photo, the card
+
+
+def _with_card_headings(markdown: str, tree: HtmlElement) -> str:
+    """``markdown`` with the headings it lost, each before the paragraph that follows it in its section or card:
+    a section's title ("## Sponsorship" over "Does your company use Haskell? Email us ..."), or a card's header (a
+    heading in a block with no paragraph: the name, then its short lines, "Chair" or "Executive Director" and
+    "2021-02-22 - 2022-03-31"), which comes back as "### Jane Roe" over "#### Chair ...", the way team pages that it
+    keeps are written."""
+    lines = markdown.split("\n")
+    runs = [_word_run(line) for line in lines]
+    for heading in tree.iter(*_CARD_HEADINGS):
+        name = " ".join(heading.text_content().split())
+        header = heading.getparent()
+        if (not name or len(name.split()) > _MAX_CARD_LINE_WORDS or header is None or heading.xpath(_PAGE_FRAME)
+                or _word_run(name) in runs):
+            continue
+        # Its paragraph: the first after it, in the same section or card (a block at most three levels up).
+        section = set(list(heading.iterancestors())[:_CARD_DEPTH])
+        following = [p for p in heading.xpath("following::p[1]") if section & set(p.iterancestors())]
+        text_after = _word_run(following[0].text_content()) if following else ""
+        at = next((i for i, run in enumerate(runs) if text_after.strip() and text_after in run), None)
+        if at is None:
+            continue
+        level = int(heading.tag[1])
+        beside = [] if header.find(".//p") is not None else [
+            text for text in (" ".join(e.text_content().split()) for e in heading.itersiblings() if isinstance(e.tag, str))
+            if text and len(text.split()) <= _MAX_CARD_LINE_WORDS]
+        card = [f"{'#' * level} {name}", ""] + ([f"{'#' * min(level + 1, 6)} {' '.join(beside)}", ""] if beside else [])
+        lines[at:at] = card
+        runs[at:at] = [_word_run(line) for line in card]
     return "\n".join(lines)
 
 

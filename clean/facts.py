@@ -675,6 +675,28 @@ def _footer_containers(tree: HtmlElement) -> Iterator[HtmlElement]:
         yield element
 
 
+def _closing_block_lines(tree: HtmlElement) -> list[str]:
+    """The lines of the block that closes the page (its body's last block with text, inside the wrappers around the
+    whole page): a footer written without footer markup (a utility-class theme's ``<div class="mt-20 bg-gray-800">``
+    with the postal address). Only lines that repeat across the site's pages are its footer's."""
+    element = tree.find("body")
+    while element is not None:
+        blocks = [child for child in element if isinstance(child.tag, str) and child.tag not in _SKIP
+                  and child.text_content().strip()]
+        if not blocks or blocks[-1].tag in _CONTENT_TAGS:
+            return []  # the content itself (<main>) closes the page
+        last = blocks[-1]
+        if (len(blocks) == 1 or len(last.text_content()) > _MAX_CONTAINER_CHARS
+                or any(e.tag in _CONTENT_TAGS for e in last.iter())):
+            element = last  # a wrapper around the page's content and its footer
+            continue
+        return _merge_labels(_block_lines(last))
+    return []
+
+
+_CONTENT_TAGS = frozenset({"main", "article", "h1"})
+
+
 def _is_footer(element: HtmlElement) -> bool:
     if element.tag in ("footer", "address") or (element.get("role") or "").lower() == "contentinfo":
         return True
@@ -775,7 +797,7 @@ def _site_footer(pages: Sequence[tuple[FetchedPage, HtmlElement]]) -> list[tuple
     first_seen: dict[str, str] = {}
     count: Counter[str] = Counter()
     for page, tree in pages:
-        for line in _footer_lines(tree):
+        for line in _footer_lines(tree) or _closing_block_lines(tree):
             first_seen.setdefault(line, page.url)
             count[line] += 1
     if len(pages) == 1:

@@ -281,6 +281,23 @@ def test_a_footer_repeated_on_three_pages_is_kept_once_and_a_block_on_one_page_i
     assert site_facts(pages, ACME) == doc  # deterministic
 
 
+def test_a_footer_without_footer_markup_is_the_block_that_closes_every_page() -> None:
+    # A utility-class theme: the page is one wrapper <div>, its last block the footer, marked by nothing.
+    closing = ('<div class="mt-20 bg-gray-800"><div>Acme Corp, Inc.</div><div>100 Harbor Way #7</div>'
+               '<div>Portland, OR 97201</div></div>')
+
+    def page(body: str) -> str:
+        return (f"<!DOCTYPE html><html lang='en'><head><title>Acme</title></head><body><div class='min-h-screen'>"
+                f"<div class='px-6'><h1>Acme</h1><p>{body}</p></div>{closing}</div><script>var x = 1;</script>"
+                "</body></html>")
+
+    pages = [fetched(f"https://acme.example{path}", page(f"The text of {path}, on this page only."))
+             for path in ("/", "/about/")]
+    doc = site_facts(pages, ACME)
+    assert doc is not None and "## Site footer" in doc.content
+    assert lines_of(doc.content) == ["- Acme Corp, Inc.", "- 100 Harbor Way #7", "- Portland, OR 97201"]
+
+
 def test_a_footer_line_that_repeats_a_schema_org_value_is_written_once() -> None:
     address = (
         '<p><span itemscope itemtype="http://schema.org/PostalAddress"><span itemprop="streetAddress">1 Main St</span>, '

@@ -7,6 +7,8 @@ from datetime import date, datetime, timezone
 
 import pytest
 from cikb.clean import clean_page, detect_language
+from cikb.clean.extraction import _with_card_headings, _with_contact_links
+from cikb.clean.facts import load_html
 from cikb.core.sentences import split_sentences
 
 from cikb.core.config import CleanSettings
@@ -152,6 +154,62 @@ def test_a_body_written_after_a_closing_html_tag_is_read_as_a_browser_reads_it()
         for text in ABOUT:
             assert text in content
         assert "Press room" not in content
+
+
+def test_a_contact_whose_link_block_is_dropped_comes_back_after_the_paragraph_that_introduces_it() -> None:
+    # A contact page's card: a paragraph, then a button that is nothing but a mailto: link (trafilatura drops it).
+    card = ('<div class="card"><h2>General</h2><p>For general information or volunteer opportunities, please email '
+            'us:</p><div class="small"><a class="arrow" href="mailto:contact@acme.example">&gt;&gt; contact@acme.example'
+            '</a></div></div>')
+    content = document(page_html(f"<h1>Contact</h1><p>{ABOUT[0]}</p>{card}")).content
+    assert "please email us: contact@acme.example" in content
+    # An address the text already holds is not repeated; one in the site's footer is not the page's.
+    inline = '<p>Write to <a href="mailto:press@acme.example">press@acme.example</a> for press questions.</p>'
+    footer = '<footer><p>Questions?</p><div><a href="mailto:web@acme.example">web@acme.example</a></div></footer>'
+    content = document(page_html(f"<h1>About Acme Corp</h1>{paragraphs(ABOUT)}{inline}", after=footer)).content
+    assert content.count("press@acme.example") == 1 and "web@acme.example" not in content
+
+
+def test_a_phone_link_comes_back_unless_the_text_holds_its_digits() -> None:
+    html = ('<html><body><main><div><p>For orders of anvils in bulk, please call our sales desk:</p>'
+            '<div><a href="tel:+15550100">Call now</a></div></div></main></body></html>')
+    tree = load_html(html)
+    said = "For orders of anvils in bulk, please call our sales desk:"
+    assert _with_contact_links(said, tree) == f"{said} +15550100"
+    assert _with_contact_links(f"{said} +1 (555) 0100", tree) == f"{said} +1 (555) 0100"
+
+
+def _card(name: str, *lines: str, bio: str) -> str:
+    beside = "".join(f'<div class="uppercase">{line}</div>' for line in lines)
+    return (f'<div class="border rounded"><div class="flex"><img src="/{name[:3]}.png" alt="{name}"><div>'
+            f'<h3 class="text-xl">{name}</h3>{beside}</div></div><p>{bio}</p></div>')
+
+
+def test_a_team_cards_name_and_role_come_back_as_a_heading_over_a_deeper_one() -> None:
+    # A utility-class theme's team cards, where trafilatura kept the bios and dropped each card's name and role.
+    jane = "Jane joined the anvil business in 2017 and maintains several open projects for anvil makers."
+    richard = "Richard brings a varied background as a serial entrepreneur, manager and teacher to the company."
+    cards = (_card("Jane Roe", "Chair", bio=jane)
+             + _card("Richard Miles", "Executive Director", "2021-02-22 - 2022-03-31", bio=richard))
+    tree = load_html(page_html(f'<div class="grid">{cards}</div>'))
+    restored = _with_card_headings(f"{jane}\n\n{richard}", tree)
+    assert restored.split("\n\n") == ["### Jane Roe", "#### Chair", jane, "### Richard Miles",
+                                        "#### Executive Director 2021-02-22 - 2022-03-31", richard]
+    # A section's title over its paragraph comes back alone: the paragraph is the section's, not a card's lines.
+    intro = "Does your company use anvils? Email us to join the conversation with other users of anvils."
+    section = f'<div class="bg-gray-100"><h2>Sponsorship</h2><p>{intro}</p><div><a href="/s">Sponsor</a></div></div>'
+    assert _with_card_headings(intro, load_html(page_html(section))).split("\n\n") == ["## Sponsorship", intro]
+    # A card whose name it kept is left as it is.
+    kept = f"### Jane Roe\n\nChair\n\n{jane}"
+    assert _with_card_headings(kept, load_html(page_html(_card("Jane Roe", "Chair", bio=jane)))) == kept
+
+
+def test_a_page_whose_dates_trip_the_metadata_step_keeps_its_text_and_title() -> None:
+    # htmldate reads a term of office's "2021-02-22 - 2022-03-31" as a time with an offset of 2022 hours and raises;
+    # trafilatura then dropped the whole page.
+    term = '<div class="uppercase">2021-02-22 - 2022-03-31</div>'
+    doc = document(page_html(f"<h1>Past boards</h1>{paragraphs(ABOUT)}{term}", title="Past Boards | Acme Corp"))
+    assert ABOUT[0] in doc.content and doc.title.lower().startswith("past boards")
 
 
 ARTICLE_FOOTER = (
