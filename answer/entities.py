@@ -124,6 +124,14 @@ def only_beside_the_main_clause(sentence: str, is_term: Callable[[str], bool]) -
     return all(_beside(term, root, subject) for term in terms)
 
 
+def main_subject(sentence: str) -> str | None:
+    """The subject phrase of the sentence's main verb, as the trained parser reads it; None without one root verb or
+    its subject. "In 2024 we received 929 donations" -> "we"."""
+    roots = [t for t in _parsed(sentence) if t.dep_ == "ROOT"]
+    subject = _subject_of(roots[0]) if len(roots) == 1 else None
+    return _phrase(subject) if subject is not None else None
+
+
 def _beside(token, root, subject) -> bool:  # noqa: ANN001 - spaCy Tokens, compared by position (each access is new)
     stops = {root.i} | ({subject.i} if subject is not None else set())
     while token.i not in stops and token.head.i not in stops and token.head.i != token.i:

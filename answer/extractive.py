@@ -153,7 +153,7 @@ def _passage(item: ScoredChunk, ref: int, rank: int) -> Passage:
     company's own website."""
     metadata = item.chunk.metadata
     return Passage(item.chunk.text, ref, rank, metadata.title, metadata.as_of,
-                   own_site=metadata.source_type == "website")
+                   own_site=metadata.source_type == "website", headings=tuple(metadata.heading_path))
 
 
 def _dense(reading: Reading, embed_sentences: SentenceEmbedder, query_vector: np.ndarray) -> None:

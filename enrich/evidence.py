@@ -64,6 +64,7 @@ def passages_from_chunks(chunks: list[ScoredChunk]) -> list[Passage]:
             rank=sc.rank,
             as_of=sc.chunk.metadata.as_of,
             own_site=sc.chunk.metadata.source_type == "website",
+            headings=tuple(sc.chunk.metadata.heading_path),
         )
         for sc in chunks
     ]

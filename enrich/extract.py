@@ -26,6 +26,7 @@ class Passage:
     rank: int = 1
     as_of: date | None = None  # when what it says held (a KB chunk's ChunkMetadata.as_of); None for web text
     own_site: bool = False  # a KB chunk from the company's own website (not a web search's page)
+    headings: tuple[str, ...] = ()  # a KB chunk's section path (ChunkMetadata.heading_path)
 
 
 @dataclass
@@ -42,7 +43,8 @@ class Candidate:
 def read_passages(question: str, column_type: ColumnType, passages: list[Passage], *, company: str = "",
                   options: list[str] | None = None) -> Reading:
     """The reader's reading of ``passages`` for a cell's question."""
-    passages_read = [ReaderPassage(p.text, p.source, p.rank, p.source.title, p.as_of, p.own_site) for p in passages]
+    passages_read = [ReaderPassage(p.text, p.source, p.rank, p.source.title, p.as_of, p.own_site, p.headings)
+                     for p in passages]
     return read_asked(question, passages_read, column_type=column_type, company=company, options=options or [])
 
 

@@ -3,6 +3,8 @@ on sentences written for these tests; and ask and enrich giving the same answer 
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 from answer_helpers import retrieval, scored_chunk
 from cikb.answer import ABSTENTION, Answerer
@@ -751,6 +753,64 @@ def test_an_address_for_another_purpose_is_no_answer_where_the_company_gives_sev
     assert one.answer is not None and one.answer.value == "hello@brightwater.example"
 
 
+def test_questions_and_inquiries_are_what_any_contact_receives_not_its_purpose() -> None:
+    # "general support questions": the purpose is general support, which "for general inquiries & support" states.
+    q = read_question("What email address handles Brightwater Labs' general support questions?", None,
+                      "Brightwater Labs")
+    lines = ("- support@brightwater.example - for general inquiries & support\n"
+             "- press@brightwater.example - for any press inquiries")
+    reading = read(q, [Passage(lines, 0, 1, "Contact | Brightwater Labs", own_site=True)])
+    assert reading.answer is not None and reading.answer.value == "support@brightwater.example"
+
+
+def test_a_name_written_apart_is_the_subjects() -> None:
+    # "Brightwater" written "Bright Water" in the company's own legal line.
+    line = "Bright Water Initiative, Inc. (EIN 85-2722249) is a 501(c)(3) public charity that funds open projects."
+    passages = [Passage(line, 0, 1, "About | Brightwater", own_site=True)]
+    ein = read(read_question("What is Brightwater's US tax identification number?", None, "Brightwater"), passages)
+    assert ein.answer is not None and ein.answer.value == "85-2722249"
+    legal = read(read_question("What is the legal name of the organisation behind Brightwater?", None, "Brightwater"),
+                 passages)
+    assert legal.answer is not None and legal.answer.value == "Bright Water Initiative, Inc."
+    other = read(read_question("What is Brightwater's US tax identification number?", None, "Brightwater"),
+                 [Passage(line.replace("Bright Water", "Clear Harbour"), 0, 1, "Partners | Brightwater")])
+    assert other.answer is None
+
+
+def test_a_card_is_read_in_its_section_above_it_or_where_its_chunk_begins() -> None:
+    q = read_question("Who is the treasurer on the Brightwater Labs board?", None, "Brightwater Labs")
+    cards = ("### Jane Roe\n\n#### Chair\n\nJane joined in 2017.\n\n"
+             "### Richard Miles\n\n#### Treasurer\n\nHe keeps the books.")
+    titled = read(q, [Passage(f"## The Board of Directors\n\n{cards}", 0, 1, "Who we are", own_site=True)])
+    assert titled.answer is not None and titled.answer.value == "Richard Miles"
+    # The chunk begins inside the section: its heading path names it.
+    path = ("Who we are", "The Board of Directors")
+    pathed = read(q, [Passage(cards, 0, 1, "Who we are", own_site=True, headings=path)])
+    assert pathed.answer is not None and pathed.answer.value == "Richard Miles"
+    # Under another section, a treasurer is not the board's.
+    other = read(q, [Passage(cards, 0, 1, "Who we are", own_site=True, headings=("Who we are", "Book club"))])
+    assert other.answer is None
+
+
+def test_a_card_of_a_list_of_holders_does_not_say_which_was_the_first() -> None:
+    q = read_question("Who was Brightwater Labs' first executive director and when did he start?", None,
+                      "Brightwater Labs")
+    cards = "### Jose Calderon\n\n#### Executive Director 2023-11-09 - 2026-06-30\n\nJose taught at Maryland."
+    reading = read(q, [Passage(cards, 0, 1, "Past boards | Brightwater Labs", own_site=True)])
+    assert reading.answer is None or reading.answer.confidence == "low"
+    first = cards.replace("#### Executive Director", "#### First Executive Director")
+    reading = read(q, [Passage(first, 0, 1, "Past boards | Brightwater Labs", own_site=True)])
+    assert reading.answer is not None and reading.answer.value == "2023-11-09" and reading.answer.confidence != "low"
+
+
+def test_how_big_names_the_measure_not_a_word_the_sentence_must_hold() -> None:
+    q = read_question("How big a grant did Brightwater Labs give the Harbour Water Trust?", None, "Brightwater Labs")
+    assert "big" not in q.terms and q.kind == "money"
+    given = "In sum we have sent $2M to our grantees, in addition to a $1M grant given to the Harbour Water Trust."
+    reading = read(q, [Passage(given, 0, 1, "Blog | Brightwater Labs", own_site=True)])
+    assert reading.answer is not None and reading.answer.value == "$1M"
+
+
 def test_asked_for_an_address_the_street_outvotes_the_town_said_more_often() -> None:
     # A town is where the address is, never the address: "Palo Alto, California" said twice does not win over the
     # one street address (written with a comma before its ZIP code, as many US addresses are).
@@ -776,8 +836,21 @@ def test_a_partner_named_after_with_or_from_is_tied_to_the_predicate() -> None:
     # The question's date is not in the sentence (the post's date says it), so only the tie to the predicate answers.
     q = read_question("Which organisation did Brightwater Labs announce a collaboration with in April 2015?", None,
                       "Brightwater Labs")
-    reading = read(q, [Passage("Brightwater Labs is pleased to announce our collaboration with the Harbour Water Trust.", 0, 1)])
+    announced = "Brightwater Labs is pleased to announce our collaboration with the Harbour Water Trust."
+    reading = read(q, [Passage(announced, 0, 1, as_of=date(2015, 4, 21))])
     assert reading.answer is not None and reading.answer.value.endswith("Harbour Water Trust")
+
+
+@pytest.mark.parametrize("as_of", [None, date(2023, 3, 1)])
+def test_a_sentence_that_names_no_year_answers_for_the_year_asked_only_on_a_page_dated_then(as_of: date | None) -> None:
+    # Undated, or a 2023 post: the $10 million came some other time, as far as the page tells.
+    q = read_question("How much did Brightwater Labs receive in donations in 2024?", None, "Brightwater Labs")
+    gift = "Brightwater Labs has received a generous donation of $10 million from the Harbour Water Trust."
+    assert read(q, [Passage(gift, 0, 1, as_of=as_of)]).answer is None
+    reading = read(q, [Passage(gift, 0, 1, as_of=date(2024, 6, 3))])
+    assert reading.answer is not None and reading.answer.value == "$10 million"
+    total = read(q, [Passage("In 2024 we received 929 donations for a total sum of $23.6M.", 0, 1, own_site=True)])
+    assert total.answer is not None and total.answer.value == "$23.6M"
 
 
 FACTS = ("# Facts about Brightwater Labs\n\nLegal name: Brightwater Labs Lda.\n\nRegistered office: Rua Nova 12, Porto\n\n"

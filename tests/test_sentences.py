@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cikb.core.sentences import split_sentences
+from cikb.core.sentences import card_sections, split_sentences
 
 
 def test_abbreviations_and_initials_do_not_end_a_sentence() -> None:
@@ -83,6 +83,16 @@ def test_a_short_heading_over_a_value_alone_is_a_label_line_and_a_coded_line_is_
     assert split_sentences("EIN 12-3456789\n\nPage 2", min_words=4) == ["EIN 12-3456789"]
     # So does a team list's name, a dash and a role.
     assert split_sentences("- Dan Lee — President\n- Read more", min_words=4) == ["Dan Lee — President"]
+
+
+def test_a_card_is_given_the_title_of_the_section_it_sits_in() -> None:
+    text = ("## The Board of Directors\n\nThe board sets the direction of Acme.\n\n"
+            "### Jane Roe\n\n#### Chair\n\nJane joined in 2017.\n\n### Richard Miles\n\n#### Treasurer\n\n"
+            "Richard keeps the books.\n\n## Staff\n\n### Ann Lee\n\n#### Executive Director\n\nAnn runs Acme.")
+    assert card_sections(text) == {"Jane Roe: Chair": "The Board of Directors",
+                                   "Richard Miles: Treasurer": "The Board of Directors",
+                                   "Ann Lee: Executive Director": "Staff"}
+    assert card_sections("### Jane Roe\n\n#### Chair\n\nJane joined in 2017.") == {"Jane Roe: Chair": ""}
 
 
 def test_headings_with_prose_between_or_of_section_length_are_no_card() -> None:

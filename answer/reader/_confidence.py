@@ -66,7 +66,7 @@ def decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answer
     now = asks_present(q)
     candidates = [s for s in _confirmed(q, [s for s in sentences if s.lexical > 0][:MAX_PARSED])
                   if _states_a_term(q, s) and not (s.creates_other and q.kind in ("year", "date"))
-                  and not (now and _said_of_the_past(q, s))][:max_sentences]
+                  and not (now and _said_of_the_past(q, s)) and not _undated_for_the_year_asked(q, s)][:max_sentences]
     if not candidates:
         return None
     weights: dict[str, dict[int, float]] = defaultdict(dict)  # value -> passage -> its best statement there
@@ -426,7 +426,8 @@ def _legal_name_in(q: Question, text: str, *, own_site: bool = False) -> str | N
     """The subject's name with a legal form right after it, as the text writes it ("Acme Ltd"), or None. On the
     company's own website a word or two may come between ("Acme Software Ltd" in its imprint or copyright line: the
     site's owner); elsewhere "Acme Robotics Inc." may be another company."""
-    name = r"\W+".join(re.escape(w) for w in q.subject_words)
+    # A word of the name may be written apart ("Open Sats Initiative, Inc." is OpenSats's).
+    name = r"\W+".join(r"\s?".join(re.escape(c) for c in w) for w in q.subject_words)
     if not name:
         return None
     for between in range(3 if own_site else 1):
@@ -777,7 +778,8 @@ def _agent_of(q: Question, sentence: str, span: Span, least: float = 1.0) -> boo
 
 
 def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: list[Sentence], best_key: str) -> Confidence:
-    if q.kind == "text" or _another_time(q, best.plain.replace(span.text, " ")) or _then_not_now(q, best):
+    if (q.kind == "text" or _another_time(q, best.plain.replace(span.text, " ")) or _then_not_now(q, best)
+            or _misses_the_ordinal(q, best)):
         return "low"
     if _asks_an_address(q) and not any(c.isdigit() for c in _given(q, best, span)):
         return "low"  # "San Francisco" is where the address is, not the address: a street or a postcode is asked
@@ -870,6 +872,8 @@ def _given_for_another_thing(q: Question, s: Sentence) -> bool:
 
 
 _REACHING = frozenset({"use", "send", "reach", "contact", "write", "call", "email", "e-mail"})
+# What anyone sends to any contact: "general support questions" are for support, as "general inquiries" are.
+_ASKING = frozenset(stem(w) for w in "question questions inquiry inquiries enquiry enquiries query queries".split())
 
 
 def _purpose_unsaid(q: Question, s: Sentence) -> bool:
@@ -877,7 +881,7 @@ def _purpose_unsaid(q: Question, s: Sentence) -> bool:
     ("the legal team's e-mail address", "the press contact"); the sentence does not hold one of them. (Where the
     company gives one address, that one serves every purpose.) A verb of reaching it names no purpose, where the
     tagger takes it for a noun ("What address should law enforcement use to send ...?")."""
-    named = {t for word in nominal_words(q.text) for t in stems_of(word)} - _REACHING
+    named = {t for word in nominal_words(q.text) for t in stems_of(word)} - _REACHING - _ASKING
     stems = reading_stems(q, s)
     return any(t in named and match_weight(t, stems) == 0 for t in q.terms)
 
@@ -901,6 +905,18 @@ def _then_not_now(q: Question, s: Sentence) -> bool:
 _THAT_YEAR = re.compile(r"\b(?:that|the same|the following|the previous|the next) year\b", re.IGNORECASE)
 
 
+_ORDINALS = frozenset(stem(w) for w in "first last latest previous former original inaugural founding".split())
+
+
+def _misses_the_ordinal(q: Question, s: Sentence) -> bool:
+    """The question asks for one of a series by its place ("Who was Acme's first executive director?"); a card of
+    a list of holders without that word tells one of them, not which ("Jose Calderon: Executive Director 2023-11-09
+    - 2026-06-30"). (A sentence may still: "Acme launched in 2014" answers when it first launched, most often.)"""
+    asked = _ORDINALS & set(q.terms)
+    return (bool(asked) and bool(LABEL_LINE.match(s.plain))
+            and not any(match_weight(t, reading_stems(q, s)) > 0 for t in asked))
+
+
 def _another_time(q: Question, sentence: str) -> bool:
     """A question that names a year asks about that year: a sentence dated only by other years (the value aside)
     is about another time ("Who did The Sun endorse in 2005?" is not answered by "It supported Labour in the 1970
@@ -908,6 +924,22 @@ def _another_time(q: Question, sentence: str) -> bool:
     asked = set(YEAR_RE.findall(q.text))
     written = set(YEAR_RE.findall(sentence))
     return bool(asked and written and not asked & written)
+
+
+def _undated_for_the_year_asked(q: Question, s: Sentence) -> bool:
+    """A question that names a year asks how things were then ("How much did Acme receive in donations in 2024?"):
+    a sentence naming no year is dated by the last year its passage names before it (the paragraph's time: "In
+    1949 ... . It had nine affiliates"), else by its page's date in the markup; dated otherwise, or not at all, it
+    does not say that its value held then (a 2023 post's "$10 million donation"). A sentence naming other years is
+    read with low confidence (_another_time)."""
+    asked = set(YEAR_RE.findall(q.text))
+    if not asked or q.kind in ("year", "date", "duration") or YEAR_RE.search(s.plain):
+        return False
+    at = s.passage.text.find(s.text[:80])
+    earlier = YEAR_RE.findall(s.passage.text[:at]) if at > 0 else []
+    if earlier:
+        return earlier[-1] not in asked
+    return s.passage.as_of is None or str(s.passage.as_of.year) not in asked
 
 
 def another_acts(q: Question, s: Sentence) -> bool:

@@ -43,6 +43,8 @@ _QUESTION_FILLER = frozenset(
     """company companies organisation organization firm business year years name named date kind type status many much
     number currently current today ever also tell give know""".split()
 )
+# Words that hedge or name what a quantity is measured in: "Roughly how much money ...", "How big a grant ...".
+_QUANTITY_FILLER = frozenset("roughly approximately approximate about around nearly almost big large money".split())
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,8 @@ class Question:
 
 _MONEY_WORDS = frozenset(
     "revenue revenues turnover sales price prices cost costs funding fund raise raised valuation valued worth income "
-    "profit profits budget salary capital spend spent pay paid fee fees".split()
+    "profit profits budget salary capital spend spent pay paid fee fees donation donations donated grant grants gift "
+    "gifts dollars".split()
 )
 _ORG_WORDS = frozenset("organisation organization organisations organizations company companies institution "
                        "agency firm group body society foundation government unit units subsidiary subsidiaries "
@@ -204,7 +207,8 @@ def read_question(question: str, column_type: str | None = None, company: str = 
         kind = "option"
         options = tuple(m.group() if (m := re.search(re.escape(o), question, re.I)) else o for o in offered)
     stop = english_stopwords() - {"other"}  # "what other projects": the answer is an other one
-    filler = _QUESTION_FILLER | (_DURATION_FILLER if kind == "duration" else frozenset())
+    filler = (_QUESTION_FILLER | (_DURATION_FILLER if kind == "duration" else frozenset())
+              | (_QUANTITY_FILLER if kind in ("money", "number") else frozenset()))
     kept = _without_exclusions(lower)
     keywords = tuple(dict.fromkeys(
         w for w in kept
@@ -525,8 +529,9 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
         return "contact"  # "What is its email address / phone number?" asks for neither a place nor a quantity
     if _asks_for(lower, ("what", "which"), ("percentage", "percent", "number", "amount", "total")) or _asks_share(lower):
         return "money" if _MONEY_WORDS & set(lower) and not _asks_share(lower) else "number"
-    if _asks_for(lower, ("what", "which"), tuple(_MONEY_WORDS)) and not _asks_for(lower, ("what", "which"), _FUNDS, 1):
-        return "money"  # not "Which fund finances Acme?": a fund is a body
+    if (_asks_for(lower, ("what", "which"), tuple(_MONEY_WORDS)) and not _asks_for(lower, ("what", "which"), _FUNDS, 1)
+            and not _asks_for(lower, ("what", "which"), _KIND_WORDS, 1)):
+        return "money"  # not "Which fund finances Acme?" (a body) nor "What sort of donations ...?" (a kind)
     if first in ("who", "whom", "whose") or "whom" in lower or (first == "who"):
         return "person"
     if "who" in lower:  # "What is Acme and who runs it?": the name is the part a sentence can state

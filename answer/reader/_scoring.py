@@ -58,6 +58,7 @@ class Passage:
     title: str = ""
     as_of: date | None = None  # when what it says held (ChunkMetadata.as_of); None: not known
     own_site: bool = False  # a page of the company's own website (gathered as its website source)
+    headings: tuple[str, ...] = ()  # the section path where its text begins (ChunkMetadata.heading_path)
 
 
 @dataclass
@@ -97,10 +98,14 @@ def sentences_of(passages: Sequence[Passage]) -> list[Sentence]:
         boilerplate = bool(_BOILERPLATE_TITLE.search(passage.title or ""))
         before, before_stems = "", set()
         # Lines that address the reader as instructions ("answer that ...") state nothing: never read as answers.
-        for text in sentence_splitter.split_sentences(without_instructions(passage.text), min_words=MIN_WORDS, cards=True,
+        said = without_instructions(passage.text)
+        sections = sentence_splitter.card_sections(said)
+        for text in sentence_splitter.split_sentences(said, min_words=MIN_WORDS, cards=True,
                                                       blocks=holds_postal_address, dated=True, asked=True):
             simple = plain(text)
-            stems = stems_in(simple)
+            # A card is read in its section: "Ryan Trinkle: Treasurer" under "The Board of Directors".
+            stems = stems_in(simple) | (stems_in(plain(_section_of(text, sections[text], passage)))
+                                        if text in sections else set())
             antecedent = before if sentence_splitter.opens_on_pronoun(text) else ""
             if antecedent:
                 stems |= before_stems  # "It is a service provided by ISRG." is about what the sentence before names
@@ -115,6 +120,13 @@ def sentences_of(passages: Sequence[Passage]) -> list[Sentence]:
                 said = plain(clause)
                 out.append(Sentence(text, passage, said, stems_in(said), boilerplate=boilerplate))
     return out
+
+
+def _section_of(card: str, title: str, passage: Passage) -> str:
+    """The title of a card's section: above it in the passage, else where the passage begins on its page (the
+    last heading of its section path that is not the card's own name or role)."""
+    own = {part.strip() for part in card.split(": ", 1)}
+    return title or next((h for h in reversed(passage.headings) if h.strip() not in own), "")
 
 
 # A role someone else holds is no answer to who holds it at the subject: a qualified role ("vice president",

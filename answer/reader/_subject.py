@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from cikb.answer.entities import beginnings, imperative_on_us
+from cikb.answer.entities import beginnings, imperative_on_us, main_subject
 from cikb.core.vocabulary import match_weight
 from cikb.answer.reader._words import (
     DATE_RE, LEGAL_SUFFIXES, POSTAL_RE, SELF_NOUNS, YEAR_RE, stems_of, tokens_of,
@@ -42,20 +42,30 @@ def subject_role(q: Question, sentence: str) -> int:
         lead = _leading_name(text)
         if lead is None:
             continue
-        words = [bare(w.lower()) for w in lead]
-        if words[0] in _PRONOUN_SUBJECT or (words[0] == "the" and len(words) > 1 and words[1] in SELF_NOUNS):
-            return 2
-        named = [w for w in words if w not in ("the", "of", "and", "&")]
-        # "Arsenal Football Club" for Arsenal; not "RIBA Enterprises" for RIBA (another body).
-        if (named and any(w in q.subject_terms for w in named)
-                and _only_subject(q, named)):
+        if _is_the_subject(q, lead):
             return 2
         capitals = "".join(w[0] for w in lead if w[0].isupper()).lower()
-        if len(capitals) >= 3 and capitals in q.subject_acronyms and capitals not in named:
+        if len(capitals) >= 3 and capitals in q.subject_acronyms and capitals not in _name_words(lead):
             return 2  # "Kestrel Security Group, the firm behind Clearflow, is pleased" for KSG
+    # Where no comma ends the opening phrase, the parser finds the subject ("In 2024 we received ...", "In sum we've
+    # sent ..., in addition to ...").
+    if _opens_with_phrase(sentence) and _is_the_subject(q, _leading_name(main_subject(sentence) or "")):
+        return 2
     if _BIDS_US.match(sentence) and imperative_on_us(sentence):
         return 2  # "Visit us at ...": the page's own company, as "we" is
     return 1 if mentioned else 0
+
+
+def _is_the_subject(q: Question, lead: list[str] | None) -> bool:
+    """A leading name that is the subject: "we", "it" ..., "the company", or its own name ("Arsenal Football Club"
+    for Arsenal; not "RIBA Enterprises" for RIBA, another body)."""
+    if not lead:
+        return False
+    words = _spelt_together(q, [bare(w.lower()) for w in lead])
+    if words[0] in _PRONOUN_SUBJECT or (words[0] == "the" and len(words) > 1 and words[1] in SELF_NOUNS):
+        return True
+    named = [w for w in words if w not in ("the", "of", "and", "&")]
+    return bool(named) and any(w in q.subject_terms for w in named) and _only_subject(q, named)
 
 
 # A short label before a dash or a colon, as a list of benefits or features writes its items.
@@ -232,8 +242,19 @@ def mentions_subject(q: Question, text: str) -> bool:
     """Whether ``text`` (a sentence, a page title) names the question's subject: its distinctive words or its acronym."""
     if not q.subject_terms:
         return False
-    lowered = {bare(w.lower()) for w, _, _ in tokens_of(text)}
+    lowered = set(_spelt_together(q, [bare(w.lower()) for w, _, _ in tokens_of(text)]))
     return bool(lowered & set(q.subject_acronyms)) or _names_subject(q, lowered)
+
+
+def _spelt_together(q: Question, words: list[str]) -> list[str]:
+    """``words`` with each run of two or three that writes one of the subject's words apart ("open sats" for
+    OpenSats, "bright water" for Brightwater) as that word."""
+    terms, out, i = set(q.subject_terms), [], 0
+    while i < len(words):
+        run = next((n for n in (3, 2) if i + n <= len(words) and "".join(words[i:i + n]) in terms), 1)
+        out.append("".join(words[i:i + run]))
+        i += run
+    return out
 
 
 # A parsed subject or object that names no one by itself: it may be the question's subject ("Acme, which was

@@ -71,19 +71,45 @@ VALUE_LABEL_MAX_WORDS = 3
 _VALUE = re.compile(r"\S*\d\S*(?:\s+\S+){0,2}")  # a value of three words at most, one with a digit
 
 
+def card_sections(text: str) -> dict[str, str]:
+    """Each card that :func:`split_sentences` reads from two headings ("Jane Roe: Chair"), with the title of the
+    section it sits in: the nearest heading above the card's that is less deep ("The Board of Directors"), "" when
+    the text holds none. A card says what the role is of: the chair of that board."""
+    pieces = _sentences(text)
+    sections: dict[str, str] = {}
+    for i, (_, level) in enumerate(pieces):
+        card = _card_at(pieces, i)
+        title = next((t for t, above in reversed(pieces[:i]) if 0 < above < level), "") if card else ""
+        if card:
+            sections.setdefault(card, title)
+    return sections
+
+
+def _card_at(pieces: list[tuple[str, int]], i: int) -> str | None:
+    """The card that the heading at ``i`` and the deeper one after it make ("### Jane Roe", "#### CEO"), or None."""
+    text, level = pieces[i]
+    if level <= 0 or i + 1 >= len(pieces):
+        return None
+    nxt, deeper = pieces[i + 1]
+    # A chain of headings ("## Leadership", "### Jane Roe", "#### CEO"): the last two are the card.
+    chained = i + 2 < len(pieces) and pieces[i + 2][1] > deeper
+    if deeper > level and not chained and all(0 < len(_WORD.findall(t)) <= CARD_MAX_WORDS for t in (text, nxt)):
+        return f"{text.rstrip(' :')}: {nxt}"
+    return None
+
+
 def _with_cards(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = []
     i = 0
     while i < len(pieces):
         text, level = pieces[i]
+        card = _card_at(pieces, i)
+        if card is not None:
+            out.append((card, _CARD))
+            i += 2
+            continue
         if level > 0 and i + 1 < len(pieces):
             nxt, deeper = pieces[i + 1]
-            # A chain of headings ("## Leadership", "### Jane Roe", "#### CEO"): the last two are the card.
-            chained = i + 2 < len(pieces) and pieces[i + 2][1] > deeper
-            if deeper > level and not chained and all(0 < len(_WORD.findall(t)) <= CARD_MAX_WORDS for t in (text, nxt)):
-                out.append((f"{text.rstrip(' :')}: {nxt}", _CARD))
-                i += 2
-                continue
             # A fact box: a short heading over its value alone ("#### Founded" then "2014", "### Employees" then
             # "250+"), the next heading after it (a timeline's year is followed by what happened then).
             boxed = i + 2 == len(pieces) or pieces[i + 2][1] != 0
