@@ -78,6 +78,12 @@ CORE_CATEGORIES: tuple[Category, ...] = (
         "press", 7, "press presse newsroom news media investors investor",
         ["press releases", "press release", "press room", "press kit", "media kit", "investor relations", "in the news"],
     ),
+    # Who pays for it: a foundation's or a cooperative's sponsors, donors and members (a company's investors are
+    # press above).
+    _category(
+        "funding", 6, "donate donations donors sponsors sponsorship supporters funders funding membership",
+        ["support us", "become a member", "become member", "become a sponsor", "our sponsors", "our funders"],
+    ),
     _category(
         "legal", 5, "legal imprint impressum terms tos privacy trademarks trademark datenschutz agb",
         ["terms of service", "terms of use", "terms and conditions", "privacy policy", "legal notice", "mentions legales"],

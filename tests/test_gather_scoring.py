@@ -48,6 +48,9 @@ def u(path: str) -> str:
         ("/terms-of-service", "legal"),
         ("/privacy-policy.html", "legal"),
         ("/careers/", "careers"),
+        ("/donations/", "funding"),  # a foundation's donors and sponsorship tiers
+        ("/sponsors", "funding"),
+        ("/become-member/", "funding"),
         ("/de/ueber-uns/", "about"),  # for a crawl in German (language="de"); an English one fetches /de/ last
         ("/fr/mentions-legales", "legal"),
     ],
