@@ -79,9 +79,8 @@ def card_sections(text: str) -> dict[str, str]:
     sections: dict[str, str] = {}
     for i, (_, level) in enumerate(pieces):
         card = _card_at(pieces, i)
-        title = next((t for t, above in reversed(pieces[:i]) if 0 < above < level), "") if card else ""
         if card:
-            sections.setdefault(card, title)
+            sections.setdefault(card, next((t for t, above in reversed(pieces[:i]) if 0 < above < level), ""))
     return sections
 
 
