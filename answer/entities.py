@@ -913,7 +913,9 @@ def only_intended(sentence: str, start: int, end: int) -> bool:
         supposed = any(c.dep_ == "mark" and c.text.lower() in _SUPPOSING for c in verb.children)
         if _INTENT_VERB.match(verb.text) or aim or supposed:
             return True
-        verb = verb.head if verb.dep_ in ("xcomp", "ccomp") and verb.head.i != verb.i else None
+        # An intention's clause follows its verb ("we plan to hire"); one before it is the parse's misreading of a
+        # clause of its own ("We've been remote since 2016, so we expect nothing less").
+        verb = verb.head if verb.dep_ in ("xcomp", "ccomp") and verb.head.i < verb.i else None
     return False
 
 

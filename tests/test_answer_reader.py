@@ -2046,3 +2046,34 @@ def test_the_forms_are_asked_only_by_the_questions_they_answer(question: str, fl
 def test_a_pronoun_opening_a_sentence_is_no_customer() -> None:
     found = answer("Which companies use Brightwater Labs?", "You use your relationships across Brightwater Labs to help.")
     assert found is None or found.confidence == "low"
+
+
+@pytest.mark.parametrize(("question", "company", "kind"), [
+    ("In which country is Globex Group based?", "Globex Group", "place"),  # "Group" is part of the name asked of
+    ("Which city is the Initech Foundation headquartered in?", "Initech Foundation", "place"),
+    ("Which group funds the Globex Group?", "Globex Group", "org"),  # a body asked for, beside the name
+    ("What company owns the Initech Company?", "Initech Company", "org"),
+])
+def test_a_word_of_the_subjects_name_does_not_type_the_question(question: str, company: str, kind: str) -> None:
+    assert read_question(question, None, company).kind == kind
+
+
+def test_who_is_responsible_for_a_thing_is_who_heads_it() -> None:
+    found = answer("Who is responsible for delivery at Brightwater Labs?",
+                   "Jane Roe is Head of Delivery at Brightwater Labs.")
+    assert (found.value, found.confidence) == ("Jane Roe", "medium")
+
+
+@pytest.mark.parametrize(("question", "value"), [
+    ("How long has Brightwater Labs been remote?", "since 2016"),
+    ("Does Brightwater Labs work remotely, and for how long?", "since 2016"),
+])
+def test_how_long_a_thing_has_gone_on_is_answered_by_its_start(question: str, value: str) -> None:
+    # "so we expect nothing less" follows as a clause of its own: the start is stated, not intended.
+    found = answer(question, "We’ve been working remotely since 2016, so we expect nothing less.")
+    assert found is not None and found.value == value and found.confidence != "low"
+
+
+def test_how_long_a_thing_lasts_is_not_answered_by_its_start() -> None:
+    assert answer("How long is the Brightwater Labs sabbatical?",
+                  "Brightwater Labs has offered a sabbatical since 2016.") is None

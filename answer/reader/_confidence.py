@@ -1062,9 +1062,16 @@ def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
         if p < inside[0] and q.kind in ("person", "org"):
             words = _without_agent_descriptor(words)  # "founded by publisher John Walter": the agent is the value
         if len(words) <= 5 and all(w in _CONNECTORS or w in own or w.isdigit() or w.rstrip("s") in own
-                                   or w.removesuffix("'s").removesuffix("’s") in own for w in words):
+                                   or w.removesuffix("'s").removesuffix("’s") in own or _of_the_predicate(q, w)
+                                   for w in words):
             return True
     return False
+
+
+def _of_the_predicate(q: Question, word: str) -> bool:
+    """A word of the question's predicate, or of its relation: "Jane Roe is Head of Delivery" ties the name to
+    "delivery" through "head", a word of being responsible for it."""
+    return any(match_weight(t, {stem(word.lower())}) > 0 for t in q.terms)
 
 
 def _hangs_on_a_term(q: Question, sentence: str, span: Span) -> bool:

@@ -474,7 +474,19 @@ def _typing_words(lower: list[str], own: set[str]) -> list[str]:
     says what is asked stays ("What company owns the American Broadcasting Company?"); and without "based on",
     which names no place, nor "address" as a verb ("What did the treaty try to address?")."""
     cues = _ORG_WORDS | _PLACE_WORDS | _MONEY_WORDS | _PERSON_ROLES | _CONTACT_WORDS
-    kept = [w for w in lower if w in cues or not is_own(w, own)] or lower
+    in_name = [is_own(w, own) for w in lower]
+    # A cue word inside the name as written ("In which country is OpenHW Group based?") says nothing asked; alone it
+    # may ("What company owns ...?" of a subject called "... Company").
+    run_start = 0
+    for i in range(len(lower) + 1):
+        if i < len(lower) and in_name[i]:
+            continue
+        run = range(run_start, i)
+        if not any(lower[j] not in cues for j in run):
+            for j in run:
+                in_name[j] = lower[j] not in cues
+        run_start = i + 1
+    kept = [w for w, own_word in zip(lower, in_name) if not own_word] or lower
     return [w for i, w in enumerate(kept) if not (w == "based" and kept[i + 1:i + 2] in (["on"], ["upon"]))
             and not (w == "address" and i > 0 and kept[i - 1] in _BEFORE_A_VERB)]
 

@@ -235,7 +235,7 @@ def _spans(q: Question, sentence: str) -> list[Span]:
     if kind == "money":
         return _latest(sentence, _money_spans(sentence) or [s for s in _number_spans(q, sentence) if _has_multiplier(s.text)])
     if kind == "duration":
-        return _duration_spans(sentence)
+        return _duration_spans(sentence) + (_since_spans(sentence) if _asks_how_long_so_far(q) else [])
     if kind == "number":
         # "How much" asks for an amount of something uncounted, often written in money: "How much fraud has
         # Acme found?" -> "identified over $4 billion in fraud".
@@ -524,6 +524,21 @@ def is_duration(text: str) -> bool:
 def _duration_spans(sentence: str) -> list[Span]:
     return [Span(m.group(), m.start(), normal(m.group())) for m in _DURATION_RE.finditer(sentence)
             if not _FREQUENCY_BEFORE.search(sentence[max(0, m.start() - 8):m.start()])]
+
+
+# "since 2016", "since March 2019": how long a thing has gone on, from when it began.
+_SINCE_RE = re.compile(rf"\bsince\s+(?:(?:early|mid|late)\s+)?(?:{DATE_RE.pattern}|{YEAR_RE.pattern})")
+_SO_FAR = re.compile(r"\b(?:has|have|been|for\s+how\s+long)\b", re.IGNORECASE)
+
+
+def _asks_how_long_so_far(q: Question) -> bool:
+    """Asked how long a thing has gone on ("How long has Acme been remote?", "... and for how long?"), which a
+    start answers ("since 2016"); not how long a thing lasts ("How long is the sabbatical?")."""
+    return _SO_FAR.search(q.text) is not None
+
+
+def _since_spans(sentence: str) -> list[Span]:
+    return [Span(m.group(), m.start(), normal(m.group())) for m in _SINCE_RE.finditer(sentence)]
 
 
 def number_value(text: str) -> Decimal | None:

@@ -52,6 +52,9 @@ RELATED_STEMS = {
     "presid": ("ceo", "chief", "execut", "director", "chairman"),
     "lead": ("ceo", "chief", "execut", "director", "presid", "chairman", "head"),  # "Who leads Acme?"
     "leader": ("ceo", "chief", "execut", "director", "presid", "chairman", "head"),
+    # Who is responsible for a thing heads, leads or manages it: "Who is responsible for delivery at Acme?" is
+    # answered by "Jane Roe is Head of Delivery at Acme".
+    "respons": ("head", "lead", "leader", "manag", "manager", "director", "overse", "oversee"),
     "employ": ("peopl", "person", "team", "member"),
     "revenu": ("incom", "earn"),
     "sell": ("make", "build", "offer", "product", "provid", "produc", "manufactur", "design", "develop", "servic"),
