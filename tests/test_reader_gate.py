@@ -848,3 +848,15 @@ def test_changing_the_name_of_the_company_from_one_name_to_another_names_its_for
     other = _own_page("What was Acme's former name?", "News",
                       "Globex changed the name of the product from Widget Pro to Widget Max.", company="Acme")
     assert other.answer is None
+
+
+# --- Session 55: signals read off Masterpoint and the OpenHW Group (tuned) ---------------------------------------------
+
+
+@pytest.mark.parametrize("question", ["What kind of legal organisation is Acme Group?", "What is Acme Group's legal status?"])
+def test_a_legal_form_asked_in_other_words_is_read_from_a_hyphenated_form(question):
+    lines = ("Enforce adherence to legal guidelines to maintain the Acme Group’s non-profit legality and ethics",
+             "The Acme Group is a global, non-profit, member-driven organization based in Canada.")
+    reading = _own_page(question, "About Acme Group", *lines, company="Acme Group")
+    # The parse splits "non-profit" into three tokens; the duty of a job advert says nothing of what Acme is.
+    assert [s.text for s in reading.sentences if states_question(reading.question, s)] == [lines[1]]

@@ -354,7 +354,8 @@ def _defined_by_legal_form(q: Question, s: Sentence) -> bool:
     ("Acme is a California public benefit corporation", "a private company limited by guarantee"); "Acme works with
     corporate partners" or "the non-profit behind Acme" says nothing of the subject's form."""
     said = defining_words(s.plain, lambda phrase: _names_subject(q, phrase))
-    return any(stems_of(word.lower()) & LEGAL_FORM_STEMS for word in said)
+    phrase = re.sub(r"\s*-\s*", "-", " ".join(said))  # the parse's tokens of "non-profit": "non", "-", "profit"
+    return any(stems_of(word) & LEGAL_FORM_STEMS for word in phrase.lower().split())
 
 
 def _asked_nouns_only_described(q: Question, s: Sentence) -> bool:

@@ -120,8 +120,8 @@ _LEGAL_NOUN_NAME = re.compile(r"\b(legal|registered|official|incorporated)\s+(?:
                               re.I)
 # "What is Acme's legal entity?" asks for its name; "What kind of legal entity is Acme?" for its form.
 _LEGAL_ENTITY = re.compile(r"\blegal\s+entity\b", re.I)
-_ENTITY_FORM = re.compile(r"\b(?:kind|type|form|sort)\s+of\s+(?:\w+\s+)?legal\s+entity\b|\blegal\s+entity\s+type\b"
-                          r"|\blegal\s+(?:form|structure)\b", re.I)
+_ENTITY_FORM = re.compile(r"\b(?:kind|type|form|sort)\s+of\s+(?:\w+\s+)?legal\s+(?:entity|body|organi[sz]ation)\b"
+                          r"|\blegal\s+entity\s+type\b|\blegal\s+(?:form|structure|status)\b", re.I)
 
 # A name had before: "former (legal) name", "previously called", "used to be known as", "What was Acme called
 # before?", "What was its legal name before it was renamed?".
