@@ -204,6 +204,32 @@ def test_a_team_cards_name_and_role_come_back_as_a_heading_over_a_deeper_one() -
     assert _with_card_headings(kept, load_html(page_html(_card("Jane Roe", "Chair", bio=jane)))) == kept
 
 
+def _about_page_of_sections(support: str, *, article: bool = False) -> str:
+    bio = ("{0} is a platform engineer who has built cloud systems for many teams over the years and enjoys hiking in "
+           "the mountains near home. Outside of work {0} plays piano and reads history books.")
+    cards = "".join(f'<div class="col"><h3>Person {i}</h3><h4>Engineer</h4><p>{bio.format(f"Person {i}")}</p></div>'
+                    for i in range(6))
+    team = f'<section id="team"><h2>Our Team</h2><div class="row">{cards}</div></section>'
+    if article:
+        team = f"<article>{team}</article>"
+    return page_html("").replace("<main><article></article></main>", f"<main>{team}{support}</main>")
+
+
+def test_the_prose_of_a_main_section_trafilatura_left_out_comes_back_under_its_heading() -> None:
+    # An about page of several sections: trafilatura keeps the team and drops whom the company supports, a block of
+    # text in a <div> of its own.
+    planet = "We are proud to be a member of 1% for the Planet, a global network of businesses that give to nature."
+    support = (f'<section><h3>Who We Support</h3><div class="supportBx"><h3>1% for the Planet</h3>'
+               f'<div class="supportDesc">{planet}</div><div class="more">Read more</div></div>'
+               '<aside><p>Sign up to our newsletter for monthly updates on all of our open source work.</p></aside>'
+               "</section>")
+    content = document(_about_page_of_sections(support)).content
+    assert f"## 1% for the Planet\n\n{planet}" in content and content.count("1% for the Planet, a global") == 1
+    assert "Read more" not in content and "newsletter" not in content  # no sentence; the page's frame
+    # A page with an article: that is its main text, and the rest of <main> is not brought back.
+    assert planet not in document(_about_page_of_sections(support, article=True)).content
+
+
 def test_a_page_whose_dates_trip_the_metadata_step_keeps_its_text_and_title() -> None:
     # htmldate reads a term of office's "2021-02-22 - 2022-03-31" as a time with an offset of 2022 hours and raises;
     # trafilatura then dropped the whole page.
