@@ -2077,3 +2077,22 @@ def test_how_long_a_thing_has_gone_on_is_answered_by_its_start(question: str, va
 def test_how_long_a_thing_lasts_is_not_answered_by_its_start() -> None:
     assert answer("How long is the Brightwater Labs sabbatical?",
                   "Brightwater Labs has offered a sabbatical since 2016.") is None
+
+
+def test_what_the_company_created_is_not_who_founded_it() -> None:
+    # "created" is a word of founding's relation: its object is what was founded, not a founder.
+    found = answer("Who founded Brightwater Labs?",
+                   "At Brightwater Labs we created Community Work Orders to let companies sponsor the features they need.")
+    assert found is None or found.confidence == "low"
+    found = answer("Who founded Brightwater Labs?", "Brightwater Labs was created in 2016 by Jane Roe, a chemist.")
+    assert found is not None and found.value == "Jane Roe" and found.confidence != "low"
+
+
+def test_asked_how_a_thing_is_done_a_line_without_its_verb_is_no_answer() -> None:
+    question = "How was Jane Roe's 300k USD pledge to Brightwater Labs to be paid out?"
+    heading = "300k USD Donation to Brightwater Labs Pledged by Jane Roe: October 01, 2024"
+    reading = read(read_question(question, None, "Brightwater Labs"), [Passage(heading, 1, 1)])
+    assert not [s for s in reading.sentences if states_question(reading.question, s)]
+    stated = "Jane Roe's pledge to Brightwater Labs is paid out in two 150k USD payments, one each year."
+    reading = read(read_question(question, None, "Brightwater Labs"), [Passage(heading, 1, 1), Passage(stated, 2, 2)])
+    assert [s.text for s in reading.sentences if states_question(reading.question, s)] == [stated]

@@ -19,7 +19,7 @@ from cikb.answer.entities import (
     stranded_preposition, told_in_the_past, vetoed, word_classes,
 )
 from cikb.core.identity import name_keys
-from cikb.core.vocabulary import LEGAL_FORM_STEMS, RELATED_WEIGHT, match_weight
+from cikb.core.vocabulary import LEGAL_FORM_STEMS, RELATED_WEIGHT, match_weight, relation
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
 from cikb.answer.reader._question import Question, asks_present, term_word
 from cikb.answer.reader._subject import (
@@ -215,7 +215,9 @@ def _doing_what_is_asked(q: Question, sentence: str, found: list[Span]) -> list[
     if asked is None:
         return found
     verb, party = asked
-    wanted = {t for t in stems_of(verb) if len(t) > 2}  # the verb's own stem, not the "co" of "co-founded"
+    # The verb's own stem, not the "co" of "co-founded", or a word of its relation: "we created Community Work
+    # Orders" makes them no founders of ours.
+    wanted = {w for t in stems_of(verb) if len(t) > 2 for w in relation(t)}
     where = party_extents(sentence, lambda word: bool(stems_of(word) & wanted), party)
     if where is None:
         return found
@@ -337,6 +339,8 @@ def states_question(q: Question, s: Sentence) -> bool:
                 and _related_words_are_the_subjects(q, s))
     if not _holds_asked_verb(q, stems):
         return False  # "What does Globex use Acme for?": a sentence on Globex that says nothing of using Acme
+    if not _holds_the_verbs_asked_how(q, stems):
+        return False  # "How was the pledge to be paid out?": "Donation Pledged by Jane Roe: October 1" says no how
     if stranded_preposition(q.text) is not None and not spans(q, s.plain):
         return False  # nor one on using Acme that says nothing of what for ("Globex is now using Acme")
     done = _done_by_the_subject(q)
@@ -656,6 +660,15 @@ def _holds_asked_verb(q: Question, stems: set[str]) -> bool:
         return True
     terms = [t for t in stems_of(asked[0]) if t in q.terms]
     return not terms or any(match_weight(t, stems) > 0 for t in terms)
+
+
+def _holds_the_verbs_asked_how(q: Question, stems: set[str]) -> bool:
+    """Asked how something is done, the sentence holds the question's verbs that are key terms (or words of their
+    relation), as the trained tagger reads them: the manner of paying is said where paying is."""
+    if not q.text.lower().startswith("how "):
+        return True
+    verbs = {stem(word.lower()) for word, kind in word_classes(q.text) if kind == "verb"} & set(q.terms)
+    return all(match_weight(t, stems) > 0 for t in verbs)
 
 
 def _holds_asked_noun(q: Question, s: Sentence) -> bool:
