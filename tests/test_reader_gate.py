@@ -860,3 +860,11 @@ def test_a_legal_form_asked_in_other_words_is_read_from_a_hyphenated_form(questi
     reading = _own_page(question, "About Acme Group", *lines, company="Acme Group")
     # The parse splits "non-profit" into three tokens; the duty of a job advert says nothing of what Acme is.
     assert [s.text for s in reading.sentences if states_question(reading.question, s)] == [lines[1]]
+
+
+def test_a_board_list_of_names_with_their_roles_in_brackets_answers_who_holds_a_role():
+    board = "# Board members\n\n- Dan Lee (President)\n- Ann Roe (Secretary)\n- Jo Park (Treasurer)"
+    reading = _own_page("Who is the president of Acme Group?", "Acme Group", board, company="Acme Group")
+    assert reading.answer is not None and reading.answer.value == "Dan Lee"
+    reading = _own_page("Who is the treasurer of Acme Group?", "Acme Group", board, company="Acme Group")
+    assert reading.answer is not None and reading.answer.value == "Jo Park"

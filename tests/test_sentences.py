@@ -83,6 +83,9 @@ def test_a_short_heading_over_a_value_alone_is_a_label_line_and_a_coded_line_is_
     assert split_sentences("EIN 12-3456789\n\nPage 2", min_words=4) == ["EIN 12-3456789"]
     # So does a team list's name, a dash and a role.
     assert split_sentences("- Dan Lee — President\n- Read more", min_words=4) == ["Dan Lee — President"]
+    # And a name with its role in brackets; a bracket after one word, or a line that goes on, is none.
+    team = "# Board members\n\n- Dan Lee (President)\n- Ann Roe (Treasurer)\n- Downloads (PDF)\n- Read (more) here"
+    assert split_sentences(team, min_words=4) == ["Dan Lee (President)", "Ann Roe (Treasurer)"]
 
 
 def test_a_card_is_given_the_title_of_the_section_it_sits_in() -> None:

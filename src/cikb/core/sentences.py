@@ -29,6 +29,8 @@ _MARKDOWN_MARKS = re.compile(r"(?<!\\)(\*\*|__|\*|`)")
 _MARKDOWN_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!~|>])")
 _LABEL = re.compile(r"^\s*[*_]*[A-Z][\w \-]{0,30}[*_]*:\s")  # "Employees: about 420", "E-mail: ..."
 _DASHED_LABEL = re.compile(r"^\s*[A-Z][\w .’'-]{0,40}?\s[—–]\s")  # a team list's "Jane Roe — President"
+# A team list's "Jane Roe (President)": a name of up to four capitalised words, its role in brackets closing the line.
+_BRACKETED_LABEL = re.compile(r"^\s*[A-Z][\w.’'-]*(?:\s+[A-Z][\w.’'-]*){1,3}\s+\([A-Za-z][\w .,&’'/-]{0,40}\)\s*$")
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _INLINE_HEADING = re.compile(r"(?:^|\s)#{1,6}\s+")
 _HEADING = re.compile(r"^\s*#{1,6}\s+")
@@ -175,10 +177,11 @@ def _with_blocks(pieces: list[tuple[str, int]], accepts: Callable[[str], bool]) 
 
 
 def _is_label_line(sentence: str) -> bool:
-    """A label and a value after it: "Tel.: +1 555 0100", "Jane Roe — President", or a code after a label of a word
-    or two with no colon ("EIN 12-3456789", "Company number 01234567"); not a lone "Note:"."""
+    """A label and a value after it: "Tel.: +1 555 0100", "Jane Roe — President", "Jane Roe (President)", or a code
+    after a label of a word or two with no colon ("EIN 12-3456789", "Company number 01234567"); not a lone "Note:"."""
     label = _LABEL.match(sentence) or _DASHED_LABEL.match(sentence)
-    return (bool(label) and _has_words(sentence[label.end():], 1)) or is_code_line(sentence)
+    return ((bool(label) and _has_words(sentence[label.end():], 1)) or is_code_line(sentence)
+            or bool(_BRACKETED_LABEL.match(sentence)))
 
 
 def is_code_line(sentence: str) -> bool:
