@@ -1194,6 +1194,14 @@ def _name(token) -> str:  # noqa: ANN001 - a spaCy Token
 
 
 @lru_cache(maxsize=1024)
+def in_capacity(sentence: str, start: int) -> bool:
+    """The name at ``start`` follows an "as" that the trained parser hangs on a verb: the capacity someone acts in
+    ("volunteered as Accounting Clerk", "served as Chief Executive"), not a person; "such classics as David Lean's
+    Great Expectations" lists examples of a noun."""
+    before = [t for t in _parsed(sentence) if t.idx < start]
+    return bool(before) and before[-1].lower_ == "as" and before[-1].head.tag_.startswith("VB")
+
+
 def _parsed(sentence: str):  # noqa: ANN202 - a spaCy Doc
     return _nlp()(sentence, disable=["ner"])
 

@@ -868,3 +868,14 @@ def test_a_board_list_of_names_with_their_roles_in_brackets_answers_who_holds_a_
     assert reading.answer is not None and reading.answer.value == "Dan Lee"
     reading = _own_page("Who is the treasurer of Acme Group?", "Acme Group", board, company="Acme Group")
     assert reading.answer is not None and reading.answer.value == "Jo Park"
+
+
+def test_a_capacity_after_as_is_no_person_though_the_recogniser_reads_one():
+    duties = ("In 2024, I also volunteered my time as President of Acme Group, volunteered as Accounting Clerk, and "
+              "volunteered as Development Director.")
+    board = "# Board members\n\n- Dan Lee (President)\n- Ann Roe (Secretary)"
+    reading = _own_page("Who is the president of Acme Group?", "Acme Group", duties, board, company="Acme Group")
+    assert reading.answer is not None and reading.answer.value == "Dan Lee"
+    listed = _own_page("Who founded Acme Group?", "Acme Group", "Acme Group was founded by engineers such as Jo Park.",
+                       company="Acme Group")
+    assert (listed.answer or listed.unsure).value == "Jo Park"  # "such as" lists people

@@ -175,3 +175,11 @@ def test_a_german_street_names_abbreviation_ends_no_sentence():
         "Acme e.V. Pasteurstr. 34 10407 Berlin E-Mail: info@acme.example"]
     assert split_sentences("Acme GmbH, Hauptstr. 5, 10115 Berlin. We moved in 2020.") == [
         "Acme GmbH, Hauptstr. 5, 10115 Berlin.", "We moved in 2020."]
+
+
+def test_a_tables_cells_of_prose_are_read_as_sentences() -> None:
+    table = ("## 2024 Expenditures\n\n| Expense | Cost | Description |\n|---|---|---|\n"
+             "| Employees | $154,263 | Acme has one employee, its lead engineer. She also chairs the board. |\n"
+             "| CI | $14,986 | Servers |\n\n| Period | Runway |\n|---|---|\n| Past Month | 2 months |")
+    # Header rows and short cells say nothing alone: "Past Month: 2 months" would be a label the table does not give.
+    assert split_sentences(table, min_words=4) == ["Acme has one employee, its lead engineer.", "She also chairs the board."]

@@ -16,7 +16,7 @@ from cikb.answer.entities import (
     counted_group, counted_in_question, counted_noun, defines, defining_words, governing_parties, in_the_predicate,
     kind_of_counted, modifies_a_noun, names_a_person, nominal_words, only_beside_the_main_clause, only_intended,
     party_extents, predicate_subjects, person_noun, said_of_the_past, said_of_the_reader, stated_as_own,
-    stranded_preposition, told_in_the_past, vetoed, word_classes,
+    stranded_preposition, told_in_the_past, vetoed, word_classes, in_capacity,
 )
 from cikb.core.identity import name_keys
 from cikb.core.vocabulary import LEGAL_FORM_STEMS, RELATED_WEIGHT, match_weight, relation
@@ -138,6 +138,9 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
             confirmed += yearless_dates(s.plain, confirmed)
         if q.kind in ("person", "org"):
             confirmed = _doing_what_is_asked(q, s.plain, confirmed)
+        if q.kind == "person":  # "volunteered as Accounting Clerk": a capacity, whatever the recogniser reads
+            confirmed = [span for span in confirmed
+                         if not (s.plain[:span.start].rstrip().lower().endswith(" as") and in_capacity(s.plain, span.start))]
             confirmed = [span for span in confirmed
                          if not modifies_a_noun(s.plain, span.start, span.start + len(span.text))]
         if q.kind == "number":

@@ -2,8 +2,8 @@
 
 Every stage that reads sentences uses it: retrieval's sentence rerank (chunk text), the
 answer reader (chunk text), and the citation check (an LLM's answer). Markdown is read as
-prose: tables, rules and code fences are skipped, headings are kept only when asked for,
-links and emphasis marks are undone, the lines of a paragraph are joined, and list items
+prose: a table's cells of prose are read as sentences, rules and code fences are skipped, headings are kept
+only when asked for, links and emphasis marks are undone, the lines of a paragraph are joined, and list items
 and "Label: value" lines stand alone.
 """
 
@@ -202,16 +202,37 @@ def _sentences(text: str, lines: bool = False) -> list[tuple[str, int]]:
     sentences: list[tuple[str, int]] = []
     for block in re.split(r"\n\s*\n", text):
         kept: list[str] = []
-        for line in (line for line in block.splitlines() if line.strip()):
-            if _HEADING.match(line):
+        rows = [line for line in block.splitlines() if line.strip()]
+        for i, line in enumerate(rows):
+            if _HEADING.match(line) or _is_table_row(line):
                 sentences.extend((s, 0) for s in _split_prose(_plain(_pieces(kept, lines))))
                 kept = []
+            if _HEADING.match(line):
                 level = len(line.strip()) - len(line.strip().lstrip("#"))
                 sentences.append((_plain([_HEADING.sub("", line)])[0].strip(), level))
+            elif _is_table_row(line):
+                header = i + 1 < len(rows) and bool(_TABLE_RULE.match(rows[i + 1]))
+                sentences.extend((s, 0) for s in ([] if header else _table_sentences(line)))
             elif not _is_markup_line(line):
                 kept.append(line)
         sentences.extend((s, 0) for s in _split_prose(_plain(_pieces(kept, lines))))
     return sentences
+
+
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+PROSE_CELL_WORDS = 4  # a cell of this many words may say something; "$60/hour" alone says of what only in its row
+
+
+def _is_table_row(line: str) -> bool:
+    return line.strip().startswith("|") and not _TABLE_RULE.match(line)
+
+
+def _table_sentences(row: str) -> list[str]:
+    """A table row's cells of prose, as sentences ("| Employees | $154,263 | ZSF has one employee ... |"). A short
+    cell says nothing alone: "| Past Month | 2 months |" is a label line only to a reader of the table's header,
+    which says what the months count (measured: read as "Past Month: 2 months", such rows gave wrong answers)."""
+    cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
+    return [s for cell in cells if _has_words(cell, PROSE_CELL_WORDS) for s in _split_prose(_plain([cell]))]
 
 
 def _plain(pieces: list[str]) -> list[str]:
