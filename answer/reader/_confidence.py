@@ -139,8 +139,8 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
         if q.kind in ("person", "org"):
             confirmed = _doing_what_is_asked(q, s.plain, confirmed)
         if q.kind == "person":  # "volunteered as Accounting Clerk": a capacity, whatever the recogniser reads
-            confirmed = [span for span in confirmed
-                         if not (s.plain[:span.start].rstrip().lower().endswith(" as") and in_capacity(s.plain, span.start))]
+            confirmed = [span for span in confirmed if not (s.plain[:span.start].rstrip().lower().endswith(" as")
+                                                            and in_capacity(s.plain, span.start))]
             confirmed = [span for span in confirmed
                          if not modifies_a_noun(s.plain, span.start, span.start + len(span.text))]
         if q.kind == "number":

@@ -30,7 +30,8 @@ _MARKDOWN_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!~|>])")
 _LABEL = re.compile(r"^\s*[*_]*[A-Z][\w \-]{0,30}[*_]*:\s")  # "Employees: about 420", "E-mail: ..."
 _DASHED_LABEL = re.compile(r"^\s*[A-Z][\w .’'-]{0,40}?\s[—–]\s")  # a team list's "Jane Roe — President"
 # A team list's "Jane Roe (President)": a name of up to four capitalised words, its role in brackets closing the line.
-_BRACKETED_LABEL = re.compile(r"^\s*[A-Z][\w.’'-]*(?:\s+[A-Z][\w.’'-]*){1,3}\s+\([A-Za-z][\w .,&’'/-]{0,40}\)\s*$")
+_BRACKETED_LABEL = re.compile(r"^\s*[A-Z][\w.’'-]*(?:\s+[A-Z][\w.’'-]*){1,3}"
+                             r"\s+\([A-Za-z][\w .,&’'/-]{0,40}\)\s*$")
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _INLINE_HEADING = re.compile(r"(?:^|\s)#{1,6}\s+")
 _HEADING = re.compile(r"^\s*#{1,6}\s+")
