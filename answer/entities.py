@@ -1202,7 +1202,9 @@ def in_capacity(sentence: str, start: int) -> bool:
     return bool(before) and before[-1].lower_ == "as" and before[-1].head.tag_.startswith("VB")
 
 
+@lru_cache(maxsize=1024)
 def _parsed(sentence: str):  # noqa: ANN202 - a spaCy Doc
+    # Cached: one read asks of a sentence, and of the question, a dozen times who does what; callers only read it.
     return _nlp()(sentence, disable=["ner"])
 
 

@@ -3,11 +3,12 @@ on sentences written for these tests; and ask and enrich giving the same answer 
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import date
 
 import pytest
 from answer_helpers import retrieval, scored_chunk
-from cikb.answer import ABSTENTION, Answerer
+from cikb.answer import ABSTENTION, Answerer, entities
 from cikb.answer.entities import Relation, asked_relation
 from cikb.answer.reader import (
     Passage, normal_date, number_value, read, read_asked, read_question, spans, split_sentences, states_question,
@@ -2096,3 +2097,27 @@ def test_asked_how_a_thing_is_done_a_line_without_its_verb_is_no_answer() -> Non
     stated = "Jane Roe's pledge to Brightwater Labs is paid out in two 150k USD payments, one each year."
     reading = read(read_question(question, None, "Brightwater Labs"), [Passage(heading, 1, 1), Passage(stated, 2, 2)])
     assert [s.text for s in reading.sentences if states_question(reading.question, s)] == [stated]
+
+
+def test_a_read_parses_each_text_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A read asks of one sentence, and of the question, a dozen things (who did it, of what kind, what its value
+    # hangs on); each trained-model pass costs milliseconds, so a second pass over the same text is waste that CI's
+    # SQuAD floors time out on.
+    passes: Counter[tuple[str, tuple[str, ...]]] = Counter()
+    model = entities._nlp()
+
+    def counting(text: str, disable: list[str]):  # noqa: ANN202 - a spaCy Doc
+        passes[text, tuple(disable)] += 1
+        return model(text, disable=disable)
+
+    monkeypatch.setattr(entities, "_nlp", lambda: counting)
+    entities._parsed.cache_clear()
+    entities.entities.cache_clear()
+    try:
+        found = answer("Who founded Brightwater Labs?", "Brightwater Labs was created in 2016 by Jane Roe, a chemist.",
+                       "Brightwater Labs makes water filters for farms.")
+    finally:
+        entities._parsed.cache_clear()
+        entities.entities.cache_clear()
+    assert found is not None and found.value == "Jane Roe"
+    assert passes and max(passes.values()) == 1, passes.most_common(3)
