@@ -52,6 +52,9 @@ EVERY = 4  # every fourth question
 pytestmark = pytest.mark.slow
 
 
+# 26 gathers and 1,100 questions through the whole retriever: about 260 s on two busy cores, close to the
+# suite's 300 s hang guard; the parse count it depends on is checked in tests/test_answer_reader.py.
+@pytest.mark.timeout(600)
 def test_hybrid_retrieval_stays_above_the_floor_on_the_squad_articles(corpora: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     bench = load_bench("retrieval")
     articles = json.loads((corpora / "squad" / "companies.json").read_text(encoding="utf-8"))
