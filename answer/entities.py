@@ -1197,9 +1197,10 @@ def _name(token) -> str:  # noqa: ANN001 - a spaCy Token
 def in_capacity(sentence: str, start: int) -> bool:
     """The name at ``start`` follows an "as" that the trained parser hangs on a verb: the capacity someone acts in
     ("volunteered as Accounting Clerk", "served as Chief Executive"), not a person; "such classics as David Lean's
-    Great Expectations" lists examples of a noun."""
+    Great Expectations" lists examples of a noun; "As Jane Roe puts it" opens a clause ("as" its marker)."""
     before = [t for t in _parsed(sentence) if t.idx < start]
-    return bool(before) and before[-1].lower_ == "as" and before[-1].head.tag_.startswith("VB")
+    return (bool(before) and before[-1].lower_ == "as" and before[-1].dep_ == "prep"
+            and before[-1].head.tag_.startswith("VB"))
 
 
 @lru_cache(maxsize=1024)
