@@ -2121,3 +2121,27 @@ def test_a_read_parses_each_text_once(monkeypatch: pytest.MonkeyPatch) -> None:
         entities.entities.cache_clear()
     assert found is not None and found.value == "Jane Roe"
     assert passes and max(passes.values()) == 1, passes.most_common(3)
+
+
+def test_an_officer_or_identifier_asked_by_its_acronym_is_asked_of_the_subject() -> None:
+    # "COO" is a capital word, but it names the office, not another company: "the company" is still the subject.
+    stated = "Person: Ben Eckerson, COO, works for Brightwater Labs"
+    for question in ("Who is the company's chief operating officer?", "Who is the company's COO?"):
+        found = answer(question, stated)
+        assert found is not None and found.value == "Ben Eckerson" and found.confidence != "low", question
+    assert read_question("What is the company's EIN?", None, "Brightwater Labs").terms == ("ein",)
+
+
+def test_sponsorship_is_money_and_yearly_is_annual() -> None:
+    stated = "Brightwater Labs enjoys $1M in annual sponsorship from Kestrel Water Inc. and support from 25 sponsors."
+    assert kind_of("How much sponsorship does Kestrel Water give Brightwater Labs?") == "money"
+    found = answer("How much yearly sponsorship does Kestrel Water give Brightwater Labs?", stated)
+    assert found is not None and found.value == "$1M" and found.confidence != "low"
+
+
+
+def test_a_name_after_an_as_that_opens_a_clause_is_no_capacity() -> None:
+    # "volunteered as Accounting Clerk" names a capacity; "As Jane Roe ... puts it" names who says it.
+    found = answer("Who chairs Brightwater Labs?",
+                   "The event aims, as Jane Roe, chair of Brightwater Labs, puts it, to grow the open-source community.")
+    assert found is not None and found.value == "Jane Roe"

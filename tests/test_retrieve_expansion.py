@@ -52,3 +52,9 @@ def test_the_vocabulary_matches_a_relation_fully_and_a_related_word_by_half() ->
     assert match_weight("found", {"incorpor"}) == match_weight("incorpor", {"found"}) == RELATED_WEIGHT
     assert match_weight("found", {"anvil"}) == 0.0
     assert relation("anvil") == frozenset({"anvil"}) and expansions("anvil") == frozenset()
+
+
+def test_everyday_synonyms_join_the_query() -> None:
+    # A contact page's structured facts say "Telephone: (919) 432-4660"; a sponsor page "$1M in annual sponsorship".
+    assert "telephon" in _weights("What phone number can I call to reach them?", 0.5)[1]
+    assert "annual" in _weights("How much yearly sponsorship does Acme get?", 0.5)[1]

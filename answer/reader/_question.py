@@ -87,7 +87,7 @@ class Question:
 _MONEY_WORDS = frozenset(
     "revenue revenues turnover sales price prices cost costs funding fund raise raised valuation valued worth income "
     "profit profits budget salary capital spend spent pay paid fee fees donation donations donated grant grants gift "
-    "gifts dollars".split()
+    "gifts dollars sponsorship sponsorships".split()
 )
 _ORG_WORDS = frozenset("organisation organization organisations organizations company companies institution "
                        "agency firm group body society foundation government unit units subsidiary subsidiaries "
@@ -187,7 +187,9 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     own |= _without_possessive(own)  # "Let's Encrypt" is named "Let’s Encrypt" and "Let"
     own |= _aliases(question, own)
     referring = _refers_to_subject(lower)
-    names_another = any(w[:1].isupper() for w in words[1:] if w != "I")
+    # A capital names something else, but an officer's or an identifier's acronym does not ("Who is the company's
+    # COO?", "What is the company's EIN?").
+    names_another = any(w[:1].isupper() for w in words[1:] if w != "I" and w.lower() not in _KNOWN_ACRONYMS)
     thing = ""
     if company and referring and not names_another:
         own |= referring  # "the company's legal name", "its address": the subject, named another way
@@ -275,6 +277,7 @@ def _officer_asked(question: str) -> str:
                  if (w in _OFFICER_ROLES and w not in ("chief", "executive")) or w in _FOUNDER_WORDS), "")
 
 
+_KNOWN_ACRONYMS = frozenset(CHIEF_TITLES.values()) | {w for names in IDENTIFIER_NAMES for n in names for w in n.split()}
 _CHIEF_TITLES = ({f"chief {word}": acronym for word, acronym in CHIEF_TITLES.items()}
                  | {"managing director": "managing director"})
 _FOUNDER_WORDS = frozenset("founder cofounder co-founder".split())

@@ -33,6 +33,8 @@ EQUIVALENT_STEMS = (
     frozenset({"fund", "rais", "financ"}),  # "How much funding has it raised?": "raised $20M", "$20M in funding"
     frozenset({"ceo", "chief"}),
     frozenset({"cost", "price"}),  # "How much does Acme Pro cost?": "$300/month is the starting price"
+    frozenset({"phone", "telephon"}),  # "What is its phone number?": "Telephone: (919) 432-4660"
+    frozenset({"year", "annual", "annum"}),  # "yearly sponsorship": "$1M in annual sponsorship", "per annum"
 )
 LEGAL_FORM_STEMS = frozenset({"corpor", "incorpor", "llc", "inc", "ltd", "limit", "plc", "gmbh", "partnership",
                               "cooper", "nonprofit", "non-profit", "not-for-profit", "foundat", "chariti"})
