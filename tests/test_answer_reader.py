@@ -2145,3 +2145,12 @@ def test_a_name_after_an_as_that_opens_a_clause_is_no_capacity() -> None:
     found = answer("Who chairs Brightwater Labs?",
                    "The event aims, as Jane Roe, chair of Brightwater Labs, puts it, to grow the open-source community.")
     assert found is not None and found.value == "Jane Roe"
+
+
+def test_a_relative_clause_on_what_the_subject_is_is_about_the_subject() -> None:
+    # "that was founded" describes the noun before it; when that noun is what the company is, it describes the company.
+    found = answer("When was Brightwater Labs founded?",
+                   "Brightwater Labs is a 501(c)(6) that was founded in March of 2021 to own and manage the project.")
+    assert found is not None and found.value == "March of 2021" and found.confidence != "low"
+    found = answer("When was Brightwater Labs founded?", "Brightwater Labs bought Globex, a firm that was founded in 1950.")
+    assert found is None or found.confidence == "low"

@@ -99,6 +99,9 @@ _BRACKETED_IDENTIFIER = re.compile(rf"\s*\(((?i:{IDENTIFIER_NAME})(?:\s*(?i:numb
 _PARENTHESIS = re.compile(r"(?:\s+|^)\((?![\d\s]+\))[^()]*\)")
 # ", which was originally founded in 1888" describes the noun before it, not the sentence's subject.
 _RELATIVE_CLAUSE = re.compile(r",\s+(?:which|who|whose)\b[^,;.]*|\s+(?:that|which|who)\s+(?:had |has |have )?(?:been|was|were)\b[^,;.]*")
+# Unless the noun is what the sentence says its subject is: "Acme is a nonprofit that was founded in 2021" says when
+# Acme was founded (the sentence opens on its subject, then "is a" and a noun of at most four words).
+_CLASSIFIED = re.compile(r"^[^,;:]*?\b(?:is|was|are|were)\s+(?:a|an)\s+(?:\S+\s+){0,3}\S+$")
 # ", created by Victor Lardent at Monotype" and ", headquartered in San Jose" describe the noun before them,
 # unless that noun is the subject ("The University, founded in 1890, is ...").
 _REDUCED_RELATIVE = re.compile(r",\s+(?:created|founded|established|formed|built|designed|developed|launched|started|owned|"
@@ -164,7 +167,7 @@ def plain(sentence: str) -> str:
     text = _BRACKETED_IDENTIFIER.sub(r", \1,", text)
     text = short_titles(text)
     text = _PARENTHESIS.sub("", text)
-    text = _RELATIVE_CLAUSE.sub("", text)
+    text = _RELATIVE_CLAUSE.sub(lambda m: m.group() if _CLASSIFIED.search(text[:m.start()]) else "", text)
     text = _REDUCED_RELATIVE.sub(lambda m: m.group() if _names_only(text[:m.start()]) else "", text)
     for pattern, replacement in _NOT_FOUNDING:
         text = pattern.sub(replacement, text)
