@@ -170,6 +170,21 @@ def test_an_address_block_broken_into_lines_is_read_as_one_line_with_the_name_fi
     assert split_sentences(markdown)[0] == "Acme AB Södra Bulltoftavägen 46"
 
 
+def test_a_whole_address_line_joins_the_block_around_it() -> None:
+    # A footer lists the company, its address on one line, and its e-mail: one block, though the address is long.
+    def postal(text: str) -> bool:
+        return "FL 33929" in text
+
+    footer = ("## Site footer\n\n- Acme Foundation\n- 20791 Three Oaks Pkwy, #980, Estero, FL 33929\n"
+              "- hello@acme.example\n- Acme Foundation is a registered 501(c)(6) organization under US law.")
+    assert split_sentences(footer, blocks=postal) == [
+        "Acme Foundation, 20791 Three Oaks Pkwy, #980, Estero, FL 33929, hello@acme.example",
+        "Acme Foundation is a registered 501(c)(6) organization under US law."]
+    # A sentence that gives the address ends with its full stop: it stays a sentence of its own.
+    said = "- Acme Foundation\n- Write to us at 20791 Three Oaks Pkwy, #980, Estero, FL 33929.\n- hello@acme.example"
+    assert "Write to us at 20791 Three Oaks Pkwy, #980, Estero, FL 33929." in split_sentences(said, blocks=postal)
+
+
 def test_a_german_street_names_abbreviation_ends_no_sentence():
     assert split_sentences("Acme e.V. Pasteurstr. 34 10407 Berlin E-Mail: info@acme.example") == [
         "Acme e.V. Pasteurstr. 34 10407 Berlin E-Mail: info@acme.example"]

@@ -162,11 +162,14 @@ BLOCK_MAX_WORDS = 5  # a line of an address block: a name, a street, a town; not
 
 def _with_blocks(pieces: list[tuple[str, int]], accepts: Callable[[str], bool]) -> list[tuple[str, int]]:
     """Each run of two or more short lines (no heading, no "Label: value" line) joined by commas where ``accepts``
-    takes the joined run, else left as it was."""
+    takes the joined run, else left as it was. A line that ``accepts`` alone and ends no sentence is short enough: a
+    footer's "20791 Three Oaks Pkwy, #980, Estero, FL 33929" between the company's name and its e-mail address."""
     out: list[tuple[str, int]] = []
     run: list[str] = []
     for text, level in [*pieces, ("", 1)]:  # a heading ends a run; so does the end
-        if not level and _has_words(text, 1) and not _has_words(text, BLOCK_MAX_WORDS + 1) and not _LABEL.match(text):
+        short = not _has_words(text, BLOCK_MAX_WORDS + 1) or (not text.rstrip().endswith((".", "!", "?"))
+                                                             and accepts(text))
+        if not level and _has_words(text, 1) and short and not _LABEL.match(text):
             run.append(text)
             continue
         joined = ", ".join(line.rstrip(" ,") for line in run)
