@@ -1193,7 +1193,6 @@ def _name(token) -> str:  # noqa: ANN001 - a spaCy Token
     return " ".join(w.text for w in words)
 
 
-@lru_cache(maxsize=1024)
 def in_capacity(sentence: str, start: int) -> bool:
     """The name at ``start`` follows an "as" that the trained parser hangs on a verb: the capacity someone acts in
     ("volunteered as Accounting Clerk", "served as Chief Executive"), not a person; "such classics as David Lean's

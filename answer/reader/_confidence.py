@@ -9,7 +9,6 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
 from typing import Literal
 
 from cikb.answer.entities import (
@@ -671,14 +670,8 @@ def _holds_the_verbs_asked_how(q: Question, stems: set[str]) -> bool:
     relation), as the trained tagger reads them: the manner of paying is said where paying is."""
     if not q.text.lower().startswith("how "):
         return True
-    verbs = _verb_stems(q.text) & set(q.terms)
+    verbs = {stem(word.lower()) for word, kind in word_classes(q.text) if kind == "verb"} & set(q.terms)
     return all(match_weight(t, stems) > 0 for t in verbs)
-
-
-@cache
-def _verb_stems(question: str) -> frozenset[str]:
-    """The stems of a question's verbs, as the trained tagger reads them: parsed once per question, not per sentence."""
-    return frozenset(stem(word.lower()) for word, kind in word_classes(question) if kind == "verb")
 
 
 def _holds_asked_noun(q: Question, s: Sentence) -> bool:
