@@ -167,9 +167,7 @@ def _with_blocks(pieces: list[tuple[str, int]], accepts: Callable[[str], bool]) 
     out: list[tuple[str, int]] = []
     run: list[str] = []
     for text, level in [*pieces, ("", 1)]:  # a heading ends a run; so does the end
-        short = not _has_words(text, BLOCK_MAX_WORDS + 1) or (not text.rstrip().endswith((".", "!", "?"))
-                                                             and accepts(text))
-        if not level and _has_words(text, 1) and short and not _LABEL.match(text):
+        if not level and _has_words(text, 1) and not _LABEL.match(text) and _block_line(text, accepts):
             run.append(text)
             continue
         joined = ", ".join(line.rstrip(" ,") for line in run)
@@ -178,6 +176,10 @@ def _with_blocks(pieces: list[tuple[str, int]], accepts: Callable[[str], bool]) 
         if text:
             out.append((text, level))
     return out
+
+
+def _block_line(text: str, accepts: Callable[[str], bool]) -> bool:
+    return not _has_words(text, BLOCK_MAX_WORDS + 1) or (not text.rstrip().endswith((".", "!", "?")) and accepts(text))
 
 
 def _is_label_line(sentence: str) -> bool:
