@@ -212,20 +212,58 @@ def _with_main_prose(markdown: str, tree: HtmlElement) -> str:
 
 
 def _with_contact_links(markdown: str, tree: HtmlElement) -> str:
-    """``markdown`` with the main content's e-mail addresses and phone numbers that it lost, each at the end of the
-    paragraph that introduces its link in the same section ("For general information, please email us:
-    contact@acme.example"): trafilatura drops a block that holds nothing but a link, and the contact with it."""
+    """``markdown`` with the main content's e-mail addresses and phone numbers that it lost, each after the
+    paragraph that introduces its link in the same section: at the end of its line ("For general information,
+    please email us: contact@acme.example"), or as a paragraph of their own after one written over several lines
+    (an address whose lines the Markdown keeps apart). trafilatura drops a block that holds nothing but links, and
+    the contacts with it."""
     lines = markdown.split("\n")
+    inline: dict[int, list[str]] = {}
+    below: dict[int, list[str]] = {}
     for link in tree.xpath(_CONTACT_LINKS):
         scheme, _, target = (link.get("href") or "").partition(":")
-        contact = unquote(target.split("?")[0]).strip()
-        if not contact or link.xpath(_PAGE_FRAME) or _holds_contact("\n".join(lines), scheme.lower(), contact):
+        contact = _as_written(link, scheme.lower(), unquote(target.split("?")[0]).strip())
+        added = " ".join(c for found in (*inline.values(), *below.values()) for c in found)
+        if (not contact or link.xpath(_PAGE_FRAME) or _holds_contact(markdown, scheme.lower(), contact)
+                or _holds_contact(added, scheme.lower(), contact)):
             continue
-        intro = _introduction(link)
-        at = next((i for i, line in enumerate(lines) if intro and intro in _word_run(line)), None)
-        if at is not None:
-            lines[at] = f"{lines[at].rstrip()} {contact}"
+        written = _lines_holding(lines, _introduction(link))
+        if written is not None:
+            first, last = written
+            (inline if first == last else below).setdefault(last, []).append(contact)
+    for at in sorted({*inline, *below}, reverse=True):
+        if at in inline:
+            lines[at] = f"{lines[at].rstrip()} {' '.join(inline[at])}"
+        if at in below:
+            lines[at + 1:at + 1] = ["", " ".join(below[at])]
     return "\n".join(lines)
+
+
+_MAX_PARAGRAPH_LINES = 12  # the lines one paragraph's line breaks make: an address, a card's lines
+
+
+def _lines_holding(lines: list[str], run: str) -> tuple[int, int] | None:
+    """The first and last of the fewest lines, in one section, whose words hold the word run ``run``; None when
+    none do."""
+    if not run.strip():
+        return None
+    for last in range(len(lines)):
+        held: list[str] = []
+        for first in range(last, max(-1, last - _MAX_PARAGRAPH_LINES), -1):
+            if first < last and _HEADING_LINE.match(lines[first]):
+                break
+            held = words(lines[first]) + held
+            if run in f" {' '.join(held)} ":
+                return first, last
+    return None
+
+
+def _as_written(link: HtmlElement, scheme: str, contact: str) -> str:
+    """The contact as the link's text writes it ("+31 24 30 10 484" for tel:+31243010484), else as its target."""
+    text = " ".join(link.text_content().split())
+    same = (re.sub(r"\D", "", text) == re.sub(r"\D", "", contact) if scheme == "tel"
+            else text.lower() == contact.lower())
+    return text if text and same else contact
 
 
 def _holds_contact(markdown: str, scheme: str, contact: str) -> bool:
@@ -245,9 +283,9 @@ def _introduction(link: HtmlElement) -> str:
     for element in section.iter():  # document order: the paragraphs before the link, the nearest last
         if element is link:
             break
-        if element.tag == "p":
+        if element.tag == "p" and link not in element.iterdescendants():  # not the paragraph of links it is in
             last = element
-    return _word_run(last.text_content()) if last is not None else ""
+    return _word_run(" ".join(last.itertext())) if last is not None else ""  # a line break parts words too
 
 
 _CARD_HEADINGS = ("h2", "h3", "h4", "h5", "h6")

@@ -641,17 +641,23 @@ def _definition_value(dd: HtmlElement) -> str:
         link_text = "".join("".join(a.text_content().split()) for a in anchors)
         if len(link_text) * 2 >= len("".join(dd.text_content().split())):
             return ""
-    lines = [" ".join(line.split()) for line in _text_with_breaks(dd).split("\n")]
-    value = "\n".join(line for line in lines if line)
+    value = _lines_of(dd)
     return value if len(value) <= _MAX_FOOTER_LINE_CHARS else ""
 
 
+def _lines_of(element: HtmlElement) -> str:
+    """``element``'s text, a line for each line its ``<br>`` breaks make, spaces collapsed, empty lines left out."""
+    lines = (" ".join(line.split()) for line in _text_with_breaks(element).split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
 def _text_with_breaks(element: HtmlElement) -> str:
-    parts = [element.text or ""]
+    """``element``'s text with a newline for each ``<br>``; the source's own line ends are spaces."""
+    parts = [(element.text or "").replace("\n", " ")]
     for child in element:
         if isinstance(child.tag, str) and child.tag not in _SKIP:
             parts.append("\n" if child.tag == "br" else _text_with_breaks(child))
-        parts.append(child.tail or "")
+        parts.append((child.tail or "").replace("\n", " "))
     return "".join(parts)
 
 
@@ -883,7 +889,7 @@ def _lines(items: Iterable[_Line], home: str) -> str:
 
 _MAX_NAMES = 20
 _NAME_WORD = r"[A-Z0-9](?:[\w&\-]|['’](?!s\b)|\.(?=\w))*"  # "Amazon.com", "O'Reilly"; not "Globex's", not a full stop
-_NAME = rf"{_NAME_WORD}(?:\s+(?:&\s+)?{_NAME_WORD}){{0,5}}"
+_NAME = rf"{_NAME_WORD}(?:[^\S\n]+(?:&[^\S\n]+)?{_NAME_WORD}){{0,5}}"  # within a line: a name ends at a <br>
 _LEGAL_FORM = "|".join(sorted((re.escape(form) for form in LEGAL_FORMS), key=len, reverse=True))
 # "Acme Corp (formerly Acme Widgets)", "Acme Corp, previously known as Acme Widgets", "Acme Corp was
 # formerly called Acme Widgets", "we were formerly known as Acme Widgets", "f/k/a Acme Widgets".
@@ -991,11 +997,12 @@ def _own_organizations(node: Node, url: str, known: set[str], depth: int = 0) ->
 
 
 def _block_texts(tree: HtmlElement) -> Iterator[str]:
-    """The text of each paragraph-like element (a sentence never runs across two of them)."""
+    """The text of each paragraph-like element (a sentence never runs across two of them), its line breaks
+    (``<br>``) kept as newlines: "Legal name: Acme GmbH<br>Registry: ..." names no "Acme GmbH Registry"."""
     for element in tree.iter(*_TEXT_BLOCKS):
         if any(isinstance(a.tag, str) and a.tag in _SKIP for a in element.iterancestors()):
             continue
-        text = " ".join(element.text_content().split())
+        text = _lines_of(element)
         if text:
             yield text
 

@@ -441,6 +441,19 @@ def test_a_contact_question_is_answered_by_the_address_or_number_itself() -> Non
     assert answer("What is the email address of Brightwater Labs?", contact[2]) is None
 
 
+def test_a_line_of_contacts_alone_on_the_companys_own_about_page_is_its_contact() -> None:
+    # The last line of a contact block under its address: the page's company's, as a "Tel.: ..." line there is.
+    block = ("Castellastraat 26", "6512 EX Nijmegen", "The Netherlands", "+31 24 30 10 484 · mail@nijmegen.example")
+    about = Passage("\n\n".join(("### Contact us", *block)), 1, 1, "About us", own_site=True)
+    reading = read(read_question("What is the phone number of Brightwater Labs?", None, "Brightwater Labs"), [about])
+    assert reading.answer is not None
+    assert (reading.answer.value, reading.answer.confidence) == ("+31 24 30 10 484", "medium")
+    # On another site's page (a directory listing many bodies), the same line is nobody's in particular.
+    listing = Passage(about.text, 1, 1, "About us", own_site=False)
+    reading = read(read_question("What is the phone number of Brightwater Labs?", None, "Brightwater Labs"), [listing])
+    assert reading.answer is None
+
+
 def test_a_registry_or_tax_identifier_is_the_code_its_name_labels() -> None:
     page = ("Brightwater Labs, Inc. (EIN 12-3456789) is a 501(c)(3) nonprofit founded in 2015.",
             "Call us on +1 415 555 0100 between 9am and 5pm.",

@@ -170,6 +170,16 @@ def test_a_contact_whose_link_block_is_dropped_comes_back_after_the_paragraph_th
     assert content.count("press@acme.example") == 1 and "web@acme.example" not in content
 
 
+def test_contact_links_after_an_address_written_over_several_lines_come_back_below_it_as_written() -> None:
+    # An address paragraph whose line breaks the Markdown keeps apart, then a paragraph of nothing but links.
+    block = ('<h3>Contact us</h3><p>Castellastraat 26<br>6512 EX Nijmegen<br>The Netherlands</p>'
+             '<p><a href="tel:+31243010484">+31 24 30 10 484</a><br>'
+             '<a href="mailto:info@acme.example">info@acme.example</a></p>')
+    said = "### Contact us\n\nCastellastraat 26\n\n6512 EX Nijmegen\n\nThe Netherlands"
+    tree = load_html(f"<html><body><main><div>{block}</div></main></body></html>")
+    assert _with_contact_links(said, tree) == f"{said}\n\n+31 24 30 10 484 info@acme.example"
+
+
 def test_a_phone_link_comes_back_unless_the_text_holds_its_digits() -> None:
     html = ('<html><body><main><div><p>For orders of anvils in bulk, please call our sales desk:</p>'
             '<div><a href="tel:+15550100">Call now</a></div></div></main></body></html>')

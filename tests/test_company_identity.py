@@ -144,6 +144,16 @@ def test_own_names_include_the_name_an_abbreviation_of_the_company_stands_for() 
     assert own_names(pages, Company(name="Global Exchange Network", slug="global-exchange-network")) == ["GEN"]
 
 
+def test_a_legal_name_line_ends_at_its_line_break() -> None:
+    from cikb.clean.facts import own_names
+
+    # An imprint's lines in one paragraph, parted by <br> (and the source's own line ends after them).
+    imprint = ("<p>Legal name: Stichting Acme Foundation<br />\nChamber of Commerce Registration (KvK): 93645546<br />"
+               "\nVAT ID: NL866479004B01</p>")
+    pages = [_page("https://acme.example/about/", imprint, title="About us")]
+    assert own_names(pages, Company(name="Acme Foundation", slug="acme-foundation")) == ["Stichting Acme Foundation"]
+
+
 def test_an_organization_the_site_only_mentions_gives_no_name() -> None:
     from cikb.clean.facts import own_names
 

@@ -27,8 +27,8 @@ from cikb.answer.reader._subject import (
     owned_predicate, refers_to_subject, subject_role,
 )
 from cikb.answer.reader._spans import (
-    Span, contact_spans, holds_postal_address, identifier_spans, is_postal_address, normal, relation_owned, spans,
-    subject_is_patient,
+    Span, contact_spans, holds_postal_address, identifier_spans, is_postal_address, normal, only_contacts,
+    relation_owned, spans, subject_is_patient,
 )
 
 NEGATION_PENALTY = 0.5
@@ -285,8 +285,10 @@ def _role_stems(q: Question, s: Sentence) -> set[str]:
 
 
 def _a_line_of_facts(line: str) -> bool:
-    """A "Label: value" line, a code after its label ("EIN 12-3456789") or a postal address alone."""
-    return bool(LABEL_LINE.match(line)) or sentence_splitter.is_code_line(line) or is_postal_address(line.rstrip("."))
+    """A "Label: value" line, a code after its label ("EIN 12-3456789"), a postal address alone or a line of
+    nothing but contacts ("+31 24 30 10 484 contact@acme.example")."""
+    return (bool(LABEL_LINE.match(line)) or sentence_splitter.is_code_line(line) or is_postal_address(line.rstrip("."))
+            or only_contacts(line))
 
 
 def _the_pages_own_line(q: Question, s: Sentence) -> bool:

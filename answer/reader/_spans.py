@@ -286,6 +286,16 @@ def without_web_addresses(sentence: str) -> str:
     return _WEB_RE.sub(" ", _EMAIL_RE.sub(" ", _WRITTEN_EMAIL_RE.sub(" ", sentence)))
 
 
+def only_contacts(line: str) -> bool:
+    """A line of nothing but e-mail addresses, web addresses and phone numbers ("+31 24 30 10 484
+    contact@acme.example"): a contact block's last line."""
+    rest = without_web_addresses(line)
+    found = list(phonenumbers.PhoneNumberMatcher(rest, "US", leniency=phonenumbers.Leniency.VALID))
+    for match in reversed(found):
+        rest = rest[:match.start] + " " + rest[match.end:]
+    return (bool(found) or rest != line) and not re.search(r"\w", rest)
+
+
 def contact_spans(q: Question, sentence: str) -> list[Span]:
     """The e-mail addresses, phone numbers or web addresses in ``sentence``, whichever the question asks for."""
     asked = q.contact
