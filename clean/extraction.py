@@ -111,6 +111,7 @@ def extract(html: str, url: str | None = None, options: Mapping[str, object] = E
         return None
     # The headings first: each goes before a paragraph trafilatura kept, not one the later steps bring back.
     markdown = _with_card_headings(_drop_cookie_notices(_SUP_SUB_TAG.sub("", document.text)), tree)
+    markdown = _with_card_galleries(markdown, tree)
     markdown = _with_article_footer(markdown, tree)
     markdown = _with_definitions(markdown, tree)
     markdown = _with_main_prose(markdown, tree)
@@ -322,6 +323,72 @@ def _with_card_headings(markdown: str, tree: HtmlElement) -> str:
         lines[at:at] = card
         runs[at:at] = [_word_run(line) for line in card]
     return "\n".join(lines)
+
+
+_MAX_CARD_LINES = 4  # a role, a body, a term of office, a profile handle
+_GALLERY_REACH = 3  # levels above a card's block where the gallery holding its sibling cards may sit
+
+
+def _with_card_galleries(markdown: str, tree: HtmlElement) -> str:
+    """``markdown`` with the cards of a gallery that it lost, at the end of the gallery's section: a team page's
+    run of two or more blocks, each a heading with a name over a few short lines and no paragraph ("Jane Roe",
+    "Member Director (Globex)", "Board Chair"), which trafilatura drops whole, as it drops a list of links. Each
+    comes back as "#### Jane Roe" over "##### Member Director (Globex) Board Chair", the way team pages that it
+    keeps are written."""
+    lines = markdown.split("\n")
+    held = _word_run(markdown)
+    for section, cards in _card_galleries(tree).items():
+        missing = [(level, name, said) for level, name, said in cards
+                   if _word_run(f"{name} {' '.join(said)}") not in held]
+        if len(missing) < 2:
+            continue
+        items: list[str] = []
+        for level, name, said in missing:
+            items += [f"{'#' * level} {name}", "", f"{'#' * min(level + 1, 6)} {', '.join(said)}", ""]
+        lines = _in_section(lines, section, items[:-1])
+        held += " ".join(_word_run(item) for item in items)
+    return "\n".join(lines)
+
+
+def _card_galleries(tree: HtmlElement) -> dict[str, list[tuple[int, str, list[str]]]]:
+    """The cards of the page's galleries (level, name, lines), by the title of the section each gallery is in."""
+    cards = {}
+    for heading in tree.iter(*_CARD_HEADINGS):
+        block = heading.getparent()
+        name = " ".join(heading.text_content().split())
+        if (block is None or not name or len(name.split()) > _MAX_CARD_LINE_WORDS or heading.xpath(_PAGE_FRAME)
+                or block.find(".//p") is not None or len(list(block.iter(*_CARD_HEADINGS))) > 1):
+            continue
+        said = [line for line in _lines_beside(block, heading) if len(line.split()) <= _MAX_CARD_LINE_WORDS]
+        if 1 <= len(said) <= _MAX_CARD_LINES and len(said) == len(_lines_beside(block, heading)):
+            cards[heading] = (int(heading.tag[1]), name, said)
+    galleries: dict[str, list[tuple[int, str, list[str]]]] = {}
+    for heading, card in cards.items():
+        frame = next((a for a in list(heading.getparent().iterancestors())[:_GALLERY_REACH]
+                      if sum(h in cards for h in a.iter(heading.tag)) >= 2), None)
+        if frame is not None:
+            above = frame.xpath("preceding::*[self::h1 or self::h2 or self::h3 or self::h4 or self::h5][1]")
+            galleries.setdefault(" ".join(above[0].text_content().split()) if above else "", []).append(card)
+    return galleries
+
+
+def _lines_beside(block: HtmlElement, heading: HtmlElement) -> list[str]:
+    """The lines of a card's block other than its heading: one for each ``<br>`` break or inner block."""
+    return [" ".join(line.split()) for line in _text_by_lines(block, heading).split("\n") if line.strip()]
+
+
+def _text_by_lines(element: HtmlElement, left_out: HtmlElement) -> str:
+    parts = [(element.text or "").replace("\n", " ")]
+    for child in element:
+        if child is not left_out and isinstance(child.tag, str):
+            if child.tag == "br":
+                parts.append("\n")
+            elif child.tag in _INNER_BLOCKS:
+                parts.append(f"\n{_text_by_lines(child, left_out)}\n")
+            elif child.tag not in ("script", "style", "svg", "img", "button"):
+                parts.append(_text_by_lines(child, left_out))
+        parts.append((child.tail or "").replace("\n", " "))
+    return "".join(parts)
 
 
 _HEADING_LINE = re.compile(r"^#{1,6}\s+(.*)$")

@@ -7,7 +7,7 @@ from datetime import date, datetime, timezone
 
 import pytest
 from cikb.clean import clean_page, detect_language
-from cikb.clean.extraction import _with_card_headings, _with_contact_links
+from cikb.clean.extraction import _with_card_galleries, _with_card_headings, _with_contact_links
 from cikb.clean.facts import load_html
 from cikb.core.sentences import split_sentences
 
@@ -187,6 +187,32 @@ def test_a_phone_link_comes_back_unless_the_text_holds_its_digits() -> None:
     said = "For orders of anvils in bulk, please call our sales desk:"
     assert _with_contact_links(said, tree) == f"{said} +15550100"
     assert _with_contact_links(f"{said} +1 (555) 0100", tree) == f"{said} +1 (555) 0100"
+
+
+def _gallery_card(name: str, *lines: str) -> str:
+    said = "<br />\n   ".join(lines)
+    return f'<div class="member"><img src="/{name[:3]}.png" /><div><h4>{name}</h4>\n   {said}<br />\n</div></div>'
+
+
+def test_a_gallery_of_cards_without_paragraphs_comes_back_at_the_end_of_its_section() -> None:
+    # A board page: each card a name and short lines parted by <br>, no paragraph (trafilatura drops such cards).
+    intro = "Our Board is made of directors elected from among our member organisations, for two-year terms."
+    board = (_gallery_card("Jane Roe", "Member Director (Globex)", "Board Chair")
+             + _gallery_card("Richard Miles", "Treasurer"))
+    committee = _gallery_card("Nick Doe", "Elected Delegate", "Committee Chair") + _gallery_card("Jane Roe", "Delegate")
+    governs = "The committee governs the projects that the alliance hosts and the way they are run."
+    tree = load_html(page_html(f'<h2>Board</h2><p>{intro}</p><div class="gallery">{board}</div><h2>Committee</h2>'
+                               f'<p>{governs}</p><div class="gallery">{committee}</div>'
+                               f'<h2>Values</h2><p>{ABOUT[0]}</p>'))
+    kept = f"## Board\n\n{intro}\n\n## Committee\n\n{governs}\n\n## Values\n\n{ABOUT[0]}"
+    assert _with_card_galleries(kept, tree) == (
+        f"## Board\n\n{intro}\n\n#### Jane Roe\n\n##### Member Director (Globex), Board Chair\n\n#### Richard Miles\n\n"
+        f"##### Treasurer\n\n## Committee\n\n{governs}\n\n#### Nick Doe\n\n##### Elected Delegate, Committee Chair\n\n"
+        f"#### Jane Roe\n\n##### Delegate\n\n## Values\n\n{ABOUT[0]}")  # a name on two boards, on each with its office
+    # Cards it kept are not repeated; one card alone is no gallery (a heading over a line may be anything).
+    assert _with_card_galleries(_with_card_galleries(kept, tree), tree) == _with_card_galleries(kept, tree)
+    alone = load_html(page_html(f"<h2>Board</h2><p>{intro}</p>{_gallery_card('Jane Roe', 'Board Chair')}"))
+    assert _with_card_galleries(f"## Board\n\n{intro}", alone) == f"## Board\n\n{intro}"
 
 
 def _card(name: str, *lines: str, bio: str) -> str:

@@ -658,11 +658,13 @@ _EVENT_WORDS = frozenset("war wars cup championship championships games olympics
 _DEPARTMENT_WORDS = frozenset("development marketing sales engineering operations communications partnerships "
                               "relations resources support research product products design finance legal "
                               "team teams department division office".split())
-# Occupations: a job title on a team card ("Staff User Researcher", "Head Systems Administrator") names no person.
+# Occupations and offices: a job title on a team card ("Staff User Researcher", "Head Systems Administrator",
+# "Elected Delegate") names no person.
 _OCCUPATION_WORDS = frozenset(
     "administrator analyst architect assistant associate consultant coordinator designer developer engineer intern "
     "programmer recruiter researcher scientist specialist strategist technician writer accountant attorney "
-    "lawyer advisor adviser".split())
+    "lawyer advisor adviser delegate representative trustee treasurer secretary member maintainer contributor "
+    "fellow volunteer".split())
 
 
 def _is_occupation(word: str) -> bool:
