@@ -236,7 +236,11 @@ def named_parties(sentence: str, is_predicate: Callable[[str], bool], party: Par
 def _doer_extents(verb) -> list[tuple[int, int]]:  # noqa: ANN001 - a spaCy Token
     found = []
     agents = [g for c in verb.children if c.dep_ == "agent" for g in c.children if g.dep_ == "pobj"]
-    for doer in agents or [c for c in verb.children if c.dep_ == "nsubj"]:
+    doers = agents or [c for c in verb.children if c.dep_ == "nsubj"]
+    if not doers and verb.dep_ == "advcl" and verb.tag_ == "VBG":
+        # An adverbial participle's doer is its clause's: "Starting with Arm and Google, we welcome ..." (we start)
+        doers = [c for c in verb.head.children if c.dep_ == "nsubj"]
+    for doer in doers:
         if doer.tag_ in ("WP", "WDT") and verb.dep_ == "relcl":
             doer = verb.head  # "Jane Roe, who founded Acme": the name the clause hangs on
             if doer.dep_ == "attr":  # "Globex is the nonprofit that operates Acme": what the noun is said of

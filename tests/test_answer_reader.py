@@ -454,6 +454,31 @@ def test_a_line_of_contacts_alone_on_the_companys_own_about_page_is_its_contact(
     assert reading.answer is None
 
 
+def test_an_identifier_line_on_the_companys_own_about_page_is_its_identifier() -> None:
+    # The recogniser reads "VAT" as an organisation, and "(KvK)" names the code after it: neither is an aside.
+    imprint = Passage("### Information\n\nChamber of Commerce Registration (KvK): 93645546\n\nVAT ID: NL866479004B01",
+                      1, 1, "About us", own_site=True)
+    for question, code in (("What VAT number does Brightwater Labs use?", "NL866479004B01"),
+                           ("What is Brightwater Labs' Dutch Chamber of Commerce (KvK) number?", "93645546")):
+        reading = read_asked(question, [imprint], company="Brightwater Labs")
+        assert reading.answer is not None and (reading.answer.value, reading.answer.confidence) == (code, "medium")
+
+
+def test_an_office_on_a_card_is_no_persons_name() -> None:
+    card = "Nick Roe: Elected Delegate, TSC Chair, GitHub: nroe"
+    assert answer("Who is the chair of the TSC?", card).value == "Nick Roe"
+    assert answer("Who is the chair of the Brightwater Labs TSC?", card).value == "Nick Roe"
+
+
+def test_whom_an_adverbial_participle_names_with_a_preposition_did_not_do_it() -> None:
+    # "Starting with ...": the participle's doer is the clause's subject (we), not the bodies it starts with.
+    welcome = ("Starting with Arm, Globex Foundation, Initech and Hooli, we are excited to welcome new members to "
+               "Brightwater Labs.")
+    assert answer("Which companies started Brightwater Labs?", welcome) is None
+    founded = "Arm and Globex Foundation started Brightwater Labs in 2019 and now welcome new members."
+    assert answer("Which companies started Brightwater Labs?", founded).value.startswith("Arm")
+
+
 def test_a_registry_or_tax_identifier_is_the_code_its_name_labels() -> None:
     page = ("Brightwater Labs, Inc. (EIN 12-3456789) is a 501(c)(3) nonprofit founded in 2015.",
             "Call us on +1 415 555 0100 between 9am and 5pm.",

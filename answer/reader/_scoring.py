@@ -20,7 +20,9 @@ from cikb.answer.entities import (
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight, relation
-from cikb.answer.reader._words import MIN_WORDS, SELF_NOUNS, YEAR_RE, plain, stems_in, stems_of, tokens_of
+from cikb.answer.reader._words import (
+    IDENTIFIER_NAMES, MIN_WORDS, SELF_NOUNS, YEAR_RE, plain, stems_in, stems_of, tokens_of,
+)
 from cikb.answer.reader._question import CONTACT_ASKED, TOTAL, TYPED_KINDS, Question, term_word
 from cikb.answer.reader._subject import (
     BEGIN_STEMS, LABEL_LINE, after_leading_date, began_itself, creates_other, mentions_subject, our_role,
@@ -357,8 +359,13 @@ def _other_organisations(q: Question, sentence: str) -> list[str]:
 
 
 def _organisations_named(sentence: str) -> list[str]:
-    """The organisations the recogniser names, less a role it reads as one ("Jane Roe: CFO")."""
-    return [o for o in organisations(sentence) if not all(_ROLE_WORD.fullmatch(w) for w in re.findall(r"[\w'-]+", o))]
+    """The organisations the recogniser names, less a role or an identifier's name it reads as one ("Jane Roe:
+    CFO", "VAT ID: NL866479004B01")."""
+    return [o for o in organisations(sentence)
+            if not all(_ROLE_WORD.fullmatch(w) or w.lower() in _IDENTIFIER_WORDS for w in re.findall(r"[\w'-]+", o))]
+
+
+_IDENTIFIER_WORDS = frozenset(w for names in IDENTIFIER_NAMES for name in names for w in name.split())
 
 
 # Verbs by which a page bids its reader get in touch ("Email ...", "Call ...", "Write to ...", "Reach out to ...").

@@ -95,8 +95,9 @@ IDENTIFIER_CODE = (r"(?:[A-Z]{2,4}\s)?[A-Z0-9](?:[A-Z0-9./-]|\s(?=\d{3}))*[A-Z0-
 _BRACKETED_IDENTIFIER = re.compile(rf"\s*\(((?i:{IDENTIFIER_NAME})(?:\s*(?i:number|no\.))?[\s:#]*{IDENTIFIER_CODE})\)")
 
 # An aside opens after a space; a parenthesis inside a word is part of it ("501(c)(3)", "Yahoo!(R)"), and so is
-# one of digits only: the area or trunk code of a phone number ("+1 (415) 555-0100", "+31 (0)20 ...").
-_PARENTHESIS = re.compile(r"(?:\s+|^)\((?![\d\s]+\))[^()]*\)")
+# one of digits only: the area or trunk code of a phone number ("+1 (415) 555-0100", "+31 (0)20 ..."), and an
+# identifier's name, which names the code after it ("Chamber of Commerce Registration (KvK): 93645546").
+_PARENTHESIS = re.compile(rf"(?:\s+|^)\((?![\d\s]+\))(?!\s*(?i:{IDENTIFIER_NAME})\s*\))[^()]*\)")
 # ", which was originally founded in 1888" describes the noun before it, not the sentence's subject.
 _RELATIVE_CLAUSE = re.compile(r",\s+(?:which|who|whose)\b[^,;.]*|\s+(?:that|which|who)\s+(?:had |has |have )?(?:been|was|were)\b[^,;.]*")
 # Unless the noun is what the sentence says its subject is: "Acme is a nonprofit that was founded in 2021" says when
