@@ -373,8 +373,10 @@ def _card_galleries(tree: HtmlElement) -> dict[str, list[tuple[int, str, list[st
 
 
 def _lines_beside(block: HtmlElement, heading: HtmlElement) -> list[str]:
-    """The lines of a card's block other than its heading: one for each ``<br>`` break or inner block."""
-    return [" ".join(line.split()) for line in _text_by_lines(block, heading).split("\n") if line.strip()]
+    """The lines of a card's block other than its heading and its links: one for each ``<br>`` break or inner
+    block. A link is where to go, not what the card says ("GitHub: jroe"; a sidebar's "Apps", "RSS")."""
+    lines = (" ".join(line.split()) for line in _text_by_lines(block, heading).split("\n"))
+    return [line for line in lines if line and not line.endswith(":")]  # "GitHub:" is a link's label
 
 
 def _text_by_lines(element: HtmlElement, left_out: HtmlElement) -> str:
@@ -385,7 +387,7 @@ def _text_by_lines(element: HtmlElement, left_out: HtmlElement) -> str:
                 parts.append("\n")
             elif child.tag in _INNER_BLOCKS:
                 parts.append(f"\n{_text_by_lines(child, left_out)}\n")
-            elif child.tag not in ("script", "style", "svg", "img", "button"):
+            elif child.tag not in ("a", "script", "style", "svg", "img", "button"):
                 parts.append(_text_by_lines(child, left_out))
         parts.append((child.tail or "").replace("\n", " "))
     return "".join(parts)

@@ -197,7 +197,7 @@ def _gallery_card(name: str, *lines: str) -> str:
 def test_a_gallery_of_cards_without_paragraphs_comes_back_at_the_end_of_its_section() -> None:
     # A board page: each card a name and short lines parted by <br>, no paragraph (trafilatura drops such cards).
     intro = "Our Board is made of directors elected from among our member organisations, for two-year terms."
-    board = (_gallery_card("Jane Roe", "Member Director (Globex)", "Board Chair")
+    board = (_gallery_card("Jane Roe", "Member Director (Globex)", "Board Chair", 'GitHub: <a href="/gh/jroe">jroe</a>')
              + _gallery_card("Richard Miles", "Treasurer"))
     committee = _gallery_card("Nick Doe", "Elected Delegate", "Committee Chair") + _gallery_card("Jane Roe", "Delegate")
     governs = "The committee governs the projects that the alliance hosts and the way they are run."
@@ -213,6 +213,11 @@ def test_a_gallery_of_cards_without_paragraphs_comes_back_at_the_end_of_its_sect
     assert _with_card_galleries(_with_card_galleries(kept, tree), tree) == _with_card_galleries(kept, tree)
     alone = load_html(page_html(f"<h2>Board</h2><p>{intro}</p>{_gallery_card('Jane Roe', 'Board Chair')}"))
     assert _with_card_galleries(f"## Board\n\n{intro}", alone) == f"## Board\n\n{intro}"
+    # Nor are a sidebar's blocks of links: where to go, not what a card says.
+    links = "".join(_gallery_card(name, '<a href="/a">Apps</a>', '<a href="/rss">RSS</a>')
+                    for name in ("News", "Opinion"))
+    sidebar = load_html(page_html(f"<h2>Board</h2><p>{intro}</p>{links}"))
+    assert _with_card_galleries(f"## Board\n\n{intro}", sidebar) == f"## Board\n\n{intro}"
 
 
 def _card(name: str, *lines: str, bio: str) -> str:
