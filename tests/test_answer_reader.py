@@ -2192,3 +2192,17 @@ def test_a_relative_clause_on_what_the_subject_is_is_about_the_subject() -> None
     assert found is not None and found.value == "March of 2021" and found.confidence != "low"
     found = answer("When was Brightwater Labs founded?", "Brightwater Labs bought Globex, a firm that was founded in 1950.")
     assert found is None or found.confidence == "low"
+
+
+def test_who_runs_the_company_is_its_chief_executive_where_no_one_is_said_to_run_it() -> None:
+    stated = Passage("Person: Chris Russo, CEO, works for Brightwater Labs", 1, 1)
+    part = Passage("At Brightwater Labs, Ben leads business development and marketing.", 2, 2)
+    for question in ("Who runs Brightwater Labs?", "Who leads the company?", "Who is in charge of Brightwater Labs?"):
+        found = read_asked(question, [stated, part], company="Brightwater Labs").answer
+        assert found is not None and found.value == "Chris Russo" and found.confidence != "low", question
+    # Who runs it, said so, comes first: an operating body.
+    operated = Passage("Brightwater Labs is run by Globex Foundation, a nonprofit in Denver.", 1, 1)
+    found = read_asked("Who runs Brightwater Labs?", [operated, stated], company="Brightwater Labs").answer
+    assert found is not None and found.value == "Globex Foundation"
+    # Leading a part of the company is not running it.
+    assert read_asked("Who leads Brightwater Labs' research team?", [stated], company="Brightwater Labs").answer is None

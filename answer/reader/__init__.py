@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cikb.answer.reader._words import plain, split_sentences, stems_of
-from cikb.answer.reader._question import KIND_NOUNS, TYPED_KINDS, Question, read_question
+from cikb.answer.reader._question import KIND_NOUNS, TYPED_KINDS, Question, chief_question, read_question
 from cikb.answer.reader._spans import format_number, normal_date, number_value, spans
 from cikb.answer.reader._scoring import Passage, Sentence, score_sentences, sentences_of
 from cikb.answer.reader._confidence import (
@@ -135,6 +135,12 @@ def read_asked(question: str, passages: Sequence[Passage], *, column_type: str |
     reading = read(q, passages)
     if q.kind == "identifier" and reading.answer is None:
         reading = read(read_question(question, column_type, company, options, aliases, identifiers=False), passages)
+    chief = chief_question(q) if reading.answer is None else None
+    if chief is not None:
+        # "Who runs Acme?" is answered by whom it names as running Acme (an operating body: "ISRG runs Let's
+        # Encrypt"), else by its chief executive: "Jane Roe, CEO".
+        led = read(read_question(chief, column_type, company, options, aliases), passages)
+        reading = led if led.answer is not None else reading
     return reading
 
 

@@ -462,6 +462,25 @@ def bare(word: str) -> str:
     return word.replace("’", "'").removesuffix("'s").rstrip("'")
 
 
+# "Who runs Acme?", "Who is in charge of the company?": asked who leads the whole body, not a part of it.
+_WHO_LEADS = re.compile(r"^\s*who\s+(?:runs|leads|heads|manages|is\s+(?:in\s+charge\s+of|at\s+the\s+helm\s+of|"
+                        r"running|leading|heading))\s+(?P<led>[^?]+?)\s*\??\s*$", re.I)
+
+
+def chief_question(q: Question) -> str | None:
+    """"Who is the CEO of Acme?" for a question that asks who runs, leads or heads the subject itself ("Who runs
+    Acme?", "Who is in charge of the company?"): a company is run by its chief executive, as its pages name one;
+    None for any other question ("Who leads Acme's research team?", "Who runs the Acme Awards?")."""
+    led = _WHO_LEADS.match(q.text)
+    if led is None or not q.subject_words:
+        return None
+    words = [w.lower() for w, _, _ in tokens_of(led.group("led"))]
+    own = set(q.subject_terms) | _refers_to_subject(words)
+    if words and all(is_own(w, own) or w in _DETERMINERS for w in words):
+        return f"Who is the CEO of {led.group('led')}?"
+    return None
+
+
 def is_own(word: str, own: set[str]) -> bool:
     """Whether a question's word is a word of the subject's name, possessive or not."""
     return bare(word) in own or word.replace("’", "'") in own
