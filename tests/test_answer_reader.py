@@ -54,6 +54,10 @@ def kind_of(question: str) -> str:
         ("In which city is the commercial register of Brightwater Labs kept?", None, "place"),
         ("What is the parent company of Brightwater Labs?", None, "org"),  # as "Brightwater Labs' parent company"
         ("What is the fiscal host of Brightwater Labs?", None, "text"),  # a host need not be a body
+        ("How can journalists contact Brightwater Labs?", None, "contact"),  # not in what manner
+        ("How do I get in touch with Brightwater Labs?", None, "contact"),
+        ("Where should I send a sales enquiry for Brightwater Labs?", None, "contact"),  # not a place
+        ("Where did Brightwater Labs send its first product?", None, "place"),
     ],
 )
 def test_the_question_is_typed(question: str, column_type: str | None, kind: str) -> None:
@@ -477,6 +481,19 @@ def test_whom_an_adverbial_participle_names_with_a_preposition_did_not_do_it() -
     assert answer("Which companies started Brightwater Labs?", welcome) is None
     founded = "Arm and Globex Foundation started Brightwater Labs in 2019 and now welcome new members."
     assert answer("Which companies started Brightwater Labs?", founded).value.startswith("Arm")
+
+
+def test_asked_how_to_reach_the_company_for_a_purpose_its_contact_for_that_purpose_answers() -> None:
+    page = [Passage(text, i, i, "Contact", own_site=True) for i, text in enumerate((
+        "support@brightwater.example - for general inquiries & support",
+        "For press inquiries, please visit our contact page or email press@brightwater.example.",
+        "If your company might be interested in sponsoring Brightwater Labs, please contact us at "
+        "sponsorship@brightwater.example to start the conversation."), 1)]
+    for question, contact in (("How can journalists contact Brightwater Labs?", "press@brightwater.example"),
+                              ("How can a company get in touch about sponsoring Brightwater Labs?",
+                               "sponsorship@brightwater.example")):
+        found = read_asked(question, page, company="Brightwater Labs").answer
+        assert found is not None and found.value == contact and found.confidence == "medium", question
 
 
 def test_a_registry_or_tax_identifier_is_the_code_its_name_labels() -> None:

@@ -559,7 +559,7 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
         return "money" if _MONEY_WORDS & set(lower) else "number"
     if "how" in lower and "many" in lower:
         return "number"
-    if _CONTACT_WORDS & set(lower) and not _asks_another_noun(lower):
+    if (_CONTACT_WORDS & set(lower) and not _asks_another_noun(lower)) or _asks_how_to_reach(lower):
         return "contact"  # "What is its email address / phone number?" asks for neither a place nor a quantity
     if _asks_for(lower, ("what", "which"), ("percentage", "percent", "number", "amount", "total")) or _asks_share(lower):
         return "money" if _MONEY_WORDS & set(lower) and not _asks_share(lower) else "number"
@@ -665,8 +665,24 @@ def _name_parts(label: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def _contact_asked(lower: list[str]) -> Literal["email", "phone", "web"]:
-    """What a contact question asks for ("What is Acme's phone number?" -> phone)."""
+    """What a contact question asks for ("What is Acme's phone number?" -> phone; "How can journalists contact
+    Acme?" -> an e-mail address, the contact a page gives for a purpose)."""
     words = set(lower)
     if words & {"email", "e-mail", "mail"}:
         return "email"
-    return "phone" if words & {"phone", "telephone", "fax"} else "web"
+    if words & {"phone", "telephone", "fax"}:
+        return "phone"
+    return "email" if _asks_how_to_reach(lower) else "web"
+
+
+# "How can journalists contact Acme?", "How do I get in touch with Acme?", "Where should I send a sales enquiry?":
+# asked how to reach the company (for a purpose), not in what manner or where a place is.
+_REACH_VERBS = frozenset("contact email e-mail".split())  # not "reach": "How did Acme reach profitability?"
+_SENT_NOUNS = frozenset("enquiry enquiries inquiry inquiries question questions request requests".split())
+
+
+def _asks_how_to_reach(lower: list[str]) -> bool:
+    first = lower[0] if lower else ""
+    if first == "how" and len(lower) > 2 and lower[1] in _AUXILIARIES:
+        return bool(_REACH_VERBS & set(lower)) or "get in touch" in " ".join(lower)
+    return first == "where" and bool({"send", "direct", "write"} & set(lower)) and bool(_SENT_NOUNS & set(lower))

@@ -216,8 +216,12 @@ def _page_date_stems(q: Question, s: Sentence) -> set[str]:
 
 
 def contact_stems(q: Question) -> set[str]:
-    """The stems of the words a contact of the asked kind is named by ("contact", "email", "e-mail", "mail" ...)."""
-    return {"contact"} | set().union(*(stems_of(w) for w in CONTACT_ASKED[q.contact or "web"]))
+    """The stems of the words a contact of the asked kind is named by ("contact", "email", "e-mail", "mail" ...),
+    and of the words for reaching one ("get in touch", "reach", "send", "write"): a contact is how."""
+    return _REACHING | set().union(*(stems_of(w) for w in CONTACT_ASKED[q.contact or "web"]))
+
+
+_REACHING = frozenset({"contact", "get", "touch", "reach", "send", "write"})
 
 
 def _kind_stems(q: Question, s: Sentence) -> set[str]:

@@ -56,6 +56,8 @@ RELATED_STEMS = {
     "leader": ("ceo", "chief", "execut", "director", "presid", "chairman", "head"),
     # Who is responsible for a thing heads, leads or manages it: "Who is responsible for delivery at Acme?" is
     # answered by "Jane Roe is Head of Delivery at Acme".
+    # Journalists reach a company through its press contact: "For press inquiries, email press@acme.example".
+    "journalist": ("press", "media"),
     "respons": ("head", "lead", "leader", "manag", "manager", "director", "overse", "oversee"),
     "employ": ("peopl", "person", "team", "member"),
     "revenu": ("incom", "earn"),
