@@ -2223,3 +2223,15 @@ def test_who_runs_the_company_is_its_chief_executive_where_no_one_is_said_to_run
     assert found is not None and found.value == "Globex Foundation"
     # Leading a part of the company is not running it.
     assert read_asked("Who leads Brightwater Labs' research team?", [stated], company="Brightwater Labs").answer is None
+
+
+def test_asked_who_did_something_a_sentence_without_the_deed_names_no_one_surely() -> None:
+    asked = "Who leads the Brightwater Labs steering committee?"
+    governed = "Its projects are governed by the Globex Board and the Brightwater Labs steering committee."
+    found = answer(asked, governed)
+    assert found is None or found.confidence == "low"
+    led = answer(asked, "Jane Roe leads the Brightwater Labs steering committee, elected in 2023.")
+    assert led is not None and led.value == "Jane Roe" and led.confidence != "low"
+    # Of a question with two deeds, a sentence holding either answers it.
+    owned = answer("Who runs Brightwater Labs and who owns the company?", "Formally, Jane Roe owns 100% of Brightwater Labs.")
+    assert owned is not None and owned.value == "Jane Roe" and owned.confidence != "low"

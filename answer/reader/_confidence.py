@@ -665,6 +665,16 @@ def _holds_asked_verb(q: Question, stems: set[str]) -> bool:
     return not terms or any(match_weight(t, stems) > 0 for t in terms)
 
 
+def _holds_the_deed_asked(q: Question, stems: set[str]) -> bool:
+    """Asked who did something ("Who leads the steering committee?"), the sentence holds that verb or another verb of
+    the question (or a word of their relations): one that names the committee and a body beside it says nothing of
+    who leads it; "Who runs Acme and who owns it?" is answered by who owns it."""
+    if asked_party(q.text) is None:
+        return True
+    verbs = {stem(word.lower()) for word, kind in word_classes(q.text) if kind == "verb"} & set(q.terms)
+    return not verbs or any(match_weight(t, stems) > 0 for t in verbs)
+
+
 def _holds_the_verbs_asked_how(q: Question, stems: set[str]) -> bool:
     """Asked how something is done, the sentence holds the question's verbs that are key terms (or words of their
     relation), as the trained tagger reads them: the manner of paying is said where paying is."""
@@ -798,6 +808,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     if (q.kind == "text" or _another_time(q, best.plain.replace(span.text, " ")) or _then_not_now(q, best)
             or _misses_the_ordinal(q, best)):
         return "low"
+    if q.kind in ("person", "org") and not _holds_the_deed_asked(q, best.stems):
+        return "low"  # "Who leads the steering committee?": "governed by the Board and its steering committee"
     if _asks_an_address(q) and not any(c.isdigit() for c in _given(q, best, span)):
         return "low"  # "San Francisco" is where the address is, not the address: a street or a postcode is asked
     roles = asked_roles(q, best.plain, span)
