@@ -137,8 +137,8 @@ def read_asked(question: str, passages: Sequence[Passage], *, column_type: str |
         reading = read(read_question(question, column_type, company, options, aliases, identifiers=False), passages)
     chief = chief_question(q) if reading.answer is None else None
     if chief is not None:
-        # "Who runs Acme?" is answered by whom it names as running Acme (an operating body: "ISRG runs Let's
-        # Encrypt"), else by its chief executive: "Jane Roe, CEO".
+        # "Who runs Acme?" is answered by whom it names as running Acme (an operating body: "Globex runs Acme"),
+        # else by its chief executive: "Jane Roe, CEO".
         led = read(read_question(chief, column_type, company, options, aliases), passages)
         reading = led if led.answer is not None else reading
     return reading
