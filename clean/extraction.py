@@ -38,7 +38,9 @@ from urllib.parse import unquote
 
 from lxml.html import HtmlElement
 
-from cikb.clean.facts import MIN_PROSE_WORDS, DefinitionGroup, article_footer_lines, definition_groups, load_html
+from cikb.clean.facts import (
+    MIN_PROSE_WORDS, DefinitionGroup, article_footer_lines, definition_groups, load_html, text_lines,
+)
 from cikb.core.shingles import words
 
 if TYPE_CHECKING:
@@ -333,7 +335,7 @@ def _with_card_galleries(markdown: str, tree: HtmlElement) -> str:
     """``markdown`` with the cards of a gallery that it lost, at the end of the gallery's section: a team page's
     run of two or more blocks, each a heading with a name over a few short lines and no paragraph ("Jane Roe",
     "Member Director (Globex)", "Board Chair"), which trafilatura drops whole, as it drops a list of links. Each
-    comes back as "#### Jane Roe" over "##### Member Director (Globex) Board Chair", the way team pages that it
+    comes back as "#### Jane Roe" over "##### Member Director (Globex), Board Chair", the way team pages that it
     keeps are written."""
     lines = markdown.split("\n")
     held = _word_run(markdown)
@@ -359,8 +361,8 @@ def _card_galleries(tree: HtmlElement) -> dict[str, list[tuple[int, str, list[st
         if (block is None or not name or len(name.split()) > _MAX_CARD_LINE_WORDS or heading.xpath(_PAGE_FRAME)
                 or block.find(".//p") is not None or len(list(block.iter(*_CARD_HEADINGS))) > 1):
             continue
-        said = [line for line in _lines_beside(block, heading) if len(line.split()) <= _MAX_CARD_LINE_WORDS]
-        if 1 <= len(said) <= _MAX_CARD_LINES and len(said) == len(_lines_beside(block, heading)):
+        said = _lines_beside(block, heading)
+        if 1 <= len(said) <= _MAX_CARD_LINES and all(len(line.split()) <= _MAX_CARD_LINE_WORDS for line in said):
             cards[heading] = (int(heading.tag[1]), name, said)
     galleries: dict[str, list[tuple[int, str, list[str]]]] = {}
     for heading, card in cards.items():
@@ -375,22 +377,11 @@ def _card_galleries(tree: HtmlElement) -> dict[str, list[tuple[int, str, list[st
 def _lines_beside(block: HtmlElement, heading: HtmlElement) -> list[str]:
     """The lines of a card's block other than its heading and its links: one for each ``<br>`` break or inner
     block. A link is where to go, not what the card says ("GitHub: jroe"; a sidebar's "Apps", "RSS")."""
-    lines = (" ".join(line.split()) for line in _text_by_lines(block, heading).split("\n"))
-    return [line for line in lines if line and not line.endswith(":")]  # "GitHub:" is a link's label
+    lines = text_lines(block, left_out=heading, skipped=_NOT_SAID_ON_A_CARD, breaking=_INNER_BLOCKS)
+    return [line for line in lines if not line.endswith(":")]  # "GitHub:" is a link's label
 
 
-def _text_by_lines(element: HtmlElement, left_out: HtmlElement) -> str:
-    parts = [(element.text or "").replace("\n", " ")]
-    for child in element:
-        if child is not left_out and isinstance(child.tag, str):
-            if child.tag == "br":
-                parts.append("\n")
-            elif child.tag in _INNER_BLOCKS:
-                parts.append(f"\n{_text_by_lines(child, left_out)}\n")
-            elif child.tag not in ("a", "script", "style", "svg", "img", "button"):
-                parts.append(_text_by_lines(child, left_out))
-        parts.append((child.tail or "").replace("\n", " "))
-    return "".join(parts)
+_NOT_SAID_ON_A_CARD = frozenset({"a", "script", "style", "svg", "img", "button"})
 
 
 _HEADING_LINE = re.compile(r"^#{1,6}\s+(.*)$")

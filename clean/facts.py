@@ -61,7 +61,7 @@ from cikb.core.sentences import split_sentences
 from cikb.core.shingles import words
 
 __all__ = ["FRAGMENT", "MIN_PROSE_WORDS", "DefinitionGroup", "article_footer_lines", "definition_groups",
-           "footer_lines", "own_names", "schema_items", "site_facts"]
+           "footer_lines", "own_names", "schema_items", "site_facts", "text_lines"]
 
 log = logging.getLogger(__name__)
 
@@ -647,16 +647,25 @@ def _definition_value(dd: HtmlElement) -> str:
 
 def _lines_of(element: HtmlElement) -> str:
     """``element``'s text, a line for each line its ``<br>`` breaks make, spaces collapsed, empty lines left out."""
-    lines = (" ".join(line.split()) for line in _text_with_breaks(element).split("\n"))
-    return "\n".join(line for line in lines if line)
+    return "\n".join(text_lines(element))
 
 
-def _text_with_breaks(element: HtmlElement) -> str:
-    """``element``'s text with a newline for each ``<br>``; the source's own line ends are spaces."""
+def text_lines(element: HtmlElement, *, left_out: HtmlElement | None = None, skipped: frozenset[str] = _SKIP,
+               breaking: frozenset[str] = frozenset()) -> list[str]:
+    """The lines of ``element``'s text: one for each ``<br>`` break and each ``breaking`` element inside it (the
+    source's own line ends are spaces), spaces collapsed, empty ones left out; ``left_out`` and ``skipped``
+    elements give no text."""
+    lines = (" ".join(line.split()) for line in _text_with_breaks(element, left_out, skipped, breaking).split("\n"))
+    return [line for line in lines if line]
+
+
+def _text_with_breaks(element: HtmlElement, left_out: HtmlElement | None, skipped: frozenset[str],
+                      breaking: frozenset[str]) -> str:
     parts = [(element.text or "").replace("\n", " ")]
     for child in element:
-        if isinstance(child.tag, str) and child.tag not in _SKIP:
-            parts.append("\n" if child.tag == "br" else _text_with_breaks(child))
+        if child is not left_out and isinstance(child.tag, str) and child.tag not in skipped:
+            text = "\n" if child.tag == "br" else _text_with_breaks(child, left_out, skipped, breaking)
+            parts.append(f"\n{text}\n" if child.tag in breaking else text)
         parts.append((child.tail or "").replace("\n", " "))
     return "".join(parts)
 

@@ -671,8 +671,13 @@ def _holds_the_deed_asked(q: Question, stems: set[str]) -> bool:
     who leads it; "Who runs Acme and who owns it?" is answered by who owns it."""
     if asked_party(q.text) is None:
         return True
-    verbs = {stem(word.lower()) for word, kind in word_classes(q.text) if kind == "verb"} & set(q.terms)
+    verbs = _verb_terms(q)
     return not verbs or any(match_weight(t, stems) > 0 for t in verbs)
+
+
+def _verb_terms(q: Question) -> set[str]:
+    """The question's key terms that are verbs in it, as the trained tagger reads them."""
+    return {stem(word.lower()) for word, kind in word_classes(q.text) if kind == "verb"} & set(q.terms)
 
 
 def _holds_the_verbs_asked_how(q: Question, stems: set[str]) -> bool:
@@ -680,7 +685,7 @@ def _holds_the_verbs_asked_how(q: Question, stems: set[str]) -> bool:
     relation), as the trained tagger reads them: the manner of paying is said where paying is."""
     if not q.text.lower().startswith("how "):
         return True
-    verbs = {stem(word.lower()) for word, kind in word_classes(q.text) if kind == "verb"} & set(q.terms)
+    verbs = _verb_terms(q)
     return all(match_weight(t, stems) > 0 for t in verbs)
 
 
