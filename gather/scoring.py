@@ -348,8 +348,9 @@ class Candidate:
     @property
     def folder(self) -> str:
         """The kind key of the section the page sits in, two folders deep at most: ``folder:/company/brand`` for
-        /company/brand/identity/colors/ and /company/brand/resources/emoji/."""
-        return "folder:/" + "/".join(_segments(self.url)[:-1][:2])
+        /company/brand/identity/colors/ and /company/brand/resources/emoji/. A date in the path is no folder: the
+        posts of /blog/2019/05/02/ and /blog/2024/10/08/ are one section's, ``folder:/blog``."""
+        return "folder:/" + "/".join([s for s in _segments(self.url)[:-1] if not s.isdigit()][:2])
 
 
 @dataclass(frozen=True)
