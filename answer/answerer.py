@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from cikb.answer.citations import check_citations
 from cikb.answer.context import numbered_context, sources_of
-from cikb.answer.extractive import extract_answer
+from cikb.answer.extractive import ExtractiveAnswer, extract_answer
 from cikb.answer.models import ABSTENTION, Answer, AnswerMode, Related, Source
+from cikb.answer.reader import FOLLOW_UP_SOURCES, follow_up_question
 from cikb.prompts import load_prompt
 from cikb.retrieve.models import RetrievalResult
 
@@ -21,6 +23,9 @@ EXTRACTIVE_NOTE = (
 )
 UNGROUNDED_NOTE = ("Not grounded: not every claim of this answer cites a source that states it; "
                    "check it against the sources.")
+# A second retrieval: (question, company slug or None) -> what retrieval finds for it.
+Search = Callable[[str, "str | None"], RetrievalResult]
+
 _ABSTAINS = re.compile(r"\b(?:don['’]?t|do not)\s+have\s+enough\s+information\b", re.IGNORECASE)
 
 
@@ -32,12 +37,15 @@ class Answerer:
     otherwise it is extractive. A generated answer is grounded only when every claim cites a source that
     states it (numbers and words of content, never text that addresses the reader as instructions).
     ``embedder`` (optional) lets extractive mode
-    rank free-text answers by meaning as well as words.
+    rank free-text answers by meaning as well as words. ``search`` (optional) lets extractive mode retrieve for a
+    follow-up question when the sources hold no answer (the reader's :func:`follow_up_question`: "Who runs Acme?" is
+    also read as "Who is the CEO of Acme?", whose words find the chief executive's card).
     """
 
-    def __init__(self, llm: ChatModel | None = None, embedder: Any = None) -> None:
+    def __init__(self, llm: ChatModel | None = None, embedder: Any = None, search: Search | None = None) -> None:
         self.llm = llm
         self.embedder = embedder
+        self.search = search
 
     @property
     def mode(self) -> AnswerMode:
@@ -86,13 +94,17 @@ class Answerer:
         )
 
     def _extract(self, question: str, retrieval: RetrievalResult) -> Answer:
-        embed_sentences, query_vector = None, None
-        if self.embedder is not None:
-            embed_sentences = self.embedder.embed_documents
-            same_query = retrieval.query_vector is not None and retrieval.query == question
-            query_vector = np.asarray(retrieval.query_vector if same_query else self.embedder.embed_query(question), dtype=np.float32)
-        found = extract_answer(question, retrieval.context, _subject(retrieval), embed_sentences, query_vector,
-                               aliases=retrieval.trace.company.aliases)
+        found = self._read(question, retrieval)
+        follow_up = None
+        if not found.sentences and self.search is not None:
+            follow_up = follow_up_question(question, company=_subject(retrieval), aliases=retrieval.trace.company.aliases)
+        if follow_up is not None:
+            widened = _widened(retrieval, self.search(follow_up, retrieval.trace.company.slug))
+            again = self._read(question, widened) if len(widened.context) > len(retrieval.context) else found
+            if again.sentences:
+                found, retrieval = again, widened
+            else:
+                follow_up = None
         context = sources_of(retrieval.context)
         if not found.sentences:
             # Sources were found, but none of their sentences states what was asked: say so, quote nothing.
@@ -106,8 +118,24 @@ class Answerer:
         return Answer(
             question=question, answer=found.text, mode="extractive", grounded=True, citations=numbers,
             short_answer=found.short_answer, confidence=found.confidence, sources=_cited(context, numbers), context=context,
-            note=EXTRACTIVE_NOTE, warnings=warnings, retrieval=retrieval.trace,
+            note=EXTRACTIVE_NOTE, warnings=warnings, retrieval=retrieval.trace, follow_up=follow_up,
         )
+
+    def _read(self, question: str, retrieval: RetrievalResult) -> ExtractiveAnswer:
+        embed_sentences, query_vector = None, None
+        if self.embedder is not None:
+            embed_sentences = self.embedder.embed_documents
+            same_query = retrieval.query_vector is not None and retrieval.query == question
+            query_vector = np.asarray(retrieval.query_vector if same_query else self.embedder.embed_query(question), dtype=np.float32)
+        return extract_answer(question, retrieval.context, _subject(retrieval), embed_sentences, query_vector,
+                              aliases=retrieval.trace.company.aliases)
+
+
+def _widened(retrieval: RetrievalResult, more: RetrievalResult) -> RetrievalResult:
+    """``retrieval`` with up to FOLLOW_UP_SOURCES of ``more``'s sources it lacks, numbered after its own."""
+    held = {item.chunk.id for item in retrieval.context}
+    added = [item for item in more.context if item.chunk.id not in held][:FOLLOW_UP_SOURCES]
+    return retrieval.model_copy(update={"context": [*retrieval.context, *added]})
 
 
 def _subject(retrieval: RetrievalResult) -> str:

@@ -62,6 +62,9 @@ class Answer(BaseModel):
     sources: list[Source] = Field(default_factory=list, description="The cited sources, by number.")
     context: list[Source] = Field(default_factory=list, description="Every numbered source that was in the context.")
     note: str | None = Field(None, description="A line to show with the answer, e.g. that it is extractive.")
+    follow_up: str | None = Field(
+        None, description="Extractive mode: a second question retrieved for, whose sources (numbered after the first "
+                          "retrieval's) the answer comes from (\"Who is the CEO of Acme?\" for \"Who runs Acme?\").")
     warnings: list[str] = Field(default_factory=list)
     llm_model: str | None = None
     llm_log_id: int | None = None

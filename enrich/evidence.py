@@ -24,6 +24,7 @@ from dataclasses import replace
 from urllib.parse import urlsplit
 
 from cikb.answer.context import neutralise
+from cikb.answer.reader import FOLLOW_UP_SOURCES, follow_up_question
 from cikb.answer.support import check_support
 from cikb.enrich.base import (
     ColumnSpec,
@@ -139,9 +140,7 @@ async def kb_first(question: str, row: RowInput, ctx: EnrichContext, tried: dict
     step = RowStep(
         type="retrieve",
         detail=f"knowledge base: {len(chunks)} chunk(s) for {company}",
-        data={"query": question, "company": company,
-              "chunks": [{"url": c.chunk.metadata.url, "title": c.chunk.metadata.title, "chunk_id": c.chunk.id,
-                          "score": round(c.score, 4), "dense_score": c.dense_score} for c in chunks]},
+        data={"query": question, "company": company, "chunks": [_chunk_data(c) for c in chunks]},
     )
     if not chunks:
         return [step], Candidate(None, "none", note="no chunk passed retrieval")
@@ -149,7 +148,35 @@ async def kb_first(question: str, row: RowInput, ctx: EnrichContext, tried: dict
         read_before = set(tried["chunks"])
         chunks = [c for c in chunks if c.chunk.id not in read_before] or chunks
     candidate, steps = await extract(question, passages_from_chunks(chunks), row, ctx, step_name="enrich:kb", tried=tried)
+    if candidate.value is None and ctx.llm is None and (follow_up := follow_up_question(question, company=row.label)):
+        more, added = await _follow_up(follow_up, chunks, ctx, company)
+        if added:
+            again, steps_again = await extract(question, passages_from_chunks(chunks + added), row, ctx,
+                                               step_name="enrich:kb")
+            if again.value is not None:
+                return [step, *steps, more, *steps_again], again
     return [step, *steps], candidate
+
+
+async def _follow_up(follow_up: str, chunks: list[ScoredChunk], ctx: EnrichContext,
+                     company: str) -> tuple[RowStep, list[ScoredChunk]]:
+    """The offline reader's second retrieval, as ``ask`` makes it: up to FOLLOW_UP_SOURCES chunks found for the
+    follow-up question ("Who is the CEO of Acme?" for "Who runs Acme?") that ``chunks`` lack."""
+    assert ctx.kb is not None
+    try:
+        found = await asyncio.to_thread(ctx.kb.search, follow_up, company)
+    except Exception as err:  # a broken store must not lose the other rows
+        return RowStep(type="error", detail=f"knowledge base search failed: {err}"), []
+    held = {c.chunk.id for c in chunks}
+    added = [c for c in found if c.chunk.id not in held][:FOLLOW_UP_SOURCES]
+    step = RowStep(type="retrieve", detail=f"knowledge base: {len(added)} more chunk(s) for {follow_up!r}",
+                   data={"query": follow_up, "company": company, "chunks": [_chunk_data(c) for c in added]})
+    return step, added
+
+
+def _chunk_data(c: ScoredChunk) -> dict:
+    return {"url": c.chunk.metadata.url, "title": c.chunk.metadata.title, "chunk_id": c.chunk.id,
+            "score": round(c.score, 4), "dense_score": c.dense_score}
 
 
 async def _kb_company(row: RowInput, ctx: EnrichContext) -> CompanyIdentity | None:

@@ -47,6 +47,8 @@ from cikb.answer.reader._confidence import (
 __all__ = [
     "read",
     "read_asked",
+    "follow_up_question",
+    "FOLLOW_UP_SOURCES",
     "Reading",
     "Answer",
     "read_question",
@@ -142,6 +144,17 @@ def read_asked(question: str, passages: Sequence[Passage], *, column_type: str |
         led = read(read_question(chief, column_type, company, options, aliases), passages)
         reading = led if led.answer is not None else reading
     return reading
+
+
+# Sources a follow-up question may add to those read (beyond the context budget: no model reads them).
+FOLLOW_UP_SOURCES = 5
+
+
+def follow_up_question(question: str, *, company: str = "", aliases: Sequence[str] = ()) -> str | None:
+    """The question whose passages a reading of ``question`` also needs when those retrieved for it state no
+    answer, else None: "Who is the CEO of Acme?" for "Who runs Acme?" (its words find the operating body's
+    sentence, rarely the chief executive's card); :func:`read_asked` reads it as that question too."""
+    return chief_question(read_question(question, None, company, (), aliases))
 
 
 def rerank(reading: Reading, dense: dict[int, float], dense_weight: float = 0.4) -> None:

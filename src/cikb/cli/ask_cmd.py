@@ -68,6 +68,8 @@ def _print_answer(result: Answer) -> None:
     out.print(safe(result.answer, multiline=True), highlight=False)
     if result.short_answer:
         out.print(f"\n[bold]In short:[/bold] {safe(result.short_answer)}", highlight=False)
+    if result.follow_up:
+        out.print(f"[dim](read as: {safe(result.follow_up)})[/dim]", highlight=False)
     if result.note:
         style = "yellow" if not result.grounded and not result.abstained else "dim"
         out.print(f"\n[{style}]{safe(result.note, multiline=True)}[/{style}]", highlight=False)
