@@ -348,9 +348,15 @@ class Candidate:
     @property
     def folder(self) -> str:
         """The kind key of the section the page sits in, two folders deep at most: ``folder:/company/brand`` for
-        /company/brand/identity/colors/ and /company/brand/resources/emoji/. A date in the path is no folder: the
-        posts of /blog/2019/05/02/ and /blog/2024/10/08/ are one section's, ``folder:/blog``."""
-        return "folder:/" + "/".join([s for s in _segments(self.url)[:-1] if not s.isdigit()][:2])
+        /company/brand/identity/colors/ and /company/brand/resources/emoji/. A date in the path is one folder, not
+        one per day: the posts of /blog/2019/05/02/ and /blog/2024/10/08/ are ``folder:/blog/#``, those of
+        /2019/05/02/ ``folder:/#`` (not the site's root pages)."""
+        folders: list[str] = []
+        for segment in _segments(self.url)[:-1]:
+            folder = "#" if segment.isdigit() else segment
+            if folder != "#" or folders[-1:] != ["#"]:
+                folders.append(folder)
+        return "folder:/" + "/".join(folders[:2])
 
 
 @dataclass(frozen=True)
