@@ -10,6 +10,9 @@ def test_abbreviations_and_initials_do_not_end_a_sentence() -> None:
     assert split_sentences(text) == ["Acme Corp. was founded by John F. Kennedy in 2011.", "Dr. Ruiz joined in 2014."]
     assert split_sentences("Acme, Lda. (VAT PT 509876543) and Acme Pty. Ltd. trade. It grew.") == [
         "Acme, Lda. (VAT PT 509876543) and Acme Pty. Ltd. trade.", "It grew."]
+    # A lower-case letter is an abbreviation too: a legal form written with spaces, "circa".
+    assert split_sentences("Acme e. V.: https://registry.example/0abc12 Built c. 1400 by Acme. It grew.") == [
+        "Acme e. V.: https://registry.example/0abc12 Built c. 1400 by Acme.", "It grew."]
 
 
 def test_a_closing_quote_stays_with_its_sentence() -> None:

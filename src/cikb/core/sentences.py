@@ -16,12 +16,13 @@ from collections.abc import Callable
 # capital, a digit, an opening quote or a citation "[n]".
 _SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"'”’)\]]))\s+(?=[\"'“(\[]?[A-Z0-9])")
 # Abbreviations that end in a dot without ending a sentence (legal forms too: "Acme, Lda. (VAT ...)"; a German
-# street name's "-str.": "Hauptstr. 5").
+# street name's "-str.": "Hauptstr. 5"), and a single letter, an initial or one of an abbreviation written with
+# spaces ("J. R. Smith", "Acme e. V.", "z. B.").
 _ABBREVIATION = re.compile(
     r"(?:\b(?:Inc|Corp|Co|Ltd|Lda|Ltda|Pty|Pte|Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|vs|etc|e\.g|i\.e|approx|No|U\.S|U\.K"
     r"|\w+str|Str"
     r"|a\.m|p\.m"
-    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)|\b[A-Z])\.$"
+    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)|\b[A-Za-z])\.$"
 )
 _MARKDOWN_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _MARKDOWN_MARKS = re.compile(r"(?<!\\)(\*\*|__|\*|`)")
