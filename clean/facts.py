@@ -600,8 +600,9 @@ def definition_groups(tree: HtmlElement) -> list[DefinitionGroup]:
     GmbH", a contact list's "Press: press@acme.example"). Main-text extractors drop the pairs whose value is
     a link, and with them often the whole group around it: an e-mail address, a register entry. Link values
     count when they are an address to write to or call (mailto:, tel:); a "More information" link does not.
-    Pages write ``<dt>``/``<dd>`` outside a ``<dl>`` too; they are read the same. The site's footer is read
-    apart (:func:`site_facts`).
+    Pages write ``<dt>``/``<dd>`` outside a ``<dl>`` too; they are read the same, and so is a list whose items
+    each open with a bold label ("<li><strong>Treasurer:</strong> Jane Roe (Acme University)</li>"), two or more
+    of them: a board or a fact box written as a list. The site's footer is read apart (:func:`site_facts`).
     """
     groups: list[tuple[str, list[tuple[str, list[str]]]]] = []
     heading = ""
@@ -619,6 +620,10 @@ def definition_groups(tree: HtmlElement) -> list[DefinitionGroup]:
                 pairs.append((" ".join(element.text_content().split()).rstrip(" :"), []))
             elif pairs and (value := _definition_value(element)):
                 pairs[-1][1].append(value)
+        elif element.tag in ("ul", "ol") and not _in_chrome(element) and (labelled := _labelled_items(element)):
+            if not groups:
+                groups.append(("", []))
+            groups[-1][1].extend((label, [value]) for label, value in labelled)
     out = []
     for heading, pairs in groups:
         kept = tuple((term, "; ".join(values)) for term, values in pairs
@@ -628,20 +633,42 @@ def definition_groups(tree: HtmlElement) -> list[DefinitionGroup]:
     return out
 
 
+_MAX_LABEL_WORDS = 5
+
+
+def _labelled_items(listing: HtmlElement) -> list[tuple[str, str]]:
+    """A list's (label, value) pairs where two or more of its items open with a bold label ending in a colon
+    ("<strong>Treasurer:</strong> Jane Roe"); [] for any other list. A value that is only a link (not an address
+    to write to or call) is left out, as in a ``<dd>``."""
+    pairs = []
+    for item in listing.findall("li"):
+        bold = next((child for child in item if isinstance(child.tag, str)), None)
+        label = " ".join(bold.text_content().split()) if bold is not None and bold.tag in ("strong", "b") else ""
+        if (bold is None or not label.endswith(":") or (item.text or "").strip()
+                or len(label.split()) > _MAX_LABEL_WORDS):
+            continue
+        value = _definition_value(item, left_out=bold)
+        if value:
+            pairs.append((label.rstrip(" :"), value))
+    return pairs if len(pairs) >= 2 else []
+
+
 def _in_chrome(element: HtmlElement) -> bool:
     """Inside navigation, a header, footer or sidebar, or inside another term or value (a nested list)."""
     return any(a.tag in _CHROME or a.tag in ("dt", "dd")
                or (a.get("role") or "").lower() in ("navigation", "contentinfo") for a in element.iterancestors())
 
 
-def _definition_value(dd: HtmlElement) -> str:
-    """A ``<dd>``'s text, its <br> breaks as new lines; "" when it is only a link that is not an address."""
-    anchors = list(dd.iter("a"))
+def _definition_value(dd: HtmlElement, left_out: HtmlElement | None = None) -> str:
+    """A ``<dd>``'s text (without ``left_out``, a list item's label), its <br> breaks as new lines; "" when it is
+    only a link that is not an address."""
+    anchors = [a for a in dd.iter("a") if not any(p is left_out for p in a.iterancestors())]
+    lines = text_lines(dd, left_out=left_out)
     if anchors and not any((a.get("href") or "").startswith(("mailto:", "tel:")) for a in anchors):
         link_text = "".join("".join(a.text_content().split()) for a in anchors)
-        if len(link_text) * 2 >= len("".join(dd.text_content().split())):
+        if len(link_text) * 2 >= len("".join("".join(lines).split())):
             return ""
-    value = _lines_of(dd)
+    value = "\n".join(lines)
     return value if len(value) <= _MAX_FOOTER_LINE_CHARS else ""
 
 

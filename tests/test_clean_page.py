@@ -448,3 +448,20 @@ def test_definition_pairs_the_extractor_drops_come_back_under_their_heading() ->
     kept = document(page_html(f"<h1>About Acme Corp</h1>{paragraphs(ABOUT)}<dl><dt>Founded</dt><dd>1949</dd>"
                               "<dt>Employees</dt><dd>About 12,000</dd></dl>")).content
     assert kept.count("1949") == 1 + ABOUT[0].count("1949") and kept.count("12,000") == 1 + ABOUT[1].count("12,000")
+
+
+def test_a_list_of_bold_labelled_items_is_read_as_definition_pairs() -> None:
+    # A board and a fact box written as lists of "<strong>Label:</strong> value" items, links around the names:
+    # trafilatura drops such link-heavy lists. A value that is only a link ("download") is none.
+    board = ('<h2>Board</h2><ul><li><strong>Chair:</strong> <a href="https://uni.example/roe">Jane Roe</a> '
+             '(Springfield University)</li><li><strong>Treasurer:</strong> <a href="https://lab.example/doe">John '
+             'Doe</a> (Shelbyville Lab)</li><li><strong>Statutes:</strong> <a href="/statutes.pdf">download</a></li>'
+             '</ul>')
+    one = '<ul><li><strong>Note:</strong> <a href="https://acme.example/a">a remark</a></li></ul>'
+    tags = '<nav><ul><li><strong>Shop:</strong> Anvils</li><li><strong>Blog:</strong> Posts</li></ul></nav>'
+    content = document(page_html(f"<h1>About Acme Corp</h1>{paragraphs(ABOUT)}{tags}{one}{board}")).content
+    board_lines = set(split_sentences(content[content.index("## Board"):]))
+    assert {"Chair: Jane Roe (Springfield University)", "Treasurer: John Doe (Shelbyville Lab)"} <= board_lines
+    for not_a_pair in ("download", "Anvils"):
+        assert not_a_pair not in content  # a link alone, navigation
+    assert "- Note: a remark" not in content  # a list of one item is no fact box
