@@ -587,6 +587,15 @@ def test_chief_officers_are_told_apart_and_a_bracketed_title_is_read() -> None:
     assert answer("Who is the CEO of Brightwater Labs?", texts[1]) is None
 
 
+def test_who_chairs_is_answered_by_the_chairperson_or_chairman() -> None:
+    # "chair", "chairperson", "chairman", "chairwoman": one office, as English writes it.
+    board = "Chairperson: Ana Ruiz (Springfield University)\n\nTreasurer: Lena Holt (Shelbyville Lab)"
+    assert answer("Who chairs Brightwater Labs?", board).value == "Ana Ruiz"
+    chair = "Ana Ruiz is chair of Brightwater Labs."
+    assert answer("Who is the chairwoman of Brightwater Labs?", chair).value == "Ana Ruiz"
+    assert answer("Who chairs Brightwater Labs?", "Treasurer: Lena Holt (Shelbyville Lab)") is None
+
+
 def test_a_chief_officer_with_no_common_acronym_is_not_the_ceo() -> None:
     # "Chief" names the chief executive only in "Chief Executive (Officer)": a growth officer is not the CEO.
     text = "In this spotlight we sit down with Josh Lund, the Chief Growth Officer at Brightwater Labs."
