@@ -97,7 +97,8 @@ class Answerer:
         found = self._read(question, retrieval)
         follow_up = None
         if not found.sentences and self.search is not None:
-            follow_up = follow_up_question(question, company=_subject(retrieval), aliases=retrieval.trace.company.aliases)
+            aliases = retrieval.trace.company.aliases
+            follow_up = follow_up_question(question, company=_subject(retrieval), aliases=aliases)
         if follow_up is not None:
             widened = _widened(retrieval, self.search(follow_up, retrieval.trace.company.slug))
             again = self._read(question, widened) if len(widened.context) > len(retrieval.context) else found

@@ -56,7 +56,8 @@ def test_enrich_retrieves_for_the_follow_up_question_and_logs_it(tmp_path: Path)
     table.write_text("Company\nAcme Corp\n", encoding="utf-8")
     kb = TextKnowledgeBase(chunk_text("https://acme.test/about", "About Acme", "acme-corp", ABOUT)
                            + chunk_text("https://acme.test/team", "Team", "acme-corp", TEAM), limit=2)
-    proposal = enrich_table(table, "Chief", question="Who runs {Company}?", column_type="text", kb=kb, web=None, llm=None)
+    proposal = enrich_table(table, "Chief", question="Who runs {Company}?", column_type="text", kb=kb, web=None,
+                            llm=None)
     row = proposal.research_log[0]
     assert (row.status, row.value) == ("found", "Maria Lopez"), row
     assert [q for q, _ in kb.searches] == ["Who runs Acme Corp?", "Who is the CEO of Acme Corp?"]
