@@ -587,6 +587,14 @@ def test_chief_officers_are_told_apart_and_a_bracketed_title_is_read() -> None:
     assert answer("Who is the CEO of Brightwater Labs?", texts[1]) is None
 
 
+def test_an_amount_with_its_currency_sign_is_money_whatever_the_recogniser_reads() -> None:
+    # The small recogniser reads "60/year" as a date; the euro sign says it is money. A fee is a price paid.
+    text = "The current fee for a standard Brightwater Labs subscription is €60/year."
+    read = answer("How much is Brightwater Labs' subscription fee?", text)
+    assert read.value == "€60" and read.confidence in ("high", "medium")
+    assert answer("How much does a regular subscription to Brightwater Labs cost?", text).value == "€60"
+
+
 def test_who_chairs_is_answered_by_the_chairperson_or_chairman() -> None:
     # "chair", "chairperson", "chairman", "chairwoman": one office, as English writes it.
     board = "Chairperson: Ana Ruiz (Springfield University)\n\nTreasurer: Lena Holt (Shelbyville Lab)"

@@ -173,13 +173,18 @@ def _holds(outer: Span, inner: Span) -> bool:
 
 def _of_the_kind(q: Question, sentence: str, span: Span, labels: frozenset[str], vetoes: frozenset[str]) -> bool:
     """The recogniser does not read the value as another kind, or the parse says it is one ("I, Jane Roe, am the
-    CEO": the small model reads some names as places)."""
+    CEO": the small model reads some names as places), or its currency sign does ("€60/year", which the small
+    recogniser reads as a date)."""
     end = span.start + len(span.text)
     if q.kind == "number" and is_duration(span.text):
         vetoes = KIND_VETOES["duration"]  # "How much leave ...?" -> "30 days", which the recogniser reads as a date
     return (not vetoed(sentence, span.start, end, labels, _vetoes_of(sentence, span, vetoes))
+            or (q.kind == "money" and span.text[:1] in _CURRENCY_SIGNS)
             or (q.kind == "person" and names_a_person(sentence, span.start, end))
             or (q.kind == "number" and _counts_the_questions_noun(q, sentence, span)))
+
+
+_CURRENCY_SIGNS = "$€£¥₹"
 
 
 def _counts_the_questions_noun(q: Question, sentence: str, span: Span) -> bool:

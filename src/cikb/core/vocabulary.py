@@ -33,7 +33,7 @@ EQUIVALENT_STEMS = (
     frozenset({"fund", "rais", "financ"}),  # "How much funding has it raised?": "raised $20M", "$20M in funding"
     frozenset({"ceo", "chief"}),
     frozenset({"chair", "chairman", "chairwoman", "chairperson"}),  # "Who chairs the board?": "Chairperson: Jane Roe"
-    frozenset({"cost", "price"}),  # "How much does Acme Pro cost?": "$300/month is the starting price"
+    frozenset({"cost", "price", "fee"}),  # "How much does Acme Pro cost?": "$300/month is the starting price"
     frozenset({"phone", "telephon"}),  # "What is its phone number?": "Telephone: (919) 432-4660"
     frozenset({"year", "annual", "annum"}),  # "yearly sponsorship": "$1M in annual sponsorship", "per annum"
 )
