@@ -745,6 +745,25 @@ def _defining_nouns(doc: Doc, is_subject: Callable[[str], bool]) -> Iterator[Tok
         yield from (c for c in subject.children if c.dep_ == "appos")
 
 
+def set_up_as_words(sentence: str, is_subject: Callable[[str], bool]) -> list[str]:
+    """The words of what the sentence says its subject was made, in a passive clause with "as": "Acme is
+    incorporated as a Delaware nonprofit corporation" -> a, Delaware, nonprofit, corporation ("registered as a
+    charity", "organised as a cooperative"): the words after "as" to the end of the clause (a tax code such as
+    "501(c)(6)" breaks the small parser's noun phrase), as the trained parser reads the clause."""
+    words: list[str] = []
+    doc = _parsed(sentence)
+    for root in (t for t in doc if t.dep_ == "ROOT"):
+        subject = next((c for c in root.children if c.dep_ == "nsubjpass"), None)
+        if subject is None or not is_subject(_name(subject)):
+            continue
+        for prep in (c for c in root.children if c.dep_ == "prep" and c.text.lower() == "as"):
+            for token in doc[prep.i + 1:root.right_edge.i + 1]:
+                if token.is_punct and token.text in ",;:.!?" or token.tag_ in ("WDT", "WP"):
+                    break
+                words.append(token.text)
+    return words
+
+
 def where_from(sentence: str, is_subject: Callable[[str], bool]) -> list[tuple[int, int]]:
     """Where the sentence writes the place the subject is from, in what it says the subject is: "MarsBased is a
     consultancy from Barcelona", "Acme, a robotics maker in Lyon, ..." (the extents of the places after "from" or

@@ -305,6 +305,17 @@ def test_a_legal_form_or_tax_status_is_read_from_the_sentence_stating_its_kind(q
     assert found is not None and found.value.startswith(value) and found.confidence == "low"
 
 
+def test_a_legal_form_the_subject_was_incorporated_as_states_its_kind() -> None:
+    # "is incorporated as a ..." says what the subject was made, as "is a ..." says what it is.
+    question = "What kind of legal entity is Brightwater Labs?"
+    made = "Brightwater Labs is incorporated as a Delaware 501(c)(6) nonprofit corporation."
+    result = retrieval(question, [made, "Brightwater Labs hosts an open day for local schools every spring."],
+                       company="brightwater-labs")
+    result.trace.company.matched = "Brightwater Labs"
+    asked = Answerer().answer(question, result)
+    assert not asked.abstained and asked.answer.startswith(made), asked.answer
+
+
 def test_the_subjects_possessive_is_no_key_term() -> None:
     assert read_question("What is Brightwater Labs' revenue?", None, "Brightwater Labs").terms == ("revenu",)
     assert read_question("Who is Acme's CEO?", None, "Acme").terms == ("ceo",)

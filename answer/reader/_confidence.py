@@ -9,14 +9,15 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Literal
 
 from cikb.answer.entities import (
     FIRST_PERSON, KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of,
     counted_group, counted_in_question, counted_noun, defines, defining_words, governing_parties, in_the_predicate,
     kind_of_counted, modifies_a_noun, names_a_person, nominal_words, only_beside_the_main_clause, only_intended,
-    party_extents, predicate_subjects, person_noun, said_of_the_past, said_of_the_reader, stated_as_own,
-    stranded_preposition, told_in_the_past, vetoed, word_classes, in_capacity,
+    party_extents, predicate_subjects, person_noun, said_of_the_past, said_of_the_reader, set_up_as_words,
+    stated_as_own, stranded_preposition, told_in_the_past, vetoed, word_classes, in_capacity,
 )
 from cikb.core.identity import name_keys
 from cikb.core.vocabulary import LEGAL_FORM_STEMS, RELATED_WEIGHT, match_weight, relation
@@ -362,10 +363,12 @@ def states_question(q: Question, s: Sentence) -> bool:
 
 
 def _defined_by_legal_form(q: Question, s: Sentence) -> bool:
-    """Asked what kind of legal entity the subject is, the sentence says the subject is one, in a legal form's words
-    ("Acme is a California public benefit corporation", "a private company limited by guarantee"); "Acme works with
-    corporate partners" or "the non-profit behind Acme" says nothing of the subject's form."""
-    said = defining_words(s.plain, lambda phrase: _names_subject(q, phrase))
+    """Asked what kind of legal entity the subject is, the sentence says the subject is one, or was made one, in a
+    legal form's words ("Acme is a California public benefit corporation", "a private company limited by guarantee",
+    "Acme is incorporated as a Delaware nonprofit corporation"); "Acme works with corporate partners" or "the
+    non-profit behind Acme" says nothing of the subject's form."""
+    is_subject = partial(_names_subject, q)
+    said = defining_words(s.plain, is_subject) + set_up_as_words(s.plain, is_subject)
     phrase = re.sub(r"\s*-\s*", "-", " ".join(said))  # the parse's tokens of "non-profit": "non", "-", "profit"
     return any(stems_of(word) & LEGAL_FORM_STEMS for word in phrase.lower().split())
 
