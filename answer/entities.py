@@ -923,9 +923,10 @@ FIRST_PERSON = frozenset({"we", "us", "our", "ours"})
 def only_intended(sentence: str, start: int, end: int) -> bool:
     """The value is what someone plans, hopes or aims for, as the trained parser reads it: it sits below a verb of
     intention ("we planned to hire ten people", "Acme aims to reach 500 customers", "Acme expects revenue of $10
-    million") or below "is" with an aim as its subject ("our goal is to open an office in Berlin"), or in a clause
-    that supposes it ("we worried if ten people would even apply"); what it says did not, or not yet, happen. Not
-    the one who intends ("Truman wanted ...")."""
+    million") or below "is" with an aim as its subject ("our goal is to open an office in Berlin"), in a clause
+    that supposes it ("we worried if ten people would even apply"), or below a "would" that a condition governs ("If I
+    were asked, I would be ready to pay €10"); what it says did not, or not yet, happen. Not the one who intends
+    ("Truman wanted ...")."""
     value = _value_root(sentence, start, end)
     verb = _governing_token(sentence, start, end, links=_MODIFIER_LINKS | _SUBJECTS)  # not across "and"
     if verb is None or (value is not None and value.dep_ in _SUBJECTS and value.head.i == verb.i):
@@ -934,15 +935,24 @@ def only_intended(sentence: str, start: int, end: int) -> bool:
         subjects = [c.text.lower() for c in verb.children if c.dep_ in _SUBJECTS]
         aim = _INTENT_NOUNS.intersection(subjects) and any(c.dep_ in ("xcomp", "ccomp") for c in verb.children)
         supposed = any(c.dep_ == "mark" and c.text.lower() in _SUPPOSING for c in verb.children)
-        if _INTENT_VERB.match(verb.text) or aim or supposed:
+        if _INTENT_VERB.match(verb.text) or aim or supposed or _conditional(verb):
             return True
         # An intention's clause follows its verb ("we plan to hire"); one before it is the parse's misreading of a
-        # clause of its own ("We've been remote since 2016, so we expect nothing less").
-        verb = verb.head if verb.dep_ in ("xcomp", "ccomp") and verb.head.i < verb.i else None
+        # clause of its own ("We've been remote since 2016, so we expect nothing less"). "ready to pay" hangs on its
+        # adjective, and that on "would be".
+        verb = verb.head if verb.dep_ in ("xcomp", "ccomp", "acomp") and verb.head.i < verb.i else None
     return False
 
 
 _SUPPOSING = frozenset({"if", "unless", "whether"})
+_HYPOTHETICAL = frozenset({"would", "could", "might"})
+
+
+def _conditional(verb: Token) -> bool:
+    """A verb under "would" (could, might) with a clause that supposes it: "If I were asked, I would pay"."""
+    return (any(c.dep_ == "aux" and c.text.lower() in _HYPOTHETICAL for c in verb.children)
+            and any(c.dep_ == "advcl" and any(m.dep_ == "mark" and m.text.lower() in _SUPPOSING for m in c.children)
+                    for c in verb.children))
 _INTENT_VERB = re.compile(r"(?:plan|aim|hope|want|intend|expect|seek|sought|strive|aspire|wish)(?:s|ed|ned|ing|ning)?$",
                           re.IGNORECASE)
 _INTENT_NOUNS = frozenset({"goal", "goals", "aim", "aims", "plan", "plans", "target", "targets", "ambition", "hope"})
