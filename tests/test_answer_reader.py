@@ -1446,6 +1446,14 @@ def test_ask_and_enrich_read_the_same_legal_name_and_two_legal_names_are_no_answ
         name for r in both.related for name in ("Brightwater Labs Ltd", "Brightwater Labs GmbH") if name in r.text}
 
 
+def test_the_address_of_a_mailing_list_is_an_email_address_a_mailing_address_a_place() -> None:
+    assert kind_of("What is the address of the community mailing list?") == "contact"
+    assert read_question("What is the address of the mailing list?", None, "Brightwater Labs").contact == "email"
+    assert kind_of("What is the mailing address of Brightwater Labs?") == "place"
+    stated = "Berlin, Germany: Brightwater Labs, Hafenweg 3. Subscribe to the mailing list at list@brightwater.example."
+    assert answer("What is the address of the Brightwater Labs mailing list?", stated).value == "list@brightwater.example"
+
+
 def test_when_after_another_question_word_dates_the_question_and_asks_nothing():
     assert kind_of("Which small-business program was Brightwater Labs certified under when it started out?") == "text"
     assert kind_of("Who led Brightwater Labs when it was founded?") == "person"

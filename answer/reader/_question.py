@@ -559,7 +559,8 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
         return "money" if _MONEY_WORDS & set(lower) else "number"
     if "how" in lower and "many" in lower:
         return "number"
-    if (_CONTACT_WORDS & set(lower) and not _asks_another_noun(lower)) or _asks_how_to_reach(lower):
+    if (_CONTACT_WORDS & set(lower) and not _asks_another_noun(lower)) or _asks_how_to_reach(lower) or (
+            "address" in lower and _names_a_mailing_list(lower)):
         return "contact"  # "What is its email address / phone number?" asks for neither a place nor a quantity
     if _asks_for(lower, ("what", "which"), ("percentage", "percent", "number", "amount", "total")) or _asks_share(lower):
         return "money" if _MONEY_WORDS & set(lower) and not _asks_share(lower) else "number"
@@ -668,11 +669,16 @@ def _contact_asked(lower: list[str]) -> Literal["email", "phone", "web"]:
     """What a contact question asks for ("What is Acme's phone number?" -> phone; "How can journalists contact
     Acme?" -> an e-mail address, the contact a page gives for a purpose)."""
     words = set(lower)
-    if words & {"email", "e-mail", "mail"}:
+    if words & {"email", "e-mail", "mail"} or _names_a_mailing_list(lower):
         return "email"
     if words & {"phone", "telephone", "fax"}:
         return "phone"
     return "email" if _asks_how_to_reach(lower) else "web"
+
+
+def _names_a_mailing_list(lower: list[str]) -> bool:
+    """"the address of the mailing list" is an e-mail address ("a mailing address" is a postal one)."""
+    return any(word == "mailing" and after in ("list", "lists") for word, after in zip(lower, lower[1:]))
 
 
 # "How can journalists contact Acme?", "How do I get in touch with Acme?", "Where should I send a sales enquiry?":
