@@ -758,7 +758,7 @@ def set_up_as_words(sentence: str, is_subject: Callable[[str], bool]) -> list[st
             continue
         for prep in (c for c in root.children if c.dep_ == "prep" and c.text.lower() == "as"):
             for token in doc[prep.i + 1:root.right_edge.i + 1]:
-                if token.is_punct and token.text in ",;:.!?" or token.tag_ in ("WDT", "WP"):
+                if (token.is_punct and token.text in ",;:.!?") or token.tag_ in ("WDT", "WP"):
                     break
                 words.append(token.text)
     return words
@@ -946,6 +946,9 @@ def only_intended(sentence: str, start: int, end: int) -> bool:
 
 _SUPPOSING = frozenset({"if", "unless", "whether"})
 _HYPOTHETICAL = frozenset({"would", "could", "might"})
+_INTENT_VERB = re.compile(r"(?:plan|aim|hope|want|intend|expect|seek|sought|strive|aspire|wish)(?:s|ed|ned|ing|ning)?$",
+                          re.IGNORECASE)
+_INTENT_NOUNS = frozenset({"goal", "goals", "aim", "aims", "plan", "plans", "target", "targets", "ambition", "hope"})
 
 
 def _conditional(verb: Token) -> bool:
@@ -953,9 +956,6 @@ def _conditional(verb: Token) -> bool:
     return (any(c.dep_ == "aux" and c.text.lower() in _HYPOTHETICAL for c in verb.children)
             and any(c.dep_ == "advcl" and any(m.dep_ == "mark" and m.text.lower() in _SUPPOSING for m in c.children)
                     for c in verb.children))
-_INTENT_VERB = re.compile(r"(?:plan|aim|hope|want|intend|expect|seek|sought|strive|aspire|wish)(?:s|ed|ned|ing|ning)?$",
-                          re.IGNORECASE)
-_INTENT_NOUNS = frozenset({"goal", "goals", "aim", "aims", "plan", "plans", "target", "targets", "ambition", "hope"})
 
 
 # The links by which a date, an amount or a count modifies a verb: a prepositional or temporal modifier ("in 2014",

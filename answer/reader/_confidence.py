@@ -27,7 +27,7 @@ from cikb.answer.reader._subject import (
     LABEL_LINE, after_leading_date, mentions_subject, owned_by_subject, refers_to_subject,
 )
 from cikb.answer.reader._spans import (
-    CANDIDATE_LABELS, Span, board_joiners, customer_names, doers_named, entity_labels, entity_spans, filtered,
+    CANDIDATE_LABELS, CURRENCY_SIGNS, Span, board_joiners, customer_names, doers_named, entity_labels, entity_spans, filtered,
     former_employers, former_names, instance_spans, investor_names, is_duration, is_postal_address, is_subject,
     is_yearless, normal, asked_roles, overlap, spans, without_web_addresses, yearless_dates,
 )
@@ -180,12 +180,9 @@ def _of_the_kind(q: Question, sentence: str, span: Span, labels: frozenset[str],
     if q.kind == "number" and is_duration(span.text):
         vetoes = KIND_VETOES["duration"]  # "How much leave ...?" -> "30 days", which the recogniser reads as a date
     return (not vetoed(sentence, span.start, end, labels, _vetoes_of(sentence, span, vetoes))
-            or (q.kind == "money" and span.text[:1] in _CURRENCY_SIGNS)
+            or (q.kind == "money" and span.text[:1] in CURRENCY_SIGNS)
             or (q.kind == "person" and names_a_person(sentence, span.start, end))
             or (q.kind == "number" and _counts_the_questions_noun(q, sentence, span)))
-
-
-_CURRENCY_SIGNS = "$€£¥₹"
 
 
 def _counts_the_questions_noun(q: Question, sentence: str, span: Span) -> bool:

@@ -33,7 +33,8 @@ from cikb.answer.reader._subject import GENERIC_NAME_WORDS, mentions_subject, ow
 _MULTIPLIERS = {"thousand": 10**3, "k": 10**3, "million": 10**6, "mn": 10**6, "m": 10**6,
                 "billion": 10**9, "bn": 10**9, "b": 10**9, "trillion": 10**12, "tn": 10**12}
 _MULTIPLIER = r"(?:\s?(?:thousand|million|billion|trillion|mn|bn|tn|[kmb])\b)"
-_CURRENCY = r"(?:[$€£¥₹]|US\$|USD|EUR|GBP|CHF|JPY)"
+CURRENCY_SIGNS = "$€£¥₹"
+_CURRENCY = rf"(?:[{re.escape(CURRENCY_SIGNS)}]|US\$|USD|EUR|GBP|CHF|JPY)"
 _AMOUNT = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _MONEY_RE = re.compile(
     rf"(?<![\w.]){_CURRENCY}\s?(?:{_AMOUNT}){_MULTIPLIER}?"
