@@ -2068,6 +2068,16 @@ def test_who_joined_the_board_is_read_from_the_ways_of_saying_so(text: str) -> N
     assert found is not None and found.value == "Jane Roe" and found.confidence == "medium"
 
 
+def test_who_joined_the_board_in_a_round_is_no_investor_of_the_round() -> None:
+    # The round's lead investor is not who took the board seat: asked who joined the board, read the board's words.
+    question = "Who joined Brightwater Labs' board as part of the Series A deal?"
+    found = answer(question, "Brightwater Labs raised $7M in Series A funding led by Northwind Capital.")
+    assert found is None or found.confidence == "low"
+    found = answer(question, "Brightwater Labs raised $7M in Series A funding led by Northwind Capital.",
+                   "Jane Roe of Northwind Capital joins Brightwater Labs' board of directors.")
+    assert found is not None and found.value == "Jane Roe"
+
+
 def test_a_seat_asked_for_by_another_noun_is_read_only_where_it_is_named() -> None:
     question = "Who is a community representative on Brightwater Labs' board?"
     found = answer(question, "John Doe has joined the board of Brightwater Labs.")

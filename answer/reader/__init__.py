@@ -97,8 +97,9 @@ def read(question: Question, passages: Sequence[Passage], *, max_sentences: int 
     named = legal_name_answer(question, sentences) if question.legal_name else None
     # A former name is read by the ways of saying a body was renamed ("Globex Labs is now Acme").
     named = named or (former_name_answer(question, sentences) if question.former_name else None)
-    # Investors by the ways of naming them ("led by ..., with participation from ...").
-    named = named or (investors_answer(question, sentences) if question.investors else None)
+    # Investors by the ways of naming them ("led by ..., with participation from ..."); not who joined the board
+    # in a round ("Who joined Acme's board as part of its Series A?"), which its board's sentences say.
+    named = named or (investors_answer(question, sentences) if question.investors and not question.board else None)
     named = named or (customers_answer(question, sentences) if question.customers else None)
     named = named or (board_answer(question, sentences) if question.board else None)
     named = named or (_worked_before(question, sentences, passages) if question.worked_before else None)
