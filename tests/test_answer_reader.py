@@ -2071,6 +2071,8 @@ def test_who_joined_the_board_is_read_from_the_ways_of_saying_so(text: str) -> N
 def test_who_joined_the_board_in_a_round_is_no_investor_of_the_round() -> None:
     # The round's lead investor is not who took the board seat: asked who joined the board, read the board's words.
     question = "Who joined Brightwater Labs' board as part of the Series A deal?"
+    typed = read_question(question, None, "Brightwater Labs")
+    assert typed.board and typed.investors is None
     found = answer(question, "Brightwater Labs raised $7M in Series A funding led by Northwind Capital.")
     assert found is None or found.confidence == "low"
     found = answer(question, "Brightwater Labs raised $7M in Series A funding led by Northwind Capital.",

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cikb.answer.reader._words import plain, split_sentences, stems_of
 from cikb.answer.reader._question import KIND_NOUNS, TYPED_KINDS, Question, chief_question, read_question
@@ -44,11 +45,14 @@ from cikb.answer.reader._confidence import (
     legal_name_answer, own_terms, states_by_form, states_question, worked_before_answer,
 )
 
+if TYPE_CHECKING:
+    from cikb.retrieve.models import ScoredChunk
+
 __all__ = [
     "read",
     "read_asked",
     "follow_up_question",
-    "FOLLOW_UP_SOURCES",
+    "follow_up_sources",
     "Reading",
     "Answer",
     "read_question",
@@ -97,9 +101,8 @@ def read(question: Question, passages: Sequence[Passage], *, max_sentences: int 
     named = legal_name_answer(question, sentences) if question.legal_name else None
     # A former name is read by the ways of saying a body was renamed ("Globex Labs is now Acme").
     named = named or (former_name_answer(question, sentences) if question.former_name else None)
-    # Investors by the ways of naming them ("led by ..., with participation from ..."); not who joined the board
-    # in a round ("Who joined Acme's board as part of its Series A?"), which its board's sentences say.
-    named = named or (investors_answer(question, sentences) if question.investors and not question.board else None)
+    # Investors by the ways of naming them ("led by ..., with participation from ...").
+    named = named or (investors_answer(question, sentences) if question.investors else None)
     named = named or (customers_answer(question, sentences) if question.customers else None)
     named = named or (board_answer(question, sentences) if question.board else None)
     named = named or (_worked_before(question, sentences, passages) if question.worked_before else None)
@@ -149,6 +152,13 @@ def read_asked(question: str, passages: Sequence[Passage], *, column_type: str |
 
 # Sources a follow-up question may add to those read (beyond the context budget: no model reads them).
 FOLLOW_UP_SOURCES = 5
+
+
+def follow_up_sources(held: Sequence[ScoredChunk], found: Sequence[ScoredChunk]) -> list[ScoredChunk]:
+    """The chunks retrieved for the follow-up question to read with those ``held``: up to FOLLOW_UP_SOURCES of
+    ``found`` that ``held`` lacks, in their retrieval order."""
+    held_ids = {item.chunk.id for item in held}
+    return [item for item in found if item.chunk.id not in held_ids][:FOLLOW_UP_SOURCES]
 
 
 def follow_up_question(question: str, *, company: str = "", aliases: Sequence[str] = ()) -> str | None:

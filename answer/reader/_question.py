@@ -243,10 +243,12 @@ def read_question(question: str, column_type: str | None = None, company: str = 
         relation_asked = None
     former_name = (kind in ("text", "org") and bool(own) and bool(_FORMER_NAME.search(question))
                    and not _ANOTHER_THING.search(question))
-    investors = _investors_asked(question, own) if kind in ("text", "person", "org") and own else None
-    customers = kind in ("text", "person", "org") and bool(own) and _customers_asked(question, own)
     board = (kind == "person" and bool(own) and bool(_BOARD_JOIN.search(question)) and "chair" not in question.lower()
              and not officer)
+    # Who joined the board in a round ("... as part of its Series A?") is not who invested in it: the round's
+    # investors' sentences do not say who took the seat.
+    investors = _investors_asked(question, own) if kind in ("text", "person", "org") and own and not board else None
+    customers = kind in ("text", "person", "org") and bool(own) and _customers_asked(question, own)
     asks_where = kind in ("place", "org", "text")  # not "When did Acme's CEO work at Globex?"
     worked_before = _officer_asked(question) if own and asks_where and _WORKED_BEFORE.search(question) else ""
     return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent,
