@@ -11,7 +11,7 @@ from cikb.answer.citations import check_citations
 from cikb.answer.context import numbered_context, sources_of
 from cikb.answer.extractive import ExtractiveAnswer, extract_answer
 from cikb.answer.models import ABSTENTION, Answer, AnswerMode, Related, Source
-from cikb.answer.reader import FOLLOW_UP_SOURCES, follow_up_question
+from cikb.answer.reader import follow_up_question, follow_up_sources
 from cikb.prompts import load_prompt
 from cikb.retrieve.models import RetrievalResult
 
@@ -133,9 +133,8 @@ class Answerer:
 
 
 def _widened(retrieval: RetrievalResult, more: RetrievalResult) -> RetrievalResult:
-    """``retrieval`` with up to FOLLOW_UP_SOURCES of ``more``'s sources it lacks, numbered after its own."""
-    held = {item.chunk.id for item in retrieval.context}
-    added = [item for item in more.context if item.chunk.id not in held][:FOLLOW_UP_SOURCES]
+    """``retrieval`` with the follow-up's sources it lacks (:func:`follow_up_sources`), numbered after its own."""
+    added = follow_up_sources(retrieval.context, more.context)
     return retrieval.model_copy(update={"context": [*retrieval.context, *added]})
 
 

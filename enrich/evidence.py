@@ -24,7 +24,7 @@ from dataclasses import replace
 from urllib.parse import urlsplit
 
 from cikb.answer.context import neutralise
-from cikb.answer.reader import FOLLOW_UP_SOURCES, follow_up_question
+from cikb.answer.reader import follow_up_question, follow_up_sources
 from cikb.answer.support import check_support
 from cikb.enrich.base import (
     ColumnSpec,
@@ -160,15 +160,14 @@ async def kb_first(question: str, row: RowInput, ctx: EnrichContext, tried: dict
 
 async def _follow_up(follow_up: str, chunks: list[ScoredChunk], ctx: EnrichContext,
                      company: str) -> tuple[RowStep, list[ScoredChunk]]:
-    """The offline reader's second retrieval, as ``ask`` makes it: up to FOLLOW_UP_SOURCES chunks found for the
-    follow-up question ("Who is the CEO of Acme?" for "Who runs Acme?") that ``chunks`` lack."""
+    """The offline reader's second retrieval, as ``ask`` makes it: the chunks found for the follow-up question
+    ("Who is the CEO of Acme?" for "Who runs Acme?") that ``chunks`` lack (:func:`follow_up_sources`)."""
     assert ctx.kb is not None
     try:
         found = await asyncio.to_thread(ctx.kb.search, follow_up, company)
     except Exception as err:  # a broken store must not lose the other rows
         return RowStep(type="error", detail=f"knowledge base search failed: {err}"), []
-    held = {c.chunk.id for c in chunks}
-    added = [c for c in found if c.chunk.id not in held][:FOLLOW_UP_SOURCES]
+    added = follow_up_sources(chunks, found)
     step = RowStep(type="retrieve", detail=f"knowledge base: {len(added)} more chunk(s) for {follow_up!r}",
                    data={"query": follow_up, "company": company, "chunks": [_chunk_data(c) for c in added]})
     return step, added
