@@ -24,7 +24,7 @@ from cikb.core.vocabulary import LEGAL_FORM_STEMS, RELATED_WEIGHT, match_weight,
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
 from cikb.answer.reader._question import Question, asks_present, term_word
 from cikb.answer.reader._subject import (
-    LABEL_LINE, after_leading_date, mentions_subject, owned_by_subject, refers_to_subject,
+    BEGIN_STEMS, LABEL_LINE, after_leading_date, began_itself, mentions_subject, owned_by_subject, refers_to_subject,
 )
 from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, CURRENCY_SIGNS, Span, board_joiners, customer_names, doers_named, entity_labels, entity_spans, filtered,
@@ -863,7 +863,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     if direct and not rivals and not best.negated and placed_by_definition(q, best.plain, span):
         return "medium"  # "MarsBased is a consultancy from Barcelona": where it is from, not said to be its base
     if direct and (tight or far <= 4 or (_agent_of(q, best.plain, span) and not rivals and not best.negated)
-                   or (holds_subjects_role(roles, q, best) and not rivals and not best.negated)):
+                   or (holds_subjects_role(roles, q, best) and not rivals and not best.negated)
+                   or _dates_its_beginning(q, best.plain, span)):
         return "medium"  # the agent of a passive predicate: "was founded in 2011 in Portland, Oregon, by Jane Roe"
     if (best.role == 2 and not rivals and not best.negated and all(match_weight(t, best.stems) > 0 for t in q.terms)
             and _agent_of(q, best.plain, span, least=RELATED_WEIGHT)):
@@ -1111,6 +1112,16 @@ def _of_the_predicate(q: Question, word: str) -> bool:
     """A word of the question's predicate, or of its relation: "Jane Roe is Head of Delivery" ties the name to
     "delivery" through "head", a word of being responsible for it."""
     return any(match_weight(t, {stem(word.lower())}) > 0 for t in q.terms)
+
+
+def _dates_its_beginning(q: Question, sentence: str, span: Span) -> bool:
+    """Asked when the company was founded, the date hangs on a verb that begins it, as the trained parser reads
+    it (:func:`began_itself`), however far apart: "Jane Roe started Acme Data Science in 2006". A related word of
+    the founding: medium at most."""
+    parsed = governing_parties(sentence, span.start, span.start + len(span.text))
+    if parsed is None or not stems_of(parsed[0].lower()) & BEGIN_STEMS:
+        return False
+    return any("found" in relation(t) for t in q.terms) and began_itself(q, sentence, verb=parsed[0])
 
 
 def _hangs_on_a_term(q: Question, sentence: str, span: Span) -> bool:

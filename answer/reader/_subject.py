@@ -119,14 +119,14 @@ def creates_other(q: Question, sentence: str) -> bool:
 BEGIN_STEMS = frozenset({"start", "began", "begin", "launch"})
 
 
-def began_itself(q: Question, sentence: str, own_site: bool = False) -> bool:
+def began_itself(q: Question, sentence: str, own_site: bool = False, verb: str = "") -> bool:
     """The company itself began ("Mastodon started in 2016 as an open-source project", "Acme was launched in 2015";
     on its own site "When we started in 2015, ...") or was begun ("Jane Roe started Acme in 1999"): the parse gives a
     start, begin or launch verb the company's bare name (or "we" on its own pages) as its subject and nothing begun,
     or the name as what it began. "We started a podcast", "the team began the process" and "Acme started using Rust"
     begin something else; "it started" may be anything. Parsed: callers ask only of a sentence holding one of
-    :data:`BEGIN_STEMS`."""
-    parties = beginnings(sentence, lambda word: bool(stems_of(word.lower()) & BEGIN_STEMS))
+    :data:`BEGIN_STEMS`. ``verb``: that verb only (the one a value hangs on)."""
+    parties = beginnings(sentence, lambda word: word == verb if verb else bool(stems_of(word.lower()) & BEGIN_STEMS))
     return any(((_is_bare_name(q, doer) or (own_site and doer.lower() == "we")) and not begun)
                or _is_bare_name(q, begun) for doer, begun in parties)
 
