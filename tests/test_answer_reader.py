@@ -2066,6 +2066,7 @@ def test_others_users_what_the_company_uses_or_a_client_program_are_no_customers
     "Brightwater Labs also welcomes Jane Roe, partner at Northwind Capital, to its board of directors.",
     "Jane Roe has been appointed to the board of Brightwater Labs.",
     "Jane Roe will join John Doe and Mary Major on Brightwater Labs' board.",  # the one joining, not the others
+    "Jane Roe will join John Doe (Northwind Capital) on Brightwater Labs' board.",
 ])
 def test_who_joined_the_board_is_read_from_the_ways_of_saying_so(text: str) -> None:
     found = answer("Who joined Brightwater Labs' board?", text)

@@ -1095,7 +1095,7 @@ _BOARD_JOINS = tuple(re.compile(pattern) for pattern in (
     rf"{_JOINER}{_BESIDE}\s+(?:has\s+|have\s+|will\s+|is\s+set\s+to\s+|also\s+)?(?:joins?|joined|joining)\s+{_A_BOARD}",
     # "Jane Roe will join John Doe on our board": the one joining, beside those who sit on it
     (rf"{_JOINER}{_BESIDE}\s+(?:has\s+|have\s+|will\s+|is\s+set\s+to\s+|also\s+)?(?:joins?|joined|joining)"
-     rf"\s+(?:[A-Z][\w'’.-]*(?:\s+|,\s+|\s+and\s+)){{1,8}}?on\s+{_A_BOARD}"),
+     rf"\s+(?:[A-Z][\w'’.-]*(?:\s+\([^()]{{1,60}}\))?(?:\s+|,\s+|\s+and\s+)){{1,8}}?on\s+{_A_BOARD}"),
     (rf"\b(?i:welcome[sd]?|appoint(?:s|ed)?|elect(?:s|ed)?|add(?:s|ed)?|name[sd]?)\s+{_JOINER}{_BESIDE}"
     rf"\s+to\s+{_A_BOARD}"),
     (rf"{_JOINER}{_BESIDE}\s+(?:has\s+been|have\s+been|was|is|will\s+be)\s+(?:appointed|elected|named|added)"
