@@ -1863,9 +1863,6 @@ def test_the_company_itself_starting_is_its_founding() -> None:
     assert started is not None and (started.value, started.confidence) == ("2016", "medium")
     begun = answer("When was Brightwater Labs established?", "Jane Roe started Brightwater Labs in 2015.")
     assert begun is not None and (begun.value, begun.confidence) == ("2015", "medium")
-    # However far the year stands from the verb, it dates the start the parse hangs it on.
-    begun = answer("When was Brightwater Labs established?", "Jane Roe started Brightwater Labs with two friends in 2015.")
-    assert begun is not None and (begun.value, begun.confidence) == ("2015", "medium")
     # What the company began is not the company's beginning.
     for other in ("In 2019, Brightwater Labs started a podcast about rivers.",
                   "In 2019, Brightwater Labs started using solar power in its lab.",
@@ -2291,31 +2288,3 @@ def test_asked_who_did_something_a_sentence_without_the_deed_names_no_one_surely
     # Of a question with two deeds, a sentence holding either answers it.
     owned = answer("Who runs Brightwater Labs and who owns the company?", "Formally, Jane Roe owns 100% of Brightwater Labs.")
     assert owned is not None and owned.value == "Jane Roe" and owned.confidence != "low"
-
-
-def test_on_the_companys_own_pages_our_is_the_company() -> None:
-    # "our total funding" on its own blog is the company's funding; elsewhere "our" is whoever writes.
-    question = "How much funding has Brightwater Labs raised in total?"
-    text = "$7M in Series A funding brings our total funding to $9.25M."
-    own = read(read_question(question, None, "Brightwater Labs"), [Passage(text, 1, 1, "Blog", None, True)])
-    assert own.answer is not None and (own.answer.value, own.answer.confidence) == ("$9.25M", "medium")
-    elsewhere = read(read_question(question, None, "Brightwater Labs"), [Passage(text, 1, 1, "Blog", None, False)])
-    assert elsewhere.answer is None
-
-
-@pytest.mark.parametrize(("question", "text"), [
-    ("How much funding has Brightwater Labs raised?", "Our customers raised $40M in funding last year."),
-    ("When was Brightwater Labs founded?", "Its parent company was founded in 1990."),
-])
-def test_a_sentence_led_by_what_the_company_has_is_not_about_the_company(question: str, text: str) -> None:
-    found = answer(question, text)
-    assert found is None or found.confidence == "low"
-
-
-@pytest.mark.parametrize(("question", "text", "value"), [
-    ("Who is the CEO of Brightwater Labs?", "Our new CEO is Jane Roe.", "Jane Roe"),  # what it has is what is asked
-    ("How many people work at Brightwater Labs?", "Our team is ten people strong.", "ten"),  # its own body
-])
-def test_a_sentence_led_by_the_companys_own_asked_thing_is_about_it(question: str, text: str, value: str) -> None:
-    found = answer(question, text)
-    assert found is not None and found.value == value and found.confidence != "low"

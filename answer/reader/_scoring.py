@@ -146,13 +146,6 @@ _OWNER_BEFORE = re.compile(rf"\b(?:[Tt]heir|(?P<owner>{_NAME})['’]s)\s+")  # t
 _OWNER_AFTER = re.compile(rf"\b(?P<role>{_ROLE})\s+(?:of|at)\s+(?:the\s+)?(?P<owner>{_NAME})")  # CEO of Acme
 
 
-def _ours(q: Question, s: str) -> bool:
-    """A word of the question's predicate that "our" owns, as the parse reads it: on the company's own pages the
-    writer's is the company's ("our total funding", "our annual revenue")."""
-    return any(match_weight(t, stems_of(noun)) == 1.0 for noun in possessed_nouns(s, lambda owner: owner.lower() == "our")
-               for t in q.terms)
-
-
 def reading_stems(q: Question, s: Sentence) -> set[str]:
     """The stems a sentence is matched to the question by: its own, less a role someone else holds (person
     questions), plus the contact words when it holds the contact asked for ("Write to press@acme.example"
@@ -463,8 +456,6 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
             s.role = 1
         elif s.role == 0 and s.passage.own_site and told_to_the_reader(s.plain):
             s.role = 1  # "You will receive a €1,000 referral bonus" on Acme's own careers page: Acme's bonus
-        elif s.role == 0 and s.passage.own_site and _ours(q, s.plain):
-            s.role = 1  # "$7M in seed funding brings our total funding to $9M" on Acme's blog: Acme's funding
         elif s.role == 0 and relation_owned(q, s.plain):
             s.role = 1  # "Make a donation through Globex, our fiscal host": the relation is the company's
         elif s.role == 0 and _the_subject_began(q, s):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from cikb.answer.entities import beginnings, imperative_on_us, main_subject, possessed_nouns
+from cikb.answer.entities import beginnings, imperative_on_us, main_subject
 from cikb.core.vocabulary import match_weight
 from cikb.answer.reader._words import (
     DATE_RE, LEGAL_SUFFIXES, POSTAL_RE, SELF_NOUNS, YEAR_RE, stems_of, tokens_of,
@@ -40,7 +40,7 @@ def subject_role(q: Question, sentence: str) -> int:
     for text in (sentence, *(sentence[i:] for i in commas), *((dated,) if dated else ()),
                  *((sentence[label.end():],) if label else ())):
         lead = _leading_name(text)
-        if lead is None or _led_by_what_it_has(q, text):
+        if lead is None:
             continue
         if _is_the_subject(q, lead):
             return 2
@@ -54,21 +54,6 @@ def subject_role(q: Question, sentence: str) -> int:
     if _BIDS_US.match(sentence) and imperative_on_us(sentence):
         return 2  # "Visit us at ...": the page's own company, as "we" is
     return 1 if mentioned else 0
-
-
-_POSSESSIVES = frozenset({"its", "our", "their"})
-
-
-def _led_by_what_it_has(q: Question, text: str) -> bool:
-    """The sentence is led by something the subject has, not by the subject, as the trained parser reads what the
-    leading possessive owns: "Our customers raised $40M", "Its parent company moved"; not "Our team is ten people",
-    "Our new CEO is Jane Roe" (asked for the CEO), "Its revenue grew" (asked for the revenue)."""
-    first = next(iter(tokens_of(text[:120])), None)
-    if first is None or first[0].lower() not in _POSSESSIVES:
-        return False
-    owned = possessed_nouns(text, lambda owner: owner.lower() == first[0].lower())[:1]
-    return bool(owned) and not any(bare(w.lower()) in SELF_NOUNS or any(match_weight(t, stems_of(w.lower())) > 0
-                                                                       for t in q.terms) for w in owned)
 
 
 def _is_the_subject(q: Question, lead: list[str] | None) -> bool:
