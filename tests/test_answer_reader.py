@@ -1863,6 +1863,9 @@ def test_the_company_itself_starting_is_its_founding() -> None:
     assert started is not None and (started.value, started.confidence) == ("2016", "medium")
     begun = answer("When was Brightwater Labs established?", "Jane Roe started Brightwater Labs in 2015.")
     assert begun is not None and (begun.value, begun.confidence) == ("2015", "medium")
+    # However far the year stands from the verb, it dates the start the parse hangs it on.
+    begun = answer("When was Brightwater Labs established?", "Jane Roe started Brightwater Labs with two friends in 2015.")
+    assert begun is not None and (begun.value, begun.confidence) == ("2015", "medium")
     # What the company began is not the company's beginning.
     for other in ("In 2019, Brightwater Labs started a podcast about rivers.",
                   "In 2019, Brightwater Labs started using solar power in its lab.",
