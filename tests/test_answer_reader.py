@@ -2291,3 +2291,12 @@ def test_asked_who_did_something_a_sentence_without_the_deed_names_no_one_surely
     # Of a question with two deeds, a sentence holding either answers it.
     owned = answer("Who runs Brightwater Labs and who owns the company?", "Formally, Jane Roe owns 100% of Brightwater Labs.")
     assert owned is not None and owned.value == "Jane Roe" and owned.confidence != "low"
+
+
+def test_a_sentence_without_the_other_body_the_question_names_says_nothing_of_it() -> None:
+    question = "How much does the company Globex give Brightwater Labs each month?"
+    found = answer(question, "Currently, Brightwater Labs takes in $17,065/month via GitHub Sponsors.")
+    assert found is None or found.confidence == "low"
+    found = answer(question, "Globex gives Brightwater Labs $5,000/month.")
+    assert found is not None and found.value.startswith("$5,000") and found.confidence != "low"
+
