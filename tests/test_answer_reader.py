@@ -2300,3 +2300,11 @@ def test_a_sentence_without_the_other_body_the_question_names_says_nothing_of_it
     found = answer(question, "Globex gives Brightwater Labs $5,000/month.")
     assert found is not None and found.value.startswith("$5,000") and found.confidence != "low"
 
+
+def test_how_often_asks_a_frequency_its_often_is_no_key_term() -> None:
+    # "often" asks how frequently, as "many" asks how much: a sentence that says "often" states no frequency.
+    assert "often" not in read_question("How often does the Brightwater Labs board meet?", None, "Brightwater Labs").terms
+    found = answer("How often does the Brightwater Labs board meet?",
+                   "When Jane Roe joined the board, customers chose Brightwater Labs often, and her support was vital.")
+    assert found is None or found.confidence == "low" and not states_question(
+        read_question("How often does the Brightwater Labs board meet?", None, "Brightwater Labs"), found.sentence)

@@ -41,7 +41,7 @@ _WH_WORDS = frozenset({"who", "whom", "whose", "when", "where", "what", "which",
 # Words a question asks with that say nothing about the answer's content.
 _QUESTION_FILLER = frozenset(
     """company companies organisation organization firm business year years name named date kind type status many much
-    number currently current today ever also tell give know""".split()
+    number currently current today ever also tell give know often""".split()
 )
 # Words that hedge or name what a quantity is measured in: "Roughly how much money ...", "How big a grant ...".
 _QUANTITY_FILLER = frozenset("roughly approximately approximate about around nearly almost big large money".split())
