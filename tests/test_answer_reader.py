@@ -2293,14 +2293,6 @@ def test_asked_who_did_something_a_sentence_without_the_deed_names_no_one_surely
     assert owned is not None and owned.value == "Jane Roe" and owned.confidence != "low"
 
 
-def test_a_sentence_without_the_other_body_the_question_names_says_nothing_of_it() -> None:
-    question = "How much does the company Globex give Brightwater Labs each month?"
-    found = answer(question, "Currently, Brightwater Labs takes in $17,065/month via GitHub Sponsors.")
-    assert found is None or found.confidence == "low"
-    found = answer(question, "Globex gives Brightwater Labs $5,000/month.")
-    assert found is not None and found.value.startswith("$5,000") and found.confidence != "low"
-
-
 def test_how_often_asks_a_frequency_its_often_is_no_key_term() -> None:
     # "often" asks how frequently, as "many" asks how much: a sentence that says "often" states no frequency.
     assert "often" not in read_question("How often does the Brightwater Labs board meet?", None, "Brightwater Labs").terms

@@ -22,7 +22,7 @@ from cikb.answer.entities import (
 from cikb.core.identity import name_keys
 from cikb.core.vocabulary import LEGAL_FORM_STEMS, RELATED_WEIGHT, match_weight, relation
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
-from cikb.answer.reader._question import Question, asks_present, bare, term_word
+from cikb.answer.reader._question import Question, asks_present, term_word
 from cikb.answer.reader._subject import (
     BEGIN_STEMS, LABEL_LINE, after_leading_date, began_itself, mentions_subject, owned_by_subject, refers_to_subject,
 )
@@ -873,8 +873,7 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         return "low"
     if _labelled(q, best, span) and not rivals and (unique or q.kind == "place"):
         return "medium"  # a place's parts ("48 Quay Street, Bristol", "United Kingdom") are one labelled value
-    if (best.coverage >= 0.5 and best.about_subject and tight and not rivals and _holds_every_role_word(q, best)
-            and _holds_the_names_asked_of(q, best)):
+    if best.coverage >= 0.5 and best.about_subject and tight and not rivals and _holds_every_role_word(q, best):
         return "medium"
     return "low"
 
@@ -887,13 +886,6 @@ def _named_beyond_its_contacts(q: Question, s: Sentence) -> bool:
         return True
     words = without_web_addresses(s.plain)
     return bool(FIRST_PERSON & {w.lower() for w, _, _ in tokens_of(words)}) or mentions_subject(q, words)
-
-
-def _holds_the_names_asked_of(q: Question, s: Sentence) -> bool:
-    """The sentence holds every name the question asks of besides the subject's: "How much does Globex give Acme each
-    month?" is not answered by "Acme takes in $17,065/month via GitHub Sponsors", which names no Globex."""
-    names = {stem(bare(w.lower())) for w, _, _ in tokens_of(q.text)[1:] if w[:1].isupper()}
-    return all(match_weight(t, s.stems) > 0 for t in q.terms if t in names)
 
 
 def _holds_every_role_word(q: Question, s: Sentence) -> bool:
