@@ -125,7 +125,8 @@ EVENT_CATEGORIES: tuple[Category, ...] = (
     ),
     _category("announce", 6, "announcing announces announced announcement", ["press release"]),
     _category(
-        "partnership", 5, "partnership partnerships partnering collaboration collaborate collaborates collaborating alliance joins",
+        "partnership", 5,
+        "partnership partnerships partnering collaboration collaborate collaborates collaborating alliance joins",
         ["partners with", "teams up", "team up"],
     ),
     _category("award", 5, "award awards awarded prize honored honoured", ["named a leader", "named to", "recognized as", "recognized in"]),

@@ -1864,7 +1864,8 @@ def test_the_company_itself_starting_is_its_founding() -> None:
     begun = answer("When was Brightwater Labs established?", "Jane Roe started Brightwater Labs in 2015.")
     assert begun is not None and (begun.value, begun.confidence) == ("2015", "medium")
     # However far the year stands from the verb, it dates the start the parse hangs it on.
-    begun = answer("When was Brightwater Labs established?", "Jane Roe started Brightwater Labs with two friends in 2015.")
+    begun = answer("When was Brightwater Labs established?",
+                   "Jane Roe started Brightwater Labs with two friends in 2015.")
     assert begun is not None and (begun.value, begun.confidence) == ("2015", "medium")
     # What the company began is not the company's beginning.
     for other in ("In 2019, Brightwater Labs started a podcast about rivers.",
@@ -2295,8 +2296,9 @@ def test_asked_who_did_something_a_sentence_without_the_deed_names_no_one_surely
 
 def test_how_often_asks_a_frequency_its_often_is_no_key_term() -> None:
     # "often" asks how frequently, as "many" asks how much: a sentence that says "often" states no frequency.
-    assert "often" not in read_question("How often does the Brightwater Labs board meet?", None, "Brightwater Labs").terms
-    found = answer("How often does the Brightwater Labs board meet?",
+    question = "How often does the Brightwater Labs board meet?"
+    assert "often" not in read_question(question, None, "Brightwater Labs").terms
+    found = answer(question,
                    "When Jane Roe joined the board, customers chose Brightwater Labs often, and her support was vital.")
     assert found is None or found.confidence == "low" and not states_question(
-        read_question("How often does the Brightwater Labs board meet?", None, "Brightwater Labs"), found.sentence)
+        read_question(question, None, "Brightwater Labs"), found.sentence)
