@@ -1090,12 +1090,12 @@ _BESIDE = r"(?:,[^,.;]{1,80},|\s+(?:of|from|at)\s+[A-Z][^,.;]{0,40}?)?"  # "Jane
 _A_BOARD = (r"(?P<board>(?:the|its|our|their|his|her|(?:[A-Z][\w&.-]*\s+){0,3}[A-Z][\w&.-]*(?:['’]s|(?<=s)['’]))"
             r"\s+(?:(?!advisory\b)[a-z]+\s+)?board"
             r"(?:\s+of\s+(?:directors\s+of\s+)?[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)?)\b")
+_JOINING = rf"{_JOINER}{_BESIDE}\s+(?:has\s+|have\s+|will\s+|is\s+set\s+to\s+|also\s+)?(?:joins?|joined|joining)"
 # The English ways of saying someone took a seat on a board.
 _BOARD_JOINS = tuple(re.compile(pattern) for pattern in (
-    rf"{_JOINER}{_BESIDE}\s+(?:has\s+|have\s+|will\s+|is\s+set\s+to\s+|also\s+)?(?:joins?|joined|joining)\s+{_A_BOARD}",
+    rf"{_JOINING}\s+{_A_BOARD}",
     # "Jane Roe will join John Doe on our board": the one joining, beside those who sit on it
-    (rf"{_JOINER}{_BESIDE}\s+(?:has\s+|have\s+|will\s+|is\s+set\s+to\s+|also\s+)?(?:joins?|joined|joining)"
-     rf"\s+(?:[A-Z][\w'’.-]*(?:\s+\([^()]{{1,60}}\))?(?:\s+|,\s+|\s+and\s+)){{1,8}}?on\s+{_A_BOARD}"),
+    rf"{_JOINING}\s+(?:[A-Z][\w'’.-]*(?:\s+\([^()]{{1,60}}\))?(?:\s+|,\s+|\s+and\s+)){{1,8}}?on\s+{_A_BOARD}",
     (rf"\b(?i:welcome[sd]?|appoint(?:s|ed)?|elect(?:s|ed)?|add(?:s|ed)?|name[sd]?)\s+{_JOINER}{_BESIDE}"
     rf"\s+to\s+{_A_BOARD}"),
     (rf"{_JOINER}{_BESIDE}\s+(?:has\s+been|have\s+been|was|is|will\s+be)\s+(?:appointed|elected|named|added)"
