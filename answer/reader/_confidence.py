@@ -24,7 +24,8 @@ from cikb.core.vocabulary import LEGAL_FORM_STEMS, RELATED_WEIGHT, match_weight,
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
 from cikb.answer.reader._question import Question, asks_present, term_word
 from cikb.answer.reader._subject import (
-    BEGIN_STEMS, LABEL_LINE, after_leading_date, began_itself, mentions_subject, owned_by_subject, refers_to_subject,
+    BEGIN_STEMS, LABEL_LINE, after_leading_date, asks_the_founding, began_itself, mentions_subject, owned_by_subject,
+    refers_to_subject,
 )
 from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, CURRENCY_SIGNS, Span, board_joiners, customer_names, doers_named, entity_labels, entity_spans, filtered,
@@ -1121,7 +1122,7 @@ def _dates_its_beginning(q: Question, sentence: str, span: Span) -> bool:
     parsed = governing_parties(sentence, span.start, span.start + len(span.text))
     if parsed is None or not stems_of(parsed[0].lower()) & BEGIN_STEMS:
         return False
-    return any("found" in relation(t) for t in q.terms) and began_itself(q, sentence, verb=parsed[0])
+    return asks_the_founding(q) and began_itself(q, sentence, verb=parsed[0])
 
 
 def _hangs_on_a_term(q: Question, sentence: str, span: Span) -> bool:

@@ -19,14 +19,14 @@ from cikb.answer.entities import (
 )
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
-from cikb.core.vocabulary import RELATED_WEIGHT, match_weight, relation
+from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import (
     IDENTIFIER_NAMES, MIN_WORDS, SELF_NOUNS, YEAR_RE, plain, stems_in, stems_of, tokens_of,
 )
 from cikb.answer.reader._question import CONTACT_ASKED, TOTAL, TYPED_KINDS, Question, term_word
 from cikb.answer.reader._subject import (
-    BEGIN_STEMS, LABEL_LINE, after_leading_date, began_itself, creates_other, mentions_subject, our_role,
-    owned_predicate, refers_to_subject, subject_role,
+    BEGIN_STEMS, LABEL_LINE, after_leading_date, asks_the_founding, began_itself, creates_other, mentions_subject,
+    our_role, owned_predicate, refers_to_subject, subject_role,
 )
 from cikb.answer.reader._spans import (
     Span, contact_spans, holds_postal_address, identifier_spans, is_postal_address, normal, only_contacts,
@@ -164,7 +164,7 @@ def reading_stems(q: Question, s: Sentence) -> set[str]:
 
 def _the_subject_began(q: Question, s: Sentence) -> bool:
     """Asked when the company was founded, the sentence says it began (:func:`began_itself`)."""
-    return (bool(s.stems & BEGIN_STEMS) and any("found" in relation(t) for t in q.terms)
+    return (bool(s.stems & BEGIN_STEMS) and asks_the_founding(q)
             and began_itself(q, s.plain, s.passage.own_site))
 
 

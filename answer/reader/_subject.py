@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from cikb.answer.entities import beginnings, imperative_on_us, main_subject
-from cikb.core.vocabulary import match_weight
+from cikb.core.vocabulary import match_weight, relation
 from cikb.answer.reader._words import (
     DATE_RE, LEGAL_SUFFIXES, POSTAL_RE, SELF_NOUNS, YEAR_RE, stems_of, tokens_of,
 )
@@ -117,6 +117,11 @@ def creates_other(q: Question, sentence: str) -> bool:
 
 # The words "found" is related to that say something began: the company's own start is its founding.
 BEGIN_STEMS = frozenset({"start", "began", "begin", "launch"})
+
+
+def asks_the_founding(q: Question) -> bool:
+    """The question asks when (or by whom) the company was founded, in a word of the founding's relation."""
+    return any("found" in relation(t) for t in q.terms)
 
 
 def began_itself(q: Question, sentence: str, own_site: bool = False, verb: str = "") -> bool:
