@@ -697,6 +697,21 @@ def test_a_british_address_with_its_postcode_after_the_town_is_a_whole_postal_ad
     assert (reading.answer.value, reading.answer.confidence) == ("7 Hills Road, Cambridge, CB2 1GE, UK", "medium")
 
 
+def test_a_registered_office_after_the_country_of_registration_is_the_address_asked():
+    # A filing's sentence names the country the company is registered in before its registered office; the office
+    # asked is the address (any number of comma-separated parts, a building's name first, the postcode last).
+    line = ("Acme Corp Limited is a company registered in England under number 01234567, whose registered office is "
+            "Harbour House, 13 Quay Park, Wareham Road, Poole, Dorset, BH15 1AB.")
+    address = "Harbour House, 13 Quay Park, Wareham Road, Poole, Dorset, BH15 1AB"
+    for question in ("Where is Acme Corp's registered office?", "What is Acme Corp's registered address?"):
+        reading = _own_page(question, "Legal", line)
+        assert reading.answer is not None and reading.answer.value == address, question
+    shorter = ("Acme Corp Ltd is registered in Northern Ireland, whose registered office is 46 Hill Street, Belfast, "
+               "BT1 2LB.")
+    reading = _own_page("Where is Acme Corp's registered office?", "Legal", shorter)
+    assert reading.answer is not None and reading.answer.value == "46 Hill Street, Belfast, BT1 2LB"
+
+
 def test_a_legal_company_name_question_asks_the_subjects_legal_name_not_for_another_company():
     question = read_question("What is Acme's legal company name?", None, "Acme")
     assert question.kind == "text" and question.legal_name

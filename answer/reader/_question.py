@@ -16,7 +16,8 @@ from cikb.answer.entities import (
 from cikb.core.vocabulary import CHIEF_TITLES, match_weight, relation
 from cikb.embed.bm25 import english_stopwords
 from cikb.answer.reader._words import (
-    IDENTIFIER_NAMES, LEGAL_SUFFIXES, SELF_NOUNS, YEAR_RE, short_titles, stem, stems_of, tokens_of,
+    IDENTIFIER_NAMES, LEGAL_SUFFIXES, SELF_NOUNS, YEAR_RE, seat_as_headquarters, short_titles, stem, stems_of,
+    tokens_of,
 )
 
 Kind = Literal["year", "date", "duration", "number", "money", "person", "org", "place", "contact", "identifier",
@@ -174,7 +175,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     its other names (``aliases``: "formerly Bluebird Social") that the question uses. Without ``identifiers``, a
     question for a registry or tax identifier is typed by its other words."""
     titled = short_titles(question)  # "Who is Acme's Chief Financial Officer?" asks for its CFO, as sentences say
-    chief_officer, question = titled != question, titled  # a Chief Growth Officer is an officer too
+    chief_officer, question = titled != question, seat_as_headquarters(titled)  # a CGO is an officer too
     question = _LEGAL_NOUN_NAME.sub(r"\1 \2", question)
     words = [w for w, _, _ in tokens_of(question)]
     lower = [w.lower() for w in words]

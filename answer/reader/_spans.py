@@ -62,20 +62,28 @@ _ORG_RE = re.compile(
 _ADDRESS_RE = re.compile(  # a comma may stand before the ZIP code: "Palo Alto, CA, 94301"
     r"\b(?:PO Box|P\.O\. Box|\d{1,5})\s+[A-Z0-9][^.;:\n]{3,80}?,\s*[A-Z]{2},?\s+\d{5}(?:-\d{4})?(?:,\s*[A-Z][A-Za-z]+)?")
 _STREET_RE = re.compile(r"\b\d{1,5}\s+(?:[A-Z][\w'’.\-]*\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Place|Boulevard|Blvd|Lane|Way|Drive|Square|Plaza)\b\.?(?:,\s*[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*)?")
+
+
+# The British and Canadian forms, the postcode last: "7 Hills Road, Cambridge, CB2 1GE, UK", "150 Elgin Street,
+# Ottawa, ON K2P 1L4", "Lytchett House, 13 Freeland Park, Wareham Road, Poole, Dorset, BH16 6FA" (a building's
+# name may come first, and the parts of the address stand in comma-separated runs of capitalised words).
+_POSTCODE_LAST = re.compile(
+    r"\b(?:(?:[A-Z][\w'’.\-]*\s+){0,3}(?:House|Building|Buildings|Court|Centre|Center|Hall|Tower|Works|Mill|Chambers|"
+    r"Studios?|Lodge|Barn|Farm|Yard|Exchange|Hub),\s+)?"  # the building's name
+    r"\d{1,5}[A-Za-z]?\s+[A-Z][\w'’.\-]*(?:\s+[A-Z][\w'’.\-]*){0,4}"
+    r"(?:,\s+[A-Z][\w'’.\-]*(?:\s+[A-Z][\w'’.\-]*){0,3}){0,5},?\s+(?:[A-Z]{2}\s+)?"
+    r"(?:[A-Z]{1,2}\d[A-Z\d]?|[A-Z]\d[A-Z])\s?\d[A-Z\d][A-Z\d]\b"
+    r"(?:,?\s+(?:UK|United Kingdom|England|Scotland|Wales|Northern Ireland|Canada)\b)?")
+
+
 def holds_postal_address(sentence: str) -> bool:
-    return bool(POSTAL_RE.search(sentence) or _ADDRESS_RE.search(sentence))
-
-
-# The British and Canadian postcodes, written after the town: "7 Hills Road, Cambridge, CB2 1GE, UK",
-# "150 Elgin Street, Ottawa, ON K2P 1L4".
-_AFTER_TOWN_POSTCODE = re.compile(
-    rf"{_STREET_RE.pattern},?\s+(?:[A-Z]{{2}}\s+)?(?:[A-Z]{{1,2}}\d[A-Z\d]?|[A-Z]\d[A-Z])\s?\d[A-Z\d][A-Z\d]"
-    r"(?:,?\s+[A-Z][A-Za-z.]*(?:\s+[A-Z][A-Za-z.]*)*)?")
+    return bool(POSTAL_RE.search(sentence) or _ADDRESS_RE.search(sentence) or _POSTCODE_LAST.search(sentence))
 
 
 def is_postal_address(text: str) -> bool:
     """A whole postal address (a street, its number and a town with its postcode or state), in any country's form."""
-    return any(pattern.fullmatch(text.strip()) for pattern in (POSTAL_RE, _ADDRESS_RE, _AFTER_TOWN_POSTCODE))
+    return any(pattern.fullmatch(text.strip())
+               for pattern in (POSTAL_RE, _ADDRESS_RE, _POSTCODE_LAST))
 
 
 _PLACE_AFTER_RE = re.compile(
@@ -498,7 +506,8 @@ def _number_spans(q: Question, sentence: str) -> list[Span]:
     money = [(m.start(), m.end()) for m in _MONEY_RE.finditer(sentence)]
     dates = [(m.start(), m.end()) for m in DATE_RE.finditer(sentence)]
     # A street number, a box or a postcode is no count: "12 Harbour Street" does not say how many offices.
-    addresses = ([(m.start(), m.end()) for pattern in (POSTAL_RE, _ADDRESS_RE) for m in pattern.finditer(sentence)]
+    addresses = ([(m.start(), m.end()) for pattern in (POSTAL_RE, _ADDRESS_RE, _POSTCODE_LAST)
+                  for m in pattern.finditer(sentence)]
                  if _HOW_MANY.search(q.text) else [])
     found = []
     for m in _NUMBER_RE.finditer(sentence):
@@ -736,7 +745,8 @@ def _merge_list(sentence: str, found: list[Span]) -> list[Span]:
 
 
 def _place_spans(q: Question, sentence: str) -> list[Span]:
-    found = [Span(m.group().strip(), m.start(), normal(m.group())) for m in _ADDRESS_RE.finditer(sentence)]
+    found = [Span(m.group().strip(), m.start(), normal(m.group())) for pattern in (_ADDRESS_RE, _POSTCODE_LAST)
+             for m in pattern.finditer(sentence)]
     found += [Span(text, m.start() + m.group().index(text), normal(text)) for m in POSTAL_RE.finditer(sentence)
               if (text := _without_names(m.group()).strip())]
     if found:

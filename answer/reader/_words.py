@@ -103,6 +103,9 @@ _RELATIVE_CLAUSE = re.compile(r",\s+(?:which|who|whose)\b[^,;.]*|\s+(?:that|whic
 # Unless the noun is what the sentence says its subject is: "Acme is a nonprofit that was founded in 2021" says when
 # Acme was founded (the sentence opens on its subject, then "is a" and a noun of at most four words).
 _CLASSIFIED = re.compile(r"^[^,;:]*?\b(?:is|was|are|were)\s+(?:a|an)\s+(?:\S+\s+){0,3}\S+$")
+# Only a company has a registered office: ", whose registered office is at ..." is the company's, however long the
+# description before it ("a company registered in England under number 01234567, whose registered office is ...").
+_OF_A_COMPANY = re.compile(r",\s+whose\s+registered\s+(?:office|address)\b", re.I)
 # ", created by Victor Lardent at Monotype" and ", headquartered in San Jose" describe the noun before them,
 # unless that noun is the subject ("The University, founded in 1890, is ...").
 _REDUCED_RELATIVE = re.compile(r",\s+(?:created|founded|established|formed|built|designed|developed|launched|started|owned|"
@@ -168,11 +171,12 @@ def plain(sentence: str) -> str:
     text = _BRACKETED_IDENTIFIER.sub(r", \1,", text)
     text = short_titles(text)
     text = _PARENTHESIS.sub("", text)
-    text = _RELATIVE_CLAUSE.sub(lambda m: m.group() if _CLASSIFIED.search(text[:m.start()]) else "", text)
+    text = _RELATIVE_CLAUSE.sub(lambda m: m.group() if _CLASSIFIED.search(text[:m.start()])
+                                or _OF_A_COMPANY.match(m.group()) else "", text)
     text = _REDUCED_RELATIVE.sub(lambda m: m.group() if _names_only(text[:m.start()]) else "", text)
     for pattern, replacement in _NOT_FOUNDING:
         text = pattern.sub(replacement, text)
-    return _SEAT.sub("headquarters", text)
+    return seat_as_headquarters(text)
 
 
 # The labels of a German-language imprint (Impressum), which German, Austrian and Swiss companies must publish
@@ -199,7 +203,15 @@ def _imprint_label_in_english(sentence: str) -> str:
 
 
 # What filings and legal pages call a company's seat: read as its headquarters.
-_SEAT = re.compile(r"\b(?:principal\s+place\s+of\s+business|principal\s+(?:executive\s+)?offices?|registered\s+office|head\s+office)\b", re.I)
+_SEAT = re.compile(r"\b(?:principal\s+place\s+of\s+business|principal\s+(?:executive\s+)?offices?"
+                   r"|registered\s+(?:office|address)|head\s+office)\b", re.I)
+
+
+def seat_as_headquarters(text: str) -> str:
+    """"registered office", "principal place of business" -> "headquarters": a question and the sentences it is
+    matched to are read in the same words."""
+    return _SEAT.sub("headquarters", text)
+
 
 # Nouns an organisation names itself by: "the company", "this firm's", "The club has".
 SELF_NOUNS = frozenset(
