@@ -411,6 +411,20 @@ def _instances(sentence: str, is_noun) -> list[tuple[int, int]]:  # noqa: ANN001
     return found
 
 
+def coordinated_names(sentence: str, start: int, end: int) -> tuple[int, int] | None:
+    """Where the whole list of names that the name at ``start:end`` is one of is written, as the parser reads
+    the coordination ("Incorporated by Fastly, Intel, Mozilla and Microsoft" from "Intel", though the recogniser
+    reads no organisation in "Fastly"); None when the name stands alone or a conjunct is no name."""
+    heads = [t for t in _parsed(sentence) if start <= t.idx < end and not start <= t.head.idx < end]
+    if len(heads) != 1 or not _is_name(heads[0]) or not heads[0].conjuncts:
+        return None
+    listed = (heads[0], *heads[0].conjuncts)
+    if not all(_is_name(n) for n in listed):
+        return None
+    first, last = _name_start(min(listed, key=lambda n: n.i)), _name_end(max(listed, key=lambda n: n.i))
+    return min(first.idx, start), max(last.idx + len(last.text), end)
+
+
 _NAME_JOINERS = frozenset({"on", "of", "&", "for", "de"})  # "Ruby on Rails", "Bank of America"
 
 

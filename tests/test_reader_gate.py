@@ -712,6 +712,14 @@ def test_a_registered_office_after_the_country_of_registration_is_the_address_as
     assert reading.answer is not None and reading.answer.value == "46 Hill Street, Belfast, BT1 2LB"
 
 
+def test_organisations_asked_of_together_are_the_whole_list_the_sentence_gives():
+    # The recogniser reads some of the listed names as organisations, not all; the parse reads the list.
+    line = ("Incorporated by Fastly, Intel, Mozilla and Microsoft, the Acme Alliance now invites organizations to join "
+            "its mission.")
+    reading = _own_page("Which organisations incorporated the Acme Alliance?", "News", line, company="Acme Alliance")
+    assert reading.answer is not None and reading.answer.value == "Fastly, Intel, Mozilla and Microsoft"
+
+
 def test_a_legal_company_name_question_asks_the_subjects_legal_name_not_for_another_company():
     question = read_question("What is Acme's legal company name?", None, "Acme")
     assert question.kind == "text" and question.legal_name

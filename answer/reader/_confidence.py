@@ -14,10 +14,10 @@ from typing import Literal
 
 from cikb.answer.entities import (
     FIRST_PERSON, KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of,
-    counted_group, counted_in_question, counted_noun, defines, defining_words, governing_parties, in_the_predicate,
-    kind_of_counted, modifies_a_noun, names_a_person, nominal_words, only_beside_the_main_clause, only_intended,
-    party_extents, predicate_subjects, person_noun, said_of_the_past, said_of_the_reader, set_up_as_words,
-    stated_as_own, stranded_preposition, told_in_the_past, vetoed, word_classes, in_capacity,
+    coordinated_names, counted_group, counted_in_question, counted_noun, defines, defining_words, governing_parties,
+    in_the_predicate, kind_of_counted, modifies_a_noun, names_a_person, nominal_words, only_beside_the_main_clause,
+    only_intended, party_extents, predicate_subjects, person_noun, said_of_the_past, said_of_the_reader,
+    set_up_as_words, stated_as_own, stranded_preposition, told_in_the_past, vetoed, word_classes, in_capacity,
 )
 from cikb.core.identity import name_keys
 from cikb.core.vocabulary import LEGAL_FORM_STEMS, RELATED_WEIGHT, match_weight, relation
@@ -136,6 +136,8 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
             if q.kind == "org":  # the recogniser's whole name over a pattern's part: "General Services Administration"
                 confirmed = [next((n for n in named if _holds(n, c)), c) for c in confirmed]
             confirmed += [n for n in named if not any(overlap(n, c) for c in confirmed)]
+            if q.kind == "org":  # the bodies asked of are all those listed: "Fastly, Intel, Mozilla and Microsoft"
+                confirmed = _whole_lists(s.plain, confirmed)
         if q.kind == "date":  # read by the recogniser, so only in the sentences it reads
             confirmed += yearless_dates(s.plain, confirmed)
         if q.kind in ("person", "org"):
@@ -211,6 +213,19 @@ def _counts_asked(q: Question, sentence: str, span: Span) -> bool | None:
     group = counted_group(sentence, span.start, span.start + len(span.text)) or ""  # "a team of 200+ humans"
     return (any(match_weight(t, stems_of(noun)) > 0 or match_weight(t, stems_of(group)) > 0 for t in q.terms)
             or any(start <= span.start < end for start, end in doers_of_the_subject(q, sentence)))
+
+
+def _whole_lists(sentence: str, found: list[Span]) -> list[Span]:
+    """Each name widened to the coordinated list it stands in, each list once."""
+    widened: list[Span] = []
+    for span in found:
+        extent = coordinated_names(sentence, span.start, span.start + len(span.text))
+        if extent:
+            text = sentence[extent[0]:extent[1]]
+            span = Span(text, extent[0], normal(text))
+        if not any(overlap(span, kept) for kept in widened):
+            widened.append(span)
+    return widened
 
 
 def _doing_what_is_asked(q: Question, sentence: str, found: list[Span]) -> list[Span]:
