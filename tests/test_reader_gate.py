@@ -434,6 +434,15 @@ def test_asked_what_the_company_does_being_an_employer_is_no_answer():
     assert not made.abstained and made.answer.startswith("Acme Corp is a software consultancy")
 
 
+def test_asked_what_the_company_does_a_phrase_that_only_holds_its_name_is_not_the_company():
+    # A team card's line: "ODW-2 mentor" is a mentor of a cohort named after the company, not the company.
+    question = read_question("What does ODW do?", None, "Open Data Works", aliases=["ODW"])
+    for line, says in (("Role in ODW: ODW-2 mentor / ODW-3 mentor / ODW-6 project lead", False),
+                       ("ODW is a mentoring programme for open science leaders.", True)):
+        reading = read(question, [Passage(line, 1, 1, "Team", own_site=True)])
+        assert states_question(question, reading.sentences[0]) is says, line
+
+
 def test_we_after_an_opening_clause_is_the_company_on_its_own_page():
     question = read_question("How long does the yearly Acme Corp company retreat last?", None, "Acme Corp")
     once = Passage("Once a year, we hold a company retreat lasting three to four days.", 1, 1, title="Retreats",

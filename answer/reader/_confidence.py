@@ -21,7 +21,7 @@ from cikb.answer.entities import (
 )
 from cikb.core.identity import name_keys
 from cikb.core.vocabulary import LEGAL_FORM_STEMS, RELATED_WEIGHT, match_weight, relation
-from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, YEAR_RE, stem, stems_in, stems_of, tokens_of
+from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, SELF_NOUNS, YEAR_RE, stem, stems_in, stems_of, tokens_of
 from cikb.answer.reader._question import Question, asks_present, term_word
 from cikb.answer.reader._subject import (
     BEGIN_STEMS, LABEL_LINE, after_leading_date, asks_the_founding, began_itself, mentions_subject, owned_by_subject,
@@ -633,7 +633,7 @@ def defines_subject(q: Question, s: Sentence) -> bool:
     manufacturer", or a "Description: ..." line saying so)."""
     if not q.defining or not all(match_weight(t, reading_stems(q, s)) > 0 for t in q.terms if YEAR_RE.fullmatch(t)):
         return False  # "What kind of business was Acme in 2003?": what it is now does not say
-    return defines(_value_of_line(s.plain), lambda phrase: _names_subject(q, phrase))
+    return defines(_value_of_line(s.plain), lambda phrase: _names_subject(q, phrase) and _headed_by_subject(q, phrase))
 
 
 # Pronouns that may stand for anything before them ("It was a vital reminder that ..."); "we" is the company's own.
@@ -642,6 +642,14 @@ _VAGUE_PRONOUNS = frozenset("it this that they he she i you which who".split())
 
 def _names_subject(q: Question, phrase: str) -> bool:
     return phrase.lower() not in _VAGUE_PRONOUNS and refers_to_subject(q, phrase)
+
+
+def _headed_by_subject(q: Question, phrase: str) -> bool:
+    """The phrase's last word, its head, is the subject's: a word of its name, a pronoun or "the company"; "OLS-2
+    mentor" is a mentor, though it holds the subject's name."""
+    words = [re.sub(r"['’]s$", "", w) for w in re.findall(r"[\w'’]+", phrase.lower())]
+    return bool(words) and (words[-1] in q.subject_terms or words[-1] in _VAGUE_PRONOUNS | {"we"}
+                            or words[-1] in SELF_NOUNS or words[-1] in LEGAL_SUFFIXES)
 
 
 def _names_the_thing(q: Question, phrase: str) -> bool:
