@@ -11,8 +11,10 @@ on; vamp and gitpod are held out (never read fact by fact while changing the rea
     vamp           4/15     11        0       14/15     (held out; 3/11/1 before an address asked had to hold a
                                                           street number or a postcode, 3/12/0 before former
                                                           names were read from renamings)
-    gitpod         4/15     11        0       10/15     (held out; 3/11/1 before session 40's own-site label lines,
-                                                          4/10/1 before a post's date dated its announcements)
+    gitpod         3/15     12        0       10/15     (held out; 3/11/1 before session 40's own-site label lines,
+                                                          4/10/1 before a post's date dated its announcements,
+                                                          4/11/0 before session 60's registered office and
+                                                          organisation lists, not looked at)
 
 (Team cards, counts by the noun they count, "with"/"from" ties, labels the question names, a crawl spread over
 the site's folders and parse-based checks of counts and roles raised the tuned sites from 12 and 4 right and left
@@ -31,7 +33,7 @@ import pytest
 from bench_loader import load_bench
 
 # site: (right, wrong, evidence in the top 10), measured with the defaults (20 pages).
-MEASURED = {"letsencrypt": (13, 1, 14), "skylight": (10, 0, 12), "vamp": (4, 0, 14), "gitpod": (4, 0, 10)}
+MEASURED = {"letsencrypt": (13, 1, 14), "skylight": (10, 0, 12), "vamp": (4, 0, 14), "gitpod": (3, 0, 10)}
 MEASURED_RIGHT_AS_BRAND = 11  # letsencrypt.org gathered as "Let's Encrypt": its facts are about ISRG, its operator
 EPSILON = 1
 
