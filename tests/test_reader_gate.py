@@ -729,6 +729,16 @@ def test_organisations_asked_of_together_are_the_whole_list_the_sentence_gives()
     assert reading.answer is not None and reading.answer.value == "Fastly, Intel, Mozilla and Microsoft"
 
 
+def test_a_release_number_is_no_count_and_another_release_is_another_time():
+    line = ("A 1.0 release for Acme Corp is a significant milestone for us after over 1,000,000 PyPI downloads and "
+            "over 100,000,000 Docker pulls.")
+    then = _own_page("How many Docker pulls did Acme Corp have by the time of the 1.0 release?", "Blog", line)
+    assert then.answer is not None and then.answer.value == "100,000,000"  # not "1.0"
+    later = _own_page("How many Docker pulls did Acme Corp have by the time of the 2.0 release?", "Blog", line)
+    assert later.answer is None  # the 1.0 release's count says nothing of the 2.0 release's
+    assert _own_page("How many users does Acme Corp have?", "Blog", "Acme Corp 3.0 brings offline mode.").answer is None
+
+
 def test_a_legal_company_name_question_asks_the_subjects_legal_name_not_for_another_company():
     question = read_question("What is Acme's legal company name?", None, "Acme")
     assert question.kind == "text" and question.legal_name

@@ -30,7 +30,7 @@ from cikb.answer.reader._subject import (
 from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, CURRENCY_SIGNS, Span, board_joiners, customer_names, doers_named, entity_labels, entity_spans, filtered,
     former_employers, former_names, instance_spans, investor_names, is_duration, is_postal_address, is_subject,
-    is_yearless, normal, asked_roles, overlap, spans, without_web_addresses, yearless_dates,
+    is_yearless, normal, asked_roles, overlap, spans, versions_in, without_web_addresses, yearless_dates,
 )
 from cikb.answer.reader._scoring import (
     Sentence, asked_part, contact_stems, doers_of_the_subject, nearest_span, on_the_subjects_page, placed_by_definition,
@@ -987,7 +987,9 @@ def _another_time(q: Question, sentence: str) -> bool:
     election")."""
     asked = set(YEAR_RE.findall(q.text))
     written = set(YEAR_RE.findall(sentence))
-    return bool(asked and written and not asked & written)
+    # A release is a time too: "by the time of the 2.0 release" is not answered by "A 1.0 release ... after ...".
+    releases, released = versions_in(q.text), versions_in(sentence)
+    return bool(asked and written and not asked & written) or bool(releases and released and not releases & released)
 
 
 def _undated_for_the_year_asked(q: Question, s: Sentence) -> bool:

@@ -514,6 +514,8 @@ def _number_spans(q: Question, sentence: str) -> list[Span]:
         text = m.group().strip()
         if YEAR_RE.fullmatch(text) or any(a <= m.start() < b for a, b in money + dates + addresses):
             continue
+        if _is_version(sentence, m.start(), m.end()):
+            continue  # "A 1.0 release ... after over 100,000,000 Docker pulls": a release counts nothing
         if ("%" in text or "percent" in text.lower()) != q.percent:
             continue
         value = number_value(text)
@@ -521,6 +523,29 @@ def _number_spans(q: Question, sentence: str) -> list[Span]:
             continue
         found.append(Span(text, m.start(), format_number(value)))
     return found
+
+
+_VERSION_WORD = r"(?:v|version|release|releases|update|edition|beta|alpha|rc)"
+_VERSION_BEFORE = re.compile(rf"\b{_VERSION_WORD}\.?\s*$", re.IGNORECASE)
+_VERSION_AFTER = re.compile(rf"^\s*{_VERSION_WORD}\b", re.IGNORECASE)
+_NAME_BEFORE = re.compile(r"\b[A-Z][\w-]*\s+$")
+_MAGNITUDE_AFTER = re.compile(r"^\s*(?:million|billion|thousand|trillion|[kmb]n?\b|%|percent\b)", re.IGNORECASE)
+
+
+def _is_version(sentence: str, start: int, end: int) -> bool:
+    """A software release's number, not a quantity: "version 2.3", "v1.4", "a 1.0 release", "1.2.3", "LocalStack
+    3.0" (a dotted number after a name, unless a magnitude follows it: "Acme 1.5 million")."""
+    text = sentence[start:end]
+    if "." not in text or "," in text:
+        return False
+    before, after = sentence[:start], sentence[end:]
+    return (text.count(".") >= 2 or bool(_VERSION_BEFORE.search(before)) or bool(_VERSION_AFTER.match(after))
+            or (bool(_NAME_BEFORE.search(before)) and not _MAGNITUDE_AFTER.match(after)))
+
+
+def versions_in(text: str) -> set[str]:
+    """The release numbers ``text`` names ("LocalStack 2.0", "v1.4")."""
+    return {m.group() for m in re.finditer(r"\d+(?:\.\d+)+", text) if _is_version(text, m.start(), m.end())}
 
 
 _TIME_UNIT = r"(?:second|minute|hour|day|week|month|year|decade)s?"
