@@ -739,6 +739,14 @@ def test_a_release_number_is_no_count_and_another_release_is_another_time():
     assert _own_page("How many users does Acme Corp have?", "Blog", "Acme Corp 3.0 brings offline mode.").answer is None
 
 
+def test_a_sentence_that_says_what_the_thing_asked_is_comes_before_one_that_mentions_it():
+    question = "What is Acme Corp's core product?"
+    forum = "Platform: Questions and feedback on the core product, workflows, integration, documentation, and more!"
+    stated = "Our core product is the Acme cloud emulator, a sandbox for developing cloud apps locally."
+    answer = _answer(question, [forum, stated])
+    assert not answer.abstained and answer.answer.startswith("Our core product is the Acme cloud emulator")
+
+
 def test_a_legal_company_name_question_asks_the_subjects_legal_name_not_for_another_company():
     question = read_question("What is Acme's legal company name?", None, "Acme")
     assert question.kind == "text" and question.legal_name

@@ -409,12 +409,19 @@ _GENERIC_ASKED = frozenset({"type", "kind", "sort", "name", "way", "part", "one"
 def states_by_form(q: Question, s: Sentence) -> bool:
     """The sentence states what is asked by its form, whatever its words: what the subject is (:func:`defines_subject`),
     or its legal name, the subject's name with a legal form after it ("Acme Inc. operates acme.example"), or a name it
-    had, said of its renaming ("Globex Labs is now Acme")."""
+    had, said of its renaming ("Globex Labs is now Acme"), or what the thing asked is, in the question's words as
+    the sentence's subject ("Our core product is the Acme cloud emulator" for "What is Acme's core product?")."""
     return (defines_subject(q, s) or (q.legal_name and _names_legal_form(q, s))
             or (q.former_name and bool(former_names(q, s.text, _said_of_the_subject(q, s))))
             or (bool(q.investors) and _names_investors(q, s))
             or (q.customers and _names_customers(q, s)) or (q.board and _names_board_joiners(q, s))
-            or (bool(q.worked_before) and bool(former_employers(q, s.text))))
+            or (bool(q.worked_before) and bool(former_employers(q, s.text))) or _defines_the_asked(q, s))
+
+
+def _defines_the_asked(q: Question, s: Sentence) -> bool:
+    if q.kind != "text" or not q.terms:
+        return False
+    return defines(s.plain, lambda phrase: all(match_weight(t, stems_in(phrase)) == 1.0 for t in q.terms))
 
 
 def _names_the_doer_asked(q: Question, s: Sentence) -> bool:
