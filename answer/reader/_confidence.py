@@ -419,6 +419,7 @@ def states_by_form(q: Question, s: Sentence) -> bool:
 
 
 def _defines_the_asked(q: Question, s: Sentence) -> bool:
+    """The sentence's subject holds every key term, and the sentence says what it is ("Our core product is ...")."""
     if q.kind != "text" or not q.terms:
         return False
     return defines(s.plain, lambda phrase: all(match_weight(t, stems_in(phrase)) == 1.0 for t in q.terms))
@@ -655,8 +656,8 @@ def _headed_by_subject(q: Question, phrase: str) -> bool:
     """The phrase's last word, its head, is the subject's: a word of its name, a pronoun or "the company"; "OLS-2
     mentor" is a mentor, though it holds the subject's name."""
     words = [re.sub(r"['’]s$", "", w) for w in re.findall(r"[\w'’]+", phrase.lower())]
-    return bool(words) and (words[-1] in q.subject_terms or words[-1] in _VAGUE_PRONOUNS | {"we"}
-                            or words[-1] in SELF_NOUNS or words[-1] in LEGAL_SUFFIXES)
+    return bool(words) and (words[-1] in q.subject_terms or words[-1] == "we" or words[-1] in SELF_NOUNS
+                            or words[-1] in LEGAL_SUFFIXES)
 
 
 def _names_the_thing(q: Question, phrase: str) -> bool:

@@ -82,8 +82,7 @@ def holds_postal_address(sentence: str) -> bool:
 
 def is_postal_address(text: str) -> bool:
     """A whole postal address (a street, its number and a town with its postcode or state), in any country's form."""
-    return any(pattern.fullmatch(text.strip())
-               for pattern in (POSTAL_RE, _ADDRESS_RE, _POSTCODE_LAST))
+    return any(pattern.fullmatch(text.strip()) for pattern in (POSTAL_RE, _ADDRESS_RE, _POSTCODE_LAST))
 
 
 _PLACE_AFTER_RE = re.compile(
@@ -528,7 +527,9 @@ def _number_spans(q: Question, sentence: str) -> list[Span]:
 _VERSION_WORD = r"(?:v|version|release|releases|update|edition|beta|alpha|rc)"
 _VERSION_BEFORE = re.compile(rf"\b{_VERSION_WORD}\.?\s*$", re.IGNORECASE)
 _VERSION_AFTER = re.compile(rf"^\s*{_VERSION_WORD}\b", re.IGNORECASE)
-_NAME_BEFORE = re.compile(r"\b[A-Z][\w-]*\s+$")
+# A product's name before the number, not a quantifier opening the sentence ("Over 2.5 times", "About 1.5 FTE").
+_NAME_BEFORE = re.compile(r"\b(?!(?:About|Over|Under|Around|Approximately|Nearly|Almost|Roughly|Some|Up|To|By|At|In|"
+                          r"Of|With|For|From)\b)[A-Z][\w-]*\s+$")
 _MAGNITUDE_AFTER = re.compile(r"^\s*(?:million|billion|thousand|trillion|[kmb]n?\b|%|percent\b)", re.IGNORECASE)
 
 
