@@ -655,7 +655,7 @@ def _names_subject(q: Question, phrase: str) -> bool:
 def _headed_by_subject(q: Question, phrase: str) -> bool:
     """The phrase's last word, its head, is the subject's: a word of its name, a pronoun or "the company"; "OLS-2
     mentor" is a mentor, though it holds the subject's name."""
-    words = [re.sub(r"['’]s$", "", w) for w in re.findall(r"[\w'’]+", phrase.lower())]
+    words = [re.sub(r"['’]s$", "", w.lower()) for w, _, _ in tokens_of(phrase)]
     return bool(words) and (words[-1] in q.subject_terms or words[-1] == "we" or words[-1] in SELF_NOUNS
                             or words[-1] in LEGAL_SUFFIXES)
 

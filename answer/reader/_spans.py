@@ -76,13 +76,17 @@ _POSTCODE_LAST = re.compile(
     r"(?:,?\s+(?:UK|United Kingdom|England|Scotland|Wales|Northern Ireland|Canada)\b)?")
 
 
+# Every country's form of a whole postal address the reader knows, one place to add one.
+_POSTAL_FORMS = (POSTAL_RE, _ADDRESS_RE, _POSTCODE_LAST)
+
+
 def holds_postal_address(sentence: str) -> bool:
-    return bool(POSTAL_RE.search(sentence) or _ADDRESS_RE.search(sentence) or _POSTCODE_LAST.search(sentence))
+    return any(pattern.search(sentence) for pattern in _POSTAL_FORMS)
 
 
 def is_postal_address(text: str) -> bool:
     """A whole postal address (a street, its number and a town with its postcode or state), in any country's form."""
-    return any(pattern.fullmatch(text.strip()) for pattern in (POSTAL_RE, _ADDRESS_RE, _POSTCODE_LAST))
+    return any(pattern.fullmatch(text.strip()) for pattern in _POSTAL_FORMS)
 
 
 _PLACE_AFTER_RE = re.compile(
@@ -505,8 +509,7 @@ def _number_spans(q: Question, sentence: str) -> list[Span]:
     money = [(m.start(), m.end()) for m in _MONEY_RE.finditer(sentence)]
     dates = [(m.start(), m.end()) for m in DATE_RE.finditer(sentence)]
     # A street number, a box or a postcode is no count: "12 Harbour Street" does not say how many offices.
-    addresses = ([(m.start(), m.end()) for pattern in (POSTAL_RE, _ADDRESS_RE, _POSTCODE_LAST)
-                  for m in pattern.finditer(sentence)]
+    addresses = ([(m.start(), m.end()) for pattern in _POSTAL_FORMS for m in pattern.finditer(sentence)]
                  if _HOW_MANY.search(q.text) else [])
     found = []
     for m in _NUMBER_RE.finditer(sentence):
