@@ -23,8 +23,10 @@ cookie notices. Targeted steps cover what it keeps, and what it loses, on real p
   ">> contact@acme.example") comes back at the end of the paragraph that introduces it.
 
 Beside the text, the page's own publication date, as htmldate reads it from the
-page's markup and URL only (its markup's dates, a ``/2019/05/`` path), never
-from a guess over the text: the year in a copyright footer is no post's date.
+page's markup and URL only (its markup's dates, a ``/2019/05/`` path), else from
+its dateline (a whole date on one of the first lines under its heading, at most a
+place before it: "*Amsterdam, 12 January 2023*"), never from a guess over the
+text: the year in a copyright footer is no post's date.
 """
 
 from __future__ import annotations
@@ -91,7 +93,7 @@ class Extracted:
 
     title: str
     markdown: str
-    published: date | None = None  # the page's own publication date, when its markup or URL states one
+    published: date | None = None  # the page's own publication date, when its markup, URL or dateline states one
 
 
 def extract(html: str, url: str | None = None, options: Mapping[str, object] = EXTRACT_OPTIONS) -> Extracted | None:
@@ -118,7 +120,7 @@ def extract(html: str, url: str | None = None, options: Mapping[str, object] = E
     markdown = _with_definitions(markdown, tree)
     markdown = _with_main_prose(markdown, tree)
     markdown = _with_contact_links(markdown, tree)
-    return Extracted(title=document.title or "", markdown=markdown, published=published)
+    return Extracted(title=document.title or "", markdown=markdown, published=published or dateline(markdown))
 
 
 def publication_date(tree: HtmlElement, url: str | None = None) -> date | None:
@@ -131,6 +133,42 @@ def publication_date(tree: HtmlElement, url: str | None = None) -> date | None:
 
     found = find_date(tree, extensive_search=False, original_date=True, url=url)
     return date.fromisoformat(found) if found else None
+
+
+# A dateline, the line under an announcement's heading that dates it: "*Amsterdam, 12 January 2023*", "Oakland, CA,
+# May 4, 2015", "Posted on 2021-03-03", "Berlin, 3 March 2016 – Acme today announced". Nothing else stands on that
+# line (no colon: "Last updated: ..." dates an edit).
+_DATELINE_OPENING = re.compile(r"^(?i:(?:published|posted)(?:\s+on)?\s+)?")
+_PLACE = re.compile(r"[A-Z][\w.' -]{1,40}")
+_DATE_TEXT = re.compile(r"[\w ,./-]{6,30}?\.?")
+_DATELINE_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_DATELINE_LINES = 2  # the first lines of text under the heading
+_DATELINE_DASH = re.compile(r"\s+[–—-]{1,2}\s+")
+
+
+def dateline(markdown: str) -> date | None:
+    """The date of the page's dateline, where one of its first lines of text is a whole date (day, month and
+    year, as ``dateparser`` reads them strictly) with at most a place before it; else None."""
+    lines = [line.strip().strip("*_").strip() for line in markdown.splitlines()
+             if line.strip() and not line.lstrip().startswith("#")][:_DATELINE_LINES]
+    # A release's first paragraph may open on its dateline: "Berlin, 3 March 2016 – Acme GmbH today announced ...".
+    lines = [head for line in lines for head in dict.fromkeys((line, _DATELINE_DASH.split(line, maxsplit=1)[0]))]
+    for line in lines:
+        parts = _DATELINE_OPENING.sub("", line).split(", ")
+        for places in range(min(3, len(parts))):  # "Oakland, CA, May 4, 2015": two places, then the date
+            written = ", ".join(parts[places:])
+            if (all(_PLACE.fullmatch(p) for p in parts[:places]) and _DATE_TEXT.fullmatch(written)
+                    and _DATELINE_YEAR.search(written) and (found := _whole_date(written.rstrip(".")))):
+                return found
+    return None
+
+
+def _whole_date(text: str) -> date | None:
+    import dateparser  # here, not at the top: only a page with a line like a dateline loads it
+
+    parsed = dateparser.parse(text, languages=["en"], settings={
+        "STRICT_PARSING": True, "REQUIRE_PARTS": ["day", "month", "year"]})
+    return parsed.date() if parsed is not None else None
 
 
 def _trafilatura(tree: HtmlElement, url: str | None, options: Mapping[str, object]) -> Document | None:
