@@ -464,8 +464,10 @@ def _introduces_examples(prep) -> bool:  # noqa: ANN001 - a spaCy Token
 
 def _statements(sentence: str, is_role, value: tuple[int, int], copular: bool = False) -> list[RoleStatement]:  # noqa: ANN001
     found = []
-    for token in _parsed(sentence):
-        if is_role(token):
+    titles: set[int] = set()
+    for word in _parsed(sentence):
+        if is_role(word) and (token := _title_head(word)).i not in titles:
+            titles.add(token.i)
             head = _chain_head(token)
             holder, party = _holder(head, value)
             if holder is None and copular:
@@ -477,6 +479,14 @@ def _statements(sentence: str, is_role, value: tuple[int, int], copular: bool = 
             found.append(RoleStatement(holder is not None and _names(holder, value), owner,
                                        holder is not None and _held_before(token, head, holder), party))
     return found
+
+
+def _title_head(token):  # noqa: ANN001, ANN202 - spaCy Tokens
+    """The noun a title's word modifies, which carries the title's relation: "chief" in "the company's new chief
+    executive" (its owner and holder hang on "executive"). A name is no title's head ("Globex CEO Jane Roe")."""
+    while token.dep_ in ("amod", "compound") and token.head.tag_ in ("NN", "NNS") and token.head.i > token.i:
+        token = token.head
+    return token
 
 
 def _said_to_be(noun):  # noqa: ANN001, ANN202 - spaCy Tokens
@@ -699,6 +709,12 @@ def descriptive_words(question: str) -> frozenset[str]:
             found |= {c.text.lower() for c in token.head.children
                       if c.i < token.head.i and c.dep_ in ("compound", "amod")}
     return frozenset(found)
+
+
+def common_nouns(text: str) -> frozenset[str]:
+    """The words the trained parser tags as common nouns, lowercased: "investment" in "Who led Acme's 2023 investment
+    round?" names the round, no predicate."""
+    return frozenset(t.text.lower() for t in _parsed(text) if t.tag_ in ("NN", "NNS"))
 
 
 def stranded_preposition(question: str) -> str | None:
@@ -1001,6 +1017,15 @@ def governing_parties(sentence: str, start: int, end: int) -> tuple[str, str, st
     return verb.text, _phrase(subject) if subject is not None else "", _head_name(objects[0]) if objects else ""
 
 
+def quantified_noun(sentence: str, start: int, end: int) -> str:
+    """The noun an amount or a count in ``sentence[start:end]`` quantifies, as the trained parser reads it: "a €49
+    million equity round" -> round, "a $17.5M contract" -> contract; "" when it quantifies none."""
+    token = _value_root(sentence, start, end)
+    if token is None or token.dep_ not in ("nummod", "quantmod", "compound") or not token.head.tag_.startswith("NN"):
+        return ""
+    return token.head.text if token.head.i > token.i else ""
+
+
 def _head_name(token) -> str:  # noqa: ANN001 - a spaCy Token
     """A noun with the words that name it, on either side ("Basecamp 4", "our second version"), without the phrases
     that hang on it ("of Basecamp"): what the noun phrase is, not everything it mentions."""
@@ -1122,21 +1147,49 @@ def told_to_the_reader(sentence: str) -> bool:
     return False
 
 
-def subject_noun(sentence: str) -> str | None:
+def subject_noun(sentence: str, *, names: bool = False) -> str | None:
     """The common noun at the head of the main verb's subject, as the trained parser reads it: "How long does a tour
-    of service at USDS last?" -> tour, "Most tours run 2 to 4 years" -> tours; None for a name or a pronoun."""
+    of service at USDS last?" -> tour, "Most tours run 2 to 4 years" -> tours; None for a pronoun, and for a name
+    unless ``names`` ("the Model 100 will cost $349" -> Model)."""
+    nouns = ("NN", "NNS", "NNP", "NNPS") if names else ("NN", "NNS")
     for token in _parsed(sentence):
         if token.dep_ == "ROOT":
             subjects = [c for c in token.children if c.dep_ in ("nsubj", "nsubjpass")]
-            return subjects[0].text if subjects and subjects[0].tag_ in ("NN", "NNS") else None
+            return subjects[0].text if subjects and subjects[0].tag_ in nouns else None
     return None
 
 
+def noun_modifiers(text: str) -> dict[str, frozenset[str]]:
+    """Each noun's describing words before it (adjectives, nouns and names joined to it), lowercased, as the trained
+    parser reads them: "Acme's free plan" -> {"plan": {"free"}}."""
+    found: dict[str, set[str]] = {}
+    for token in _parsed(text):
+        described = {c.text.lower() for c in token.lefts if c.dep_ in ("amod", "compound")}
+        if described and (token.tag_ in ("NN", "NNS") or token.dep_ in _NOMINAL_ROLES):
+            found.setdefault(token.text.lower(), set()).update(described)
+    return {noun: frozenset(words) for noun, words in found.items()}
+
+
+def main_verb_offset(sentence: str) -> int:
+    """Where the main verb is written, as the trained parser reads it (character offset; 0 when it finds none)."""
+    return next((token.idx for token in _parsed(sentence) if token.dep_ == "ROOT"), 0)
+
+
 def possessed_nouns(sentence: str, is_owner: Callable[[str], bool]) -> list[str]:
-    """The nouns whose possessor ``is_owner`` accepts, as the trained parser reads them: "When did Mastodon have its
-    first public launch?" -> [launch] for "its"."""
-    return [t.text for t in _parsed(sentence) if t.tag_ in ("NN", "NNS")
-            and any(c.dep_ == "poss" and is_owner(_name(c)) for c in t.children)]
+    """The nouns whose possessor (or the name before them) ``is_owner`` accepts, as the trained parser reads them:
+    "When did Mastodon have its first public launch?" -> [launch] for "its"; "the cheapest Acme plan" -> [plan]. A
+    word with a possessor is a noun, whatever its tag ("round" in "Who led Acme's 2023 investment round?" is tagged
+    an adverb)."""
+    return [t.text for t in _parsed(sentence) if (t.tag_ in ("NN", "NNS") or t.dep_ in _NOMINAL_ROLES)
+            and any(_owns(c, is_owner) for c in t.children)]
+
+
+def _owns(child, is_owner: Callable[[str], bool]) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The word's possessor, or the name before it that says whose it is ("the Acme Pro plan": Acme's plan)."""
+    return (child.dep_ == "poss" or (child.dep_ == "compound" and child.tag_ == "NNP")) and is_owner(_name(child))
+
+
+_NOMINAL_ROLES = frozenset({"nsubj", "nsubjpass", "dobj", "pobj", "attr", "nmod"})
 
 
 def imperative_on_us(sentence: str) -> bool:

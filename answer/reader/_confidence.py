@@ -15,9 +15,10 @@ from typing import Literal
 from cikb.answer.entities import (
     FIRST_PERSON, KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of,
     coordinated_names, counted_group, counted_in_question, counted_noun, defines, defining_words, governing_parties,
-    in_the_predicate, kind_of_counted, modifies_a_noun, names_a_person, nominal_words, only_beside_the_main_clause,
-    only_intended, party_extents, predicate_subjects, person_noun, said_of_the_past, said_of_the_reader,
-    set_up_as_words, stated_as_own, stranded_preposition, told_in_the_past, vetoed, word_classes, in_capacity,
+    in_the_predicate, kind_of_counted, modifies_a_noun, names_a_person, nominal_words, noun_modifiers,
+    only_beside_the_main_clause, only_intended, party_extents, predicate_subjects, person_noun, quantified_noun,
+    said_of_the_past, said_of_the_reader, set_up_as_words, stated_as_own, stranded_preposition, told_in_the_past,
+    vetoed, word_classes, in_capacity,
 )
 from cikb.core.identity import name_keys
 from cikb.core.vocabulary import LEGAL_FORM_STEMS, RELATED_WEIGHT, match_weight, relation
@@ -33,8 +34,8 @@ from cikb.answer.reader._spans import (
     is_yearless, normal, asked_roles, overlap, spans, versions_in, without_web_addresses, yearless_dates,
 )
 from cikb.answer.reader._scoring import (
-    Sentence, asked_part, contact_stems, doers_of_the_subject, nearest_span, on_the_subjects_page, placed_by_definition,
-    reading_stems,
+    Sentence, asked_part, asked_things, contact_stems, doers_of_the_subject, nearest_span, on_the_subjects_page,
+    placed_by_definition, reading_stems,
 )
 
 Confidence = Literal["high", "medium", "low", "none"]
@@ -463,13 +464,19 @@ def _legal_name_in(q: Question, text: str, *, own_site: bool = False) -> str | N
     """The subject's name with a legal form right after it, as the text writes it ("Acme Ltd"), or None. On the
     company's own website a word or two may come between ("Acme Software Ltd" in its imprint or copyright line: the
     site's owner); elsewhere "Acme Robotics Inc." may be another company."""
-    # A word of the name may be written apart ("Open Sats Initiative, Inc." is OpenSats's).
-    name = r"\W+".join(r"\s?".join(re.escape(c) for c in w) for w in q.subject_words)
-    if not name:
-        return None
+    # A word of the name may be written apart ("Open Sats Initiative, Inc." is OpenSats's) or as a web address
+    # ("Keyboard.io, Inc." is Keyboardio's). On its own site, the first word may stand for the whole name: "Acme
+    # Insights OÜ" runs Acme Analytics.
+    names = [r"\W+".join(r"[\s.]?".join(re.escape(c) for c in w) for w in q.subject_words)]
+    if own_site and len(q.subject_words) > 1:
+        names.append(r"[\s.]?".join(re.escape(c) for c in q.subject_words[0]))
+    return next((found for name in names if name and (found := _with_legal_form(name, text, own_site))), None)
+
+
+def _with_legal_form(name: str, text: str, own_site: bool) -> str | None:
     for between in range(3 if own_site else 1):
         words = rf"(?-i:(?:\s+[A-Z][\w&'-]*){{{between}}})"
-        for m in re.finditer(rf"(?<!\w){name}{words},?\s+([A-Za-z][A-Za-z.]*)", text, re.IGNORECASE):
+        for m in re.finditer(rf"(?<!\w){name}{words},?\s+([^\W\d_][\w.]*)", text, re.IGNORECASE):
             written = m.group(1)
             if written.lower().replace(".", "") not in LEGAL_SUFFIXES:
                 continue
@@ -848,7 +855,7 @@ def _agent_of(q: Question, sentence: str, span: Span, least: float = 1.0) -> boo
 
 def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: list[Sentence], best_key: str) -> Confidence:
     if (q.kind == "text" or _another_time(q, best.plain.replace(span.text, " ")) or _then_not_now(q, best)
-            or _misses_the_ordinal(q, best)):
+            or _misses_the_ordinal(q, best) or _another_of_its_kind(q, best)):
         return "low"
     if q.kind in ("person", "org") and not _holds_the_deed_asked(q, best.stems):
         return "low"  # "Who leads the steering committee?": "governed by the Board and its steering committee"
@@ -989,6 +996,22 @@ def _misses_the_ordinal(q: Question, s: Sentence) -> bool:
             and not any(match_weight(t, reading_stems(q, s)) > 0 for t in asked))
 
 
+def _another_of_its_kind(q: Question, s: Sentence) -> bool:
+    """The question describes a thing of the subject's ("Acme's free plan") that the sentence describes otherwise,
+    without the question's words: "the Basic plan covers up to 1,000 subscribers" tells of another plan."""
+    said = {stem(noun): words for noun, words in noun_modifiers(s.plain).items()}
+    things = {stem(thing.lower()) for thing in asked_things(q)}
+    for noun, words in noun_modifiers(q.text).items():
+        if stem(noun) not in things:
+            continue
+        asked = stems_in(" ".join(words)) & set(q.terms)  # the key terms among them ("free"; not "many", "Acme")
+        other = said.get(stem(noun), frozenset())
+        if (asked and other and not any(match_weight(t, s.stems) > 0 for t in asked)
+                and not any(refers_to_subject(q, w) for w in other)):
+            return True
+    return False
+
+
 def _another_time(q: Question, sentence: str) -> bool:
     """A question that names a year asks about that year: a sentence dated only by other years (the value aside)
     is about another time ("Who did The Sun endorse in 2005?" is not answered by "It supported Labour in the 1970
@@ -1023,6 +1046,8 @@ def another_acts(q: Question, s: Sentence) -> bool:
     found = predicate_subjects(s.plain, term_word(q, exact=True))
     if not found or any(refers_to_subject(q, subject) or refers_to_subject(q, obj) for subject, obj in found):
         return False
+    if any(_is_the_asked_thing(q, subject) for subject, _ in found):
+        return False  # "The round was led by ..." asked who led Acme's round: the round is Acme's
     # Unless the question asks what others did ("How many people have contributed to Acme?"): its own verb's
     # subject is not the company either.
     asked = predicate_subjects(q.text, term_word(q, exact=True))
@@ -1051,7 +1076,14 @@ def _done_by_another(q: Question, s: Sentence, span: Span) -> bool:
     verb, doer, done = parties
     ours = doer.lower().split()[0] in FIRST_PERSON  # "our data pipelines have identified ...": the company's own
     return (any(match_weight(t, stems_of(verb.lower())) == 1.0 for t in q.terms) and not ours
-            and not refers_to_subject(q, doer) and not (done and refers_to_subject(q, done)))
+            and not refers_to_subject(q, doer) and not (done and refers_to_subject(q, done))
+            and not _is_the_asked_thing(q, doer))  # "The Growth plan costs $9": the plan asked of
+
+
+def _is_the_asked_thing(q: Question, phrase: str) -> bool:
+    """The phrase names a thing the question gives the subject (:func:`asked_things`): "the entry-level Growth plan"
+    for "How much does the cheapest Acme plan cost?", "the Model 100" for "the Acme Model 100"."""
+    return bool(stems_in(phrase) & {stem(thing.lower()) for thing in asked_things(q)})
 
 
 def another_holds_role(roles: list[RoleStatement], q: Question) -> bool:
@@ -1126,6 +1158,8 @@ def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
     if q.kind in ("year", "date", "duration", "money", "number") and _hangs_on_a_term(q, sentence, span):
         return True
     predicate = term_word(q, exact=True)
+    if q.kind in ("money", "number") and predicate(quantified_noun(sentence, span.start, span.start + len(span.text))):
+        return True  # "closed a €49 million equity round": the round's amount, however many words come between
     predicates = [i for i, (w, _, _) in enumerate(tokens)
                   if i not in inside and predicate(w)
                   and not (i > 0 and tokens[i - 1][0].lower() == "to")]  # "to form" is no statement of fact

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cikb.answer.entities import (
-    Relation, asked_noun, asked_relation, descriptive_words, predicate_subjects, told_in_the_past,
+    Relation, asked_noun, asked_relation, common_nouns, descriptive_words, predicate_subjects, told_in_the_past,
 )
 from cikb.core.vocabulary import CHIEF_TITLES, match_weight, relation
 from cikb.embed.bm25 import english_stopwords
@@ -225,7 +225,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     percent = (any(w in ("percent", "percentage", "share", "proportion", "portion", "fraction") for w in lower)
                or "much of" in " ".join(lower))  # "How much of its revenue ...": a share
     officer = chief_officer or _names_an_office(lower)
-    wants = _wanted_role(lower, own) if kind in ("person", "org") else None
+    wants = _wanted_role(lower, own, common_nouns(question)) if kind in ("person", "org") else None
     cumulative = kind in ("money", "number") and not _ONE_EVENT.search(question) and not YEAR_RE.search(question)
     contact = _contact_asked(lower) if kind == "contact" else None
     # "What kind of business was Acme in 2003?": a year says when, and the sentence must hold it (a term still).
@@ -427,12 +427,14 @@ _DETERMINERS = frozenset("the a an its their our his her".split())
 _BEFORE_A_NOUN = _DETERMINERS | {"of"}
 
 
-def _wanted_role(lower: list[str], own: set[str]) -> Literal["agent", "patient"] | None:
+def _wanted_role(lower: list[str], own: set[str],
+                 nouns: frozenset[str] = frozenset()) -> Literal["agent", "patient"] | None:
     """"Who acquired Acme?" wants the agent; "What companies has Acme acquired?" the patient; None without a
     directed predicate or without the subject. The subject asked about receives the predicate only when it
     stands between the question word and the predicate: "What is Acme and who provides it?" wants the agent."""
-    # After "of" or a determiner the word is a noun, no predicate: "the vice president of operations".
-    predicate = next((i for i, w in enumerate(lower) if stem(w) in DIRECTED_STEMS
+    # After "of" or a determiner the word is a noun, no predicate: "the vice president of operations"; and so is a
+    # word the parser tags as a noun ``nouns``: "its 2023 investment round".
+    predicate = next((i for i, w in enumerate(lower) if stem(w) in DIRECTED_STEMS and w not in nouns
                       and not (i and lower[i - 1] in _BEFORE_A_NOUN)), None)
     subject = next((i for i, w in enumerate(lower) if is_own(w, own)), None)
     if predicate is None or subject is None:

@@ -13,9 +13,9 @@ from datetime import date
 from typing import Any
 
 from cikb.answer.entities import (
-    apposed_to_name, bids_the_reader, counted_doers, counted_in_question, is_a_persons_name, names, organisations,
-    person_clauses, possessed_nouns, roles_of_a_part, subject_noun, subjectless_past, tells_the_reader_to_reach_us,
-    titled, told_to_the_reader, where_from,
+    apposed_to_name, bids_the_reader, counted_doers, counted_in_question, entities, is_a_persons_name,
+    main_verb_offset, names, organisations, person_clauses, possessed_nouns, role_statements, roles_of_a_part,
+    subject_noun, subjectless_past, tells_the_reader_to_reach_us, titled, told_to_the_reader, where_from,
 )
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
@@ -26,10 +26,10 @@ from cikb.answer.reader._words import (
 from cikb.answer.reader._question import CONTACT_ASKED, TOTAL, TYPED_KINDS, Question, term_word
 from cikb.answer.reader._subject import (
     BEGIN_STEMS, LABEL_LINE, after_leading_date, asks_the_founding, began_itself, creates_other, mentions_subject,
-    our_role, owned_predicate, refers_to_subject, subject_role,
+    our_role, owned_by_subject, owned_predicate, refers_to_subject, subject_role,
 )
 from cikb.answer.reader._spans import (
-    Span, contact_spans, holds_postal_address, identifier_spans, is_postal_address, normal, only_contacts,
+    Span, asked_roles, contact_spans, holds_postal_address, identifier_spans, is_postal_address, normal, only_contacts,
     relation_owned, spans, subject_is_patient,
 )
 
@@ -332,7 +332,16 @@ def page_role(q: Question, s: Sentence) -> bool:
     if _other_organisations(q, s.plain) or not on_the_subjects_page(q, s):
         return False
     role = term_word(q, exact=True)
-    return apposed_to_name(s.plain, role) or _team_card(s.plain, role)
+    return apposed_to_name(s.plain, role) or _team_card(s.plain, role) or _held_by_a_person(q, s.plain, role)
+
+
+def _held_by_a_person(q: Question, sentence: str, is_role: Callable[[str], bool]) -> bool:
+    """The parse gives the role to a person the recogniser names, as the company's: "Jane Roe runs the company day
+    to day as chief executive", "the board appointed Jane Roe as the company's new CEO" (not "The chief executive is
+    Jane Roe", which does not say whose)."""
+    return any(r.held_by_value and r.owner and owned_by_subject(q, r.owner)
+               for start, end, label in entities(sentence) if label == "PERSON"
+               for r in role_statements(sentence, is_role, (start, end)))
 
 
 _CARDS = (
@@ -389,15 +398,19 @@ def _names_no_other_body(q: Question, sentence: str) -> bool:
 def about_the_asked_thing(q: Question, s: Sentence, things: list[str]) -> bool:
     """The question asks about ``things`` of the company's (:func:`asked_things`), and the sentence's subject is one
     of them ("Most tours run 2 to 4 years", "The first public launch occurred in October 2016"), with no other name in
-    it ("At Globex, most tours ..."), on a page whose title names the company. Only a sentence that holds one of the
-    things' words is parsed."""
+    it ("At Globex, most tours ..."; the thing's own name aside: "the Model 100 will cost $349"), on the company's own
+    site or a page whose title names it. Asked for a name, the names after the main verb are what the sentence says
+    of the thing: "The round was led by Globex Ventures". Only a sentence that holds one of the things' words is
+    parsed."""
     stems = [stems_of(thing.lower()) for thing in things]
-    if not any(thing & s.stems for thing in stems) or not mentions_subject(q, s.passage.title or ""):
+    if not any(thing & s.stems for thing in stems) or not on_the_subjects_page(q, s):
         return False
-    said = subject_noun(s.plain)
+    said = subject_noun(s.plain, names=True)
     if said is None or not any(stems_of(said.lower()) & thing for thing in stems):
         return False
-    return all(mentions_subject(q, name) for name in names(s.plain))
+    verb = main_verb_offset(s.plain) if q.kind in ("person", "org") else len(s.plain)
+    return all(mentions_subject(q, name) or any(stems_in(name) & thing for thing in stems)
+               for name in names(s.plain) if s.plain.find(name) < verb)
 
 
 def asked_things(q: Question) -> list[str]:
@@ -407,7 +420,9 @@ def asked_things(q: Question) -> list[str]:
     subject = subject_noun(q.text)
     if subject is not None and not refers_to_subject(q, subject) and subject.lower() not in SELF_NOUNS:
         things.append(subject)
-    return list(dict.fromkeys(things))
+    # The role asked of is no thing of the company's: "The chief executive is Jane Roe" does not say whose.
+    role = term_word(q, exact=True) if q.officer else (lambda word: False)
+    return [thing for thing in dict.fromkeys(things) if not role(thing)]
 
 
 _POSSESSIVES = frozenset({"its", "their", "our"})
@@ -475,13 +490,22 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
 
 
 def nearest_span(q: Question, s: Sentence) -> tuple[Span, int]:
-    """The span closest to a predicate word of the question, and its distance in tokens."""
-    return min(((span, distance(q, s.plain, span)) for span in s.spans), key=lambda x: (x[1], x[0].start))
+    """The span closest to a predicate word of the question, and its distance in tokens. Asked who holds a role,
+    among the names the parse gives the role to, if any: "Jane Roe runs the company as chief executive, and John
+    Doe looks after sales" names Jane Roe, however close John Doe stands to the title."""
+    spans = s.spans
+    if q.officer and q.kind == "person" and len(spans) > 1:
+        spans = [span for span in spans if any(r.held_by_value for r in asked_roles(q, s.plain, span))] or spans
+    return min(((span, distance(q, s.plain, span)) for span in spans), key=lambda x: (x[1], x[0].start))
 
 
 def distance(q: Question, sentence: str, span: Span, exact: bool = False) -> int:
     """Tokens between a span and the nearest word of the question's key terms (99 when none is there); with
-    ``exact``, only a term in the question's own word counts (not another word of its relation)."""
+    ``exact``, only a term in the question's own word counts (not another word of its relation). A mailbox named by
+    a key term is no distance from it: "write to support@acme.example" for the support e-mail address."""
+    if "@" in span.text and any(match_weight(t, stems_of(w)) > 0 for w in re.split(r"[._+-]", span.text.split("@")[0])
+                                for t in q.terms):
+        return 0
     tokens = tokens_of(sentence)
     inside = [i for i, (_, a, b) in enumerate(tokens) if a >= span.start and b <= span.start + len(span.text)]
     if not inside:

@@ -373,8 +373,11 @@ def _labelled_code(names: tuple[str, ...]) -> re.Pattern[str]:
         written.append(r"registered(?:\s+(?!number\b)[\w&,'-]+){1,8}?\s+(?:number|no\.)")
     alternatives = "|".join(sorted(written, key=len, reverse=True))
     # Right after the name: "EIN 12-3456789", "DUNS number: 117775232", "Our UEI is F1QZ...", "Number (EIN): 92-...",
-    # "SIREN (Company ID): 820 717 668".
+    # "SIREN (Company ID): 820 717 668"; or after "under" or "with" a number: "registered with the Chamber of Commerce
+    # (KvK) under number 55061605", "entered in the Commercial Register under registry code 14709274".
     return re.compile(rf"(?<![\w-])(?i:{alternatives})\)?(?:\s*\([^()]{{1,30}}\))?"
+                      rf"(?:\s+(?i:under|with)(?:\s+(?i:the|its))?(?:\s+(?i:company|registration|registry|register))?"
+                      rf"(?=\s*(?i:number|no\.|nr\.|id|code)))?"
                       rf"(?:\s*(?i:number|no\.|nr\.|id|code))?\s*"
                       rf"(?:[:#=]|\bis\b|\bwas\b)?\s*(?<![\w-])(?P<code>{IDENTIFIER_CODE})")
 

@@ -83,7 +83,7 @@ _NAME_COMPLETIONS = frozenset("club football fc afc company corporation group ho
 # "If you join, we pay ..."), and the determiners of a time phrase ("Every year, we ...").
 _INTRODUCERS = frozenset("in on at after before since during when while although though as by with from for "
                          "following until unlike like despite under within throughout upon if once because "
-                         "whenever unless every each".split())
+                         "whenever unless every each today now nowadays yesterday meanwhile later soon".split())
 
 
 _CREATION = frozenset({"found", "cofound", "co-found", "establish", "creat", "form", "incorpor", "launch", "start", "set-up"})

@@ -20,7 +20,8 @@ _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'’\-]*")
 # Legal forms a name may carry (American, British and European): "Acme GmbH", "Acme B.V.", "Acme Lda." are Acme.
 LEGAL_SUFFIXES = frozenset({"inc", "ltd", "llc", "corp", "plc", "co", "gmbh", "ag", "sa", "limited", "corporation",
                             "bv", "nv", "sas", "sarl", "srl", "spa", "lda", "sl", "slu", "oy", "ab", "aps", "asa", "kg",
-                            "ug", "se", "bvba", "sprl", "pty", "pte", "ev", "ggmbh"})  # e.V.: a German association
+                            "ug", "se", "bvba", "sprl", "pty", "pte", "ev", "ggmbh", "oü", "oyj", "sro", "kft", "zrt",
+                            "doo"})  # e.V.: a German association; OÜ: Estonian; s.r.o.: Czech, Slovak; Kft.: Hungarian
 
 # Words Snowball merges with a different word: "can be found" is not "founded", "the club's form" is not "formed",
 # "our contracting officer" is not an office.
@@ -164,7 +165,7 @@ def _short_title(match: re.Match[str]) -> str:
 def plain(sentence: str) -> str:
     """The sentence as the reader reads it: asides in parentheses and relative clauses dropped (they are about
     something else: "its sister paper (founded in 1821)"), look-alike phrases ("founding member of") reworded."""
-    text = _imprint_label_in_english(sentence)
+    text = _imprint_label_in_english(_LINE_SEPARATOR.sub(", ", sentence))
     text = _BRACKETED_TITLE.sub(r", \1,", text)
     text = _BRACKETED_NAME_OF_PRONOUN.sub(r"\1, \2,", text)
     text = _BRACKETED_NAME_OF_OFFICE.sub(r"\1, \2,", text)
@@ -178,6 +179,9 @@ def plain(sentence: str) -> str:
         text = pattern.sub(replacement, text)
     return seat_as_headquarters(text)
 
+
+# A footer's or a card's separator between the items of one line: "Acme LLC · 1 Main St · Springfield" lists them.
+_LINE_SEPARATOR = re.compile(r"\s+[·•|]\s+")
 
 # The labels of a German-language imprint (Impressum), which German, Austrian and Swiss companies must publish
 # (§ 5 DDG, § 25 MedienG, Art. 3 UWG), in the English words a question uses.

@@ -1,0 +1,112 @@
+"""Ways English states a company fact that the offline reader reads by their grammar (issue 23, item 3): a title
+whose words the parser splits ("chief executive"), a role given by a verb ("runs the company as ..."), a registry
+number after "under", a mailbox named for its purpose, a footer's items, a legal name written as a web address,
+the amount of a round, and the thing a question asks of ("the round", "the Pro plan"), said without the company's
+name on its own pages. And the other side: a sentence about another plan than the one asked of is no answer."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from cikb.answer.reader import Passage, read, read_question
+
+
+def _own_page(question: str, title: str, *lines: str, company: str = "Acme Corp", as_of: date | None = None):
+    return read(read_question(question, None, company),
+                [Passage(line, rank, rank, title, as_of, own_site=True) for rank, line in enumerate(lines, start=1)])
+
+
+def _given(reading) -> tuple[str, str] | None:
+    return (reading.answer.value, reading.answer.confidence) if reading.answer is not None else None
+
+
+def test_a_title_the_parser_splits_is_held_by_the_one_appointed_to_it():
+    # "chief" modifies "executive": the title's owner and holder hang on "executive".
+    line = "Acme Corp's supervisory board has appointed Dana Whitfield as the company's new chief executive."
+    assert _given(_own_page("Who is the CEO of Acme Corp?", "Newsroom", line)) == ("Dana Whitfield", "medium")
+
+
+def test_a_role_given_by_a_verb_on_the_companys_own_page_is_the_companys():
+    line = "Priya Natarajan runs the company day to day as chief executive, and Tom Reyes looks after the workshop."
+    assert _given(_own_page("Who is the CEO of Acme Corp?", "Team", line)) == ("Priya Natarajan", "medium")
+
+
+def test_a_role_whose_owner_is_not_said_stays_unanswered():
+    reading = _own_page("Who is the CEO of Acme Corp?", "Team", "The chief executive is Priya Natarajan.")
+    assert reading.answer is None
+
+
+@pytest.mark.parametrize(
+    ("question", "line", "code"),
+    [("What is Acme Corp's Chamber of Commerce (KvK) number?",
+      "Acme Corp B.V. is registered with the Dutch Chamber of Commerce (KvK) under number 71234568.", "71234568"),
+     ("What is the company registration number of Acme Corp?",
+      "The company is entered in the Estonian Commercial Register under registry code 16012345.", "16012345"),
+     ("What is Acme Corp's company number?",
+      "Acme Corp Ltd is registered in England and Wales under company number 09876543.", "09876543")],
+)
+def test_a_registry_number_given_after_under_is_read(question: str, line: str, code: str):
+    assert _given(_own_page(question, "Imprint", line)) == (code, "medium")
+
+
+def test_a_mailbox_named_for_the_asked_purpose_is_the_one_asked_for():
+    # The key term "support" is written only as the mailbox's name, far from the question's other words.
+    lines = ("The quickest way to get help is to write to support@acme.example, and someone replies within a day.",
+             "Acme Corp's email address for applications is jobs@acme.example.")
+    assert _given(_own_page("What is Acme Corp's support email address?", "Contact", *lines)) == (
+        "support@acme.example", "medium")
+
+
+def test_a_footers_line_of_items_is_read_as_one_line_of_the_companys():
+    line = "Acme Corp LLC · 410 Harbor Ave, Suite 12 · Portland, OR 97201 · USA"
+    reading = _own_page("What is Acme Corp's mailing address?", "Contact", line)
+    assert _given(reading) == ("410 Harbor Ave, Suite 12, Portland, OR 97201, USA", "medium")
+
+
+def test_a_legal_name_written_as_a_web_address_is_the_companys():
+    line = "These terms apply to all orders from our shop, operated by Stack.io, Inc., a Delaware corporation."
+    reading = _own_page("What is the legal name of Stackio?", "Terms of sale", line, company="Stackio")
+    assert _given(reading) == ("Stack.io, Inc.", "medium")
+
+
+def test_on_its_own_site_the_brands_first_word_names_its_legal_entity():
+    line = "The controller is Tallbird Insights OÜ, Pikk 12, 10123 Tallinn, Estonia."
+    reading = _own_page("What is the legal name of the company behind Tallbird Analytics?", "Privacy", line,
+                        company="Tallbird Analytics")
+    assert _given(reading) == ("Tallbird Insights OÜ", "medium")
+
+
+def test_the_lead_of_the_asked_round_is_read_from_the_rounds_own_sentence():
+    # "investment" names the round (a noun), so the question asks who led it, not what Acme led.
+    lines = ("Acme Corp has closed a €30 million equity round to grow its product range.",
+             "The round was led by the Northwind Impact Fund, with participation from Kestrel Capital.")
+    reading = _own_page("Who led Acme Corp's 2023 investment round?", "Acme Corp secures new investment", *lines,
+                        as_of=date(2023, 1, 12))
+    assert _given(reading) == ("Northwind Impact Fund", "medium")
+
+
+def test_the_amount_of_a_round_is_what_quantifies_it():
+    line = "Acme Corp has closed a €30 million equity round to grow its product range."
+    reading = _own_page("How much did Acme Corp raise in its 2023 funding round?", "Acme Corp secures new investment",
+                        line, as_of=date(2023, 1, 12))
+    assert _given(reading) == ("€30 million", "medium")
+
+
+def test_a_price_of_the_asked_product_on_the_companys_own_site_is_its_price():
+    line = "Starting today, the Model 7 will cost $249, up from $229."
+    reading = _own_page("How much does the Acme Corp Model 7 cost?", "Price update", line)
+    assert _given(reading) == ("$249", "medium")
+
+
+def test_a_sentence_on_another_plan_does_not_answer_for_the_asked_one():
+    lines = ("Once your list grows past that, the Basic plan covers up to 1,000 subscribers for $9 a month.",)
+    reading = _own_page("How many subscribers does Acme Corp's free plan allow?", "Pricing", *lines)
+    assert reading.answer is None and reading.unsure is not None and reading.unsure.value == "1,000"
+
+
+def test_an_opening_word_of_time_does_not_hide_the_sentences_subject():
+    line = "Today we are a small team working remotely, with our home base in Richmond, Virginia."
+    reading = _own_page("Where is Acme Corp headquartered?", "About", line)
+    assert reading.answer is not None and reading.answer.value == "Richmond, Virginia"
