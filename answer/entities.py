@@ -1019,7 +1019,8 @@ def governing_parties(sentence: str, start: int, end: int) -> tuple[str, str, st
 
 def quantified_noun(sentence: str, start: int, end: int) -> str:
     """The noun an amount or a count in ``sentence[start:end]`` quantifies, as the trained parser reads it: "a €49
-    million equity round" -> round, "a $17.5M contract" -> contract; "" when it quantifies none."""
+    million equity round" -> round, "a $17.5M contract" -> contract; "" when it quantifies none ("a round of $5M" is
+    the round's by its preposition, nearby)."""
     token = _value_root(sentence, start, end)
     if token is None or token.dep_ not in ("nummod", "quantmod", "compound") or not token.head.tag_.startswith("NN"):
         return ""

@@ -45,7 +45,11 @@ def test_a_role_whose_owner_is_not_said_stays_unanswered():
      ("What is the company registration number of Acme Corp?",
       "The company is entered in the Estonian Commercial Register under registry code 16012345.", "16012345"),
      ("What is Acme Corp's company number?",
-      "Acme Corp Ltd is registered in England and Wales under company number 09876543.", "09876543")],
+      "Acme Corp Ltd is registered in England and Wales under company number 09876543.", "09876543"),
+     ("What is Acme Corp's commercial register number?",
+      "The company is entered in the commercial register of the Amtsgericht Potsdam under HRB 31234 P.", "HRB 31234 P"),
+     ("What is Acme Corp's VAT ID?",
+      "Our VAT identification number under § 27a of the German VAT Act is DE312345678.", "DE312345678")],
 )
 def test_a_registry_number_given_after_under_is_read(question: str, line: str, code: str):
     assert _given(_own_page(question, "Imprint", line)) == (code, "medium")
@@ -87,8 +91,9 @@ def test_the_lead_of_the_asked_round_is_read_from_the_rounds_own_sentence():
     assert _given(reading) == ("Northwind Impact Fund", "medium")
 
 
-def test_the_amount_of_a_round_is_what_quantifies_it():
-    line = "Acme Corp has closed a €30 million equity round to grow its product range."
+@pytest.mark.parametrize("line", ["Acme Corp has closed a €30 million equity round to grow its product range.",
+                                  "Acme Corp has closed an equity round of €30 million to grow its product range."])
+def test_the_amount_of_a_round_is_what_quantifies_it(line: str):
     reading = _own_page("How much did Acme Corp raise in its 2023 funding round?", "Acme Corp secures new investment",
                         line, as_of=date(2023, 1, 12))
     assert _given(reading) == ("€30 million", "medium")
@@ -110,3 +115,40 @@ def test_an_opening_word_of_time_does_not_hide_the_sentences_subject():
     line = "Today we are a small team working remotely, with our home base in Richmond, Virginia."
     reading = _own_page("Where is Acme Corp headquartered?", "About", line)
     assert reading.answer is not None and reading.answer.value == "Richmond, Virginia"
+
+
+def test_a_house_number_with_a_letter_is_part_of_a_postal_address():
+    line = "Our office and warehouse are at Lindenstraße 10 C, 14513 Teltow, just south of Berlin."
+    reading = _own_page("What is Acme Corp's street address?", "Contact", line)
+    assert _given(reading) == ("Lindenstraße 10 C, 14513 Teltow", "medium")
+
+
+def test_an_address_after_the_companys_own_name_is_its_address():
+    # "us" is the object, not the subject; the address is written to the company's name, as on an envelope.
+    lines = ("Paper mail reaches us at Acme Corp, Inc., 2045 W Grand Ave, Suite B, Chicago, IL 60612.",
+             "Acme Corp, Inc. · 2045 W Grand Ave, Suite B · Chicago, IL 60612 · USA")  # the same address, and its country
+    reading = _own_page("What is Acme Corp's mailing address?", "Contact", *lines)
+    assert _given(reading) == ("2045 W Grand Ave, Suite B, Chicago, IL 60612", "medium")
+
+
+def test_the_asked_plan_by_its_own_name_on_the_pricing_page_is_answered():
+    line = "The Starter plan costs $19 a month and covers up to 20,000 downloads across all of your shows."
+    assert _given(_own_page("How much does Acme Corp's Starter plan cost?", "Pricing", line)) == ("$19", "medium")
+
+
+def test_plans_in_general_do_not_price_the_asked_one():
+    reading = _own_page("How much is Acme Corp's Professional plan per month?", "Pricing", "Plans start at $19 a month.")
+    assert reading.answer is None and reading.unsure is not None and reading.unsure.value == "$19"
+
+
+@pytest.mark.parametrize(("line", "count"), [
+    ("Altogether there are 16 of us, and nobody has a manager in the traditional sense.", "16"),
+    ("That makes seven of us, spread between Oakland, Budapest and Shenzhen.", "seven")])
+def test_a_count_of_us_on_the_companys_own_site_is_its_headcount(line: str, count: str):
+    # medium at most: "us" are the writers, staff most likely, but not said to be employees
+    assert _given(_own_page("How many employees does Acme Corp have?", "Team", line)) == (count, "medium")
+
+
+def test_one_of_us_is_no_headcount():
+    reading = _own_page("How many employees does Acme Corp have?", "Contact", "One of us will reply within a day.")
+    assert reading.answer is None

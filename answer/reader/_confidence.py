@@ -29,9 +29,10 @@ from cikb.answer.reader._subject import (
     refers_to_subject,
 )
 from cikb.answer.reader._spans import (
-    CANDIDATE_LABELS, CURRENCY_SIGNS, Span, board_joiners, customer_names, doers_named, entity_labels, entity_spans, filtered,
-    former_employers, former_names, instance_spans, investor_names, is_duration, is_postal_address, is_subject,
-    is_yearless, normal, asked_roles, overlap, spans, versions_in, without_web_addresses, yearless_dates,
+    CANDIDATE_LABELS, CURRENCY_SIGNS, HEADCOUNT, Span, board_joiners, count_of_us, customer_names, doers_named,
+    entity_labels, entity_spans, filtered, former_employers, former_names, instance_spans, investor_names, is_duration,
+    is_postal_address, is_subject, is_yearless, normal, asked_roles, overlap, spans, versions_in, without_web_addresses,
+    yearless_dates,
 )
 from cikb.answer.reader._scoring import (
     Sentence, asked_part, asked_things, contact_stems, doers_of_the_subject, nearest_span, on_the_subjects_page,
@@ -886,8 +887,9 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     if q.kind == "place" and is_postal_address(span.text):
         # A whole postal address states its own kind, like an e-mail address: the sentence need only be the
         # subject's ("Acme GmbH, Hafenstraße 12, 20457 Hamburg"), with no other address of it among the candidates.
-        others = {s.key for c in candidates if c.about_subject for s in c.spans if is_postal_address(s.text)} - {best_key}
-        if best.role == 2 and not others and not best.negated:
+        others = {s.key for c in candidates if c.about_subject for s in c.spans
+                  if is_postal_address(s.text) and not _same_value(s.key, best_key)}  # "..., USA" is the same one
+        if (best.role == 2 or _addressed_to_the_subject(q, best.plain, span)) and not others and not best.negated:
             return "medium"
     # Values the parse set aside still count here: that they sit in another clause is a judgement, not a certainty.
     every = best.spans + best.set_aside
@@ -898,6 +900,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         # June") is half an answer: medium at most.
         if (q.kind == "date" and is_yearless(span)) or (_asks_now(q) and told_in_the_past(best.plain)):
             return "medium"  # a past-tense sentence says who held a role then, not who holds it now
+        if count_of_us(best.plain, span):
+            return "medium"  # "There are 16 of us" counts the writers: staff, most likely, not said to be
         return "high"
     if direct and not rivals and not best.negated and placed_by_definition(q, best.plain, span):
         return "medium"  # "MarsBased is a consultancy from Barcelona": where it is from, not said to be its base
@@ -915,6 +919,14 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     if best.coverage >= 0.5 and best.about_subject and tight and not rivals and _holds_every_role_word(q, best):
         return "medium"
     return "low"
+
+
+def _addressed_to_the_subject(q: Question, sentence: str, span: Span) -> bool:
+    """The address follows the subject's own name, as a letter is addressed: "Paper mail reaches us at Acme, Inc.,
+    1 Main St, Springfield, IL 62701"."""
+    head = re.split(r"\b(?:at|to|is|are)\s|:", sentence[:span.start])[-1]
+    words = [w.lower() for w, _, _ in tokens_of(head)]
+    return bool(words) and all(w in q.subject_terms or w in LEGAL_SUFFIXES for w in words)
 
 
 def _named_beyond_its_contacts(q: Question, s: Sentence) -> bool:
@@ -997,19 +1009,25 @@ def _misses_the_ordinal(q: Question, s: Sentence) -> bool:
 
 
 def _another_of_its_kind(q: Question, s: Sentence) -> bool:
-    """The question describes a thing of the subject's ("Acme's free plan") that the sentence describes otherwise,
-    without the question's words: "the Basic plan covers up to 1,000 subscribers" tells of another plan."""
+    """The question describes a thing of the subject's ("Acme's free plan") that the sentence names without the
+    question's words: "the Basic plan covers up to 1,000 subscribers" tells of another plan, "Plans start at $19"
+    of none in particular."""
     said = {stem(noun): words for noun, words in noun_modifiers(s.plain).items()}
     things = {stem(thing.lower()) for thing in asked_things(q)}
     for noun, words in noun_modifiers(q.text).items():
-        if stem(noun) not in things:
-            continue
         asked = stems_in(" ".join(words)) & set(q.terms)  # the key terms among them ("free"; not "many", "Acme")
+        if stem(noun) not in things or not asked or any(match_weight(t, s.stems) > 0 for t in asked):
+            continue
         other = said.get(stem(noun), frozenset())
-        if (asked and other and not any(match_weight(t, s.stems) > 0 for t in asked)
-                and not any(refers_to_subject(q, w) for w in other)):
+        if (other and not any(refers_to_subject(q, w) for w in other)) or _only_in_plural(noun, s.plain):
             return True
     return False
+
+
+def _only_in_plural(noun: str, sentence: str) -> bool:
+    """Asked of one ("its Pro plan"), the sentence names the noun only in the plural: "Plans start at $19"."""
+    written = {w.lower() for w, _, _ in tokens_of(sentence) if stem(w.lower()) == stem(noun)}
+    return bool(written) and noun.lower() not in written and all(w.endswith("s") for w in written)
 
 
 def _another_time(q: Question, sentence: str) -> bool:
@@ -1151,6 +1169,8 @@ def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
     inside = [i for i, (_, a, b) in enumerate(tokens) if a >= span.start and b <= span.start + len(span.text)]
     if q.kind == "number" and _counts_a_related_word(q, sentence, span):
         return True  # "made up of 164 people", "a two-person team": the noun it counts, as the parse reads it
+    if q.kind == "number" and count_of_us(sentence, span) and any(match_weight(t, {HEADCOUNT}) > 0 for t in q.terms):
+        return True  # "There are 16 of us" counts the company's people
     if not inside:
         return False
     if q.kind == "number" and _counts_a_term(q, tokens[inside[-1] + 1:inside[-1] + 1 + COUNTED_REACH]):

@@ -29,8 +29,8 @@ from cikb.answer.reader._subject import (
     our_role, owned_by_subject, owned_predicate, refers_to_subject, subject_role,
 )
 from cikb.answer.reader._spans import (
-    Span, asked_roles, contact_spans, holds_postal_address, identifier_spans, is_postal_address, normal, only_contacts,
-    relation_owned, spans, subject_is_patient,
+    HEADCOUNT, Span, asked_roles, contact_spans, counts_us, holds_postal_address, identifier_spans, is_postal_address,
+    normal, only_contacts, relation_owned, spans, subject_is_patient,
 )
 
 NEGATION_PENALTY = 0.5
@@ -233,6 +233,8 @@ def _kind_stems(q: Question, s: Sentence) -> set[str]:
         return s.stems | stems_in(" ".join(q.identifier))  # "UEI: F1QZ..." names the unique entity identifier
     if q.kind == "place" and holds_postal_address(s.plain):
         return s.stems | {"address"}  # "Acme GmbH, Hafenstraße 12, 20457 Hamburg" states an address without the word
+    if q.kind == "number" and _asks_headcount(q) and counts_us(s.plain):
+        return s.stems | {HEADCOUNT}  # "There are 16 of us" counts the company's people without the word
     if any(placed_by_definition(q, s.plain, span) for span in _where_from_spans(q, s.plain)):
         return s.stems | set(q.terms)  # "MarsBased is a consultancy from Barcelona" says where it is based
     return _role_stems(q, s)
@@ -244,6 +246,11 @@ _WHERE_STEMS = frozenset().union(*(stems_of(w) for w in
                                    "based located headquartered headquarters hq situated location city country "
                                    "town region".split()))
 _FROM_OR_IN = re.compile(r"\b(?:from|in)\b")
+
+
+def _asks_headcount(q: Question) -> bool:
+    """The question counts the company's people: its employees, staff, team or people."""
+    return any(match_weight(t, {HEADCOUNT}) > 0 for t in q.terms)
 
 
 def _asks_where_only(q: Question) -> bool:
@@ -410,6 +417,7 @@ def about_the_asked_thing(q: Question, s: Sentence, things: list[str]) -> bool:
         return False
     verb = main_verb_offset(s.plain) if q.kind in ("person", "org") else len(s.plain)
     return all(mentions_subject(q, name) or any(stems_in(name) & thing for thing in stems)
+               or stems_in(name) - {"the"} <= set(q.terms)  # "The Starter plan" for "Acme's Starter plan"
                for name in names(s.plain) if s.plain.find(name) < verb)
 
 
@@ -469,6 +477,8 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
             # "For press inquiries, please email press@acme.example" on its own site: the company's (not "consider
             # becoming a sponsor, or reach out ... to support our mission at ...": a bid to sponsor it)
             s.role = 1
+        elif s.role == 0 and s.passage.own_site and q.kind == "number" and counts_us(s.plain):
+            s.role = 2  # "That makes seven of us" on Acme's own site: "us" is Acme, as "we" is
         elif s.role == 0 and s.passage.own_site and told_to_the_reader(s.plain):
             s.role = 1  # "You will receive a €1,000 referral bonus" on Acme's own careers page: Acme's bonus
         elif s.role == 0 and relation_owned(q, s.plain):

@@ -373,10 +373,16 @@ def _labelled_code(names: tuple[str, ...]) -> re.Pattern[str]:
         written.append(r"registered(?:\s+(?!number\b)[\w&,'-]+){1,8}?\s+(?:number|no\.)")
     alternatives = "|".join(sorted(written, key=len, reverse=True))
     # Right after the name: "EIN 12-3456789", "DUNS number: 117775232", "Our UEI is F1QZ...", "Number (EIN): 92-...",
-    # "SIREN (Company ID): 820 717 668"; or after "under" or "with" a number: "registered with the Chamber of Commerce
-    # (KvK) under number 55061605", "entered in the Commercial Register under registry code 14709274".
+    # "SIREN (Company ID): 820 717 668"; after the register's court ("the commercial register of the Amtsgericht
+    # Potsdam under HRB 35823 P") or the law it is given under ("Our VAT identification number under § 27a of the
+    # German VAT Act is DE..."); after "under", or "with" a number: "registered with the Chamber of Commerce (KvK)
+    # under number 55061605", "entered in the Commercial Register under registry code 14709274".
     return re.compile(rf"(?<![\w-])(?i:{alternatives})\)?(?:\s*\([^()]{{1,30}}\))?"
-                      rf"(?:\s+(?i:under|with)(?:\s+(?i:the|its))?(?:\s+(?i:company|registration|registry|register))?"
+                      rf"(?:\s+(?i:of|at)\s+(?i:the\s+)?(?:[A-Z][\w.'-]*\s+){{0,3}}[A-Z][\w.'-]*)?"
+                      rf"(?:\s+(?i:under|according\s+to|pursuant\s+to)\s+§\s*\w+"
+                      rf"(?:\s+(?!is\b)[\w.]+){{0,6}}?(?=\s+is\b))?"
+                      rf"(?:\s+(?i:under)(?:\s+(?i:the|its))?(?:\s+(?i:company|registration|registry|register))?"
+                      rf"|\s+(?i:with)(?:\s+(?i:the|its))?(?:\s+(?i:company|registration|registry|register))?"
                       rf"(?=\s*(?i:number|no\.|nr\.|id|code)))?"
                       rf"(?:\s*(?i:number|no\.|nr\.|id|code))?\s*"
                       rf"(?:[:#=]|\bis\b|\bwas\b)?\s*(?<![\w-])(?P<code>{IDENTIFIER_CODE})")
@@ -591,6 +597,21 @@ def _asks_how_long_so_far(q: Question) -> bool:
 
 def _since_spans(sentence: str) -> list[Span]:
     return [Span(m.group(), m.start(), normal(m.group())) for m in _SINCE_RE.finditer(sentence)]
+
+
+# "There are 16 of us", "That makes seven of us": a count of the writers, the company's people on its own pages.
+_COUNT_OF_US = re.compile(r"([\w,.-]+)\s+of\s+us\b", re.IGNORECASE)
+HEADCOUNT = "employ"  # the stem whose relation (employees, staff; people, team) a count of us answers
+
+
+def counts_us(sentence: str) -> bool:
+    """The sentence counts "us", its writers: "Altogether there are 16 of us" (not "many of us", "one of us")."""
+    return any((value := number_value(m.group(1))) is not None and value > 1 for m in _COUNT_OF_US.finditer(sentence))
+
+
+def count_of_us(sentence: str, span: Span) -> bool:
+    """The count ``span`` is one of "us": "16 of us"."""
+    return bool(re.match(r"\s+of\s+us\b", sentence[span.start + len(span.text):], re.IGNORECASE))
 
 
 def number_value(text: str) -> Decimal | None:

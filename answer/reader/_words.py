@@ -228,12 +228,13 @@ SELF_NOUNS = frozenset(
 # Years and dates as written: "2013", "May 24, 2013", "24 May 2013", "September 2015", "2013-05-24".
 MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 
-# A postal address in the forms most countries outside the US write it: the street before its number and the
-# postcode before its town ("Hafenstraße 12, 20457 Hamburg", "Oudegracht 45 3511 AB Utrecht", "Rua Augusta 12,
-# 1100-053 Lisboa", the Swedish, Czech and Greek "Storgatan 4, SE – 212 22 Malmö"), or the number first ("12 rue de
-# la Paix, 75002 Paris").
+# A postal address in the forms most countries outside the US write it: the street before its number (a letter may
+# follow it) and the postcode before its town ("Hafenstraße 12, 20457 Hamburg", "Rheinstraße 10 C, 14513 Teltow",
+# "Oudegracht 45 3511 AB Utrecht", "Rua Augusta 12, 1100-053 Lisboa", the Swedish, Czech and Greek "Storgatan 4, SE –
+# 212 22 Malmö"), or the number first ("12 rue de la Paix, 75002 Paris").
 _STREET_THEN_NUMBER = (r"(?:(?:[A-ZÀ-Þ][\w'’.\-]*|de|del|della|la|da|do|dos|das|van|von|der|di|du|des|le)\s+){0,5}"
-                       rf"(?!(?:{MONTHS}|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b)[A-Za-zÀ-ÿß][\w'’.\-]*\s+\d{{1,4}}[a-zA-Z]?(?:\s?[-/]\s?\d{{1,4}}[a-zA-Z]?)?")
+                       rf"(?!(?:{MONTHS}|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b)[A-Za-zÀ-ÿß][\w'’.\-]*"
+                       r"\s+\d{1,4}(?:\s?[a-zA-Z](?!\w))?(?:\s?[-/]\s?\d{1,4}[a-zA-Z]?)?")
 _NUMBER_THEN_STREET = r"\d{1,4}(?:\s?(?:bis|ter))?,?\s+(?:[Rr]ue|[Aa]venue|[Bb]oulevard|[Pp]lace|[Qq]uai|[Cc]hemin|[Aa]llée|[Cc]ours|[Rr]oute)\s+[^,\n\d]{2,40}?"
 _POSTCODE_TOWN = r"(?:[A-Z]{1,2}(?:-|\s?–\s?)?)?(?:\d{4,5}|\d{3}\s\d{2})(?:-\d{3,4})?" + \
     r"(?:\s?[A-Z]{2}(?=\s))?\s+[A-ZÀ-Þ][\w'’\-]+(?:(?:-|\s(?!The\b))[A-ZÀ-Þ][\w'’\-]+)?"
