@@ -152,3 +152,13 @@ def test_a_count_of_us_on_the_companys_own_site_is_its_headcount(line: str, coun
 def test_one_of_us_is_no_headcount():
     reading = _own_page("How many employees does Acme Corp have?", "Contact", "One of us will reply within a day.")
     assert reading.answer is None
+
+
+def test_a_team_counted_on_the_companys_own_site_is_its_headcount():
+    line = "Today a team of more than 30 people designs, assembles and ships our devices from our premises near Berlin."
+    assert _given(_own_page("How many employees does Acme Corp have?", "About", line)) == ("30", "medium")
+
+
+def test_another_organisations_team_is_no_headcount():
+    line = "A team of 12 engineers at Globex Corp uses our product every day."
+    assert _own_page("How many employees does Acme Corp have?", "Customers", line).answer is None

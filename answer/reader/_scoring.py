@@ -13,9 +13,10 @@ from datetime import date
 from typing import Any
 
 from cikb.answer.entities import (
-    apposed_to_name, bids_the_reader, counted_doers, counted_in_question, entities, is_a_persons_name,
-    main_verb_offset, names, organisations, person_clauses, possessed_nouns, role_statements, roles_of_a_part,
-    subject_noun, subjectless_past, tells_the_reader_to_reach_us, titled, told_to_the_reader, where_from,
+    FIRST_PERSON, apposed_to_name, bids_the_reader, counted_doers, counted_group, counted_in_question, entities,
+    is_a_persons_name, main_verb_offset, names, organisations, person_clauses, possessed_nouns, role_statements,
+    roles_of_a_part, subject_noun, subjectless_past, tells_the_reader_to_reach_us, titled, told_to_the_reader,
+    where_from,
 )
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
@@ -246,6 +247,16 @@ _WHERE_STEMS = frozenset().union(*(stems_of(w) for w in
                                    "based located headquartered headquarters hq situated location city country "
                                    "town region".split()))
 _FROM_OR_IN = re.compile(r"\b(?:from|in)\b")
+
+
+def _our_team(q: Question, s: Sentence) -> bool:
+    """Asked for the company's headcount, a sentence on its own site that counts the members of a team (or a staff)
+    and speaks of what is "ours", with no other organisation named: "A team of 30 people designs and ships our
+    devices"."""
+    if not (s.passage.own_site and _asks_headcount(q) and FIRST_PERSON & {w.lower() for w, _, _ in tokens_of(s.plain)}):
+        return False
+    groups = [counted_group(s.plain, m.start(), m.end()) or "" for m in re.finditer(r"\d[\d,]*", s.plain)]
+    return any(match_weight(HEADCOUNT, stems_of(group)) > 0 for group in groups) and not _other_organisations(q, s.plain)
 
 
 def _asks_headcount(q: Question) -> bool:
@@ -479,6 +490,8 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
             s.role = 1
         elif s.role == 0 and s.passage.own_site and q.kind == "number" and counts_us(s.plain):
             s.role = 2  # "That makes seven of us" on Acme's own site: "us" is Acme, as "we" is
+        elif s.role == 0 and q.kind == "number" and _our_team(q, s):
+            s.role = 1  # "Today a team of 30 people designs and ships our devices" on Acme's own site
         elif s.role == 0 and s.passage.own_site and told_to_the_reader(s.plain):
             s.role = 1  # "You will receive a €1,000 referral bonus" on Acme's own careers page: Acme's bonus
         elif s.role == 0 and relation_owned(q, s.plain):
