@@ -1171,6 +1171,28 @@ def noun_modifiers(text: str) -> dict[str, frozenset[str]]:
     return {noun: frozenset(words) for noun, words in found.items()}
 
 
+def described_body(sentence: str, start: int, end: int, is_legal_form: Callable[[str], bool]) -> str:
+    """The body a noun the value in ``sentence[start:end]`` modifies is said of, as the trained parser reads it: the
+    name it is set beside ("Acme, Inc., a Delaware corporation" -> Acme), the subject it is said to be ("Acme is a
+    Delaware corporation" -> Acme); "" when none. A legal form after a comma (``is_legal_form``) is the name's before
+    it."""
+    token = _value_root(sentence, start, end)
+    if token is None or token.dep_ not in ("compound", "amod") or not token.head.tag_.startswith("NN"):
+        return ""
+    noun = token.head
+    if noun.dep_ == "appos":
+        owner = noun.head
+        while owner.dep_ == "appos" and owner.head.i != owner.i:
+            owner = owner.head  # "Acme Corp, Inc., a Delaware corporation": the name before its legal form
+        if is_legal_form(owner.text) and owner.i >= 2 and owner.doc[owner.i - 1].text == ",":
+            owner = owner.doc[owner.i - 2]
+        return _name(owner)
+    if noun.dep_ == "attr":
+        subjects = [c for c in noun.head.children if c.dep_ in ("nsubj", "nsubjpass")]
+        return _name(subjects[0]) if subjects else ""
+    return ""
+
+
 def main_verb_offset(sentence: str) -> int:
     """Where the main verb is written, as the trained parser reads it (character offset; 0 when it finds none)."""
     return next((token.idx for token in _parsed(sentence) if token.dep_ == "ROOT"), 0)

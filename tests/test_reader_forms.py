@@ -162,3 +162,32 @@ def test_a_team_counted_on_the_companys_own_site_is_its_headcount():
 def test_another_organisations_team_is_no_headcount():
     line = "A team of 12 engineers at Globex Corp uses our product every day."
     assert _own_page("How many employees does Acme Corp have?", "Customers", line).answer is None
+
+
+def test_an_address_a_dated_post_gave_before_does_not_rival_the_one_read_today():
+    contact = Passage("Our office is at Jollemanhof 17, 1019 GW Amsterdam, a short walk from the station.", 1, 1,
+                      "Contact", date(2026, 12, 1), own_site=True)
+    moved = Passage("From this month, the team can be found at Piet Heinkade 181A, 1019 HC Amsterdam.", 2, 2,
+                    "Acme Corp moves to a new office", date(2016, 4, 4), own_site=True)
+    reading = read(read_question("What is Acme Corp's street address?", None, "Acme Corp"), [contact, moved])
+    assert _given(reading) == ("Jollemanhof 17, 1019 GW Amsterdam", "medium")
+    asked_then = read(read_question("What was Acme Corp's street address in 2016?", None, "Acme Corp"),
+                      [contact, moved])
+    assert asked_then.answer is None or asked_then.answer.value != "Jollemanhof 17, 1019 GW Amsterdam"
+
+
+@pytest.mark.parametrize(("company", "line"), [
+    ("Acme Corp", "These terms apply to all orders from our shop, run by Acme Corp, Inc., a Delaware corporation."),
+    ("Acme Corp", "Acme Corp, Inc. is a Delaware corporation."),
+    # the parse hangs "a Delaware corporation" on "Inc.": the legal form is the name's before it
+    ("Keyboardio", "These terms apply to all purchases from shop.keyboard.io, operated by Keyboard.io, Inc., "
+                   "a Delaware corporation.")])
+def test_the_place_a_company_is_a_corporation_of_is_where_it_is_incorporated(company: str, line: str):
+    reading = _own_page(f"In which state is {company} incorporated?", "Terms", line, company=company)
+    assert _given(reading) == ("Delaware", "medium")
+
+
+def test_another_bodys_place_of_incorporation_is_not_the_companys():
+    line = "Globex, a Delaware corporation, bought Acme Corp."
+    reading = _own_page("In which state is Acme Corp incorporated?", "News", line)
+    assert reading.answer is None

@@ -14,11 +14,11 @@ from typing import Literal
 
 from cikb.answer.entities import (
     FIRST_PERSON, KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of,
-    coordinated_names, counted_group, counted_in_question, counted_noun, defines, defining_words, governing_parties,
-    in_the_predicate, kind_of_counted, modifies_a_noun, names_a_person, nominal_words, noun_modifiers,
-    only_beside_the_main_clause, only_intended, party_extents, predicate_subjects, person_noun, quantified_noun,
-    said_of_the_past, said_of_the_reader, set_up_as_words, stated_as_own, stranded_preposition, told_in_the_past,
-    vetoed, word_classes, in_capacity,
+    coordinated_names, counted_group, counted_in_question, counted_noun, defines, defining_words, described_body,
+    governing_parties, in_the_predicate, kind_of_counted, modifies_a_noun, names_a_person, nominal_words,
+    noun_modifiers, only_beside_the_main_clause, only_intended, party_extents, predicate_subjects, person_noun,
+    quantified_noun, said_of_the_past, said_of_the_reader, set_up_as_words, stated_as_own, stranded_preposition,
+    told_in_the_past, vetoed, word_classes, in_capacity,
 )
 from cikb.core.identity import name_keys
 from cikb.core.vocabulary import LEGAL_FORM_STEMS, RELATED_WEIGHT, match_weight, relation
@@ -29,10 +29,10 @@ from cikb.answer.reader._subject import (
     refers_to_subject,
 )
 from cikb.answer.reader._spans import (
-    CANDIDATE_LABELS, CURRENCY_SIGNS, HEADCOUNT, Span, board_joiners, count_of_us, customer_names, doers_named,
-    entity_labels, entity_spans, filtered, former_employers, former_names, instance_spans, investor_names, is_duration,
-    is_postal_address, is_subject, is_yearless, normal, asked_roles, overlap, spans, versions_in, without_web_addresses,
-    yearless_dates,
+    CANDIDATE_LABELS, CORPORATION_KIND, CURRENCY_SIGNS, HEADCOUNT, Span, board_joiners, count_of_us, customer_names,
+    doers_named, entity_labels, entity_spans, filtered, former_employers, former_names, instance_spans, investor_names,
+    is_duration, is_postal_address, is_subject, is_yearless, normal, asked_roles, overlap, spans, versions_in,
+    without_web_addresses, yearless_dates,
 )
 from cikb.answer.reader._scoring import (
     Sentence, asked_part, asked_things, contact_stems, doers_of_the_subject, nearest_span, on_the_subjects_page,
@@ -798,6 +798,14 @@ def _newest_statement(q: Question, best_key: str, candidates: list[Sentence], su
     return nearest_span(q, max(newer, key=lambda s: (s.passage.as_of, s.score)))[0].key
 
 
+def _outdated(key: str, best: Sentence, candidates: list[Sentence]) -> bool:
+    """Every statement of the value ``key`` is dated before the chosen sentence's page: "From this month, the team can
+    be found at ..." in a 2016 post, beside the contact page read today (asked how things are, a past address)."""
+    dated = [s.passage.as_of for s in candidates if any(span.key == key for span in s.spans)]
+    return (best.passage.as_of is not None and bool(dated)
+            and all(when is not None and when < best.passage.as_of for when in dated))
+
+
 def _most_precise(key: str, votes: dict[str, float], support: dict[str, list[Sentence]]) -> str:
     """For a date: the fullest date the chosen one agrees with, from a sentence that holds as much of the
     question as the chosen one's. "When was it incorporated?" read "2013" in one sentence and "May 24, 2013:
@@ -889,6 +897,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         # subject's ("Acme GmbH, Hafenstraße 12, 20457 Hamburg"), with no other address of it among the candidates.
         others = {s.key for c in candidates if c.about_subject for s in c.spans
                   if is_postal_address(s.text) and not _same_value(s.key, best_key)}  # "..., USA" is the same one
+        if asks_present(q):
+            others = {key for key in others if not _outdated(key, best, candidates)}
         if (best.role == 2 or _addressed_to_the_subject(q, best.plain, span)) and not others and not best.negated:
             return "medium"
     # Values the parse set aside still count here: that they sit in another clause is a judgement, not a certainty.
@@ -1180,6 +1190,8 @@ def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
     predicate = term_word(q, exact=True)
     if q.kind in ("money", "number") and predicate(quantified_noun(sentence, span.start, span.start + len(span.text))):
         return True  # "closed a €49 million equity round": the round's amount, however many words come between
+    if q.kind == "place" and "incorpor" in q.terms and _incorporated_as(q, sentence, span):
+        return True  # "Acme, Inc., a Delaware corporation": incorporated in Delaware
     predicates = [i for i, (w, _, _) in enumerate(tokens)
                   if i not in inside and predicate(w)
                   and not (i > 0 and tokens[i - 1][0].lower() == "to")]  # "to form" is no statement of fact
@@ -1194,6 +1206,15 @@ def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
                                    for w in words):
             return True
     return False
+
+
+def _incorporated_as(q: Question, sentence: str, span: Span) -> bool:
+    """The place names the kind of corporation the subject is said to be: "Acme, Inc., a Delaware corporation";
+    not Globex's in "Globex, a Delaware corporation, bought Acme"."""
+    after = sentence[span.start + len(span.text):]
+    return (bool(re.match(rf"\s+{CORPORATION_KIND}", after))
+            and refers_to_subject(q, described_body(sentence, span.start, span.start + len(span.text),
+                                                    lambda word: word.lower().replace(".", "") in LEGAL_SUFFIXES)))
 
 
 def _of_the_predicate(q: Question, word: str) -> bool:

@@ -30,8 +30,8 @@ from cikb.answer.reader._subject import (
     our_role, owned_by_subject, owned_predicate, refers_to_subject, subject_role,
 )
 from cikb.answer.reader._spans import (
-    HEADCOUNT, Span, asked_roles, contact_spans, counts_us, holds_postal_address, identifier_spans, is_postal_address,
-    normal, only_contacts, relation_owned, spans, subject_is_patient,
+    CORPORATION_KIND, HEADCOUNT, Span, asked_roles, contact_spans, counts_us, holds_postal_address, identifier_spans,
+    is_postal_address, normal, only_contacts, relation_owned, spans, subject_is_patient,
 )
 
 NEGATION_PENALTY = 0.5
@@ -234,6 +234,8 @@ def _kind_stems(q: Question, s: Sentence) -> set[str]:
         return s.stems | stems_in(" ".join(q.identifier))  # "UEI: F1QZ..." names the unique entity identifier
     if q.kind == "place" and holds_postal_address(s.plain):
         return s.stems | {"address"}  # "Acme GmbH, Hafenstraße 12, 20457 Hamburg" states an address without the word
+    if q.kind == "place" and "incorpor" in q.terms and _INCORPORATED_AS.search(s.plain):
+        return s.stems | {"incorpor"}  # "Acme, Inc., a Delaware corporation" says where it is incorporated
     if q.kind == "number" and _asks_headcount(q) and counts_us(s.plain):
         return s.stems | {HEADCOUNT}  # "There are 16 of us" counts the company's people without the word
     if any(placed_by_definition(q, s.plain, span) for span in _where_from_spans(q, s.plain)):
@@ -247,6 +249,11 @@ _WHERE_STEMS = frozenset().union(*(stems_of(w) for w in
                                    "based located headquartered headquarters hq situated location city country "
                                    "town region".split()))
 _FROM_OR_IN = re.compile(r"\b(?:from|in)\b")
+
+
+# A company described by the place it is incorporated in: "a Delaware corporation", "an Ontario corporation", "a
+# Wyoming limited liability company".
+_INCORPORATED_AS = re.compile(rf"\ban?\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s+{CORPORATION_KIND}")
 
 
 def _our_team(q: Question, s: Sentence) -> bool:

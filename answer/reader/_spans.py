@@ -599,6 +599,10 @@ def _since_spans(sentence: str) -> list[Span]:
     return [Span(m.group(), m.start(), normal(m.group())) for m in _SINCE_RE.finditer(sentence)]
 
 
+# The kinds of corporation a place names the law of: "a Delaware corporation", "a Wyoming limited liability company".
+CORPORATION_KIND = (r"(?:(?:public\s+benefit|nonprofit|non-profit)\s+)?"
+                    r"(?:corporation|limited\s+liability\s+company|LLC)\b")
+
 # "There are 16 of us", "That makes seven of us": a count of the writers, the company's people on its own pages.
 _COUNT_OF_US = re.compile(r"([\w,.-]+)\s+of\s+us\b", re.IGNORECASE)
 HEADCOUNT = "employ"  # the stem whose relation (employees, staff; people, team) a count of us answers
