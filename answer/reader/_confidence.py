@@ -475,6 +475,7 @@ def _legal_name_in(q: Question, text: str, *, own_site: bool = False) -> str | N
 
 
 def _with_legal_form(name: str, text: str, own_site: bool) -> str | None:
+    """The name matched by the pattern ``name`` with a legal form after it, as ``text`` writes it, else None."""
     for between in range(3 if own_site else 1):
         words = rf"(?-i:(?:\s+[A-Z][\w&'-]*){{{between}}})"
         for m in re.finditer(rf"(?<!\w){name}{words},?\s+([^\W\d_][\w.]*)", text, re.IGNORECASE):

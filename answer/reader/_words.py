@@ -181,7 +181,8 @@ def plain(sentence: str) -> str:
 
 
 # A footer's or a card's separator between the items of one line: "Acme LLC · 1 Main St · Springfield" lists them.
-_LINE_SEPARATOR = re.compile(r"\s+[·•|]\s+")
+# (Not "|": a table's cells and a breadcrumb's steps are no one line of items.)
+_LINE_SEPARATOR = re.compile(r"\s+[·•]\s+")
 
 # The labels of a German-language imprint (Impressum), which German, Austrian and Swiss companies must publish
 # (§ 5 DDG, § 25 MedienG, Art. 3 UWG), in the English words a question uses.
