@@ -25,7 +25,7 @@ cookie notices. Targeted steps cover what it keeps, and what it loses, on real p
 Beside the text, the page's own publication date, as htmldate reads it from the
 page's markup and URL only (its markup's dates, a ``/2019/05/`` path), else from
 its dateline (a whole date on one of the first lines under its heading, at most a
-place before it: "*Amsterdam, 12 January 2023*"), never from a guess over the
+place before it: "*Lisbon, 12 January 2023*"), never from a guess over the
 text: the year in a copyright footer is no post's date.
 """
 
@@ -135,7 +135,7 @@ def publication_date(tree: HtmlElement, url: str | None = None) -> date | None:
     return date.fromisoformat(found) if found else None
 
 
-# A dateline, the line under an announcement's heading that dates it: "*Amsterdam, 12 January 2023*", "Oakland, CA,
+# A dateline, the line under an announcement's heading that dates it: "*Lisbon, 12 January 2023*", "Oakland, CA,
 # May 4, 2015", "Posted on 2021-03-03", "Berlin, 3 March 2016 – Acme today announced". Nothing else stands on that
 # line (no colon: "Last updated: ..." dates an edit).
 _DATELINE_OPENING = re.compile(r"^(?i:(?:published|posted)(?:\s+on)?\s+)?")
@@ -151,7 +151,7 @@ def dateline(markdown: str) -> date | None:
     year, as ``dateparser`` reads them strictly) with at most a place before it; else None."""
     lines = [line.strip().strip("*_").strip() for line in markdown.splitlines()
              if line.strip() and not line.lstrip().startswith("#")][:_DATELINE_LINES]
-    # A release's first paragraph may open on its dateline: "Berlin, 3 March 2016 – Acme GmbH today announced ...".
+    # A release's first paragraph may open on its dateline: "Leeds, 3 March 2016 – Acme Ltd today announced ...".
     lines = [head for line in lines for head in dict.fromkeys((line, _DATELINE_DASH.split(line, maxsplit=1)[0]))]
     for line in lines:
         parts = _DATELINE_OPENING.sub("", line).split(", ")

@@ -48,6 +48,8 @@ def test_a_role_whose_owner_is_not_said_stays_unanswered():
       "Acme Corp Ltd is registered in England and Wales under company number 09876543.", "09876543"),
      ("What is Acme Corp's commercial register number?",
       "The company is entered in the commercial register of the Amtsgericht Potsdam under HRB 31234 P.", "HRB 31234 P"),
+     ("What is Acme Corp's commercial register number?",
+      "The company is entered in the commercial register of the Local Court of Leipzig under HRB 12345.", "HRB 12345"),
      ("What is Acme Corp's VAT ID?",
       "Our VAT identification number under § 27a of the German VAT Act is DE312345678.", "DE312345678")],
 )

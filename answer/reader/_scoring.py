@@ -425,7 +425,7 @@ def about_the_asked_thing(q: Question, s: Sentence, things: list[str]) -> bool:
     of them ("Most tours run 2 to 4 years", "The first public launch occurred in October 2016"), with no other name in
     it ("At Globex, most tours ..."; the thing's own name aside: "the Model 100 will cost $349"), on the company's own
     site or a page whose title names it. Asked for a name, the names after the main verb are what the sentence says
-    of the thing: "The round was led by Globex Ventures". Only a sentence that holds one of the things' words is
+    of the thing: "The round was led by Globex Capital". Only a sentence that holds one of the things' words is
     parsed."""
     stems = [stems_of(thing.lower()) for thing in things]
     if not any(thing & s.stems for thing in stems) or not on_the_subjects_page(q, s):

@@ -373,12 +373,12 @@ def _labelled_code(names: tuple[str, ...]) -> re.Pattern[str]:
         written.append(r"registered(?:\s+(?!number\b)[\w&,'-]+){1,8}?\s+(?:number|no\.)")
     alternatives = "|".join(sorted(written, key=len, reverse=True))
     # Right after the name: "EIN 12-3456789", "DUNS number: 117775232", "Our UEI is F1QZ...", "Number (EIN): 92-...",
-    # "SIREN (Company ID): 820 717 668"; after the register's court ("the commercial register of the Amtsgericht
-    # Potsdam under HRB 35823 P") or the law it is given under ("Our VAT identification number under § 27a of the
+    # "SIREN (Company ID): 820 717 668"; after the register's court ("the commercial register of the Local Court of
+    # Leipzig under HRB 12345") or the law it is given under ("Our VAT identification number under § 27a of the
     # German VAT Act is DE..."); after "under", or "with" a number: "registered with the Chamber of Commerce (KvK)
     # under number 55061605", "entered in the Commercial Register under registry code 14709274".
     return re.compile(rf"(?<![\w-])(?i:{alternatives})\)?(?:\s*\([^()]{{1,30}}\))?"
-                      rf"(?:\s+(?i:of|at)\s+(?i:the\s+)?(?:[A-Z][\w.'-]*\s+){{0,3}}[A-Z][\w.'-]*)?"
+                      rf"(?:\s+(?i:of|at)\s+(?i:the\s+)?(?:[A-Z][\w.'-]*\s+(?:of\s+)?){{0,3}}[A-Z][\w.'-]*)?"
                       rf"(?:\s+(?i:under|according\s+to|pursuant\s+to)\s+§\s*\w+"
                       rf"(?:\s+(?!is\b)[\w.]+){{0,6}}?(?=\s+is\b))?"
                       rf"(?:\s+(?i:under)(?:\s+(?i:the|its))?(?:\s+(?i:company|registration|registry|register))?"
