@@ -24,6 +24,10 @@ is never looked at, fact by fact, while changing the reader. Both are reported a
 
 ``--extra`` adds a site outside ``../shared`` (a folder of HTML served as it is, and a facts file in the
 shared format), reported apart as ``extra``: a site never seen, to measure once before changing anything.
+
+``--written`` adds the sites of ``bench/sites`` (see its README): sites written for this project in the manner of
+real companies' sites, not their own pages. Some were tuned on (``written``), others are kept held out (``written
+held-out``: totals only, as the shared held-out sites).
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ from cikb.core.slug import company_from_name
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"
+WRITTEN_SITES = Path(__file__).resolve().parent / "sites"
 ABSTAINS = "don't have enough information"
 
 
@@ -55,7 +60,7 @@ class Site:
 
     name: str
     company: str
-    role: str  # "tuned", "held-out" or "extra"
+    role: str  # "tuned", "held-out", "written", "written held-out" or "extra"
     path: Path | None = None  # an extra site's folder (default: ../shared/corpora/site_<name>)
     facts_path: Path | None = None  # an extra site's facts file (default: ../shared/corpora/<name>_facts.json)
 
@@ -79,6 +84,23 @@ SITES = {
     "vamp": Site("vamp", "Vamp", "held-out"),
     "gitpod": Site("gitpod", "Gitpod", "held-out"),
 }
+HELD_OUT = ("held-out", "written held-out")  # read by their totals only while changing the reader
+
+
+def written_site(name: str, company: str, role: str) -> Site:
+    folder = WRITTEN_SITES / name
+    return Site(name, company, role, folder / "site", folder / "facts.json")
+
+
+# Written in session 61, each pair measured once before anything was changed against it; three pairs tuned on since.
+WRITTEN = {site.name: site for site in (
+    written_site("fairphone", "Fairphone", "written"), written_site("buttondown", "Buttondown", "written"),
+    written_site("plausible", "Plausible Analytics", "written"), written_site("keyboardio", "Keyboardio", "written"),
+    written_site("nitrokey", "Nitrokey", "written"), written_site("transistor", "Transistor.fm", "written"),
+    written_site("zammad", "Zammad", "written held-out"), written_site("system76", "System76", "written held-out"),
+    written_site("codeberg", "Codeberg", "written held-out"),
+    written_site("framework", "Framework Computer", "written held-out"),
+)}
 
 
 @dataclass
@@ -207,22 +229,25 @@ def main() -> None:
     parser.add_argument("--held-out-too", action="store_true", help="With --verbose, print the held-out sites' answers as well.")
     parser.add_argument("--extra", nargs=3, action="append", default=[], metavar=("COMPANY", "SITE_DIR", "FACTS_JSON"),
                         help="A site outside ../shared and its facts file, gathered under COMPANY (repeatable).")
+    parser.add_argument("--written", action="store_true", help="Also the sites of bench/sites (see its README).")
     args = parser.parse_args()
 
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="cikb-bench-ask-"))
     settings = bench_settings(data_dir, args.pages)
-    totals = {"tuned": Scores(), "held-out": Scores(), "extra": Scores()}
+    totals = {"tuned": Scores(), "held-out": Scores(), "written": Scores(), "written held-out": Scores(),
+              "extra": Scores()}
     # An extra site is reported by its company's name: its folder may be named like another's ("acme/site").
     extras = [Site(company, company, "extra", Path(folder), Path(facts)) for company, folder, facts in args.extra]
+    written = list(WRITTEN.values()) if args.written else []
     lines = []
-    for site in [*(SITES[name] for name in args.sites), *extras]:
+    for site in [*(SITES[name] for name in args.sites), *written, *extras]:
         name = site.name
         if not (args.reuse and (data_dir / site.slug).exists()):
             gather_site(settings, site)
-        verbose = args.verbose and (site.role != "held-out" or args.held_out_too)
+        verbose = args.verbose and (site.role not in HELD_OUT or args.held_out_too)
         scores = measure(settings, site, verbose=verbose)
         totals[site.role].add(scores)
-        lines.append(f"{name:12} {site.role:9} {scores.line()}")
+        lines.append(f"{name:12} {site.role:16} {scores.line()}")
     print()
     print("\n".join(lines))
     for role, scores in totals.items():
