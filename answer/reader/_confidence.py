@@ -29,14 +29,14 @@ from cikb.answer.reader._subject import (
     refers_to_subject,
 )
 from cikb.answer.reader._spans import (
-    CANDIDATE_LABELS, CORPORATION_KIND, CURRENCY_SIGNS, HEADCOUNT, Span, board_joiners, count_of_us, customer_names,
+    CANDIDATE_LABELS, CORPORATION_KIND, CURRENCY_SIGNS, Span, board_joiners, count_of_us, customer_names,
     doers_named, entity_labels, entity_spans, filtered, former_employers, former_names, instance_spans, investor_names,
     is_duration, is_postal_address, is_subject, is_yearless, normal, asked_roles, overlap, spans, versions_in,
     without_web_addresses, yearless_dates,
 )
 from cikb.answer.reader._scoring import (
-    Sentence, asked_part, asked_things, contact_stems, doers_of_the_subject, nearest_span, on_the_subjects_page,
-    placed_by_definition, reading_stems,
+    Sentence, asked_part, asked_things, asks_headcount, contact_stems, doers_of_the_subject, nearest_span,
+    on_the_subjects_page, placed_by_definition, reading_stems,
 )
 
 Confidence = Literal["high", "medium", "low", "none"]
@@ -1180,7 +1180,7 @@ def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
     inside = [i for i, (_, a, b) in enumerate(tokens) if a >= span.start and b <= span.start + len(span.text)]
     if q.kind == "number" and _counts_a_related_word(q, sentence, span):
         return True  # "made up of 164 people", "a two-person team": the noun it counts, as the parse reads it
-    if q.kind == "number" and count_of_us(sentence, span) and any(match_weight(t, {HEADCOUNT}) > 0 for t in q.terms):
+    if q.kind == "number" and count_of_us(sentence, span) and asks_headcount(q):
         return True  # "There are 16 of us" counts the company's people
     if not inside:
         return False

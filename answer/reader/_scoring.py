@@ -236,7 +236,7 @@ def _kind_stems(q: Question, s: Sentence) -> set[str]:
         return s.stems | {"address"}  # "Acme GmbH, Hafenstraße 12, 20457 Hamburg" states an address without the word
     if q.kind == "place" and "incorpor" in q.terms and _INCORPORATED_AS.search(s.plain):
         return s.stems | {"incorpor"}  # "Acme, Inc., a Delaware corporation" says where it is incorporated
-    if q.kind == "number" and _asks_headcount(q) and counts_us(s.plain):
+    if q.kind == "number" and asks_headcount(q) and counts_us(s.plain):
         return s.stems | {HEADCOUNT}  # "There are 16 of us" counts the company's people without the word
     if any(placed_by_definition(q, s.plain, span) for span in _where_from_spans(q, s.plain)):
         return s.stems | set(q.terms)  # "MarsBased is a consultancy from Barcelona" says where it is based
@@ -260,13 +260,13 @@ def _our_team(q: Question, s: Sentence) -> bool:
     """Asked for the company's headcount, a sentence on its own site that counts the members of a team (or a staff)
     and speaks of what is "ours", with no other organisation named: "A team of 30 people designs and ships our
     devices"."""
-    if not (s.passage.own_site and _asks_headcount(q) and FIRST_PERSON & {w.lower() for w, _, _ in tokens_of(s.plain)}):
+    if not (s.passage.own_site and asks_headcount(q) and FIRST_PERSON & {w.lower() for w, _, _ in tokens_of(s.plain)}):
         return False
     groups = [counted_group(s.plain, m.start(), m.end()) or "" for m in re.finditer(r"\d[\d,]*", s.plain)]
     return any(match_weight(HEADCOUNT, stems_of(group)) > 0 for group in groups) and not _other_organisations(q, s.plain)
 
 
-def _asks_headcount(q: Question) -> bool:
+def asks_headcount(q: Question) -> bool:
     """The question counts the company's people: its employees, staff, team or people."""
     return any(match_weight(t, {HEADCOUNT}) > 0 for t in q.terms)
 
