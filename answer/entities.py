@@ -1027,6 +1027,29 @@ def quantified_noun(sentence: str, start: int, end: int) -> str:
     return token.head.text if token.head.i > token.i else ""
 
 
+def priced_things(sentence: str, start: int, end: int) -> list[str]:
+    """What an amount in ``sentence[start:end]`` is the price of, as the trained parser reads it: the doer of the
+    verb above it and what that verb is "for" ("the Basic plan covers 1,000 subscribers for $9 a month" -> the
+    Basic plan; "Pricing starts at $9 a month for the Pro plan" -> Pricing, the Pro plan; "Business is $99" ->
+    Business; "the fee for a standard subscription is €60" -> the whole phrase), and the nouns it hangs on by a
+    preposition on the way ("a total cost of attendance of $57,000" -> attendance, a total cost). [] when no verb governs it."""
+    verb = _governing_token(sentence, start, end, links=frozenset())
+    if verb is None:
+        return []
+    subject = _subject_of(verb)
+    purposes = [c for p in verb.children if p.dep_ == "prep" and p.lower_ == "for"
+                for c in p.children if c.dep_ == "pobj" and c.tag_.startswith("NN")]
+    things = [_phrase(t) for t in ([subject] if subject is not None else []) + purposes
+              if not any(_inside(w, (start, end)) for w in t.subtree)]  # not the amount's own phrase
+    # The nouns between the amount and its verb: "a total cost of attendance of $57,000" is the cost's amount.
+    token = _value_root(sentence, start, end)
+    while token is not None and token.i != verb.i and token.head.i != token.i:
+        if token.dep_ == "prep" and token.head.tag_.startswith("NN"):
+            things.append(_head_name(token.head))
+        token = token.head
+    return things
+
+
 def _head_name(token) -> str:  # noqa: ANN001 - a spaCy Token
     """A noun with the words that name it, on either side ("Basecamp 4", "our second version"), without the phrases
     that hang on it ("of Basecamp"): what the noun phrase is, not everything it mentions."""

@@ -143,6 +143,28 @@ def test_plans_in_general_do_not_price_the_asked_one():
     assert reading.answer is None and reading.unsure is not None and reading.unsure.value == "$19"
 
 
+@pytest.mark.parametrize(("question", "price"), [("How much does Acme Corp's Business plan cost?", "$99"),
+                                                  ("How much is Acme Corp's Professional plan per month?", "$49")])
+def test_each_plan_of_a_pricing_line_has_its_own_price(question: str, price: str):
+    # The parse gives each amount its own doer: "Professional runs $49", "Business is $99".
+    line = "For growing shows, Professional runs $49 monthly, and Business is $99 each month with priority support."
+    assert _given(_own_page(question, "Pricing", line)) == (price, "medium")
+
+
+def test_the_price_of_another_plan_or_for_another_period_is_no_value_at_all():
+    starter = _own_page("How much does Acme Corp's Business plan cost?", "Pricing", "The Starter plan costs $19 a month.")
+    yearly = _own_page("How much is Acme Corp's Pro plan per month?", "Pricing", "The Pro plan costs $90 a year.")
+    assert starter.answer is None and starter.unsure is None and yearly.answer is None and yearly.unsure is None
+
+
+def test_a_filler_word_the_question_capitalises_is_a_name():
+    # "business" asks nothing in "What business is Acme Corp in?"; "the Business plan" names a plan. A title-cased
+    # header capitalises every word.
+    assert "busi" in read_question("How much does Acme Corp's Business plan cost?", None, "Acme Corp").terms
+    assert "year" not in read_question("What Year Was Acme Corp Founded?", None, "Acme Corp").terms
+    assert read_question("How much is Acme Corp's Pro plan per month?", None, "Acme Corp").kind == "money"
+
+
 @pytest.mark.parametrize(("line", "count"), [
     ("Altogether there are 16 of us, and nobody has a manager in the traditional sense.", "16"),
     ("That makes seven of us, spread between Oakland, Budapest and Shenzhen.", "seven")])

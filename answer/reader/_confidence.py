@@ -36,7 +36,7 @@ from cikb.answer.reader._spans import (
 )
 from cikb.answer.reader._scoring import (
     Sentence, asked_part, asked_things, asks_headcount, contact_stems, doers_of_the_subject, nearest_span,
-    on_the_subjects_page, placed_by_definition, reading_stems,
+    on_the_subjects_page, placed_by_definition, priced_for_the_item, reading_stems,
 )
 
 Confidence = Literal["high", "medium", "low", "none"]
@@ -158,6 +158,8 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
         if q.kind == "place":  # "if you're based in Germany" says where the reader is ("you can find us at" does not)
             confirmed = [span for span in confirmed
                          if not said_of_the_reader(s.plain, span.start, span.start + len(span.text))]
+        if q.kind == "money":  # asked the Business plan's price: "the Starter plan costs $19" gives another's
+            confirmed = [span for span in confirmed if priced_for_the_item(q, s.plain, span) is not False]
         if q.kind in CLAUSE_KINDS:
             asked = _in_the_asked_clause(q, s.plain, confirmed)
             s.set_aside, confirmed = [span for span in confirmed if span not in asked], asked
@@ -882,6 +884,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     tight = tightly_linked(q, best.plain, span) or (q.relation is not None and holds_subjects_role(roles, q, best))
     if q.kind == "boolean":
         return "medium" if direct and not rivals else "low"
+    if priced_for_the_item(q, best.plain, span) and best.about_subject and not rivals and not best.negated:
+        return "medium"  # "Professional runs $49 monthly" on Acme's pricing page, asked what its Professional plan costs
     if q.kind in ("contact", "identifier"):
         # An e-mail address, a phone number or a labelled identifier ("EIN 12-3456789") states its own kind: the
         # question's other words ("use", "reach") need not be there, only the subject, and no sentence about it that

@@ -48,6 +48,15 @@ _QUESTION_FILLER = frozenset(
 _QUANTITY_FILLER = frozenset("roughly approximately approximate about around nearly almost big large money".split())
 
 
+def names_written(words: list[str]) -> frozenset[str]:
+    """Filler words the question capitalises inside a sentence-cased question: names, not filler ("the Business
+    plan", "the Company Builder programme"). A title-cased header capitalises every word, names or not."""
+    inner = [w for w in words[1:] if w[:1].isalpha()]
+    if sum(w[:1].isupper() for w in inner) * 2 > len(inner):
+        return frozenset()
+    return frozenset(w.lower() for w in inner if w[:1].isupper())
+
+
 @dataclass(frozen=True)
 class Question:
     """What a question asks for, as far as plain text analysis can tell."""
@@ -211,7 +220,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
         options = tuple(m.group() if (m := re.search(re.escape(o), question, re.I)) else o for o in offered)
     stop = english_stopwords() - {"other"}  # "what other projects": the answer is an other one
     filler = (_QUESTION_FILLER | (_DURATION_FILLER if kind == "duration" else frozenset())
-              | (_QUANTITY_FILLER if kind in ("money", "number") else frozenset()))
+              | (_QUANTITY_FILLER if kind in ("money", "number") else frozenset())) - names_written(words)
     kept = _without_exclusions(lower)
     keywords = tuple(dict.fromkeys(
         w for w in kept
@@ -601,13 +610,18 @@ def _asks_another_noun(lower: list[str]) -> bool:
 def _how_much_kind(lower: list[str]) -> Kind:
     """"How much funding ..." asks for money; "How much paid annual leave ..." for an amount of leave (the phrase's
     last word names what is measured, "paid" only describes it) and "How much of its premiums ..." for a share;
-    after a verb ("How much does it cost?", "How much is the fee?") the question's other words decide."""
+    after a verb ("How much does it cost?", "How much is the fee?", "How much is the Pro plan per month?") the
+    question's other words decide."""
     phrase = list(itertools.takewhile(lambda w: w not in _AUXILIARIES, lower[lower.index("much") + 1:]))
     if phrase and phrase[0] == "of":
         return "number"
     if phrase:
         return "money" if phrase[-1] in _MONEY_WORDS | {"money", "cash"} else "number"
-    return "money" if _MONEY_WORDS & set(lower) or "cost" in lower else "number"
+    # "How much is the Pro plan per month?": a rate of time asks a price
+    return "money" if (_MONEY_WORDS | _PER_PERIOD) & set(lower) or "cost" in lower else "number"
+
+
+_PER_PERIOD = frozenset("monthly yearly annually month year".split())  # after "per", "a", "each"
 
 
 def _asks_how_big(lower: list[str]) -> bool:

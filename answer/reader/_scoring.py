@@ -14,7 +14,8 @@ from typing import Any
 
 from cikb.answer.entities import (
     FIRST_PERSON, apposed_to_name, bids_the_reader, counted_doers, counted_group, counted_in_question, entities,
-    is_a_persons_name, main_verb_offset, names, organisations, person_clauses, possessed_nouns, role_statements,
+    is_a_persons_name, main_verb_offset, names, organisations, person_clauses, possessed_nouns, priced_things,
+    role_statements,
     roles_of_a_part, subject_noun, subjectless_past, tells_the_reader_to_reach_us, titled, told_to_the_reader,
     where_from,
 )
@@ -22,9 +23,9 @@ from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import (
-    IDENTIFIER_NAMES, MIN_WORDS, SELF_NOUNS, YEAR_RE, plain, stems_in, stems_of, tokens_of,
+    IDENTIFIER_NAMES, MIN_WORDS, SELF_NOUNS, YEAR_RE, plain, stem, stems_in, stems_of, tokens_of,
 )
-from cikb.answer.reader._question import CONTACT_ASKED, TOTAL, TYPED_KINDS, Question, term_word
+from cikb.answer.reader._question import CONTACT_ASKED, TOTAL, TYPED_KINDS, Question, names_written, term_word
 from cikb.answer.reader._subject import (
     BEGIN_STEMS, LABEL_LINE, after_leading_date, asks_the_founding, began_itself, creates_other, mentions_subject,
     our_role, owned_by_subject, owned_predicate, refers_to_subject, subject_role,
@@ -264,6 +265,75 @@ def _our_team(q: Question, s: Sentence) -> bool:
         return False
     groups = [counted_group(s.plain, m.start(), m.end()) or "" for m in re.finditer(r"\d[\d,]*", s.plain)]
     return any(match_weight(HEADCOUNT, stems_of(group)) > 0 for group in groups) and not _other_organisations(q, s.plain)
+
+
+# Words that ask what something costs, and the periods a price is given for.
+_PRICE_STEMS = frozenset(stem(w) for w in "cost price priced pricing charge fee".split())
+_PERIOD_STEMS = {stem(w): unit for unit in ("month", "year", "week") for w in (unit, unit + "ly", "per")} | {
+    stem("annual"): "year", stem("annually"): "year"}
+_PERIOD_AFTER = re.compile(r"\s*(?:(?:a|an|per|each|every|/)\s*(month|mo|year|yr|annum|week)\b|(month|year|week)ly\b"
+                           r"|(annual)ly\b)", re.IGNORECASE)
+_PERIOD_OF = {"mo": "month", "yr": "year", "annum": "year", "annual": "year"}
+
+
+@dataclass(frozen=True)
+class PricedItem:
+    """What a question asks the price of: the stems of the names it gives it ("the Business plan": Business), of
+    its other words (plan), and the period asked for ("per month"; "" when none)."""
+
+    names: frozenset[str]
+    words: frozenset[str]
+    period: str
+
+
+def asked_item(q: Question) -> PricedItem | None:
+    """The item whose price the question asks ("How much does Acme's Pro plan cost per month?"); None when it asks
+    no price of a named item ("How much did Acme raise?", "How much does it cost?")."""
+    period = next((_PERIOD_STEMS[t] for t in q.terms if t in _PERIOD_STEMS and t != stem("per")), "")
+    if q.kind != "money" or not (_PRICE_STEMS & set(q.terms) or period and re.search(r"\bhow much (?:is|are)\b", q.text, re.I)):
+        return None  # "How much is the club worth?" asks a worth; "How much is the Pro plan a month?" a price
+    item = [t for t in q.terms if t not in _PRICE_STEMS and t not in _PERIOD_STEMS]
+    if not item:
+        return None
+    written = {stem(w) for w in names_written([w for w, _, _ in tokens_of(q.text)])}
+    return PricedItem(frozenset(written & set(item)), frozenset(item) - written, period)
+
+
+def priced_for_the_item(q: Question, sentence: str, span: Span) -> bool | None:
+    """Whether an amount is the price of the item the question asks about, as the parse reads it: True for "the
+    Basic plan costs $9 a month" asked of the Basic plan; False for another item's price ("the Starter plan
+    costs $19") or another period's ("$90 a year" asked per month); None when no price of an item is asked or
+    the parse ties the amount to nothing."""
+    item = asked_item(q)
+    if item is None:
+        return None
+    given = _PERIOD_AFTER.match(sentence, span.start + len(span.text))
+    period = given and next(_PERIOD_OF.get(g.lower(), g.lower()) for g in given.groups() if g)
+    if item.period and period and period != item.period:
+        return False
+    things = [thing for thing in priced_things(sentence, span.start, span.start + len(span.text))
+              if not {w.lower() for w, _, _ in tokens_of(thing)} <= FIRST_PERSON | _PRONOUNS]  # "it" is unknown
+    if not things:
+        return None
+    stems = [stems_in(thing) for thing in things]
+    if any((item.names or item.words) <= thing for thing in stems):
+        return True  # the item by its name: "Business is $99" prices the Business plan
+    if any(_names_another(q, item, sentence, thing) for thing in things):
+        return False  # "the Starter plan costs $19", asked of the Business plan
+    # "a standard subscription" may be the "regular subscription" asked of, "the institute" the Milton Friedman
+    # Institute; "Pricing" is no subscription
+    return None if any((item.names | item.words) & thing for thing in stems) else False
+
+
+_PRONOUNS = frozenset("it its this that these those they them their".split())
+
+
+def _names_another(q: Question, item: PricedItem, sentence: str, thing: str) -> bool:
+    """The phrase names an item of its own: a capitalised word (not the sentence's first, not the company's)
+    that is none of the asked item's ("the Starter plan" is not the Business plan)."""
+    first = tokens_of(sentence)[0][0] if sentence.startswith(thing) else ""
+    return any(w[:1].isupper() and w != first and w.lower() not in q.subject_terms and stem(w) not in item.names
+               for w, _, _ in tokens_of(thing))
 
 
 def asks_headcount(q: Question) -> bool:
@@ -512,6 +582,8 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
         elif s.role == 0 and things and about_the_asked_thing(q, s, things):
             s.role = 1  # "Most tours run 2 to 4 years" on USDS's home page, asked how long a USDS tour lasts
         s.spans = spans(q, s.plain)
+        if s.role == 0 and s.passage.own_site and any(priced_for_the_item(q, s.plain, span) for span in s.spans):
+            s.role = 1  # "Professional runs $49 monthly" on Acme's pricing page: Acme's Professional plan
         cue = CUE_BONUS if s.spans and q.kind != "text" else 0.0
         if cue and q.cumulative and TOTAL.search(s.plain):
             cue += CUE_BONUS  # "has raised a total of $120 million" over one round's "$45 million"
