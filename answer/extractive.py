@@ -186,7 +186,7 @@ def _choose(reading: Reading, first: Sentence) -> list[Sentence]:
             continue
         if candidate.negated or candidate.boilerplate or candidate.role == 0:  # may answer first, never follow up
             continue
-        if reading.question.kind in ("contact", "identifier") and not candidate.spans:
+        if reading.question.kind in ("contact", "identifier", "licence") and not candidate.spans:
             continue  # "email address": a postal "Address: ..." line adds a word, not an e-mail address
         adds = own_terms(candidate, terms) - covered
         close = candidate.score >= FOLLOW_UP_SHARE * top

@@ -11,6 +11,7 @@ from datetime import date
 import pytest
 
 from cikb.answer.reader import Passage, read, read_question
+from cikb.answer.reader._licence import licences
 
 
 def _own_page(question: str, title: str, *lines: str, company: str = "Acme Corp", as_of: date | None = None):
@@ -215,3 +216,36 @@ def test_another_bodys_place_of_incorporation_is_not_the_companys():
     line = "Globex, a Delaware corporation, bought Acme Corp."
     reading = _own_page("In which state is Acme Corp incorporated?", "News", line)
     assert reading.answer is None
+
+
+@pytest.mark.parametrize(("line", "named"), [
+    ("Acme Corp is licensed under the GNU Affero General Public License v3.0.", ["GNU Affero General Public License v3.0"]),
+    ("Kaleidoscope is released under the GNU General Public License, version 3.", ["GNU General Public License, version 3"]),
+    ("It may be used under either the Apache 2.0 or the MIT licence.", ["Apache 2.0", "MIT licence"]),
+    ("The firmware is released under the GPL.", ["GPL"]),
+    ("The client libraries are MIT-licensed.", ["MIT"]),
+    ("Zammad is AGPLv3 licensed software.", ["AGPLv3"]),
+    ("We rewrote the backend in PHP 8 under pressure.", []),  # a language, not a licence
+    ("MIT researchers reviewed our license terms.", []),
+])
+def test_licences_are_read_by_the_spdx_lists_names_and_identifiers(line: str, named: list[str]):
+    assert [licence.text for licence in licences(line)] == named
+
+
+def test_a_licence_by_its_name_or_its_identifier_is_one_value():
+    (by_name,), (by_id,) = licences("the GNU Affero General Public License v3.0 applies"), licences("AGPL-3.0 licensed")
+    assert by_name.key == by_id.key == "AGPL 3"
+
+
+def test_the_licence_the_code_is_under_now_is_read_over_the_one_it_was_under():
+    lines = ("Until today Acme Corp was available under the permissive MIT license.",
+             "As of this week, Acme Corp is licensed under the GNU Affero General Public License v3.0.")
+    reading = _own_page("What licence is the Acme Corp source code released under?", "Why we moved to the AGPL", *lines)
+    assert read_question("Under what licence is Acme Corp's firmware released?", None, "Acme Corp").kind == "licence"
+    assert _given(reading) == ("GNU Affero General Public License v3.0", "medium")
+
+
+def test_licences_offered_together_are_one_value():
+    line = "Acme Corp's firmware may be used under either the Apache 2.0 or the MIT licence, at your choice."
+    reading = _own_page("Under what licence is Acme Corp's firmware released?", "Firmware", line)
+    assert _given(reading) == ("Apache 2.0 or the MIT licence", "medium")

@@ -796,7 +796,7 @@ def test_a_legal_form_question_is_answered_only_by_a_sentence_saying_the_subject
 
 def test_a_question_for_another_noun_is_no_contact_question_though_it_names_a_website():
     assert read_question("Under which licence is the text on the Acme Corp website published?", None,
-                         "Acme Corp").kind == "text"
+                         "Acme Corp").kind == "licence"  # a licence, not a web address
     assert read_question("Which email address should I use to contact Acme Corp?", None, "Acme Corp").kind == "contact"
     assert read_question("What is Acme Corp's website?", None, "Acme Corp").kind == "contact"
 

@@ -897,6 +897,17 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         if q.kind == "contact" and _purpose_unsaid(q, best) and (several or _given_for_another_thing(q, best)):
             return "low"  # "the legal team's e-mail": "questions for the People Team: email people@..." is another's
         return "medium" if best.about_subject and not others and not best.negated else "low"
+    if q.kind == "licence":
+        # A licence's name states its own kind, like an e-mail address: the sentence need only be the subject's (or
+        # the asked thing's), with no other licence said of it as directly, unless every statement of that one is
+        # older than this one (the code was relicensed).
+        others = {other.key for s in candidates if s.about_subject and s.coverage >= best.coverage
+                  for other in s.spans if not _same_value(other.key, best_key)}
+        if asks_present(q):
+            others = {key for key in others if not _outdated(key, best, candidates)}
+        thing = _licensed_thing(q)  # "its design system": the company's own licence is another thing's
+        holds_thing = all(match_weight(t, best.stems) > 0 for t in thing)
+        return "medium" if best.about_subject and holds_thing and not others and not best.negated else "low"
     if q.kind == "place" and is_postal_address(span.text):
         # A whole postal address states its own kind, like an e-mail address: the sentence need only be the
         # subject's ("Acme GmbH, Hafenstraße 12, 20457 Hamburg"), with no other address of it among the candidates.
@@ -934,6 +945,17 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     if best.coverage >= 0.5 and best.about_subject and tight and not rivals and _holds_every_role_word(q, best):
         return "medium"
     return "low"
+
+
+# Words of a licence question that name no licensed thing: the product's own code is the product ("What licence
+# is the Acme source code released under?" is answered by "Acme is licensed under the AGPL").
+_LICENSING_STEMS = frozenset(stem(w) for w in """licence license licensed released release published publish
+    offered available distributed source code codebase software open""".split())
+
+
+def _licensed_thing(q: Question) -> list[str]:
+    """The question's words for the thing whose licence it asks ("design system", "client libraries")."""
+    return [t for t in q.terms if t not in _LICENSING_STEMS]
 
 
 def _addressed_to_the_subject(q: Question, sentence: str, span: Span) -> bool:

@@ -21,15 +21,15 @@ from cikb.answer.reader._words import (
 )
 
 Kind = Literal["year", "date", "duration", "number", "money", "person", "org", "place", "contact", "identifier",
-               "option", "boolean", "text"]
+               "licence", "option", "boolean", "text"]
 
 TYPED_KINDS = frozenset({"year", "date", "duration", "number", "money", "person", "org", "place", "contact",
-                         "identifier", "option"})
+                         "identifier", "licence", "option"})
 # What a reader calls the value a question of each kind wants (for "no sentence states ...").
 KIND_NOUNS = {"year": "a year", "date": "a date", "duration": "a length of time", "number": "a number",
               "money": "an amount of money", "person": "a name", "org": "an organisation's name", "place": "a place",
               "contact": "an e-mail address, a phone number or a web address",
-              "identifier": "a registry or tax identifier", "option": "one of the options",
+              "identifier": "a registry or tax identifier", "licence": "a licence", "option": "one of the options",
               "boolean": "a yes or no", "text": "an answer"}
 
 # Asked how long something takes or lasts, these words ask only for the length ("How long does the application
@@ -565,6 +565,8 @@ def _kind(lower: list[str], column_type: str | None) -> Kind:
         return "money" if _MONEY_WORDS & set(lower) else "number"
     if asks_when:
         return "year" if asks_year else "date"
+    if _asks_for(lower, ("what", "which"), _LICENCE_NOUNS):  # "Under what licence is ...", "Which license does ..."
+        return "licence"
     if _asks_how_long(lower):
         return "duration"
     if "how" in lower and "much" in lower:
@@ -605,6 +607,9 @@ def _asks_another_noun(lower: list[str]) -> bool:
     published?" asks for a licence, whatever website it names ("Which email address ..." asks for a contact)."""
     return any(w in ("what", "which") and i + 1 < len(lower) and lower[i + 1] not in _NOT_A_NOUN
                and lower[i + 1] not in _CONTACT_NOUNS for i, w in enumerate(lower))
+
+
+_LICENCE_NOUNS = ("licence", "license", "licences", "licenses")
 
 
 def _how_much_kind(lower: list[str]) -> Kind:

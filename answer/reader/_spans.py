@@ -27,6 +27,7 @@ from price_parser import Price
 from cikb.answer.reader._words import (
     DATE_RE, IDENTIFIER_CODE, IDENTIFIER_NAMES, LEGAL_SUFFIXES, MONTHS, POSTAL_RE, YEAR_RE, stem, stems_of, tokens_of,
 )
+from cikb.answer.reader._licence import licences
 from cikb.answer.reader._question import DIRECTED_STEMS, PASSIVE, Question, asks_present, bare, is_own, term_word
 from cikb.answer.reader._subject import GENERIC_NAME_WORDS, mentions_subject, owned_by_subject
 
@@ -271,6 +272,8 @@ def _spans(q: Question, sentence: str) -> list[Span]:
         return contact_spans(q, sentence)
     if kind == "identifier":
         return identifier_spans(q, sentence)
+    if kind == "licence":
+        return licence_spans(sentence)
     if kind == "option":
         found = []
         for option in q.options:
@@ -978,6 +981,25 @@ def entity_labels(q: Question) -> frozenset[str] | None:
     if q.kind == "person" and not q.officer:
         return KIND_LABELS["person"] | KIND_LABELS["org"]  # "founded by the Baptist Education Society"
     return KIND_LABELS.get(q.kind)
+
+
+# --- licences -------------------------------------------------------------------------------------
+
+# Licences offered together: "either the Apache 2.0 or the MIT licence", "MIT and Apache 2.0".
+_LICENCE_CHOICE = re.compile(r"\s*(?:,|/|\bor\b|\band\b)\s*(?:the\s+)?")
+
+
+def licence_spans(sentence: str) -> list[Span]:
+    """The licences a sentence names (:mod:`._licence`); those offered together are one value, as written."""
+    found: list[Span] = []
+    for licence in licences(sentence):
+        last = found[-1] if found else None
+        if last is not None and _LICENCE_CHOICE.fullmatch(sentence[last.start + len(last.text):licence.start]):
+            text = sentence[last.start:licence.start + len(licence.text)]
+            found[-1] = Span(text, last.start, f"{last.key} | {licence.key}")
+        else:
+            found.append(Span(licence.text, licence.start, licence.key))
+    return found
 
 
 # --- a name the subject had before ----------------------------------------------------------------
