@@ -249,3 +249,11 @@ def test_licences_offered_together_are_one_value():
     line = "Acme Corp's firmware may be used under either the Apache 2.0 or the MIT licence, at your choice."
     reading = _own_page("Under what licence is Acme Corp's firmware released?", "Firmware", line)
     assert _given(reading) == ("Apache 2.0 or the MIT licence", "medium")
+
+
+def test_a_count_of_the_people_who_make_a_thing_is_no_count_of_the_thing():
+    # Snowball stems "podcasters" and "podcasts" alike; the agent noun counts people.
+    question = "How many podcasts are hosted on Acme Corp?"
+    beta = _own_page(question, "Launch", "After a private beta with 200 podcasters, Acme Corp is now open for everyone.")
+    hosted = _own_page(question, "About", "Acme Corp hosts more than 5,000 podcasts.")
+    assert beta.answer is None and hosted.answer is not None and hosted.answer.value == "5,000"

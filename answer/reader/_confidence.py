@@ -215,8 +215,21 @@ def _counts_asked(q: Question, sentence: str, span: Span) -> bool | None:
     if noun is None:
         return None
     group = counted_group(sentence, span.start, span.start + len(span.text)) or ""  # "a team of 200+ humans"
-    return (any(match_weight(t, stems_of(noun)) > 0 or match_weight(t, stems_of(group)) > 0 for t in q.terms)
+    return (any(_counts_the_term(q, t, noun) or match_weight(t, stems_of(group)) > 0 for t in q.terms)
             or any(start <= span.start < end for start, end in doers_of_the_subject(q, sentence)))
+
+
+def _counts_the_term(q: Question, term: str, noun: str) -> bool:
+    """The counted noun is the term's word, or one of its relation: not the agent noun its stem shares ("200
+    podcasters" counts people, "How many podcasts" asks for shows; Snowball stems both "podcast")."""
+    if match_weight(term, stems_of(noun)) == 0:
+        return False
+    agent = _singular(noun.lower()).endswith("er")
+    return not any(stem(k) == term and agent != _singular(k).endswith("er") for k in q.keywords)
+
+
+def _singular(noun: str) -> str:
+    return noun[:-3] + "y" if noun.endswith("ies") else noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
 
 
 def _whole_lists(sentence: str, found: list[Span]) -> list[Span]:
