@@ -257,3 +257,12 @@ def test_a_count_of_the_people_who_make_a_thing_is_no_count_of_the_thing():
     beta = _own_page(question, "Launch", "After a private beta with 200 podcasters, Acme Corp is now open for everyone.")
     hosted = _own_page(question, "About", "Acme Corp hosts more than 5,000 podcasts.")
     assert beta.answer is None and hosted.answer is not None and hosted.answer.value == "5,000"
+
+
+def test_a_clause_that_dates_the_founding_by_an_earlier_date_of_the_sentence_is_dated_by_it():
+    # "that summer" is the spring of 2019's summer; "we formed the company" on its own site is the company's founding.
+    line = ("I joined him in the spring of 2019 to take care of marketing, and we formed the company together that "
+            "summer.")
+    assert _given(_own_page("When was Acme Corp founded?", "How we started", line)) == ("2019", "medium")
+    other = "I joined him in the spring of 2019, and we formed a partnership with Globex that summer."
+    assert _own_page("When was Acme Corp founded?", "How we started", other).answer is None

@@ -941,6 +941,9 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
             return "medium"  # a past-tense sentence says who held a role then, not who holds it now
         if count_of_us(best.plain, span):
             return "medium"  # "There are 16 of us" counts the writers: staff, most likely, not said to be
+        if q.kind in ("year", "date") and _dated_by_reference(q, best.plain, span) and not _hangs_on_a_term(
+                q, best.plain, span):
+            return "medium"  # "... that summer": the date of another clause, read as this one's
         return "high"
     if direct and not rivals and not best.negated and placed_by_definition(q, best.plain, span):
         return "medium"  # "MarsBased is a consultancy from Barcelona": where it is from, not said to be its base
@@ -1227,6 +1230,8 @@ def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
         return True
     if q.kind in ("year", "date", "duration", "money", "number") and _hangs_on_a_term(q, sentence, span):
         return True
+    if q.kind in ("year", "date") and _dated_by_reference(q, sentence, span):
+        return True
     predicate = term_word(q, exact=True)
     if q.kind in ("money", "number") and predicate(quantified_noun(sentence, span.start, span.start + len(span.text))):
         return True  # "closed a €49 million equity round": the round's amount, however many words come between
@@ -1291,6 +1296,24 @@ def _hangs_on_a_term(q: Question, sentence: str, span: Span) -> bool:
     named = [t for t, weight in weights.items() if not weight]
     return (max(weights.values()) > 0 and bool(named) and refers_to_subject(q, doer)
             and all(t in stems_in(obj) for t in named))
+
+
+# A later clause that dates its event by an earlier one's date: "... and we formed the company that summer".
+_TIME_REFERENCE = re.compile(
+    r"\b(?:(?:later|earlier) )?(?:that|the same) (?:same )?(?:year|summer|spring|autumn|fall|winter|month)\b", re.I)
+
+
+def _dated_by_reference(q: Question, sentence: str, span: Span) -> bool:
+    """A clause after the date refers back to it ("that summer", "later that year") and is the question's predicate
+    done by or to the subject: "I joined him in the spring of 2019, and we formed the company together that summer"
+    dates the founding 2019. Not past another date ("in 2008 ..., and in 2015 ... that year")."""
+    end = span.start + len(span.text)
+    for match in _TIME_REFERENCE.finditer(sentence, end):
+        if YEAR_RE.search(sentence[end:match.start()]):
+            return False
+        if _hangs_on_a_term(q, sentence, Span(match.group(), match.start(), match.group().lower())):
+            return True
+    return False
 
 
 COUNTED_REACH = 2  # "164 people", "1,200 full-time employees": the noun a count counts follows it closely

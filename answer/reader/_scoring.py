@@ -27,8 +27,8 @@ from cikb.answer.reader._words import (
 )
 from cikb.answer.reader._question import CONTACT_ASKED, TOTAL, TYPED_KINDS, Question, names_written, term_word
 from cikb.answer.reader._subject import (
-    BEGIN_STEMS, LABEL_LINE, after_leading_date, asks_the_founding, began_itself, creates_other, mentions_subject,
-    our_role, owned_by_subject, owned_predicate, refers_to_subject, subject_role,
+    BEGIN_STEMS, FOUNDING_STEMS, LABEL_LINE, after_leading_date, asks_the_founding, began_itself, creates_other,
+    founded_itself, mentions_subject, our_role, owned_by_subject, owned_predicate, refers_to_subject, subject_role,
 )
 from cikb.answer.reader._spans import (
     CORPORATION_KIND, HEADCOUNT, Span, asked_roles, contact_spans, counts_us, holds_postal_address, identifier_spans,
@@ -166,8 +166,10 @@ def reading_stems(q: Question, s: Sentence) -> set[str]:
 
 def _the_subject_began(q: Question, s: Sentence) -> bool:
     """Asked when the company was founded, the sentence says it began (:func:`began_itself`)."""
-    return (bool(s.stems & BEGIN_STEMS) and asks_the_founding(q)
-            and began_itself(q, s.plain, s.passage.own_site))
+    if not asks_the_founding(q):
+        return False
+    return ((bool(s.stems & BEGIN_STEMS) and began_itself(q, s.plain, s.passage.own_site))
+            or (s.passage.own_site and bool(s.stems & FOUNDING_STEMS) and founded_itself(q, s.plain)))
 
 
 def _asked_agent(q: Question) -> tuple[str, frozenset[str]] | None:

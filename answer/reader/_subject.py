@@ -136,6 +136,22 @@ def began_itself(q: Question, sentence: str, own_site: bool = False, verb: str =
                or _is_bare_name(q, begun) for doer, begun in parties)
 
 
+FOUNDING_STEMS = frozenset({"found", "establish", "form", "incorpor"})
+
+
+def founded_itself(q: Question, sentence: str) -> bool:
+    """On the company's own site, "we" founded, formed, established or incorporated "the company" (or named it):
+    "... and we formed the company together that summer". Not "we formed a partnership"."""
+    parties = beginnings(sentence, lambda word: bool(stems_of(word.lower()) & FOUNDING_STEMS))
+    return any(doer.lower() == "we" and (_is_bare_name(q, begun) or _is_self_noun(begun)) for doer, begun in parties)
+
+
+def _is_self_noun(phrase: str) -> bool:
+    """"the company", "our business": the writer's own company, named by its kind."""
+    words = [w.lower() for w, _, _ in tokens_of(phrase)]
+    return len(words) == 2 and words[0] in ("the", "our") and words[1] in SELF_NOUNS
+
+
 def _is_bare_name(q: Question, phrase: str) -> bool:
     """The phrase is the subject's name and nothing more ("Mastodon", "the Acme Corporation"; not "a new Acme
     podcast")."""
