@@ -266,3 +266,19 @@ def test_a_clause_that_dates_the_founding_by_an_earlier_date_of_the_sentence_is_
     assert _given(_own_page("When was Acme Corp founded?", "How we started", line)) == ("2019", "medium")
     other = "I joined him in the spring of 2019, and we formed a partnership with Globex that summer."
     assert _own_page("When was Acme Corp founded?", "How we started", other).answer is None
+
+
+def test_asked_how_things_are_a_post_dated_years_before_the_pages_read_today_goes_last():
+    old = Passage('"Acme Corp has grown into a company with more than thirty employees," says its founder.', 1, 1,
+                  "Acme Corp turns five", date(2015, 6, 1), own_site=True)
+    team = Passage("Altogether there are 72 of us, spread over three offices.", 2, 2, "Team", date(2026, 11, 30),
+                   own_site=True)
+    question = read_question("How many employees does Acme Corp have?", None, "Acme Corp")
+    assert read(question, [old, team]).answer.value == "72"
+    alone = read(question, [old, Passage("Contact us any time.", 2, 2, "Contact", date(2026, 11, 30), own_site=True)])
+    assert alone.answer is not None and alone.answer.value == "thirty" and alone.answer.confidence != "high"
+    # Asked when something happened, an old post dates it as well as any
+    when = read(read_question("When did Acme Corp open its Lisbon office?", None, "Acme Corp"),
+                [Passage("Acme Corp opened its Lisbon office in March 2014.", 1, 1, "News", date(2014, 3, 2),
+                         own_site=True), team])
+    assert when.answer is not None and when.answer.value == "March 2014"

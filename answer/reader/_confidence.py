@@ -9,6 +9,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import timedelta
 from functools import partial
 from typing import Literal
 
@@ -73,6 +74,14 @@ def decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answer
                   and not (now and _said_of_the_past(q, s)) and not _undated_for_the_year_asked(q, s)][:max_sentences]
     if not candidates:
         return None
+    # Asked how things are, a post dated long before the pages read today states how they were: "more than thirty
+    # employees" in a 2015 press release, "Jane Roe, our CTO" in a 2016 one. Any newer statement goes first; alone,
+    # an old post's value is given, never as high, and it stays a rival of a newer one.
+    read = candidates  # a stale value stays a rival: the newer one is never given as high
+    dates_an_event = q.kind in ("year", "date")  # "When did Acme launch?" asks when it happened, then
+    current = [s for s in candidates if not (now and not dates_an_event and _stale(s, sentences))]
+    stale = not current
+    candidates = current or candidates
     weights: dict[str, dict[int, float]] = defaultdict(dict)  # value -> passage -> its best statement there
     support: dict[str, list[Sentence]] = defaultdict(list)
     for s in candidates:
@@ -97,8 +106,19 @@ def decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answer
     # scored.
     best = max(support[best_key], key=lambda s: (_ties_value_to_question(q, s), len(own_terms(s, q.terms)), s.score))
     span, far = nearest_span(q, best)
-    confidence = _confidence(q, best, span, far, candidates, best_key)
+    confidence = _confidence(q, best, span, far, read, best_key)
+    confidence = "medium" if stale and confidence == "high" else confidence
     return Answer(_given(q, best, span), confidence, best, support[best_key])
+
+
+STALE_AFTER = timedelta(days=730)  # a post this much older than the newest page read no longer says how things are
+
+
+def _stale(s: Sentence, read: list[Sentence]) -> bool:
+    """The sentence's page is dated STALE_AFTER or more before the newest page read (a fact page is dated the day it
+    was read): how things were, not how they are."""
+    newest = max((r.passage.as_of for r in read if r.passage.as_of is not None), default=None)
+    return s.passage.as_of is not None and newest is not None and newest - s.passage.as_of >= STALE_AFTER
 
 
 def _ties_value_to_question(q: Question, s: Sentence) -> bool:
