@@ -10,7 +10,7 @@ from datetime import date
 
 import pytest
 
-from cikb.answer.reader import Passage, read, read_question
+from cikb.answer.reader import Passage, read, read_asked, read_question
 from cikb.answer.reader._licence import licences
 
 
@@ -282,3 +282,23 @@ def test_asked_how_things_are_a_post_dated_years_before_the_pages_read_today_goe
                 [Passage("Acme Corp opened its Lisbon office in March 2014.", 1, 1, "News", date(2014, 3, 2),
                          own_site=True), team])
     assert when.answer is not None and when.answer.value == "March 2014"
+
+
+def test_a_code_another_identifier_labels_or_another_body_holds_is_not_the_asked_one():
+    question = "What is Acme Corp's company registration number?"
+    lines = ("Its registered office is in Gothenburg, and it is registered for VAT under number SE559160341701.",
+             "All shares in Acme Corp AB are held by Globex AB (corporate identity number 556865-8814).",
+             "The company is registered with the Swedish Companies Registration Office under corporate identity number "
+             "559160-3417.")
+    assert _given(_own_page(question, "Imprint", *lines)) == ("559160-3417", "medium")
+    vat_only = read_asked(question, [Passage(lines[0], 1, 1, "Imprint", None, own_site=True)], company="Acme Corp")
+    assert vat_only.answer is None  # nor read again as a count or an organisation's name ("SE559160341701")
+
+
+def test_singapores_unique_entity_number_is_its_company_registration_number():
+    line = "Its Unique Entity Number (UEN) is 201310498K."
+    reading = _own_page("What is Acme Corp's company registration number?", "Legal notice", "Acme Corp Ltd is a company.",
+                        line)
+    assert _given(reading) == ("201310498K", "medium")
+    sam = _own_page("What is Acme Corp's unique entity identifier?", "Contracting", "SAM Unique Entity ID: F1QZXZNLZJF2")
+    assert _given(sam) == ("F1QZXZNLZJF2", "medium")

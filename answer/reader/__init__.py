@@ -140,7 +140,9 @@ def read_asked(question: str, passages: Sequence[Passage], *, column_type: str |
     q = read_question(question, column_type, company, options, aliases)
     reading = read(q, passages)
     if q.kind == "identifier" and reading.answer is None:
-        reading = read(read_question(question, column_type, company, options, aliases, identifiers=False), passages)
+        plain = read_question(question, column_type, company, options, aliases, identifiers=False)
+        if plain.kind == "text":  # not a count ("company registration number"), nor an organisation's name
+            reading = read(plain, passages)
     chief = chief_question(q) if reading.answer is None else None
     if chief is not None:
         # "Who runs Acme?" is answered by whom it names as running Acme (an operating body: "Globex runs Acme"),

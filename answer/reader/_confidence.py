@@ -1091,7 +1091,10 @@ def _misses_the_ordinal(q: Question, s: Sentence) -> bool:
 def _another_of_its_kind(q: Question, s: Sentence) -> bool:
     """The question describes a thing of the subject's ("Acme's free plan") that the sentence names without the
     question's words: "the Basic plan covers up to 1,000 subscribers" tells of another plan, "Plans start at $19"
-    of none in particular."""
+    of none in particular. Not an identifier's name: the identifier reader matched one of its names ("Unique Entity
+    Number" is Singapore's company registration number)."""
+    if q.kind == "identifier":
+        return False
     said = {stem(noun): words for noun, words in noun_modifiers(s.plain).items()}
     things = {stem(thing.lower()) for thing in asked_things(q)}
     for noun, words in noun_modifiers(q.text).items():

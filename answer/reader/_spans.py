@@ -361,9 +361,32 @@ def identifier_spans(q: Question, sentence: str) -> list[Span]:
     found = []
     for m in _labelled_code(q.identifier).finditer(sentence):
         code = m.group("code")
-        if re.search(r"\d", code) and len(re.sub(r"[\W_]", "", code)) >= 5 and not YEAR_RE.fullmatch(code):
+        label = sentence[m.start():m.start("code")]
+        if (re.search(r"\d", code) and len(re.sub(r"[\W_]", "", code)) >= 5 and not YEAR_RE.fullmatch(code)
+                and not _names_another_identifier(q, label) and not _bracketed_after_another(q, sentence[:m.start()])):
             found.append(Span(code, m.start("code"), re.sub(r"\s+", " ", code.upper())))
     return found
+
+
+def _bracketed_after_another(q: Question, before: str) -> bool:
+    """The code is in brackets after another body's name: "held by Globex AB (corporate identity number 556865-8814)"
+    is Globex's number."""
+    named = re.search(r"([A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*)*)\s*[(,]\s*$", before)  # the reader's plain text
+    words = normal(named.group(1)).split() if named else []                         # writes "(" as ","
+    # A body's name ends on its legal form ("in Sweden, company number ..." is the place's clause); "Acme VPN AB (...)"
+    # is Acme's.
+    return (len(words) > 1 and words[-1] in LEGAL_SUFFIXES and not set(words) <= LEGAL_SUFFIXES
+            and not set(words) & set(q.subject_terms))
+
+
+def _names_another_identifier(q: Question, label: str) -> bool:
+    """The words before the code name an identifier not asked for: "registered for VAT under number SE5591..." gives
+    the VAT number, not the company registration number."""
+    for name in sorted(q.identifier, key=len, reverse=True):  # "Unique Entity ID" holds no other's "unique entity"
+        label = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", " ", label, flags=re.IGNORECASE)
+    return any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", label, re.IGNORECASE)
+               for names in IDENTIFIER_NAMES if not set(names) & set(q.identifier)
+               for name in names + tuple(n.removesuffix(" number") for n in names if n.endswith(" number")))
 
 
 @cache

@@ -81,7 +81,8 @@ IDENTIFIER_NAMES: tuple[tuple[str, ...], ...] = (
     ("vat number", "vat id", "vat identification number", "vat registration number"),
     ("company number", "company registration number", "registration number", "registered number",
      "commercial register number", "commercial register", "register number", "registry number", "corporation number",
-     "incorporation number"),
+     "incorporation number", "organisation number", "organization number", "corporate identity number",
+     "uen", "unique entity number"),  # Sweden's organisation number, Singapore's UEN: the register's own numbers
     ("kvk number", "kvk", "chamber of commerce number"),
     ("siren",), ("siret",), ("eori", "eori number"), ("abn", "australian business number"),
     ("isin",), ("cik", "central index key"),
