@@ -206,11 +206,14 @@ def _whole_word(text: str, at: int) -> str:
     return text[start:end]
 
 
-def party_extents(sentence: str, is_predicate: Callable[[str], bool], party: Party) -> list[tuple[int, int]] | None:
+def party_extents(sentence: str, is_predicate: Callable[[str], bool], party: Party,
+                  is_noun: Callable[[str], bool] | None = None) -> list[tuple[int, int]] | None:
     """Where the doer (or the object) of each verb of ``sentence`` that ``is_predicate`` accepts is written, in
     character offsets, as the trained parser reads it; None when no such verb names one. The doer: the active
     subject ("Jane Roe and John Doe founded Acme"), the passive by-phrase ("Acme was founded by Jane Roe", "a film
-    directed by Jane Roe"), or the name a "who" clause hangs on. The object: the direct object ("Acme hired Jane
+    directed by Jane Roe"), or the name a "who" clause hangs on; where the verb is written only as a noun that
+    ``is_noun`` accepts, the noun's by-phrase, possessor or the doer of the verb it is the object of. The object: the
+    direct object ("Acme hired Jane
     Roe"), the passive subject ("Jane Roe was hired by Acme"), or the noun a participle qualifies ("Initech,
     acquired by Acme in 2019")."""
     if not any(is_predicate(word) for word in re.findall(r"[\w'’]+", sentence)):
@@ -219,7 +222,25 @@ def party_extents(sentence: str, is_predicate: Callable[[str], bool], party: Par
     for token in _parsed(sentence):
         if token.tag_.startswith("VB") and is_predicate(token.text):
             found += _doer_extents(token) if party == "doer" else _object_extents(token)
-    return found or None
+    if found or party != "doer" or is_noun is None:
+        return found or None
+    # The verb only as a noun ("an independent audit of its apps"): its doer is the by-phrase's ("an audit by
+    # Globex"), its possessor ("Globex's audit") or the doer of the verb it is the object of ("Globex carried out an
+    # audit"); [] when none is written: "an audit of its apps for Windows" names no auditor.
+    nouns = [t for t in _parsed(sentence) if t.tag_ in ("NN", "NNS") and is_noun(t.text)
+             and not t.lower_.rstrip("s").endswith(("er", "or", "ist"))]  # an agent noun names its doer: "Jane Roe, owner"
+    for noun in nouns:
+        found += [_extent(g) for c in noun.doc[noun.i + 1:] if c.lower_ == "by"  # wherever the parse hangs the by
+                  for g in c.children if g.dep_ == "pobj"]
+        found += [_extent(c) for c in noun.children if c.dep_ == "poss" and c.tag_ != "PRP$"]
+        # "the State Department investigation", "his replacement Bernard Shrimsley"
+        found += [_extent(c) for c in noun.children if c.dep_ in ("compound", "appos") and c.tag_ in ("NNP", "NNPS")]
+        if noun.dep_ in ("appos", "compound") and noun.head.tag_ in ("NNP", "NNPS"):  # "Jane Roe, chair of Acme"
+            name = [c for c in noun.head.lefts if c.dep_ == "compound"] + [noun.head]
+            found.append((name[0].idx, noun.head.idx + len(noun.head.text)))
+        if noun.dep_ == "dobj":
+            found += _doer_extents(noun.head)
+    return found if nouns else None
 
 
 def named_parties(sentence: str, is_predicate: Callable[[str], bool], party: Party) -> list[tuple[int, int]]:

@@ -302,3 +302,13 @@ def test_singapores_unique_entity_number_is_its_company_registration_number():
     assert _given(reading) == ("201310498K", "medium")
     sam = _own_page("What is Acme Corp's unique entity identifier?", "Contracting", "SAM Unique Entity ID: F1QZXZNLZJF2")
     assert _given(sam) == ("F1QZXZNLZJF2", "medium")
+
+
+def test_asked_who_did_it_a_sentence_with_the_deed_only_as_a_noun_names_its_doer_or_none():
+    # "an independent security audit of its apps for Windows" names no auditor: Windows is what the apps are for.
+    question = "Which security firm audited Acme Corp's VPN apps in 2020?"
+    opening = "GOTHENBURG – Acme Corp today published the full report from an independent security audit of its VPN apps"
+    nobody = _own_page(question, "News", opening + " for Windows, macOS, Linux, Android and iOS.")
+    by = _own_page(question, "News", opening + " by Trail of Bits.")
+    assert nobody.answer is None and nobody.unsure is None
+    assert [span.text for span in by.sentences[0].spans] == ["Trail of Bits"]

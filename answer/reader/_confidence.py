@@ -284,7 +284,9 @@ def _doing_what_is_asked(q: Question, sentence: str, found: list[Span]) -> list[
     # The verb's own stem, not the "co" of "co-founded", or a word of its relation: "we created Community Work
     # Orders" makes them no founders of ours.
     wanted = {w for t in stems_of(verb) if len(t) > 2 for w in relation(t)}
-    where = party_extents(sentence, lambda word: bool(stems_of(word) & wanted), party)
+    own = {t for t in stems_of(verb) if len(t) > 2}  # "an audit of its apps" for who audited them: the same word only
+    where = party_extents(sentence, lambda word: bool(stems_of(word) & wanted), party,
+                          is_noun=lambda word: bool(stems_of(word) & own))
     if where is None:
         return found
     if q.kind == "person" and not q.officer:  # an organisation that did it is the answer too: "Globex owned the rights"
