@@ -312,3 +312,19 @@ def test_asked_who_did_it_a_sentence_with_the_deed_only_as_a_noun_names_its_doer
     by = _own_page(question, "News", opening + " by Trail of Bits.")
     assert nobody.answer is None and nobody.unsure is None
     assert [span.text for span in by.sentences[0].spans] == ["Trail of Bits"]
+
+
+def test_a_price_lists_line_names_its_plan_before_the_amount():
+    line = "Creator, $29 per month: for growing publications, with custom themes and integrations."
+    assert _given(_own_page("How much does Acme Corp's Creator plan cost per month?", "Pricing", line)) == ("$29",
+                                                                                                           "medium")
+    other = "Starter, $9 per month: for a first publication."
+    assert _own_page("How much does Acme Corp's Creator plan cost per month?", "Pricing", other).answer is None
+
+
+def test_asked_what_the_company_costs_a_price_for_a_period_on_its_own_site_answers():
+    question = "How much does Acme Corp cost per month?"
+    line = "Every account costs a flat 5 euros a month, whether you add one month at a time or a full year."
+    assert _given(_own_page(question, "Pricing", line)) == ("5 euros", "medium")
+    two = _own_page(question, "Pricing", "The Basic plan costs $9 a month.", "The Pro plan costs $29 a month.")
+    assert two.answer is None or two.answer.confidence == "low"  # which plan is asked is not known

@@ -36,8 +36,8 @@ from cikb.answer.reader._spans import (
     without_web_addresses, yearless_dates,
 )
 from cikb.answer.reader._scoring import (
-    Sentence, asked_part, asked_things, asks_headcount, contact_stems, doers_of_the_subject, nearest_span,
-    on_the_subjects_page, placed_by_definition, priced_for_the_item, reading_stems,
+    Sentence, asked_part, asked_things, asks_headcount, asks_its_price, contact_stems, doers_of_the_subject,
+    nearest_span, on_the_subjects_page, placed_by_definition, priced_for_the_item, priced_per_period, reading_stems,
 )
 
 Confidence = Literal["high", "medium", "low", "none"]
@@ -915,6 +915,10 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         return "low"  # "Who leads the steering committee?": "governed by the Board and its steering committee"
     if _asks_an_address(q) and not any(c.isdigit() for c in _given(q, best, span)):
         return "low"  # "San Francisco" is where the address is, not the address: a street or a postcode is asked
+    if (asks_its_price(q) and best.passage.own_site and priced_per_period(best.plain, span)
+            and all(t == "per" or match_weight(t, best.stems) > 0 for t in q.terms)  # "a month" for "per month"
+            and not best.negated and not _another_price(q, best, span, candidates)):
+        return "medium"  # "Every account costs a flat 5 euros a month" on Acme's site: what Acme costs, whoever "costs"
     roles = asked_roles(q, best.plain, span)
     if (best.role == 1 and another_acts(q, best)) or another_holds_role(roles, q) or _done_by_another(q, best, span):
         return "low"
@@ -1001,6 +1005,13 @@ _LICENSING_STEMS = frozenset(stem(w) for w in """licence license licensed releas
 def _licensed_thing(q: Question) -> list[str]:
     """The question's words for the thing whose licence it asks ("design system", "client libraries")."""
     return [t for t in q.terms if t not in _LICENSING_STEMS]
+
+
+def _another_price(q: Question, best: Sentence, span: Span, candidates: list[Sentence]) -> bool:
+    """Another price for a period among the candidates (a second plan, an older price): which one is asked is not
+    known."""
+    return any(priced_per_period(s.plain, other) and not _same_value(other.key, span.key)
+               for s in candidates for other in s.spans)
 
 
 def _addressed_to_the_subject(q: Question, sentence: str, span: Span) -> bool:

@@ -301,6 +301,17 @@ def asked_item(q: Question) -> PricedItem | None:
     return PricedItem(frozenset(written & set(item)), frozenset(item) - written, period)
 
 
+def asks_its_price(q: Question) -> bool:
+    """"How much does Acme cost per month?": the price of the company's own service, no item of it named."""
+    return q.kind == "money" and bool(_PRICE_STEMS & set(q.terms)) and all(
+        t in _PRICE_STEMS or t in _PERIOD_STEMS for t in q.terms)
+
+
+def priced_per_period(sentence: str, span: Span) -> bool:
+    """The amount is a price for a period: "5 euros a month", "$99 each month", "€60/year"."""
+    return bool(_PERIOD_AFTER.match(sentence, span.start + len(span.text)))
+
+
 def priced_for_the_item(q: Question, sentence: str, span: Span) -> bool | None:
     """Whether an amount is the price of the item the question asks about, as the parse reads it: True for "the
     Basic plan costs $9 a month" asked of the Basic plan; False for another item's price ("the Starter plan
@@ -313,6 +324,8 @@ def priced_for_the_item(q: Question, sentence: str, span: Span) -> bool | None:
     period = given and next(_PERIOD_OF.get(g.lower(), g.lower()) for g in given.groups() if g)
     if item.period and period and period != item.period:
         return False
+    if _listed_with_its_price(item, sentence, span):
+        return True  # "Creator, $29 per month: for growing publications"
     things = [thing for thing in priced_things(sentence, span.start, span.start + len(span.text))
               if not {w.lower() for w, _, _ in tokens_of(thing)} <= FIRST_PERSON | _PRONOUNS]  # "it" is unknown
     if not things:
@@ -328,6 +341,13 @@ def priced_for_the_item(q: Question, sentence: str, span: Span) -> bool | None:
 
 
 _PRONOUNS = frozenset("it its this that these those they them their".split())
+
+
+def _listed_with_its_price(item: PricedItem, sentence: str, span: Span) -> bool:
+    """A price list's line: the item's name opens it and the amount follows its punctuation ("Creator, $29 per month:
+    ...", "Pro – €12 a month")."""
+    head = re.fullmatch(r"\s*([\w' ]+?)\s*[,:–—-]\s*(?:at\s+|from\s+)?", sentence[:span.start])
+    return head is not None and bool(item.names or item.words) and (item.names or item.words) <= stems_in(head.group(1))
 
 
 def _names_another(q: Question, item: PricedItem, sentence: str, thing: str) -> bool:
@@ -586,6 +606,9 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
         s.spans = spans(q, s.plain)
         if s.role == 0 and s.passage.own_site and any(priced_for_the_item(q, s.plain, span) for span in s.spans):
             s.role = 1  # "Professional runs $49 monthly" on Acme's pricing page: Acme's Professional plan
+        elif s.role == 0 and s.passage.own_site and asks_its_price(q) and any(
+                priced_per_period(s.plain, span) for span in s.spans):
+            s.role = 1  # "Every account costs a flat 5 euros a month" on Acme's own site: what Acme costs
         cue = CUE_BONUS if s.spans and q.kind != "text" else 0.0
         if cue and q.cumulative and TOTAL.search(s.plain):
             cue += CUE_BONUS  # "has raised a total of $120 million" over one round's "$45 million"
