@@ -55,6 +55,24 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
     assert scores.high.count("right") == len(scores.high), figures  # high confidence is never wrong
 
 
+# The written sites held out (bench/sites: zammad, system76, codeberg, framework, purism, kagi), together: right,
+# wrong, evidence in the top 10 of their 90 facts, measured in session 62 (34 / 50 / 6). Their high-confidence answers
+# are not all right (one of Purism's is wrong), so that is reported, not asserted: the targets are not met.
+MEASURED_WRITTEN_HELD_OUT = (34, 6, 68)
+
+
+def test_offline_ask_on_the_written_held_out_sites_stays_above_its_floor(tmp_path: Path) -> None:
+    bench = load_bench("ask")
+    settings = bench.bench_settings(tmp_path / "data")
+    totals = bench.Scores()
+    for site in (s for s in bench.WRITTEN.values() if s.role == "written held-out"):
+        bench.gather_site(settings, site)
+        totals.add(bench.measure(settings, site))
+    right, wrong, top10 = MEASURED_WRITTEN_HELD_OUT
+    assert totals.facts == 90, totals.line()
+    assert totals.right >= right - EPSILON and totals.wrong <= wrong and totals.top10 >= top10 - EPSILON, totals.line()
+
+
 def test_the_held_out_sites_are_not_the_tuned_ones() -> None:
     sites = load_bench("ask").SITES
     assert {n for n, s in sites.items() if s.role == "held-out"} == {"vamp", "gitpod"}
