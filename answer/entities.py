@@ -227,8 +227,9 @@ def party_extents(sentence: str, is_predicate: Callable[[str], bool], party: Par
     # The verb only as a noun ("an independent audit of its apps"): its doer is the by-phrase's ("an audit by
     # Globex"), its possessor ("Globex's audit") or the doer of the verb it is the object of ("Globex carried out an
     # audit"); [] when none is written: "an audit of its apps for Windows" names no auditor.
+    # An agent noun names its doer itself: "Jane Roe, owner of Acme".
     nouns = [t for t in _parsed(sentence) if t.tag_ in ("NN", "NNS") and is_noun(t.text)
-             and not t.lower_.rstrip("s").endswith(("er", "or", "ist"))]  # an agent noun names its doer: "Jane Roe, owner"
+             and not t.lower_.rstrip("s").endswith(("er", "or", "ist"))]
     for noun in nouns:
         found += [_extent(g) for c in noun.doc[noun.i + 1:] if c.lower_ == "by"  # wherever the parse hangs the by
                   for g in c.children if g.dep_ == "pobj"]
@@ -1053,7 +1054,8 @@ def priced_things(sentence: str, start: int, end: int) -> list[str]:
     verb above it and what that verb is "for" ("the Basic plan covers 1,000 subscribers for $9 a month" -> the
     Basic plan; "Pricing starts at $9 a month for the Pro plan" -> Pricing, the Pro plan; "Business is $99" ->
     Business; "the fee for a standard subscription is €60" -> the whole phrase), and the nouns it hangs on by a
-    preposition on the way ("a total cost of attendance of $57,000" -> attendance, a total cost). [] when no verb governs it."""
+    preposition on the way ("a total cost of attendance of $57,000" -> attendance, a total cost). [] when no verb
+    governs it."""
     verb = _governing_token(sentence, start, end, links=frozenset())
     if verb is None:
         return []

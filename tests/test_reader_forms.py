@@ -153,7 +153,8 @@ def test_each_plan_of_a_pricing_line_has_its_own_price(question: str, price: str
 
 
 def test_the_price_of_another_plan_or_for_another_period_is_no_value_at_all():
-    starter = _own_page("How much does Acme Corp's Business plan cost?", "Pricing", "The Starter plan costs $19 a month.")
+    starter = _own_page("How much does Acme Corp's Business plan cost?", "Pricing",
+                        "The Starter plan costs $19 a month.")
     yearly = _own_page("How much is Acme Corp's Pro plan per month?", "Pricing", "The Pro plan costs $90 a year.")
     assert starter.answer is None and starter.unsure is None and yearly.answer is None and yearly.unsure is None
 
@@ -219,8 +220,10 @@ def test_another_bodys_place_of_incorporation_is_not_the_companys():
 
 
 @pytest.mark.parametrize(("line", "named"), [
-    ("Acme Corp is licensed under the GNU Affero General Public License v3.0.", ["GNU Affero General Public License v3.0"]),
-    ("Kaleidoscope is released under the GNU General Public License, version 3.", ["GNU General Public License, version 3"]),
+    ("Acme Corp is licensed under the GNU Affero General Public License v3.0.",
+     ["GNU Affero General Public License v3.0"]),
+    ("Kaleidoscope is released under the GNU General Public License, version 3.",
+     ["GNU General Public License, version 3"]),
     ("It may be used under either the Apache 2.0 or the MIT licence.", ["Apache 2.0", "MIT licence"]),
     ("The firmware is released under the GPL.", ["GPL"]),
     ("The client libraries are MIT-licensed.", ["MIT"]),
@@ -254,7 +257,8 @@ def test_licences_offered_together_are_one_value():
 def test_a_count_of_the_people_who_make_a_thing_is_no_count_of_the_thing():
     # Snowball stems "podcasters" and "podcasts" alike; the agent noun counts people.
     question = "How many podcasts are hosted on Acme Corp?"
-    beta = _own_page(question, "Launch", "After a private beta with 200 podcasters, Acme Corp is now open for everyone.")
+    beta = _own_page(question, "Launch",
+                     "After a private beta with 200 podcasters, Acme Corp is now open for everyone.")
     hosted = _own_page(question, "About", "Acme Corp hosts more than 5,000 podcasts.")
     assert beta.answer is None and hosted.answer is not None and hosted.answer.value == "5,000"
 
@@ -297,17 +301,19 @@ def test_a_code_another_identifier_labels_or_another_body_holds_is_not_the_asked
 
 def test_singapores_unique_entity_number_is_its_company_registration_number():
     line = "Its Unique Entity Number (UEN) is 201310498K."
-    reading = _own_page("What is Acme Corp's company registration number?", "Legal notice", "Acme Corp Ltd is a company.",
-                        line)
+    reading = _own_page("What is Acme Corp's company registration number?", "Legal notice",
+                        "Acme Corp Ltd is a company.", line)
     assert _given(reading) == ("201310498K", "medium")
-    sam = _own_page("What is Acme Corp's unique entity identifier?", "Contracting", "SAM Unique Entity ID: F1QZXZNLZJF2")
+    sam = _own_page("What is Acme Corp's unique entity identifier?", "Contracting",
+                    "SAM Unique Entity ID: F1QZXZNLZJF2")
     assert _given(sam) == ("F1QZXZNLZJF2", "medium")
 
 
 def test_asked_who_did_it_a_sentence_with_the_deed_only_as_a_noun_names_its_doer_or_none():
     # "an independent security audit of its apps for Windows" names no auditor: Windows is what the apps are for.
     question = "Which security firm audited Acme Corp's VPN apps in 2020?"
-    opening = "GOTHENBURG – Acme Corp today published the full report from an independent security audit of its VPN apps"
+    opening = ("GOTHENBURG – Acme Corp today published the full report from an independent security audit of its "
+               "VPN apps")
     nobody = _own_page(question, "News", opening + " for Windows, macOS, Linux, Android and iOS.")
     by = _own_page(question, "News", opening + " by Trail of Bits.")
     assert nobody.answer is None and nobody.unsure is None

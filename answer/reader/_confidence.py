@@ -256,7 +256,9 @@ def _counts_the_term(q: Question, term: str, noun: str) -> bool:
 
 
 def _singular(noun: str) -> str:
-    return noun[:-3] + "y" if noun.endswith("ies") else noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
+    if noun.endswith("ies"):
+        return noun[:-3] + "y"
+    return noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
 
 
 def _whole_lists(sentence: str, found: list[Span]) -> list[Span]:
@@ -931,7 +933,7 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     if q.kind == "boolean":
         return "medium" if direct and not rivals else "low"
     if priced_for_the_item(q, best.plain, span) and best.about_subject and not rivals and not best.negated:
-        return "medium"  # "Professional runs $49 monthly" on Acme's pricing page, asked what its Professional plan costs
+        return "medium"  # "Professional runs $49 monthly" on Acme's pricing page, asked for its Professional plan
     if q.kind in ("contact", "identifier"):
         # An e-mail address, a phone number or a labelled identifier ("EIN 12-3456789") states its own kind: the
         # question's other words ("use", "reach") need not be there, only the subject, and no sentence about it that

@@ -15,9 +15,8 @@ from typing import Any
 from cikb.answer.entities import (
     FIRST_PERSON, apposed_to_name, bids_the_reader, counted_doers, counted_group, counted_in_question, entities,
     is_a_persons_name, main_verb_offset, names, organisations, person_clauses, possessed_nouns, priced_things,
-    role_statements,
-    roles_of_a_part, subject_noun, subjectless_past, tells_the_reader_to_reach_us, titled, told_to_the_reader,
-    where_from,
+    role_statements, roles_of_a_part, subject_noun, subjectless_past, tells_the_reader_to_reach_us, titled,
+    told_to_the_reader, where_from,
 )
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
@@ -271,8 +270,9 @@ def _our_team(q: Question, s: Sentence) -> bool:
 
 # Words that ask what something costs, and the periods a price is given for.
 _PRICE_STEMS = frozenset(stem(w) for w in "cost price priced pricing charge fee".split())
-_PERIOD_STEMS = {stem(w): unit for unit in ("month", "year", "week") for w in (unit, unit + "ly", "per")} | {
+_PERIOD_STEMS = {stem(w): unit for unit in ("month", "year", "week") for w in (unit, unit + "ly")} | {
     stem("annual"): "year", stem("annually"): "year"}
+_RATE_STEMS = frozenset(_PERIOD_STEMS) | {stem("per")}  # "per month"
 _PERIOD_AFTER = re.compile(r"\s*(?:(?:a|an|per|each|every|/)\s*(month|mo|year|yr|annum|week)\b|(month|year|week)ly\b"
                            r"|(annual)ly\b)", re.IGNORECASE)
 _PERIOD_OF = {"mo": "month", "yr": "year", "annum": "year", "annual": "year"}
@@ -291,10 +291,11 @@ class PricedItem:
 def asked_item(q: Question) -> PricedItem | None:
     """The item whose price the question asks ("How much does Acme's Pro plan cost per month?"); None when it asks
     no price of a named item ("How much did Acme raise?", "How much does it cost?")."""
-    period = next((_PERIOD_STEMS[t] for t in q.terms if t in _PERIOD_STEMS and t != stem("per")), "")
-    if q.kind != "money" or not (_PRICE_STEMS & set(q.terms) or period and re.search(r"\bhow much (?:is|are)\b", q.text, re.I)):
+    period = next((_PERIOD_STEMS[t] for t in q.terms if t in _PERIOD_STEMS), "")
+    how_much_is = re.search(r"\bhow much (?:is|are)\b", q.text, re.I)
+    if q.kind != "money" or not (_PRICE_STEMS & set(q.terms) or (period and how_much_is)):
         return None  # "How much is the club worth?" asks a worth; "How much is the Pro plan a month?" a price
-    item = [t for t in q.terms if t not in _PRICE_STEMS and t not in _PERIOD_STEMS]
+    item = [t for t in q.terms if t not in _PRICE_STEMS and t not in _RATE_STEMS]
     if not item:
         return None
     written = {stem(w) for w in names_written([w for w, _, _ in tokens_of(q.text)])}
@@ -304,7 +305,7 @@ def asked_item(q: Question) -> PricedItem | None:
 def asks_its_price(q: Question) -> bool:
     """"How much does Acme cost per month?": the price of the company's own service, no item of it named."""
     return q.kind == "money" and bool(_PRICE_STEMS & set(q.terms)) and all(
-        t in _PRICE_STEMS or t in _PERIOD_STEMS for t in q.terms)
+        t in _PRICE_STEMS or t in _RATE_STEMS for t in q.terms)
 
 
 def priced_per_period(sentence: str, span: Span) -> bool:
@@ -347,7 +348,8 @@ def _listed_with_its_price(item: PricedItem, sentence: str, span: Span) -> bool:
     """A price list's line: the item's name opens it and the amount follows its punctuation ("Creator, $29 per month:
     ...", "Pro – €12 a month")."""
     head = re.fullmatch(r"\s*([\w' ]+?)\s*[,:–—-]\s*(?:at\s+|from\s+)?", sentence[:span.start])
-    return head is not None and bool(item.names or item.words) and (item.names or item.words) <= stems_in(head.group(1))
+    named = item.names or item.words
+    return head is not None and bool(named) and named <= stems_in(head.group(1))
 
 
 def _names_another(q: Question, item: PricedItem, sentence: str, thing: str) -> bool:
