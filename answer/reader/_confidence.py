@@ -9,7 +9,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, timedelta
 from functools import partial
 from typing import Literal
 
@@ -24,7 +24,7 @@ from cikb.answer.entities import (
 from cikb.core.identity import name_keys
 from cikb.core.vocabulary import LEGAL_FORM_STEMS, RELATED_WEIGHT, match_weight, relation
 from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, SELF_NOUNS, YEAR_RE, stem, stems_in, stems_of, tokens_of
-from cikb.answer.reader._question import Question, asks_present, term_word
+from cikb.answer.reader._question import Question, asks_present, singular, term_word
 from cikb.answer.reader._subject import (
     BEGIN_STEMS, LABEL_LINE, after_leading_date, asks_the_founding, began_itself, mentions_subject, owned_by_subject,
     refers_to_subject,
@@ -81,7 +81,8 @@ def decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answer
     # right answer and one wrong one on the tuning sites: "said Jane Roe, CEO of Acme" still true, "said John Doe,
     # our CTO" no longer.)
     dates_an_event = q.kind in ("year", "date")  # "When did Acme launch?" asks when it happened, then
-    current = [s for s in candidates if not (now and not dates_an_event and _stale(s, sentences))]
+    newest = max((s.passage.as_of for s in sentences if s.passage.as_of is not None), default=None)
+    current = [s for s in candidates if not (now and not dates_an_event and _stale(s, newest))]
     answer = _vote_and_weigh(q, current or candidates, candidates, now)
     if not current and answer.confidence == "high":
         return Answer(answer.value, "medium", answer.sentence, answer.support)
@@ -121,10 +122,9 @@ def _vote_and_weigh(q: Question, candidates: list[Sentence], read: list[Sentence
 STALE_AFTER = timedelta(days=730)  # a post this much older than the newest page read no longer says how things are
 
 
-def _stale(s: Sentence, read: list[Sentence]) -> bool:
-    """The sentence's page is dated STALE_AFTER or more before the newest page read (a fact page is dated the day it
-    was read): how things were, not how they are."""
-    newest = max((r.passage.as_of for r in read if r.passage.as_of is not None), default=None)
+def _stale(s: Sentence, newest: date | None) -> bool:
+    """The sentence's page is dated STALE_AFTER or more before ``newest``, the newest page read (a fact page is dated
+    the day it was read): how things were, not how they are."""
     return s.passage.as_of is not None and newest is not None and newest - s.passage.as_of >= STALE_AFTER
 
 
@@ -251,14 +251,8 @@ def _counts_the_term(q: Question, term: str, noun: str) -> bool:
     podcasters" counts people, "How many podcasts" asks for shows; Snowball stems both "podcast")."""
     if match_weight(term, stems_of(noun)) == 0:
         return False
-    agent = _singular(noun.lower()).endswith("er")
-    return not any(stem(k) == term and agent != _singular(k).endswith("er") for k in q.keywords)
-
-
-def _singular(noun: str) -> str:
-    if noun.endswith("ies"):
-        return noun[:-3] + "y"
-    return noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
+    agent = singular(noun.lower()).endswith("er")
+    return not any(stem(k) == term and agent != singular(k).endswith("er") for k in q.keywords)
 
 
 def _whole_lists(sentence: str, found: list[Span]) -> list[Span]:

@@ -428,7 +428,7 @@ PASSIVE = frozenset("was were is are be been being get got gets".split())
 def _names_an_office(lower: list[str]) -> bool:
     """A role only a person holds, as a noun or a verb, one or many ("Who chairs Acme's board?", "Who are Acme's
     directors?"); a "board of directors" is the body, not its members' office ("Who joined the board of directors?")."""
-    return any((w in _OFFICER_ROLES or _singular(w) in _OFFICER_ROLES)
+    return any((w in _OFFICER_ROLES or singular(w) in _OFFICER_ROLES)
                and not (w == "directors" and lower[max(i - 2, 0):i] == ["board", "of"]) for i, w in enumerate(lower))
 
 
@@ -662,12 +662,12 @@ def _asks_for(lower: list[str], wh: tuple[str, ...], nouns: tuple[str, ...], rea
     ``nouns``, or with ``many`` by their plurals: "In which cities ...?" is answered by a list of places, as a place
     is read ("London, Bristol and Swansea"); "Between what years ...?" asks for a span, not a year."""
     for i, word in enumerate(lower):
-        if word in wh and any(w in nouns or (many and _singular(w) in nouns) for w in lower[i + 1:i + 1 + reach]):
+        if word in wh and any(w in nouns or (many and singular(w) in nouns) for w in lower[i + 1:i + 1 + reach]):
             return True
     return False
 
 
-def _singular(word: str) -> str:
+def singular(word: str) -> str:
     """A plural noun's singular, by the regular rules ("cities" -> city, "states" -> state)."""
     return word[:-3] + "y" if word.endswith("ies") else word.removesuffix("s")
 

@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cache
 from typing import Any
 
 from cikb.answer.entities import (
@@ -288,6 +289,7 @@ class PricedItem:
     period: str
 
 
+@cache  # asked of every amount of every sentence read
 def asked_item(q: Question) -> PricedItem | None:
     """The item whose price the question asks ("How much does Acme's Pro plan cost per month?"); None when it asks
     no price of a named item ("How much did Acme raise?", "How much does it cost?")."""
@@ -308,9 +310,15 @@ def asks_its_price(q: Question) -> bool:
         t in _PRICE_STEMS or t in _RATE_STEMS for t in q.terms)
 
 
+def _period_after(sentence: str, span: Span) -> str:
+    """The period an amount is given for, as written after it ("5 euros a month", "€60/year"); "" when none."""
+    given = _PERIOD_AFTER.match(sentence, span.start + len(span.text))
+    return next(_PERIOD_OF.get(g.lower(), g.lower()) for g in given.groups() if g) if given else ""
+
+
 def priced_per_period(sentence: str, span: Span) -> bool:
     """The amount is a price for a period: "5 euros a month", "$99 each month", "€60/year"."""
-    return bool(_PERIOD_AFTER.match(sentence, span.start + len(span.text)))
+    return bool(_period_after(sentence, span))
 
 
 def priced_for_the_item(q: Question, sentence: str, span: Span) -> bool | None:
@@ -321,8 +329,7 @@ def priced_for_the_item(q: Question, sentence: str, span: Span) -> bool | None:
     item = asked_item(q)
     if item is None:
         return None
-    given = _PERIOD_AFTER.match(sentence, span.start + len(span.text))
-    period = given and next(_PERIOD_OF.get(g.lower(), g.lower()) for g in given.groups() if g)
+    period = _period_after(sentence, span)
     if item.period and period and period != item.period:
         return False
     if _listed_with_its_price(item, sentence, span):
