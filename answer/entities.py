@@ -124,6 +124,29 @@ def only_beside_the_main_clause(sentence: str, is_term: Callable[[str], bool]) -
     return all(_beside(term, root, subject) for term in terms)
 
 
+_NEGATORS = frozenset({"not", "n't", "n’t", "never", "no", "neither", "nor", "cannot"})
+
+
+def negation_reaches(sentence: str, is_term: Callable[[str], bool]) -> bool:
+    """Whether a negation governs a word ``is_term`` accepts, as the trained parser reads it: the clause the negation
+    belongs to holds the word ("Acme was not founded in 2010"), not only a clause beside it ("Acme was set up in 2013
+    so that no investor could ever sell it", "Acme, which never took venture money, was founded in 2010"). With no
+    word accepted, any negation does."""
+    doc = _parsed(sentence)
+    negators = [t for t in doc if t.lower_ in _NEGATORS or t.dep_ == "neg"]
+    terms = {t.i for t in doc if is_term(t.text)}
+    if not negators or not terms:
+        return bool(negators)
+    return any(terms & {t.i for t in _clause_of(negator).subtree} for negator in negators)
+
+
+def _clause_of(token):  # noqa: ANN001, ANN202 - spaCy Tokens
+    """The verb of the clause ``token`` belongs to (its nearest verb above it), else the sentence's root."""
+    while token.head.i != token.i and not (token.head.tag_.startswith(("VB", "MD")) or token.head.dep_ == "ROOT"):
+        token = token.head
+    return token.head
+
+
 def main_subject(sentence: str) -> str | None:
     """The subject phrase of the sentence's main verb, as the trained parser reads it; None without one root verb or
     its subject. "In 2024 we received 929 donations" -> "we"."""

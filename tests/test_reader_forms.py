@@ -334,3 +334,14 @@ def test_asked_what_the_company_costs_a_price_for_a_period_on_its_own_site_answe
     assert _given(_own_page(question, "Pricing", line)) == ("5 euros", "medium")
     two = _own_page(question, "Pricing", "The Basic plan costs $9 a month.", "The Pro plan costs $29 a month.")
     assert two.answer is None or two.answer.confidence == "low"  # which plan is asked is not known
+
+
+def test_a_negation_in_a_clause_beside_the_founding_does_not_deny_it():
+    question = "When was the Acme Foundation founded?"
+    purpose = ("The Acme Foundation was set up in 2013 as a non-profit organisation, so that no investor could ever "
+               "sell the project to the highest bidder.")
+    reading = _own_page(question, "About", purpose)
+    assert not reading.sentences[0].negated
+    assert _given(reading) is not None and _given(reading)[0] == "2013"
+    denied = _own_page(question, "About", "The Acme Foundation was not set up in 2013, whatever the old site said.")
+    assert denied.sentences[0].negated

@@ -15,9 +15,9 @@ from typing import Any
 
 from cikb.answer.entities import (
     FIRST_PERSON, apposed_to_name, bids_the_reader, counted_doers, counted_group, counted_in_question, entities,
-    is_a_persons_name, main_verb_offset, names, organisations, person_clauses, possessed_nouns, priced_things,
-    role_statements, roles_of_a_part, subject_noun, subjectless_past, tells_the_reader_to_reach_us, titled,
-    told_to_the_reader, where_from,
+    is_a_persons_name, main_verb_offset, names, negation_reaches, organisations, person_clauses, possessed_nouns,
+    priced_things, role_statements, roles_of_a_part, subject_noun, subjectless_past, tells_the_reader_to_reach_us,
+    titled, told_to_the_reader, where_from,
 )
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
@@ -562,6 +562,7 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
     holding = Counter(t for s in sentences for t in q.terms if match_weight(t, stems[id(s)]) > 0)
     idf = {t: math.log((total - holding[t] + 0.5) / (holding[t] + 0.5) + 1) for t in q.terms}
     weight = sum(idf.values()) or 1.0
+    is_term = term_word(q)
     for s in sentences:
         if q.terms:
             matches = {t: match_weight(t, stems[id(s)]) for t in q.terms}
@@ -569,8 +570,9 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
             s.lexical = sum(idf[t] * m for t, m in matches.items()) / weight
         else:
             s.coverage = s.lexical = 0.5
-        s.negated = bool(_NEGATION.search(s.plain))
-        if s.negated:  # "we never sell it" does not say what is sold
+        # "we never sell it" does not say what is sold; "set up so that no investor could sell it" says when
+        s.negated = bool(_NEGATION.search(s.plain)) and (s.lexical == 0 or negation_reaches(s.plain, is_term))
+        if s.negated:
             s.lexical *= NEGATION_PENALTY
         if s.lexical == 0:
             continue
