@@ -55,10 +55,11 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
     assert scores.high.count("right") == len(scores.high), figures  # high confidence is never wrong
 
 
-# The written sites held out (bench/sites: zammad, system76, codeberg, framework, purism, kagi), together: right,
-# wrong, evidence in the top 10 of their 90 facts, measured in session 62 (34 / 50 / 6). Their high-confidence answers
-# are not all right (one of Purism's is wrong), so that is reported, not asserted: the targets are not met.
-MEASURED_WRITTEN_HELD_OUT = (34, 6, 68)
+# The written sites held out (bench/sites: zammad, system76, codeberg, framework, purism, kagi, and since session 63
+# igalia, fastmail, prusa, tailscale), together: right, wrong, evidence in the top 10 of their 150 facts, measured in
+# session 63 (60 / 80 / 10). Their high-confidence answers are not all right (one of Purism's is wrong), so that is
+# reported, not asserted: the targets are not met.
+MEASURED_WRITTEN_HELD_OUT = (60, 10, 120)
 
 
 def test_offline_ask_on_the_written_held_out_sites_stays_above_its_floor(tmp_path: Path) -> None:
@@ -69,7 +70,7 @@ def test_offline_ask_on_the_written_held_out_sites_stays_above_its_floor(tmp_pat
         bench.gather_site(settings, site)
         totals.add(bench.measure(settings, site))
     right, wrong, top10 = MEASURED_WRITTEN_HELD_OUT
-    assert totals.facts == 90, totals.line()
+    assert totals.facts == 150, totals.line()
     assert totals.right >= right - EPSILON and totals.wrong <= wrong and totals.top10 >= top10 - EPSILON, totals.line()
 
 
