@@ -14,9 +14,9 @@ The same model's dependency parser says who did what in the one sentence a typed
 when that sentence only mentions the company (:func:`predicate_subjects`): "Globex was founded in 1999 and
 bought its first Acme licence" dates Globex's founding. It also says whose role a role word names
 (:func:`role_statements`: "Globex appoints Jane Roe as CEO"), what a count counts (:func:`counted_noun`), which
-noun a "which" question asks for (:func:`asked_noun`), and whether a related word is the company's main verb
-(:func:`stated_as_own`); the model's lemmatizer table gives irregular verb forms their verb
-(:func:`irregular_base`: "went" is "go").
+noun a "which" question asks for (:func:`asked_noun`), whether a related word is the company's main verb
+(:func:`stated_as_own`), and which clause a negation denies (:func:`negation_reaches`); the model's lemmatizer table
+gives irregular verb forms their verb (:func:`irregular_base`: "went" is "go").
 """
 
 from __future__ import annotations
