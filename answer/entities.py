@@ -715,6 +715,13 @@ def word_classes(text: str) -> list[tuple[str, str]]:
 _NOUN_MODIFIERS = frozenset({"compound", "amod", "nmod"})
 
 
+def aspect_verbs(text: str, verbs: frozenset[str]) -> frozenset[str]:
+    """The words of ``verbs`` that only say when another verb's deed began, as the trained parser reads it: "start"
+    in "When did Acme start offering X?" (the gerund after it is the deed); not in "Who began spring training?"."""
+    return frozenset(t.lower_ for t in _parsed(text) if t.lower_ in verbs
+                     and any(c.tag_ == "VBG" and c.dep_ in ("xcomp", "ccomp", "dobj") for c in t.children))
+
+
 def person_noun(question: str) -> str | None:
     """The common noun a "who is" question names the person by, as the trained parser reads it: "Who was Acme's
     first engineer?" -> engineer; "Who founded Acme?" and "Who is Jane Roe?" -> None."""

@@ -345,3 +345,11 @@ def test_a_negation_in_a_clause_beside_the_founding_does_not_deny_it():
     assert _given(reading) is not None and _given(reading)[0] == "2013"
     denied = _own_page(question, "About", "The Acme Foundation was not set up in 2013, whatever the old site said.")
     assert denied.sentences[0].negated
+
+
+def test_asked_when_the_company_started_doing_something_the_sentence_need_not_say_started():
+    question = "When did Acme Corp start offering WireGuard?"
+    line = "We became the first commercial VPN to offer WireGuard back in 2017, long before it was in the Linux kernel."
+    assert _given(_own_page(question, "About", line)) == ("2017", "medium")
+    assert "start" not in read_question(question, None, "Acme Corp").terms
+    assert "began" in read_question("Who began spring training in Hot Springs in 1886?", None, "Acme Corp").terms

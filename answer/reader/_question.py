@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cikb.answer.entities import (
-    Relation, asked_noun, asked_relation, common_nouns, descriptive_words, predicate_subjects, told_in_the_past,
+    Relation, asked_noun, asked_relation, aspect_verbs, common_nouns, descriptive_words, predicate_subjects,
+    told_in_the_past,
 )
 from cikb.core.vocabulary import CHIEF_TITLES, match_weight, relation
 from cikb.embed.bm25 import english_stopwords
@@ -222,6 +223,8 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     filler = (_QUESTION_FILLER | (_DURATION_FILLER if kind == "duration" else frozenset())
               | (_QUANTITY_FILLER if kind in ("money", "number") else frozenset())) - names_written(words)
     kept = _without_exclusions(lower)
+    # "When did Acme start offering X?" asks when it first offered X: "start" only says the offering began.
+    filler |= aspect_verbs(question, _BEGIN_WORDS)
     keywords = tuple(dict.fromkeys(
         w for w in kept
         if w not in stop and w not in _WH_WORDS and w not in filler and (len(w) > 1 or w.isdigit())
@@ -404,6 +407,7 @@ def _refers_to_subject(lower: list[str]) -> set[str]:
 _STARTED_ITSELF = re.compile(r"\b(?:did|was|were|has|have)\s+(?P<who>[^?/,;]{1,60}?)\s+(?:first\s+|originally\s+)?"
                              r"(?:start|started|begin|began|begun)\s*(?:[?/,;.]|$|(?:in|on|at|as|out)\b)", re.I)
 _BEGIN_TERMS = frozenset({"start", "began", "begin", "begun"})
+_BEGIN_WORDS = frozenset({"start", "starts", "started", "begin", "begins", "began", "begun"})
 
 
 def _asks_its_start(kind: str, own: set[str], question: str) -> bool:
