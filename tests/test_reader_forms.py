@@ -353,3 +353,10 @@ def test_asked_when_the_company_started_doing_something_the_sentence_need_not_sa
     assert _given(_own_page(question, "About", line)) == ("2017", "medium")
     assert "start" not in read_question(question, None, "Acme Corp").terms
     assert "began" in read_question("Who began spring training in Hot Springs in 1886?", None, "Acme Corp").terms
+
+
+def test_a_co_founder_after_the_name_is_no_legal_form():
+    question = "What is the legal name of the company behind Acme?"
+    reading = _own_page(question, "About", "Acme GmbH is a private limited company registered in Berlin.",
+                        "Acme co-founder Jane Roe hands over the day-to-day running of the company.", company="Acme")
+    assert _given(reading) == ("Acme GmbH", "medium")

@@ -518,7 +518,8 @@ def _with_legal_form(name: str, text: str, own_site: bool) -> str | None:
     """The name matched by the pattern ``name`` with a legal form after it, as ``text`` writes it, else None."""
     for between in range(3 if own_site else 1):
         words = rf"(?-i:(?:\s+[A-Z][\w&'-]*){{{between}}})"
-        for m in re.finditer(rf"(?<!\w){name}{words},?\s+([^\W\d_][\w.]*)", text, re.IGNORECASE):
+        # Not a word the form only opens: "Co-founder", "Co-op".
+        for m in re.finditer(rf"(?<!\w){name}{words},?\s+([^\W\d_][\w.]*)(?!-\w)", text, re.IGNORECASE):
             written = m.group(1)
             if written.lower().replace(".", "") not in LEGAL_SUFFIXES:
                 continue
