@@ -841,6 +841,12 @@ def _newest_statement(q: Question, best_key: str, candidates: list[Sentence], su
     return nearest_span(q, max(newer, key=lambda s: (s.passage.as_of, s.score)))[0].key
 
 
+def _current(q: Question, keys: set[str], best: Sentence, candidates: list[Sentence]) -> set[str]:
+    """The values of ``keys`` that still rival the chosen sentence's: asked how things are, not those only outdated
+    statements give (:func:`_outdated`)."""
+    return {key for key in keys if not _outdated(key, best, candidates)} if asks_present(q) else keys
+
+
 def _outdated(key: str, best: Sentence, candidates: list[Sentence]) -> bool:
     """Every statement of the value ``key`` is dated before the chosen sentence's page: "From this month, the team can
     be found at ..." in a 2016 post, beside the contact page read today (asked how things are, a past address)."""
@@ -945,20 +951,18 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         # A licence's name states its own kind, like an e-mail address: the sentence need only be the subject's (or
         # the asked thing's), with no other licence said of it as directly, unless every statement of that one is
         # older than this one (the code was relicensed).
-        others = {other.key for s in candidates if s.about_subject and s.coverage >= best.coverage
-                  for other in s.spans if not _same_value(other.key, best_key)}
-        if asks_present(q):
-            others = {key for key in others if not _outdated(key, best, candidates)}
+        licences = {other.key for s in candidates if s.about_subject and s.coverage >= best.coverage
+                    for other in s.spans if not _same_value(other.key, best_key)}
+        others = _current(q, licences, best, candidates)
         thing = _licensed_thing(q)  # "its design system": the company's own licence is another thing's
         holds_thing = all(match_weight(t, best.stems) > 0 for t in thing)
         return "medium" if best.about_subject and holds_thing and not others and not best.negated else "low"
     if q.kind == "place" and is_postal_address(span.text):
         # A whole postal address states its own kind, like an e-mail address: the sentence need only be the
         # subject's ("Acme GmbH, Hafenstraße 12, 20457 Hamburg"), with no other address of it among the candidates.
-        others = {s.key for c in candidates if c.about_subject for s in c.spans
-                  if is_postal_address(s.text) and not _same_value(s.key, best_key)}  # "..., USA" is the same one
-        if asks_present(q):
-            others = {key for key in others if not _outdated(key, best, candidates)}
+        addresses = {s.key for c in candidates if c.about_subject for s in c.spans
+                     if is_postal_address(s.text) and not _same_value(s.key, best_key)}  # "..., USA" is the same one
+        others = _current(q, addresses, best, candidates)
         if (best.role == 2 or _addressed_to_the_subject(q, best.plain, span)) and not others and not best.negated:
             return "medium"
     # Values the parse set aside still count here: that they sit in another clause is a judgement, not a certainty.

@@ -7,7 +7,7 @@ recogniser's people, organisations and places (:mod:`cikb.answer.entities`) are 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import cache, lru_cache
@@ -382,11 +382,20 @@ def _bracketed_after_another(q: Question, before: str) -> bool:
 def _names_another_identifier(q: Question, label: str) -> bool:
     """The words before the code name an identifier not asked for: "registered for VAT under number SE5591..." gives
     the VAT number, not the company registration number."""
-    for name in sorted(q.identifier, key=len, reverse=True):  # "Unique Entity ID" holds no other's "unique entity"
-        label = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", " ", label, flags=re.IGNORECASE)
-    return any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", label, re.IGNORECASE)
-               for names in IDENTIFIER_NAMES if not set(names) & set(q.identifier)
-               for name in names + tuple(n.removesuffix(" number") for n in names if n.endswith(" number")))
+    asked, others = _identifier_names(q.identifier)
+    return bool(others.search(asked.sub(" ", label)))
+
+
+@cache
+def _identifier_names(asked: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The names of the identifier asked, and those of the others (compiled once per identifier asked)."""
+    def any_of(names: Iterable[str]) -> re.Pattern[str]:
+        # The longest first: "Unique Entity ID" holds no other's "unique entity".
+        written = "|".join(re.escape(name) for name in sorted(set(names), key=len, reverse=True)) or "(?!)"
+        return re.compile(rf"(?<![\w-])(?:{written})(?![\w-])", re.IGNORECASE)
+    others = [name for names in IDENTIFIER_NAMES if not set(names) & set(asked)
+              for name in names + tuple(n.removesuffix(" number") for n in names if n.endswith(" number"))]
+    return any_of(asked), any_of(others)
 
 
 @cache
