@@ -58,9 +58,10 @@ def test_enrichment_cells_stay_above_the_floor(corpora: Path) -> None:
 
 # bench/reader_squad.py on every question of the SQuAD company articles, measured in session 45 (a role's words all
 # held by the sentence that names its holder; a job title names no one; a counsel is a person): high 223 right of
-# 231 (97%), medium 544 right of 737 (193 wrong). The floor keeps high-confidence values >= 95% right and allows a few medium values less
-# right and no more than a few more wrong.
-SQUAD_MEDIUM_RIGHT, SQUAD_MEDIUM_WRONG, SQUAD_EPSILON = 544, 193, 5
+# 231 (97%), medium 544 right of 737 (193 wrong); in session 63 high 242 of 251, medium 536 of 712 (176 wrong). The
+# floor keeps high-confidence values >= 95% right, the confident values right (high and medium together: a value
+# that moves up to high is no loss) at most a few fewer, and the medium values wrong at most a few more.
+SQUAD_CONFIDENT_RIGHT, SQUAD_MEDIUM_WRONG, SQUAD_EPSILON = 778, 176, 5
 
 
 # 4,398 questions through the reader: about 210 s on two busy cores, close to the suite's 300 s hang guard;
@@ -72,5 +73,6 @@ def test_confident_values_on_squad_stay_above_the_floor(corpora: Path) -> None:
     count = lambda confidence, right: sum(v for (_, c, r), v in given.items() if c == confidence and r == right)  # noqa: E731
     high_right, high_wrong = count("high", True), count("high", False)
     assert high_right / (high_right + high_wrong) >= 0.95, f"high: {high_right} right, {high_wrong} wrong"
-    assert count("medium", True) >= SQUAD_MEDIUM_RIGHT - SQUAD_EPSILON, f"medium right: {count('medium', True)}"
+    confident_right = high_right + count("medium", True)
+    assert confident_right >= SQUAD_CONFIDENT_RIGHT - SQUAD_EPSILON, f"high and medium right: {confident_right}"
     assert count("medium", False) <= SQUAD_MEDIUM_WRONG + SQUAD_EPSILON, f"medium wrong: {count('medium', False)}"
