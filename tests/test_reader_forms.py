@@ -364,8 +364,7 @@ def test_a_co_founder_after_the_name_is_no_legal_form():
 
 def test_asked_of_one_model_a_sentence_on_another_model_is_no_answer():
     question = "How long is the Acme 5 warranty?"
-    other = _own_page(question, "History", "2021 – Acme 4 comes with a five-year warranty")
-    assert other.answer is None or other.answer.sentence.text.startswith("The Acme 5")
+    assert _own_page(question, "History", "2021 – Acme 4 comes with a five-year warranty").answer is None
     listed = _own_page(question, "News",
                        "The Acme 3, 4 and 5 each come with a two-year warranty, twice the legal minimum.")
     assert _given(listed) is not None and _given(listed)[0] == "two-year"
