@@ -246,10 +246,14 @@ def main() -> None:
     extras = [Site(company, company, "extra", Path(folder), Path(facts)) for company, folder, facts in args.extra]
     written = list(WRITTEN.values()) if args.written else []
     lines = []
-    for site in [*(SITES[name] for name in args.sites), *written, *extras]:
-        name = site.name
+    sites = [*(SITES[name] for name in args.sites), *written, *extras]
+    # Every site is gathered before any is measured: the store's BM25 IDF spans all its companies, so a site measured
+    # between two gathers would score otherwise than in a --reuse run of the same knowledge base.
+    for site in sites:
         if not (args.reuse and (data_dir / site.slug).exists()):
             gather_site(settings, site)
+    for site in sites:
+        name = site.name
         verbose = args.verbose and (site.role not in HELD_OUT or args.held_out_too)
         scores = measure(settings, site, verbose=verbose)
         totals[site.role].add(scores)
