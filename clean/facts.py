@@ -936,14 +936,27 @@ _FORMERLY = re.compile(
     r"(?=\s*(?:[),.;:!?]|$|\s(?:and|until|before|in|which|is|was|has|had)\b))"
 )
 # Terms that define the company's short name: 'Acme Widgets Holdings, Inc. ("Acme", "we", "us")'.
+# A description set between them is no name: 'Acme Widgets, Inc., a Delaware corporation ("Acme")' defines Acme by
+# Acme Widgets, Inc., and "a Delaware corporation" names nothing.
 _DEFINED = re.compile(
-    rf"(?P<legal>{_NAME},?\s+(?i:{_LEGAL_FORM})\.?)\s*\(\s*(?i:the\s+)?[\"“'‘](?P<short>[^\"”'’]{{1,60}})[\"”'’]"
+    rf"(?<![Aa]\s)(?<![Aa]n\s)(?P<legal>{_NAME},?\s+(?i:{_LEGAL_FORM})\.?)(?:,\s+an?\s+[^()\"“”,]{{1,60}}?)?"
+    rf"\s*\(\s*(?i:the\s+)?[\"“'‘](?P<short>[^\"”'’]{{1,60}})[\"”'’]"
 )
 # A name and the abbreviation it defines: "the Global Exchange Network (GEN)", "Acme Research Group (ARG)".
 _ABBREVIATED = re.compile(r"\(\s*(?P<short>[A-Z][A-Za-z0-9&]{1,9})\s*\)")
 _NAME_BEFORE = re.compile(r"(?:(?:[A-Z][\w&'’-]*|of|for|and|on|in|de|the|&)\s+)*[A-Z][\w&'’-]*\s*$")
 # An imprint's or a legal page's "Legal name: Acme Widgets GmbH".
 _LABELLED = re.compile(rf"\b(?i:legal|company|registered|corporate|official)\s+(?i:name)\s*:\s*(?P<name>{_NAME}(?:,?\s+(?i:{_LEGAL_FORM})\.?)?)")
+# The page a European company must publish naming who runs the site (Impressum, legal notice): its first line that is
+# a name with a legal form alone is that company's legal name ("rami.io GmbH" over its address).
+_IMPRINT = re.compile(r"(?<![^\W_])(?:imprint|impressum|(?:legal|site)[\s_-]+notice|mentions[\s_-]+l[eé]gales)(?![^\W_])",
+                      re.I)
+# (A name's words are written with a capital or a dot, "rami.io"; its form is a company's, not "Group" or "Company":
+# "Our Company" names no one.)
+_NAME_LINE_WORD = r"(?:[\w&'’-]*[A-Z0-9][\w&.'’-]*|[\w&'’-]+\.[\w&.'’-]+),?"
+_COMPANY_FORMS = "|".join(sorted((re.escape(f) for f in LEGAL_FORMS - {"co", "company", "group", "holdings", "fc", "afc"}),
+                                 key=len, reverse=True))
+_LEGAL_NAME_LINE = re.compile(rf"{_NAME_LINE_WORD}(?:[^\S\n]+{_NAME_LINE_WORD}){{0,4}}[^\S\n]+(?i:{_COMPANY_FORMS})\.?")
 _TEXT_BLOCKS = frozenset("p li td th dd dt address h1 h2 h3 h4 h5 h6 blockquote figcaption caption".split())
 _WORD_BEFORE = re.compile(r"[\w&'’.\-]+")
 
@@ -994,6 +1007,11 @@ def own_names(pages: Sequence[FetchedPage], company: Company) -> list[str]:
             if about_itself:
                 for match in _LABELLED.finditer(text):
                     add(match.group("name"))
+        if _IMPRINT.search(urlsplit(page.url).path) or _IMPRINT.search(_first_text(tree, "title")):
+            name = next((line.strip() for text in _block_texts(tree) for line in text.splitlines()
+                         if _LEGAL_NAME_LINE.fullmatch(line.strip())), None)
+            if name:
+                add(name)
     return found
 
 

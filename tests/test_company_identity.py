@@ -154,6 +154,30 @@ def test_a_legal_name_line_ends_at_its_line_break() -> None:
     assert own_names(pages, Company(name="Acme Foundation", slug="acme-foundation")) == ["Stichting Acme Foundation"]
 
 
+def test_a_description_between_a_legal_name_and_the_short_name_it_defines_is_no_name() -> None:
+    from cikb.clean.facts import own_names
+
+    terms = ('<p>These terms form an agreement between you and Anvil Works, Inc., a Delaware corporation ("Acme", "we"). '
+             "Acme, Inc. is a Delaware corporation.</p>")
+    pages = [_page("https://acme.example/legal/terms/", terms, title="Terms of Service")]
+    # The legal name, not "Delaware corporation": that alias would make every Delaware corporation this company.
+    assert own_names(pages, Company(name="Acme", slug="acme")) == ["Anvil Works, Inc"]
+
+
+def test_an_imprints_first_line_that_is_a_name_with_a_legal_form_is_the_companys_legal_name() -> None:
+    from cikb.clean.facts import own_names
+
+    imprint = ("<p>Information according to § 5 DDG:</p><address>rami.io GmbH<br>Berthold-Mogel-Straße 1<br>"
+               "69126 Heidelberg</address><p>Globex GmbH hosts this site.</p>")
+    assert own_names([_page("https://pretix.example/legal/imprint/", imprint, title="Imprint")],
+                     Company(name="pretix", slug="pretix")) == ["rami.io GmbH"]
+    # Elsewhere such a line is no name of the company's (a customer's, a partner's), nor a line of common words.
+    assert own_names([_page("https://pretix.example/customers/", imprint, title="Customers")],
+                     Company(name="pretix", slug="pretix")) == []
+    assert own_names([_page("https://pretix.example/impressum/", "<p>Our Company</p><p>We are a GmbH</p>", title="Impressum")],
+                     Company(name="pretix", slug="pretix")) == []
+
+
 def test_an_organization_the_site_only_mentions_gives_no_name() -> None:
     from cikb.clean.facts import own_names
 
