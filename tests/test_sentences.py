@@ -108,6 +108,24 @@ def test_headings_with_prose_between_or_of_section_length_are_no_card() -> None:
     assert split_sentences(long_title, cards=True) == ["Many."]
 
 
+def test_a_heading_that_labels_a_name_with_a_role_is_a_card_of_its_own() -> None:
+    page = ("# Leadership team\n\nThese are the people you meet.\n\n## Tsvetan Usunov – Founder and Chief Executive Officer\n\nTsvetan founded the company "
+            "in 1991.\n\n## 2019 – the year we grew\n\nWe moved.")
+    assert split_sentences(page, min_words=4, cards=True) == [
+        "These are the people you meet.", "Tsvetan Usunov – Founder and Chief Executive Officer",
+        "Tsvetan founded the company in 1991."]
+    assert split_sentences(page, min_words=4) == [  # only on request
+        "These are the people you meet.", "Tsvetan founded the company in 1991."]
+
+
+def test_a_team_tables_row_is_read_as_its_persons_card() -> None:
+    table = ("## Leadership\n\n| Name | Role |\n|---|---|\n| Renaud Chaput | Chief Technology Officer |\n"
+             "| Past Month | 2 months |\n| Hannah Aubry | Head of Community |")
+    # A row of a name and an office; not a row of a label and a value (session 55's runway table stays unread).
+    assert split_sentences(table, min_words=4) == ["Renaud Chaput — Chief Technology Officer",
+                                                   "Hannah Aubry — Head of Community"]
+
+
 def test_a_run_of_short_lines_is_read_as_one_line_where_the_caller_accepts_it() -> None:
     # Extractors write an address block one line to a paragraph; each line alone is too short to be read.
     imprint = ("# Imprint\n\nAcme GmbH\n\nHafenstraße 12\n\n20457 Hamburg\n\nGermany\n\nPhone: +49 40 1234567\n\n"

@@ -9,7 +9,7 @@ from functools import cache, lru_cache
 
 from cikb.answer.entities import irregular_base
 from cikb.core import sentences as sentence_splitter
-from cikb.core.vocabulary import CHIEF_TITLES
+from cikb.core.vocabulary import CHIEF_TITLES, OFFICE_WORD as _OFFICE_WORD
 from breame.spelling import get_american_spelling
 from py_rust_stemmers import SnowballStemmer
 
@@ -137,8 +137,6 @@ _NOT_FOUNDING = [
 _CHIEF_OFFICER = re.compile(r"\bchief\s+((?:[a-z&-]+\s+){0,2}?[a-z-]+)\s+officer\b", re.I)
 # A title in brackets after a name is no aside: "Jane Smith (CEO) and Raj Patel (CTO)", "Jo Lee (Chief of Staff)",
 # "Sam Park (Head of Engineering)": a phrase of a few words, without digits, that holds a word of an office
-_OFFICE_WORD = (r"(?:co-?)?(?:founder|ceo|cto|cfo|coo|cmo|cpo|cro|cio|president|vp|chair(?:man|woman|person)?|director|"
-                r"chief|head|lead|manager|officer|executive|counsel|secretary|treasurer|partner)s?")
 # (Not one set in the past or at another body: "(formerly Head of Sales at Globex)" stays an aside.)
 _BRACKETED_TITLE = re.compile(rf"\s*\((?![^()]*\b(?:formerly|previously|former|ex|at)\b)"
                               rf"((?:[A-Za-z&/-]+\s+){{0,4}}?{_OFFICE_WORD}(?:\s+[A-Za-z&/-]+){{0,4}}?)\)", re.I)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from cikb.core.vocabulary import OFFICE_WORD
+
 # A sentence ends at . ! ? (a closing quote or bracket stays with it) before white space and a
 # capital, a digit, an opening quote or a citation "[n]".
 _SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"'”’)\]]))\s+(?=[\"'“(\[]?[A-Z0-9])")
@@ -47,7 +49,8 @@ def split_sentences(text: str, *, min_words: int = 1, headings: bool = False, ca
     in three words); ``headings`` keeps each heading's text as a sentence of its own;
     ``cards`` reads a heading followed directly by a deeper one as one "Label: value" line, as team and
     profile pages label a name with a role ("### Jane Roe" then "#### Chief Executive Officer" is
-    "Jane Roe: Chief Executive Officer"), whatever its length, and a short heading over a value alone as one
+    "Jane Roe: Chief Executive Officer"), whatever its length, a heading below the page's title that is such a line
+    itself as one ("## Jane Roe – Founder and CEO"), and a short heading over a value alone as one
     too (a fact box's "#### Founded" over "2014" is "Founded: 2014"); ``blocks`` reads a run of short lines as one
     line, their parts set apart by commas, where it accepts the run so read: an address block ("Acme GmbH",
     "Hafenstraße 12", "20457 Hamburg"), which extractors write one line to a paragraph; ``dated`` reads a line
@@ -101,6 +104,13 @@ def _card_at(pieces: list[tuple[str, int]], i: int) -> str | None:
     return None
 
 
+def _is_dashed_card(heading: str) -> bool:
+    """A heading that labels a name with what it is, as a team page's card does in one line: "Jane Roe – CEO"."""
+    label = _DASHED_LABEL.match(heading)
+    return bool(label) and all(0 < len(_WORD.findall(part)) <= CARD_MAX_WORDS
+                               for part in (heading[:label.end()], heading[label.end():]))
+
+
 def _with_cards(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = []
     i = 0
@@ -110,6 +120,10 @@ def _with_cards(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
         if card is not None:
             out.append((card, _CARD))
             i += 2
+            continue
+        if level > 1 and _is_dashed_card(text):
+            out.append((text, _CARD))  # one heading that is the card: "## Jane Roe – Founder and Chief Executive Officer"
+            i += 1
             continue
         if level > 0 and i + 1 < len(pieces):
             nxt, deeper = pieces[i + 1]
@@ -239,7 +253,14 @@ def _table_sentences(row: str) -> list[str]:
     cell says nothing alone: "| Past Month | 2 months |" is a label line only to a reader of the table's header,
     which says what the months count (measured: read as "Past Month: 2 months", such rows gave wrong answers)."""
     cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
+    if len(cells) == 2 and _PERSON_NAME.fullmatch(cells[0]) and _OFFICE.search(cells[1]) and not _has_words(
+            cells[1], CARD_MAX_WORDS + 1):
+        return [f"{cells[0]} — {cells[1]}"]  # a team table's row: "| Jane Roe | Chief Technology Officer |"
     return [s for cell in cells if _has_words(cell, PROSE_CELL_WORDS) for s in _split_prose(_plain([cell]))]
+
+
+_PERSON_NAME = re.compile(r"[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){1,3}")  # two to four capitalised words
+_OFFICE = re.compile(rf"(?<![\w-])(?i:{OFFICE_WORD})(?![\w-])")
 
 
 def _plain(pieces: list[str]) -> list[str]:

@@ -23,6 +23,10 @@ CHIEF_TITLES = {"executive": "ceo", "financial": "cfo", "technology": "cto", "te
                 "legal": "clo", "data": "cdo", "security": "cso", "commercial": "cco", "strategy": "cso",
                 "customer": "cco"}
 
+# A word of an office a person holds, as a pattern: a team card's role ("Founder and CEO", "Head of Community").
+OFFICE_WORD = (r"(?:co-?)?(?:founder|ceo|cto|cfo|coo|cmo|cpo|cro|cio|president|vp|chair(?:man|woman|person)?|director|"
+               r"chief|head|lead|manager|officer|executive|counsel|secretary|treasurer|partner)s?")
+
 EQUIVALENT_STEMS = (
     frozenset({"found", "founder", "cofound", "co-found", "establish", "form", "creat", "set-up"}),
     frozenset({"headquart", "hq", "base", "locat"}),
