@@ -905,7 +905,9 @@ def _noun_counted_at(sentence: str, start: int, end: int):  # noqa: ANN202 - a s
             continue
         measure = token.i + 1 < len(doc) and doc[token.i + 1].text == "-"  # "a two-person team", "a 50-employee firm"
         if measure and token.head.tag_ == "NN":
-            return token.head
+            # Over a plural noun the measure sizes each of many ("from two-person agencies to hospitals": agencies)
+            measured = token.head.head
+            return measured if measured.i != token.head.i and measured.tag_ in ("NNS", "NNPS") else token.head
         noun = token.head
         while noun.dep_ == "compound" and noun.head.i != noun.i:
             noun = noun.head  # "200 user research sessions": the parse may hang the count on the first noun

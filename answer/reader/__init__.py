@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 from cikb.answer.reader._words import plain, split_sentences, stems_of
 from cikb.answer.reader._question import KIND_NOUNS, TYPED_KINDS, Question, chief_question, read_question
 from cikb.answer.reader._spans import format_number, normal_date, number_value, spans
-from cikb.answer.reader._scoring import Passage, Sentence, score_sentences, sentences_of
+from cikb.answer.reader._scoring import Passage, Sentence, own_name, score_sentences, sentences_of
 from cikb.answer.reader._confidence import (
     Answer, board_answer, choice_answer, customers_answer, decide, former_name_answer, investors_answer,
     legal_name_answer, own_terms, states_by_form, states_question, worked_before_answer,
@@ -93,7 +93,7 @@ class Reading:
 
 def read(question: Question, passages: Sequence[Passage], *, max_sentences: int = MAX_SENTENCES) -> Reading:
     """Score every sentence of ``passages`` for ``question`` and pick the typed value it asks for."""
-    sentences = sentences_of(passages)
+    sentences = sentences_of(passages, own_name(question))
     score_sentences(question, sentences)
     sentences.sort(key=lambda s: -s.score)
     reading = Reading(question, sentences)

@@ -36,8 +36,9 @@ from cikb.answer.reader._spans import (
     without_web_addresses, yearless_dates,
 )
 from cikb.answer.reader._scoring import (
-    Sentence, asked_part, asked_things, asks_headcount, asks_its_price, contact_stems, doers_of_the_subject,
-    nearest_span, on_the_subjects_page, placed_by_definition, priced_for_the_item, priced_per_period, reading_stems,
+    Sentence, asked_item, asked_part, asked_things, asks_headcount, asks_its_price, contact_stems,
+    doers_of_the_subject, names_another_item, nearest_span, on_the_subjects_page, placed_by_definition,
+    priced_for_the_item, priced_per_period, reading_stems,
 )
 
 Confidence = Literal["high", "medium", "low", "none"]
@@ -106,7 +107,10 @@ def _vote_and_weigh(q: Question, candidates: list[Sentence], read: list[Sentence
     votes = {k: _vote(list(w.values())) for k, w in weights.items()}
     if _asks_an_address(q):  # a town is where the address is, never the address: the values with a number vote
         votes = {k: v for k, v in votes.items() if any(c.isdigit() for c in k)} or votes
-    best_key = max(votes, key=lambda k: (votes[k], -candidates.index(support[k][0])))
+    # Of values voted for alike, one stated in the question's own word: "founded rami.io GmbH in 2017" over "pretix
+    # began in 2014" for when the company was founded.
+    best_key = max(votes, key=lambda k: (votes[k], any(own_terms(s, q.terms) for s in support[k]),
+                                         -candidates.index(support[k][0])))
     if q.kind == "date":
         best_key = _most_precise(best_key, votes, support)
     if q.kind != "text" and now:
@@ -188,6 +192,8 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
                          if not said_of_the_reader(s.plain, span.start, span.start + len(span.text))]
         if q.kind == "money":  # asked the Business plan's price: "the Starter plan costs $19" gives another's
             confirmed = [span for span in confirmed if priced_for_the_item(q, s.plain, span) is not False]
+            if _priced_on_anothers_page(q, s):
+                confirmed = []
         if q.kind in CLAUSE_KINDS:
             asked = _in_the_asked_clause(q, s.plain, confirmed)
             s.set_aside, confirmed = [span for span in confirmed if span not in asked], asked
@@ -195,6 +201,18 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
         if s.spans:
             kept.append(s)
     return kept
+
+
+def _priced_on_anothers_page(q: Question, s: Sentence) -> bool:
+    """Asked the price of an item by its name ("the Nitrokey 3A NFC"), the sentence does not name it and its page on
+    the company's site is titled or headed by another item: "Price: €59.00" under "Nitrokey Pro 2" is that product's
+    price. (An article's title names what the article is about, no product.)"""
+    item = asked_item(q)
+    if item is None or not item.names or not s.passage.own_site or item.names <= stems_in(s.plain):
+        return False
+    names = [s.passage.title.split("|")[0].strip(), *s.passage.headings]
+    return any(names_another_item(q, item, name, name) for name in names if name) and not any(
+        item.names <= stems_in(name) for name in names)
 
 
 _INTENT_WORDS = frozenset(stem(w) for w in
@@ -247,11 +265,17 @@ def _counts_asked(q: Question, sentence: str, span: Span) -> bool | None:
             or any(start <= span.start < end for start, end in doers_of_the_subject(q, sentence)))
 
 
+_GROUP_NOUNS = frozenset("team group crew squad unit".split())
+
+
 def _counts_the_term(q: Question, term: str, noun: str) -> bool:
     """The counted noun is the term's word, or one of its relation: not the agent noun its stem shares ("200
     podcasters" counts people, "How many podcasts" asks for shows; Snowball stems both "podcast")."""
     if match_weight(term, stems_of(noun)) == 0:
         return False
+    if (noun.lower() != singular(noun.lower()) and singular(noun.lower()) in _GROUP_NOUNS
+            and match_weight(term, stems_of(noun)) < 1.0):
+        return False  # "40,000 paying teams" counts teams, not employees (a team of 30 counts people: counted_group)
     agent = singular(noun.lower()).endswith("er")
     return not any(stem(k) == term and agent != singular(k).endswith("er") for k in q.keywords)
 

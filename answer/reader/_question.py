@@ -87,6 +87,10 @@ class Question:
     worked_before: str = ""  # the officer whose earlier employers are asked: "Where did Acme's CEO work before?"
     thing: str = ""  # a named thing, not the subject, whose definition is asked: "What is Acme Pay?"
     legal_form: bool = False  # asks what kind of legal entity the subject is: "What legal form does Acme have?"
+    # The subject's name and the other names its own pages give it ("rami.io GmbH" for pretix): a sentence naming it
+    # by one of those is read as naming it by its name.
+    subject_name: str = ""
+    other_names: tuple[str, ...] = ()
 
     @property
     def by_form(self) -> bool:
@@ -267,7 +271,8 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     return Question(question, kind, terms, keywords, tuple(sorted(own)), subject_words, acronyms, tuple(options), percent,
                     officer, wants, cumulative, contact, defining, legal_name, identifier, bool(offered),
                     relation_asked, former_name, investors, customers, board, worked_before,
-                    thing if kind == "text" else "", legal_form)
+                    thing if kind == "text" else "", legal_form, company if subject_words else "",
+                    tuple(aliases) if subject_words else ())
 
 
 # "What is Acme Pay?", "What are Globex Rails?": a question for what a named thing is, and nothing more.

@@ -32,7 +32,7 @@ from cikb.answer.reader._subject import (
 )
 from cikb.answer.reader._spans import (
     CORPORATION_KIND, HEADCOUNT, Span, asked_roles, contact_spans, counts_us, holds_postal_address, identifier_spans,
-    is_postal_address, normal, only_contacts, relation_owned, spans, subject_is_patient,
+    is_postal_address, normal, only_contacts, relation_owned, spans, subject_is_patient, written_as_a_name,
 )
 
 NEGATION_PENALTY = 0.5
@@ -95,7 +95,17 @@ class Sentence:
         return f"{self.antecedent} {self.text}" if self.antecedent else self.text
 
 
-def sentences_of(passages: Sequence[Passage]) -> list[Sentence]:
+def own_name(q: Question) -> Callable[[str], str]:
+    """A sentence as read with the subject's other names written as its name: "Jane Roe founded rami.io GmbH in 2017"
+    is read "Jane Roe founded pretix in 2017" of pretix, whose imprint names rami.io GmbH (quoted as written)."""
+    if not q.subject_name or not q.other_names or q.legal_name or q.former_name:
+        return lambda text: text  # asked for one of those names, the reader must see it
+    names = "|".join(re.escape(name.rstrip(".")) for name in sorted(q.other_names, key=len, reverse=True))
+    pattern = re.compile(rf"(?<![\w.-])(?:{names})\.?(?![\w-])", re.IGNORECASE)
+    return lambda text: pattern.sub(q.subject_name, text)
+
+
+def sentences_of(passages: Sequence[Passage], as_named: Callable[[str], str] = lambda text: text) -> list[Sentence]:
     seen: set[str] = set()
     out = []
     for passage in sorted(passages, key=lambda p: p.rank):
@@ -106,7 +116,7 @@ def sentences_of(passages: Sequence[Passage]) -> list[Sentence]:
         sections = sentence_splitter.card_sections(said)
         for text in sentence_splitter.split_sentences(said, min_words=MIN_WORDS, cards=True,
                                                       blocks=holds_postal_address, dated=True, asked=True):
-            simple = plain(text)
+            simple = as_named(plain(text))
             # A card is read in its section: "Ryan Trinkle: Treasurer" under "The Board of Directors".
             stems = stems_in(simple) | (stems_in(plain(_section_of(text, sections[text], passage)))
                                         if text in sections else set())
@@ -341,7 +351,7 @@ def priced_for_the_item(q: Question, sentence: str, span: Span) -> bool | None:
     stems = [stems_in(thing) for thing in things]
     if any((item.names or item.words) <= thing for thing in stems):
         return True  # the item by its name: "Business is $99" prices the Business plan
-    if any(_names_another(q, item, sentence, thing) for thing in things):
+    if any(names_another_item(q, item, sentence, thing) for thing in things):
         return False  # "the Starter plan costs $19", asked of the Business plan
     # "a standard subscription" may be the "regular subscription" asked of, "the institute" the Milton Friedman
     # Institute; "Pricing" is no subscription
@@ -359,7 +369,7 @@ def _listed_with_its_price(item: PricedItem, sentence: str, span: Span) -> bool:
     return head is not None and bool(named) and named <= stems_in(head.group(1))
 
 
-def _names_another(q: Question, item: PricedItem, sentence: str, thing: str) -> bool:
+def names_another_item(q: Question, item: PricedItem, sentence: str, thing: str) -> bool:
     """The phrase names an item of its own: a capitalised word (not the sentence's first, not the company's)
     that is none of the asked item's ("the Starter plan" is not the Business plan)."""
     first = tokens_of(sentence)[0][0] if sentence.startswith(thing) else ""
@@ -423,6 +433,16 @@ def _a_line_of_facts(line: str) -> bool:
             or only_contacts(line))
 
 
+def _a_code_line(q: Question, line: str) -> bool:
+    """A line of the asked identifier's name and its code, however long the name's wording: "VAT identification
+    number according to § 27a of the German VAT Act: DE336918027"."""
+    found = identifier_spans(q, line) if q.kind == "identifier" else []
+    return bool(found) and line.rstrip(" .").endswith(found[-1].text) and len(tokens_of(line)) <= MAX_CODE_LINE_WORDS
+
+
+MAX_CODE_LINE_WORDS = 16
+
+
 def _the_pages_own_line(q: Question, s: Sentence) -> bool:
     """A label line is about the page's subject: the company, where the page's title names it, or where the page is
     on the company's own website and the line names no other organisation ("Tel.: +1 555 0100" on "General office
@@ -458,7 +478,7 @@ def page_role(q: Question, s: Sentence) -> bool:
     if _other_organisations(q, s.plain) or not on_the_subjects_page(q, s):
         return False
     role = term_word(q, exact=True)
-    return apposed_to_name(s.plain, role) or _team_card(s.plain, role) or _held_by_a_person(q, s.plain, role)
+    return apposed_to_name(s.plain, role) or _team_card(q, s.plain, role) or _held_by_a_person(q, s.plain, role)
 
 
 def _held_by_a_person(q: Question, sentence: str, is_role: Callable[[str], bool]) -> bool:
@@ -479,12 +499,13 @@ _CARDS = (
 )
 
 
-def _team_card(line: str, is_role: Callable[[str], bool]) -> bool:
+def _team_card(q: Question, line: str, is_role: Callable[[str], bool]) -> bool:
     """A team list's card: a person's name (and a degree), a comma or a dash, and a title that holds the role ("Jane
     Roe, Acting CFO and Director"; not "Jane Roe, Executive Assistant to the CFO"). The parser reads such a card as
-    two names joined."""
+    two names joined; the name is the recogniser's person, or written as one and read as nothing else."""
     cards = (card.match(line.rstrip(".")) for card in _CARDS)
-    return any(card is not None and is_a_persons_name(card.group("name")) and titled(card.group("title"), is_role)
+    return any(card is not None and titled(card.group("title"), is_role)
+               and (is_a_persons_name(card.group("name")) or written_as_a_name(q, card.group("name")))
                for card in cards)
 
 
@@ -585,7 +606,7 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
             s.role = 0  # "It" names what the sentence before is about: "Getting ease of use right ... It's a dance"
         if s.role == 1 and owned_predicate(q, s.plain):
             s.role = 2  # "Since its founding in 2013, ISRG's ...": the predicate is the subject's
-        elif s.role == 0 and _a_line_of_facts(s.plain) and _the_pages_own_line(q, s):
+        elif s.role == 0 and (_a_line_of_facts(s.plain) or _a_code_line(q, s.plain)) and _the_pages_own_line(q, s):
             s.role = 2  # "Address: 1 Main St" (or the address alone) on "About Acme": the page's subject's
         elif (s.role == 0 and subjectless_past(after_leading_date(s.plain) or s.plain)
               and (mentions_subject(q, s.passage.title or "") or _our_about_page(s.passage))):

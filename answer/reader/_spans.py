@@ -410,12 +410,13 @@ def _labelled_code(names: tuple[str, ...]) -> re.Pattern[str]:
     # Right after the name: "EIN 12-3456789", "DUNS number: 117775232", "Our UEI is F1QZ...", "Number (EIN): 92-...",
     # "SIREN (Company ID): 820 717 668"; after the register's court ("the commercial register of the Local Court of
     # Leipzig under HRB 12345") or the law it is given under ("Our VAT identification number under § 27a of the
-    # German VAT Act is DE..."); after "under", or "with" a number: "registered with the Chamber of Commerce (KvK)
+    # German VAT Act is DE...", "VAT ID according to § 27a UStG: DE..."); after "under", or "with" a number:
+    # "registered with the Chamber of Commerce (KvK)
     # under number 55061605", "entered in the Commercial Register under registry code 14709274".
     return re.compile(rf"(?<![\w-])(?i:{alternatives})\)?(?:\s*\([^()]{{1,30}}\))?"
                       rf"(?:\s+(?i:of|at)\s+(?i:the\s+)?(?:[A-Z][\w.'-]*\s+(?:of\s+)?){{0,3}}[A-Z][\w.'-]*)?"
                       rf"(?:\s+(?i:under|according\s+to|pursuant\s+to)\s+§\s*\w+"
-                      rf"(?:\s+(?!is\b)[\w.]+){{0,6}}?(?=\s+is\b))?"
+                      rf"(?:\s+(?!is\b)[\w.]+){{0,6}}?(?=\s+is\b|\s*:))?"
                       rf"(?:\s+(?i:under)(?:\s+(?i:the|its))?(?:\s+(?i:company|registration|registry|register))?"
                       rf"|\s+(?i:with)(?:\s+(?i:the|its))?(?:\s+(?i:company|registration|registry|register))?"
                       rf"(?=\s*(?i:number|no\.|nr\.|id|code)))?"
@@ -719,6 +720,18 @@ def _person_spans(q: Question, sentence: str) -> list[Span]:
         name = " ".join(words)
         found.append(Span(name, start, normal(name)))
     return _merge_list(sentence, found)
+
+
+def written_as_a_name(q: Question, text: str) -> bool:
+    """``text`` is a person's name by how it is written (two to four capitalised words, none of an organisation, a
+    department, an event or an occupation) and the recogniser reads it as no other kind of name: the small model
+    leaves many names unlabelled ("Renaud Chaput" on a team card)."""
+    text = text.strip()
+    return (any(span.text == text for span in _person_spans(q, text))
+            and not any(label in _NOT_A_PERSON for _, _, label in entities(text)))
+
+
+_NOT_A_PERSON = frozenset("ORG GPE LOC FAC PRODUCT EVENT WORK_OF_ART LAW NORP DATE CARDINAL MONEY".split())
 
 
 def _no_name(word: str) -> bool:

@@ -1,0 +1,73 @@
+"""The reader on what session 64's new tuning sites showed (Cal.com, Mastodon, Olimex, pretix as written for
+bench/sites): a company named by the legal name its own pages give it, an identifier's line however its name is
+worded, a count that sizes other things, and a price on another product's page. Sentences written for these tests."""
+
+from __future__ import annotations
+
+from cikb.answer.reader import Passage, read, read_question
+
+
+def _read(question: str, *texts: str, company: str = "pretix", aliases: tuple[str, ...] = (), title: str = "",
+          headings: tuple[str, ...] = ()):
+    q = read_question(question, None, company, (), aliases)
+    return read(q, [Passage(t, i, i + 1, title, own_site=True, headings=headings) for i, t in enumerate(texts)])
+
+
+def test_a_sentence_naming_the_company_by_its_legal_name_is_about_the_company() -> None:
+    founded = "Raphael Michel and Martin Gross founded rami.io GmbH in 2017 to turn the project into a business."
+    with_name = _read("Who are the co-founders of pretix?", founded, aliases=("rami.io GmbH",)).answer
+    assert with_name is not None and with_name.value == "Raphael Michel and Martin Gross"
+    # Without the name its imprint gives it, rami.io GmbH is another company: its founders are not pretix's.
+    assert _read("Who are the co-founders of pretix?", founded).answer is None
+
+
+def test_asked_for_its_legal_name_the_reader_still_sees_that_name() -> None:
+    said = "The legal name of Acme is Acme Widgets GmbH."
+    answer = _read("What is the legal name of Acme?", said, company="Acme", aliases=("Acme Widgets GmbH",)).answer
+    assert answer is not None and answer.value == "Acme Widgets GmbH"
+
+
+def test_of_two_values_voted_for_alike_the_one_stated_in_the_questions_own_word_is_given() -> None:
+    # (One passage: the two sentences of one page, as likely to answer.)
+    page = ("pretix began in 2014 as a hobby project of two students at Heidelberg University. Raphael Michel and "
+            "Martin Gross founded rami.io GmbH in 2017 to turn the project into a sustainable business.")
+    answer = _read("When was the pretix company founded?", page, aliases=("rami.io GmbH",)).answer
+    assert answer is not None and answer.value == "2017"
+
+
+def test_an_identifiers_line_is_the_companys_however_long_its_label() -> None:
+    vat = "VAT identification number according to § 27a of the German VAT Act: DE336918027"
+    answer = _read("What is Mastodon gGmbH's VAT ID?", vat, company="Mastodon", title="Imprint").answer
+    assert answer is not None and answer.value == "DE336918027"
+    ein = "US Employer Identification Number 85-3461907."
+    answer = _read("What is Acme's Employer Identification Number?", ein, company="Acme", title="Imprint").answer
+    assert answer is not None and answer.value == "85-3461907"
+
+
+def test_a_count_of_teams_or_of_things_a_measure_sizes_is_no_headcount() -> None:
+    teams = "2025-05-20 — Acme passes 40,000 paying teams"
+    assert _read("How many employees does Acme have?", teams, company="Acme").answer is None
+    agencies = "From two-person agencies to hospitals, tens of thousands of organisations run their bookings on Acme."
+    assert _read("How many employees does Acme have?", agencies, company="Acme").answer is None
+    team = "Acme is a bootstrapped two-person team in Lisbon."
+    answer = _read("How many employees does Acme have?", team, company="Acme").answer
+    assert answer is not None and answer.value == "two"
+
+
+def test_a_price_under_another_products_heading_is_that_products() -> None:
+    price = "Price: €59.00 including VAT."
+    other = _read("How much does the Nitrokey 3A NFC cost?", price, company="Nitrokey", title="Nitrokey Pro 2",
+                  headings=("Nitrokey Pro 2",))
+    assert other.answer is None
+    own = _read("How much does the Nitrokey 3A NFC cost?", price, company="Nitrokey", title="Nitrokey 3A NFC",
+                headings=("Nitrokey 3A NFC",))
+    assert own.answer is not None and own.answer.value == "€59.00"
+
+
+def test_a_team_cards_name_the_recogniser_leaves_unlabelled_is_still_a_persons() -> None:
+    card = "Renaud Chaput — Chief Technology Officer"  # the small model reads no person in it
+    answer = _read("Who is Mastodon's CTO?", card, company="Mastodon", title="Our team").answer
+    assert answer is not None and answer.value == "Renaud Chaput" and answer.confidence == "medium"
+    # A department's card names no one.
+    assert _read("Who is Mastodon's CTO?", "Platform Team — Chief Technology Officer", company="Mastodon",
+                 title="Our team").answer is None
