@@ -71,3 +71,12 @@ def test_a_team_cards_name_the_recogniser_leaves_unlabelled_is_still_a_persons()
     # A department's card names no one.
     assert _read("Who is Mastodon's CTO?", "Platform Team — Chief Technology Officer", company="Mastodon",
                  title="Our team").answer is None
+
+
+def test_an_address_says_where_the_company_is_not_where_it_was_incorporated() -> None:
+    address = "Cal.com, Inc., 2261 Market Street #5039, San Francisco, CA 94114, United States"
+    letters = f"Letters and legal notices can be sent to {address}."  # two pages agreeing make it no surer
+    asked = "In which US state is Cal.com incorporated?"
+    assert _read(asked, address, letters, company="Cal.com", title="Imprint").answer is None
+    answer = _read("Where is Cal.com headquartered?", address, letters, company="Cal.com", title="Imprint").answer
+    assert answer is not None and "2261 Market Street" in answer.value

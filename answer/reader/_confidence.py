@@ -31,8 +31,8 @@ from cikb.answer.reader._subject import (
 )
 from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, CORPORATION_KIND, CURRENCY_SIGNS, Span, board_joiners, count_of_us, customer_names,
-    doers_named, entity_labels, entity_spans, filtered, former_employers, former_names, instance_spans, investor_names,
-    is_duration, is_postal_address, is_subject, is_yearless, normal, asked_roles, overlap, spans, versions_in,
+    doers_named, entity_labels, entity_spans, filtered, former_employers, former_names, holds_postal_address,
+    instance_spans, investor_names, is_duration, is_postal_address, is_subject, is_yearless, normal, asked_roles, overlap, spans, versions_in,
     without_web_addresses, yearless_dates,
 )
 from cikb.answer.reader._scoring import (
@@ -71,7 +71,8 @@ def decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answer
     # from a related word ("Address: ...", "head office in ...": still where the company is).
     now = asks_present(q)
     candidates = [s for s in _confirmed(q, [s for s in sentences if s.lexical > 0][:MAX_PARSED])
-                  if _states_a_term(q, s) and not (s.creates_other and q.kind in ("year", "date"))
+                  if _states_a_term(q, s) and _holds_the_place_verb(q, s)
+                  and not (s.creates_other and q.kind in ("year", "date"))
                   and not (now and _said_of_the_past(q, s)) and not _undated_for_the_year_asked(q, s)
                   and not _another_model(q, s)][:max_sentences]
     if not candidates:
@@ -785,6 +786,19 @@ def _holds_the_deed_asked(q: Question, stems: set[str]) -> bool:
         return True
     verbs = _verb_terms(q)
     return not verbs or any(match_weight(t, stems) > 0 for t in verbs)
+
+
+def _holds_the_place_verb(q: Question, s: Sentence) -> bool:
+    """Asked where something other than being there happened ("In which state is Acme incorporated?", "Where was Acme
+    founded?"), a postal address answers only in a sentence with that verb or a word of its relation: an address
+    says where the company is, not where it was incorporated."""
+    if q.kind != "place" or not holds_postal_address(s.plain):
+        return True
+    verbs = _verb_terms(q) - _BEING_THERE
+    return not verbs or any(match_weight(t, reading_stems(q, s)) > 0 for t in verbs)
+
+
+_BEING_THERE = frozenset(stem(w) for w in "based headquartered located situated housed hq".split())
 
 
 def _verb_terms(q: Question) -> set[str]:
