@@ -949,13 +949,13 @@ _NAME_BEFORE = re.compile(r"(?:(?:[A-Z][\w&'’-]*|of|for|and|on|in|de|the|&)\s+
 _LABELLED = re.compile(rf"\b(?i:legal|company|registered|corporate|official)\s+(?i:name)\s*:\s*(?P<name>{_NAME}(?:,?\s+(?i:{_LEGAL_FORM})\.?)?)")
 # The page a European company must publish naming who runs the site (Impressum, legal notice): its first line that is
 # a name with a legal form alone is that company's legal name ("rami.io GmbH" over its address).
-_IMPRINT = re.compile(r"(?<![^\W_])(?:imprint|impressum|(?:legal|site)[\s_-]+notice|mentions[\s_-]+l[eé]gales)(?![^\W_])",
-                      re.I)
+_IMPRINT = re.compile(
+    r"(?<![^\W_])(?:imprint|impressum|(?:legal|site)[\s_-]+notice|mentions[\s_-]+l[eé]gales)(?![^\W_])", re.I)
 # (A name's words are written with a capital or a dot, "rami.io"; its form is a company's, not "Group" or "Company":
 # "Our Company" names no one.)
 _NAME_LINE_WORD = r"(?:[\w&'’-]*[A-Z0-9][\w&.'’-]*|[\w&'’-]+\.[\w&.'’-]+),?"
-_COMPANY_FORMS = "|".join(sorted((re.escape(f) for f in LEGAL_FORMS - {"co", "company", "group", "holdings", "fc", "afc"}),
-                                 key=len, reverse=True))
+_COMPANY_FORMS = "|".join(sorted(
+    (re.escape(f) for f in LEGAL_FORMS - {"co", "company", "group", "holdings", "fc", "afc"}), key=len, reverse=True))
 _LEGAL_NAME_LINE = re.compile(rf"{_NAME_LINE_WORD}(?:[^\S\n]+{_NAME_LINE_WORD}){{0,4}}[^\S\n]+(?i:{_COMPANY_FORMS})\.?")
 _TEXT_BLOCKS = frozenset("p li td th dd dt address h1 h2 h3 h4 h5 h6 blockquote figcaption caption".split())
 _WORD_BEFORE = re.compile(r"[\w&'’.\-]+")

@@ -157,8 +157,8 @@ def test_a_legal_name_line_ends_at_its_line_break() -> None:
 def test_a_description_between_a_legal_name_and_the_short_name_it_defines_is_no_name() -> None:
     from cikb.clean.facts import own_names
 
-    terms = ('<p>These terms form an agreement between you and Anvil Works, Inc., a Delaware corporation ("Acme", "we"). '
-             "Acme, Inc. is a Delaware corporation.</p>")
+    terms = ('<p>These terms form an agreement between you and Anvil Works, Inc., a Delaware corporation '
+             '("Acme", "we"). Acme, Inc. is a Delaware corporation.</p>')
     pages = [_page("https://acme.example/legal/terms/", terms, title="Terms of Service")]
     # The legal name, not "Delaware corporation": that alias would make every Delaware corporation this company.
     assert own_names(pages, Company(name="Acme", slug="acme")) == ["Anvil Works, Inc"]
@@ -174,7 +174,8 @@ def test_an_imprints_first_line_that_is_a_name_with_a_legal_form_is_the_companys
     # Elsewhere such a line is no name of the company's (a customer's, a partner's), nor a line of common words.
     assert own_names([_page("https://pretix.example/customers/", imprint, title="Customers")],
                      Company(name="pretix", slug="pretix")) == []
-    assert own_names([_page("https://pretix.example/impressum/", "<p>Our Company</p><p>We are a GmbH</p>", title="Impressum")],
+    commonplace = "<p>Our Company</p><p>We are a GmbH</p>"
+    assert own_names([_page("https://pretix.example/impressum/", commonplace, title="Impressum")],
                      Company(name="pretix", slug="pretix")) == []
 
 

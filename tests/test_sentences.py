@@ -109,8 +109,9 @@ def test_headings_with_prose_between_or_of_section_length_are_no_card() -> None:
 
 
 def test_a_heading_that_labels_a_name_with_a_role_is_a_card_of_its_own() -> None:
-    page = ("# Leadership team\n\nThese are the people you meet.\n\n## Tsvetan Usunov – Founder and Chief Executive Officer\n\nTsvetan founded the company "
-            "in 1991.\n\n## 2019 – the year we grew\n\nWe moved.")
+    page = ("# Leadership team\n\nThese are the people you meet.\n\n"
+            "## Tsvetan Usunov – Founder and Chief Executive Officer\n\nTsvetan founded the company in 1991.\n\n"
+            "## 2019 – the year we grew\n\nWe moved.")
     assert split_sentences(page, min_words=4, cards=True) == [
         "These are the people you meet.", "Tsvetan Usunov – Founder and Chief Executive Officer",
         "Tsvetan founded the company in 1991."]

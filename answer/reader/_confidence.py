@@ -32,7 +32,8 @@ from cikb.answer.reader._subject import (
 from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, CORPORATION_KIND, CURRENCY_SIGNS, Span, board_joiners, count_of_us, customer_names,
     doers_named, entity_labels, entity_spans, filtered, former_employers, former_names, holds_postal_address,
-    instance_spans, investor_names, is_duration, is_postal_address, is_subject, is_yearless, normal, asked_roles, overlap, spans, versions_in,
+    instance_spans, investor_names, is_duration, is_postal_address, is_subject, is_yearless, normal, asked_roles,
+    overlap, spans, versions_in,
     without_web_addresses, yearless_dates,
 )
 from cikb.answer.reader._scoring import (

@@ -122,7 +122,7 @@ def _with_cards(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
             i += 2
             continue
         if level > 1 and _is_dashed_card(text):
-            out.append((text, _CARD))  # one heading that is the card: "## Jane Roe – Founder and Chief Executive Officer"
+            out.append((text, _CARD))  # one heading that is the card: "## Jane Roe – Founder and CEO"
             i += 1
             continue
         if level > 0 and i + 1 < len(pieces):
