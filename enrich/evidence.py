@@ -19,7 +19,7 @@ import asyncio
 import json
 import re
 from abc import abstractmethod
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from urllib.parse import urlsplit
 
@@ -147,12 +147,13 @@ async def kb_first(question: str, row: RowInput, ctx: EnrichContext, tried: dict
     if tried:
         read_before = set(tried["chunks"])
         chunks = [c for c in chunks if c.chunk.id not in read_before] or chunks
-    candidate, steps = await extract(question, passages_from_chunks(chunks), row, ctx, step_name="enrich:kb", tried=tried)
+    candidate, steps = await extract(question, passages_from_chunks(chunks), row, ctx, step_name="enrich:kb", tried=tried,
+                                     aliases=identity.aliases)
     if candidate.value is None and ctx.llm is None and (follow_up := follow_up_question(question, company=row.label)):
         more, added = await _follow_up(follow_up, chunks, ctx, company)
         if added:
             again, steps_again = await extract(question, passages_from_chunks(chunks + added), row, ctx,
-                                               step_name="enrich:kb")
+                                               step_name="enrich:kb", aliases=identity.aliases)
             if again.value is not None:
                 return [step, *steps, more, *steps_again], again
     return [step, *steps], candidate
@@ -197,14 +198,16 @@ def _as_known(row: RowInput, question: str, identity: CompanyIdentity) -> tuple[
     return replace(row, label=name), asked
 
 
-async def extract(question: str, passages: list[Passage], row: RowInput, ctx: EnrichContext,
-                  *, step_name: str, tried: dict | None = None) -> tuple[Candidate, list[RowStep]]:
-    """A candidate from passages: by the LLM when configured (told what a retry tried), else by offline extraction."""
+async def extract(question: str, passages: list[Passage], row: RowInput, ctx: EnrichContext, *, step_name: str,
+                  tried: dict | None = None, aliases: Sequence[str] = ()) -> tuple[Candidate, list[RowStep]]:
+    """A candidate from passages: by the LLM when configured (told what a retry tried), else by offline extraction
+    (about the row's company, also called ``aliases``: the names its own pages give it, as ``ask`` reads it)."""
     if not passages:
         return Candidate(None, "none"), []
     if ctx.llm is not None:
         return await _llm_extract(question, passages, row, ctx, step_name, tried)
-    candidate = extract_answer(question, ctx.column.type, passages, company=row.label, options=list(ctx.column.options))
+    candidate = extract_answer(question, ctx.column.type, passages, company=row.label, options=list(ctx.column.options),
+                               aliases=aliases)
     thinking = RowStep(type="thinking", detail=_describe(candidate, "extracted"),
                        data={"evidence": candidate.evidence, "method": "extractive", "confidence": candidate.confidence})
     return candidate, [thinking]

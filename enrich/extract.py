@@ -8,6 +8,7 @@ confidence, the sources that state it and the sentence as the source has it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -41,17 +42,18 @@ class Candidate:
 
 
 def read_passages(question: str, column_type: ColumnType, passages: list[Passage], *, company: str = "",
-                  options: list[str] | None = None) -> Reading:
-    """The reader's reading of ``passages`` for a cell's question."""
+                  options: list[str] | None = None, aliases: Sequence[str] = ()) -> Reading:
+    """The reader's reading of ``passages`` for a cell's question (about ``company``, also called ``aliases``)."""
     passages_read = [ReaderPassage(p.text, p.source, p.rank, p.source.title, p.as_of, p.own_site, p.headings)
                      for p in passages]
-    return read_asked(question, passages_read, column_type=column_type, company=company, options=options or [])
+    return read_asked(question, passages_read, column_type=column_type, company=company, options=options or [],
+                      aliases=aliases)
 
 
 def extract_answer(question: str, column_type: ColumnType, passages: list[Passage], *, company: str = "",
-                   options: list[str] | None = None) -> Candidate:
+                   options: list[str] | None = None, aliases: Sequence[str] = ()) -> Candidate:
     """The best value of the column's type in ``passages``, with the reader's confidence."""
-    reading = read_passages(question, column_type, passages, company=company, options=options)
+    reading = read_passages(question, column_type, passages, company=company, options=options, aliases=aliases)
     answer = reading.answer
     if answer is None:
         note = f"no sentence of the retrieved text states {KIND_NOUNS[reading.question.kind]}"

@@ -4,7 +4,10 @@ worded, a count that sizes other things, and a price on another product's page. 
 
 from __future__ import annotations
 
+from answer_helpers import scored_chunk
 from cikb.answer.reader import Passage, read, read_question
+from cikb.core.identity import CompanyIdentity
+from cikb.enrich import enrich_table
 
 
 def _read(question: str, *texts: str, company: str = "pretix", aliases: tuple[str, ...] = (), title: str = "",
@@ -80,3 +83,22 @@ def test_an_address_says_where_the_company_is_not_where_it_was_incorporated() ->
     assert _read(asked, address, letters, company="Cal.com", title="Imprint").answer is None
     answer = _read("Where is Cal.com headquartered?", address, letters, company="Cal.com", title="Imprint").answer
     assert answer is not None and "2261 Market Street" in answer.value
+
+
+class _KnowledgeBaseOfPretix:
+    """One company, gathered as pretix, whose imprint names rami.io GmbH (an alias, as cikb.clean.facts finds it)."""
+
+    def resolve(self, name: str, website: str | None = None):
+        return CompanyIdentity(slug="pretix", name="pretix", aliases=("rami.io GmbH",)) if name == "pretix" else None
+
+    def search(self, question: str, company: str | None):
+        about = "Raphael Michel and Martin Gross founded rami.io GmbH in 2017 to turn the project into a business."
+        return [scored_chunk(about, 1, company="pretix", title="About pretix")]
+
+
+def test_enrich_reads_the_company_under_its_other_names_as_ask_does(tmp_path) -> None:
+    table = tmp_path / "companies.csv"
+    table.write_text("Company\npretix\n", encoding="utf-8")
+    proposal = enrich_table(table, "Founders", question="Who founded {Company}?", column_type="text",
+                            kb=_KnowledgeBaseOfPretix(), web=None, llm=None)
+    assert proposal.research_log[0].value == "Raphael Michel and Martin Gross"
