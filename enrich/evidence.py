@@ -147,8 +147,8 @@ async def kb_first(question: str, row: RowInput, ctx: EnrichContext, tried: dict
     if tried:
         read_before = set(tried["chunks"])
         chunks = [c for c in chunks if c.chunk.id not in read_before] or chunks
-    candidate, steps = await extract(question, passages_from_chunks(chunks), row, ctx, step_name="enrich:kb", tried=tried,
-                                     aliases=identity.aliases)
+    candidate, steps = await extract(question, passages_from_chunks(chunks), row, ctx, step_name="enrich:kb",
+                                     tried=tried, aliases=identity.aliases)
     if candidate.value is None and ctx.llm is None and (follow_up := follow_up_question(question, company=row.label)):
         more, added = await _follow_up(follow_up, chunks, ctx, company)
         if added:
