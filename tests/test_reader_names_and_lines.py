@@ -1,6 +1,7 @@
 """The reader on what session 64's new tuning sites showed (Cal.com, Mastodon, Olimex, pretix as written for
-bench/sites): a company named by the legal name its own pages give it, an identifier's line however its name is
-worded, a count that sizes other things, and a price on another product's page. Sentences written for these tests."""
+bench/sites): a company named by the legal name its own pages give it (in ask and in enrich), an identifier's line
+however its name is worded, a count that sizes other things, a price on another product's page, a team card's name,
+and an address asked where the company was incorporated. Sentences written for these tests."""
 
 from __future__ import annotations
 
