@@ -273,12 +273,13 @@ _GROUP_NOUNS = frozenset("team group crew squad unit".split())
 def _counts_the_term(q: Question, term: str, noun: str) -> bool:
     """The counted noun is the term's word, or one of its relation: not the agent noun its stem shares ("200
     podcasters" counts people, "How many podcasts" asks for shows; Snowball stems both "podcast")."""
-    if match_weight(term, stems_of(noun)) == 0:
+    weight = match_weight(term, stems_of(noun))
+    if weight == 0:
         return False
-    if (noun.lower() != singular(noun.lower()) and singular(noun.lower()) in _GROUP_NOUNS
-            and match_weight(term, stems_of(noun)) < 1.0):
+    one = singular(noun.lower())
+    if one != noun.lower() and one in _GROUP_NOUNS and weight < 1.0:
         return False  # "40,000 paying teams" counts teams, not employees (a team of 30 counts people: counted_group)
-    agent = singular(noun.lower()).endswith("er")
+    agent = one.endswith("er")
     return not any(stem(k) == term and agent != singular(k).endswith("er") for k in q.keywords)
 
 

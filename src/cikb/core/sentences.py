@@ -32,8 +32,9 @@ _MARKDOWN_MARKS = re.compile(r"(?<!\\)(\*\*|__|\*|`)")
 _MARKDOWN_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!~|>])")
 _LABEL = re.compile(r"^\s*[*_]*[A-Z][\w \-]{0,30}[*_]*:\s")  # "Employees: about 420", "E-mail: ..."
 _DASHED_LABEL = re.compile(r"^\s*[A-Z][\w .’'-]{0,40}?\s[—–]\s")  # a team list's "Jane Roe — President"
+_PERSON_NAME = r"[A-Z][\w.’'-]*(?:\s+[A-Z][\w.’'-]*){1,3}"  # a person's name: two to four capitalised words
 # A team list's "Jane Roe (President)": a name of up to four capitalised words, its role in brackets closing the line.
-_BRACKETED_LABEL = re.compile(r"^\s*[A-Z][\w.’'-]*(?:\s+[A-Z][\w.’'-]*){1,3}"
+_BRACKETED_LABEL = re.compile(rf"^\s*{_PERSON_NAME}"
                              r"\s+\([A-Za-z][\w .,&’'/-]{0,40}\)\s*$")
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _INLINE_HEADING = re.compile(r"(?:^|\s)#{1,6}\s+")
@@ -253,13 +254,12 @@ def _table_sentences(row: str) -> list[str]:
     cell says nothing alone: "| Past Month | 2 months |" is a label line only to a reader of the table's header,
     which says what the months count (measured: read as "Past Month: 2 months", such rows gave wrong answers)."""
     cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
-    if len(cells) == 2 and _PERSON_NAME.fullmatch(cells[0]) and _OFFICE.search(cells[1]) and not _has_words(
+    if len(cells) == 2 and re.fullmatch(_PERSON_NAME, cells[0]) and _OFFICE.search(cells[1]) and not _has_words(
             cells[1], CARD_MAX_WORDS + 1):
         return [f"{cells[0]} — {cells[1]}"]  # a team table's row: "| Jane Roe | Chief Technology Officer |"
     return [s for cell in cells if _has_words(cell, PROSE_CELL_WORDS) for s in _split_prose(_plain([cell]))]
 
 
-_PERSON_NAME = re.compile(r"[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){1,3}")  # two to four capitalised words
 _OFFICE = re.compile(rf"(?<![\w-])(?i:{OFFICE_WORD})(?![\w-])")
 
 
