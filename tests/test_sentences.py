@@ -119,6 +119,21 @@ def test_a_heading_that_labels_a_name_with_a_role_is_a_card_of_its_own() -> None
         "These are the people you meet.", "Tsvetan founded the company in 1991."]
 
 
+def test_a_heading_of_a_persons_name_over_a_line_of_their_office_is_a_card() -> None:
+    page = ("# Team\n\nA small team in Athens.\n\n## Pierros Papadeas\n\nCo-founder and Executive Director.\n\n"
+            "Pierros leads the foundation.\n\n## Manthos Papamatthaiou\n\n"
+            "Co-founder and Head of Hardware. Manthos designs our ground stations.\n\n"
+            "## Support Plans\n\nEvery plan includes a named support lead.\n\n"
+            "## Jane Roe\n\nShe joined us in 2019, after six years at Globex, and leads our sales team.")
+    # Not a heading that is no person's name, nor a first line that says more than an office.
+    assert split_sentences(page, min_words=3, cards=True) == [
+        "A small team in Athens.", "Pierros Papadeas — Co-founder and Executive Director.",
+        "Pierros leads the foundation.",
+        "Manthos Papamatthaiou — Co-founder and Head of Hardware.", "Manthos designs our ground stations.",
+        "Every plan includes a named support lead.",
+        "She joined us in 2019, after six years at Globex, and leads our sales team."]
+
+
 def test_a_team_tables_row_is_read_as_its_persons_card() -> None:
     table = ("## Leadership\n\n| Name | Role |\n|---|---|\n| Renaud Chaput | Chief Technology Officer |\n"
              "| Past Month | 2 months |\n| Hannah Aubry | Head of Community |")

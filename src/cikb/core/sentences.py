@@ -112,6 +112,19 @@ def _is_dashed_card(heading: str) -> bool:
                                for part in (heading[:label.end()], heading[label.end():]))
 
 
+_TITLE_JOINERS = frozenset({"and", "of", "for", "the", "&"})  # "Co-founder and Head of Hardware"
+
+
+def _is_office_under_name(heading: str, line: str) -> bool:
+    """A team page's card as a heading of a person's name over a first line that is the office they hold and nothing
+    more, written as a title: "## Jane Roe" over "Co-founder and Executive Director." (not "Every plan includes a
+    named support lead." under "## Support Plans")."""
+    words = _WORD.findall(line)
+    return (bool(re.fullmatch(_PERSON_NAME, heading.strip())) and bool(_OFFICE.search(line))
+            and 0 < len(words) <= CARD_MAX_WORDS and not re.search(r"[,;:]", line)
+            and all(w[0].isupper() or w.lower() in _TITLE_JOINERS for w in words))
+
+
 def _with_cards(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = []
     i = 0
@@ -128,6 +141,10 @@ def _with_cards(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
             continue
         if level > 0 and i + 1 < len(pieces):
             nxt, deeper = pieces[i + 1]
+            if deeper == 0 and _is_office_under_name(text, nxt):
+                out.append((f"{text.strip()} — {nxt.strip()}", _CARD))  # "## Jane Roe" then "Co-founder and CEO."
+                i += 2
+                continue
             # A fact box: a short heading over its value alone ("#### Founded" then "2014", "### Employees" then
             # "250+"), the next heading after it (a timeline's year is followed by what happened then).
             boxed = i + 2 == len(pieces) or pieces[i + 2][1] != 0
