@@ -71,7 +71,9 @@ _STREET_RE = re.compile(r"\b\d{1,5}\s+(?:[A-Z][\w'’.\-]*\s+){1,4}(?:Street|St|
 _POSTCODE_LAST = re.compile(
     r"\b(?:(?:[A-Z][\w'’.\-]*\s+){0,3}(?:House|Building|Buildings|Court|Centre|Center|Hall|Tower|Works|Mill|Chambers|"
     r"Studios?|Lodge|Barn|Farm|Yard|Exchange|Hub),\s+)?"  # the building's name
-    r"\d{1,5}[A-Za-z]?\s+[A-Z][\w'’.\-]*(?:\s+[A-Z][\w'’.\-]*){0,4}"
+    # the street and its number, or a unit on an estate or a park ("Unit 3, Holbrook Park, Sheffield, S20 3FJ")
+    r"(?:\d{1,5}[A-Za-z]?\s+|(?:Unit|Units|Suite|Flat|Block)\s+\d{1,5}[A-Za-z]?,\s+)"
+    r"[A-Z][\w'’.\-]*(?:\s+[A-Z][\w'’.\-]*){0,4}"
     r"(?:,\s+[A-Z][\w'’.\-]*(?:\s+[A-Z][\w'’.\-]*){0,3}){0,5},?\s+(?:[A-Z]{2}\s+)?"
     r"(?:[A-Z]{1,2}\d[A-Z\d]?|[A-Z]\d[A-Z])\s?\d[A-Z\d][A-Z\d]\b"
     r"(?:,?\s+(?:UK|United Kingdom|England|Scotland|Wales|Northern Ireland|Canada)\b)?")

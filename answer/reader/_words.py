@@ -73,7 +73,8 @@ def split_sentences(markdown: str) -> list[str]:
 # Registry and tax identifiers a company is known by, each under the names it is written with (its acronym and in
 # full; US and European registries): "UEI: F1QZXZNLZJF2" answers "What is its unique entity identifier?".
 IDENTIFIER_NAMES: tuple[tuple[str, ...], ...] = (
-    ("ein", "employer identification number", "federal tax id", "tax id", "tax identification number", "fein"),
+    ("ein", "employer identification number", "federal tax id", "tax id", "tax identification number", "fein",
+     "tax number"),
     ("duns", "d-u-n-s", "duns number"),
     ("uei", "unique entity identifier", "unique entity id"),
     ("cage code",),
