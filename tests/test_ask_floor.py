@@ -57,9 +57,9 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 
 # The written sites held out (bench/sites: zammad, system76, codeberg, framework, purism, kagi, and since session 63
 # igalia, fastmail, prusa, tailscale), together: right, wrong, evidence in the top 10 of their 150 facts, measured in
-# session 64 (61 / 79 / 10; 60 / 80 / 10 in session 63). Their high-confidence answers are not all right (one of
-# Purism's is wrong), so that is reported, not asserted: the targets are not met.
-MEASURED_WRITTEN_HELD_OUT = (61, 10, 120)
+# session 65 (64 / 77 / 9; 61 / 79 / 10 in session 64, 60 / 80 / 10 in session 63). Their high-confidence answers are
+# not all right (one of Purism's is wrong), so that is reported, not asserted: the targets are not met.
+MEASURED_WRITTEN_HELD_OUT = (64, 9, 120)
 
 
 def test_offline_ask_on_the_written_held_out_sites_stays_above_its_floor(tmp_path: Path) -> None:
