@@ -112,17 +112,22 @@ def _is_dashed_card(heading: str) -> bool:
                                for part in (heading[:label.end()], heading[label.end():]))
 
 
+def _person_card(name: str, office: str) -> str | None:
+    """The card of a person's name and a short office ("Jane Roe — Chief Technology Officer"), as a team page writes
+    them apart (a table's row, a name's heading over its first line); None when they are no name and office."""
+    if re.fullmatch(_PERSON_NAME, name) and _OFFICE.search(office) and not _has_words(office, CARD_MAX_WORDS + 1):
+        return f"{name} — {office}"
+    return None
+
+
 _TITLE_JOINERS = frozenset({"and", "of", "for", "the", "&"})  # "Co-founder and Head of Hardware"
 
 
-def _is_office_under_name(heading: str, line: str) -> bool:
-    """A team page's card as a heading of a person's name over a first line that is the office they hold and nothing
-    more, written as a title: "## Jane Roe" over "Co-founder and Executive Director." (not "Every plan includes a
-    named support lead." under "## Support Plans")."""
-    words = _WORD.findall(line)
-    return (bool(re.fullmatch(_PERSON_NAME, heading.strip())) and bool(_OFFICE.search(line))
-            and 0 < len(words) <= CARD_MAX_WORDS and not re.search(r"[,;:]", line)
-            and all(w[0].isupper() or w.lower() in _TITLE_JOINERS for w in words))
+def _written_as_title(line: str) -> bool:
+    """Every word capitalised but the joiners, no clause after a comma: "Co-founder and Executive Director." (not
+    "Every plan includes a named support lead." under "## Support Plans")."""
+    return not re.search(r"[,;:]", line) and all(w[0].isupper() or w.lower() in _TITLE_JOINERS
+                                                 for w in _WORD.findall(line))
 
 
 def _with_cards(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
@@ -141,8 +146,9 @@ def _with_cards(pieces: list[tuple[str, int]]) -> list[tuple[str, int]]:
             continue
         if level > 0 and i + 1 < len(pieces):
             nxt, deeper = pieces[i + 1]
-            if deeper == 0 and _is_office_under_name(text, nxt):
-                out.append((f"{text.strip()} — {nxt.strip()}", _CARD))  # "## Jane Roe" then "Co-founder and CEO."
+            card = _person_card(text.strip(), nxt.strip()) if deeper == 0 and _written_as_title(nxt) else None
+            if card:  # "## Jane Roe" then "Co-founder and CEO." alone
+                out.append((card, _CARD))
                 i += 2
                 continue
             # A fact box: a short heading over its value alone ("#### Founded" then "2014", "### Employees" then
@@ -271,9 +277,9 @@ def _table_sentences(row: str) -> list[str]:
     cell says nothing alone: "| Past Month | 2 months |" is a label line only to a reader of the table's header,
     which says what the months count (measured: read as "Past Month: 2 months", such rows gave wrong answers)."""
     cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
-    if len(cells) == 2 and re.fullmatch(_PERSON_NAME, cells[0]) and _OFFICE.search(cells[1]) and not _has_words(
-            cells[1], CARD_MAX_WORDS + 1):
-        return [f"{cells[0]} — {cells[1]}"]  # a team table's row: "| Jane Roe | Chief Technology Officer |"
+    card = _person_card(cells[0], cells[1]) if len(cells) == 2 else None
+    if card:
+        return [card]  # a team table's row: "| Jane Roe | Chief Technology Officer |"
     return [s for cell in cells if _has_words(cell, PROSE_CELL_WORDS) for s in _split_prose(_plain([cell]))]
 
 
