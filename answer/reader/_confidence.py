@@ -23,7 +23,9 @@ from cikb.answer.entities import (
 )
 from cikb.core.identity import name_keys
 from cikb.core.vocabulary import LEGAL_FORM_STEMS, RELATED_WEIGHT, match_weight, relation
-from cikb.answer.reader._words import LEGAL_SUFFIXES, MONTHS, SELF_NOUNS, YEAR_RE, stem, stems_in, stems_of, tokens_of
+from cikb.answer.reader._words import (
+    DATE_RE, LEGAL_SUFFIXES, MONTHS, SELF_NOUNS, YEAR_RE, stem, stems_in, stems_of, tokens_of,
+)
 from cikb.answer.reader._question import Question, asks_present, singular, term_word
 from cikb.answer.reader._subject import (
     BEGIN_STEMS, LABEL_LINE, after_leading_date, asks_the_founding, began_itself, mentions_subject, owned_by_subject,
@@ -33,7 +35,7 @@ from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, CORPORATION_KIND, CURRENCY_SIGNS, Span, board_joiners, count_of_us, customer_names,
     doers_named, entity_labels, entity_spans, filtered, former_employers, former_names, holds_postal_address,
     instance_spans, investor_names, is_duration, is_postal_address, is_subject, is_yearless, normal, asked_roles,
-    overlap, spans, versions_in,
+    normal_date, overlap, spans, versions_in,
     without_web_addresses, yearless_dates,
 )
 from cikb.answer.reader._scoring import (
@@ -130,9 +132,20 @@ STALE_AFTER = timedelta(days=730)  # a post this much older than the newest page
 
 
 def _stale(s: Sentence, newest: date | None) -> bool:
-    """The sentence's page is dated STALE_AFTER or more before ``newest``, the newest page read (a fact page is dated
-    the day it was read): how things were, not how they are."""
-    return s.passage.as_of is not None and newest is not None and newest - s.passage.as_of >= STALE_AFTER
+    """The sentence is dated STALE_AFTER or more before ``newest``, the newest page read (a fact page is dated the day
+    it was read): how things were, not how they are."""
+    said = said_on(s)
+    return said is not None and newest is not None and newest - said >= STALE_AFTER
+
+
+def said_on(s: Sentence) -> date | None:
+    """When the sentence said what it says: the date that opens its line ("9 September 2020: Acme passes 60
+    employees", a news index's item, on a page dated the day it was read), else its page's date."""
+    lead = DATE_RE.match(s.plain) if after_leading_date(s.plain) is not None else None
+    day = normal_date(lead.group()) if lead else None
+    if day is None or len(day) < 7:
+        return s.passage.as_of
+    return date.fromisoformat(day if len(day) == 10 else f"{day}-01")
 
 
 def _ties_value_to_question(q: Question, s: Sentence) -> bool:
@@ -868,17 +881,17 @@ def _states_directly(q: Question, s: Sentence) -> bool:
 def _newest_statement(q: Question, best_key: str, candidates: list[Sentence], support: dict[str, list[Sentence]]) -> str:
     """Of two values stated as directly, the one a newer page states: a 2021 press item's "our CEO, Jane Roe" says
     who led the company then, the about page read today (or a 2024 post) who leads it now. Only where every
-    statement of the chosen value is dated (:attr:`Passage.as_of`) and older; the older value stays a rival, so
+    statement of the chosen value is dated (:func:`said_on`) and older; the older value stays a rival, so
     the newer one is never given with ``high`` confidence."""
-    held = [s.passage.as_of for s in support[best_key]]
+    held = [said_on(s) for s in support[best_key]]
     dated = [when for when in held if when is not None]
     if not dated or len(dated) < len(held):
         return best_key
-    newer = [s for s in candidates if s.passage.as_of is not None and s.passage.as_of > max(dated)
+    newer = [s for s in candidates if (said_on(s) or date.min) > max(dated)
              and _states_directly(q, s) and not _same_value(nearest_span(q, s)[0].key, best_key)]
     if not newer:
         return best_key
-    return nearest_span(q, max(newer, key=lambda s: (s.passage.as_of, s.score)))[0].key
+    return nearest_span(q, max(newer, key=lambda s: (said_on(s), s.score)))[0].key
 
 
 def _current(q: Question, keys: set[str], best: Sentence, candidates: list[Sentence]) -> set[str]:

@@ -561,6 +561,16 @@ def about_the_asked_thing(q: Question, s: Sentence, things: list[str]) -> bool:
                for name in names(s.plain) if s.plain.find(name) < verb)
 
 
+_FOUNDING_TERMS = frozenset({"found", "founder", "co-found", "co-founder", "cofound", "cofounder"})
+
+
+def _a_sole_founder(q: Question, sentence: str) -> bool:
+    """Asked who founded the company, the sentence names a founder, not one of several: "Jane Roe — Founder" on its
+    team page answers as an officer's card does; "Jane Roe — Co-founder" is half an answer."""
+    return (q.kind == "person" and bool(_FOUNDING_TERMS & set(q.terms))
+            and not re.search(r"\bco-?founder", sentence, re.IGNORECASE))
+
+
 def asked_things(q: Question) -> list[str]:
     """The things of the company's a question asks about: its subject when that is a common noun other than the
     company ("a tour of service at USDS"), and the nouns it gives the company ("its first public launch")."""
@@ -629,7 +639,7 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
             s.role = 1  # "Make a donation through Globex, our fiscal host": the relation is the company's
         elif s.role == 0 and _the_subject_began(q, s):
             s.role = 2  # "When we started in 2015 we were a handful of people" on its own site: the company began
-        elif s.role == 0 and q.officer and page_role(q, s):
+        elif s.role == 0 and (q.officer or _a_sole_founder(q, s.plain)) and page_role(q, s):
             s.role = 1  # "Jane Roe, co-founder and CTO, leads engineering." on "About Acme"
         elif s.role == 1 and q.wants == "agent" and subject_is_patient(q, s.plain):
             s.role = 2  # "Who operates Acme?": "Globex is the firm that operates Acme" is about who operates Acme

@@ -22,6 +22,7 @@ from cikb.core.vocabulary import match_weight
 from cikb.embed.bm25 import english_stopwords
 from dateparser.date import DateDataParser
 import phonenumbers
+import regex
 from number_parser import parse_number
 from price_parser import Price
 from cikb.answer.reader._words import (
@@ -51,12 +52,14 @@ _NUMBER_RE = re.compile(
     rf"|\b{_NUMBER_WORD}(?:[\s-]+(?:and\s+)?{_NUMBER_WORD})*\b(?:\s(?:million|billion)\b)?",
     re.IGNORECASE,
 )
-_NAME_PART = r"(?:[A-Z][a-zA-Z'’\-]+|[A-Z]\.)"
+# A name's words are capitalised in any alphabet's letters: "Pēteris Caune", "Jürgen Müller", "Ana Ćosić".
+_NAME_WORD = r"\p{Lu}[\p{L}'’\-]+"
+_NAME_PART = rf"(?:{_NAME_WORD}|\p{{Lu}}\.)"
 # A nickname in quotes between the names ("Frederick “Trey” Coleman"), a generation after them ("Coleman III").
-_NICKNAME = r"(?:[“\"‘][A-Z][a-zA-Z'’\-]+[”\"’])"
+_NICKNAME = rf"(?:[“\"‘]{_NAME_WORD}[”\"’])"
 _GENERATION = r"(?:,?\s+(?:Jr\.|Sr\.|II|III|IV)(?!\w))"
-_NAME_RE = re.compile(rf"\b{_NAME_PART}(?:\s+(?:{_NAME_PART}|{_NICKNAME}|de|van|von|der|da|di|la|le|du|bin|al))*"
-                      rf"\s+[A-Z][a-zA-Z'’\-]+\b{_GENERATION}?")
+_NAME_RE = regex.compile(rf"\b{_NAME_PART}(?:\s+(?:{_NAME_PART}|{_NICKNAME}|de|van|von|der|da|di|la|le|du|bin|al))*"
+                         rf"\s+{_NAME_WORD}\b{_GENERATION}?")
 _ORG_RE = re.compile(
     r"\b(?:[A-Z][\w'’&.\-]*|[A-Z]{2,})(?:\s+(?:of|for|and|on|the|de|&)?\s*(?:[A-Z][\w'’&.\-]*|[A-Z]{2,}))*"
 )
@@ -367,7 +370,15 @@ def identifier_spans(q: Question, sentence: str) -> list[Span]:
         if (re.search(r"\d", code) and len(re.sub(r"[\W_]", "", code)) >= 5 and not YEAR_RE.fullmatch(code)
                 and not _names_another_identifier(q, label) and not _bracketed_after_another(q, sentence[:m.start()])):
             found.append(Span(code, m.start("code"), re.sub(r"\s+", " ", code.upper())))
+    if "commercial register number" in q.identifier and not found:
+        # A German register's number names its register by its letters, whatever words stand before it: "entered at
+        # the local court of Stuttgart under HRB 738291" (HRA, HRB: the commercial register; VR: associations').
+        found = [Span(m.group(), m.start(), re.sub(r"\s+", " ", m.group()))
+                 for m in _GERMAN_REGISTER_CODE.finditer(sentence)]
     return found
+
+
+_GERMAN_REGISTER_CODE = re.compile(r"(?<![\w-])(?:HRA|HRB|VR)\s?\d{2,7}(?:\s[A-Z](?=\s*(?:$|[.,;)])))?(?![\w-])")
 
 
 def _bracketed_after_another(q: Question, before: str) -> bool:
