@@ -33,7 +33,7 @@ import pytest
 from bench_loader import load_bench
 
 # site: (right, wrong, evidence in the top 10), measured with the defaults (20 pages).
-MEASURED = {"letsencrypt": (13, 1, 14), "skylight": (10, 0, 12), "vamp": (6, 0, 14), "gitpod": (3, 0, 9)}
+MEASURED = {"letsencrypt": (13, 1, 14), "skylight": (10, 0, 12), "vamp": (6, 0, 14), "gitpod": (4, 0, 9)}
 MEASURED_RIGHT_AS_BRAND = 11  # letsencrypt.org gathered as "Let's Encrypt": its facts are about ISRG, its operator
 EPSILON = 1
 
@@ -57,9 +57,9 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 
 # The written sites held out (bench/sites: zammad, system76, codeberg, framework, purism, kagi, and since session 63
 # igalia, fastmail, prusa, tailscale), together: right, wrong, evidence in the top 10 of their 150 facts, measured in
-# session 65 (64 / 77 / 9; 61 / 79 / 10 in session 64, 60 / 80 / 10 in session 63). Their high-confidence answers are
+# session 66 (66 / 76 / 8; 64 / 77 / 9 in session 65, 61 / 79 / 10 in session 64, 60 / 80 / 10 in session 63). Their high-confidence answers are
 # not all right (one of Purism's is wrong), so that is reported, not asserted: the targets are not met.
-MEASURED_WRITTEN_HELD_OUT = (64, 9, 120)
+MEASURED_WRITTEN_HELD_OUT = (66, 8, 120)
 
 
 def test_offline_ask_on_the_written_held_out_sites_stays_above_its_floor(tmp_path: Path) -> None:
