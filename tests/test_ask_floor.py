@@ -57,8 +57,9 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 
 # The written sites held out (bench/sites: zammad, system76, codeberg, framework, purism, kagi, and since session 63
 # igalia, fastmail, prusa, tailscale), together: right, wrong, evidence in the top 10 of their 150 facts, measured in
-# session 66 (66 / 76 / 8; 64 / 77 / 9 in session 65, 61 / 79 / 10 in session 64, 60 / 80 / 10 in session 63). Their high-confidence answers are
-# not all right (one of Purism's is wrong), so that is reported, not asserted: the targets are not met.
+# session 66 (66 / 76 / 8; 64 / 77 / 9 in session 65, 61 / 79 / 10 in session 64, 60 / 80 / 10 in session 63). Their
+# high-confidence answers are not all right (one of Purism's is wrong), so that is reported, not asserted: the issue's
+# targets are not met.
 MEASURED_WRITTEN_HELD_OUT = (66, 8, 120)
 
 
