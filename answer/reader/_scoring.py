@@ -561,7 +561,7 @@ def about_the_asked_thing(q: Question, s: Sentence, things: list[str]) -> bool:
                for name in names(s.plain) if s.plain.find(name) < verb)
 
 
-_FOUNDING_TERMS = frozenset({"found", "founder", "co-found", "co-founder", "cofound", "cofounder"})
+_FOUNDING_TERMS = frozenset({"found", "founder", "co-found", "cofound"})  # the stems of found, founder, co-founder
 
 
 def _a_sole_founder(q: Question, sentence: str) -> bool:
