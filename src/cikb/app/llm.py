@@ -20,9 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing, contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
-
-import openai
+from typing import TYPE_CHECKING, Any
 
 from cikb.app.migrations import Migration
 from cikb.app.migrations import migrate as apply_migrations
@@ -32,6 +30,9 @@ from cikb.core.damage import is_damage, move_aside
 from cikb.core.errors import CikbError
 from cikb.core.models import LLMResult
 from cikb.core.secrets import mask_secrets, mask_url, secrets_in
+
+if TYPE_CHECKING:
+    import openai
 
 LOG_DB_NAME = "logs.db"
 # Keyless local servers (llama.cpp, vLLM) still need some bearer token for the client.
@@ -227,6 +228,8 @@ class LLMClient:
         after logging it.
         """
         self._require_configured()
+        import openai  # ~0.7 s to import: only once an endpoint is called, never in the offline mode
+
         model = str(params.pop("model", None) or self.settings.model)
         request = {"max_tokens": self.settings.max_tokens, "temperature": self.settings.temperature, **params}
         started = time.perf_counter()
@@ -258,6 +261,8 @@ class LLMClient:
         local servers (llama.cpp, vLLM) often only speak chat completions.
         """
         self._require_configured()
+        import openai
+
         model = model or str(self.settings.model)
         messages = ([{"role": "system", "content": instructions}] if instructions else []) + [{"role": "user", "content": input}]
         if self._chat_only and not tools:
@@ -322,6 +327,8 @@ class LLMClient:
         return self._logged_result(step, response.model or model, messages, request, text, prompt_tokens, completion_tokens, latency)
 
     def _openai(self) -> openai.OpenAI:
+        import openai
+
         if self._client is None:
             self._client = openai.OpenAI(
                 base_url=self.settings.base_url,
@@ -333,6 +340,8 @@ class LLMClient:
 
     def _describe(self, err: openai.OpenAIError) -> str:
         """One line a user can act on."""
+        import openai
+
         where = f"LLM endpoint {mask_url(self.settings.base_url or '')}"
         if isinstance(err, openai.APITimeoutError):
             return f"{where} timed out after {self.settings.timeout:g} s"
