@@ -4,11 +4,12 @@ The wheel is built from a copy of the working tree (tracked and untracked files,
 ones: no stale build/), installed without -e into a new venv (dependencies from PyPI through pip's
 usual cache), and the installed `cikb` command runs the whole user path with default settings
 (relative data/, no cikb.toml, no CIKB_* variables, a fresh HOME) against the sample company
-site served on 127.0.0.1. The venv is built once for this module.
+site served on 127.0.0.1. The venv is built once for the run.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -71,7 +72,25 @@ def source_files() -> list[str]:
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
-    root = tmp_path_factory.mktemp("wheel")
+    # One wheel and venv for the whole run (~75 s to build on 2 cores): under pytest-xdist the first worker to get
+    # here builds them in the run's shared temporary folder while the others wait on its lock (the recipe of the
+    # xdist docs); each worker still runs the commands with a fresh HOME of its own.
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    root = shared / "wheel-install"
+    with open(shared / "wheel-install.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (root / "built").exists():
+            shutil.rmtree(root, ignore_errors=True)  # what a build that failed half way left
+            build_and_install(root)
+            (root / "built").touch()
+    [wheel] = (root / "dist").glob("cikb-*.whl")
+    return Installed(wheel, root / "venv", tmp_path_factory.mktemp("home"))
+
+
+def build_and_install(root: Path) -> None:
+    """The wheel of a copy of the working tree in root/dist, installed into a new venv at root/venv."""
     tree = root / "src"
     for name in source_files():
         (tree / name).parent.mkdir(parents=True, exist_ok=True)
@@ -82,9 +101,6 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     venv = root / "venv"
     run([sys.executable, "-m", "venv", venv], timeout=120)
     run([venv / "bin" / "python", "-m", "pip", "install", "--disable-pip-version-check", wheel], env=pip_env, timeout=600)
-    home = root / "home"
-    home.mkdir()
-    return Installed(wheel, venv, home)
 
 
 # --- the wheel's contents -------------------------------------------------------------------------
