@@ -2,7 +2,7 @@
 
     migrate(db, [("m001_calls", m001_calls), ...])   # the steps this database has not seen, in order
 
-A module of its own so that opening a history does not load the LLM client (openai takes ~0.7 s to import).
+A module of its own: the change history, the jobs and the LLM call log share it, none loading the others.
 """
 
 from __future__ import annotations
