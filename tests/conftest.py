@@ -12,6 +12,7 @@ import cikb  # noqa: F401  (installs the finder that lets `import chunk` reach o
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED = REPO_ROOT.parent / "shared"
 CORPORA = SHARED / "corpora"
+WITHOUT_TORCH = Path(__file__).resolve().parent / "without_torch"
 
 
 @pytest.fixture(autouse=True)
@@ -26,6 +27,9 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     empty_config.write_text("")
     monkeypatch.setenv("CIKB_CONFIG", str(empty_config))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    # The processes a test starts run without PyTorch, as the default install does (tests/without_torch); this
+    # process and its xdist workers, started before any test, keep it for the sentence-transformers tests.
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(WITHOUT_TORCH), os.environ.get("PYTHONPATH")])))
     return data_dir
 
 
