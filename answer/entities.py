@@ -645,11 +645,14 @@ def _owner_of(token, value: tuple[int, int], is_role) -> str:  # noqa: ANN001 - 
 
 def _clause_subject(token, value: tuple[int, int]) -> str:  # noqa: ANN001 - a spaCy Token
     """The subject "its" or "their" refers to: that of the nearest verb above ``token`` whose subject is not the
-    value itself ("Acme announced that Jane Roe is its new CEO": Acme); empty when there is none."""
+    value itself ("Acme announced that Jane Roe is its new CEO": Acme), nor a part of its name ("Frank has ... and
+    Frank Roe steers the company as its chief executive": the company's); empty when there is none."""
+    named = set(token.doc.text[value[0]:value[1]].split())
     while token.head.i != token.i:  # the root is its own head
         token = token.head
         if token.tag_.startswith("VB"):
-            subjects = [c for c in token.children if c.dep_ in _SUBJECTS and not _inside(c, value)]
+            subjects = [c for c in token.children if c.dep_ in _SUBJECTS and not _inside(c, value)
+                        and not set(_phrase(c).split()) <= named]
             if subjects:
                 return _phrase(subjects[0])
     return ""

@@ -34,6 +34,13 @@ def test_a_role_given_by_a_verb_on_the_companys_own_page_is_the_companys():
     assert _given(_own_page("Who is the CEO of Acme Corp?", "Team", line)) == ("Priya Natarajan", "medium")
 
 
+def test_its_role_is_the_companys_when_the_holder_is_first_named_by_a_first_name():
+    # "its" refers to the company, not to "Dana", the value itself named before by a first name only.
+    line = ("Dana has built developer tools since 2005, and Dana Whitfield today steers the company as its chief "
+            "executive.")
+    assert _given(_own_page("Who is the CEO of Acme Corp?", "Team", line)) == ("Dana Whitfield", "medium")
+
+
 def test_a_role_whose_owner_is_not_said_stays_unanswered():
     reading = _own_page("Who is the CEO of Acme Corp?", "Team", "The chief executive is Priya Natarajan.")
     assert reading.answer is None
