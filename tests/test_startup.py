@@ -71,7 +71,8 @@ def test_listing_companies_loads_neither_the_llm_client_nor_the_crawler(tmp_path
 def test_reading_offline_loads_neither_the_llm_client_nor_spacy_until_a_sentence_is_parsed(tmp_path: Path) -> None:
     # `cikb ask` and `cikb search` import cikb.app.reading, whose reader builds its word tables at import (the
     # irregular verbs among them: "went" -> go). spaCy (with thinc, and torch where it is installed: ~2 s) must
-    # load only when a sentence is parsed, and openai (~0.7 s) only when an endpoint is called.
+    # load only when a sentence is parsed, and openai (~0.7 s) only when an endpoint is called. (The commands a test
+    # starts never see torch, tests/without_torch: here spacy and thinc stand for it.)
     code = ("import json, sys, cikb.app.reading\nfrom cikb.answer.reader._words import stems_of\n" + IMPORTED +
             "print(json.dumps([sorted(stems_of('went')), imported()]))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path)
