@@ -121,11 +121,15 @@ def _print_model(embedder: Any) -> None:
 def _print_company(trace: RetrievalTrace) -> None:
     choice = trace.company
     if choice.slug and choice.source == "inferred":
-        console.print(f"company: {safe(choice.slug)} (inferred from {safe(repr(choice.matched))})", highlight=False)
+        line = f"company: {choice.slug} (inferred from {choice.matched!r})"
     elif choice.slug:
-        console.print(f"company: {safe(choice.slug)}", highlight=False)
+        line = f"company: {choice.slug}"
     else:
-        console.print("company: all (none named in the question)", highlight=False)
+        line = "company: all (none named in the question)"
+    if choice.unknown_names:
+        # "Skylight Labs" shares a word with Skylight, and is not it: the sources found are another company's.
+        line += f"; no retrieved source mentions {', '.join(choice.unknown_names)}"
+    console.print(safe(line), highlight=False, soft_wrap=True)
 
 
 @app.command("logs")
