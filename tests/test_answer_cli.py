@@ -66,6 +66,8 @@ def test_ask_json_has_answer_citations_sources_mode_and_trace(cli):
 def test_ask_about_a_company_not_in_the_kb_abstains(cli, monkeypatch, capsys):
     result = cli("ask", "Who founded Globex?")
     assert result.stdout.strip() == ABSTENTION
+    assert ("company: all (the question names none the knowledge base holds); no retrieved source mentions Globex"
+            in result.stderr)
     payload = json.loads(cli("ask", "Who founded Globex?", "--json").stdout)
     assert payload["abstained"] and payload["answer"] == ABSTENTION and payload["sources"] == []
     # Named with --company, a company the knowledge base lacks is an error naming the nearest ones (issue 23, item 4).

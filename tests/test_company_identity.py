@@ -346,7 +346,7 @@ def test_a_question_about_a_lookalike_abstains(cikb, question: str) -> None:
     assert code == 0, err
     assert out.strip().splitlines()[0] == ABSTENTION, out
     assert "2015" not in out and "2011" not in out
-    # The company line says so too, as `search` does, whose results are the company its words matched.
+    # The company line says so, for `ask` and for `search` (whose results are the company its words matched).
     lookalike = question.removeprefix("When was ").removesuffix(" founded?")
     for command in (["ask", question], ["search", f"{lookalike} history"]):
         code, out, err = cikb(*command)

@@ -124,6 +124,8 @@ def _print_company(trace: RetrievalTrace) -> None:
         line = f"company: {choice.slug} (inferred from {choice.matched!r})"
     elif choice.slug:
         line = f"company: {choice.slug}"
+    elif choice.unknown_names:
+        line = "company: all (the question names none the knowledge base holds)"
     else:
         line = "company: all (none named in the question)"
     if choice.unknown_names:
