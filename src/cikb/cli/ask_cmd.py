@@ -129,7 +129,7 @@ def _print_company(trace: RetrievalTrace) -> None:
     else:
         line = "company: all (none named in the question)"
     if choice.unknown_names:
-        # "Skylight Labs" shares a word with Skylight, and is not it: the sources found are another company's.
+        # "Acme Robotics" shares a word with Acme Corp and is not it: the sources found are another company's.
         line += f"; no retrieved source mentions {', '.join(choice.unknown_names)}"
     console.print(safe(line), highlight=False, soft_wrap=True)
 
