@@ -130,7 +130,7 @@ def _print_company(trace: RetrievalTrace) -> None:
         line = "company: all (none named in the question)"
     if choice.unknown_names:
         # "Acme Robotics" shares a word with Acme Corp and is not it: the sources found are another company's.
-        line += f"; no retrieved source mentions {', '.join(choice.unknown_names)}"
+        line += f"; {trace.abstain_reason}"  # the retriever's words: "no retrieved source mentions Acme Robotics"
     console.print(safe(line), highlight=False, soft_wrap=True)
 
 
