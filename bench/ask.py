@@ -15,6 +15,9 @@ A fact is scored as ``../shared/tools/score_facts.py`` scores it, so the figures
   sentences listed after it, holds the answer, so that a user reads it there);
 - wrong: any other answer (a confident, cited sentence that does not state the fact).
 
+Where an answer has a short value (what ``cikb enrich`` writes in a cell), the value is scored apart, by confidence
+(``cells``): its numbers agree with the fact's answer's, or without numbers its words do (:func:`cell_verdict`).
+
 Retrieval is scored on the same questions: the rank of the first retrieved chunk holding the
 evidence sentence's first 50 characters or the answer's first 40 (R@1, R@10).
 
@@ -38,6 +41,7 @@ import re
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -131,11 +135,14 @@ class Scores:
     high: list[str] = field(default_factory=list)  # the verdicts of answers given with high confidence
     medium: list[str] = field(default_factory=list)  # ... with medium confidence
     low: list[str] = field(default_factory=list)  # ... with low confidence (a free-text sentence that states the terms)
+    cells: dict[str, list[str]] = field(default_factory=lambda: {"high": [], "medium": []})  # short values, by confidence
 
     def add(self, other: Scores) -> None:
         for name in ("facts", "right", "abstained", "shown", "wrong", "top1", "top10", "pages",
                      "high", "medium", "low"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        for confidence, verdicts in other.cells.items():
+            self.cells[confidence] += verdicts
 
     def line(self) -> str:
         n = self.facts or 1
@@ -144,7 +151,9 @@ class Scores:
                 f"wrong {self.wrong} ({self.wrong / n:.0%})  evidence R@1 {self.top1}  R@10 {self.top10}/{self.facts} "
                 f"({self.top10 / n:.0%})  evidence page gathered {self.pages}/{self.facts}  high confidence: {self.high.count('right')}/{len(self.high)} right"
                 f"  medium: {self.medium.count('right')}/{len(self.medium)} right"
-                f"  low: {self.low.count('right')}/{len(self.low)} right")
+                f"  low: {self.low.count('right')}/{len(self.low)} right"
+                + "  cells: " + "  ".join(f"{confidence} {verdicts.count('right')}/{len(verdicts)}"
+                                          for confidence, verdicts in self.cells.items()))
 
 
 def norm(text: str) -> str:
@@ -163,6 +172,26 @@ def verdict(answer: str, truth: str) -> str:
 def holds_answer(text: str, truth: str) -> bool:
     """Whether ``text`` holds the fact's answer, as :func:`verdict` reads a first statement."""
     return norm(truth.split(",")[0][:30]) in norm(text)
+
+
+def cell_verdict(value: str, truth: str) -> str:
+    """``right`` or ``wrong`` for a short answer as a table cell would hold it, the way ``bench/enrich.py`` scores
+    cells: where the fact's answer holds numbers, the value's numbers and the answer's agree (one set within the
+    other: "$9" for "$9 a month", "2 June 2016" for "2016"; "$200" is not "$20"); otherwise their words overlap
+    (SQuAD's token F1 >= 0.5). The first statement's verdict reads a whole sentence; a cell is the value alone."""
+    def numbers(text: str) -> set[str]:
+        return set(re.findall(r"\d+(?:\.\d+)?", text.replace(",", "")))
+
+    def words(text: str) -> list[str]:
+        return re.findall(r"\w+", re.sub(r"\b(?:a|an|the)\b", " ", norm(text)))
+
+    if numbers(truth):
+        said, true = numbers(value), numbers(truth)
+        return "right" if said and (said <= true or true <= said) else "wrong"
+    said, true = words(value), words(truth)
+    common = sum((Counter(said) & Counter(true)).values())
+    f1 = 2 * common / (len(said) + len(true)) if common else 0.0
+    return "right" if f1 >= 0.5 else "wrong"
 
 
 def evidence_rank(texts: list[str], fact: dict) -> int | None:
@@ -221,6 +250,8 @@ def measure(settings: Settings, site: Site, slug: str | None = None, verbose: bo
             scores.verdicts[fact["id"]] = said
             if answer.confidence in ("high", "medium", "low"):
                 getattr(scores, answer.confidence).append(said)
+            if answer.confidence in scores.cells and answer.short_answer:
+                scores.cells[answer.confidence].append(cell_verdict(answer.short_answer, fact["answer"]))
             if verbose:
                 print(f"{said:8} {fact['id']} {fact['question']}\n   truth: {fact['answer']}\n"
                       f"   evidence rank: {rank or '-'}  short: {answer.short_answer}"

@@ -53,13 +53,15 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
     assert scores.wrong <= wrong, figures
     assert scores.top10 >= top10 - EPSILON, figures
     assert scores.high.count("right") == len(scores.high), figures  # high confidence is never wrong
+    assert scores.cells["high"].count("right") == len(scores.cells["high"]), figures  # nor is a high cell's value
 
 
 # The written sites held out (bench/sites: zammad, system76, codeberg, framework, purism, kagi, and since session 63
 # igalia, fastmail, prusa, tailscale), together: right, wrong, evidence in the top 10 of their 150 facts, measured in
 # session 66 (66 / 76 / 8; 64 / 77 / 9 in session 65, 61 / 79 / 10 in session 64, 60 / 80 / 10 in session 63). Their
-# high-confidence answers are not all right (one of Purism's is wrong), so that is reported, not asserted: the issue's
-# targets are not met.
+# high-confidence answers' first statements are not all right (one of Purism's 2 does not hold the fact's words), so
+# that is reported, not asserted: the issue's targets are not met. Their high-confidence values, as enrich writes them
+# in cells, were all right when measured (9 of 9, session 70; bench/ask.py's cell_verdict): that is asserted.
 MEASURED_WRITTEN_HELD_OUT = (66, 8, 120)
 
 
@@ -75,6 +77,8 @@ def test_offline_ask_on_the_written_held_out_sites_stays_above_its_floor(tmp_pat
     right, wrong, top10 = MEASURED_WRITTEN_HELD_OUT
     assert totals.facts == 150, totals.line()
     assert totals.right >= right - EPSILON and totals.wrong <= wrong and totals.top10 >= top10 - EPSILON, totals.line()
+    high_cells = totals.cells["high"]
+    assert high_cells and high_cells.count("right") == len(high_cells), totals.line()  # a high cell is never wrong
 
 
 def test_the_held_out_sites_are_not_the_tuned_ones() -> None:
@@ -92,3 +96,13 @@ def test_named_by_its_brand_the_site_still_answers_above_the_floor(tmp_path: Pat
     scores = bench.measure(settings, site, slug="lets-encrypt")
     assert scores.right >= MEASURED_RIGHT_AS_BRAND - EPSILON, scores.line()
     assert scores.wrong <= 1, scores.line()
+
+
+@pytest.mark.parametrize(("value", "truth", "verdict"), [
+    ("$9", "$9 a month", "right"), ("2 June 2016", "2016", "right"), ("five", "five devices", "right"),
+    ("Linux Foundation", "The Linux Foundation", "right"),
+    ("$200", "$20", "wrong"),  # a sentence holding both prices holds "$20"; the cell does not
+    ("€ 10", "2.5 %", "wrong"), ("Box 237, 4000 Plovdiv", "2 Pravda Street", "wrong"),
+])
+def test_a_cell_is_scored_by_its_value_alone(value: str, truth: str, verdict: str) -> None:
+    assert load_bench("ask").cell_verdict(value, truth) == verdict
