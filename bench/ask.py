@@ -177,8 +177,9 @@ def holds_answer(text: str, truth: str) -> bool:
 def cell_verdict(value: str, truth: str) -> str:
     """``right`` or ``wrong`` for a short answer as a table cell would hold it, the way ``bench/enrich.py`` scores
     cells: where the fact's answer holds numbers, the value's numbers and the answer's agree (one set within the
-    other: "$9" for "$9 a month", "2 June 2016" for "2016"; "$200" is not "$20"); otherwise their words overlap
-    (SQuAD's token F1 >= 0.5). The first statement's verdict reads a whole sentence; a cell is the value alone."""
+    other: "$9" for "$9 a month", "2 June 2016" for "2016"; "$200" is not "$20"); otherwise the value holds every word
+    of the answer ("Textilgatan 31, 120 30 Stockholm" for "Stockholm") or their words overlap (SQuAD's token F1 >= 0.5).
+    The first statement's verdict reads a whole sentence; a cell is the value alone."""
     def numbers(text: str) -> set[str]:
         return set(re.findall(r"\d+(?:\.\d+)?", text.replace(",", "")))
 
@@ -189,6 +190,8 @@ def cell_verdict(value: str, truth: str) -> str:
         said, true = numbers(value), numbers(truth)
         return "right" if said and (said <= true or true <= said) else "wrong"
     said, true = words(value), words(truth)
+    if true and set(true) <= set(said):
+        return "right"
     common = sum((Counter(said) & Counter(true)).values())
     f1 = 2 * common / (len(said) + len(true)) if common else 0.0
     return "right" if f1 >= 0.5 else "wrong"
