@@ -2302,3 +2302,19 @@ def test_how_often_asks_a_frequency_its_often_is_no_key_term() -> None:
                    "When Jane Roe joined the board, customers chose Brightwater Labs often, and her support was vital.")
     assert found is None or found.confidence == "low" and not states_question(
         read_question(question, None, "Brightwater Labs"), found.sentence)
+
+
+def test_of_several_amounts_in_a_sentence_the_one_beside_what_sets_the_asked_thing_apart() -> None:
+    # The verb "raised" is shared by both amounts; "Series A", "seed round" and "in total" say which is asked.
+    line = ("Brightwater Labs raised $5 million in its seed round in 2019 and $20 million in its Series A in 2021, "
+            "$25 million in total.")
+    for question, value in (("How much did Brightwater Labs raise in its Series A?", "$20 million"),
+                            ("How much did Brightwater Labs raise in its seed round?", "$5 million"),
+                            ("How much did Brightwater Labs raise in total?", "$25 million")):
+        found = read(read_question(question, None, "Brightwater Labs"), [Passage(line, 0, 1, "About Brightwater Labs")])
+        assert found.answer is not None and found.answer.value == value, question
+    staff = "Brightwater Labs has 40 employees in 3 offices."
+    for question, value in (("How many employees does Brightwater Labs have?", "40"),
+                            ("How many offices does Brightwater Labs have?", "3")):
+        found = read(read_question(question, None, "Brightwater Labs"), [Passage(staff, 0, 1)])
+        assert found.answer is not None and found.answer.value == value, question

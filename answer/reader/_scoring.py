@@ -17,7 +17,7 @@ from cikb.answer.entities import (
     FIRST_PERSON, apposed_to_name, bids_the_reader, counted_doers, counted_group, counted_in_question, entities,
     is_a_persons_name, main_verb_offset, names, negation_reaches, organisations, person_clauses, possessed_nouns,
     priced_things, role_statements, roles_of_a_part, subject_noun, subjectless_past, tells_the_reader_to_reach_us,
-    titled, told_to_the_reader, where_from,
+    titled, told_to_the_reader, where_from, word_classes,
 )
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
@@ -665,7 +665,43 @@ def nearest_span(q: Question, s: Sentence) -> tuple[Span, int]:
     spans = s.spans
     if q.officer and q.kind == "person" and len(spans) > 1:
         spans = [span for span in spans if any(r.held_by_value for r in asked_roles(q, s.plain, span))] or spans
+    if q.kind in ("money", "number") and len({span.key for span in spans}) > 1:
+        # Amounts of several things in one sentence: the one whose own words hold what sets the asked thing apart,
+        # not the one nearest the verb they share: "raised $5 million in its seed round and $20 million in its Series
+        # A" for the Series A.
+        own = [t for t in q.terms if t not in _verb_stems(q.text)]
+        held = {id(span): len({t for t in own for w in words if match_weight(t, stems_of(w)) > 0})
+                for span, words in _own_words(s.plain, spans)}
+        best = max(spans, key=lambda span: held[id(span)])
+        if sum(held[id(span)] == held[id(best)] for span in spans) == 1:
+            return best, distance(q, s.plain, best)
     return min(((span, distance(q, s.plain, span)) for span in spans), key=lambda x: (x[1], x[0].start))
+
+
+@cache
+def _verb_stems(question: str) -> frozenset[str]:
+    """The stems of the question's verbs, as the trained tagger reads them."""
+    return frozenset(stem(word.lower()) for word, kind in word_classes(question) if kind == "verb")
+
+
+_CLAUSE_BREAK = re.compile(r"[,;]|\b(?:and|or|but|while|whereas)\b", re.IGNORECASE)
+
+
+def _own_words(sentence: str, spans: list[Span]) -> list[tuple[Span, list[str]]]:
+    """Each value with the words that are its own: the first value those before it, each value those after it up to
+    the next break (a comma, "and", "or" ...) and the words from that break to the next value its own ("pays 90% of
+    your premiums and 80% for family": "of your premiums" is the 90%'s)."""
+    ordered = sorted(spans, key=lambda span: span.start)
+    own = [[w for w, _, _ in tokens_of(sentence[:ordered[0].start])]] + [[] for _ in ordered[1:]]
+    for n, span in enumerate(ordered):
+        begin = span.start + len(span.text)
+        end = ordered[n + 1].start if n + 1 < len(ordered) else len(sentence)
+        between = sentence[begin:end] if end > begin else ""
+        cut = _CLAUSE_BREAK.search(between)
+        own[n] += [w for w, _, _ in tokens_of(between[:cut.start()] if cut else between)]
+        if n + 1 < len(ordered) and cut:
+            own[n + 1] += [w for w, _, _ in tokens_of(between[cut.start():])]
+    return list(zip(ordered, own))
 
 
 def distance(q: Question, sentence: str, span: Span, exact: bool = False) -> int:
