@@ -2304,7 +2304,7 @@ def test_how_often_asks_a_frequency_its_often_is_no_key_term() -> None:
         read_question(question, None, "Brightwater Labs"), found.sentence)
 
 
-def test_of_several_amounts_in_a_sentence_the_one_beside_what_sets_the_asked_thing_apart() -> None:
+def test_of_several_amounts_or_dates_in_a_sentence_the_one_beside_what_sets_the_asked_thing_apart() -> None:
     # The verb "raised" is shared by both amounts; "Series A", "seed round" and "in total" say which is asked.
     line = ("Brightwater Labs raised $5 million in its seed round in 2019 and $20 million in its Series A in 2021, "
             "$25 million in total.")
@@ -2312,6 +2312,12 @@ def test_of_several_amounts_in_a_sentence_the_one_beside_what_sets_the_asked_thi
                             ("How much did Brightwater Labs raise in its seed round?", "$5 million"),
                             ("How much did Brightwater Labs raise in total?", "$25 million")):
         found = read(read_question(question, None, "Brightwater Labs"), [Passage(line, 0, 1, "About Brightwater Labs")])
+        assert found.answer is not None and found.answer.value == value, question
+    markets = ("Brightwater Labs has sold its robots in Portugal since 2015 and in the United States and Canada "
+               "since 2019.")
+    for question, value in (("Since what year has Brightwater Labs sold its robots in the United States?", "2019"),
+                            ("Since what year has Brightwater Labs sold its robots in Portugal?", "2015")):
+        found = read(read_question(question, None, "Brightwater Labs"), [Passage(markets, 0, 1, "About Brightwater")])
         assert found.answer is not None and found.answer.value == value, question
     staff = "Brightwater Labs has 40 employees in 3 offices."
     for question, value in (("How many employees does Brightwater Labs have?", "40"),

@@ -665,10 +665,10 @@ def nearest_span(q: Question, s: Sentence) -> tuple[Span, int]:
     spans = s.spans
     if q.officer and q.kind == "person" and len(spans) > 1:
         spans = [span for span in spans if any(r.held_by_value for r in asked_roles(q, s.plain, span))] or spans
-    if q.kind in ("money", "number") and len({span.key for span in spans}) > 1:
-        # Amounts of several things in one sentence: the one whose own words hold what sets the asked thing apart,
-        # not the one nearest the verb they share: "raised $5 million in its seed round and $20 million in its Series
-        # A" for the Series A.
+    if q.kind in ("money", "number", "date", "year") and len({span.key for span in spans}) > 1:
+        # Amounts or dates of several things in one sentence: the one whose own words hold what sets the asked thing
+        # apart, not the one nearest the verb they share: "raised $5 million in its seed round and $20 million in its
+        # Series A" for the Series A, "sold in Portugal since 2015 and in the United States since 2019" for the latter.
         own = [t for t in q.terms if t not in _verb_stems(q.text)]
         held = {id(span): len({t for t in own for w in words if match_weight(t, stems_of(w)) > 0})
                 for span, words in _own_words(s.plain, spans)}
