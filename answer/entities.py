@@ -902,6 +902,14 @@ def counted_group(sentence: str, start: int, end: int) -> str | None:
     return noun.head.head.text
 
 
+def counts_each_of_many(sentence: str, start: int, end: int) -> bool:
+    """The count's noun belongs, by "with" or "of", to a plural noun, as the trained parser reads it: "companies with
+    more than 10,000 employees", "small teams of 5 engineers" count the members of each of many, not of the subject."""
+    noun = _noun_counted_at(sentence, start, end)
+    return (noun is not None and noun.dep_ == "pobj" and noun.head.lower_ in ("with", "of")
+            and noun.head.head.tag_ in ("NNS", "NNPS"))
+
+
 def _noun_counted_at(sentence: str, start: int, end: int):  # noqa: ANN202 - a spaCy Token
     doc = _parsed(_PLUS_AFTER_A_NUMBER.sub(" ", sentence))  # "200+ sessions" parsed as "200  sessions": same offsets
     for token in doc:

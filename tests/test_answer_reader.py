@@ -2324,3 +2324,11 @@ def test_of_several_amounts_or_dates_in_a_sentence_the_one_beside_what_sets_the_
                             ("How many offices does Brightwater Labs have?", "3")):
         found = read(read_question(question, None, "Brightwater Labs"), [Passage(staff, 0, 1)])
         assert found.answer is not None and found.answer.value == value, question
+
+
+def test_a_count_of_each_of_many_is_never_the_subjects_count_with_confidence() -> None:
+    q = read_question("How many employees does Brightwater Labs have?", None, "Brightwater Labs")
+    customers = "Our customers include companies with more than 10,000 employees."
+    assert read(q, [Passage(customers, 0, 1, "About Brightwater Labs", own_site=True)]).answer is None
+    own = read(q, [Passage("Brightwater Labs now has 50 employees.", 0, 1, "About Brightwater Labs", own_site=True)])
+    assert own.answer is not None and own.answer.value == "50"

@@ -15,11 +15,11 @@ from typing import Literal
 
 from cikb.answer.entities import (
     FIRST_PERSON, KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of,
-    coordinated_names, counted_group, counted_in_question, counted_noun, defines, defining_words, described_body,
-    governing_parties, in_the_predicate, kind_of_counted, modifies_a_noun, names_a_person, nominal_words,
-    noun_modifiers, only_beside_the_main_clause, only_intended, party_extents, predicate_subjects, person_noun,
-    quantified_noun, said_of_the_past, said_of_the_reader, set_up_as_words, stated_as_own, stranded_preposition,
-    told_in_the_past, vetoed, word_classes, in_capacity,
+    coordinated_names, counted_group, counted_in_question, counted_noun, counts_each_of_many, defines, defining_words,
+    described_body, governing_parties, in_the_predicate, kind_of_counted, modifies_a_noun, names_a_person,
+    nominal_words, noun_modifiers, only_beside_the_main_clause, only_intended, party_extents, predicate_subjects,
+    person_noun, quantified_noun, said_of_the_past, said_of_the_reader, set_up_as_words, stated_as_own,
+    stranded_preposition, told_in_the_past, vetoed, word_classes, in_capacity,
 )
 from cikb.core.identity import name_keys
 from cikb.core.vocabulary import LEGAL_FORM_STEMS, RELATED_WEIGHT, match_weight, relation
@@ -968,6 +968,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     if (q.kind == "text" or _another_time(q, best.plain.replace(span.text, " ")) or _then_not_now(q, best)
             or _misses_the_ordinal(q, best) or _another_of_its_kind(q, best)):
         return "low"
+    if q.kind == "number" and counts_each_of_many(best.plain, span.start, span.start + len(span.text)):
+        return "low"  # "companies with more than 10,000 employees": each customer's staff, not the subject's
     if q.kind in ("person", "org") and not _holds_the_deed_asked(q, best.stems):
         return "low"  # "Who leads the steering committee?": "governed by the Board and its steering committee"
     if _asks_an_address(q) and not any(c.isdigit() for c in _given(q, best, span)):
