@@ -41,7 +41,7 @@ from cikb.answer.reader._spans import (
 from cikb.answer.reader._scoring import (
     Sentence, asked_item, asked_part, asked_things, asks_headcount, asks_its_price, contact_stems,
     doers_of_the_subject, names_another_item, nearest_span, on_the_subjects_page, placed_by_definition,
-    priced_for_the_item, priced_per_period, reading_stems,
+    priced_for_the_item, priced_per_period, reading_stems, verb_terms,
 )
 
 Confidence = Literal["high", "medium", "low", "none"]
@@ -799,7 +799,7 @@ def _holds_the_deed_asked(q: Question, stems: set[str]) -> bool:
     who leads it; "Who runs Acme and who owns it?" is answered by who owns it."""
     if asked_party(q.text) is None:
         return True
-    verbs = _verb_terms(q)
+    verbs = verb_terms(q)
     return not verbs or any(match_weight(t, stems) > 0 for t in verbs)
 
 
@@ -809,16 +809,11 @@ def _holds_the_place_verb(q: Question, s: Sentence) -> bool:
     says where the company is, not where it was incorporated."""
     if q.kind != "place" or not holds_postal_address(s.plain):
         return True
-    verbs = _verb_terms(q) - _BEING_THERE
+    verbs = verb_terms(q) - _BEING_THERE
     return not verbs or any(match_weight(t, reading_stems(q, s)) > 0 for t in verbs)
 
 
 _BEING_THERE = frozenset(stem(w) for w in "based headquartered located situated housed hq".split())
-
-
-def _verb_terms(q: Question) -> set[str]:
-    """The question's key terms that are verbs in it, as the trained tagger reads them."""
-    return {stem(word.lower()) for word, kind in word_classes(q.text) if kind == "verb"} & set(q.terms)
 
 
 def _holds_the_verbs_asked_how(q: Question, stems: set[str]) -> bool:
@@ -826,7 +821,7 @@ def _holds_the_verbs_asked_how(q: Question, stems: set[str]) -> bool:
     relation), as the trained tagger reads them: the manner of paying is said where paying is."""
     if not q.text.lower().startswith("how "):
         return True
-    verbs = _verb_terms(q)
+    verbs = verb_terms(q)
     return all(match_weight(t, stems) > 0 for t in verbs)
 
 

@@ -669,7 +669,7 @@ def nearest_span(q: Question, s: Sentence) -> tuple[Span, int]:
         # Amounts or dates of several things in one sentence: the one whose own words hold what sets the asked thing
         # apart, not the one nearest the verb they share: "raised $5 million in its seed round and $20 million in its
         # Series A" for the Series A, "sold in Portugal since 2015 and in the United States since 2019" for the latter.
-        own = [t for t in q.terms if t not in _verb_stems(q.text)]
+        own = [t for t in q.terms if t not in verb_terms(q)]
         held = {id(span): len({t for t in own for w in words if match_weight(t, stems_of(w)) > 0})
                 for span, words in _own_words(s.plain, spans)}
         best = max(spans, key=lambda span: held[id(span)])
@@ -678,9 +678,13 @@ def nearest_span(q: Question, s: Sentence) -> tuple[Span, int]:
     return min(((span, distance(q, s.plain, span)) for span in spans), key=lambda x: (x[1], x[0].start))
 
 
+def verb_terms(q: Question) -> set[str]:
+    """The question's key terms that are verbs in it, as the trained tagger reads them."""
+    return _verb_stems(q.text) & set(q.terms)
+
+
 @cache
 def _verb_stems(question: str) -> frozenset[str]:
-    """The stems of the question's verbs, as the trained tagger reads them."""
     return frozenset(stem(word.lower()) for word, kind in word_classes(question) if kind == "verb")
 
 
