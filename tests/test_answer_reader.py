@@ -2332,3 +2332,34 @@ def test_a_count_of_each_of_many_is_never_the_subjects_count_with_confidence() -
     assert read(q, [Passage(customers, 0, 1, "About Brightwater Labs", own_site=True)]).answer is None
     own = read(q, [Passage("Brightwater Labs now has 50 employees.", 0, 1, "About Brightwater Labs", own_site=True)])
     assert own.answer is not None and own.answer.value == "50"
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [("When was Brightwater Labs founded?", "Brightwater Labs' parent company was founded in 1990."),
+     ("When was Brightwater Labs founded?", "Our partner Kestrel Water was founded in 1990."),
+     ("Who founded Brightwater Labs?", "Our parent company Kestrel Water was founded by John Smith."),
+     ("Where is Brightwater Labs headquartered?", "Our biggest customer is headquartered in Chicago."),
+     ("Who is the CEO of Brightwater Labs?", "Brightwater Labs customer Kestrel Water appointed John Smith as CEO.")],
+)
+def test_a_body_named_by_its_tie_to_the_subject_is_another_body(question: str, sentence: str) -> None:
+    # The subject owns the tie ("our", "Brightwater Labs'"), not the deed: the sentence is about its parent, partner
+    # or customer. Each was read as the subject's own at high or medium confidence.
+    reading = read(read_question(question, None, "Brightwater Labs"), [Passage(sentence, 0, 1)])
+    assert reading.answer is None, (sentence, reading.answer)
+    assert reading.unsure is None or reading.unsure.confidence == "low"
+
+
+def test_a_tie_the_question_asks_for_is_still_the_subjects() -> None:
+    found = answer("Who is the parent company of Brightwater Labs?", "Our parent company is Kestrel Water.")
+    assert found is not None and found.value == "Kestrel Water"
+
+
+def test_what_the_subject_did_to_another_is_no_date_of_it_being_done_to() -> None:
+    # "When was Brightwater Labs acquired?": Brightwater Labs receives the acquisition; a sentence where it acquires
+    # another company says when it bought, not when it was bought (this was read at high confidence).
+    question = "When was Brightwater Labs acquired?"
+    bought = read(read_question(question, None, "Brightwater Labs"), [Passage("Brightwater Labs acquired Initech in 2019.", 0, 1)])
+    assert bought.answer is None and (bought.unsure is None or bought.unsure.confidence == "low")
+    assert answer(question, "Kestrel Water acquired Brightwater Labs in 2019.").value == "2019"
+    assert answer("When did Brightwater Labs acquire Initech?", "Brightwater Labs acquired Initech in 2019.").value == "2019"

@@ -91,6 +91,7 @@ class Question:
     # by one of those is read as naming it by its name.
     subject_name: str = ""
     other_names: tuple[str, ...] = ()
+    receives: bool = False  # a value asked of a directed predicate the subject receives: "When was Acme acquired?"
 
     @property
     def by_form(self) -> bool:
@@ -242,6 +243,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
                or "much of" in " ".join(lower))  # "How much of its revenue ...": a share
     officer = chief_officer or _names_an_office(lower)
     wants = _wanted_role(lower, own, common_nouns(question)) if kind in ("person", "org") else None
+    receives = kind in ("year", "date", "money") and _receives(lower, own, common_nouns(question))
     cumulative = kind in ("money", "number") and not _ONE_EVENT.search(question) and not YEAR_RE.search(question)
     contact = _contact_asked(lower) if kind == "contact" else None
     # "What kind of business was Acme in 2003?": a year says when, and the sentence must hold it (a term still).
@@ -272,7 +274,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
                     officer, wants, cumulative, contact, defining, legal_name, identifier, bool(offered),
                     relation_asked, former_name, investors, customers, board, worked_before,
                     thing if kind == "text" else "", legal_form, company if subject_words else "",
-                    tuple(aliases) if subject_words else ())
+                    tuple(aliases) if subject_words else (), receives)
 
 
 # "What is Acme Pay?", "What are Globex Rails?": a question for what a named thing is, and nothing more.
@@ -462,6 +464,17 @@ def _wanted_role(lower: list[str], own: set[str],
     asking = max((i for i in range(predicate) if lower[i] in _WH_WORDS), default=0)
     between = any(is_own(w, own) for w in lower[asking:predicate])
     return "patient" if between else "agent"
+
+
+def _receives(lower: list[str], own: set[str], nouns: frozenset[str] = frozenset()) -> bool:
+    """The subject receives the question's directed predicate: "When was Acme acquired?", "How much did Globex pay to
+    acquire Acme?"; not "When did Acme acquire Initech?"."""
+    predicate = next((i for i, w in enumerate(lower) if stem(w) in DIRECTED_STEMS and w not in nouns
+                      and not (i and lower[i - 1] in _BEFORE_A_NOUN)), None)
+    subject = next((i for i, w in enumerate(lower) if is_own(w, own)), None)
+    if predicate is None or subject is None:
+        return False
+    return subject > predicate or bool(PASSIVE & set(lower[:predicate]))
 
 
 # "ISRG / Let's Encrypt", "Acme Corp / Acme Labs": names on either side of a slash name one subject.

@@ -32,7 +32,7 @@ from cikb.answer.reader._subject import (
 )
 from cikb.answer.reader._spans import (
     CORPORATION_KIND, HEADCOUNT, Span, asked_roles, contact_spans, counts_us, holds_postal_address, identifier_spans,
-    is_postal_address, normal, only_contacts, relation_owned, spans, subject_is_patient, written_as_a_name,
+    is_postal_address, normal, only_contacts, relation_owned, spans, subject_is_patient, subject_side, written_as_a_name,
 )
 
 NEGATION_PENALTY = 0.5
@@ -614,6 +614,8 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
         s.role = subject_role(q, s.plain)
         if s.role == 2 and s.antecedent and subject_role(q, plain(s.antecedent)) == 0:
             s.role = 0  # "It" names what the sentence before is about: "Getting ease of use right ... It's a dance"
+        if s.role and q.receives and subject_side(q, s.plain) == "agent":
+            s.role = 0  # "Acme acquired Initech in 2019", asked when Acme was acquired: Acme did it, to another
         if s.role == 1 and owned_predicate(q, s.plain):
             s.role = 2  # "Since its founding in 2013, ISRG's ...": the predicate is the subject's
         elif s.role == 0 and (_a_line_of_facts(s.plain) or _a_code_line(q, s.plain)) and _the_pages_own_line(q, s):

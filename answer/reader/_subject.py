@@ -42,6 +42,8 @@ def subject_role(q: Question, sentence: str) -> int:
         lead = _leading_name(text)
         if lead is None:
             continue
+        if _another_party_led(q, text, lead):
+            return 0  # "Acme's parent company was founded in 1990": about Globex, whoever owns it
         if _is_the_subject(q, lead):
             return 2
         capitals = "".join(w[0] for w in lead if w[0].isupper()).lower()
@@ -66,6 +68,27 @@ def _is_the_subject(q: Question, lead: list[str] | None) -> bool:
         return True
     named = [w for w in words if w not in ("the", "of", "and", "&")]
     return bool(named) and any(w in q.subject_terms for w in named) and _only_subject(q, named)
+
+
+# Bodies named by their tie to the company: "our partner Globex", "Acme's parent company", "its biggest customer".
+_OTHER_PARTIES = frozenset("""parent parents partner partners customer customers client clients investor investors
+    subsidiary subsidiaries competitor competitors rival rivals supplier suppliers sponsor sponsors distributor
+    distributors reseller resellers affiliate affiliates owner owners acquirer vendor vendors""".split())
+
+
+def _another_party_led(q: Question, text: str, lead: list[str]) -> bool:
+    """The sentence's subject is another body named by its tie to the company ("Our partner Globex was founded in
+    1990", "Acme's parent company is headquartered in Chicago", "Acme customer Globex appointed ..."): its owner
+    leads, the tie follows within a few words. Not when the question asks for that tie ("Who are Acme's investors?")."""
+    possessive = lead[-1].lower().replace("’", "'").endswith(("'s", "'")) or lead[0].lower() in ("our", "its", "their")
+    after = [w for w, _, _ in tokens_of(text)][len(lead):len(lead) + 3]
+    for i, word in enumerate(after):
+        if not word[0].islower():
+            break
+        if word.lower() in _OTHER_PARTIES and not any(match_weight(t, stems_of(word.lower())) > 0 for t in q.terms):
+            # A bare name before the tie only with a name after it: "Acme partners with Globex" is Acme's verb.
+            return possessive or (i + 1 < len(after) and after[i + 1][0].isupper())
+    return False
 
 
 # A short label before a dash or a colon, as a list of benefits or features writes its items.
