@@ -2363,3 +2363,15 @@ def test_what_the_subject_did_to_another_is_no_date_of_it_being_done_to() -> Non
     assert bought.answer is None and (bought.unsure is None or bought.unsure.confidence == "low")
     assert answer(question, "Kestrel Water acquired Brightwater Labs in 2019.").value == "2019"
     assert answer("When did Brightwater Labs acquire Initech?", "Brightwater Labs acquired Initech in 2019.").value == "2019"
+
+
+def test_a_name_its_pages_give_it_is_the_subject_without_its_legal_form_too() -> None:
+    # Its pages call it "Brightwater Industries LLC"; the question says "Brightwater Industries": "Industries" is its
+    # name, not a key term a sentence must hold.
+    question = read_question("Who founded Brightwater Industries?", None, "Brightwater",
+                             aliases=["Brightwater Industries LLC"])
+    assert question.terms == ("found",)
+    reading = read(question, [Passage("Brightwater was founded in 2005 by engineer Limor Fried.", 0, 1)])
+    assert reading.answer is not None and reading.answer.value == "Limor Fried"
+    other = read_question("Who founded Brightwater Robotics?", None, "Brightwater", aliases=["Brightwater Industries LLC"])
+    assert "robot" in other.terms  # another name is still no name of it

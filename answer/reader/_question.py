@@ -194,7 +194,9 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     question = _LEGAL_NOUN_NAME.sub(r"\1 \2", question)
     words = [w for w, _, _ in tokens_of(question)]
     lower = [w.lower() for w in words]
-    named = [alias for alias in aliases if re.search(rf"(?<!\w){re.escape(alias)}(?!\w)", question, re.IGNORECASE)]
+    # A name is written with or without its legal form: "Adafruit Industries" is "Adafruit Industries LLC".
+    named = [alias for alias in dict.fromkeys(n for name in aliases for n in (name, without_legal_form(name)) if n)
+             if re.search(rf"(?<!\w){re.escape(alias)}(?!\w)", question, re.IGNORECASE)]
     subject_words, acronyms = _name_parts(company) if company else ((), ())
     for alias in named:  # asked by another of its names, the company is still the subject
         alias_words, alias_acronyms = _name_parts(alias)
@@ -475,6 +477,14 @@ def _receives(lower: list[str], own: set[str], nouns: frozenset[str] = frozenset
     if predicate is None or subject is None:
         return False
     return subject > predicate or bool(PASSIVE & set(lower[:predicate]))
+
+
+def without_legal_form(name: str) -> str:
+    """The name less the legal form it ends with ("Kandra Labs, Inc." -> "Kandra Labs"); "" when that is all."""
+    words = name.split()
+    while words and words[-1].lower().replace(".", "").strip(",") in LEGAL_SUFFIXES:
+        words.pop()
+    return " ".join(words).rstrip(",")
 
 
 # "ISRG / Let's Encrypt", "Acme Corp / Acme Labs": names on either side of a slash name one subject.
