@@ -30,3 +30,17 @@ def test_a_tax_number_is_an_identifier_the_company_is_known_by() -> None:
                    title="Legal notice").answer
     assert answer is not None and answer.value == "997143380"
 
+
+
+def test_a_vat_number_is_read_whole_in_its_national_grouping_and_after_its_countrys_name() -> None:
+    # A British VAT number is grouped 3-4-2: the last two digits are the number's (it gave "GB 142 6628" at medium).
+    for line, code in (("VAT number: GB 142 6628 31", "GB 142 6628 31"),
+                       ("VAT: FR 40 303 265 045", "FR 40 303 265 045"),
+                       ("Acme Ltd is registered for VAT in the United Kingdom under number GB 142 6628 31.",
+                        "GB 142 6628 31"),
+                       ("Acme AB is registered for VAT in Sweden under number SE556865881401.", "SE556865881401")):
+        answer = _read("What is Acme's VAT number?", line, title="Imprint").answer
+        assert answer is not None and answer.value == code, (line, answer)
+    # Two digits after a code that go on into the sentence are not the code's.
+    said = _read("What is Acme's VAT number?", "VAT number GB 123 4567 89 20 staff", title="Imprint")
+    assert (said.answer or said.unsure) is None or (said.answer or said.unsure).value != "GB 123 4567 89 20"

@@ -422,6 +422,12 @@ def _labelled_code(names: tuple[str, ...]) -> re.Pattern[str]:
     written = [re.escape(n) for n in names]
     # "Company No. 11076587", "Corporation No. 5019866": a number's name abbreviated.
     written += [re.escape(n.removesuffix(" number")) + r"\s*(?:no\.|nr\.|#)" for n in names if n.endswith(" number")]
+    # "registered for VAT in the United Kingdom under number GB ...", "VAT: FR 40 303 265 045": a number's name
+    # without "number", where "under number" follows, or a colon after a short name.
+    for name in (n.removesuffix(" number") for n in names if n.endswith(" number")):
+        written.append(re.escape(name) + r"(?=(?:\s+in(?:\s+the)?(?:\s+[A-Z][\w.'-]*){1,3})?\s+under\s+number\b)")
+        if len(name) <= 4:
+            written.append(re.escape(name) + r"(?=\s*:)")
     if "company number" in names:  # "a registered company in England & Wales with number: 11076587"
         written.append(r"registered(?:\s+(?!number\b)[\w&,'-]+){1,8}?\s+(?:number|no\.)")
     alternatives = "|".join(sorted(written, key=len, reverse=True))
@@ -432,7 +438,7 @@ def _labelled_code(names: tuple[str, ...]) -> re.Pattern[str]:
     # "registered with the Chamber of Commerce (KvK)
     # under number 55061605", "entered in the Commercial Register under registry code 14709274".
     return re.compile(rf"(?<![\w-])(?i:{alternatives})\)?(?:\s*\([^()]{{1,30}}\))?"
-                      rf"(?:\s+(?i:of|at)\s+(?i:the\s+)?(?:[A-Z][\w.'-]*\s+(?:of\s+)?){{0,3}}[A-Z][\w.'-]*)?"
+                      rf"(?:\s+(?i:of|at|in)\s+(?i:the\s+)?(?:[A-Z][\w.'-]*\s+(?:of\s+)?){{0,3}}[A-Z][\w.'-]*)?"
                       rf"(?:\s+(?i:under|according\s+to|pursuant\s+to)\s+§\s*\w+"
                       rf"(?:\s+(?!is\b)[\w.]+){{0,6}}?(?=\s+is\b|\s*:))?"
                       rf"(?:\s+(?i:under)(?:\s+(?i:the|its))?(?:\s+(?i:company|registration|registry|register))?"

@@ -92,7 +92,8 @@ IDENTIFIER_NAME = "|".join(sorted((re.escape(n) for names in IDENTIFIER_NAMES fo
 # The code an identifier's name labels: capitals and digits, at least one digit, hyphens, dots or slashes within
 # ("92-3333630", "F1QZXZNLZJF2"), after a register's letters ("HRB 230086"), and with the court's letter after it
 # where a line or clause ends there ("VR 37779 B", "HRB 12345 B" in Berlin).
-IDENTIFIER_CODE = (r"(?:[A-Z]{2,4}\s)?[A-Z0-9](?:[A-Z0-9./-]|\s(?=\d{3}))*[A-Z0-9](?![\w-])"
+IDENTIFIER_CODE = (r"(?:[A-Z]{2,4}\s)?[A-Z0-9](?:[A-Z0-9./-]|\s(?=\d{3})|(?<=\d{3})\s(?=\d{2}(?![\w-])(?!\s\w)))*"
+                   r"[A-Z0-9](?![\w-])"
                    r"(?:\s[A-Z](?=\s*(?:$|[.,;)])))?")
 # An identifier in brackets after a name is no aside: "Acme, Inc. (EIN 12-3456789) is ...".
 _BRACKETED_IDENTIFIER = re.compile(rf"\s*\(((?i:{IDENTIFIER_NAME})(?:\s*(?i:number|no\.))?[\s:#]*{IDENTIFIER_CODE})\)")
