@@ -109,6 +109,21 @@ def beginnings(sentence: str, is_verb: Callable[[str], bool]) -> list[tuple[str,
     return found
 
 
+def deeds(sentence: str, is_verb: Callable[[str], bool]) -> list[tuple[str, str]]:
+    """For each active verb of ``sentence`` that ``is_verb`` accepts and that has a direct object: its doer and what
+    it was done to, as the trained parser reads them. "Acme acquired Initech in 2019" -> [("Acme", "Initech")];
+    "Acme was acquired by Globex" -> []."""
+    found = []
+    for token in _parsed(sentence):
+        if not is_verb(token.text) or not token.tag_.startswith("VB"):
+            continue
+        subject = _subject_of(token)
+        done = [c for c in token.children if c.dep_ == "dobj"]
+        if subject is not None and subject.dep_ == "nsubj" and done:
+            found.append((_phrase(subject), _phrase(done[0])))
+    return found
+
+
 def only_beside_the_main_clause(sentence: str, is_term: Callable[[str], bool]) -> bool:
     """Every word ``is_term`` accepts sits beside the main clause, as the trained parser reads it: in an adverbial
     clause or a prepositional phrase set before its subject ("As part of the federal government, we are building a

@@ -2365,6 +2365,36 @@ def test_what_the_subject_did_to_another_is_no_date_of_it_being_done_to() -> Non
     assert answer("When did Brightwater Labs acquire Initech?", "Brightwater Labs acquired Initech in 2019.").value == "2019"
 
 
+@pytest.mark.parametrize(
+    ("question", "sentence", "value"),
+    [("When did Brightwater Labs rename itself?", "Brightwater Labs renamed its product line in 2019.", None),
+     ("When did Brightwater Labs rename itself?", "In 2019 we renamed the company Brightwater Labs.", "2019"),
+     ("When did Kestrel Water acquire Brightwater Labs?", "Brightwater Labs acquired Initech in 2019.", None),
+     ("When was Brightwater Labs' first product released?", "Brightwater Labs released its first product in 2014.",
+      "2014")],
+)
+def test_a_verb_the_subject_receives_is_not_answered_by_the_subject_doing_it_to_another(
+        question: str, sentence: str, value: str | None) -> None:
+    reading = read(read_question(question, None, "Brightwater Labs"), [Passage(sentence, 0, 1)])
+    if value is None:
+        assert reading.answer is None and (reading.unsure is None or reading.unsure.confidence == "low"), reading
+    else:
+        assert reading.answer is not None and reading.answer.value == value, (sentence, reading.answer)
+
+
+def test_a_name_told_by_its_designator_is_not_another_of_its_kind() -> None:
+    # "Series A" and "Series B" share every word but the letter the question's reader would drop as a stop word.
+    question = read_question("When did Brightwater Labs raise its Series A?", None, "Brightwater Labs")
+    assert question.designated == (("series", "a"),)
+    other = read(question, [Passage("Brightwater Labs raised a $20 million Series B in 2021.", 0, 1)])
+    assert other.answer is None and (other.unsure is None or other.unsure.confidence == "low")  # it was high
+    own = answer("When did Brightwater Labs raise its Series A?", "Brightwater Labs raised its Series A in 2019.")
+    assert own.value == "2019"
+    cost = "How much does the Brightwater Beacon 5 cost?"
+    assert answer(cost, "The Brightwater Beacon 4 costs €579.") is None
+    assert answer(cost, "The Brightwater Beacon 5 costs €699, the Brightwater Beacon 4 €579.").value == "€699"
+
+
 def test_a_name_its_pages_give_it_is_the_subject_without_its_legal_form_too() -> None:
     # Its pages call it "Brightwater Industries LLC"; the question says "Brightwater Industries": "Industries" is its
     # name, not a key term a sentence must hold.

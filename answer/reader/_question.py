@@ -17,7 +17,7 @@ from cikb.answer.entities import (
 from cikb.core.vocabulary import CHIEF_TITLES, match_weight, relation
 from cikb.embed.bm25 import english_stopwords
 from cikb.answer.reader._words import (
-    IDENTIFIER_NAMES, LEGAL_SUFFIXES, SELF_NOUNS, YEAR_RE, seat_as_headquarters, short_titles, stem, stems_of,
+    IDENTIFIER_NAMES, LEGAL_SUFFIXES, MONTHS, SELF_NOUNS, YEAR_RE, seat_as_headquarters, short_titles, stem, stems_of,
     tokens_of,
 )
 
@@ -91,7 +91,8 @@ class Question:
     # by one of those is read as naming it by its name.
     subject_name: str = ""
     other_names: tuple[str, ...] = ()
-    receives: bool = False  # a value asked of a directed predicate the subject receives: "When was Acme acquired?"
+    receives: bool = False  # a value asked of a verb the subject receives: "When was Acme acquired?"
+    designated: tuple[tuple[str, str], ...] = ()  # names with a letter or a number that tells one from others
 
     @property
     def by_form(self) -> bool:
@@ -245,7 +246,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
                or "much of" in " ".join(lower))  # "How much of its revenue ...": a share
     officer = chief_officer or _names_an_office(lower)
     wants = _wanted_role(lower, own, common_nouns(question)) if kind in ("person", "org") else None
-    receives = kind in ("year", "date", "money") and _receives(lower, own, common_nouns(question))
+    receives = kind in ("year", "date", "money") and _receives(lower, own, terms, common_nouns(question))
     cumulative = kind in ("money", "number") and not _ONE_EVENT.search(question) and not YEAR_RE.search(question)
     contact = _contact_asked(lower) if kind == "contact" else None
     # "What kind of business was Acme in 2003?": a year says when, and the sentence must hold it (a term still).
@@ -276,7 +277,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
                     officer, wants, cumulative, contact, defining, legal_name, identifier, bool(offered),
                     relation_asked, former_name, investors, customers, board, worked_before,
                     thing if kind == "text" else "", legal_form, company if subject_words else "",
-                    tuple(aliases) if subject_words else (), receives)
+                    tuple(aliases) if subject_words else (), receives, designations(question))
 
 
 # "What is Acme Pay?", "What are Globex Rails?": a question for what a named thing is, and nothing more.
@@ -468,15 +469,39 @@ def _wanted_role(lower: list[str], own: set[str],
     return "patient" if between else "agent"
 
 
-def _receives(lower: list[str], own: set[str], nouns: frozenset[str] = frozenset()) -> bool:
-    """The subject receives the question's directed predicate: "When was Acme acquired?", "How much did Globex pay to
-    acquire Acme?"; not "When did Acme acquire Initech?"."""
-    predicate = next((i for i, w in enumerate(lower) if stem(w) in DIRECTED_STEMS and w not in nouns
-                      and not (i and lower[i - 1] in _BEFORE_A_NOUN)), None)
-    subject = next((i for i, w in enumerate(lower) if is_own(w, own)), None)
-    if predicate is None or subject is None:
+def _receives(lower: list[str], own: set[str], terms: Sequence[str], nouns: frozenset[str] = frozenset()) -> bool:
+    """The subject receives the question's verb (a key term that is no noun): asked in the passive with the subject's
+    name between the auxiliary and the verb ("When was Acme acquired?"), as the verb's object right after it ("When
+    did Globex acquire Acme?") or with a reflexive ("When did Acme rename itself?"); not "When did Acme acquire
+    Initech?" nor "When was Acme's first product released?"."""
+    named = [i for i, w in enumerate(lower) if is_own(w, own)]
+    if not named:
         return False
-    return subject > predicate or bool(PASSIVE & set(lower[:predicate]))
+    first, last = named[0], named[-1]
+
+    def is_verb(i: int) -> bool:
+        return 0 <= i < len(lower) and stem(lower[i]) in terms and lower[i] not in nouns and not is_own(lower[i], own)
+    possessive = lower[last].replace("’", "'").endswith(("'s", "'"))  # "was Acme's first product released"
+    passive = (first > 0 and lower[first - 1 - (lower[first - 1] == "the")] in PASSIVE and is_verb(last + 1)
+               and not possessive)
+    before = first - 1 - (first > 0 and lower[first - 1] == "the")
+    as_object = is_verb(before)
+    reflexive = is_verb(last + 1) and last + 2 < len(lower) and lower[last + 2] in ("itself", "themselves")
+    return passive or as_object or reflexive
+
+
+# A name and the letter, Roman numeral or number that tells it from others of its kind: "Series A", "Beacon 2",
+# "Phase III", "Model 100" (not a word that goes on: "Series Alpha").
+DESIGNATOR = r"(?:[A-Z]|[IVX]{2,4}|\d+(?:\.\d+)?)(?![\w-]|\.\d)"
+_DESIGNATED = re.compile(rf"\b([A-Z][A-Za-z-]+)\s+({DESIGNATOR})")
+
+
+def designations(question: str) -> tuple[tuple[str, str], ...]:
+    """Each name the question tells from others of its kind by a designator, lowercased: (("series", "a"),). A date
+    ("April 2000", "September 18") is none: the date reader reads it, in whatever form a sentence writes it."""
+    stop = english_stopwords()
+    return tuple((m.group(1).lower(), m.group(2).lower()) for m in _DESIGNATED.finditer(question)
+                 if m.group(1).lower() not in stop and not re.fullmatch(MONTHS, m.group(1), re.IGNORECASE))
 
 
 def without_legal_form(name: str) -> str:

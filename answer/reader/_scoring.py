@@ -25,14 +25,17 @@ from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import (
     IDENTIFIER_NAMES, MIN_WORDS, SELF_NOUNS, YEAR_RE, plain, stem, stems_in, stems_of, tokens_of,
 )
-from cikb.answer.reader._question import CONTACT_ASKED, TOTAL, TYPED_KINDS, Question, names_written, term_word
+from cikb.answer.reader._question import (
+    CONTACT_ASKED, DESIGNATOR, TOTAL, TYPED_KINDS, Question, names_written, term_word,
+)
 from cikb.answer.reader._subject import (
     BEGIN_STEMS, FOUNDING_STEMS, LABEL_LINE, after_leading_date, asks_the_founding, began_itself, creates_other,
-    founded_itself, mentions_subject, our_role, owned_by_subject, owned_predicate, refers_to_subject, subject_role,
+    does_it_to_another, founded_itself, mentions_subject, our_role, owned_by_subject, owned_predicate,
+    refers_to_subject, subject_role,
 )
 from cikb.answer.reader._spans import (
     CORPORATION_KIND, HEADCOUNT, Span, asked_roles, contact_spans, counts_us, holds_postal_address, identifier_spans,
-    is_postal_address, normal, only_contacts, relation_owned, spans, subject_is_patient, subject_side, written_as_a_name,
+    is_postal_address, normal, only_contacts, relation_owned, spans, subject_is_patient, written_as_a_name,
 )
 
 NEGATION_PENALTY = 0.5
@@ -564,6 +567,18 @@ def about_the_asked_thing(q: Question, s: Sentence, things: list[str]) -> bool:
 _FOUNDING_TERMS = frozenset({"found", "founder", "co-found", "cofound"})  # the stems of found, founder, co-founder
 
 
+def names_another_of_its_kind(q: Question, sentence: str) -> bool:
+    """A name the question tells by its designator ("Series A", "Beacon 2") is in the sentence with others only
+    ("Series B", "Beacon 3"): the sentence is about another of its kind."""
+    for name, designator in q.designated:  # "the Acme 3, 4 and 5 each come with ...": a list names each
+        listed = rf"{DESIGNATOR}(?:\s*(?:,|/|&|\band\b|\bor\b)\s*{DESIGNATOR})*"
+        lists = re.finditer(rf"(?i:\b{re.escape(name)})\s+({listed})", sentence)
+        said = {d.lower() for m in lists for d in re.findall(DESIGNATOR, m.group(1))}
+        if said and designator not in said:
+            return True
+    return False
+
+
 def _a_sole_founder(q: Question, sentence: str) -> bool:
     """Asked who founded the company, the sentence names a founder, not one of several: "Jane Roe — Founder" on its
     team page answers as an officer's card does; "Jane Roe — Co-founder" is half an answer."""
@@ -614,8 +629,6 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
         s.role = subject_role(q, s.plain)
         if s.role == 2 and s.antecedent and subject_role(q, plain(s.antecedent)) == 0:
             s.role = 0  # "It" names what the sentence before is about: "Getting ease of use right ... It's a dance"
-        if s.role and q.receives and subject_side(q, s.plain) == "agent":
-            s.role = 0  # "Acme acquired Initech in 2019", asked when Acme was acquired: Acme did it, to another
         if s.role == 1 and owned_predicate(q, s.plain):
             s.role = 2  # "Since its founding in 2013, ISRG's ...": the predicate is the subject's
         elif s.role == 0 and (_a_line_of_facts(s.plain) or _a_code_line(q, s.plain)) and _the_pages_own_line(q, s):
@@ -653,6 +666,10 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
         elif s.role == 0 and s.passage.own_site and asks_its_price(q) and any(
                 priced_per_period(s.plain, span) for span in s.spans):
             s.role = 1  # "Every account costs a flat 5 euros a month" on Acme's own site: what Acme costs
+        if s.role and q.receives and does_it_to_another(q, s.plain):
+            s.role = 0  # "Acme acquired Initech in 2019", asked when Acme was acquired: Acme did it, to another
+        if s.role and q.kind != "text" and names_another_of_its_kind(q, s.plain):
+            s.role = 0  # "Acme raised a $20 million Series B in 2021", asked when it raised its Series A
         cue = CUE_BONUS if s.spans and q.kind != "text" else 0.0
         if cue and q.cumulative and TOTAL.search(s.plain):
             cue += CUE_BONUS  # "has raised a total of $120 million" over one round's "$45 million"

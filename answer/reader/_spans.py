@@ -215,16 +215,11 @@ def left_the_role(q: Question, sentence: str, span: Span) -> bool:
 
 def subject_is_patient(q: Question, sentence: str) -> bool:
     """Whether the sentence's first mention of the subject receives a directed predicate ("Globex acquired Acme")."""
-    return subject_side(q, sentence) == "patient"
-
-
-def subject_side(q: Question, sentence: str) -> Literal["agent", "patient"] | None:
-    """The side of the nearest directed predicate the sentence's first mention of the subject stands on."""
     own = set(q.subject_terms)
     for word, start, _ in tokens_of(sentence):
         if is_own(word.lower(), own) and bare(word.lower()) not in GENERIC_NAME_WORDS:
-            return _role_in_sentence(sentence, Span(word, start, word.lower()))
-    return None
+            return _role_in_sentence(sentence, Span(word, start, word.lower())) == "patient"
+    return False
 
 
 def _role_in_sentence(sentence: str, span: Span) -> Literal["agent", "patient"] | None:

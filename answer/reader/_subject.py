@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from cikb.answer.entities import beginnings, imperative_on_us, main_subject
+from cikb.answer.entities import beginnings, deeds, imperative_on_us, main_subject
 from cikb.core.vocabulary import match_weight, relation
 from cikb.answer.reader._words import (
     DATE_RE, LEGAL_SUFFIXES, POSTAL_RE, SELF_NOUNS, YEAR_RE, stems_of, tokens_of,
@@ -167,6 +167,25 @@ def founded_itself(q: Question, sentence: str) -> bool:
     "... and we formed the company together that summer". Not "we formed a partnership"."""
     parties = beginnings(sentence, lambda word: bool(stems_of(word.lower()) & FOUNDING_STEMS))
     return any(doer.lower() == "we" and (_is_bare_name(q, begun) or _is_self_noun(begun)) for doer, begun in parties)
+
+
+_REFLEXIVES = frozenset({"itself", "ourselves", "themselves"})
+
+
+def does_it_to_another(q: Question, sentence: str) -> bool:
+    """The subject (its name, "we" or "it") does the question's verb to something else: "Acme acquired Initech in
+    2019", "Acme renamed its product line", asked when Acme was acquired or renamed (:attr:`Question.receives`).
+    Not "we renamed the company" nor "Acme renamed itself"."""
+    def is_verb(word: str) -> bool:
+        return any(match_weight(t, stems_of(word.lower())) == 1.0 for t in q.terms)
+    def names_the_asked(done: str) -> bool:  # "NARA opened Archives II", asked when Archives II was opened
+        return any(match_weight(t, stems_of(w.lower())) == 1.0 for t in q.terms for w, _, _ in tokens_of(done))
+    def is_itself(done: str) -> bool:  # "itself", "the company", "the company Acme", "Acme GmbH"
+        words = {bare(w.lower()) for w, _, _ in tokens_of(done)} - {"the", "a", "an", "our", "its"}
+        own = set(q.subject_words) | set(q.subject_acronyms) | set(q.subject_terms) | LEGAL_SUFFIXES | SELF_NOUNS
+        return done.lower() in _REFLEXIVES or bool(words) and words <= own
+    return any((_is_bare_name(q, doer) or doer.lower() in ("we", "it"))
+               and not (is_itself(done) or names_the_asked(done)) for doer, done in deeds(sentence, is_verb))
 
 
 def _is_self_noun(phrase: str) -> bool:
