@@ -1057,8 +1057,8 @@ def only_intended(sentence: str, start: int, end: int) -> bool:
 
 _SUPPOSING = frozenset({"if", "unless", "whether"})
 _HYPOTHETICAL = frozenset({"would", "could", "might"})
-_INTENT_VERB = re.compile(r"(?:plan|aim|hope|want|intend|expect|seek|sought|strive|aspire|wish)(?:s|ed|ned|ing|ning)?$",
-                          re.IGNORECASE)
+_INTENT_VERB = re.compile(r"(?:plan|aim|hope|want|intend|expect|seek|sought|strive|aspire|wish|look)"
+                          r"(?:s|ed|ned|ing|ning)?$", re.IGNORECASE)  # "look": reached by its "to": "looking to raise"
 _INTENT_NOUNS = frozenset({"goal", "goals", "aim", "aims", "plan", "plans", "target", "targets", "ambition", "hope"})
 
 

@@ -1168,6 +1168,8 @@ def test_an_offered_answer_is_not_read_inside_another_phrase() -> None:
      ("How many customers does Brightwater Labs have?", "Brightwater Labs aims to reach 500 customers by 2026.", None),
      ("Where is Brightwater Labs' office?", "Our goal is to open an office in Berlin.", None),
      ("How much revenue does Brightwater Labs make?", "Brightwater Labs expects revenue of $10 million.", None),
+     ("How much did Brightwater Labs raise in its Series B?",  # it was read at high confidence
+      "Brightwater Labs is looking to raise $30 million in its Series B.", None),
      ("How much does a Brightwater Labs membership cost?",
       "If Brightwater Labs asked me today, I would be ready to pay a fee of $10 per month for membership.", None),
      # Stated as done, or asked what was planned, it answers.
