@@ -164,6 +164,10 @@ def test_the_price_of_another_plan_or_for_another_period_is_no_value_at_all():
                         "The Starter plan costs $19 a month.")
     yearly = _own_page("How much is Acme Corp's Pro plan per month?", "Pricing", "The Pro plan costs $90 a year.")
     assert starter.answer is None and starter.unsure is None and yearly.answer is None and yearly.unsure is None
+    # "year" is a filler word of the question reader ("What year ...?"): asked per year, it is still the period.
+    for question in ("How much does Acme Corp's Pro plan cost per year?", "How much is Acme Corp's Pro plan annually?"):
+        monthly = _own_page(question, "Pricing", "The Pro plan costs $12 per month.")
+        assert monthly.answer is None and monthly.unsure is None, question  # "$12" was given at medium
 
 
 def test_a_filler_word_the_question_capitalises_is_a_name():

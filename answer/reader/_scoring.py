@@ -306,7 +306,7 @@ class PricedItem:
 def asked_item(q: Question) -> PricedItem | None:
     """The item whose price the question asks ("How much does Acme's Pro plan cost per month?"); None when it asks
     no price of a named item ("How much did Acme raise?", "How much does it cost?")."""
-    period = next((_PERIOD_STEMS[t] for t in q.terms if t in _PERIOD_STEMS), "")
+    period = next((_PERIOD_STEMS[t] for t in q.terms if t in _PERIOD_STEMS), "") or _period_asked(q.text)
     how_much_is = re.search(r"\bhow much (?:is|are)\b", q.text, re.I)
     if q.kind != "money" or not (_PRICE_STEMS & set(q.terms) or (period and how_much_is)):
         return None  # "How much is the club worth?" asks a worth; "How much is the Pro plan a month?" a price
@@ -315,6 +315,17 @@ def asked_item(q: Question) -> PricedItem | None:
         return None
     written = {stem(w) for w in names_written([w for w, _, _ in tokens_of(q.text)])}
     return PricedItem(frozenset(written & set(item)), frozenset(item) - written, period)
+
+
+# A period the question asks a price for in words the question reader sets aside ("year" is a filler word of "What
+# year ...?"): "per year", "a year", "annually", "yearly".
+_PERIOD_ASKED = re.compile(r"\b(?:per|a|an|each|every)\s+(month|year|week)\b|\b(month|year|week)ly\b"
+                           r"|\b(annual)(?:ly)?\b", re.IGNORECASE)
+
+
+def _period_asked(question: str) -> str:
+    asked = _PERIOD_ASKED.search(question)
+    return next(_PERIOD_OF.get(g.lower(), g.lower()) for g in asked.groups() if g) if asked else ""
 
 
 def asks_its_price(q: Question) -> bool:
