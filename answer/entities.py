@@ -1165,6 +1165,19 @@ def modifies_a_noun(sentence: str, start: int, end: int) -> bool:
             and head.idx >= end)
 
 
+def noun_described(sentence: str, start: int, end: int) -> str:
+    """The common noun after it that the amount or count in ``sentence[start:end]`` describes, as the trained parser
+    reads it ("a $100 million valuation" -> valuation); "" when it describes none ("raised $20 million")."""
+    inside = [t for t in _parsed(sentence) if _inside(t, (start, end))]
+    if not inside:
+        return ""
+    last = inside[-1]
+    head = last.head
+    described = (last.dep_ in ("compound", "amod", "nmod", "nummod") and head.i > last.i
+                 and head.tag_ in ("NN", "NNS") and head.idx >= end)
+    return head.text if described else ""
+
+
 def told_in_the_past(sentence: str) -> bool:
     """The sentence's main verb is in the past tense, as the trained tagger reads it ("The department headed by Jane
     Roe was absorbed into a new group"): what it says held then, not necessarily now."""

@@ -2407,3 +2407,20 @@ def test_a_name_its_pages_give_it_is_the_subject_without_its_legal_form_too() ->
     assert reading.answer is not None and reading.answer.value == "Limor Fried"
     other = read_question("Who founded Brightwater Robotics?", None, "Brightwater", aliases=["Brightwater Industries LLC"])
     assert "robot" in other.terms  # another name is still no name of it
+
+
+def test_an_amount_that_describes_another_noun_is_not_the_amount_raised() -> None:
+    # "$100 million" describes the valuation; the $20 million is what was raised (the valuation was read at medium).
+    said = "Brightwater Labs raised $20 million at a $100 million valuation in its Series A."
+    assert answer("How much did Brightwater Labs raise in its Series A?", said).value == "$20 million"
+    assert answer("What is Brightwater Labs' valuation?", said).value == "$100 million"
+
+
+def test_one_round_is_not_the_total_raised() -> None:
+    # Asked the total in so many words, one round's amount is related reading at most (it was read at medium).
+    question = read_question("How much funding has Brightwater Labs raised in total?", None, "Brightwater Labs")
+    one = read(question, [Passage("Brightwater Labs raised $5 million in seed funding in 2019.", 0, 1)])
+    assert one.answer is None and (one.unsure is None or one.unsure.confidence == "low")
+    total = read(question, [Passage("Brightwater Labs has raised a total of $25 million in seed funding and its "
+                                    "Series A.", 0, 1)])
+    assert total.answer is not None and total.answer.value == "$25 million"

@@ -26,7 +26,7 @@ from cikb.core.vocabulary import LEGAL_FORM_STEMS, RELATED_WEIGHT, match_weight,
 from cikb.answer.reader._words import (
     DATE_RE, LEGAL_SUFFIXES, MONTHS, SELF_NOUNS, YEAR_RE, stem, stems_in, stems_of, tokens_of,
 )
-from cikb.answer.reader._question import Question, asks_present, singular, term_word
+from cikb.answer.reader._question import TOTAL, Question, asks_present, singular, term_word
 from cikb.answer.reader._subject import (
     BEGIN_STEMS, LABEL_LINE, after_leading_date, asks_the_founding, began_itself, mentions_subject, owned_by_subject,
     refers_to_subject,
@@ -230,6 +230,7 @@ def _priced_on_anothers_page(q: Question, s: Sentence) -> bool:
         item.names <= stems_in(name) for name in names)
 
 
+_ONE_ROUND = re.compile(r"\b(?:series [a-h]|rounds?|seed|ipo|pre-seed)\b", re.IGNORECASE)  # one of the raises
 _INTENT_WORDS = frozenset(stem(w) for w in
                           "plan aim hope want intend expect seek strive aspire wish goal target".split())
 
@@ -965,6 +966,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         return "low"
     if q.kind == "number" and counts_each_of_many(best.plain, span.start, span.start + len(span.text)):
         return "low"  # "companies with more than 10,000 employees": each customer's staff, not the subject's
+    if q.cumulative and TOTAL.search(q.text) and _ONE_ROUND.search(best.plain) and not TOTAL.search(best.plain):
+        return "low"  # asked the total raised: "raised $5 million in seed funding in 2019" gives one round
     if q.kind in ("person", "org") and not _holds_the_deed_asked(q, best.stems):
         return "low"  # "Who leads the steering committee?": "governed by the Board and its steering committee"
     if _asks_an_address(q) and not any(c.isdigit() for c in _given(q, best, span)):

@@ -15,9 +15,9 @@ from typing import Any
 
 from cikb.answer.entities import (
     FIRST_PERSON, apposed_to_name, bids_the_reader, counted_doers, counted_group, counted_in_question, entities,
-    is_a_persons_name, main_verb_offset, names, negation_reaches, organisations, person_clauses, possessed_nouns,
-    priced_things, role_statements, roles_of_a_part, subject_noun, subjectless_past, tells_the_reader_to_reach_us,
-    titled, told_to_the_reader, where_from, word_classes,
+    is_a_persons_name, main_verb_offset, names, negation_reaches, noun_described, organisations, person_clauses,
+    possessed_nouns, priced_things, role_statements, roles_of_a_part, subject_noun, subjectless_past,
+    tells_the_reader_to_reach_us, titled, told_to_the_reader, where_from, word_classes,
 )
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
@@ -695,6 +695,11 @@ def nearest_span(q: Question, s: Sentence) -> tuple[Span, int]:
     spans = s.spans
     if q.officer and q.kind == "person" and len(spans) > 1:
         spans = [span for span in spans if any(r.held_by_value for r in asked_roles(q, s.plain, span))] or spans
+    if q.kind == "money" and len({span.key for span in spans}) > 1:
+        # "raised $20 million at a $100 million valuation": an amount that describes a noun the question does not
+        # ask of is another thing's, where another amount describes none.
+        plain = [span for span in spans if not _describes_another_noun(q, s.plain, span)]
+        spans = plain if plain and len({span.key for span in plain}) < len({span.key for span in spans}) else spans
     if q.kind in ("money", "number", "date", "year") and len({span.key for span in spans}) > 1:
         # Amounts or dates of several things in one sentence: the one whose own words hold what sets the asked thing
         # apart, not the one nearest the verb they share: "raised $5 million in its seed round and $20 million in its
@@ -706,6 +711,11 @@ def nearest_span(q: Question, s: Sentence) -> tuple[Span, int]:
         if sum(held[id(span)] == held[id(best)] for span in spans) == 1:
             return best, distance(q, s.plain, best)
     return min(((span, distance(q, s.plain, span)) for span in spans), key=lambda x: (x[1], x[0].start))
+
+
+def _describes_another_noun(q: Question, sentence: str, span: Span) -> bool:
+    noun = noun_described(sentence, span.start, span.start + len(span.text))
+    return bool(noun) and not any(match_weight(t, stems_of(noun.lower())) > 0 for t in q.terms)
 
 
 def verb_terms(q: Question) -> set[str]:
