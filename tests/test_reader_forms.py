@@ -170,6 +170,13 @@ def test_the_price_of_another_plan_or_for_another_period_is_no_value_at_all():
         assert monthly.answer is None and monthly.unsure is None, question  # "$12" was given at medium
 
 
+def test_the_price_of_the_item_without_the_name_that_tells_the_asked_one_is_anothers():
+    # The sentence names the Beacon Pro too: the $99 is the plain Beacon's (it was given for the Pro at medium).
+    both = "The Acme Beacon costs $99 and the Beacon Pro $199."
+    assert _own_page("How much does the Acme Beacon Pro cost?", "Shop", both).answer is None
+    assert _given(_own_page("How much does the Acme Beacon cost?", "Shop", both))[0] == "$99"
+
+
 def test_a_filler_word_the_question_capitalises_is_a_name():
     # "business" asks nothing in "What business is Acme Corp in?"; "the Business plan" names a plan. A title-cased
     # header capitalises every word.

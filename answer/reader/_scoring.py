@@ -367,6 +367,8 @@ def priced_for_the_item(q: Question, sentence: str, span: Span) -> bool | None:
         return True  # the item by its name: "Business is $99" prices the Business plan
     if any(names_another_item(q, item, sentence, thing) for thing in things):
         return False  # "the Starter plan costs $19", asked of the Business plan
+    if item.names and item.names <= stems_in(sentence) and any(thing & item.names for thing in stems):
+        return False  # "The Beacon costs $99 and the Beacon Pro $199", asked of the Beacon Pro: the $99 is another's
     # "a standard subscription" may be the "regular subscription" asked of, "the institute" the Milton Friedman
     # Institute; "Pricing" is no subscription
     return None if any((item.names | item.words) & thing for thing in stems) else False
