@@ -44,3 +44,29 @@ def test_a_vat_number_is_read_whole_in_its_national_grouping_and_after_its_count
     # Two digits after a code that go on into the sentence are not the code's.
     said = _read("What is Acme's VAT number?", "VAT number GB 123 4567 89 20 staff", title="Imprint")
     assert (said.answer or said.unsure) is None or (said.answer or said.unsure).value != "GB 123 4567 89 20"
+
+
+def test_a_fax_number_is_no_telephone_number_and_a_telephone_number_no_fax_number() -> None:
+    line = "Phone: +49 30 1234567 · Fax: +49 30 1234568"
+    phone = _read("What is Acme's phone number?", line, title="Imprint").answer
+    fax = _read("What is Acme's fax number?", line, title="Imprint").answer
+    assert phone is not None and phone.value == "+49 30 1234567"
+    assert fax is not None and fax.value == "+49 30 1234568"  # the telephone's was given at medium
+    alone = _read("What is Acme's fax number?", "Phone: +49 30 1234567", title="Imprint")
+    assert alone.answer is None and alone.unsure is None
+
+
+def test_a_charity_number_is_its_own_register_and_no_company_number() -> None:
+    said = "Registered charity number 1234567"
+    assert _read("What is Acme's company number?", said, title="Imprint").answer is None  # it was given at medium
+    answer = _read("What is Acme's charity number?", said, title="Imprint").answer
+    assert answer is not None and answer.value == "1234567"
+
+
+def test_a_code_of_a_body_tied_to_the_company_on_its_imprint_is_that_bodys() -> None:
+    for question, said in (("What is Acme's company registration number?",
+                            "Our parent company Globex GmbH is registered under HRB 99999."),
+                           ("What is Acme's VAT number?", "Our EU representative Globex B.V. has VAT number "
+                                                          "NL123456789B01.")):
+        reading = _read(question, said, title="Imprint - Acme")
+        assert reading.answer is None and (reading.unsure is None or reading.unsure.confidence == "low"), said

@@ -30,8 +30,8 @@ from cikb.answer.reader._question import (
 )
 from cikb.answer.reader._subject import (
     BEGIN_STEMS, FOUNDING_STEMS, LABEL_LINE, after_leading_date, asks_the_founding, began_itself, creates_other,
-    does_it_to_another, founded_itself, mentions_subject, our_role, owned_by_subject, owned_predicate,
-    refers_to_subject, subject_role,
+    does_it_to_another, founded_itself, led_by_another_party, mentions_subject, our_role, owned_by_subject,
+    owned_predicate, refers_to_subject, subject_role,
 )
 from cikb.answer.reader._spans import (
     CORPORATION_KIND, HEADCOUNT, Span, asked_roles, contact_spans, counts_us, holds_postal_address, identifier_spans,
@@ -679,6 +679,8 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
         elif s.role == 0 and s.passage.own_site and asks_its_price(q) and any(
                 priced_per_period(s.plain, span) for span in s.spans):
             s.role = 1  # "Every account costs a flat 5 euros a month" on Acme's own site: what Acme costs
+        if s.role and led_by_another_party(q, s.plain):
+            s.role = 0  # "Our parent company Globex GmbH is registered under HRB 99999" on Acme's imprint: Globex's
         if s.role and q.receives and does_it_to_another(q, s.plain):
             s.role = 0  # "Acme acquired Initech in 2019", asked when Acme was acquired: Acme did it, to another
         if s.role and q.kind != "text" and names_another_of_its_kind(q, s.plain):

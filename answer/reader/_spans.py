@@ -327,8 +327,21 @@ def contact_spans(q: Question, sentence: str) -> list[Span]:
         return [Span(m.group(), m.start(), m.group().lower().rstrip("/")) for m in _WEB_RE.finditer(sentence)
                 if not _EMAIL_RE.search(sentence, max(0, m.start() - 64), m.end()) and not _elsewhere(q, m.group())]
     # Google's libphonenumber: numbers in international form from any country, national ones as American.
+    fax = bool(re.search(r"\b(?:tele)?fax\b", q.text, re.IGNORECASE))
     return [Span(m.raw_string, m.start, phonenumbers.format_number(m.number, phonenumbers.PhoneNumberFormat.E164))
-            for m in phonenumbers.PhoneNumberMatcher(sentence, "US", leniency=phonenumbers.Leniency.VALID)]
+            for m in phonenumbers.PhoneNumberMatcher(sentence, "US", leniency=phonenumbers.Leniency.VALID)
+            if _labelled_fax(sentence[max(0, m.start - 24):m.start]) in (None, fax)]
+
+
+_NUMBER_LABEL = re.compile(r"\b(?:(?P<fax>(?:tele)?fax)|phone|telephone|tel|mobile|call(?:\s+us)?(?:\s+on|\s+at)?)"
+                           r"\.?\s*(?:[:.]|\bno\.?)?\s*$", re.IGNORECASE)
+
+
+def _labelled_fax(before: str) -> bool | None:
+    """Whether the label just before a number says it is a fax number ("Fax: ...") or a telephone's ("Tel.: ...");
+    None without a label: a fax number is no number to call, and a telephone's is none to fax to."""
+    label = _NUMBER_LABEL.search(before)
+    return None if label is None else label.group("fax") is not None
 
 
 def _written_out(address: str) -> str:

@@ -73,7 +73,23 @@ def _is_the_subject(q: Question, lead: list[str] | None) -> bool:
 # Bodies named by their tie to the company: "our partner Globex", "Acme's parent company", "its biggest customer".
 _OTHER_PARTIES = frozenset("""parent parents partner partners customer customers client clients investor investors
     subsidiary subsidiaries competitor competitors rival rivals supplier suppliers sponsor sponsors distributor
-    distributors reseller resellers affiliate affiliates owner owners acquirer vendor vendors""".split())
+    distributors reseller resellers affiliate affiliates owner owners acquirer vendor vendors representative
+    representatives auditor auditors contractor contractors subcontractor subcontractors licensee licensees""".split())
+
+
+def led_by_another_party(q: Question, sentence: str) -> bool:
+    """The sentence (or its clause after an opening phrase) is led by a body named by its tie to the company: what
+    it says is that body's, whatever the page ("Our parent company Globex GmbH is registered under HRB 99999" on
+    Acme's imprint)."""
+    commas = [m.end() for m in re.finditer(r",\s+", sentence[:200])][:3] if _opens_with_phrase(sentence) else []
+    for text in (sentence, *(sentence[i:] for i in commas)):
+        lead = _leading_name(text)
+        if lead is not None:
+            return _another_party_led(q, text, lead)
+    return False
+
+
+_CLAUSE_WORDS = frozenset("is are was were has have had and or with will can may".split())
 
 
 def _another_party_led(q: Question, text: str, lead: list[str]) -> bool:
@@ -82,12 +98,14 @@ def _another_party_led(q: Question, text: str, lead: list[str]) -> bool:
     leads, the tie follows within a few words. Not when the question asks for that tie ("Who are Acme's investors?")."""
     possessive = lead[-1].lower().replace("’", "'").endswith(("'s", "'")) or lead[0].lower() in ("our", "its", "their")
     after = [w for w, _, _ in tokens_of(text)][len(lead):len(lead) + 3]
-    for i, word in enumerate(after):
-        if not word[0].islower():
-            break
+    for i, word in enumerate(after):  # "Our partner Globex", "Our EU representative"
+        if word.lower() in _CLAUSE_WORDS:
+            break  # "Our team and partners ...", "Acme is a partner of ...": the tie is no longer the subject's head
         if word.lower() in _OTHER_PARTIES and not any(match_weight(t, stems_of(word.lower())) > 0 for t in q.terms):
-            # A bare name before the tie only with a name after it: "Acme partners with Globex" is Acme's verb.
-            return possessive or (i + 1 < len(after) and after[i + 1][0].isupper())
+            # The company's bare name before the tie only with a name after it: "Acme partners with Globex" is
+            # Acme's verb, "To sponsor Acme, ..." a bid.
+            named = any(bare(w.lower()) in q.subject_terms for w in lead)
+            return possessive or (named and i + 1 < len(after) and after[i + 1][0].isupper())
     return False
 
 

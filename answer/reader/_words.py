@@ -85,6 +85,7 @@ IDENTIFIER_NAMES: tuple[tuple[str, ...], ...] = (
      "incorporation number", "organisation number", "organization number", "corporate identity number",
      "uen", "unique entity number"),  # Sweden's organisation number, Singapore's UEN: the register's own numbers
     ("kvk number", "kvk", "chamber of commerce number"),
+    ("charity number", "registered charity number", "charity registration number"),  # the Charity Commission's
     ("siren",), ("siret",), ("eori", "eori number"), ("abn", "australian business number"),
     ("isin",), ("cik", "central index key"),
 )
