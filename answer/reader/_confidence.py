@@ -40,8 +40,8 @@ from cikb.answer.reader._spans import (
 )
 from cikb.answer.reader._scoring import (
     Sentence, asked_item, asked_part, asked_things, asks_headcount, asks_its_price, contact_stems,
-    doers_of_the_subject, names_another_item, nearest_span, on_the_subjects_page, placed_by_definition,
-    priced_for_the_item, priced_per_period, reading_stems, verb_terms,
+    doers_of_the_subject, names_another_item, names_another_of_its_kind, nearest_span, on_the_subjects_page,
+    placed_by_definition, priced_for_the_item, priced_per_period, reading_stems, verb_terms,
 )
 
 Confidence = Literal["high", "medium", "low", "none"]
@@ -77,7 +77,7 @@ def decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answer
                   if _states_a_term(q, s) and _holds_the_place_verb(q, s)
                   and not (s.creates_other and q.kind in ("year", "date"))
                   and not (now and _said_of_the_past(q, s)) and not _undated_for_the_year_asked(q, s)
-                  and not _another_model(q, s)][:max_sentences]
+                  and not names_another_of_its_kind(q, s.plain)][:max_sentences]
     if not candidates:
         return None
     # Asked how things are, a post dated long before the pages read today states how they were: "more than thirty
@@ -1190,28 +1190,6 @@ def _another_time(q: Question, sentence: str) -> bool:
     # A release is a time too: "by the time of the 2.0 release" is not answered by "A 1.0 release ... after ...".
     releases, released = versions_in(q.text), versions_in(sentence)
     return bool(asked and written and not asked & written) or bool(releases and released and not releases & released)
-
-
-# A name and the numbers of its models or generations: "Fairphone 5", "Nitrokey 3A", "the Fairphone 3, 4 and 5".
-_MODEL_NUMBER = r"\d{1,3}[A-Za-z]?\b(?![.,]?\d)"
-_MODEL = re.compile(rf"\b([A-Z][\w-]*)\s+({_MODEL_NUMBER}(?:(?:,\s*|\s+and\s+|\s+or\s+){_MODEL_NUMBER})*)")
-
-
-def _another_model(q: Question, s: Sentence) -> bool:
-    """Asked of one model ("How long is the Fairphone 5 warranty?"), the sentence names the same name with another
-    number and never the one asked ("Fairphone 4 comes with a five-year warranty"): another product's value."""
-    asked = _models(q.text)
-    if not asked:
-        return False
-    written = _models(s.plain)
-    names = {name for name, _ in asked}
-    return bool({pair for pair in written if pair[0] in names} - asked) and not asked & written
-
-
-def _models(text: str) -> set[tuple[str, str]]:
-    return {(name.lower(), number.lower()) for name, numbers in _MODEL.findall(text)
-            if name.lower() not in _MONTH_NUMBERS  # "May 13" is a day
-            for number in re.findall(_MODEL_NUMBER, numbers)}
 
 
 def _undated_for_the_year_asked(q: Question, s: Sentence) -> bool:

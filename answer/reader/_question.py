@@ -491,7 +491,7 @@ def _receives(lower: list[str], own: set[str], terms: Sequence[str], nouns: froz
 
 
 # A name and the letter, Roman numeral or number that tells it from others of its kind: "Series A", "Beacon 2",
-# "Phase III", "Model 100", "Nitrokey 3A" (not a word that goes on: "Series Alpha").
+# "Mark III", "Model 100", "Beacon 3A" (not a word that goes on: "Series Alpha").
 DESIGNATOR = r"(?:[A-Z]|[IVX]{2,4}|\d+(?:\.\d+)?[A-Z]{0,2})(?![\w-]|\.\d)"
 _DESIGNATED = re.compile(rf"\b([A-Z][A-Za-z-]+)\s+({DESIGNATOR})")
 

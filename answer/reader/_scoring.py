@@ -680,11 +680,9 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
                 priced_per_period(s.plain, span) for span in s.spans):
             s.role = 1  # "Every account costs a flat 5 euros a month" on Acme's own site: what Acme costs
         if s.role and led_by_another_party(q, s.plain):
-            s.role = 0  # "Our parent company Globex GmbH is registered under HRB 99999" on Acme's imprint: Globex's
+            s.role = 0  # "Our parent company Globex Ltd is registered under number 99999" on Acme's imprint: Globex's
         if s.role and q.receives and does_it_to_another(q, s.plain):
             s.role = 0  # "Acme acquired Initech in 2019", asked when Acme was acquired: Acme did it, to another
-        if s.role and q.kind != "text" and names_another_of_its_kind(q, s.plain):
-            s.role = 0  # "Acme raised a $20 million Series B in 2021", asked when it raised its Series A
         cue = CUE_BONUS if s.spans and q.kind != "text" else 0.0
         if cue and q.cumulative and TOTAL.search(s.plain):
             cue += CUE_BONUS  # "has raised a total of $120 million" over one round's "$45 million"

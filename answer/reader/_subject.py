@@ -79,7 +79,7 @@ _OTHER_PARTIES = frozenset("""parent parents partner partners customer customers
 
 def led_by_another_party(q: Question, sentence: str) -> bool:
     """The sentence (or its clause after an opening phrase) is led by a body named by its tie to the company: what
-    it says is that body's, whatever the page ("Our parent company Globex GmbH is registered under HRB 99999" on
+    it says is that body's, whatever the page ("Our parent company Globex Ltd is registered under number 99999" on
     Acme's imprint)."""
     commas = [m.end() for m in re.finditer(r",\s+", sentence[:200])][:3] if _opens_with_phrase(sentence) else []
     for text in (sentence, *(sentence[i:] for i in commas)):
