@@ -32,12 +32,11 @@ def subject_role(q: Question, sentence: str) -> int:
     mentioned = mentions_subject(q, sentence) or _short_name(q, sentence)
     # The subject starts the sentence, or follows an opening phrase ("In 1934, it moved"; "Founded in 1899 by
     # Swiss, English and Catalan players, the club ...").
-    commas = [m.end() for m in re.finditer(r",\s+", sentence[:200])][:3] if _opens_with_phrase(sentence) else []
     dated = after_leading_date(sentence)  # a timeline line: "May 24, 2013: ISRG is incorporated"
     # A list item ("Taking Holiday – We offer 30 days' paid leave"), or a question heading read with its answer
     # ("How to request days off? We officially have 24 days"): the item's or the answer's own subject.
     label = _LEADING_LABEL.match(sentence) or _LEADING_QUESTION.match(sentence)
-    for text in (sentence, *(sentence[i:] for i in commas), *((dated,) if dated else ()),
+    for text in (*_clause_openings(sentence), *((dated,) if dated else ()),
                  *((sentence[label.end():],) if label else ())):
         lead = _leading_name(text)
         if lead is None:
@@ -56,6 +55,13 @@ def subject_role(q: Question, sentence: str) -> int:
     if _BIDS_US.match(sentence) and imperative_on_us(sentence):
         return 2  # "Visit us at ...": the page's own company, as "we" is
     return 1 if mentioned else 0
+
+
+def _clause_openings(sentence: str) -> list[str]:
+    """The sentence, and where it opens with a phrase ("In 1934, it moved"), the text after each of its first commas:
+    where the main clause's subject may begin."""
+    commas = [m.end() for m in re.finditer(r",\s+", sentence[:200])][:3] if _opens_with_phrase(sentence) else []
+    return [sentence, *(sentence[i:] for i in commas)]
 
 
 def _is_the_subject(q: Question, lead: list[str] | None) -> bool:
@@ -81,8 +87,7 @@ def led_by_another_party(q: Question, sentence: str) -> bool:
     """The sentence (or its clause after an opening phrase) is led by a body named by its tie to the company: what
     it says is that body's, whatever the page ("Our parent company Globex Ltd is registered under number 99999" on
     Acme's imprint)."""
-    commas = [m.end() for m in re.finditer(r",\s+", sentence[:200])][:3] if _opens_with_phrase(sentence) else []
-    for text in (sentence, *(sentence[i:] for i in commas)):
+    for text in _clause_openings(sentence):
         lead = _leading_name(text)
         if lead is not None:
             return _another_party_led(q, text, lead)
@@ -198,7 +203,7 @@ def does_it_to_another(q: Question, sentence: str) -> bool:
         return any(match_weight(t, stems_of(word.lower())) == 1.0 for t in q.terms)
     def names_the_asked(done: str) -> bool:  # "NARA opened Archives II", asked when Archives II was opened
         return any(match_weight(t, stems_of(w.lower())) == 1.0 for t in q.terms for w, _, _ in tokens_of(done))
-    def is_itself(done: str) -> bool:  # "itself", "the company", "the company Acme", "Acme GmbH"
+    def is_itself(done: str) -> bool:  # "itself", "the company", "the company Acme", "Acme Inc."
         words = {bare(w.lower()) for w, _, _ in tokens_of(done)} - {"the", "a", "an", "our", "its"}
         own = set(q.subject_words) | set(q.subject_acronyms) | set(q.subject_terms) | LEGAL_SUFFIXES | SELF_NOUNS
         return done.lower() in _REFLEXIVES or bool(words) and words <= own
