@@ -1427,6 +1427,38 @@ def test_a_legal_name_in_a_sentence_without_the_questions_words_states_it() -> N
     assert not any(states_question(q, s) for s in read(q, [denied]).sentences)
 
 
+@pytest.mark.parametrize(("question", "text", "expected"), [
+    ("What is the legal name of the company behind Brightwater?",
+     "Brightwater is developed and maintained by Kandra Labs, Inc. in Chicago.", "Kandra Labs, Inc."),
+    ("What is the legal entity that operates Brightwater.io?",
+     "Brightwater.io is operated by SIA Monkey See, Brivibas iela 68-12, Riga, LV-1011, Latvia.", "SIA Monkey See"),
+    # The small parser hangs the clause on the apposition, or finds no doer: the name with its form stands before it.
+    ("What is the legal name of the company behind Brightwater?",
+     "This agreement is between you and Kandra Labs, Inc., a Delaware corporation, which operates Brightwater Cloud.",
+     "Kandra Labs, Inc."),
+    ("What is the legal name of the company behind Brightwater?",
+     "To offer support, we have founded a company: rami.io GmbH, based in Heidelberg, now operates Brightwater Hosted.",
+     "rami.io GmbH"),
+    # A body the sentence names otherwise is not the one behind the subject.
+    ("What is the legal name of the company behind Brightwater?",
+     "Brightwater Cloud is hosted on servers operated by Hetzner Online GmbH in Germany.", None),
+    ("What is the legal name of the company behind Brightwater?",
+     "Our partner Globex GmbH operates Brightwater's servers in Frankfurt.", None),
+    ("What is the legal name of the company behind Brightwater?",
+     "Globex GmbH, our hosting partner, runs the servers for Brightwater.", None),
+    ("What is the legal name of the company behind Brightwater?", "Brightwater was not developed by Globex GmbH.", None),
+    # Asked for its own legal name, the body that runs it is its owner, not its name.
+    ("What is Brightwater's legal name?", "Brightwater is run by Globex Ltd, a company registered in England.", None),
+])
+def test_the_legal_name_of_the_body_behind_the_subject_is_the_name_with_a_form_of_its_operator(
+        question: str, text: str, expected: str | None) -> None:
+    q = read_question(question, None, "Brightwater")
+    assert q.legal_name
+    reading = read(q, [Passage(text, 0, 1, "About", own_site=True)])
+    assert (reading.answer and reading.answer.value) == expected
+    assert any(states_question(q, s) for s in reading.sentences) is (expected is not None)
+
+
 def test_ask_and_enrich_read_the_same_legal_name_and_two_legal_names_are_no_answer() -> None:
     question = "What is Brightwater Labs' legal name?"
     policy = ("# Privacy Policy\n\nBrightwater Labs Ltd (\u201cwe\u201d, \u201cus\u201d) operates brightwater.example. "

@@ -34,7 +34,8 @@ from cikb.answer.reader._subject import (
 from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, CORPORATION_KIND, CURRENCY_SIGNS, Span, board_joiners, count_of_us, customer_names,
     doers_named, entity_labels, entity_spans, filtered, former_employers, former_names, holds_postal_address,
-    instance_spans, investor_names, is_duration, is_postal_address, is_subject, is_yearless, normal, asked_roles,
+    instance_spans, investor_names, is_duration, is_postal_address, is_subject, is_yearless, legal_names, normal,
+    asked_roles,
     normal_date, overlap, spans, versions_in,
     without_web_addresses, yearless_dates,
 )
@@ -410,10 +411,10 @@ def states_question(q: Question, s: Sentence) -> bool:
         return True  # "Roe joins from Globex": an answer read for the officer the reader found (reader.read)
     if _names_the_doer_asked(q, s):
         return True  # "Corva deploys AI analytics ..." on Acme's page, asked which Acme customer does
-    if q.legal_name and not s.negated and _names_legal_form(q, s):
+    if q.legal_name and not s.negated and _writes_legal_name(q, s):
         # The terms' or the imprint's own line ("Acme Inc. operates acme.example"), legal text or not, or any line
-        # that names it so ("his co-founded company Acme AB"): the name with its form says what it is, in no
-        # word of the question's.
+        # that names it so ("his co-founded company Acme AB"), or the body behind it ("Acme is operated by Globex
+        # GmbH"): the name with its form says what it is, in no word of the question's.
         return True
     if not s.about_subject or s.negated:
         return False
@@ -495,7 +496,7 @@ def states_by_form(q: Question, s: Sentence) -> bool:
     or its legal name, the subject's name with a legal form after it ("Acme Inc. operates acme.example"), or a name it
     had, said of its renaming ("Globex Labs is now Acme"), or what the thing asked is, in the question's words as
     the sentence's subject ("Our core product is the Acme cloud emulator" for "What is Acme's core product?")."""
-    return (defines_subject(q, s) or (q.legal_name and _names_legal_form(q, s))
+    return (defines_subject(q, s) or (q.legal_name and _writes_legal_name(q, s))
             or (q.former_name and bool(former_names(q, s.text, _said_of_the_subject(q, s))))
             or (bool(q.investors) and _names_investors(q, s))
             or (q.customers and _names_customers(q, s)) or (q.board and _names_board_joiners(q, s))
@@ -534,6 +535,12 @@ def _investors_asked_of(q: Question, s: Sentence) -> list[Span]:
     led, others = investor_names(q, s.text)
     names = others if q.investors == "others" else led + others
     return names if names and _about_the_subjects_funding(q, s) else []
+
+
+def _writes_legal_name(q: Question, s: Sentence) -> bool:
+    """The subject's name with its form, or the name with its form of the body that operates the subject."""
+    return _names_legal_form(q, s) or (bool(_ASKS_THE_BODY_BEHIND.search(q.text))
+                                       and _operator_named(q, s.text) is not None)
 
 
 def _names_legal_form(q: Question, s: Sentence) -> bool:
@@ -606,7 +613,7 @@ def legal_name_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
     found = [(s, name) for s in sentences
              if not s.negated and (name := _legal_name_in(q, s.plain, own_site=s.passage.own_site))]
     if not found:
-        return None
+        return _operators_legal_name(q, sentences)
     # The line a facts box or an imprint labels as the company's name ("Legal name: Acme Inc.", "Firmenname:
     # Acme GmbH") states it by its label: other legal names in passing (a US Inc. beside a GmbH) do not rival it.
     labelled = [(s, name) for s, name in found if _NAME_LABEL.match(s.plain)]
@@ -616,6 +623,63 @@ def legal_name_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
     keys = {normal(name) for _, name in found}
     support = [s for s, name in found if normal(name) == normal(value)]
     return Answer(value, "medium" if len(keys) == 1 else "low", best, support)
+
+
+def _opens_with_the_subject(q: Question, phrase: str) -> bool:
+    """The phrase is the subject or one of its own ("Acme Cloud", "the Acme app"), not another thing that names it
+    ("the servers for Acme", "Acme's servers")."""
+    words = phrase.split()
+    while words and words[0].lower() in ("the", "its", "our", "their"):
+        words = words[1:]
+    return bool(words) and not re.search(r"['’]s?$", words[0]) and mentions_subject(q, " ".join(words[:2]))
+
+
+# Verbs by which a body is the one behind a product or service: "Acme GmbH operates Acme Cloud", "Acme is developed
+# by Globex, Inc.".
+_OPERATOR_VERBS = """operates operated runs ran develops developed maintains maintained publishes published builds built
+    makes made""".split()
+# A question on the body behind the subject, not on the subject's own name: "the company behind pretix", "the legal
+# entity that operates Acme.io". Asked "What is Acme's legal name?", "Acme is run by Globex Ltd" names its owner.
+_ASKS_THE_BODY_BEHIND = re.compile(r"\bbehind\b|\b(?:operat|runs?\b|develop|maintain|publish|builds?\b|makes?\b)",
+                                   re.IGNORECASE)
+_OPERATOR_STEMS = frozenset(stem(w) for w in _OPERATOR_VERBS)
+# What a name with its form is followed by when it is the doer, whatever the small parser makes of the clause: "Globex
+# GmbH, now operates Acme", "Globex, Inc., a Delaware corporation, which operates Acme".
+_THEN_OPERATES = re.compile(rf",?\s*(?:[^,.;:]{{1,60}},\s*)?(?:(?:which|that|now|also|still)\s+)?"
+                            rf"(?:{'|'.join(_OPERATOR_VERBS)})\b(?!\s+by\b)", re.IGNORECASE)
+
+
+def _operators_legal_name(q: Question, sentences: list[Sentence]) -> Answer | None:
+    """For a question on the legal name of the body behind the subject ("the company behind pretix", "the legal
+    entity that operates Acme.io"), when no sentence writes the subject's own name with a form: the name with a legal
+    form of the body a sentence says operates, develops, runs, publishes or makes the subject (the parse's doer
+    of such a verb whose object or passive subject names the subject); ``medium`` when every such sentence names
+    the same body, else ``low``. A body the sentence names otherwise ("hosted on servers operated by Globex GmbH")
+    is not the subject's."""
+    if not _ASKS_THE_BODY_BEHIND.search(q.text):
+        return None
+    found = [(s, name) for s in sentences[:MAX_PARSED] if not s.negated and (name := _operator_named(q, s.text))]
+    if not found:
+        return None
+    best, value = found[0]
+    support = [s for s, name in found if name.key == value.key]
+    return Answer(value.text, "medium" if len(support) == len(found) else "low", best, support)
+
+
+def _operator_named(q: Question, sentence: str) -> Span | None:
+    named = legal_names(sentence)
+    if not named:
+        return None
+    is_operator = lambda word: stem(word.lower()) in _OPERATOR_STEMS  # noqa: E731 - a predicate for the parse
+    objects = party_extents(sentence, is_operator, "object") or []
+    if not any(_opens_with_the_subject(q, sentence[start:end]) for start, end in objects):
+        return None
+    doers = party_extents(sentence, is_operator, "doer") or []
+    for name in named:
+        end = name.start + len(name.text)
+        if any(start < end and name.start < stop for start, stop in doers) or _THEN_OPERATES.match(sentence, end):
+            return name
+    return None
 
 
 def former_name_answer(q: Question, sentences: list[Sentence]) -> Answer | None:

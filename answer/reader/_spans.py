@@ -1031,6 +1031,65 @@ def is_subject(q: Question, span: Span) -> bool:
     return set(span.key.split()) <= set(q.subject_terms) | LEGAL_SUFFIXES or _spells_acronym(words, q.subject_acronyms)
 
 
+# --- names with a legal form ----------------------------------------------------------------------
+
+# A word of a body's name: capitalised ("Kandra", "Labs", "&") or a web address ("rami.io").
+_NAME_WORD = re.compile(r"(?:[A-Z&][\w&'’.-]*|[a-z][\w-]*\.[a-z]{2,})")
+# Forms written before the name in some jurisdictions: "SIA Monkey See" (Latvia), "UAB Acme" (Lithuania).
+_PREFIX_FORMS = frozenset({"SIA", "UAB", "OOO"})
+_DOTTED_FORMS = frozenset({"inc", "ltd", "corp", "co"})  # legal forms written with their full stop ("Acme Inc.")
+MAX_NAME_WORDS = 5
+
+
+def legal_names(sentence: str) -> list[Span]:
+    """The names of bodies written with a legal form, any body's: "Kandra Labs, Inc.", "rami.io GmbH", "Acme
+    e.V.", "SIA Monkey See Monkey Do". A form is a word of :data:`LEGAL_SUFFIXES` written as forms are, with a
+    capital or a full stop ("co" and "se" in prose are none), after a run of name words, or one of the few forms
+    written before the name."""
+    words = list(re.finditer(r"\S+", sentence))
+    found = []
+    for i, word in enumerate(words):
+        form = word.group().rstrip(",;:)")
+        if form in _PREFIX_FORMS:
+            run = _name_after(words[i + 1:i + 1 + MAX_NAME_WORDS])
+            if run:
+                text = sentence[word.start():run[-1].start()] + run[-1].group().rstrip(",;:)")
+                found.append(Span(text, word.start(), normal(text)))
+        elif (form[:1].isupper() or "." in form) and form.lower().replace(".", "") in LEGAL_SUFFIXES:
+            run = _name_before(words[max(0, i - MAX_NAME_WORDS):i])
+            if run:
+                bare = form.rstrip(".")  # a full stop after "GmbH" ends the sentence; "Inc." and "B.V." keep theirs
+                text = sentence[run[0].start():word.start()] + (form if "." in bare or bare.lower() in _DOTTED_FORMS
+                                                                 else bare)
+                found.append(Span(text, run[0].start(), normal(text)))
+    return found
+
+
+def _name_after(words: list[re.Match]) -> list[re.Match]:
+    """The name words that open ``words``, up to the first that is none or that a comma ends."""
+    run = []
+    for word in words:
+        bare = word.group().rstrip(",;:)")
+        if not _NAME_WORD.fullmatch(bare):
+            break
+        run.append(word)
+        if bare != word.group():
+            break
+    return run
+
+
+def _name_before(words: list[re.Match]) -> list[re.Match]:
+    """The name words that close ``words``; only the last may end in a comma ("Kandra Labs, Inc."), and a leading
+    "The" is not the name's."""
+    run: list[re.Match] = []
+    for n, word in enumerate(reversed(words)):
+        text = word.group().removesuffix(",") if n == 0 else word.group()
+        if not _NAME_WORD.fullmatch(text):
+            break
+        run.insert(0, word)
+    return run[1:] if run and run[0].group() == "The" else run
+
+
 def entity_spans(sentence: str, labels: frozenset[str]) -> list[Span]:
     """The entities with one of ``labels``, a place's parts joined ("Sarasota, Florida")."""
     found: list[Span] = []
