@@ -1446,7 +1446,8 @@ def test_a_legal_name_in_a_sentence_without_the_questions_words_states_it() -> N
      "Our partner Globex GmbH operates Brightwater's servers in Frankfurt.", None),
     ("What is the legal name of the company behind Brightwater?",
      "Globex GmbH, our hosting partner, runs the servers for Brightwater.", None),
-    ("What is the legal name of the company behind Brightwater?", "Brightwater was not developed by Globex GmbH.", None),
+    ("What is the legal name of the company behind Brightwater?",
+     "Brightwater was not developed by Globex GmbH.", None),
     # Asked for its own legal name, the body that runs it is its owner, not its name.
     ("What is Brightwater's legal name?", "Brightwater is run by Globex Ltd, a company registered in England.", None),
 ])
