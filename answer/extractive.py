@@ -88,7 +88,8 @@ def extract_answer(
     reading = read_asked(question, [_passage(item, number, number) for number, item in enumerate(context, start=1)],
                          company=company, aliases=aliases)
     q = reading.question
-    if q.kind in TYPED_KINDS:
+    if q.kind in TYPED_KINDS or (q.funding and reading.answer is not None):
+        # (Whether it raised money, answered by the words that say it raised none: "has never raised outside funding".)
         if reading.answer is None:
             return _unanswered(q, reading)
         first, short, confidence = reading.answer.sentence, reading.answer.value, reading.answer.confidence

@@ -2458,3 +2458,53 @@ def test_one_round_is_not_the_total_raised() -> None:
     total = read(question, [Passage("Brightwater Labs has raised a total of $25 million in seed funding and its "
                                     "Series A.", 0, 1)])
     assert total.answer is not None and total.answer.value == "$25 million"
+
+
+@pytest.mark.parametrize(("question", "text", "value"), [
+    ("How much venture capital has Brightwater Labs raised?",
+     "Perhaps the thing we're proudest of: Brightwater Labs has never raised a single dollar of venture capital.",
+     "never raised a single dollar of venture capital"),
+    ("How much funding has Brightwater Labs raised?", "We got here without any outside investment.",
+     "without any outside investment"),
+    ("Has Brightwater Labs raised venture capital?", "Brightwater Labs has never raised outside funding.",
+     "never raised outside funding"),
+    ("Is Brightwater Labs bootstrapped?", "We are entirely self-funded and profitable.", "self-funded"),
+])
+def test_a_company_that_raised_no_money_from_investors_says_so_in_ways_read_as_the_answer(
+        question: str, text: str, value: str) -> None:
+    reading = read(read_question(question, None, "Brightwater Labs"), [Passage(text, 0, 1, "About", own_site=True)])
+    assert reading.answer is not None and (reading.answer.value, reading.answer.confidence) == (value, "medium")
+
+
+@pytest.mark.parametrize(("question", "texts"), [
+    # Another company's, or money from elsewhere: "without funding from the EU" says it was funded.
+    ("How much funding has Brightwater Labs raised?", ["Globex has never raised outside funding."]),
+    ("How much funding has Brightwater Labs raised?", ["Without funding from the EU, the project would not exist."]),
+    # A question on one campaign or on what it spent is no question on its investors.
+    ("How much did Brightwater Labs raise in its Kickstarter campaign?", ["We are entirely self-funded."]),
+    ("How much did Brightwater Labs invest in research?", ["We are entirely self-funded."]),
+])
+def test_no_money_from_investors_answers_only_what_the_company_raised_from_them(question: str,
+                                                                              texts: list[str]) -> None:
+    reading = read(read_question(question, None, "Brightwater Labs"),
+                   [Passage(t, i, i + 1, "About", own_site=True) for i, t in enumerate(texts)])
+    assert reading.answer is None
+
+
+def test_a_raise_told_beside_a_company_calling_itself_self_funded_is_the_answer() -> None:
+    question = read_question("How much funding has Brightwater Labs raised?", None, "Brightwater Labs")
+    raise_told = "Brightwater Labs raised $5 million in a seed round led by Globex Ventures."
+    reading = read(question, [Passage("We are entirely self-funded and profitable.", 0, 1, "About", own_site=True),
+                              Passage(raise_told, 1, 2, "News", own_site=True)])
+    assert reading.answer is not None and reading.answer.value == "$5 million"
+
+
+def test_ask_answers_whether_it_raised_venture_capital_with_the_sentence_that_says_it_raised_none() -> None:
+    question = "Has Brightwater Labs raised venture capital?"
+    about = ("# About Brightwater Labs\n\nWe're still self-funded, still small and still answering every email. "
+             "Brightwater Labs has never raised outside funding, and we have no plans to.")
+    result = retrieval(question, [about], company="brightwater-labs")
+    result.trace.company.matched = "Brightwater Labs"
+    asked = Answerer().answer(question, result)
+    assert asked.short_answer == "never raised outside funding" and asked.confidence == "medium"
+    assert asked.answer.startswith("Brightwater Labs has never raised outside funding")

@@ -42,7 +42,7 @@ from cikb.answer.reader._spans import format_number, normal_date, number_value, 
 from cikb.answer.reader._scoring import Passage, Sentence, own_name, score_sentences, sentences_of
 from cikb.answer.reader._confidence import (
     Answer, board_answer, choice_answer, customers_answer, decide, former_name_answer, investors_answer,
-    legal_name_answer, own_terms, states_by_form, states_question, worked_before_answer,
+    legal_name_answer, own_terms, states_by_form, states_question, unfunded_answer, worked_before_answer,
 )
 
 if TYPE_CHECKING:
@@ -106,6 +106,8 @@ def read(question: Question, passages: Sequence[Passage], *, max_sentences: int 
     named = named or (customers_answer(question, sentences) if question.customers else None)
     named = named or (board_answer(question, sentences) if question.board else None)
     named = named or (_worked_before(question, sentences, passages) if question.worked_before else None)
+    # No money raised, in the ways of saying so ("has never raised outside funding"), where no raise is told.
+    named = named or (unfunded_answer(question, sentences) if question.funding else None)
     # A question that offers its answers is answered by one of them said of the subject, or not at all.
     offered = choice_answer(question, sentences) if question.choice else None
     # Answered by an offer, a renaming, the investors, customers or board members named as such, or not at all.

@@ -35,7 +35,7 @@ from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, CORPORATION_KIND, CURRENCY_SIGNS, Span, board_joiners, count_of_us, customer_names,
     doers_named, entity_labels, entity_spans, filtered, former_employers, former_names, holds_postal_address,
     instance_spans, investor_names, is_duration, is_postal_address, is_subject, is_yearless, legal_names, normal,
-    asked_roles,
+    asked_roles, unfunded_spans,
     normal_date, overlap, spans, versions_in,
     without_web_addresses, yearless_dates,
 )
@@ -680,6 +680,38 @@ def _operator_named(q: Question, sentence: str) -> Span | None:
         if any(start < end and name.start < stop for start, stop in doers) or _THEN_OPERATES.match(sentence, end):
             return name
     return None
+
+
+def unfunded_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
+    """Asked what the subject raised from investors, or whether it raised any: the best sentence about the subject
+    that says it took no such money (:func:`unfunded_spans`: "Acme has never raised outside funding", "We are
+    self-funded" on its own site), those words as the value, at ``medium``; None where a sentence about the subject
+    names money it raised or a round (an amount is then the answer, or a contradiction for a reader to settle)."""
+    read = [s for s in sentences[:MAX_PARSED] if _said_of_the_subject(q, s)]
+    if any(_tells_a_raise(s) for s in read):
+        return None
+    found = [(s, spans[0]) for s in read if (spans := unfunded_spans(s.text))
+             and (s.role == 2 or mentions_subject(q, s.text) or _in_the_first_person(s))]
+    if not found:
+        return None
+    # The statement in the question's own words first: "has never raised outside funding" over "we're still
+    # self-funded" for "Has Acme raised venture capital?".
+    best, span = max(found, key=lambda found: len(own_terms(found[0], q.terms)))
+    return Answer(span.text, "medium", best, [s for s, _ in found])
+
+
+def _in_the_first_person(s: Sentence) -> bool:
+    return bool(FIRST_PERSON & {w.lower() for w, _, _ in tokens_of(s.text)})
+
+
+_RAISE = re.compile(r"\b(?:rais(?:ed|es|ing)|closed|secured|led\s+by|series\s+[a-h]|seed\s+round|funding\s+round)\b",
+                    re.IGNORECASE)
+
+
+def _tells_a_raise(s: Sentence) -> bool:
+    """The sentence names an amount with a word of raising it, or a funding round: "Acme raised $5 million"."""
+    return bool(_RAISE.search(s.text)) and (bool(re.search(r"[$€£]\s?\d|\d\s?(?:million|billion|[mMkK]\b)", s.text))
+                                           or bool(re.search(r"\b(?:series\s+[a-h]|seed|round)\b", s.text, re.I)))
 
 
 def former_name_answer(q: Question, sentences: list[Sentence]) -> Answer | None:

@@ -93,6 +93,7 @@ class Question:
     other_names: tuple[str, ...] = ()
     receives: bool = False  # a value asked of a verb the subject receives: "When was Acme acquired?"
     designated: tuple[tuple[str, str], ...] = ()  # names with a letter or a number that tells one from others
+    funding: bool = False  # asks what the subject raised from investors, or whether it did: "Is Acme VC-backed?"
 
     @property
     def by_form(self) -> bool:
@@ -277,7 +278,26 @@ def read_question(question: str, column_type: str | None = None, company: str = 
                     officer, wants, cumulative, contact, defining, legal_name, identifier, bool(offered),
                     relation_asked, former_name, investors, customers, board, worked_before,
                     thing if kind == "text" else "", legal_form, company if subject_words else "",
-                    tuple(aliases) if subject_words else (), receives, designations(question))
+                    tuple(aliases) if subject_words else (), receives, designations(question),
+                    _funding_asked(question, kind, cumulative) and bool(own))
+
+
+# Words that ask for money raised from investors: "How much venture capital has Acme raised?", "Is Acme bootstrapped?".
+# (Not "How much did Acme invest in research?": what it spent. Nor one campaign, round or grant: how much a
+# crowdfunding campaign raised is not answered by "we are self-funded".)
+_FUNDING_ASKED = re.compile(r"\b(?:rais\w*|funding|funded|venture\s+capital|VC|investors?|investments?|"
+                            r"bootstrapp\w*|backed|self-funded)\b", re.IGNORECASE)
+_ONE_FUNDING_EVENT = re.compile(r"\b(?:campaign|round|grant|kickstarter|crowd\w*|series|seed|ipo|sponsor\w*|"
+                                r"donat\w*)\b", re.IGNORECASE)
+_YES_OR_NO = re.compile(r"^\s*(?:has|have|had|is|was|are|did|does|do)\b", re.IGNORECASE)
+
+
+def _funding_asked(question: str, kind: Kind, cumulative: bool) -> bool:
+    """How much the subject raised in all ("How much funding has Acme raised?", not one round's amount), or whether
+    it raised any ("Has Acme raised venture capital?", "Is Acme bootstrapped?")."""
+    if not _FUNDING_ASKED.search(question) or _ONE_FUNDING_EVENT.search(question):
+        return False
+    return (kind == "money" and cumulative) or (kind == "text" and bool(_YES_OR_NO.match(question)))
 
 
 # "What is Acme Pay?", "What are Globex Rails?": a question for what a named thing is, and nothing more.

@@ -1090,6 +1090,29 @@ def _name_before(words: list[re.Match]) -> list[re.Match]:
     return run[1:] if run and run[0].group() == "The" else run
 
 
+# --- no outside funding ---------------------------------------------------------------------------
+
+_OUTSIDE_FUNDS = (r"(?:venture\s+capital|VC\b(?:\s+(?:funding|money|investment))?|investors|"
+                  r"(?:outside|external|institutional)\s+(?:funding|investment|investors|capital|money))")
+_ANY_FUNDS = rf"(?:{_OUTSIDE_FUNDS}|funding|investment)"
+_NOT_A_CENT = r"(?:(?:a\s+single|one|a)\s+(?:dollar|euro|pound|penny|cent)\s+(?:of|in)\s+|any\s+)"
+# Ways of saying that a company took no money from investors: "has never raised a single dollar of venture capital",
+# "We got here without any outside investment", "No venture capital on our cap table", "We are self-funded".
+# ("without funding from the EU, the project would not exist" says it was funded: without only before investors'
+# money.)
+_UNFUNDED = re.compile(
+    rf"(?:\bnever|\bnot|n['’]t)\s+(?:\w+\s+){{0,2}}?(?:raised?|taken|take|took|accepted?|received?|sought|needed|had)"
+    rf"\s+{_NOT_A_CENT}?{_ANY_FUNDS}\b"
+    rf"|\bwithout\s+(?:{_NOT_A_CENT}?{_OUTSIDE_FUNDS}|{_NOT_A_CENT}{_ANY_FUNDS})\b"
+    rf"|\bno\s+{_OUTSIDE_FUNDS}"
+    r"|\b(?:self-funded|self-financed|bootstrapped|founder-funded|customer-funded)\b", re.IGNORECASE)
+
+
+def unfunded_spans(sentence: str) -> list[Span]:
+    """Where a sentence says a company took no money from investors, as written: "never raised outside funding"."""
+    return [Span(m.group(), m.start(), "no outside funding") for m in _UNFUNDED.finditer(sentence)]
+
+
 def entity_spans(sentence: str, labels: frozenset[str]) -> list[Span]:
     """The entities with one of ``labels``, a place's parts joined ("Sarasota, Florida")."""
     found: list[Span] = []
