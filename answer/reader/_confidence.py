@@ -35,7 +35,7 @@ from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, CORPORATION_KIND, CURRENCY_SIGNS, Span, board_joiners, count_of_us, customer_names,
     doers_named, entity_labels, entity_spans, filtered, former_employers, former_names, holds_postal_address,
     instance_spans, investor_names, is_duration, is_postal_address, is_subject, is_yearless, legal_names, normal,
-    asked_roles, unfunded_spans,
+    asked_roles, unfunded_spans, DOTTED_FORMS,
     normal_date, overlap, spans, versions_in,
     without_web_addresses, yearless_dates,
 )
@@ -547,9 +547,6 @@ def _names_legal_form(q: Question, s: Sentence) -> bool:
     return _legal_name_in(q, s.plain, own_site=s.passage.own_site) is not None
 
 
-_DOTTED_FORMS = frozenset({"inc", "ltd", "corp", "co"})  # legal forms written with their full stop ("Acme Inc.")
-
-
 def _legal_name_in(q: Question, text: str, *, own_site: bool = False) -> str | None:
     """The subject's name with a legal form right after it, as the text writes it ("Acme Ltd"), or None. On the
     company's own website a word or two may come between ("Acme Software Ltd" in its imprint or copyright line: the
@@ -573,7 +570,7 @@ def _with_legal_form(name: str, text: str, own_site: bool) -> str | None:
             if written.lower().replace(".", "") not in LEGAL_SUFFIXES:
                 continue
             bare = written.rstrip(".")  # a full stop after "GmbH" ends the sentence; "Inc." and "B.V." keep theirs
-            form = written if "." in bare or bare.lower() in _DOTTED_FORMS else bare
+            form = written if "." in bare or bare.lower() in DOTTED_FORMS else bare
             return text[m.start():m.start(1)] + form
     return None
 
@@ -696,7 +693,7 @@ def unfunded_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
         return None
     # The statement in the question's own words first: "has never raised outside funding" over "we're still
     # self-funded" for "Has Acme raised venture capital?".
-    best, span = max(found, key=lambda found: len(own_terms(found[0], q.terms)))
+    best, span = max(found, key=lambda pair: len(own_terms(pair[0], q.terms)))
     return Answer(span.text, "medium", best, [s for s, _ in found])
 
 

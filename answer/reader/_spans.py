@@ -1037,7 +1037,7 @@ def is_subject(q: Question, span: Span) -> bool:
 _NAME_WORD = re.compile(r"(?:[A-Z&][\w&'’.-]*|[a-z][\w-]*\.[a-z]{2,})")
 # Forms written before the name in some jurisdictions: "SIA Monkey See" (Latvia), "UAB Acme" (Lithuania).
 _PREFIX_FORMS = frozenset({"SIA", "UAB", "OOO"})
-_DOTTED_FORMS = frozenset({"inc", "ltd", "corp", "co"})  # legal forms written with their full stop ("Acme Inc.")
+DOTTED_FORMS = frozenset({"inc", "ltd", "corp", "co"})  # legal forms written with their full stop ("Acme Inc.")
 MAX_NAME_WORDS = 5
 
 
@@ -1059,7 +1059,7 @@ def legal_names(sentence: str) -> list[Span]:
             run = _name_before(words[max(0, i - MAX_NAME_WORDS):i])
             if run:
                 bare = form.rstrip(".")  # a full stop after "GmbH" ends the sentence; "Inc." and "B.V." keep theirs
-                text = sentence[run[0].start():word.start()] + (form if "." in bare or bare.lower() in _DOTTED_FORMS
+                text = sentence[run[0].start():word.start()] + (form if "." in bare or bare.lower() in DOTTED_FORMS
                                                                  else bare)
                 found.append(Span(text, run[0].start(), normal(text)))
     return found
