@@ -119,7 +119,10 @@ def deeds(sentence: str, is_verb: Callable[[str], bool]) -> list[tuple[str, str]
             continue
         subject = _subject_of(token)
         done = [c for c in token.children if c.dep_ == "dobj"]
-        if subject is not None and subject.dep_ == "nsubj" and done:
+        # An active verb conjoined to a passive one shares its subject as its doer: "Acme was founded in 2013 and
+        # acquired Initech in 2019".
+        active = subject is not None and (subject.dep_ == "nsubj" or subject.head.i != token.i)
+        if active and done and not any(c.dep_ == "auxpass" for c in token.children):
             found.append((_phrase(subject), _phrase(done[0])))
     return found
 

@@ -2405,6 +2405,11 @@ def test_what_the_subject_did_to_another_is_no_date_of_it_being_done_to() -> Non
     [("When did Brightwater Labs rename itself?", "Brightwater Labs renamed its product line in 2019.", None),
      ("When did Brightwater Labs rename itself?", "In 2019 we renamed the company Brightwater Labs.", "2019"),
      ("When did Kestrel Water acquire Brightwater Labs?", "Brightwater Labs acquired Initech in 2019.", None),
+     # An active verb conjoined to a passive one: the subject of both did the acquiring (this was read at medium).
+     ("When was Brightwater Labs acquired?", "Brightwater Labs was founded in 2013 and acquired Initech in 2019.",
+      None),
+     ("When was Brightwater Labs acquired?", "Brightwater Labs was founded in 2013 and acquired by Initech in 2019.",
+      "2019"),
      ("When was Brightwater Labs' first product released?", "Brightwater Labs released its first product in 2014.",
       "2014")],
 )
