@@ -924,8 +924,19 @@ def counts_each_of_many(sentence: str, start: int, end: int) -> bool:
     """The count's noun belongs, by "with" or "of", to a plural noun, as the trained parser reads it: "companies with
     more than 10,000 employees", "small teams of 5 engineers" count the members of each of many, not of the subject."""
     noun = _noun_counted_at(sentence, start, end)
-    return (noun is not None and noun.dep_ == "pobj" and noun.head.lower_ in ("with", "of")
-            and noun.head.head.tag_ in ("NNS", "NNPS"))
+    if noun is None:
+        return False
+    if noun.dep_ == "pobj" and noun.head.lower_ in ("with", "of") and noun.head.head.tag_ in ("NNS", "NNPS"):
+        return True
+    # The parse may make the counted noun the subject of a clause after it ("helps companies with more than 500
+    # employees manage their data"): the words before the count still say whose members it counts.
+    before = [t for t in noun.doc[:noun.i] if t.idx < start]
+    while before and (before[-1].dep_ in ("quantmod", "amod", "advmod") or before[-1].lower_ in _COUNT_QUALIFIERS):
+        before.pop()
+    return len(before) >= 2 and before[-1].lower_ in ("with", "of") and before[-2].tag_ in ("NNS", "NNPS")
+
+
+_COUNT_QUALIFIERS = frozenset("more than over up to at least fewer less about around nearly almost some".split())
 
 
 def _noun_counted_at(sentence: str, start: int, end: int):  # noqa: ANN202 - a spaCy Token

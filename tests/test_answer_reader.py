@@ -2367,6 +2367,18 @@ def test_a_count_of_each_of_many_is_never_the_subjects_count_with_confidence() -
     assert read(q, [Passage(customers, 0, 1, "About Brightwater Labs", own_site=True)]).answer is None
     own = read(q, [Passage("Brightwater Labs now has 50 employees.", 0, 1, "About Brightwater Labs", own_site=True)])
     assert own.answer is not None and own.answer.value == "50"
+    # However the parse hangs the counted noun (here as the subject of the clause after it; read at high before).
+    helped = "Brightwater Labs helps companies with more than 500 employees manage their water."
+    assert read(q, [Passage(helped, 0, 1, "About Brightwater Labs", own_site=True)]).answer is None
+
+
+def test_a_headcount_of_a_named_part_of_the_company_is_not_the_companys() -> None:
+    q = read_question("How many employees does Brightwater Labs have?", None, "Brightwater Labs")
+    for office in ("Our Berlin office has 25 employees.", "The Munich team employs 12 people."):  # read at high before
+        assert read(q, [Passage(office, 0, 1, "About Brightwater Labs", own_site=True)]).answer is None, office
+    asked = read_question("How many employees does Brightwater Labs' Berlin office have?", None, "Brightwater Labs")
+    found = read(asked, [Passage("Our Berlin office has 25 employees.", 0, 1, "About Brightwater Labs", own_site=True)])
+    assert found.answer is not None and found.answer.value == "25"
 
 
 @pytest.mark.parametrize(

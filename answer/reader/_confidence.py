@@ -1059,6 +1059,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         return "low"
     if q.kind == "number" and counts_each_of_many(best.plain, span.start, span.start + len(span.text)):
         return "low"  # "companies with more than 10,000 employees": each customer's staff, not the subject's
+    if q.kind == "number" and asks_headcount(q) and _held_by_a_named_part(q, best, span):
+        return "low"  # "Our Berlin office has 25 employees": the office's staff, not the company's
     if q.cumulative and TOTAL.search(q.text) and _ONE_ROUND.search(best.plain) and not TOTAL.search(best.plain):
         return "low"  # asked the total raised: "raised $5 million in seed funding in 2019" gives one round
     if q.kind in ("person", "org") and not _holds_the_deed_asked(q, best.stems):
@@ -1367,6 +1369,19 @@ def _owner_beyond_the_part(q: Question, r: RoleStatement) -> str:
     """Whose role it is, where the owner the parse reads is the part the question asks of ("senior vice president
     of operations"): the party the holder joins or is appointed by ("joined the company's leadership team as ...")."""
     return r.party if r.owner and asked_part(q, r.owner) else r.owner
+
+
+def _held_by_a_named_part(q: Question, s: Sentence, span: Span) -> bool:
+    """The parse's holder of the count is a part of the company told by a name of its own, a place's or a unit's
+    ("Our Berlin office has 25 employees", "the Munich team employs 12 people"), and the question does not ask of
+    that part."""
+    parties = governing_parties(s.plain, span.start, span.start + len(span.text))
+    holder = parties[1] if parties is not None else ""
+    words = re.findall(r"[\w'’]+", holder)
+    named = [w for w in words[1:-1] if w[:1].isupper() and not refers_to_subject(q, w)]
+    part = " ".join(w for w in words if w.lower() not in ("our", "its", "their", "the"))
+    return (len(words) >= 2 and words[-1].islower() and bool(named) and not refers_to_subject(q, holder)
+            and not asked_part(q, part))
 
 
 def _asks_an_address(q: Question) -> bool:
