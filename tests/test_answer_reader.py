@@ -837,6 +837,16 @@ def test_an_address_for_another_purpose_is_no_answer_where_the_company_gives_sev
     assert one.answer is not None and one.answer.value == "hello@brightwater.example"
 
 
+def test_a_mailbox_named_for_another_purpose_is_no_answer_for_the_purpose_asked() -> None:
+    q = read_question("What is Brightwater Labs' support email address?", None, "Brightwater Labs")
+    # The sentence before it ("Questions about your invoice?") says what it is for; alone, its name does.
+    billing = read(q, [Passage("Email billing@brightwater.example.", 0, 1, "Contact", own_site=True)])
+    assert billing.answer is None and billing.unsure is not None  # it was read at medium
+    for line in ("Email support@brightwater.example.", "Email hello@brightwater.example."):  # asked, or no purpose
+        found = read(q, [Passage(line, 0, 1, "Contact", own_site=True)])
+        assert found.answer is not None and found.answer.confidence == "medium", line
+
+
 def test_questions_and_inquiries_are_what_any_contact_receives_not_its_purpose() -> None:
     # "general support questions": the purpose is general support, which "for general inquiries & support" states.
     q = read_question("What email address handles Brightwater Labs' general support questions?", None,

@@ -1092,7 +1092,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         others = {s.spans[0].key for s in candidates
                   if s.about_subject and s.coverage >= best.coverage and _named_beyond_its_contacts(q, s)} - {best_key}
         several = {other.key for s in candidates if s.about_subject for other in s.spans} - {best_key}
-        if q.kind == "contact" and _purpose_unsaid(q, best) and (several or _given_for_another_thing(q, best)):
+        if q.kind == "contact" and _purpose_unsaid(q, best) and (several or _given_for_another_thing(q, best)
+                                                                 or _mailbox_for_another_purpose(q, span)):
             return "low"  # "the legal team's e-mail": "questions for the People Team: email people@..." is another's
         return "medium" if best.about_subject and not others and not best.negated else "low"
     if q.kind == "licence":
@@ -1203,6 +1204,19 @@ def _given_for_another_thing(q: Question, s: Sentence) -> bool:
     nouns = [w for w, kind in word_classes(without_web_addresses(s.plain)) if kind in ("noun", "modifier")
              and w[:1].islower() and not stems_of(w.lower()) & own and not mentions_subject(q, w)]
     return bool(nouns)
+
+
+# Mailboxes named for what they serve: RFC 2142's role mailboxes and those companies commonly add.
+_ROLE_MAILBOXES = frozenset("""billing accounts accounting invoices finance sales press media pr jobs careers hr
+    recruiting privacy dpo gdpr legal security abuse support help helpdesk orders partners partnerships marketing
+    webmaster postmaster hostmaster noc donations sponsors""".split())
+
+
+def _mailbox_for_another_purpose(q: Question, span: Span) -> bool:
+    """The e-mail address's mailbox is named for a purpose the question does not ask for: "billing@" asked for the
+    support address."""
+    box = span.text.split("@")[0].lower() if "@" in span.text else ""
+    return box in _ROLE_MAILBOXES and not any(match_weight(t, stems_of(box)) > 0 for t in q.terms)
 
 
 _REACHING = frozenset({"use", "send", "reach", "contact", "write", "call", "email", "e-mail"})
