@@ -615,7 +615,10 @@ def _chain_head(token):  # noqa: ANN001, ANN202 - spaCy Tokens
 def _holder(role, value: tuple[int, int]):  # noqa: ANN001, ANN202 - spaCy Tokens
     """The token naming who holds ``role``, and the verb's other party for "as" (the owner); (None, "") if none."""
     if role.dep_ == "appos" or (role.dep_ == "compound" and role.head.tag_ == "NNP"):
-        return role.head, ""
+        # "Jane Roe, Head of Design at Globex": the parse may hang "at Globex" on the name, not on the role.
+        at = [o for c in role.head.children if c.dep_ == "prep" and c.lower_ == "at" and c.i > role.i
+              for o in c.children if o.dep_ == "pobj" and o.tag_ in ("NNP", "NNPS")]
+        return role.head, (_name(at[0]) if at else "")
     if role.dep_ in ("attr", "oprd"):
         subjects = [c for c in role.head.children if c.dep_ in ("nsubj", "nsubjpass")]
         return (subjects[0], "") if subjects else (None, "")

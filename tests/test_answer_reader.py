@@ -796,6 +796,17 @@ def test_a_job_title_names_no_person_and_no_body() -> None:
     assert card.answer is not None and card.answer.value == "Ana Ruiz"
 
 
+def test_the_head_of_a_part_at_another_body_is_that_bodys() -> None:
+    q = read_question("Who is Brightwater Labs' head of design?", None, "Brightwater Labs")
+    other = read(q, [Passage("Jane Roe, Head of Design at Globex, spoke at our conference.", 0, 1, "Blog",
+                             own_site=True)])
+    assert other.answer is None  # it was read at medium
+    for line in ("Jane Roe, Head of Design at Brightwater Labs, spoke at the conference.",
+                 "Jane Roe, our Head of Design, spoke at a conference at Globex."):
+        own = read(q, [Passage(line, 0, 1, "Blog", own_site=True)])
+        assert own.answer is not None and own.answer.value == "Jane Roe", line
+
+
 def test_a_counsel_is_a_person_not_the_body_whose_name_shares_a_word() -> None:
     q = read_question("Who is Brightwater Labs' general counsel?", None, "Brightwater Labs")
     said = "Brightwater Labs is a team of designers and engineers within the General Services Administration."

@@ -1367,7 +1367,8 @@ def _is_the_asked_thing(q: Question, phrase: str) -> bool:
 def another_holds_role(roles: list[RoleStatement], q: Question) -> bool:
     """An officer's role that the parse gives to another body and never to the subject: "Globex appoints Jane Roe
     as CEO", "Jane Roe joins Globex as CTO", "Globex CEO Jane Roe" do not name the subject's officer."""
-    owners = [r.owner for r in roles if r.owner and not asked_part(q, r.owner)]  # not "Head of Engineering"
+    # Not "Head of Engineering": that part's owner is the one beyond it ("Head of Design at Globex").
+    owners = [owner for r in roles if (owner := _owner_beyond_the_part(q, r)) and not asked_part(q, owner)]
     return bool(owners) and not any(owned_by_subject(q, o) for o in owners)
 
 
