@@ -512,7 +512,10 @@ def _receives(lower: list[str], own: set[str], terms: Sequence[str], nouns: froz
 
 # A name and the letter, Roman numeral or number that tells it from others of its kind: "Series A", "Beacon 2",
 # "Mark III", "Model 100", "Beacon 3A" (not a word that goes on: "Series Alpha").
-DESIGNATOR = r"(?:[A-Z]|[IVX]{2,4}|\d+(?:\.\d+)?[A-Z]{0,2})(?![\w-]|\.\d)"
+# A number may be written as a capitalised word: "the Brightwater One", "BBC Two" (the same one as "Brightwater 1").
+_NUMBER_WORDS = {word: str(n) for n, word in enumerate(
+    "Zero One Two Three Four Five Six Seven Eight Nine Ten Eleven Twelve".split())}
+DESIGNATOR = rf"(?:[A-Z]|[IVX]{{2,4}}|\d+(?:\.\d+)?[A-Z]{{0,2}}|{'|'.join(_NUMBER_WORDS)})(?![\w-]|\.\d)"
 _DESIGNATED = re.compile(rf"\b([A-Z][A-Za-z-]+)\s+({DESIGNATOR})")
 
 
@@ -520,8 +523,13 @@ def designations(question: str) -> tuple[tuple[str, str], ...]:
     """Each name the question tells from others of its kind by a designator, lowercased: (("series", "a"),). A date
     ("April 2000", "September 18") is none: the date reader reads it, in whatever form a sentence writes it."""
     stop = english_stopwords()
-    return tuple((m.group(1).lower(), m.group(2).lower()) for m in _DESIGNATED.finditer(question)
+    return tuple((m.group(1).lower(), designator_key(m.group(2))) for m in _DESIGNATED.finditer(question)
                  if m.group(1).lower() not in stop and not re.fullmatch(MONTHS, m.group(1), re.IGNORECASE))
+
+
+def designator_key(designator: str) -> str:
+    """A designator as compared: lowercased, a number word as its digits ("One" -> "1")."""
+    return _NUMBER_WORDS.get(designator, designator).lower()
 
 
 def without_legal_form(name: str) -> str:

@@ -26,7 +26,7 @@ from cikb.answer.reader._words import (
     IDENTIFIER_NAMES, MIN_WORDS, SELF_NOUNS, YEAR_RE, plain, stem, stems_in, stems_of, tokens_of,
 )
 from cikb.answer.reader._question import (
-    CONTACT_ASKED, DESIGNATOR, TOTAL, TYPED_KINDS, Question, names_written, term_word,
+    CONTACT_ASKED, DESIGNATOR, TOTAL, TYPED_KINDS, Question, designator_key, names_written, term_word,
 )
 from cikb.answer.reader._subject import (
     BEGIN_STEMS, FOUNDING_STEMS, LABEL_LINE, after_leading_date, asks_the_founding, began_itself, creates_other,
@@ -586,7 +586,7 @@ def names_another_of_its_kind(q: Question, sentence: str) -> bool:
     for name, designator in q.designated:  # "the Acme 3, 4 and 5 each come with ...": a list names each
         listed = rf"{DESIGNATOR}(?:\s*(?:,|/|&|\band\b|\bor\b)\s*{DESIGNATOR})*"
         lists = re.finditer(rf"(?i:\b{re.escape(name)})\s+({listed})", sentence)
-        said = {d.lower() for m in lists for d in re.findall(DESIGNATOR, m.group(1))}
+        said = {designator_key(d) for m in lists for d in re.findall(DESIGNATOR, m.group(1))}
         if said and designator not in said:
             return True
     return False
