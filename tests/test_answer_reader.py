@@ -2467,6 +2467,9 @@ def test_a_name_told_by_its_designator_is_not_another_of_its_kind() -> None:
     assert answer(cost, "The Brightwater Beacon 4 costs €579.") is None
     assert answer(cost, "The Brightwater Beacon 5 costs €699, the Brightwater Beacon 4 €579.").value == "€699"
     assert answer("How much does the Brightwater Beacon 3A cost?", "The Brightwater Beacon 3C costs €59.") is None
+    # A longer name is another product (this was read at medium).
+    assert answer("How much does the Brightwater One cost?", "The Brightwater One Mini costs €49.") is None
+    assert answer("How much does the Brightwater One cost?", "The Brightwater One costs €99.").value == "€99"
     # A number written as a word is a designator too, and the same one as its digits (this was read at medium).
     warranty = "How long is the Brightwater One warranty?"
     assert answer(warranty, "The Brightwater Two comes with a three-year warranty.") is None

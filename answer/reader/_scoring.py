@@ -23,7 +23,7 @@ from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import (
-    IDENTIFIER_NAMES, MIN_WORDS, SELF_NOUNS, YEAR_RE, plain, stem, stems_in, stems_of, tokens_of,
+    IDENTIFIER_NAMES, LEGAL_SUFFIXES, MIN_WORDS, SELF_NOUNS, YEAR_RE, plain, stem, stems_in, stems_of, tokens_of,
 )
 from cikb.answer.reader._question import (
     CONTACT_ASKED, DESIGNATOR, TOTAL, TYPED_KINDS, Question, designator_key, names_written, term_word,
@@ -362,6 +362,8 @@ def priced_for_the_item(q: Question, sentence: str, span: Span) -> bool | None:
               if not {w.lower() for w, _, _ in tokens_of(thing)} <= FIRST_PERSON | _PRONOUNS]  # "it" is unknown
     if not things:
         return None
+    if any(_a_longer_name(item, thing) for thing in things):
+        return False  # "The Acme One Mini costs €49", asked of the Acme One
     stems = [stems_in(thing) for thing in things]
     if any((item.names or item.words) <= thing for thing in stems):
         return True  # the item by its name: "Business is $99" prices the Business plan
@@ -375,6 +377,17 @@ def priced_for_the_item(q: Question, sentence: str, span: Span) -> bool | None:
 
 
 _PRONOUNS = frozenset("it its this that these those they them their".split())
+
+
+def _a_longer_name(item: PricedItem, thing: str) -> bool:
+    """The thing is named by the item's name and a capitalised word more: "The Acme One Mini" is another product than
+    the Acme One, "the Beacon Pro" than the Beacon."""
+    words = [w for w, _, _ in tokens_of(thing)]
+    named = [i for i, w in enumerate(words) if stem(w.lower()) in item.names]
+    if not named or named[-1] + 1 >= len(words):
+        return False
+    after = words[named[-1] + 1]
+    return after[:1].isupper() and stem(after.lower()) not in item.words and after.lower() not in LEGAL_SUFFIXES
 
 
 def _listed_with_its_price(item: PricedItem, sentence: str, span: Span) -> bool:
