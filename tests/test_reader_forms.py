@@ -315,6 +315,10 @@ def test_a_code_another_identifier_labels_or_another_body_holds_is_not_the_asked
     assert _given(_own_page(question, "Imprint", *lines)) == ("559160-3417", "medium")
     vat_only = read_asked(question, [Passage(lines[0], 1, 1, "Imprint", None, own_site=True)], company="Acme Corp")
     assert vat_only.answer is None  # nor read again as a count or an organisation's name ("SE559160341701")
+    # The asked name as the end of another's: a VAT registration number is no registration number (read at medium).
+    vat = read_asked(question, [Passage("Acme Corp Ltd, VAT registration number GB 123 4567 89.", 1, 1, "Imprint", None,
+                                        own_site=True)], company="Acme Corp")
+    assert vat.answer is None
 
 
 def test_singapores_unique_entity_number_is_its_company_registration_number():

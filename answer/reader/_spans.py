@@ -381,7 +381,8 @@ def identifier_spans(q: Question, sentence: str) -> list[Span]:
         code = m.group("code")
         label = sentence[m.start():m.start("code")]
         if (re.search(r"\d", code) and len(re.sub(r"[\W_]", "", code)) >= 5 and not YEAR_RE.fullmatch(code)
-                and not _names_another_identifier(q, label) and not _bracketed_after_another(q, sentence[:m.start()])):
+                and not _names_another_identifier(q, label) and not _bracketed_after_another(q, sentence[:m.start()])
+                and not _another_identifiers_name(q, sentence[:m.start()], label)):
             found.append(Span(code, m.start("code"), re.sub(r"\s+", " ", code.upper())))
     if "commercial register number" in q.identifier and not found:
         # A German register's number names its register by its letters, whatever words stand before it: "entered at
@@ -413,6 +414,15 @@ def _names_another_identifier(q: Question, label: str) -> bool:
 
 
 @cache
+def _another_identifiers_name(q: Question, before: str, label: str) -> bool:
+    """The asked name is the end of another identifier's, with the words before it: "VAT registration number GB ..."
+    is no company registration number."""
+    _, others = _identifier_names(q.identifier)
+    wider = " ".join(before.split()[-2:] + [label.strip()])
+    opens = len(wider) - len(label.strip())  # where the asked name begins
+    return any(m.start() < opens < m.end() for m in others.finditer(wider))
+
+
 def _identifier_names(asked: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """The names of the identifier asked, and those of the others (compiled once per identifier asked)."""
     def any_of(names: Iterable[str]) -> re.Pattern[str]:
