@@ -916,6 +916,18 @@ def test_how_big_names_the_measure_not_a_word_the_sentence_must_hold() -> None:
     assert reading.answer is not None and reading.answer.value == "$1M"
 
 
+@pytest.mark.parametrize("line", [
+    "Our data centre is run by Hetzner Online GmbH, Industriestr. 25, 91710 Gunzenhausen, Germany.",  # its holder's
+    "Our old office at 5 Mill Lane, Leeds LS2 3AB, closed in 2019.",  # premises it had before
+])
+def test_an_address_another_body_holds_or_the_company_held_before_is_not_its_address(line: str) -> None:
+    q = read_question("What is Brightwater Labs' street address?", None, "Brightwater Labs")
+    reading = read(q, [Passage(line, 0, 1, "Contact", own_site=True)])
+    assert reading.answer is None and reading.unsure is not None, line  # both were read at medium
+    own = read(q, [Passage("Brightwater Labs GmbH, Hafenstraße 12, 20457 Hamburg", 0, 1, "Contact", own_site=True)])
+    assert own.answer is not None and own.answer.value == "Hafenstraße 12, 20457 Hamburg"
+
+
 def test_asked_for_an_address_the_street_outvotes_the_town_said_more_often() -> None:
     # A town is where the address is, never the address: "Palo Alto, California" said twice does not win over the
     # one street address (written with a comma before its ZIP code, as many US addresses are).

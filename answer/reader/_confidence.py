@@ -1106,6 +1106,9 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         thing = _licensed_thing(q)  # "its design system": the company's own licence is another thing's
         holds_thing = all(match_weight(t, best.stems) > 0 for t in thing)
         return "medium" if best.about_subject and holds_thing and not others and not best.negated else "low"
+    if q.kind == "place" and is_postal_address(span.text) and (_another_bodys_address(q, best.plain, span)
+                                                                or _FORMER_PREMISES.search(best.plain[:span.start])):
+        return "low"  # "run by Globex GmbH, Industriestr. 25, ...", "Our old office at 5 Mill Lane, ..."
     if q.kind == "place" and is_postal_address(span.text):
         # A whole postal address states its own kind, like an e-mail address: the sentence need only be the
         # subject's ("Acme GmbH, Hafenstraße 12, 20457 Hamburg"), with no other address of it among the candidates.
@@ -1397,6 +1400,18 @@ def _held_by_a_named_part(q: Question, s: Sentence, span: Span) -> bool:
     part = " ".join(w for w in words if w.lower() not in ("our", "its", "their", "the"))
     return (len(words) >= 2 and words[-1].islower() and bool(named) and not refers_to_subject(q, holder)
             and not asked_part(q, part))
+
+
+def _another_bodys_address(q: Question, sentence: str, span: Span) -> bool:
+    """The address follows another body's name with its legal form, as an address follows its holder: "Our data
+    centre is run by Globex GmbH, Industriestr. 25, 91710 Gunzenhausen" is Globex's."""
+    return any(re.fullmatch(r"\s*[,·•|]?\s*", sentence[name.start + len(name.text):span.start])
+               and not mentions_subject(q, name.text) for name in legal_names(sentence[:span.start]))
+
+
+# Premises the company had before: "Our old office at 5 Mill Lane", "its former headquarters at ...".
+_FORMER_PREMISES = re.compile(r"\b(?:old|former|previous|first|original)\s+(?:office|offices|address|headquarters|"
+                              r"premises|home|location|site|studio|workshop|factory|warehouse)\b", re.IGNORECASE)
 
 
 def _asks_an_address(q: Question) -> bool:
