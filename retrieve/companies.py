@@ -32,14 +32,15 @@ LEGAL_SUFFIXES = frozenset(
 LEGAL_PREFIXES = frozenset({"fc", "afc"})
 # Capitalised words that start questions or are everyday business terms, never company names.
 NOT_NAMES = frozenset(
-    """a an the what who whom whose when where which why how is are was were do does did can could
-    should would will tell list give show name describe explain please i its it their they this that
+    """a an the what who whom whose when where which why how is are was were do does did has have had can could
+    should would will may might must shall tell list give show name describe explain please i its it their they
+    this that
     ceo cfo cto coo cmo ipo hq ai us usa uk eu ok q1 q2 q3 q4 fy""".split()
 )
 # Words that end one name and start another when they stand inside a capitalised run.
 _INNER_BREAKS = frozenset(
-    """what who whom whose when where which why how is are was were do does did can could should would will
-    ceo cfo cto coo cmo""".split()
+    """what who whom whose when where which why how is are was were do does did has have had can could should would
+    will may might must shall ceo cfo cto coo cmo""".split()
 )
 _INNER_DOT = re.compile(r"(?<=\b\w)\.")
 _QUALIFIER = re.compile(r"\s*\([^)]*\)")

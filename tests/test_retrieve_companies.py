@@ -44,6 +44,11 @@ def test_candidate_names_skip_question_words_and_business_terms():
     assert candidate_names("Who is the CEO of Initech?") == ["Initech"]
     assert candidate_names("When did Jane Doe join Globex Corp?") == ["Jane Doe", "Globex Corp"]
     assert candidate_names("what does it sell") == []
+    # A yes/no question opened by a form of "have" or a modal ("Has Skylight ...?" was read as a company "Has
+    # Skylight", which no source mentions: ask abstained for that reason).
+    assert candidate_names("Has Skylight raised venture capital?") == ["Skylight"]
+    assert candidate_names("Have Acme Corp and Globex merged?") == ["Acme Corp", "Globex"]
+    assert candidate_names("May Initech use Stripe?") == ["Initech", "Stripe"]
 
 
 def test_unmentioned_names():
