@@ -41,8 +41,8 @@ from cikb.answer.reader._spans import (
 )
 from cikb.answer.reader._scoring import (
     Sentence, asked_item, asked_part, asked_things, asks_headcount, asks_its_price, contact_stems,
-    doers_of_the_subject, names_another_item, names_another_of_its_kind, nearest_span, on_the_subjects_page,
-    placed_by_definition, priced_for_the_item, priced_per_period, reading_stems, verb_terms,
+    doers_of_the_subject, in_the_first_person, names_another_item, names_another_of_its_kind, nearest_span,
+    on_the_subjects_page, placed_by_definition, priced_for_the_item, priced_per_period, reading_stems, verb_terms,
 )
 
 Confidence = Literal["high", "medium", "low", "none"]
@@ -688,17 +688,13 @@ def unfunded_answer(q: Question, sentences: list[Sentence]) -> Answer | None:
     if any(_tells_a_raise(s) for s in read):
         return None
     found = [(s, spans[0]) for s in read if (spans := unfunded_spans(s.text))
-             and (s.role == 2 or mentions_subject(q, s.text) or _in_the_first_person(s))]
+             and (s.role == 2 or mentions_subject(q, s.text) or in_the_first_person(s.text))]
     if not found:
         return None
     # The statement in the question's own words first: "has never raised outside funding" over "we're still
     # self-funded" for "Has Acme raised venture capital?".
     best, span = max(found, key=lambda pair: len(own_terms(pair[0], q.terms)))
     return Answer(span.text, "medium", best, [s for s, _ in found])
-
-
-def _in_the_first_person(s: Sentence) -> bool:
-    return bool(FIRST_PERSON & {w.lower() for w, _, _ in tokens_of(s.text)})
 
 
 _RAISE = re.compile(r"\b(?:rais(?:ed|es|ing)|closed|secured|led\s+by|series\s+[a-h]|seed\s+round|funding\s+round)\b",
@@ -1183,7 +1179,7 @@ def _named_beyond_its_contacts(q: Question, s: Sentence) -> bool:
     if s.role == 2 or q.kind != "contact":
         return True
     words = without_web_addresses(s.plain)
-    return bool(FIRST_PERSON & {w.lower() for w, _, _ in tokens_of(words)}) or mentions_subject(q, words)
+    return in_the_first_person(words) or mentions_subject(q, words)
 
 
 def _holds_every_role_word(q: Question, s: Sentence) -> bool:

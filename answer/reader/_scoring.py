@@ -276,7 +276,7 @@ def _our_team(q: Question, s: Sentence) -> bool:
     """Asked for the company's headcount, a sentence on its own site that counts the members of a team (or a staff)
     and speaks of what is "ours", with no other organisation named: "A team of 30 people designs and ships our
     devices"."""
-    if not (s.passage.own_site and asks_headcount(q) and FIRST_PERSON & {w.lower() for w, _, _ in tokens_of(s.plain)}):
+    if not (s.passage.own_site and asks_headcount(q) and in_the_first_person(s.plain)):
         return False
     groups = [counted_group(s.plain, m.start(), m.end()) or "" for m in re.finditer(r"\d[\d,]*", s.plain)]
     return any(match_weight(HEADCOUNT, stems_of(group)) > 0 for group in groups) and not _other_organisations(q, s.plain)
@@ -377,6 +377,11 @@ def priced_for_the_item(q: Question, sentence: str, span: Span) -> bool | None:
 
 
 _PRONOUNS = frozenset("it its this that these those they them their".split())
+
+
+def in_the_first_person(text: str) -> bool:
+    """The text speaks as "we", "us" or "our": on a company's own pages, the company."""
+    return bool(FIRST_PERSON & {w.lower() for w, _, _ in tokens_of(text)})
 
 
 def _a_longer_name(item: PricedItem, thing: str) -> bool:
