@@ -16,6 +16,7 @@ from cikb.answer.entities import (
 )
 from cikb.core.vocabulary import CHIEF_TITLES, match_weight, relation
 from cikb.embed.bm25 import english_stopwords
+from number_parser import parse_number
 from cikb.answer.reader._words import (
     IDENTIFIER_NAMES, LEGAL_SUFFIXES, MONTHS, SELF_NOUNS, YEAR_RE, seat_as_headquarters, short_titles, stem, stems_of,
     tokens_of,
@@ -513,8 +514,7 @@ def _receives(lower: list[str], own: set[str], terms: Sequence[str], nouns: froz
 # A name and the letter, Roman numeral or number that tells it from others of its kind: "Series A", "Beacon 2",
 # "Mark III", "Model 100", "Beacon 3A" (not a word that goes on: "Series Alpha").
 # A number may be written as a capitalised word: "the Brightwater One", "BBC Two" (the same one as "Brightwater 1").
-_NUMBER_WORDS = {word: str(n) for n, word in enumerate(
-    "Zero One Two Three Four Five Six Seven Eight Nine Ten Eleven Twelve".split())}
+_NUMBER_WORDS = "Zero One Two Three Four Five Six Seven Eight Nine Ten Eleven Twelve".split()
 DESIGNATOR = rf"(?:[A-Z]|[IVX]{{2,4}}|\d+(?:\.\d+)?[A-Z]{{0,2}}|{'|'.join(_NUMBER_WORDS)})(?![\w-]|\.\d)"
 _DESIGNATED = re.compile(rf"\b([A-Z][A-Za-z-]+)\s+({DESIGNATOR})")
 
@@ -528,8 +528,9 @@ def designations(question: str) -> tuple[tuple[str, str], ...]:
 
 
 def designator_key(designator: str) -> str:
-    """A designator as compared: lowercased, a number word as its digits ("One" -> "1")."""
-    return _NUMBER_WORDS.get(designator, designator).lower()
+    """A designator as compared: lowercased, a number word as its digits ("One" -> "1", by the number parser the
+    reader reads counts with)."""
+    return str(parse_number(designator.lower())) if designator in _NUMBER_WORDS else designator.lower()
 
 
 def without_legal_form(name: str) -> str:
