@@ -78,7 +78,8 @@ _CLAUSES = frozenset({"advcl", "xcomp", "ccomp", "acl", "relcl", "pcomp", "csubj
 def predicate_subjects(sentence: str, is_predicate: Callable[[str], bool]) -> list[tuple[str, str]] | None:
     """For each verb of ``sentence`` that ``is_predicate`` accepts: the text of its grammatical subject (a
     conjoined verb shares its first one's) and of its direct object, as the trained parser reads them; None
-    when no predicate verb has a subject. "Globex was founded in 1999" -> [("Globex", "")]."""
+    when no predicate verb has a subject. "Globex was founded in 1999" -> [("Globex", "")]; an opening participle
+    has the main clause's: "Founded in 1999, Globex is ..." -> [("Globex", "")]."""
     found = []
     for token in _parsed(sentence):
         if not is_predicate(token.text) or not token.tag_.startswith("VB"):
@@ -89,6 +90,8 @@ def predicate_subjects(sentence: str, is_predicate: Callable[[str], bool]) -> li
             found.append((_name(token.head), obj))
             continue
         subject = _subject_of(token)
+        if subject is None and token.dep_ == "advcl" and token.tag_ in ("VBN", "VBG") and token.i < token.head.i:
+            subject = _subject_of(token.head)  # "Founded in 1998, Globex is ...": an opening participle's doer
         if subject is not None:
             found.append((_phrase(subject), obj))
     return found or None
@@ -1051,10 +1054,11 @@ FIRST_PERSON = frozenset({"we", "us", "our", "ours"})
 def only_intended(sentence: str, start: int, end: int) -> bool:
     """The value is what someone plans, hopes or aims for, as the trained parser reads it: it sits below a verb of
     intention ("we planned to hire ten people", "Acme aims to reach 500 customers", "Acme expects revenue of $10
-    million") or below "is" with an aim as its subject ("our goal is to open an office in Berlin"), in a clause
-    that supposes it ("we worried if ten people would even apply"), or below a "would" that a condition governs ("If I
-    were asked, I would be ready to pay €10"); what it says did not, or not yet, happen. Not the one who intends
-    ("Truman wanted ...")."""
+    million") or a noun of one ("has no plans to go public before 2030"), or below "is" with an aim as its subject
+    ("our goal is to open an office in Berlin"), or of an attempt ("Globex tried to acquire Acme in 2020"), in a
+    clause that supposes it ("we worried if ten people would even apply"), or below a "would" that a condition
+    governs ("If I were asked, I would be ready to pay €10"); what it says did not, or not yet, happen. Not the one
+    who intends ("Truman wanted ...")."""
     value = _value_root(sentence, start, end)
     verb = _governing_token(sentence, start, end, links=_MODIFIER_LINKS | _SUBJECTS)  # not across "and"
     if verb is None or (value is not None and value.dep_ in _SUBJECTS and value.head.i == verb.i):
@@ -1063,7 +1067,8 @@ def only_intended(sentence: str, start: int, end: int) -> bool:
         subjects = [c.text.lower() for c in verb.children if c.dep_ in _SUBJECTS]
         aim = _INTENT_NOUNS.intersection(subjects) and any(c.dep_ in ("xcomp", "ccomp") for c in verb.children)
         supposed = any(c.dep_ == "mark" and c.text.lower() in _SUPPOSING for c in verb.children)
-        if _INTENT_VERB.match(verb.text) or aim or supposed or _conditional(verb):
+        planned = verb.dep_ == "acl" and verb.head.lower_ in _INTENT_NOUNS  # "(no) plans to go public before 2030"
+        if _INTENT_VERB.match(verb.text) or aim or supposed or planned or _conditional(verb):
             return True
         # An intention's clause follows its verb ("we plan to hire"); one before it is the parse's misreading of a
         # clause of its own ("We've been remote since 2016, so we expect nothing less"). "ready to pay" hangs on its
@@ -1072,10 +1077,25 @@ def only_intended(sentence: str, start: int, end: int) -> bool:
     return False
 
 
+def told_as_to_come(sentence: str, start: int, end: int) -> bool:
+    """The verb above the value is set in the future, as the trained parser reads it: "will", "shall" or "is going
+    to" ("Acme will launch the Tidemark in spring 2027"): what is to happen, not what happened."""
+    verb = _governing_token(sentence, start, end, links=_MODIFIER_LINKS | _SUBJECTS)
+    while verb is not None:
+        if any(c.dep_ == "aux" and c.lower_ in _FUTURE_AUXILIARIES for c in verb.children):
+            return True
+        if verb.dep_ == "xcomp" and verb.head.lower_ == "going":
+            return True  # "is going to launch": "going" holds the verb
+        verb = verb.head if verb.dep_ in ("xcomp", "conj") and verb.head.i < verb.i else None
+    return False
+
+
+_FUTURE_AUXILIARIES = frozenset({"will", "shall", "'ll", "’ll", "wo"})
 _SUPPOSING = frozenset({"if", "unless", "whether"})
 _HYPOTHETICAL = frozenset({"would", "could", "might"})
-_INTENT_VERB = re.compile(r"(?:plan|aim|hope|want|intend|expect|seek|sought|strive|aspire|wish|look)"
-                          r"(?:s|ed|ned|ing|ning)?$", re.IGNORECASE)  # "look": reached by its "to": "looking to raise"
+# "look" is reached by its "to" ("looking to raise"); an attempt ("tried to acquire Acme") may have failed.
+_INTENT_VERB = re.compile(r"(?:(?:plan|aim|hope|want|intend|expect|seek|sought|strive|aspire|wish|look|attempt)"
+                          r"(?:s|ed|ned|ing|ning)?|tr(?:y|ies|ied|ying))$", re.IGNORECASE)
 _INTENT_NOUNS = frozenset({"goal", "goals", "aim", "aims", "plan", "plans", "target", "targets", "ambition", "hope"})
 
 

@@ -1209,10 +1209,33 @@ def test_an_offered_answer_is_not_read_inside_another_phrase() -> None:
      ("How many people does Brightwater Labs employ?", "Brightwater Labs employs 164 people.", "164"),
      ("How much does a Brightwater Labs membership cost?", "A Brightwater Labs membership costs $60 per year.", "$60"),
      ("How many people did Brightwater Labs plan to hire?", "We planned to hire ten people for three projects.",
-      "ten")],
+      "ten"),
+     # Asked when something happened: what is to happen, was planned or only tried did not (each was read at
+     # medium or high confidence); asked when it will, the future answers.
+     ("When did Brightwater Labs launch the Tidemark?", "Brightwater Labs will launch the Tidemark in spring 2027.",
+      None),
+     ("When did Brightwater Labs go public?", "Brightwater Labs has no plans to go public before 2030.", None),
+     ("When was Brightwater Labs acquired?",
+      "Globex tried to acquire Brightwater Labs in 2020, but the deal fell through.", None),
+     ("When will Brightwater Labs launch the Tidemark 3?", "Brightwater Labs will launch the Tidemark 3 in 2027.",
+      "2027"),
+     ("When did Brightwater Labs launch the Tidemark?", "Brightwater Labs launched the Tidemark in 2021.", "2021"),
+     ("When was Brightwater Labs acquired?", "Globex acquired Brightwater Labs in 2020.", "2020")],
 )
 def test_what_is_planned_or_supposed_is_not_what_is(question: str, text: str, value: str | None) -> None:
     reading = read(read_question(question, None, "Brightwater Labs"), [Passage(text, 0, 1, "About Brightwater Labs")])
+    assert (reading.answer.value if reading.answer else None) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("Founded in 1998, Globex is our biggest customer and has used Brightwater Labs sensors since 2012.", None),
+     ("Founded in 2013, Brightwater Labs makes water sensors for farms.", "2013")],
+)
+def test_an_opening_participle_is_the_main_clauses_subjects(text: str, value: str | None) -> None:
+    # "Founded in 1998" is Globex's founding, not Brightwater Labs' (it was read at medium confidence).
+    reading = read(read_question("When was Brightwater Labs founded?", None, "Brightwater Labs"),
+                   [Passage(text, 0, 1, "About Brightwater Labs", own_site=True)])
     assert (reading.answer.value if reading.answer else None) == value
 
 

@@ -19,7 +19,7 @@ from cikb.answer.entities import (
     described_body, governing_parties, in_the_predicate, kind_of_counted, modifies_a_noun, names_a_person,
     nominal_words, noun_modifiers, only_beside_the_main_clause, only_intended, party_extents, predicate_subjects,
     person_noun, quantified_noun, said_of_the_past, said_of_the_reader, set_up_as_words, stated_as_own,
-    stranded_preposition, told_in_the_past, vetoed, word_classes, in_capacity,
+    stranded_preposition, told_as_to_come, told_in_the_past, vetoed, word_classes, in_capacity,
 )
 from cikb.core.identity import name_keys
 from cikb.core.vocabulary import LEGAL_FORM_STEMS, RELATED_WEIGHT, match_weight, relation
@@ -203,6 +203,9 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
             # people" is no headcount, unless the question asks what was planned
             confirmed = [span for span in confirmed
                          if not only_intended(s.plain, span.start, span.start + len(span.text))]
+        if q.kind in ("date", "year") and _asks_the_past(q):  # "will launch in 2027" does not say when it launched
+            confirmed = [span for span in confirmed
+                         if not told_as_to_come(s.plain, span.start, span.start + len(span.text))]
         if q.kind == "place":  # "if you're based in Germany" says where the reader is ("you can find us at" does not)
             confirmed = [span for span in confirmed
                          if not said_of_the_reader(s.plain, span.start, span.start + len(span.text))]
@@ -950,6 +953,16 @@ def own_terms(s: Sentence, terms: Iterable[str]) -> set[str]:
 def _vote(weights: list[float]) -> float:
     best = max(weights)
     return best + AGREEMENT_WEIGHT * (sum(weights) - best)
+
+
+def _asks_the_past(q: Question) -> bool:
+    """The question asks when something happened ("When did Acme launch ...?", "When was Acme founded?"), not when
+    it will."""
+    return bool(_PAST_QUESTION.search(q.text)) and not _FUTURE_QUESTION.search(q.text)
+
+
+_PAST_QUESTION = re.compile(r"\b(?:did|was|were)\b", re.IGNORECASE)
+_FUTURE_QUESTION = re.compile(r"\b(?:will|shall|going\s+to)\b", re.IGNORECASE)
 
 
 def _said_of_the_past(q: Question, s: Sentence) -> bool:
