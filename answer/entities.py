@@ -1226,7 +1226,7 @@ def told_in_the_past(sentence: str) -> bool:
 def said_of_the_past(sentence: str, is_term: Callable[[str], bool]) -> bool:
     """A word of the question's predicate is set in the past by a word the parser hangs on it or on its verb:
     "was previously headquartered in Boston", "its former headquarters", "formerly based in", "was based in Boston
-    until 2019", "used to be based". What it says held once, and no longer."""
+    until 2019", "was CEO from 2014 to 2019", "used to be based". What it says held once, and no longer."""
     return any(is_term(token.text) and any(_marks_the_past(t) for t in _predicate_chain(token))
                for token in _parsed(sentence))
 
@@ -1248,7 +1248,23 @@ def _marks_the_past(token) -> bool:  # noqa: ANN001 - a spaCy Token
     if token.text.lower() == "used" and any(c.dep_ == "xcomp" for c in token.children):
         return True  # "used to be based in Boston"
     return any(c.dep_ in ("amod", "advmod") and c.text.lower() in _FORMER
-               or c.dep_ == "prep" and c.text.lower() == "until" for c in token.children)
+               or c.dep_ == "prep" and (c.text.lower() == "until" or _a_closed_span(c)) for c in token.children)
+
+
+def _a_closed_span(prep) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A time that ended, between two numbers: "from 2014 to 2019", "between 2014 and 2019" (not "from 2014 to
+    today")."""
+    if prep.lower_ == "from":
+        ends = [o for c in [*prep.children, *prep.head.children] if c.dep_ == "prep" and c.lower_ in _SPAN_ENDS
+                for o in c.children if o.dep_ == "pobj"]
+        return any(o.like_num for o in ends)
+    if prep.lower_ == "between":
+        return any(o.like_num and any(c.dep_ == "conj" and c.like_num for c in o.children)
+                   for o in prep.children if o.dep_ == "pobj")
+    return False
+
+
+_SPAN_ENDS = frozenset({"to", "until", "till", "through"})
 
 
 def in_the_predicate(sentence: str, is_word: Callable[[str], bool]) -> bool:

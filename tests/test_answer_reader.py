@@ -928,6 +928,15 @@ def test_an_address_another_body_holds_or_the_company_held_before_is_not_its_add
     assert own.answer is not None and own.answer.value == "Hafenstraße 12, 20457 Hamburg"
 
 
+def test_an_identifier_after_another_bodys_legal_name_is_that_bodys() -> None:
+    q = read_question("What is Brightwater Labs' company registration number?", None, "Brightwater Labs")
+    distributor = "Brightwater Labs is distributed in Germany by Globex GmbH, HRB 12345, Amtsgericht Hamburg."
+    reading = read(q, [Passage(distributor, 0, 1, "Contact", own_site=True)])
+    assert reading.answer is None and reading.unsure is not None  # it was read at medium
+    own = read(q, [Passage("Brightwater Labs GmbH, HRB 12345, Amtsgericht Hamburg.", 0, 1, "Imprint", own_site=True)])
+    assert own.answer is not None and own.answer.value == "HRB 12345"
+
+
 def test_asked_for_an_address_the_street_outvotes_the_town_said_more_often() -> None:
     # A town is where the address is, never the address: "Palo Alto, California" said twice does not win over the
     # one street address (written with a comma before its ZIP code, as many US addresses are).
@@ -1685,6 +1694,15 @@ def test_a_past_tense_sentence_is_no_certain_answer_to_what_holds_now():
     # A sentence that says when it stopped ("until 2019") says it no longer holds: no answer at all.
     until = answer("Who is the current CEO of Brightwater Labs?", "Brightwater Labs was led by CEO Jane Roe until 2019.")
     assert until is None
+    # Nor does one that gives the time it held between two years (each was read at medium confidence).
+    for ended in ("Jane Roe was CEO of Brightwater Labs from 2014 to 2019.",
+                  "Jane Roe served as CEO of Brightwater Labs between 2014 and 2019."):
+        assert answer("Who is the CEO of Brightwater Labs?", ended) is None, ended
+    since = answer("Who is the CEO of Brightwater Labs?", "Jane Roe has been CEO of Brightwater Labs since 2014.")
+    assert since is not None and since.value == "Jane Roe"
+    asked_then = answer("Who was the CEO of Brightwater Labs from 2014 to 2019?",
+                        "Jane Roe was CEO of Brightwater Labs from 2014 to 2019.")
+    assert asked_then is not None and asked_then.value == "Jane Roe"
 
 
 def test_a_name_the_question_itself_gives_is_no_answer_in_another_number():

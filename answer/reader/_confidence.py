@@ -1093,6 +1093,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         return "medium" if direct and not rivals else "low"
     if priced_for_the_item(q, best.plain, span) and best.about_subject and not rivals and not best.negated:
         return "medium"  # "Professional runs $49 monthly" on Acme's pricing page, asked for its Professional plan
+    if q.kind == "identifier" and _another_bodys_value(q, best.plain, span):
+        return "low"
     if q.kind in ("contact", "identifier"):
         # An e-mail address, a phone number or a labelled identifier ("EIN 12-3456789") states its own kind: the
         # question's other words ("use", "reach") need not be there, only the subject, and no sentence about it that
@@ -1115,7 +1117,7 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         thing = _licensed_thing(q)  # "its design system": the company's own licence is another thing's
         holds_thing = all(match_weight(t, best.stems) > 0 for t in thing)
         return "medium" if best.about_subject and holds_thing and not others and not best.negated else "low"
-    if q.kind == "place" and is_postal_address(span.text) and (_another_bodys_address(q, best.plain, span)
+    if q.kind == "place" and is_postal_address(span.text) and (_another_bodys_value(q, best.plain, span)
                                                                 or _FORMER_PREMISES.search(best.plain[:span.start])):
         return "low"  # "run by Globex GmbH, Industriestr. 25, ...", "Our old office at 5 Mill Lane, ..."
     if q.kind == "place" and is_postal_address(span.text):
@@ -1411,9 +1413,10 @@ def _held_by_a_named_part(q: Question, s: Sentence, span: Span) -> bool:
             and not asked_part(q, part))
 
 
-def _another_bodys_address(q: Question, sentence: str, span: Span) -> bool:
-    """The address follows another body's name with its legal form, as an address follows its holder: "Our data
-    centre is run by Globex GmbH, Industriestr. 25, 91710 Gunzenhausen" is Globex's."""
+def _another_bodys_value(q: Question, sentence: str, span: Span) -> bool:
+    """The address or identifier follows another body's name with its legal form, as a value follows its holder:
+    "Our data centre is run by Globex GmbH, Industriestr. 25, 91710 Gunzenhausen" is Globex's address, "distributed
+    by Globex GmbH, HRB 12345" Globex's register number."""
     return any(re.fullmatch(r"\s*[,·•|]?\s*", sentence[name.start + len(name.text):span.start])
                and not mentions_subject(q, name.text) for name in legal_names(sentence[:span.start]))
 
