@@ -1079,9 +1079,12 @@ def only_intended(sentence: str, start: int, end: int) -> bool:
 
 def told_as_to_come(sentence: str, start: int, end: int) -> bool:
     """The verb above the value is set in the future, as the trained parser reads it: "will", "shall" or "is going
-    to" ("Acme will launch the Tidemark in spring 2027"): what is to happen, not what happened."""
+    to" ("Acme will launch the Tidemark in spring 2027"): what is to happen, not what happened. Not an offer to the
+    reader ("you will receive a €1,000 referral bonus"): terms are told so."""
     verb = _governing_token(sentence, start, end, links=_MODIFIER_LINKS | _SUBJECTS)
     while verb is not None:
+        if any(c.dep_ in _SUBJECTS and c.lower_ == "you" for c in verb.children):
+            return False  # an offer to the reader is how terms are told: "you will receive a €1,000 bonus"
         if any(c.dep_ == "aux" and c.lower_ in _FUTURE_AUXILIARIES for c in verb.children):
             return True
         if verb.dep_ == "xcomp" and verb.head.lower_ == "going":

@@ -1229,7 +1229,14 @@ def test_an_offered_answer_is_not_read_inside_another_phrase() -> None:
      ("When will Brightwater Labs launch the Tidemark 3?", "Brightwater Labs will launch the Tidemark 3 in 2027.",
       "2027"),
      ("When did Brightwater Labs launch the Tidemark?", "Brightwater Labs launched the Tidemark in 2021.", "2021"),
-     ("When was Brightwater Labs acquired?", "Globex acquired Brightwater Labs in 2020.", "2020")],
+     ("When was Brightwater Labs acquired?", "Globex acquired Brightwater Labs in 2020.", "2020"),
+     # Nor is it what is now (both were read at high confidence), but a cost told ahead is the cost.
+     ("How much funding has Brightwater Labs raised?", "Brightwater Labs will raise $20 million in its Series A.",
+      None),
+     ("How many employees does Brightwater Labs have?", "Brightwater Labs will have 60 employees by the end of 2026.",
+      None),
+     ("How much did the Brightwater Labs workshop cost?", "Brightwater Labs' new workshop will cost around $2 million.",
+      "$2 million")],
 )
 def test_what_is_planned_or_supposed_is_not_what_is(question: str, text: str, value: str | None) -> None:
     reading = read(read_question(question, None, "Brightwater Labs"), [Passage(text, 0, 1, "About Brightwater Labs")])

@@ -203,7 +203,8 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
             # people" is no headcount, unless the question asks what was planned
             confirmed = [span for span in confirmed
                          if not only_intended(s.plain, span.start, span.start + len(span.text))]
-        if q.kind in ("date", "year") and _asks_the_past(q):  # "will launch in 2027" does not say when it launched
+        if _asks_what_is_or_was(q):  # "will launch in 2027" does not say when it launched, "will have 60 employees"
+            # how many it has (a price to come is the price: "the Model 100 will cost $349")
             confirmed = [span for span in confirmed
                          if not told_as_to_come(s.plain, span.start, span.start + len(span.text))]
         if q.kind == "place":  # "if you're based in Germany" says where the reader is ("you can find us at" does not)
@@ -955,13 +956,21 @@ def _vote(weights: list[float]) -> float:
     return best + AGREEMENT_WEIGHT * (sum(weights) - best)
 
 
-def _asks_the_past(q: Question) -> bool:
-    """The question asks when something happened ("When did Acme launch ...?", "When was Acme founded?"), not when
-    it will."""
-    return bool(_PAST_QUESTION.search(q.text)) and not _FUTURE_QUESTION.search(q.text)
+def _asks_what_is_or_was(q: Question) -> bool:
+    """The question asks what is or what happened ("When did Acme launch ...?", "How many people does Acme
+    employ?"), not what will be, nor a price, a cost, a hire or a contact (told as well ahead: "will cost $349")."""
+    priced = asks_its_price(q) or (q.kind == "money" and bool(_PRICE_STEMS & set(q.terms)))
+    return q.kind not in _TOLD_AHEAD and not priced and not _FUTURE_QUESTION.search(q.text)
 
 
-_PAST_QUESTION = re.compile(r"\b(?:did|was|were)\b", re.IGNORECASE)
+# Kinds whose values are stated ahead as facts: a contact, an identifier, and a hire ("Jane Roe will join Acme as
+# its first CPO" announces who was hired).
+_TOLD_AHEAD = frozenset({"contact", "identifier", "person"})
+
+
+_PRICE_STEMS = frozenset(stem(w) for w in "cost costs price priced charge charges".split())
+
+
 _FUTURE_QUESTION = re.compile(r"\b(?:will|shall|going\s+to)\b", re.IGNORECASE)
 
 
