@@ -20,9 +20,6 @@ one next. The signals, all words any company site uses (none are taken from one 
 - whether the site's sitemap lists it, and the title of the page that linked to it;
 - how many of the pages fetched link to it: a link in the site's navigation or footer, on every page, is one the
   company itself holds up (``/contracting/``, ``/press/``), unlike a link from one post to another;
-- a job post (a page under the careers section) describes one role, not the company: it comes after the
-  site's other pages (none of the 300 facts of the tuned written sites sits on one; the careers page itself
-  still counts);
 - freshness: among equal scores, the newer year in the URL first (the latest annual
   letter states the current facts), then the order of discovery (breadth-first).
 
@@ -93,7 +90,6 @@ CORE_CATEGORIES: tuple[Category, ...] = (
     ),
     _category("careers", 4, "careers jobs karriere", ["work with us", "join us"]),
 )
-_CAREERS = next(c for c in CORE_CATEGORIES if c.name == "careers")
 
 # Overview pages of what the company sells: first among the pages that are neither facts nor news.
 OVERVIEW_WORDS = frozenset("products services solutions platform customers".split())
@@ -191,7 +187,6 @@ LISTING_PENALTY = -200.0
 GENERIC_PENALTY = -45.0
 OTHER_LANGUAGE_PENALTY = -1000.0
 QUERY_PENALTY = -3.0  # ?ref=footer and the like: usually a copy of a page without the query
-JOB_POST_PENALTY = -5.0  # a page under the careers section describes one role, not the company: after other pages
 FACT_SECTION_BONUS = 3.0
 OVERVIEW_BONUS = 5.0  # /products/, /services/: what the company does
 SITEMAP_BONUS = 1.0
@@ -320,13 +315,6 @@ def is_post(url: str) -> bool:
     return bool(year_of(url)) or (len(segments) >= 2 and bool(sections & (POST_SECTIONS | HUB_WORDS)))
 
 
-def is_job_post(url: str) -> bool:
-    """True for a page under a careers section that names no fact page itself (/careers/frontend-engineer/,
-    /jobs/2024/sre.html; not /careers/ nor /careers/team/)."""
-    sections = _segments(url)[:-1]
-    return any(_matched([_CAREERS], words(section)) for section in sections) and not core_categories(url)
-
-
 def year_of(url: str) -> int:
     """The newest plausible year written in the URL's path (0 when none): a freshness hint."""
     years = [int(y) for y in _YEAR.findall(urlsplit(url).path)]
@@ -428,8 +416,6 @@ class FactScorer:
             score += OTHER_LANGUAGE_PENALTY
         if urlsplit(url).query:
             score += QUERY_PENALTY
-        if is_job_post(url):
-            score += JOB_POST_PENALTY
         if any(s in FACT_SECTIONS for s in segments[:-1]) and not core:
             score += FACT_SECTION_BONUS
         if not listing and not generic and 0 < len(slug) <= 2 and OVERVIEW_WORDS.intersection(slug) and not year_of(url):

@@ -11,7 +11,6 @@ from cikb.gather.scoring import (
     is_core_url,
     is_generic,
     is_hub,
-    is_job_post,
     is_listing,
     page_kind,
     score_url,
@@ -366,17 +365,6 @@ def test_pages_no_signal_names_are_spread_over_the_sites_folders() -> None:
     first_six = drain(frontier_of(policies + others))[:6]
     assert sum(p.startswith("/company/policies/") for p in first_six) <= 3, first_six
     assert "/connect/contracting/" in first_six and "/work/toolkits/style/" in first_six
-
-
-def test_job_posts_come_after_the_sites_other_unnamed_pages() -> None:
-    # Each job post is one role; the careers page itself says what the company says of working there.
-    jobs = [(f"/careers/{role}/", "") for role in ("frontend-engineer", "support-engineer", "sales-lead")]
-    jobs += [("/jobs/2025/sre.html", ""), ("/join-us/designer/", "")]
-    others = [("/products/anvil-3000/", ""), ("/open-source/", ""), ("/blog/why-we-never-raised/", "")]
-    order = drain(frontier_of([("/careers/", ""), *jobs, *others]))
-    assert order[0] == "/careers/" and set(order[1:4]) == {path for path, _ in others}, order
-    assert is_job_post(u("/careers/frontend-engineer/")) and is_job_post(u("/jobs/2025/sre.html"))
-    assert not any(map(is_job_post, (u("/careers/"), u("/careers/team/"), u("/about/careers/"), u("/products/x/"))))
 
 
 @pytest.mark.parametrize("section", ["/blog", ""])
