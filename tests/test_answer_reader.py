@@ -928,6 +928,18 @@ def test_an_address_another_body_holds_or_the_company_held_before_is_not_its_add
     assert own.answer is not None and own.answer.value == "Hafenstraße 12, 20457 Hamburg"
 
 
+@pytest.mark.parametrize("line", ["In 2016 Brightwater Labs moved into its first office at the harbour.",
+                                  "In 2016 we moved into a bigger office at the harbour."])
+def test_asked_of_its_current_office_another_office_is_no_answer(line: str) -> None:
+    # "its current office" places the office in a series; "its first office" is another of its kind (read at medium).
+    q = read_question("When did Brightwater Labs move into its current office?", None, "Brightwater Labs")
+    reading = read(q, [Passage(line, 0, 1, "About Brightwater Labs", own_site=True)])
+    assert reading.answer is None and reading.unsure is not None, line
+    moved = read(q, [Passage("In 2021 Brightwater Labs moved into its current office on Mill Lane.", 0, 1,
+                             "About Brightwater Labs", own_site=True)])
+    assert moved.answer is not None and moved.answer.value == "2021"
+
+
 def test_an_identifier_after_another_bodys_legal_name_is_that_bodys() -> None:
     q = read_question("What is Brightwater Labs' company registration number?", None, "Brightwater Labs")
     distributor = "Brightwater Labs is distributed in Germany by Globex GmbH, HRB 12345, Amtsgericht Hamburg."

@@ -1298,13 +1298,18 @@ def _another_of_its_kind(q: Question, s: Sentence) -> bool:
     said = {stem(noun): words for noun, words in noun_modifiers(s.plain).items()}
     things = {stem(thing.lower()) for thing in asked_things(q)}
     for noun, words in noun_modifiers(q.text).items():
-        asked = stems_in(" ".join(words)) & set(q.terms)  # the key terms among them ("free"; not "many", "Acme")
+        # The key terms among them ("free"; not "many", "Acme"), and a word placing it in a series ("its current
+        # office": "its first office" is another).
+        asked = (stems_in(" ".join(words)) & set(q.terms)) | (stems_in(" ".join(words)) & _SERIES_STEMS)
         if stem(noun) not in things or not asked or any(match_weight(t, s.stems) > 0 for t in asked):
             continue
         other = said.get(stem(noun), frozenset())
         if (other and not any(refers_to_subject(q, w) for w in other)) or _only_in_plural(noun, s.plain):
             return True
     return False
+
+
+_SERIES_STEMS = frozenset(stem(w) for w in "current first last latest original previous former new".split())
 
 
 def _only_in_plural(noun: str, sentence: str) -> bool:
