@@ -40,7 +40,7 @@ from cikb.answer.reader._spans import (
     without_web_addresses, yearless_dates,
 )
 from cikb.answer.reader._scoring import (
-    Sentence, asked_item, asked_part, asked_things, asks_headcount, asks_its_price, contact_stems,
+    Sentence, asked_item, asked_part, asked_things, asks_a_price, asks_headcount, asks_its_price, contact_stems,
     doers_of_the_subject, in_the_first_person, names_another_item, names_another_of_its_kind, nearest_span,
     on_the_subjects_page, placed_by_definition, priced_for_the_item, priced_per_period, reading_stems, verb_terms,
 )
@@ -959,16 +959,12 @@ def _vote(weights: list[float]) -> float:
 def _asks_what_is_or_was(q: Question) -> bool:
     """The question asks what is or what happened ("When did Acme launch ...?", "How many people does Acme
     employ?"), not what will be, nor a price, a cost, a hire or a contact (told as well ahead: "will cost $349")."""
-    priced = asks_its_price(q) or (q.kind == "money" and bool(_PRICE_STEMS & set(q.terms)))
-    return q.kind not in _TOLD_AHEAD and not priced and not _FUTURE_QUESTION.search(q.text)
+    return q.kind not in _TOLD_AHEAD and not asks_a_price(q) and not _FUTURE_QUESTION.search(q.text)
 
 
 # Kinds whose values are stated ahead as facts: a contact, an identifier, and a hire ("Jane Roe will join Acme as
 # its first CPO" announces who was hired).
 _TOLD_AHEAD = frozenset({"contact", "identifier", "person"})
-
-
-_PRICE_STEMS = frozenset(stem(w) for w in "cost costs price priced charge charges".split())
 
 
 _FUTURE_QUESTION = re.compile(r"\b(?:will|shall|going\s+to)\b", re.IGNORECASE)
@@ -1277,6 +1273,7 @@ _THAT_YEAR = re.compile(r"\b(?:that|the same|the following|the previous|the next
 
 
 _ORDINALS = frozenset(stem(w) for w in "first last latest previous former original inaugural founding".split())
+_SERIES_STEMS = _ORDINALS | {stem("current"), stem("new")}  # words placing a thing in a series: "its current office"
 
 
 def _misses_the_ordinal(q: Question, s: Sentence) -> bool:
@@ -1300,16 +1297,13 @@ def _another_of_its_kind(q: Question, s: Sentence) -> bool:
     for noun, words in noun_modifiers(q.text).items():
         # The key terms among them ("free"; not "many", "Acme"), and a word placing it in a series ("its current
         # office": "its first office" is another).
-        asked = (stems_in(" ".join(words)) & set(q.terms)) | (stems_in(" ".join(words)) & _SERIES_STEMS)
+        asked = stems_in(" ".join(words)) & (set(q.terms) | _SERIES_STEMS)
         if stem(noun) not in things or not asked or any(match_weight(t, s.stems) > 0 for t in asked):
             continue
         other = said.get(stem(noun), frozenset())
         if (other and not any(refers_to_subject(q, w) for w in other)) or _only_in_plural(noun, s.plain):
             return True
     return False
-
-
-_SERIES_STEMS = frozenset(stem(w) for w in "current first last latest original previous former new".split())
 
 
 def _only_in_plural(noun: str, sentence: str) -> bool:

@@ -308,7 +308,7 @@ def asked_item(q: Question) -> PricedItem | None:
     no price of a named item ("How much did Acme raise?", "How much does it cost?")."""
     period = next((_PERIOD_STEMS[t] for t in q.terms if t in _PERIOD_STEMS), "") or _period_asked(q.text)
     how_much_is = re.search(r"\bhow much (?:is|are)\b", q.text, re.I)
-    if q.kind != "money" or not (_PRICE_STEMS & set(q.terms) or (period and how_much_is)):
+    if q.kind != "money" or not (asks_a_price(q) or (period and how_much_is)):
         return None  # "How much is the club worth?" asks a worth; "How much is the Pro plan a month?" a price
     item = [t for t in q.terms if t not in _PRICE_STEMS and t not in _RATE_STEMS]
     if not item:
@@ -328,10 +328,15 @@ def _period_asked(question: str) -> str:
     return next(_PERIOD_OF.get(g.lower(), g.lower()) for g in asked.groups() if g) if asked else ""
 
 
+def asks_a_price(q: Question) -> bool:
+    """The question asks what something costs, by a word of price ("How much does the Pro plan cost?", "What is the
+    fee for ...?")."""
+    return q.kind == "money" and bool(_PRICE_STEMS & set(q.terms))
+
+
 def asks_its_price(q: Question) -> bool:
     """"How much does Acme cost per month?": the price of the company's own service, no item of it named."""
-    return q.kind == "money" and bool(_PRICE_STEMS & set(q.terms)) and all(
-        t in _PRICE_STEMS or t in _RATE_STEMS for t in q.terms)
+    return asks_a_price(q) and all(t in _PRICE_STEMS or t in _RATE_STEMS for t in q.terms)
 
 
 def _period_after(sentence: str, span: Span) -> str:
