@@ -750,6 +750,32 @@ def aspect_verbs(text: str, verbs: frozenset[str]) -> frozenset[str]:
                      and any(c.tag_ == "VBG" and c.dep_ in ("xcomp", "ccomp", "dobj") for c in t.children))
 
 
+def verbs_of(text: str) -> list[tuple[str, str]]:
+    """Each verb of ``text`` with the particle that completes it, as the trained parser reads them ("stepped down" ->
+    ("stepped", "down")); not a participle that describes a noun ("a closed beta", "increased seating")."""
+    return [_with_particle(t) for t in _parsed(text) if t.tag_.startswith("VB") and t.dep_ != "amod"]
+
+
+def value_verbs(sentence: str, start: int, end: int) -> list[tuple[str, str]]:
+    """The verb the value in ``sentence[start:end]`` hangs on, through any link, with its particle (:func:`verbs_of`),
+    and the verbs it completes: "Acme closed its Berlin office in 2022" -> [("closed", "")]; "laid off 50 employees"
+    -> [("laid", "off")]; "stopped selling in Canada in 2020" -> [("selling", ""), ("stopped", "")]."""
+    verb = _governing_token(sentence, start, end, links=frozenset())
+    found = []
+    while verb is not None:
+        found.append(_with_particle(verb))
+        verb = verb.head if verb.dep_ == "xcomp" and verb.head.i != verb.i else None
+    return found
+
+
+def _with_particle(verb) -> tuple[str, str]:  # noqa: ANN001 - a spaCy Token
+    return verb.text, next((c.lower_ for c in verb.children if c.dep_ == "prt" or c.i == verb.i + 1
+                            and c.dep_ == "advmod" and c.lower_ in _PARTICLES), "")
+
+
+_PARTICLES = frozenset({"down", "off", "out", "up", "away"})  # "stepped down": the parser may read it an adverb
+
+
 def person_noun(question: str) -> str | None:
     """The common noun a "who is" question names the person by, as the trained parser reads it: "Who was Acme's
     first engineer?" -> engineer; "Who founded Acme?" and "Who is Jane Roe?" -> None."""

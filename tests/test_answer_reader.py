@@ -1256,6 +1256,31 @@ def test_what_is_planned_or_supposed_is_not_what_is(question: str, text: str, va
 
 
 @pytest.mark.parametrize(
+    ("question", "text", "value"),
+    # A value of the deed that undoes the one asked of (each was read at medium confidence, the Canada one at high)...
+    [("When did Brightwater Labs open its Berlin office?", "Brightwater Labs closed its Berlin office in 2022.", None),
+     ("When did Brightwater Labs close its Berlin office?", "Brightwater Labs opened its Berlin office in 2015.",
+      None),
+     ("When did Jane Roe become CEO of Brightwater Labs?", "Jane Roe stepped down as CEO of Brightwater Labs in 2020.",
+      None),
+     ("How many employees did Brightwater Labs hire in 2020?", "Brightwater Labs laid off 50 employees in 2020.", None),
+     ("When did Brightwater Labs start selling in Canada?", "Brightwater Labs stopped selling in Canada in 2020.",
+      None),
+     ("When did Brightwater Labs launch the Tidemark?", "Brightwater Labs discontinued the Tidemark in 2018.", None),
+     ("When did Brightwater Labs raise its prices?", "Brightwater Labs cut its prices in 2019.", None),
+     # ...is no answer; the deed's own value, beside its undoing, is.
+     ("When did Brightwater Labs open its Berlin office?",
+      "Brightwater Labs opened its Berlin office in 2015 and closed it in 2022.", "2015"),
+     ("When did Jane Roe become CEO of Brightwater Labs?",
+      "Jane Roe became CEO of Brightwater Labs in 2015 and stepped down in 2020.", "2015"),
+     ("When did Brightwater Labs step up production?", "Brightwater Labs stepped up production in 2019.", "2019")],
+)
+def test_the_undoing_of_a_deed_does_not_date_the_deed(question: str, text: str, value: str | None) -> None:
+    reading = read(read_question(question, None, "Brightwater Labs"), [Passage(text, 0, 1, "About Brightwater Labs")])
+    assert (reading.answer.value if reading.answer else None) == value
+
+
+@pytest.mark.parametrize(
     ("text", "value"),
     [("Founded in 1998, Globex is our biggest customer and has used Brightwater Labs sensors since 2012.", None),
      ("Founded in 2013, Brightwater Labs makes water sensors for farms.", "2013")],

@@ -10,20 +10,21 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from cikb.answer.entities import (
     FIRST_PERSON, apposed_to_name, bids_the_reader, counted_doers, counted_group, counted_in_question, entities,
     is_a_persons_name, main_verb_offset, names, negation_reaches, noun_described, organisations, person_clauses,
     possessed_nouns, priced_things, role_statements, roles_of_a_part, subject_noun, subjectless_past,
-    tells_the_reader_to_reach_us, titled, told_to_the_reader, where_from, word_classes,
+    tells_the_reader_to_reach_us, titled, told_to_the_reader, value_verbs, verbs_of, where_from, word_classes,
 )
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
 from cikb.core.vocabulary import RELATED_WEIGHT, match_weight
 from cikb.answer.reader._words import (
     IDENTIFIER_NAMES, LEGAL_SUFFIXES, MIN_WORDS, SELF_NOUNS, YEAR_RE, plain, stem, stems_in, stems_of, tokens_of,
+    undoings,
 )
 from cikb.answer.reader._question import (
     CONTACT_ASKED, DESIGNATOR, TOTAL, TYPED_KINDS, Question, designator_key, names_written, term_word,
@@ -637,6 +638,30 @@ def asked_things(q: Question) -> list[str]:
 _POSSESSIVES = frozenset({"its", "their", "our"})
 
 
+def told_of_the_undoing(q: Question, s: Sentence, span: Span) -> bool:
+    """The value hangs on a verb that undoes a deed the question asks of: "Acme closed its Berlin office in 2022"
+    does not date its opening, nor "Jane Roe stepped down as CEO in 2020" her becoming CEO (:func:`undoings`; the
+    verbs as the trained parser reads them, parsed only where a word of an undoing is written)."""
+    undone_by = undoings()
+    asked = _asked_deeds(q.text)
+    if not asked or not s.stems & {key.split()[0] for deed in asked for key in undone_by[deed]}:
+        return False
+    keys = _verb_keys(value_verbs(s.plain, span.start, span.start + len(span.text)))
+    return any(keys & undone_by[deed] for deed in asked)
+
+
+@lru_cache(maxsize=256)
+def _asked_deeds(question: str) -> tuple[str, ...]:
+    """The question's verbs that a verb of :func:`undoings` undoes ("When did Acme open ...?": open; "When did Jane
+    Roe step down?": step down)."""
+    return tuple(key for key in _verb_keys(verbs_of(question)) if key in undoings())
+
+
+def _verb_keys(verbs: list[tuple[str, str]]) -> set[str]:
+    """Verbs with their particles as :func:`undoings` keys them: ("stepped", "down") -> step, step down."""
+    return {key for verb, particle in verbs for word in stems_of(verb) for key in (word, f"{word} {particle}".strip())}
+
+
 def score_sentences(q: Question, sentences: list[Sentence]) -> None:
     total = len(sentences) or 1
     stems = {id(s): reading_stems(q, s) for s in sentences}
@@ -696,7 +721,7 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
             s.role = 2  # "Who operates Acme?": "Globex is the firm that operates Acme" is about who operates Acme
         elif s.role == 0 and things and about_the_asked_thing(q, s, things):
             s.role = 1  # "Most tours run 2 to 4 years" on USDS's home page, asked how long a USDS tour lasts
-        s.spans = spans(q, s.plain)
+        s.spans = [span for span in spans(q, s.plain) if not told_of_the_undoing(q, s, span)]
         if s.role == 0 and s.passage.own_site and any(priced_for_the_item(q, s.plain, span) for span in s.spans):
             s.role = 1  # "Professional runs $49 monthly" on Acme's pricing page: Acme's Professional plan
         elif s.role == 0 and s.passage.own_site and asks_its_price(q) and any(

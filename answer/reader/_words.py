@@ -220,6 +220,43 @@ def seat_as_headquarters(text: str) -> str:
     return _SEAT.sub("headquarters", text)
 
 
+# Deeds and the deeds that undo them, in the words English says them in (a phrasal verb with its particle). A
+# sentence that tells only the undoing ("Acme closed its Berlin office in 2022", "Jane Roe stepped down as CEO in
+# 2020") does not say when or how the deed was done ("When did Acme open its Berlin office?", "When did Jane Roe
+# become CEO?"). Each pair reads both ways: asked when it closed, the opening is no answer either.
+_UNDOINGS = (
+    ("open", "close shut shutter|shut down|wind down"),
+    ("join enter", "leave quit exit depart withdraw resign retire|step down|pull out"),
+    ("become appoint name elect promote hire recruit", "leave quit depart resign retire dismiss fire oust"
+     "|step down|lay off"),
+    ("start begin launch introduce enable add resume founded establish",
+     "stop end cease discontinue retire drop halt sunset terminate disable remove suspend abandon dissolve close"
+     "|shut down|wind down|phase out"),
+    ("raise increase grow rise expand", "lower reduce cut decrease fall drop decline shrink"),
+    ("gain win", "lose"),
+    ("sign", "terminate cancel"),
+)
+
+
+def _verb_keys(words: str) -> frozenset[str]:
+    """"close shut|shut down" -> the stems of each verb, a phrasal one as its stem and particle ("shut down")."""
+    single, *phrasal = words.split("|")
+    return frozenset({stem(w) for w in single.split()} | {f"{stem(p.split()[0])} {p.split()[1]}" for p in phrasal})
+
+
+@cache
+def undoings() -> dict[str, frozenset[str]]:
+    """Each deed's stem, and each undoing's, with the verb keys (:func:`_verb_keys`) of what undoes it."""
+    found: dict[str, set[str]] = {}
+    for deeds, undone in _UNDOINGS:
+        deed_keys, undoing_keys = _verb_keys(deeds), _verb_keys(undone)
+        for key in deed_keys:
+            found.setdefault(key, set()).update(undoing_keys)
+        for key in undoing_keys:
+            found.setdefault(key, set()).update(deed_keys)
+    return {key: frozenset(keys) for key, keys in found.items()}
+
+
 # Nouns an organisation names itself by: "the company", "this firm's", "The club has".
 SELF_NOUNS = frozenset(
     """company firm club organisation organization group network museum institute university college paper newspaper
