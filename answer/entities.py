@@ -1083,23 +1083,32 @@ def only_intended(sentence: str, start: int, end: int) -> bool:
     million") or a noun of one ("has no plans to go public before 2030"), or below "is" with an aim as its subject
     ("our goal is to open an office in Berlin"), or of an attempt ("Globex tried to acquire Acme in 2020"), in a
     clause that supposes it ("we worried if ten people would even apply"), or below a "would" that a condition
-    governs ("If I were asked, I would be ready to pay €10"); what it says did not, or not yet, happen. Not the one
-    who intends ("Truman wanted ...")."""
+    governs ("If I were asked, I would be ready to pay €10"), or below a verb that only weighs or denies it ("Acme
+    considered going public in 2021"), or in what a report or a rumour says ("reports that it was acquired in 2020");
+    what it says did not, or not yet, happen, or is not told as having happened. Not the one who intends ("Truman
+    wanted ...")."""
     value = _value_root(sentence, start, end)
     verb = _governing_token(sentence, start, end, links=_MODIFIER_LINKS | _SUBJECTS)  # not across "and"
     if verb is None or (value is not None and value.dep_ in _SUBJECTS and value.head.i == verb.i):
         return False
+    climbed = False
     while verb is not None:
         subjects = [c.text.lower() for c in verb.children if c.dep_ in _SUBJECTS]
         aim = _INTENT_NOUNS.intersection(subjects) and any(c.dep_ in ("xcomp", "ccomp") for c in verb.children)
         supposed = any(c.dep_ == "mark" and c.text.lower() in _SUPPOSING for c in verb.children)
         planned = verb.dep_ == "acl" and verb.head.lower_ in _INTENT_NOUNS  # "(no) plans to go public before 2030"
-        if _INTENT_VERB.match(verb.text) or aim or supposed or planned or _conditional(verb):
+        # What is only weighed or denied, below its verb ("considered going public in 2021", "denied that it was
+        # acquired"), or only reported ("reports that Acme was acquired in 2020"), is not told as done.
+        weighed = climbed and bool(_WEIGHING_VERB.match(verb.text))
+        heard = (verb.dep_ in ("acl", "ccomp", "relcl") and verb.head.lower_ in _HEARSAY_NOUNS
+                 and any(c.dep_ == "mark" and c.lower_ == "that" for c in verb.children))
+        if _INTENT_VERB.match(verb.text) or aim or supposed or planned or weighed or heard or _conditional(verb):
             return True
         # An intention's clause follows its verb ("we plan to hire"); one before it is the parse's misreading of a
         # clause of its own ("We've been remote since 2016, so we expect nothing less"). "ready to pay" hangs on its
         # adjective, and that on "would be".
         verb = verb.head if verb.dep_ in ("xcomp", "ccomp", "acomp") and verb.head.i < verb.i else None
+        climbed = True
     return False
 
 
@@ -1126,6 +1135,12 @@ _HYPOTHETICAL = frozenset({"would", "could", "might"})
 _INTENT_VERB = re.compile(r"(?:(?:plan|aim|hope|want|intend|expect|seek|sought|strive|aspire|wish|look|attempt)"
                           r"(?:s|ed|ned|ing|ning)?|tr(?:y|ies|ied|ying))$", re.IGNORECASE)
 _INTENT_NOUNS = frozenset({"goal", "goals", "aim", "aims", "plan", "plans", "target", "targets", "ambition", "hope"})
+# Verbs that weigh or deny what their clause says: counted only above the value's own verb ("Acme considers 2019 its
+# best year" says something of 2019).
+_WEIGHING_VERB = re.compile(r"(?:consider|contemplat|weigh|discuss|debat|explor|mull|den(?:y|ies|ied|ying)|refut)\w*$",
+                            re.IGNORECASE)
+_HEARSAY_NOUNS = frozenset({"report", "reports", "rumour", "rumours", "rumor", "rumors", "speculation", "claim",
+                            "claims", "allegation", "allegations"})
 
 
 def _conditional(verb: Token) -> bool:
