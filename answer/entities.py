@@ -115,10 +115,18 @@ def beginnings(sentence: str, is_verb: Callable[[str], bool]) -> list[tuple[str,
 def deeds(sentence: str, is_verb: Callable[[str], bool]) -> list[tuple[str, str]]:
     """For each active verb of ``sentence`` that ``is_verb`` accepts and that has a direct object: its doer and what
     it was done to, as the trained parser reads them. "Acme acquired Initech in 2019" -> [("Acme", "Initech")];
-    "Acme was acquired by Globex" -> []."""
+    "Acme was acquired by Globex" -> []. A noun of the deed with what it was done to after "of" counts as its verb,
+    its doer the noun's owner or the doer of the verb it is the object of: "Acme completed the acquisition of Initech",
+    "its acquisition of Initech" -> [("Acme", "Initech")], [("its", "Initech")]; "the acquisition of Acme by Globex"
+    -> [("", "Acme")]."""
     found = []
     for token in _parsed(sentence):
-        if not is_verb(token.text) or not token.tag_.startswith("VB"):
+        if not is_verb(token.text):
+            continue
+        if token.tag_.startswith("NN"):
+            found += _nominal_deed(token)
+            continue
+        if not token.tag_.startswith("VB"):
             continue
         subject = _subject_of(token)
         done = [c for c in token.children if c.dep_ == "dobj"]
@@ -128,6 +136,20 @@ def deeds(sentence: str, is_verb: Callable[[str], bool]) -> list[tuple[str, str]
         if active and done and not any(c.dep_ == "auxpass" for c in token.children):
             found.append((_phrase(subject), _phrase(done[0])))
     return found
+
+
+def _nominal_deed(noun) -> list[tuple[str, str]]:  # noqa: ANN001 - a spaCy Token
+    done = [c for p in noun.children if p.dep_ == "prep" and p.lower_ == "of" for c in p.children if c.dep_ == "pobj"]
+    if not done:
+        return []
+    owner = next((c for c in noun.children if c.dep_ == "poss"), None)
+    if owner is not None:
+        doer = " ".join(w.text for w in owner.subtree if w.dep_ != "case")  # "Acme's" -> Acme
+    elif noun.dep_ == "dobj" and (subject := _subject_of(noun.head)) is not None and subject.dep_ == "nsubj":
+        doer = _phrase(subject)  # "Acme completed the acquisition of Initech"
+    else:
+        doer = ""
+    return [(doer, _phrase(done[0]))]
 
 
 def only_beside_the_main_clause(sentence: str, is_term: Callable[[str], bool]) -> bool:

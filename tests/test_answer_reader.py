@@ -1294,6 +1294,25 @@ def test_the_undoing_of_a_deed_does_not_date_the_deed(question: str, text: str, 
 
 
 @pytest.mark.parametrize(
+    ("question", "text", "value"),
+    # Another deed than the one asked of, each read at medium or high confidence: the subject acquiring another body
+    # in a noun of the deed, a move that went the other way...
+    [("When was Brightwater Labs acquired?", "Brightwater Labs completed the acquisition of Initech in 2019.", None),
+     ("When was Brightwater Labs acquired?", "Brightwater Labs announced the acquisition of Initech in 2019.", None),
+     ("When did Brightwater Labs move its headquarters to Berlin?",
+      "Brightwater Labs moved its headquarters from Berlin to Munich in 2019.", None),
+     ("When did Brightwater Labs switch to Hetzner?", "Brightwater Labs switched from Hetzner to AWS in 2020.", None),
+     # ...where the deed asked of is told, it answers.
+     ("When was Brightwater Labs acquired?", "Globex completed the acquisition of Brightwater Labs in 2019.", "2019"),
+     ("When did Brightwater Labs move its headquarters to Munich?",
+      "Brightwater Labs moved its headquarters from Berlin to Munich in 2019.", "2019")],
+)
+def test_another_deed_is_no_answer(question: str, text: str, value: str | None) -> None:
+    reading = read(read_question(question, None, "Brightwater Labs"), [Passage(text, 0, 1, "About Brightwater Labs")])
+    assert (reading.answer.value if reading.answer else None) == value
+
+
+@pytest.mark.parametrize(
     ("text", "value"),
     [("Founded in 1998, Globex is our biggest customer and has used Brightwater Labs sensors since 2012.", None),
      ("Founded in 2013, Brightwater Labs makes water sensors for farms.", "2013")],

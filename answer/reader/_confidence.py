@@ -41,8 +41,9 @@ from cikb.answer.reader._spans import (
 )
 from cikb.answer.reader._scoring import (
     Sentence, asked_item, asked_part, asked_things, asks_a_price, asks_headcount, asks_its_price, contact_stems,
-    doers_of_the_subject, in_the_first_person, names_another_item, names_another_of_its_kind, nearest_span,
-    on_the_subjects_page, placed_by_definition, priced_for_the_item, priced_per_period, reading_stems, verb_terms,
+    doers_of_the_subject, in_the_first_person, moved_the_other_way, names_another_item, names_another_of_its_kind,
+    nearest_span, on_the_subjects_page, placed_by_definition, priced_for_the_item, priced_per_period, reading_stems,
+    verb_terms,
 )
 
 Confidence = Literal["high", "medium", "low", "none"]
@@ -78,7 +79,7 @@ def decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answer
                   if _states_a_term(q, s) and _holds_the_place_verb(q, s)
                   and not (s.creates_other and q.kind in ("year", "date"))
                   and not (now and _said_of_the_past(q, s)) and not _undated_for_the_year_asked(q, s)
-                  and not names_another_of_its_kind(q, s.plain)][:max_sentences]
+                  and not names_another_of_its_kind(q, s.plain) and not moved_the_other_way(q, s.plain)][:max_sentences]
     if not candidates:
         return None
     # Asked how things are, a post dated long before the pages read today states how they were: "more than thirty

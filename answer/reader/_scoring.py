@@ -616,6 +616,22 @@ def names_another_of_its_kind(q: Question, sentence: str) -> bool:
     return False
 
 
+def moved_the_other_way(q: Question, sentence: str) -> bool:
+    """A name the question gives as where something went ("When did Acme move its headquarters to Berlin?", "switch
+    to Hetzner") is in the sentence only as where it came from ("moved its headquarters from Berlin to Munich"), or
+    the other way round: the sentence tells another move."""
+    for preposition, name in _DIRECTED_NAME.findall(q.text):
+        other = "from" if preposition.lower() in ("to", "into") else r"(?:to|into)"
+        said = rf"\b{{}}\s+{re.escape(name.strip())}\b"
+        if (re.search(said.format(other), sentence, re.IGNORECASE)
+                and not re.search(said.format(re.escape(preposition)), sentence, re.IGNORECASE)):
+            return True
+    return False
+
+
+_DIRECTED_NAME = re.compile(r"\b(to|into|from)\s+((?:[A-Z][\w.&'-]*\s?)+)")
+
+
 def _a_sole_founder(q: Question, sentence: str) -> bool:
     """Asked who founded the company, the sentence names a founder, not one of several: "Jane Roe — Founder" on its
     team page answers as an officer's card does; "Jane Roe — Co-founder" is half an answer."""

@@ -197,7 +197,8 @@ _REFLEXIVES = frozenset({"itself", "ourselves", "themselves"})
 
 def does_it_to_another(q: Question, sentence: str) -> bool:
     """The subject (its name, "we" or "it") does the question's verb to something else: "Acme acquired Initech in
-    2019", "Acme renamed its product line", asked when Acme was acquired or renamed (:attr:`Question.receives`).
+    2019", "Acme renamed its product line", "its acquisition of Initech", asked when Acme was acquired or renamed
+    (:attr:`Question.receives`).
     Not "we renamed the company" nor "Acme renamed itself"."""
     def is_verb(word: str) -> bool:
         return any(match_weight(t, stems_of(word.lower())) == 1.0 for t in q.terms)
@@ -207,7 +208,7 @@ def does_it_to_another(q: Question, sentence: str) -> bool:
         words = {bare(w.lower()) for w, _, _ in tokens_of(done)} - {"the", "a", "an", "our", "its"}
         own = set(q.subject_words) | set(q.subject_acronyms) | set(q.subject_terms) | LEGAL_SUFFIXES | SELF_NOUNS
         return done.lower() in _REFLEXIVES or bool(words) and words <= own
-    return any((_is_bare_name(q, doer) or doer.lower() in ("we", "it"))
+    return any((_is_bare_name(q, doer) or doer.lower() in ("we", "it", "its", "our"))
                and not (is_itself(done) or names_the_asked(done)) for doer, done in deeds(sentence, is_verb))
 
 
