@@ -143,7 +143,9 @@ def creates_other(q: Question, sentence: str) -> bool:
     found_any = False
     for i, (word, _, _) in enumerate(tokens):
         stems = stems_of(word)
-        if not (stems & _CREATION and any(match_weight(t, stems) == 1.0 for t in q.terms)):
+        # Asked when it was founded, a start is a founding too: "its founders previously started Globex in 2005".
+        asked = any(match_weight(t, stems) == 1.0 for t in q.terms) or (stems & BEGIN_STEMS and asks_the_founding(q))
+        if not (stems & _CREATION and asked):
             continue
         found_any = True
         if re.match(r"\s*[.?!;:]", sentence[tokens[i][2]:]):
