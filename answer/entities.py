@@ -790,6 +790,24 @@ def value_verbs(sentence: str, start: int, end: int) -> list[tuple[str, str]]:
     return found
 
 
+def taken_by_verb(sentence: str, start: int, end: int) -> tuple[str, str] | None:
+    """The verb whose object the count in ``sentence[start:end]`` counts (or is), with its particle (:func:`verbs_of`),
+    as the trained parser reads it: "Acme hired 20 engineers" -> ("hired", ""); "laid off 50 employees" -> ("laid",
+    "off"); None for "acquired the collection of 178 costumes" (178 counts costumes, the collection is the object)."""
+    value = _value_root(sentence, start, end)
+    noun = value.head if value is not None and value.dep_ in ("nummod", "quantmod") else value
+    if noun is None or noun.dep_ != "dobj" or not noun.head.tag_.startswith("VB"):
+        return None
+    return _with_particle(noun.head)
+
+
+def after_by(sentence: str, start: int, end: int) -> bool:
+    """The value in ``sentence[start:end]`` is what "by" measures, as the trained parser reads it: "revenue fell by $2
+    million", "grew by 20 people"."""
+    value = _value_root(sentence, start, end)
+    return value is not None and value.dep_ == "pobj" and value.head.lower_ == "by"
+
+
 def _with_particle(verb) -> tuple[str, str]:  # noqa: ANN001 - a spaCy Token
     return verb.text, next((c.lower_ for c in verb.children if c.dep_ == "prt" or c.i == verb.i + 1
                             and c.dep_ == "advmod" and c.lower_ in _PARTICLES), "")

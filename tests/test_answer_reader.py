@@ -1295,6 +1295,26 @@ def test_the_undoing_of_a_deed_does_not_date_the_deed(question: str, text: str, 
 
 @pytest.mark.parametrize(
     ("question", "text", "value"),
+    # A change's count or amount is not how many there are or how much it is (the first two were read at high
+    # confidence, the third at medium)...
+    [("How many customers does Brightwater Labs have?", "Brightwater Labs lost 500 customers last year.", None),
+     ("How many employees does Brightwater Labs have?", "Brightwater Labs hired 20 employees last year.", None),
+     ("What is Brightwater Labs' revenue?", "Brightwater Labs' revenue fell by $2 million in 2023.", None),
+     # ...unless the change is asked of; the level itself answers.
+     ("How many employees did Brightwater Labs hire last year?", "Brightwater Labs hired 20 employees last year.",
+      "20"),
+     ("By how much did Brightwater Labs' revenue fall in 2023?",
+      "Brightwater Labs' revenue fell by $2 million in 2023.", "$2 million"),
+     ("How many employees does Brightwater Labs have?",
+      "After the acquisition, which added 20 engineers, Brightwater Labs has 120 employees.", "120")],
+)
+def test_a_change_is_not_the_level(question: str, text: str, value: str | None) -> None:
+    reading = read(read_question(question, None, "Brightwater Labs"), [Passage(text, 0, 1, "About Brightwater Labs")])
+    assert (reading.answer.value if reading.answer else None) == value
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "value"),
     # Another deed than the one asked of, each read at medium or high confidence: the subject acquiring another body
     # in a noun of the deed, a move that went the other way, its founders starting another body...
     [("When was Brightwater Labs acquired?", "Brightwater Labs completed the acquisition of Initech in 2019.", None),

@@ -19,12 +19,13 @@ from cikb.answer.entities import (
     described_body, governing_parties, in_the_predicate, kind_of_counted, modifies_a_noun, names_a_person,
     nominal_words, noun_modifiers, only_beside_the_main_clause, only_intended, party_extents, predicate_subjects,
     person_noun, quantified_noun, said_of_the_past, said_of_the_reader, set_up_as_words, stated_as_own,
-    stranded_preposition, told_as_to_come, told_in_the_past, vetoed, word_classes, in_capacity,
+    stranded_preposition, told_as_to_come, told_in_the_past, value_verbs, vetoed, word_classes, in_capacity,
+    after_by, taken_by_verb,
 )
 from cikb.core.identity import name_keys
 from cikb.core.vocabulary import LEGAL_FORM_STEMS, RELATED_WEIGHT, match_weight, relation
 from cikb.answer.reader._words import (
-    DATE_RE, LEGAL_SUFFIXES, MONTHS, SELF_NOUNS, YEAR_RE, stem, stems_in, stems_of, tokens_of,
+    DATE_RE, LEGAL_SUFFIXES, MONTHS, SELF_NOUNS, YEAR_RE, changes, stem, stems_in, stems_of, tokens_of,
 )
 from cikb.answer.reader._question import TOTAL, Question, asks_present, singular, term_word
 from cikb.answer.reader._subject import (
@@ -42,8 +43,8 @@ from cikb.answer.reader._spans import (
 from cikb.answer.reader._scoring import (
     Sentence, asked_item, asked_part, asked_things, asks_a_price, asks_headcount, asks_its_price, contact_stems,
     doers_of_the_subject, in_the_first_person, moved_the_other_way, names_another_item, names_another_of_its_kind,
-    nearest_span, on_the_subjects_page, placed_by_definition, priced_for_the_item, priced_per_period, reading_stems,
-    verb_terms,
+    keys_of_verbs, nearest_span, on_the_subjects_page, placed_by_definition, priced_for_the_item, priced_per_period,
+    question_verb_keys, reading_stems, verb_terms,
 )
 
 Confidence = Literal["high", "medium", "low", "none"]
@@ -208,6 +209,8 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
             # how many it has (a price to come is the price: "the Model 100 will cost $349")
             confirmed = [span for span in confirmed
                          if not told_as_to_come(s.plain, span.start, span.start + len(span.text))]
+        if q.kind in ("number", "money") and not _asks_a_change(q):  # "hired 20 employees" is no headcount
+            confirmed = [span for span in confirmed if not _counts_a_change(q, s, span)]
         if q.kind == "place":  # "if you're based in Germany" says where the reader is ("you can find us at" does not)
             confirmed = [span for span in confirmed
                          if not said_of_the_reader(s.plain, span.start, span.start + len(span.text))]
@@ -955,6 +958,32 @@ def own_terms(s: Sentence, terms: Iterable[str]) -> set[str]:
 def _vote(weights: list[float]) -> float:
     best = max(weights)
     return best + AGREEMENT_WEIGHT * (sum(weights) - best)
+
+
+def _asks_a_change(q: Question) -> bool:
+    """The question asks of a change in a count or an amount: by its verb ("How many people did Acme hire?", "How
+    many customers did Acme gain?") or by how much."""
+    counted, level = changes()
+    return bool(question_verb_keys(q.text) & (counted | level)) or bool(_CHANGE_ASKED.search(q.text))
+
+
+_CHANGE_ASKED = re.compile(r"\bby how (?:much|many)\b|\bhow many more\b|\bhow much more\b", re.IGNORECASE)
+
+
+def _counts_a_change(q: Question, s: Sentence, span: Span) -> bool:
+    """The count or amount is a change's: a count is the object of a deed that changes a count ("Acme hired 20
+    employees last year", "lost 500 customers"; an amount may be a deed's price: "acquired Initech for $5 million"),
+    or an amount or count follows "by" after a level's change ("revenue fell by $2 million"), as the trained parser
+    reads it; not how many there are or how much it is."""
+    counted, level = changes()
+    counted = counted if q.kind == "number" else frozenset()
+    if not s.stems & {key.split()[0] for key in counted | level}:
+        return False  # (the parse only where a word of a change is written)
+    end = span.start + len(span.text)
+    taker = taken_by_verb(s.plain, span.start, end)
+    if taker is not None and keys_of_verbs([taker]) & counted:
+        return True
+    return bool(keys_of_verbs(value_verbs(s.plain, span.start, end)) & level) and after_by(s.plain, span.start, end)
 
 
 def _asks_what_is_or_was(q: Question) -> bool:

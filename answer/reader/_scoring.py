@@ -662,18 +662,23 @@ def told_of_the_undoing(q: Question, s: Sentence, span: Span) -> bool:
     asked = _asked_deeds(q.text)
     if not asked or not s.stems & {key.split()[0] for deed in asked for key in undone_by[deed]}:
         return False
-    keys = _verb_keys(value_verbs(s.plain, span.start, span.start + len(span.text)))
+    keys = keys_of_verbs(value_verbs(s.plain, span.start, span.start + len(span.text)))
     return any(keys & undone_by[deed] for deed in asked)
 
 
-@lru_cache(maxsize=256)
-def _asked_deeds(question: str) -> tuple[str, ...]:
+def _asked_deeds(question: str) -> frozenset[str]:
     """The question's verbs that a verb of :func:`undoings` undoes ("When did Acme open ...?": open; "When did Jane
     Roe step down?": step down)."""
-    return tuple(key for key in _verb_keys(verbs_of(question)) if key in undoings())
+    return question_verb_keys(question) & undoings().keys()
 
 
-def _verb_keys(verbs: list[tuple[str, str]]) -> set[str]:
+@lru_cache(maxsize=256)
+def question_verb_keys(question: str) -> frozenset[str]:
+    """The question's verbs as :func:`keys_of_verbs` keys them (one parse per question)."""
+    return frozenset(keys_of_verbs(verbs_of(question)))
+
+
+def keys_of_verbs(verbs: list[tuple[str, str]]) -> set[str]:
     """Verbs with their particles as :func:`undoings` keys them: ("stepped", "down") -> step, step down."""
     return {key for verb, particle in verbs for word in stems_of(verb) for key in (word, f"{word} {particle}".strip())}
 

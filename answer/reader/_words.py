@@ -238,6 +238,14 @@ _UNDOINGS = (
 )
 
 
+# Deeds that change how many there are, by the count they take ("hired 20 employees", "lost 500 customers"; not a
+# tally, as "has won five titles" or "has acquired three companies" may be), and
+# verbs of a level that changes by an amount ("revenue fell by $2 million"): the count or amount of the change, not
+# how many there are or how much it is.
+_CHANGES = "hire recruit add gain lose cut shed welcome sign onboard attract|lay off"
+_LEVEL_CHANGES = "rise grow increase expand climb jump fall drop decline decrease shrink"
+
+
 def _verb_keys(words: str) -> frozenset[str]:
     """"close shut|shut down" -> the stems of each verb, a phrasal one as its stem and particle ("shut down")."""
     single, *phrasal = words.split("|")
@@ -255,6 +263,12 @@ def undoings() -> dict[str, frozenset[str]]:
         for key in undoing_keys:
             found.setdefault(key, set()).update(deed_keys)
     return {key: frozenset(keys) for key, keys in found.items()}
+
+
+@cache
+def changes() -> tuple[frozenset[str], frozenset[str]]:
+    """The verb keys (:func:`_verb_keys`) of the deeds that change a count, and of a level's change."""
+    return _verb_keys(_CHANGES), _verb_keys(_LEVEL_CHANGES)
 
 
 # Nouns an organisation names itself by: "the company", "this firm's", "The club has".
