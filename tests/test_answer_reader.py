@@ -2527,6 +2527,13 @@ def test_of_several_amounts_or_dates_in_a_sentence_the_one_beside_what_sets_the_
                             ("Since what year has Brightwater Labs sold its robots in Portugal?", "2015")):
         found = read(read_question(question, None, "Brightwater Labs"), [Passage(markets, 0, 1, "About Brightwater")])
         assert found.answer is not None and found.answer.value == value, question
+    # Asked how much in all, the total where the sentence tells one ("raised" is no more the first amount's than
+    # the others'; both were read at medium confidence as $5 million or at low as $20 million).
+    for total in ("Brightwater Labs raised $5 million in 2018 and $20 million in 2020, for a total of $25 million.",
+                  "A $20 million Series A in 2020 brought Brightwater Labs' total funding to $25 million."):
+        found = read(read_question("How much funding has Brightwater Labs raised?", None, "Brightwater Labs"),
+                     [Passage(total, 0, 1, "About Brightwater Labs")])
+        assert found.answer is not None and found.answer.value == "$25 million", total
     staff = "Brightwater Labs has 40 employees in 3 offices."
     for question, value in (("How many employees does Brightwater Labs have?", "40"),
                             ("How many offices does Brightwater Labs have?", "3")):

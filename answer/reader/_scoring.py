@@ -775,13 +775,33 @@ def nearest_span(q: Question, s: Sentence) -> tuple[Span, int]:
         # Amounts or dates of several things in one sentence: the one whose own words hold what sets the asked thing
         # apart, not the one nearest the verb they share: "raised $5 million in its seed round and $20 million in its
         # Series A" for the Series A, "sold in Portugal since 2015 and in the United States since 2019" for the latter.
-        own = [t for t in q.terms if t not in verb_terms(q)]
-        held = {id(span): len({t for t in own for w in words if match_weight(t, stems_of(w)) > 0})
+        verbs = verb_terms(q)
+        own = [t for t in q.terms if t not in verbs]
+        # (a word of the question's verb is the values' shared verb, whatever other term it relates to: "raised"
+        # is no more the first amount's than the others', asked how much funding was raised)
+        held = {id(span): len({t for t in own for w in words if match_weight(t, stems_of(w)) > 0
+                               and not any(match_weight(v, stems_of(w)) > 0 for v in verbs)})
                 for span, words in _own_words(s.plain, spans)}
         best = max(spans, key=lambda span: held[id(span)])
         if sum(held[id(span)] == held[id(best)] for span in spans) == 1:
             return best, distance(q, s.plain, best)
+        # Asked how much in all, of those that hold as much: the one told as the total ("raised $5 million in 2018
+        # and $20 million in 2020, for a total of $25 million").
+        totals = [span for span in spans if held[id(span)] == held[id(best)] and told_as_the_total(s.plain, span)]
+        if q.cumulative and len({span.key for span in totals}) == 1:
+            return totals[0], distance(q, s.plain, totals[0])
     return min(((span, distance(q, s.plain, span)) for span in spans), key=lambda x: (x[1], x[0].start))
+
+
+def told_as_the_total(sentence: str, span: Span) -> bool:
+    """The value is told as a total: "a total of $25 million", "bringing its total funding to $25 million", "$25
+    million in total"."""
+    before, after = sentence[max(0, span.start - 40):span.start], sentence[span.start + len(span.text):]
+    return bool(_TOTAL_BEFORE.search(before) or _TOTAL_AFTER.match(after))
+
+
+_TOTAL_BEFORE = re.compile(r"\b(?:total(?:\s+of)?|totall?ing|totall?ed|total\b[^.,;:]{0,30}\bto)\s*$", re.IGNORECASE)
+_TOTAL_AFTER = re.compile(r"\s*(?:in\s+total|in\s+all|altogether|combined)\b", re.IGNORECASE)
 
 
 def _describes_another_noun(q: Question, sentence: str, span: Span) -> bool:
