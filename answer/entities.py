@@ -801,6 +801,25 @@ def taken_by_verb(sentence: str, start: int, end: int) -> tuple[str, str] | None
     return _with_particle(noun.head)
 
 
+def owned_doer(sentence: str, start: int, end: int) -> tuple[str, str] | None:
+    """The subject of the verb the value in ``sentence[start:end]`` modifies, when an owner's possessive marks it,
+    as the trained parser reads it: (its head word, the owner's words): "Acme's Berlin office was founded in 2019" ->
+    ("office", "Acme"); "Acme's founder Jane Roe was born in 1980" -> ("Roe", "Acme"); None for "Acme was founded
+    in 2015"."""
+    verb = _governing_token(sentence, start, end)
+    subject = _subject_of(verb) if verb is not None else None
+    while subject is None and verb is not None and verb.dep_ == "xcomp" and verb.head.i != verb.i:
+        verb = verb.head  # "started coding in 1995": the doer of "started"
+        subject = _subject_of(verb)
+    if subject is None:
+        return None
+    owner = next((t for t in subject.subtree if t.dep_ == "poss" and t.head.i in (subject.i, *(c.i for c in
+                  subject.children))), None)
+    if owner is None:
+        return None
+    return subject.text, " ".join(w.text for w in owner.subtree if w.dep_ != "case")
+
+
 def after_by(sentence: str, start: int, end: int) -> bool:
     """The value in ``sentence[start:end]`` is what "by" measures, as the trained parser reads it: "revenue fell by $2
     million", "grew by 20 people"."""

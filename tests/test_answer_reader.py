@@ -1316,7 +1316,8 @@ def test_a_change_is_not_the_level(question: str, text: str, value: str | None) 
 @pytest.mark.parametrize(
     ("question", "text", "value"),
     # Another deed than the one asked of, each read at medium or high confidence: the subject acquiring another body
-    # in a noun of the deed, a move that went the other way, its founders starting another body...
+    # in a noun of the deed, a move that went the other way, its founders starting another body, a thing or person
+    # of its founded or born...
     [("When was Brightwater Labs acquired?", "Brightwater Labs completed the acquisition of Initech in 2019.", None),
      ("When was Brightwater Labs acquired?", "Brightwater Labs announced the acquisition of Initech in 2019.", None),
      ("When did Brightwater Labs move its headquarters to Berlin?",
@@ -1324,9 +1325,13 @@ def test_a_change_is_not_the_level(question: str, text: str, value: str | None) 
      ("When did Brightwater Labs switch to Hetzner?", "Brightwater Labs switched from Hetzner to AWS in 2020.", None),
      ("When was Brightwater Labs founded?", "The founders of Brightwater Labs previously started Globex in 2005.",
       None),
+     ("When was Brightwater Labs founded?", "Brightwater Labs' Berlin office was founded in 2019.", None),
+     ("When was Brightwater Labs founded?",
+      "Brightwater Labs' founder Jane Roe was born in 1980 and started coding in 1995.", None),
      # ...where the deed asked of is told, it answers.
      ("When was Brightwater Labs acquired?", "Globex completed the acquisition of Brightwater Labs in 2019.", "2019"),
      ("When was Brightwater Labs founded?", "Jane Roe started Brightwater Labs in 2016.", "2016"),
+     ("When did Brightwater Labs open its Berlin office?", "Brightwater Labs' Berlin office opened in 2019.", "2019"),
      ("When did Brightwater Labs move its headquarters to Munich?",
       "Brightwater Labs moved its headquarters from Berlin to Munich in 2019.", "2019")],
 )

@@ -20,14 +20,14 @@ from cikb.answer.entities import (
     nominal_words, noun_modifiers, only_beside_the_main_clause, only_intended, party_extents, predicate_subjects,
     person_noun, quantified_noun, said_of_the_past, said_of_the_reader, set_up_as_words, stated_as_own,
     stranded_preposition, told_as_to_come, told_in_the_past, value_verbs, vetoed, word_classes, in_capacity,
-    after_by, taken_by_verb,
+    after_by, owned_doer, taken_by_verb,
 )
 from cikb.core.identity import name_keys
 from cikb.core.vocabulary import LEGAL_FORM_STEMS, RELATED_WEIGHT, match_weight, relation
 from cikb.answer.reader._words import (
     DATE_RE, LEGAL_SUFFIXES, MONTHS, SELF_NOUNS, YEAR_RE, changes, stem, stems_in, stems_of, tokens_of,
 )
-from cikb.answer.reader._question import TOTAL, Question, asks_present, singular, term_word
+from cikb.answer.reader._question import TOTAL, Question, asks_present, bare, singular, term_word
 from cikb.answer.reader._subject import (
     BEGIN_STEMS, LABEL_LINE, after_leading_date, asks_the_founding, began_itself, mentions_subject, owned_by_subject,
     refers_to_subject,
@@ -209,6 +209,8 @@ def _confirmed(q: Question, sentences: list[Sentence]) -> list[Sentence]:
             # how many it has (a price to come is the price: "the Model 100 will cost $349")
             confirmed = [span for span in confirmed
                          if not told_as_to_come(s.plain, span.start, span.start + len(span.text))]
+        if q.kind in ("year", "date") and asks_the_founding(q):  # "Acme's founder Jane Roe was born in 1980"
+            confirmed = [span for span in confirmed if not _dates_a_thing_of_its(q, s, span)]
         if q.kind in ("number", "money") and not _asks_a_change(q):  # "hired 20 employees" is no headcount
             confirmed = [span for span in confirmed if not _counts_a_change(q, s, span)]
         if q.kind == "place":  # "if you're based in Germany" says where the reader is ("you can find us at" does not)
@@ -958,6 +960,20 @@ def own_terms(s: Sentence, terms: Iterable[str]) -> set[str]:
 def _vote(weights: list[float]) -> float:
     best = max(weights)
     return best + AGREEMENT_WEIGHT * (sum(weights) - best)
+
+
+def _dates_a_thing_of_its(q: Question, s: Sentence, span: Span) -> bool:
+    """Asked when the company was founded, the date's verb has a thing or a person of the company's as its subject:
+    "Acme's Berlin office was founded in 2019", "Acme's founder Jane Roe was born in 1980" (not "Acme's founding was
+    in 2015"). Asked of other deeds, a thing of its may stand for the company ("our quality management system was
+    certified in March 2024")."""
+    doer = owned_doer(s.plain, span.start, span.start + len(span.text))
+    if doer is None:
+        return False
+    head, owner = doer
+    owners = {bare(w.lower()) for w, _, _ in tokens_of(owner)}
+    own = set(q.subject_words) | set(q.subject_terms) | {"our"}  # ("its" may be another body's)
+    return owners <= own and not any(match_weight(t, stems_of(head.lower())) > 0 for t in q.terms)
 
 
 def _asks_a_change(q: Question) -> bool:
