@@ -24,6 +24,12 @@ def answer(question: str, *texts: str, company: str = "Brightwater Labs", column
     return reading.answer or reading.unsure
 
 
+def given(question: str, text: str) -> str | None:
+    """The value the reader gives for ``question`` from ``text`` on a page about the company (not one it holds back)."""
+    reading = read(read_question(question, None, "Brightwater Labs"), [Passage(text, 0, 1, "About Brightwater Labs")])
+    return reading.answer.value if reading.answer else None
+
+
 def kind_of(question: str) -> str:
     return read_question(question, None, "Brightwater Labs").kind
 
@@ -1264,8 +1270,7 @@ def test_an_offered_answer_is_not_read_inside_another_phrase() -> None:
       "$2 million")],
 )
 def test_what_is_planned_or_supposed_is_not_what_is(question: str, text: str, value: str | None) -> None:
-    reading = read(read_question(question, None, "Brightwater Labs"), [Passage(text, 0, 1, "About Brightwater Labs")])
-    assert (reading.answer.value if reading.answer else None) == value
+    assert given(question, text) == value
 
 
 @pytest.mark.parametrize(
@@ -1289,8 +1294,7 @@ def test_what_is_planned_or_supposed_is_not_what_is(question: str, text: str, va
      ("When did Brightwater Labs step up production?", "Brightwater Labs stepped up production in 2019.", "2019")],
 )
 def test_the_undoing_of_a_deed_does_not_date_the_deed(question: str, text: str, value: str | None) -> None:
-    reading = read(read_question(question, None, "Brightwater Labs"), [Passage(text, 0, 1, "About Brightwater Labs")])
-    assert (reading.answer.value if reading.answer else None) == value
+    assert given(question, text) == value
 
 
 @pytest.mark.parametrize(
@@ -1309,8 +1313,7 @@ def test_the_undoing_of_a_deed_does_not_date_the_deed(question: str, text: str, 
       "After the acquisition, which added 20 engineers, Brightwater Labs has 120 employees.", "120")],
 )
 def test_a_change_is_not_the_level(question: str, text: str, value: str | None) -> None:
-    reading = read(read_question(question, None, "Brightwater Labs"), [Passage(text, 0, 1, "About Brightwater Labs")])
-    assert (reading.answer.value if reading.answer else None) == value
+    assert given(question, text) == value
 
 
 @pytest.mark.parametrize(
@@ -1336,8 +1339,7 @@ def test_a_change_is_not_the_level(question: str, text: str, value: str | None) 
       "Brightwater Labs moved its headquarters from Berlin to Munich in 2019.", "2019")],
 )
 def test_another_deed_is_no_answer(question: str, text: str, value: str | None) -> None:
-    reading = read(read_question(question, None, "Brightwater Labs"), [Passage(text, 0, 1, "About Brightwater Labs")])
-    assert (reading.answer.value if reading.answer else None) == value
+    assert given(question, text) == value
 
 
 @pytest.mark.parametrize(

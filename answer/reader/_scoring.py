@@ -794,14 +794,13 @@ def nearest_span(q: Question, s: Sentence) -> tuple[Span, int]:
 
 
 def told_as_the_total(sentence: str, span: Span) -> bool:
-    """The value is told as a total: "a total of $25 million", "bringing its total funding to $25 million", "$25
-    million in total"."""
-    before, after = sentence[max(0, span.start - 40):span.start], sentence[span.start + len(span.text):]
-    return bool(_TOTAL_BEFORE.search(before) or _TOTAL_AFTER.match(after))
+    """The value is told as a total (:data:`TOTAL`'s words just before or right after it): "a total of $25 million",
+    "brought its total funding to $25 million", "$25 million in total"."""
+    before, after = sentence[max(0, span.start - TOTAL_REACH):span.start], sentence[span.start + len(span.text):]
+    return bool(TOTAL.search(before) or TOTAL.match(after.lstrip()))
 
 
-_TOTAL_BEFORE = re.compile(r"\b(?:total(?:\s+of)?|totall?ing|totall?ed|total\b[^.,;:]{0,30}\bto)\s*$", re.IGNORECASE)
-_TOTAL_AFTER = re.compile(r"\s*(?:in\s+total|in\s+all|altogether|combined)\b", re.IGNORECASE)
+TOTAL_REACH = 30  # characters before a value where a word of a total is its own ("its total funding to ...")
 
 
 def _describes_another_noun(q: Question, sentence: str, span: Span) -> bool:
