@@ -392,6 +392,7 @@ class RoleStatement:
     owner: str
     former: bool = False  # the holder held it before: "former CEO", "stepped down as CEO", "was ousted as CEO"
     party: str = ""  # the other party of the verb "as CEO" describes: "Jane Roe joins Globex as CEO" -> Globex
+    held_by_another: bool = False  # a person other than the value holds it: "Jane Roe and our CTO John Doe"
 
 
 # Words that set a thing in the past: "former headquarters", "was previously based", "ex-CEO"; and, of a role
@@ -559,14 +560,18 @@ def _statements(sentence: str, is_role, value: tuple[int, int], copular: bool = 
             titles.add(token.i)
             head = _chain_head(token)
             holder, party = _holder(head, value)
+            # The name set beside the role itself holds it, wherever the parse hangs the role ("Our CEO Jane Roe and
+            # our CTO John Doe" makes "CTO" a conjunct of "Roe", with "John Doe" beside it).
+            holder = next((c for c in token.children if c.dep_ == "appos" and c.tag_ in ("NNP", "NNPS")), holder)
             if holder is None and copular:
                 holder = _said_to_be(head)
             # A conjoined role's owner is the role's too ("CEO and co-founder of Globex"); a conjoined name is none
             # ("CEO, Jane Roe, or CFO, John Doe": the small parser joins them as one list).
             roles = (token, *(t for t in token.conjuncts if is_role(t)))
             owner = next((o for t in roles if (o := _owner_of(t, value, is_role))), "") or party
-            found.append(RoleStatement(holder is not None and _names(holder, value), owner,
-                                       holder is not None and _held_before(token, head, holder), party))
+            held = holder is not None and _names(holder, value)
+            found.append(RoleStatement(held, owner, holder is not None and _held_before(token, head, holder), party,
+                                       holder is not None and not held and holder.ent_type_ == "PERSON"))
     return found
 
 

@@ -1072,7 +1072,13 @@ def test_a_count_of_something_else_is_no_candidate() -> None:
      ("Brightwater Labs announced that Ana Ruiz is its new CEO.", "Ana Ruiz"),
      ("Brightwater Labs appoints Ana Ruiz as Chief Executive Officer", "Ana Ruiz"),
      ("Ana Ruiz joins Brightwater Labs as CEO from Globex.", "Ana Ruiz"),
-     ("“We are thrilled,” said Ana Ruiz, CEO and co-founder of Brightwater Labs.", "Ana Ruiz")],
+     ("“We are thrilled,” said Ana Ruiz, CEO and co-founder of Brightwater Labs.", "Ana Ruiz"),
+     # The role's own holder and owner, where the sentence names two: the one the value holds counts.
+     ("Our CTO John Doe thanked Ana Ruiz, Globex's CEO, for the partnership.", None),
+     ("Our CEO John Doe thanked Ana Ruiz, Globex's CEO, for the partnership.", "John Doe"),
+     ("Our CTO Ana Ruiz and our CEO John Doe founded the company in 2010.", "John Doe"),
+     # A body named by its tie to the company is another body ("the CEO of Acme's parent company").
+     ("Ana Ruiz, the CEO of Brightwater Labs' parent company Globex, spoke at the event.", None)],
 )
 def test_whose_role_it_is_as_the_parse_reads_it(sentence: str, officer: str | None) -> None:
     # The role's owner: the verb's other party ("appoints", "joins ... as"), a name before it, "of".

@@ -1132,6 +1132,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
             and not best.negated and not _another_price(q, best, span, candidates)):
         return "medium"  # "Every account costs a flat 5 euros a month" on Acme's site: what Acme costs, whoever "costs"
     roles = asked_roles(q, best.plain, span)
+    if q.kind == "person" and any(r.held_by_another for r in roles) and not any(r.held_by_value for r in roles):
+        return "low"  # asked the CTO: "Our CEO Jane Roe and our CTO John Doe" names John Doe, not Jane Roe
     if (best.role == 1 and another_acts(q, best)) or another_holds_role(roles, q) or _done_by_another(q, best, span):
         return "low"
     # A rival: another sentence about the subject that states a different value as directly.
@@ -1437,7 +1439,10 @@ def another_holds_role(roles: list[RoleStatement], q: Question) -> bool:
     as CEO", "Jane Roe joins Globex as CTO", "Globex CEO Jane Roe" do not name the subject's officer."""
     # Not "Head of Engineering": that part's owner is the one beyond it ("Head of Design at Globex").
     owners = [owner for r in roles if (owner := _owner_beyond_the_part(q, r)) and not asked_part(q, owner)]
-    return bool(owners) and not any(owned_by_subject(q, o) for o in owners)
+    # The role the value holds is the one that counts: "Our CEO John Doe thanked Jane Roe, Globex's CEO".
+    held = [owner for r in roles if r.held_by_value and (owner := _owner_beyond_the_part(q, r))
+            and not asked_part(q, owner)]
+    return any(not any(owned_by_subject(q, o) for o in found) for found in (owners, held) if found)
 
 
 def holds_subjects_role(roles: list[RoleStatement], q: Question, s: Sentence) -> bool:

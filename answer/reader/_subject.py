@@ -363,7 +363,16 @@ def refers_to_subject(q: Question, phrase: str) -> bool:
 def owned_by_subject(q: Question, owner: str) -> bool:
     """A role's or a relation's owner is the subject: one of its names, or "our", "its", "their" (on the company's
     pages the company's own, or unclear)."""
+    if _ties_another_party(q, owner):
+        return False  # "the CEO of Acme's parent company": the parent's role, not Acme's
     return refers_to_subject(q, owner) or owner.lower() in _OWN_POSSESSIVES
+
+
+def _ties_another_party(q: Question, owner: str) -> bool:
+    """The owner is a body named by its tie to the company ("Acme parent company", "our partner Globex"), a tie
+    the question does not ask of."""
+    return any(word in _OTHER_PARTIES and not any(match_weight(t, stems_of(word)) > 0 for t in q.terms)
+               for word in owner.lower().split())
 
 
 _OWN_POSSESSIVES = frozenset({"our", "its", "their"})
