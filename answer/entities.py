@@ -392,7 +392,6 @@ class RoleStatement:
     owner: str
     former: bool = False  # the holder held it before: "former CEO", "stepped down as CEO", "was ousted as CEO"
     party: str = ""  # the other party of the verb "as CEO" describes: "Jane Roe joins Globex as CEO" -> Globex
-    held_by_another: bool = False  # a person other than the value holds it: "Jane Roe and our CTO John Doe"
 
 
 # Words that set a thing in the past: "former headquarters", "was previously based", "ex-CEO"; and, of a role
@@ -569,9 +568,8 @@ def _statements(sentence: str, is_role, value: tuple[int, int], copular: bool = 
             # ("CEO, Jane Roe, or CFO, John Doe": the small parser joins them as one list).
             roles = (token, *(t for t in token.conjuncts if is_role(t)))
             owner = next((o for t in roles if (o := _owner_of(t, value, is_role))), "") or party
-            held = holder is not None and _names(holder, value)
-            found.append(RoleStatement(held, owner, holder is not None and _held_before(token, head, holder), party,
-                                       holder is not None and not held and holder.ent_type_ == "PERSON"))
+            found.append(RoleStatement(holder is not None and _names(holder, value), owner,
+                                       holder is not None and _held_before(token, head, holder), party))
     return found
 
 

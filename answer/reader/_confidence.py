@@ -1132,8 +1132,6 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
             and not best.negated and not _another_price(q, best, span, candidates)):
         return "medium"  # "Every account costs a flat 5 euros a month" on Acme's site: what Acme costs, whoever "costs"
     roles = asked_roles(q, best.plain, span)
-    if q.kind == "person" and any(r.held_by_another for r in roles) and not any(r.held_by_value for r in roles):
-        return "low"  # asked the CTO: "Our CEO Jane Roe and our CTO John Doe" names John Doe, not Jane Roe
     if (best.role == 1 and another_acts(q, best)) or another_holds_role(roles, q) or _done_by_another(q, best, span):
         return "low"
     # A rival: another sentence about the subject that states a different value as directly.
