@@ -1241,6 +1241,53 @@ def governing_parties(sentence: str, start: int, end: int) -> tuple[str, str, st
     return verb.text, _phrase(subject) if subject is not None else "", _head_name(objects[0]) if objects else ""
 
 
+_RELATIVE_WORDS = frozenset("which that who whom".split())
+
+
+def named_body_told_of(sentence: str, start: int, end: int) -> tuple[str, str]:
+    """The proper name of the body the value in ``sentence[start:end]`` is told of, as the trained parser reads it,
+    and the rest of what is told of it: up from the value, the doer of the first verb that has one ("Acme helped
+    Globex raise $20 million" -> Globex, "raise $20 million"; "Globex, which was founded in 1998" -> Globex), or the
+    name a description holding it is set beside ("Globex, a company with 5,000 employees"). ("", "") where that body
+    is no organisation the recogniser names ("we", "the company"; nor people, who act for a company: "built by Ana
+    and Tom, a two-person team")."""
+    token = _value_root(sentence, start, end)
+    while token is not None:
+        body, told = None, None
+        if token.tag_.startswith("VB") and (subject := _subject_of(token)) is not None:
+            if any(_inside(w, (start, end)) for w in subject.subtree):
+                return "", ""  # the value is of the doers: "Globex and 300 other customers rely on Acme"
+            body = token.head if subject.lower_ in _RELATIVE_WORDS and token.dep_ == "relcl" else subject
+            told = [w for w in token.subtree if w.i not in {t.i for t in subject.subtree}]
+        elif token.tag_ in ("NN", "NNS") and token.dep_ == "appos" and not _inside(token, (start, end)):
+            # A description set beside a name; not a list's next name ("five UEFA Champions League, a record four
+            # UEFA Cup Winners' Cup"), nor a noun's possessor ("the UK's largest broadcaster with 11 million ...").
+            body, told = token.head, list(token.subtree)
+        if body is not None:
+            if not _names_an_organisation(sentence, body):
+                return "", ""
+            return _name(body), " ".join(w.text for w in told)
+        if token.head.i == token.i:
+            return "", ""
+        token = token.head
+    return "", ""
+
+
+def extraposed(question: str) -> bool:
+    """The question's subject is an "it" that stands for a clause after the verb ("On what date was it reported that
+    the AFL was considering bankruptcy?"): it asks of a deed whoever did it."""
+    return any(t.lower_ == "it" and t.dep_ in _SUBJECTS
+               and any(c.dep_ in ("ccomp", "csubj") and any(m.dep_ == "mark" for m in c.children)
+                       for c in t.head.children)
+               for t in _parsed(question))
+
+
+def _names_an_organisation(sentence: str, token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The proper noun is a word of a name the recogniser reads as an organisation's."""
+    at = token.idx
+    return token.tag_ in ("NNP", "NNPS") and any(label == "ORG" and a <= at < b for a, b, label in entities(sentence))
+
+
 def quantified_noun(sentence: str, start: int, end: int) -> str:
     """The noun an amount or a count in ``sentence[start:end]`` quantifies, as the trained parser reads it: "a €49
     million equity round" -> round, "a $17.5M contract" -> contract; "" when it quantifies none ("a round of $5M" is

@@ -1349,6 +1349,29 @@ def test_another_deed_is_no_answer(question: str, text: str, value: str | None) 
 
 
 @pytest.mark.parametrize(
+    ("question", "text", "value"),
+    [("How much funding has Brightwater Labs raised?", "Brightwater Labs helped Deutsche Bahn raise $20 million.",
+      None),
+     ("How many employees does Brightwater Labs have?",
+      "Brightwater Labs helps Deutsche Telekom, a company with 5,000 employees, ship faster.", None),
+     # The subject's own, what is done to it, the body the question names, and its people stay its answers.
+     ("How much funding has Brightwater Labs raised?", "Brightwater Labs raised $20 million from Siemens.",
+      "$20 million"),
+     ("When was Brightwater Labs acquired?", "Siemens acquired Brightwater Labs in 2019.", "2019"),
+     ("How much did Siemens pay for Brightwater Labs?", "Siemens paid $20 million for Brightwater Labs.",
+      "$20 million"),
+     ("How many customers does Brightwater Labs have?", "Siemens and 300 other customers rely on Brightwater Labs.",
+      "300"),
+     ("How many employees does Brightwater Labs have?",
+      "Brightwater Labs is built by Ana and Tom, a bootstrapped two-person team.", "two")],
+)
+def test_a_value_the_parse_tells_of_another_named_body_is_no_answer(question: str, text: str,
+                                                                     value: str | None) -> None:
+    # Each of the first three was read at medium or high confidence as Brightwater Labs' own.
+    assert given(question, text) == value
+
+
+@pytest.mark.parametrize(
     ("text", "value"),
     [("Founded in 1998, Globex is our biggest customer and has used Brightwater Labs sensors since 2012.", None),
      ("Founded in 2013, Brightwater Labs makes water sensors for farms.", "2013")],

@@ -20,7 +20,7 @@ from cikb.answer.entities import (
     nominal_words, noun_modifiers, only_beside_the_main_clause, only_intended, party_extents, predicate_subjects,
     person_noun, quantified_noun, said_of_the_past, said_of_the_reader, set_up_as_words, stated_as_own,
     stranded_preposition, told_as_to_come, told_in_the_past, value_verbs, vetoed, word_classes, in_capacity,
-    after_by, owned_doer, taken_by_verb,
+    after_by, owned_doer, taken_by_verb, named_body_told_of, extraposed,
 )
 from cikb.core.identity import name_keys
 from cikb.core.vocabulary import LEGAL_FORM_STEMS, RELATED_WEIGHT, match_weight, relation
@@ -1134,6 +1134,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     roles = asked_roles(q, best.plain, span)
     if (best.role == 1 and another_acts(q, best)) or another_holds_role(roles, q) or _done_by_another(q, best, span):
         return "low"
+    if _told_of_another_body(q, best, span):
+        return "low"  # "Acme helped Globex raise $20 million", "Acme helps Globex, a company with 5,000 employees"
     # A rival: another sentence about the subject that states a different value as directly.
     rivals = {key for key in (nearest_span(q, s)[0].key for s in candidates if _states_directly(q, s))
               if not _same_value(key, best_key)}
@@ -1424,6 +1426,36 @@ def _done_by_another(q: Question, s: Sentence, span: Span) -> bool:
     return (any(match_weight(t, stems_of(verb.lower())) == 1.0 for t in q.terms) and not ours
             and not refers_to_subject(q, doer) and not (done and refers_to_subject(q, done))
             and not _is_the_asked_thing(q, doer))  # "The Growth plan costs $9": the plan asked of
+
+
+# Kinds whose value is itself a body or is read by rules of its own (a role's holder, a contact's purpose).
+_BODY_KINDS = frozenset({"person", "org", "text", "contact", "identifier", "licence", "boolean"})
+
+
+def _told_of_another_body(q: Question, s: Sentence, span: Span) -> bool:
+    """The parse tells the value of another body by its name (:func:`named_body_told_of`), which is neither the
+    subject (nor its legal form alone: "run by Acme Corp, Inc., a Delaware corporation") nor the thing or body the
+    question names, in words that do not name the subject; unless the question asks what others do."""
+    if not q.subject_terms or q.kind in _BODY_KINDS:
+        return False
+    asked = predicate_subjects(q.text, term_word(q, exact=True))
+    if (asked and not any(refers_to_subject(q, subject) for subject, _ in asked)) or extraposed(q.text):
+        return False  # the question asks what others do: "How many viewers watched the Premier League?"
+    body, told = named_body_told_of(s.plain, span.start, span.start + len(span.text))
+    if not body:
+        return False
+    legal_form = all(bare(w.lower().strip(".,")) in LEGAL_SUFFIXES for w in body.split())
+    # "Globex acquired Acme in 2019", "Jane co-founded Acme in 2009": the subject takes part in what is told;
+    # "How much did Globex pay for Acme?" asks Globex's deed.
+    return not (refers_to_subject(q, body) or mentions_subject(q, told) or _is_the_asked_thing(q, body)
+                or _names_a_name_asked(q, f"{body} {told}") or legal_form)
+
+
+def _names_a_name_asked(q: Question, text: str) -> bool:
+    """The text holds a capitalised word the question writes after its first word: the body or thing it asks of
+    ("Congress established the National Archives Establishment in 1934", asked when that was established)."""
+    asked = {w for w, _, _ in tokens_of(q.text)[1:] if w[:1].isupper() and w != "I"}
+    return bool(asked & {w for w, _, _ in tokens_of(text)})
 
 
 def _is_the_asked_thing(q: Question, phrase: str) -> bool:
