@@ -392,12 +392,14 @@ class RoleStatement:
     owner: str
     former: bool = False  # the holder held it before: "former CEO", "stepped down as CEO", "was ousted as CEO"
     party: str = ""  # the other party of the verb "as CEO" describes: "Jane Roe joins Globex as CEO" -> Globex
+    series: str = ""  # the word that places the holder in a series: "first" of "Acme's first CEO"
 
 
 # Words that set a thing in the past: "former headquarters", "was previously based", "ex-CEO"; and, of a role
 # only, "then-CEO", "outgoing CEO", "the late CEO" ("the late 19th century", "the outgoing kit" are not past).
 _FORMER = frozenset("former formerly ex previous previously erstwhile".split())
 _FORMER_HOLDER = _FORMER | {"past", "outgoing", "then", "late"}
+_SERIES_WORDS = frozenset("first second third fourth fifth original inaugural".split())
 # Verbs by which a role's holder leaves it ("Jane Roe resigned as CEO", "stepped down as CEO") or is made to
 # leave it ("was ousted as CEO", "John Smith succeeded Jane Roe as CEO"): the first as the verb's subject, the
 # second as its object or passive subject. By word form, as the parser of this pipeline gives no lemmas.
@@ -568,8 +570,9 @@ def _statements(sentence: str, is_role, value: tuple[int, int], copular: bool = 
             # ("CEO, Jane Roe, or CFO, John Doe": the small parser joins them as one list).
             roles = (token, *(t for t in token.conjuncts if is_role(t)))
             owner = next((o for t in roles if (o := _owner_of(t, value, is_role))), "") or party
+            series = next((c.lower_ for c in token.children if c.dep_ == "amod" and c.lower_ in _SERIES_WORDS), "")
             found.append(RoleStatement(holder is not None and _names(holder, value), owner,
-                                       holder is not None and _held_before(token, head, holder), party))
+                                       holder is not None and _held_before(token, head, holder), party, series))
     return found
 
 

@@ -1077,6 +1077,9 @@ def test_a_count_of_something_else_is_no_candidate() -> None:
      ("Our CTO John Doe thanked Ana Ruiz, Globex's CEO, for the partnership.", None),
      ("Our CEO John Doe thanked Ana Ruiz, Globex's CEO, for the partnership.", "John Doe"),
      ("Our CTO Ana Ruiz and our CEO John Doe founded the company in 2010.", "John Doe"),
+     # One of a series the question does not ask of is not who holds the role now.
+     ("Brightwater Labs' first CEO was Ana Ruiz.", None),
+     ("Ana Ruiz was the first CEO of Brightwater Labs.", None),
      # A body named by its tie to the company is another body ("the CEO of Acme's parent company").
      ("Ana Ruiz, the CEO of Brightwater Labs' parent company Globex, spoke at the event.", None)],
 )
@@ -1346,6 +1349,11 @@ def test_a_change_is_not_the_level(question: str, text: str, value: str | None) 
 )
 def test_another_deed_is_no_answer(question: str, text: str, value: str | None) -> None:
     assert given(question, text) == value
+
+
+def test_a_first_holder_is_asked_by_first() -> None:
+    first = "Ana Ruiz was the first CEO of Brightwater Labs."
+    assert given("Who was Brightwater Labs' first CEO?", first) == "Ana Ruiz"
 
 
 @pytest.mark.parametrize(

@@ -208,9 +208,13 @@ def _holds_anothers(q: Question, sentence: str, span: Span) -> bool:
 
 def left_the_role(q: Question, sentence: str, span: Span) -> bool:
     """The parse sets the value in the asked role only in the past: "former CEO Jane Roe", "Jane Roe stepped down
-    as CEO", "Tom Berg succeeded Jane Roe as CEO" name who held it (Jane Roe), not who holds it."""
-    held = [r for r in asked_roles(q, sentence, span) if r.held_by_value]
-    return bool(held) and all(r.former for r in held)
+    as CEO", "Tom Berg succeeded Jane Roe as CEO" name who held it (Jane Roe), not who holds it; nor does one of a
+    series the question does not ask of ("Acme's first CEO was Jane Roe")."""
+    roles = asked_roles(q, sentence, span)
+    held = [r for r in roles if r.held_by_value]
+    asked = {w.lower() for w, _, _ in tokens_of(q.text)}
+    # Where the parse finds no holder ("Acme's first CEO was Jane Roe"), every role word told is of the series.
+    return bool(held or roles) and all(r.former or (r.series and r.series not in asked) for r in held or roles)
 
 
 def subject_is_patient(q: Question, sentence: str) -> bool:
