@@ -1261,7 +1261,7 @@ def named_body_told_of(sentence: str, start: int, end: int) -> tuple[str, str]:
             if any(_inside(w, (start, end)) for w in subject.subtree):
                 return "", ""  # the value is of the doers: "Globex and 300 other customers rely on Acme"
             body = token.head if subject.lower_ in _RELATIVE_WORDS and token.dep_ == "relcl" else subject
-            told = [w for w in token.subtree if w.i not in {t.i for t in subject.subtree}]
+            told = _own_clause(token, subject, (start, end))
         elif token.tag_ in ("NN", "NNS") and token.dep_ == "appos" and not _inside(token, (start, end)):
             # A description set beside a name; not a list's next name ("five UEFA Champions League, a record four
             # UEFA Cup Winners' Cup"), nor a noun's possessor ("the UK's largest broadcaster with 11 million ...").
@@ -1274,6 +1274,15 @@ def named_body_told_of(sentence: str, start: int, end: int) -> tuple[str, str]:
             return "", ""
         token = token.head
     return "", ""
+
+
+def _own_clause(verb, subject, value: tuple[int, int]) -> list:  # noqa: ANN001 - spaCy Tokens
+    """The words of the verb's own clause but its subject: not a clause joined to it that does not hold the value
+    ("Acme was founded by Google engineers; Google has 180,000 employees" tells Google's count alone)."""
+    left_out = [c for c in verb.children if c.i == subject.i or (
+        c.dep_ in _CLAUSES | {"conj", "parataxis"} and not any(_inside(w, value) for w in c.subtree))]
+    dropped = {w.i for c in left_out for w in c.subtree}
+    return [w for w in verb.subtree if w.i not in dropped]
 
 
 def extraposed(question: str) -> bool:

@@ -1362,6 +1362,8 @@ def test_a_first_holder_is_asked_by_first() -> None:
       None),
      ("How many employees does Brightwater Labs have?",
       "Brightwater Labs helps Deutsche Telekom, a company with 5,000 employees, ship faster.", None),
+     ("How many employees does Brightwater Labs have?",
+      "Brightwater Labs was founded by former Google engineers; Google has 180,000 employees.", None),
      # The subject's own, what is done to it, the body the question names, and its people stay its answers.
      ("How much funding has Brightwater Labs raised?", "Brightwater Labs raised $20 million from Siemens.",
       "$20 million"),
