@@ -1267,6 +1267,10 @@ def named_body_told_of(sentence: str, start: int, end: int) -> tuple[str, str]:
             # UEFA Cup Winners' Cup"), nor a noun's possessor ("the UK's largest broadcaster with 11 million ...").
             body, told = token.head, list(token.subtree)
         if body is not None:
+            # A part named by its organisation's name before it: "Siemens support can be reached at ...".
+            owner = next((c for c in body.children if c.dep_ == "compound" and c.i < body.i), None)
+            if body.tag_ in ("NN", "NNS") and owner is not None:
+                body = owner
             if not _names_an_organisation(sentence, body):
                 return "", ""
             return _name(body), " ".join(w.text for w in told)

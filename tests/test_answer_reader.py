@@ -1364,6 +1364,8 @@ def test_a_first_holder_is_asked_by_first() -> None:
       "Brightwater Labs helps Deutsche Telekom, a company with 5,000 employees, ship faster.", None),
      ("How many employees does Brightwater Labs have?",
       "Brightwater Labs was founded by former Google engineers; Google has 180,000 employees.", None),
+     ("What is Brightwater Labs' phone number?",
+      "Brightwater Labs resells Siemens hardware; Siemens support can be reached at +49 89 636 00.", None),
      # The subject's own, what is done to it, the body the question names, and its people stay its answers.
      ("How much funding has Brightwater Labs raised?", "Brightwater Labs raised $20 million from Siemens.",
       "$20 million"),

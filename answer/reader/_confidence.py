@@ -1428,8 +1428,8 @@ def _done_by_another(q: Question, s: Sentence, span: Span) -> bool:
             and not _is_the_asked_thing(q, doer))  # "The Growth plan costs $9": the plan asked of
 
 
-# Kinds whose value is itself a body or is read by rules of its own (a role's holder, a contact's purpose).
-_BODY_KINDS = frozenset({"person", "org", "text", "contact", "identifier", "licence", "boolean"})
+# Kinds whose value is itself a body or is read by rules of its own (a role's holder, an identifier's name).
+_BODY_KINDS = frozenset({"person", "org", "text", "identifier", "licence", "boolean"})
 
 
 def _told_of_another_body(q: Question, s: Sentence, span: Span) -> bool:
