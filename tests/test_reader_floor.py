@@ -64,10 +64,11 @@ def test_enrichment_cells_stay_above_the_floor(corpora: Path) -> None:
 # future, only planned or only tried not the date of what happened, and a role held between two years not held now,
 # high 242 of 251, medium 546 of 697 (151 wrong); in session 74, with a value of the deed that undoes the one asked
 # of ("closed its Berlin office in 2022", asked when it opened it) no answer and a move the other way no move, high
-# 243 of 252, medium 546 of 696 (150 wrong). The
-# floor keeps high-confidence values >= 95% right, the confident values right (high and medium together: a value
-# that moves up to high is no loss) at most a few fewer, and the medium values wrong at most a few more.
-SQUAD_CONFIDENT_RIGHT, SQUAD_MEDIUM_WRONG, SQUAD_EPSILON = 789, 150, 5
+# 243 of 252, medium 546 of 696 (150 wrong); in session 75, with what the parse tells of another organisation told
+# in its own clause, medium 546 of 695 (149 wrong). The floor keeps high-confidence values >= 95% right, the
+# confident values right (high and medium together: a value that moves up to high is no loss) at most a few fewer,
+# and the medium values wrong at most a few more.
+SQUAD_CONFIDENT_RIGHT, SQUAD_MEDIUM_WRONG, SQUAD_EPSILON = 789, 149, 5
 
 
 # 4,398 questions through the reader: about 210 s on two busy cores, close to the suite's 300 s hang guard;
