@@ -1251,7 +1251,8 @@ def named_body_told_of(sentence: str, start: int, end: int) -> tuple[str, str]:
     """The proper name of the body the value in ``sentence[start:end]`` is told of, as the trained parser reads it,
     and the rest of what is told of it: up from the value, the doer of the first verb that has one ("Acme helped
     Globex raise $20 million" -> Globex, "raise $20 million"; "Globex, which was founded in 1998" -> Globex), or the
-    name a description holding it is set beside ("Globex, a company with 5,000 employees"). ("", "") where that body
+    name a description holding it is set beside ("Globex, a company with 5,000 employees"); for a part named by its
+    organisation, the organisation ("Globex support can be reached at ..." -> Globex). ("", "") where that body
     is no organisation the recogniser names ("we", "the company"; nor people, who act for a company: "built by Ana
     and Tom, a two-person team")."""
     token = _value_root(sentence, start, end)

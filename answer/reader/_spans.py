@@ -213,7 +213,8 @@ def left_the_role(q: Question, sentence: str, span: Span) -> bool:
     roles = asked_roles(q, sentence, span)
     held = [r for r in roles if r.held_by_value]
     asked = {w.lower() for w, _, _ in tokens_of(q.text)}
-    # Where the parse finds no holder ("Acme's first CEO was Jane Roe"), every role word told is of the series.
+    # Where the parse finds no holder ("Acme's first CEO was Jane Roe"), every role word told is a former one or one
+    # of a series.
     return bool(held or roles) and all(r.former or (r.series and r.series not in asked) for r in held or roles)
 
 

@@ -372,7 +372,7 @@ def _ties_another_party(q: Question, owner: str) -> bool:
     """The owner is a body named by its tie to the company ("Acme parent company", "our partner Globex"), a tie
     the question does not ask of."""
     return any(word in _OTHER_PARTIES and not any(match_weight(t, stems_of(word)) > 0 for t in q.terms)
-               for word in owner.lower().split())
+               for word in (bare(w.lower()) for w, _, _ in tokens_of(owner)))
 
 
 _OWN_POSSESSIVES = frozenset({"our", "its", "their"})
