@@ -1438,17 +1438,18 @@ def _told_of_another_body(q: Question, s: Sentence, span: Span) -> bool:
     question names, in words that do not name the subject; unless the question asks what others do."""
     if not q.subject_terms or q.kind in _BODY_KINDS:
         return False
-    asked = predicate_subjects(q.text, term_word(q, exact=True))
-    if (asked and not any(refers_to_subject(q, subject) for subject, _ in asked)) or extraposed(q.text):
-        return False  # the question asks what others do: "How many viewers watched the Premier League?"
     body, told = named_body_told_of(s.plain, span.start, span.start + len(span.text))
     if not body:
         return False
     legal_form = all(bare(w.lower().strip(".,")) in LEGAL_SUFFIXES for w in body.split())
     # "Globex acquired Acme in 2019", "Jane co-founded Acme in 2009": the subject takes part in what is told;
     # "How much did Globex pay for Acme?" asks Globex's deed.
-    return not (refers_to_subject(q, body) or mentions_subject(q, told) or _is_the_asked_thing(q, body)
-                or _names_a_name_asked(q, f"{body} {told}") or legal_form)
+    if (refers_to_subject(q, body) or mentions_subject(q, told) or _is_the_asked_thing(q, body)
+            or _names_a_name_asked(q, f"{body} {told}") or legal_form):
+        return False
+    # Unless the question asks what others do: "How many viewers watched the Premier League?"
+    asked = predicate_subjects(q.text, term_word(q, exact=True))
+    return not ((asked and not any(refers_to_subject(q, subject) for subject, _ in asked)) or extraposed(q.text))
 
 
 def _names_a_name_asked(q: Question, text: str) -> bool:

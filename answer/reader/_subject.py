@@ -106,7 +106,7 @@ def _another_party_led(q: Question, text: str, lead: list[str]) -> bool:
     for i, word in enumerate(after):  # "Our partner Globex", "Our EU representative"
         if word.lower() in _CLAUSE_WORDS:
             break  # "Our team and partners ...", "Acme is a partner of ...": the tie is no longer the subject's head
-        if word.lower() in _OTHER_PARTIES and not any(match_weight(t, stems_of(word.lower())) > 0 for t in q.terms):
+        if _an_unasked_tie(q, word.lower()):
             # The company's bare name before the tie only with a name after it: "Acme partners with Globex" is
             # Acme's verb, "To sponsor Acme, ..." a bid.
             named = any(bare(w.lower()) in q.subject_terms for w in lead)
@@ -371,8 +371,13 @@ def owned_by_subject(q: Question, owner: str) -> bool:
 def _ties_another_party(q: Question, owner: str) -> bool:
     """The owner is a body named by its tie to the company ("Acme parent company", "our partner Globex"), a tie
     the question does not ask of."""
-    return any(word in _OTHER_PARTIES and not any(match_weight(t, stems_of(word)) > 0 for t in q.terms)
-               for word in (bare(w.lower()) for w, _, _ in tokens_of(owner)))
+    return any(_an_unasked_tie(q, bare(w.lower())) for w, _, _ in tokens_of(owner))
+
+
+def _an_unasked_tie(q: Question, word: str) -> bool:
+    """The lowercase word names a body by its tie to the company ("parent", "partner"), a tie the question does not
+    ask of ("Who are Acme's investors?" asks of it)."""
+    return word in _OTHER_PARTIES and not any(match_weight(t, stems_of(word)) > 0 for t in q.terms)
 
 
 _OWN_POSSESSIVES = frozenset({"our", "its", "their"})
