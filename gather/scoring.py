@@ -94,6 +94,9 @@ CORE_CATEGORIES: tuple[Category, ...] = (
 # Overview pages of what the company sells: first among the pages that are neither facts nor news.
 OVERVIEW_WORDS = frozenset("products services solutions platform customers".split())
 
+# A count of years written as a word ("ten years of Acme"), as most style guides write the small ones.
+_YEARS_IN_WORDS = "two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|twenty five|thirty|fifty"
+
 # Posts that announce what happened to the company, judged by slug and anchor words.
 EVENT_CATEGORIES: tuple[Category, ...] = (
     _category(
@@ -110,9 +113,10 @@ EVENT_CATEGORIES: tuple[Category, ...] = (
         ["new name", "name change", "changes its name", "changes name", "new brand"],
         r"\bchang(?:e|es|ed|ing) (?:of )?(?:(?:its|our) )?(?:(?:the )?company |legal |business )?name\b",
     ),
-    _category(
+    _category(  # a number of years in digits or in words: "/blog/5-years-of-acme", "/blog/ten-years"
         "anniversary", 7, "anniversary birthday founded founding", ["decade of"],
-        r"\b(turns|celebrates|celebrating) \d+\b|\b\d+ years\b|\b\d+(st|nd|rd|th) (year|birthday)\b",
+        rf"\b(turns|celebrates|celebrating) (\d+|{_YEARS_IN_WORDS})\b|\b(\d+|{_YEARS_IN_WORDS}) years\b"
+        r"|\b\d+(st|nd|rd|th) (year|birthday)\b",
     ),
     _category(
         "people", 6, "appoints appointed appointment hires ceo cfo cto coo cmo chief chairman chairwoman chairperson president cofounder",
