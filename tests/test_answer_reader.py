@@ -2131,14 +2131,6 @@ def test_the_company_itself_starting_is_its_founding() -> None:
         assert begun is None or begun.confidence == "low", (other, begun)
 
 
-def test_started_and_began_name_one_relation() -> None:
-    # "start" and "begin" are one verb to English: asked when a thing started, "began in" dates it.
-    project = answer("When was the Brightwater project started?",
-                     "Brightwater began in 2014 as a hobby project of two sailors.")
-    assert project is not None and project.value == "2014"
-    assert answer("When was the Brightwater project started?", "In 2014 we began a podcast.") is None
-
-
 
 def test_a_count_joined_to_its_noun_by_a_hyphen_counts_it() -> None:
     # "a 50-employee firm" counts employees, as "a two-person team" counts people.

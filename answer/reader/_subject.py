@@ -132,8 +132,7 @@ _INTRODUCERS = frozenset("in on at after before since during when while although
                          "whenever unless every each today now nowadays yesterday meanwhile later soon".split())
 
 
-_CREATION = frozenset({"found", "cofound", "co-found", "establish", "creat", "form", "incorpor", "launch", "start", "begin",
-                       "began", "begun", "set-up"})
+_CREATION = frozenset({"found", "cofound", "co-found", "establish", "creat", "form", "incorpor", "launch", "start", "set-up"})
 _DETERMINERS = frozenset("the a an its their his her our another new two three several".split())
 
 

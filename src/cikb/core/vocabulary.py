@@ -40,8 +40,7 @@ EQUIVALENT_STEMS = (
     frozenset({"cost", "price", "fee"}),  # "How much does Acme Pro cost?": "$300/month is the starting price"
     frozenset({"phone", "telephon"}),  # "What is its phone number?": "Telephone: (919) 432-4660"
     frozenset({"registr", "regist", "registri"}),  # one word family, stemmed apart: registration, register, registry
-    frozenset({"year", "annual", "annum"}),
-    frozenset({"start", "begin", "began", "begun"}),  # "When did the project start?": "it began in 2014"  # "yearly sponsorship": "$1M in annual sponsorship", "per annum"
+    frozenset({"year", "annual", "annum"}),  # "yearly sponsorship": "$1M in annual sponsorship", "per annum"
 )
 LEGAL_FORM_STEMS = frozenset({"corpor", "incorpor", "llc", "inc", "ltd", "limit", "plc", "gmbh", "partnership",
                               "cooper", "nonprofit", "non-profit", "not-for-profit", "foundat", "chariti"})
