@@ -1693,7 +1693,9 @@ def person_clauses(sentence: str) -> list[str]:
 @lru_cache(maxsize=4096)
 def entities(sentence: str) -> tuple[tuple[int, int, str], ...]:
     """``(start, end, label)`` of each named entity in ``sentence``, in character offsets."""
-    return tuple((e.start_char, e.end_char, e.label_) for e in _nlp()(sentence, disable=["tagger", "parser"]).ents)
+    # The recogniser has a tok2vec of its own; the shared one feeds only the tagger and the parser.
+    doc = _nlp()(sentence, disable=["tok2vec", "tagger", "parser"])
+    return tuple((e.start_char, e.end_char, e.label_) for e in doc.ents)
 
 
 def names_a_person(sentence: str, start: int, end: int) -> bool:

@@ -53,7 +53,8 @@ def stems_in(text: str) -> set[str]:
     return set().union(*(stems_of(w) for w, _, _ in tokens_of(text)))
 
 
-def stems_of(word: str) -> set[str]:
+@lru_cache(maxsize=65536)
+def stems_of(word: str) -> frozenset[str]:
     """The stems of a word and of its hyphenated parts ("co-founded" -> co-found, co, found), and of the base of an
     irregular verb form ("went" -> go)."""
     stems = {stem(word)}
@@ -62,7 +63,7 @@ def stems_of(word: str) -> set[str]:
         stems.add(stem(base))
     if "-" in word:
         stems.update(stem(part) for part in word.split("-") if part)
-    return stems
+    return frozenset(stems)
 
 
 def split_sentences(markdown: str) -> list[str]:

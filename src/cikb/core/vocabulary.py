@@ -9,7 +9,7 @@ for "Where is Acme headquartered?").
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from py_rust_stemmers import SnowballStemmer
 
@@ -88,6 +88,7 @@ def _groups() -> dict[str, frozenset[str]]:
     return {term: group for group in EQUIVALENT_STEMS for term in group}
 
 
+@lru_cache(maxsize=65536)
 def relation(term: str) -> frozenset[str]:
     """The relation group of a stem (the stem alone when it is in none)."""
     return _groups().get(term) or frozenset({term})
