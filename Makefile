@@ -20,8 +20,9 @@ demo: setup-demo
 # Two passes: the tests that bound wall-clock time or space requests by a server's clock (marked `timing`,
 # tests/conftest.py) in a pytest process of their own, the rest on two pytest-xdist workers first. Both passes
 # run; either failing fails `make test`. (All on two workers was faster, but its load failed a timing-bound
-# test in one of three fresh-clone runs.)
+# test in one of three fresh-clone runs.) --dist loadgroup hands out one test at a time, a group (the wheel's tests)
+# to one worker whole.
 test: setup
-	$(VENV)/bin/python -m pytest -q -n 2 -m "not timing"; rest=$$?; \
+	$(VENV)/bin/python -m pytest -q -n 2 --dist loadgroup -m "not timing"; rest=$$?; \
 	$(VENV)/bin/python -m pytest -q -m timing; timing=$$?; \
 	exit $$(( rest || timing ))

@@ -44,14 +44,13 @@ from fake_openai import fake_openai  # noqa: E402,F401  (the OpenAI-compatible t
 from sites import acme_site, letsencrypt_site, make_site, offsite_site  # noqa: E402,F401  (fixture web sites, see tests/sites.py)
 
 
-# Files whose tests bound wall-clock time from above (a store query within 1.5x its time alone, a re-gather
-# within 0.1x its politeness floor, a redelivery within a deadline) or space requests by a server's clock:
-# `make test` runs them in a pytest process of their own, after the rest has run on two workers, so the
-# others' load does not decide them.
+# Tests that bound wall-clock time from above (a store query within 1.5x its time alone, a re-gather within 0.1x its
+# politeness floor, a redelivery within a deadline) or space requests by a server's clock: `make test` runs them in a
+# pytest process of their own, after the rest has run on two workers, so the others' load does not decide them. Files
+# all of whose tests do are listed here; elsewhere such a test carries the `timing` mark itself.
 TIMING_FILES = frozenset({
-    "test_queue.py", "test_queue_enrich.py", "test_gather_many.py", "test_store_concurrency.py",
-    "test_gather_max_age.py", "test_gather_politeness.py", "test_gather_deadline.py", "test_gather_robots.py",
-    "test_enrich_safe_eval.py", "test_models_cmd.py", "test_embed_dense.py", "test_enrich_providers.py",
+    "test_queue.py", "test_queue_enrich.py", "test_gather_many.py", "test_gather_max_age.py", "test_gather_politeness.py",
+    "test_gather_deadline.py", "test_gather_robots.py", "test_enrich_providers.py",
 })
 
 

@@ -97,6 +97,7 @@ def test_the_fallback_notice_says_why_in_a_few_words(cache_dir: Path, caplog: py
         assert embedder.fallback_reason and embedder.requested == model
 
 
+@pytest.mark.timing  # fails within 5 s
 def test_unavailable_model_without_fallback_fails_fast_and_clearly(cache_dir: Path) -> None:
     for allow_download in (False, True):  # with downloads allowed, HF_HUB_OFFLINE=1 (conftest) must not wait either
         started = time.monotonic()

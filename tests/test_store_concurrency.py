@@ -84,6 +84,7 @@ class Loop(threading.Thread):
         return self.results
 
 
+@pytest.mark.timing  # a gather under load within 1.5x its time alone
 def test_a_gather_commits_while_two_processes_ask_and_search_and_nothing_fails(tmp_path: Path) -> None:
     data = tmp_path / "data"
     alpha_revision, beta_revision = [1], [1]

@@ -25,7 +25,9 @@ import pytest
 from cikb.app.sample_site import serve_sample_site
 
 # The first test also builds the venv: ~35 s with a warm pip cache, minutes with a cold one.
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+# One worker runs them all (make test's --dist loadgroup): the other goes on with other tests while the venv is built,
+# rather than waiting on its lock.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900), pytest.mark.xdist_group("wheel")]
 
 REPO = Path(__file__).resolve().parents[1]
 # A default install holds no PyTorch (a CUDA torch alone is ~5 GB); today's is ~550 MB.
