@@ -71,7 +71,7 @@ def test_enrichment_cells_stay_above_the_floor(corpora: Path) -> None:
 SQUAD_CONFIDENT_RIGHT, SQUAD_MEDIUM_WRONG, SQUAD_EPSILON = 789, 149, 5
 
 
-# 4,398 questions through the reader: about 210 s on two busy cores, close to the suite's 300 s hang guard;
+# 4,398 questions through the reader: 130 to 210 s on two busy cores, close to the suite's 300 s hang guard;
 # the parse count it depends on is checked in tests/test_answer_reader.py.
 @pytest.mark.timeout(600)
 def test_confident_values_on_squad_stay_above_the_floor(corpora: Path) -> None:
