@@ -177,8 +177,10 @@ def holds_answer(text: str, truth: str) -> bool:
 def cell_verdict(value: str, truth: str) -> str:
     """``right`` or ``wrong`` for a short answer as a table cell would hold it, the way ``bench/enrich.py`` scores
     cells: where the fact's answer holds numbers, the value's numbers and the answer's agree (one set within the
-    other: "$9" for "$9 a month", "2 June 2016" for "2016"; "$200" is not "$20"); otherwise the value holds every word
-    of the answer ("Textilgatan 31, 120 30 Stockholm" for "Stockholm") or their words overlap (SQuAD's token F1 >= 0.5).
+    other: "$9" for "$9 a month", "2 June 2016" for "2016"; "$200" is not "$20"); where it holds an e-mail address,
+    the value holds that address ("jobs@acme.example" is not "support@acme.example", two words of three alike);
+    otherwise the value holds every word of the answer ("Textilgatan 31, 120 30 Stockholm" for "Stockholm") or their
+    words overlap (SQuAD's token F1 >= 0.5).
     The first statement's verdict reads a whole sentence; a cell is the value alone."""
     def numbers(text: str) -> set[str]:
         return set(re.findall(r"\d+(?:\.\d+)?", text.replace(",", "")))
@@ -186,6 +188,9 @@ def cell_verdict(value: str, truth: str) -> str:
     def words(text: str) -> list[str]:
         return re.findall(r"\w+", re.sub(r"\b(?:a|an|the)\b", " ", norm(text)))
 
+    mailboxes = set(re.findall(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", norm(truth)))
+    if mailboxes:  # an address is right or not as a whole: "jobs@acme.example" shares two of three words with "support@"
+        return "right" if set(re.findall(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", norm(value))) & mailboxes else "wrong"
     if numbers(truth):
         said, true = numbers(value), numbers(truth)
         return "right" if said and (said <= true or true <= said) else "wrong"

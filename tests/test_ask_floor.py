@@ -105,6 +105,7 @@ def test_named_by_its_brand_the_site_still_answers_above_the_floor(tmp_path: Pat
     ("Stripe", "Paddle", "wrong"),
     ("$200", "$20", "wrong"),  # a sentence holding both prices holds "$20"; the cell does not
     ("€ 10", "2.5 %", "wrong"), ("Box 237, 4000 Plovdiv", "2 Pravda Street", "wrong"),
+    ("jobs@acme.example", "support@acme.example", "wrong"), ("Support@Acme.example", "support@acme.example", "right"),
 ])
 def test_a_cell_is_scored_by_its_value_alone(value: str, truth: str, verdict: str) -> None:
     assert load_bench("ask").cell_verdict(value, truth) == verdict
