@@ -91,6 +91,8 @@ def extract_answer(
     if q.kind in TYPED_KINDS or (q.funding and reading.answer is not None):
         # (Whether it raised money, answered by the words that say it raised none: "has never raised outside funding".)
         if reading.answer is None:
+            if embed_sentences is not None and query_vector is not None:
+                _dense(reading, embed_sentences, query_vector)  # the related reading in the order a free-text one takes
             return _unanswered(q, reading)
         first, short, confidence = reading.answer.sentence, reading.answer.value, reading.answer.confidence
     else:

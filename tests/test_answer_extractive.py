@@ -97,6 +97,24 @@ def test_dense_similarity_breaks_lexical_ties():
     assert answer.answer.startswith("Acme ships things to coyotes. [1]")
 
 
+def test_an_unanswered_value_question_lists_first_the_related_sentence_closest_in_meaning():
+    # No sentence states a headcount; of two that share the question's words alike, the one the embedder reads as
+    # meaning the question comes first in the related reading (where the user looks for the answer).
+    texts = ["Acme has employees in sales. Acme has employees who like the team."]
+
+    class Embedder:
+        def embed_query(self, text):
+            return np.array([1.0, 0.0])
+
+        def embed_documents(self, sentences):
+            return np.array([[1.0, 0.0] if "team" in s else [0.0, 1.0] for s in sentences])
+
+    for embedder, first in ((Embedder(), "who like the team"), (None, "in sales")):
+        answer = _answer("How many employees does Acme have?", texts, **({"embedder": embedder} if embedder else {}))
+        assert answer.abstained and answer.related, answer
+        assert first in answer.related[0].text, answer.related
+
+
 def test_empty_context_abstains():
     answer = _answer("When was Acme founded?", [])
     assert answer.answer == ABSTENTION and answer.abstained and not answer.grounded
