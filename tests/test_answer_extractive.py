@@ -81,19 +81,22 @@ def test_markdown_is_read_as_prose():
     assert "Acme Corp. is a maker of desert equipment based in Springfield, Ohio." in split_sentences(ABOUT)
 
 
+class MeaningEmbedder:
+    """Says a sentence holding ``word`` means the question; every other sentence does not."""
+
+    def __init__(self, word: str):
+        self.word = word
+
+    def embed_query(self, text):
+        return np.array([1.0, 0.0])
+
+    def embed_documents(self, sentences):
+        return np.array([[1.0, 0.0] if self.word in s else [0.0, 1.0] for s in sentences])
+
+
 def test_dense_similarity_breaks_lexical_ties():
     texts = ["Acme makes things for coyotes. Acme ships things to coyotes."]
-
-    class Embedder:
-        """Says the second sentence means the question; the first does not."""
-
-        def embed_query(self, text):
-            return np.array([1.0, 0.0])
-
-        def embed_documents(self, sentences):
-            return np.array([[1.0, 0.0] if "ships" in s else [0.0, 1.0] for s in sentences])
-
-    answer = _answer("Acme things coyotes", texts, embedder=Embedder())
+    answer = _answer("Acme things coyotes", texts, embedder=MeaningEmbedder("ships"))
     assert answer.answer.startswith("Acme ships things to coyotes. [1]")
 
 
@@ -101,15 +104,7 @@ def test_an_unanswered_value_question_lists_first_the_related_sentence_closest_i
     # No sentence states a headcount; of two that share the question's words alike, the one the embedder reads as
     # meaning the question comes first in the related reading (where the user looks for the answer).
     texts = ["Acme has employees in sales. Acme has employees who like the team."]
-
-    class Embedder:
-        def embed_query(self, text):
-            return np.array([1.0, 0.0])
-
-        def embed_documents(self, sentences):
-            return np.array([[1.0, 0.0] if "team" in s else [0.0, 1.0] for s in sentences])
-
-    for embedder, first in ((Embedder(), "who like the team"), (None, "in sales")):
+    for embedder, first in ((MeaningEmbedder("team"), "who like the team"), (None, "in sales")):
         answer = _answer("How many employees does Acme have?", texts, **({"embedder": embedder} if embedder else {}))
         assert answer.abstained and answer.related, answer
         assert first in answer.related[0].text, answer.related
