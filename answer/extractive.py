@@ -91,13 +91,11 @@ def extract_answer(
     if q.kind in TYPED_KINDS or (q.funding and reading.answer is not None):
         # (Whether it raised money, answered by the words that say it raised none: "has never raised outside funding".)
         if reading.answer is None:
-            if embed_sentences is not None and query_vector is not None:
-                _dense(reading, embed_sentences, query_vector)  # the related reading in the order a free-text one takes
+            _dense(reading, embed_sentences, query_vector)  # the related reading in the order a free-text one takes
             return _unanswered(q, reading)
         first, short, confidence = reading.answer.sentence, reading.answer.value, reading.answer.confidence
     else:
-        if embed_sentences is not None and query_vector is not None:
-            _dense(reading, embed_sentences, query_vector)
+        _dense(reading, embed_sentences, query_vector)
         # The best sentence that states the question (most of its key terms, about the subject); the others are
         # related reading. A question on what the subject is or does, or on its legal name, reads every sentence
         # (few of its words are in the one that says), and a sentence that states it by its form comes first.
@@ -159,9 +157,10 @@ def _passage(item: ScoredChunk, ref: int, rank: int) -> Passage:
                    own_site=metadata.source_type == "website", headings=tuple(metadata.heading_path))
 
 
-def _dense(reading: Reading, embed_sentences: SentenceEmbedder, query_vector: np.ndarray) -> None:
+def _dense(reading: Reading, embed_sentences: SentenceEmbedder | None, query_vector: np.ndarray | None) -> None:
+    """Mix the dense cosines of the best sentences with the question into their order (without an embedder, none)."""
     best = [s for s in reading.sentences if s.lexical > 0][:DENSE_CANDIDATES]
-    if not best:
+    if not best or embed_sentences is None or query_vector is None:
         return
     vectors = np.asarray(embed_sentences([s.text for s in best]), dtype=np.float64)
     query = np.asarray(query_vector, dtype=np.float64).reshape(-1)

@@ -188,9 +188,11 @@ def cell_verdict(value: str, truth: str) -> str:
     def words(text: str) -> list[str]:
         return re.findall(r"\w+", re.sub(r"\b(?:a|an|the)\b", " ", norm(text)))
 
-    mailboxes = set(re.findall(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", norm(truth)))
-    if mailboxes:  # an address is right or not as a whole: "jobs@acme.example" shares two of three words with "support@"
-        return "right" if set(re.findall(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", norm(value))) & mailboxes else "wrong"
+    def mailboxes(text: str) -> set[str]:
+        return set(re.findall(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", norm(text)))
+
+    if mailboxes(truth):  # right or not as a whole: "jobs@acme.example" shares two of three words with "support@"
+        return "right" if mailboxes(value) & mailboxes(truth) else "wrong"
     if numbers(truth):
         said, true = numbers(value), numbers(truth)
         return "right" if said and (said <= true or true <= said) else "wrong"
