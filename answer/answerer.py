@@ -12,6 +12,7 @@ from cikb.answer.context import numbered_context, sources_of
 from cikb.answer.extractive import ExtractiveAnswer, extract_answer
 from cikb.answer.models import ABSTENTION, Answer, AnswerMode, Related, Source
 from cikb.answer.reader import follow_up_question, follow_up_sources
+from cikb.embed import CloseInMeaning
 from cikb.prompts import load_prompt
 from cikb.retrieve.models import RetrievalResult
 
@@ -36,8 +37,9 @@ class Answerer:
     (prompts ``answer_system`` / ``answer_user``) and its citations are checked;
     otherwise it is extractive. A generated answer is grounded only when every claim cites a source that
     states it (numbers and words of content, never text that addresses the reader as instructions).
-    ``embedder`` (optional) lets extractive mode
-    rank free-text answers by meaning as well as words. ``search`` (optional) lets extractive mode retrieve for a
+    ``embedder`` (optional) lets extractive mode rank free-text answers by meaning as well as words, and take a
+    value the parse leaves untied from a sentence that says what is asked in other words
+    (:class:`cikb.embed.CloseInMeaning`). ``search`` (optional) lets extractive mode retrieve for a
     follow-up question when the sources hold no answer (the reader's :func:`follow_up_question`: "Who runs Acme?" is
     also read as "Who is the CEO of Acme?", whose words find the chief executive's card).
     """
@@ -46,6 +48,7 @@ class Answerer:
         self.llm = llm
         self.embedder = embedder
         self.search = search
+        self.close_in_meaning = CloseInMeaning(embedder) if embedder is not None else None
 
     @property
     def mode(self) -> AnswerMode:
@@ -129,7 +132,8 @@ class Answerer:
             same_query = retrieval.query_vector is not None and retrieval.query == question
             query_vector = np.asarray(retrieval.query_vector if same_query else self.embedder.embed_query(question), dtype=np.float32)
         return extract_answer(question, retrieval.context, _subject(retrieval), embed_sentences, query_vector,
-                              aliases=retrieval.trace.company.aliases)
+                              aliases=retrieval.trace.company.aliases,
+                              close_in_meaning=self.close_in_meaning)
 
 
 def _widened(retrieval: RetrievalResult, more: RetrievalResult) -> RetrievalResult:

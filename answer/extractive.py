@@ -25,6 +25,7 @@ from cikb.answer.reader import (
     KIND_NOUNS,
     TYPED_KINDS,
     states_by_form,
+    MeaningJudge,
     Passage,
     Question,
     Reading,
@@ -82,11 +83,12 @@ def extract_answer(
     embed_sentences: SentenceEmbedder | None = None,
     query_vector: np.ndarray | None = None,
     aliases: Sequence[str] = (),
+    close_in_meaning: MeaningJudge | None = None,
 ) -> ExtractiveAnswer:
     """The 1-3 best sentences of ``context`` for ``question`` (about ``company``, also called ``aliases``), with
-    their source numbers."""
+    their source numbers (``close_in_meaning``: see :func:`cikb.answer.reader.read`)."""
     reading = read_asked(question, [_passage(item, number, number) for number, item in enumerate(context, start=1)],
-                         company=company, aliases=aliases)
+                         company=company, aliases=aliases, close_in_meaning=close_in_meaning)
     q = reading.question
     if q.kind in TYPED_KINDS or (q.funding and reading.answer is not None):
         # (Whether it raised money, answered by the words that say it raised none: "has never raised outside funding".)

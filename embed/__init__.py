@@ -5,6 +5,7 @@ Public interface:
 - :func:`load_embedder` -> :class:`DenseEmbedder` (``.info``, ``.description``, ``.embed_documents``,
   ``.embed_query``, ``.tokenizer``) — spec E1, E2, E4.
 - :class:`Bm25Encoder` — BM25 term weights with Qdrant/fastembed token ids (spec E3).
+- :class:`CloseInMeaning` — whether a sentence says what a question asks in other words (the model's cosine).
 - :class:`VectorCache` — vectors already computed, by model and text: re-gathers embed only new text.
 - :class:`ModelTokenizer` — the model's tokenizer as the chunker's token counter (spec K2).
 - :class:`ModelUnavailableError` — the configured model cannot be loaded (a CikbError).
@@ -16,6 +17,7 @@ Importing this package, and embedding with the fastembed backend, never imports 
 
 from cikb.embed.bm25 import Bm25Encoder
 from cikb.embed.cache import VectorCache
+from cikb.embed.meaning import CloseInMeaning
 from cikb.embed.dense import (
     DenseEmbedder,
     FastembedEmbedder,
@@ -38,6 +40,7 @@ __all__ = [
     "ALL_MINILM_L6_V2",
     "ARCTIC_EMBED_S",
     "Bm25Encoder",
+    "CloseInMeaning",
     "DenseEmbedder",
     "DenseModelSpec",
     "FastembedEmbedder",

@@ -44,7 +44,8 @@ class KnowledgeBase(Protocol):
     """What enrichment needs of the knowledge base: the hybrid retrieval (R1) for one company.
 
     A knowledge base may also have ``resolve(name, website) -> CompanyIdentity | None``: which of its
-    companies a row is, by identity (enrich.kb). Without it, a row's company is its name's slug.
+    companies a row is, by identity (enrich.kb). Without it, a row's company is its name's slug. And it may have
+    ``close_in_meaning(question, sentence) -> bool`` (its model's judgement, as ``cikb ask`` reads with it).
     """
 
     def search(self, question: str, company: str | None) -> list[ScoredChunk]: ...

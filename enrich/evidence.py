@@ -206,8 +206,9 @@ async def extract(question: str, passages: list[Passage], row: RowInput, ctx: En
         return Candidate(None, "none"), []
     if ctx.llm is not None:
         return await _llm_extract(question, passages, row, ctx, step_name, tried)
+    # The knowledge base's model judges, as for `cikb ask`, whether a sentence says what is asked in other words.
     candidate = extract_answer(question, ctx.column.type, passages, company=row.label, options=list(ctx.column.options),
-                               aliases=aliases)
+                               aliases=aliases, close_in_meaning=getattr(ctx.kb, "close_in_meaning", None))
     thinking = RowStep(type="thinking", detail=_describe(candidate, "extracted"),
                        data={"evidence": candidate.evidence, "method": "extractive", "confidence": candidate.confidence})
     return candidate, [thinking]

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-from cikb.answer.reader import KIND_NOUNS, Reading, read_asked
+from cikb.answer.reader import KIND_NOUNS, MeaningJudge, Reading, read_asked
 from cikb.answer.reader import Passage as ReaderPassage
 
 from cikb.enrich.models import ColumnType, Confidence, EnrichSource
@@ -42,18 +42,22 @@ class Candidate:
 
 
 def read_passages(question: str, column_type: ColumnType, passages: list[Passage], *, company: str = "",
-                  options: list[str] | None = None, aliases: Sequence[str] = ()) -> Reading:
-    """The reader's reading of ``passages`` for a cell's question (about ``company``, also called ``aliases``)."""
+                  options: list[str] | None = None, aliases: Sequence[str] = (),
+                  close_in_meaning: MeaningJudge | None = None) -> Reading:
+    """The reader's reading of ``passages`` for a cell's question (about ``company``, also called ``aliases``;
+    ``close_in_meaning`` as ``cikb ask`` reads with it: :func:`cikb.answer.reader.read`)."""
     passages_read = [ReaderPassage(p.text, p.source, p.rank, p.source.title, p.as_of, p.own_site, p.headings)
                      for p in passages]
     return read_asked(question, passages_read, column_type=column_type, company=company, options=options or [],
-                      aliases=aliases)
+                      aliases=aliases, close_in_meaning=close_in_meaning)
 
 
 def extract_answer(question: str, column_type: ColumnType, passages: list[Passage], *, company: str = "",
-                   options: list[str] | None = None, aliases: Sequence[str] = ()) -> Candidate:
+                   options: list[str] | None = None, aliases: Sequence[str] = (),
+                   close_in_meaning: MeaningJudge | None = None) -> Candidate:
     """The best value of the column's type in ``passages``, with the reader's confidence."""
-    reading = read_passages(question, column_type, passages, company=company, options=options, aliases=aliases)
+    reading = read_passages(question, column_type, passages, company=company, options=options, aliases=aliases,
+                            close_in_meaning=close_in_meaning)
     answer = reading.answer
     if answer is None:
         note = f"no sentence of the retrieved text states {KIND_NOUNS[reading.question.kind]}"

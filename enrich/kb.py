@@ -1,5 +1,6 @@
 """The knowledge base as enrichment sees it: ``search(question, company) -> list[ScoredChunk]``,
-and ``resolve(name, website) -> CompanyIdentity | None``: which of its companies a table row is, by identity.
+and ``resolve(name, website) -> CompanyIdentity | None``: which of its companies a table row is, by identity; and
+``close_in_meaning(question, sentence) -> bool``: whether a sentence says what is asked, by its model (the reader's).
 
 :class:`RetrieverKnowledgeBase` adapts ``retrieve.Retriever`` (R1, company
 filter explicit; a row's company resolved by ``Retriever.resolve_company``). Searches run one at a time: the embedder and the embedded
@@ -14,6 +15,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from cikb.embed import CloseInMeaning
 from cikb.retrieve.companies import resolve_company
 
 from cikb.core.identity import CompanyIdentity
@@ -26,6 +28,13 @@ class RetrieverKnowledgeBase:
     def __init__(self, retriever: Any) -> None:
         self.retriever = retriever
         self._lock = threading.Lock()
+        embedder = getattr(retriever, "embedder", None)
+        self._meaning = CloseInMeaning(embedder, self._lock) if embedder is not None else None
+
+    def close_in_meaning(self, question: str, sentence: str) -> bool:
+        """Whether ``sentence`` says what ``question`` asks in other words, by the knowledge base's model (as
+        ``cikb ask`` reads)."""
+        return self._meaning is not None and self._meaning(question, sentence)
 
     def search(self, question: str, company: str | None) -> list[ScoredChunk]:
         with self._lock:
@@ -52,6 +61,9 @@ class LazyKnowledgeBase:
 
     def resolve(self, name: str, website: str | None = None) -> CompanyIdentity | None:
         return self._opened().resolve(name, website)
+
+    def close_in_meaning(self, question: str, sentence: str) -> bool:
+        return self._opened().close_in_meaning(question, sentence)
 
     def _opened(self) -> RetrieverKnowledgeBase:
         with self._lock:
