@@ -1,6 +1,6 @@
 """The offline reader on plain, invented phrasings of common company facts: answered right, abstained, wrong.
 
-    python bench/phrasings.py [--verbose]
+    python bench/phrasings.py [--verbose] [--model]
 
 Each case is one short passage from a made-up company's own pages ("Acme") and a question a user would
 ask about it, phrased in other words than the passage where sites usually do ("established" / "founded",
@@ -23,7 +23,11 @@ from __future__ import annotations
 import argparse
 from datetime import datetime, timezone
 
+from typing import Any
+
 from cikb.answer.extractive import extract_answer
+from cikb.core.config import Settings
+from cikb.embed import CloseInMeaning, load_embedder
 from cikb.core.models import Chunk, ChunkMetadata, ScoredChunk
 
 COMPANY = "Acme"
@@ -172,19 +176,27 @@ def context(passage: str) -> list[ScoredChunk]:
     return [ScoredChunk(chunk=chunk, score=1.0, dense_score=0.5, rank=1)]
 
 
-def first_statement(question: str, passage: str) -> str | None:
-    """The answer's first cited statement, or None when the reader abstains."""
-    answer = extract_answer(question, context(passage), company=COMPANY)
+def first_statement(question: str, passage: str, embedder: Any = None) -> str | None:
+    """The answer's first cited statement, or None when the reader abstains (with ``embedder``, read as ``cikb ask``
+    reads with that dense model)."""
+    dense: dict[str, Any] = {}
+    if embedder is not None:
+        dense = {"embed_sentences": embedder.embed_documents, "query_vector": embedder.embed_query(question),
+                 "close_in_meaning": CloseInMeaning(embedder)}
+    answer = extract_answer(question, context(passage), company=COMPANY, **dense)
     return answer.sentences[0].text if answer.sentences else None
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--verbose", action="store_true", help="print every case")
+    parser.add_argument("--model", action="store_true",
+                        help="read with the offline dense model, as `cikb ask` does (free-text order, meaning judge)")
     args = parser.parse_args()
+    embedder = load_embedder(Settings().embed) if args.model else None
     right = wrong = abstained = 0
     for question, passage, expected in STATED:
-        stated = first_statement(question, passage)
+        stated = first_statement(question, passage, embedder)
         if stated is None:
             abstained += 1
             verdict = "abstain"
@@ -198,7 +210,7 @@ def main() -> None:
             print(f"{verdict:8s} {question}  <- {passage[:70]!r}")
     page_right = page_wrong = 0
     for page, question, expected in PAGES:
-        stated = first_statement(question, page)
+        stated = first_statement(question, page, embedder)
         verdict = "abstain" if stated is None else "right" if expected.lower() in stated.lower() else "wrong"
         page_right += verdict == "right"
         page_wrong += verdict == "wrong"
@@ -206,7 +218,7 @@ def main() -> None:
             print(f"{verdict:8s} {question}  <- a news item: {page.splitlines()[0]!r}")
     answered = 0
     for question, passage in NOT_STATED:
-        stated = first_statement(question, passage)
+        stated = first_statement(question, passage, embedder)
         answered += stated is not None
         if args.verbose:
             print(f"{'ANSWERED' if stated else 'abstain':8s} {question}  <- {passage[:70]!r} (not stated)")

@@ -1,6 +1,6 @@
 """The offline reader on SQuAD's company articles: values given (medium or high confidence), right and wrong.
 
-    python bench/reader_squad.py [--every N] [--show KIND]
+    python bench/reader_squad.py [--every N] [--show KIND] [--meaning]
 
 Every question of ``../shared/corpora/squad`` (26 Wikipedia articles on companies, 4,398 questions written
 by people who read them) is put to the reader with the five paragraphs of its article that BM25 ranks
@@ -25,7 +25,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from cikb.answer.reader import Passage, read, read_question
+from cikb.answer.reader import MeaningJudge, Passage, read, read_question
 from cikb.embed.bm25 import Bm25Encoder, token_id
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,10 +62,23 @@ def is_right(value: str, answers: list[str]) -> bool:
     return bool(given) and any(g and (g in given or given in g) for g in gold)
 
 
-def measure(articles: list[dict], every: int = 1,
-            show: str | None = None) -> tuple[Counter[str], Counter[tuple[str, str, bool]]]:
+class CountedJudge:
+    """A reader's meaning judge that remembers whether it said yes (the reader then took the value it asked about)."""
+
+    def __init__(self, judge: MeaningJudge) -> None:
+        self.judge, self.said_yes = judge, False
+
+    def __call__(self, question: str, sentence: str) -> bool:
+        yes = self.judge(question, sentence)
+        self.said_yes = self.said_yes or yes
+        return yes
+
+
+def measure(articles: list[dict], every: int = 1, show: str | None = None,
+            judge: MeaningJudge | None = None) -> tuple[Counter[str], Counter[tuple[str, str, bool]]]:
     """Questions asked by kind, and values given by (kind, confidence, right); every ``every``-th question only,
-    printing the wrong values given for questions of kind ``show``."""
+    printing the wrong values given for questions of kind ``show``. With ``judge`` (the reader's
+    ``close_in_meaning``), the values it let the reader take are counted again under the confidence "meaning"."""
     asked: Counter[str] = Counter()
     given: Counter[tuple[str, str, bool]] = Counter()
     n = 0
@@ -81,11 +94,14 @@ def measure(articles: list[dict], every: int = 1,
             asked[question.kind] += 1
             top = index.top(qa["question"], PASSAGES)
             passages = [Passage(paragraphs[i], None, rank + 1, company) for rank, i in enumerate(top)]
-            answer = read(question, passages).answer
+            counted = CountedJudge(judge) if judge is not None else None
+            answer = read(question, passages, close_in_meaning=counted).answer
             if answer is None or question.kind == "text":
                 continue
             right = is_right(answer.value, qa["answers"])
             given[(question.kind, answer.confidence, right)] += 1
+            if counted is not None and counted.said_yes:
+                given[(question.kind, "meaning", right)] += 1
             if show == question.kind and not right:
                 print(f"[{company}] {qa['question']}\n   given: {answer.value} ({answer.confidence})  gold: "
                       f"{qa['answers'][0]}\n   from: {answer.sentence.text[:160]}")
@@ -100,10 +116,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--every", type=int, default=1, help="Ask every Nth question only (default: all).")
     parser.add_argument("--show", metavar="KIND", help="Print the wrong values given for questions of this kind.")
+    parser.add_argument("--meaning", action="store_true",
+                        help="Read as `cikb ask` does with the offline dense model: a value the parse leaves untied is "
+                             "taken from a sentence close in meaning to the question (counted apart as 'meaning').")
     args = parser.parse_args()
     articles = load_articles()
+    judge = None
+    if args.meaning:
+        from cikb.core.config import Settings
+        from cikb.embed import CloseInMeaning, load_embedder
+
+        judge = CloseInMeaning(load_embedder(Settings().embed))
     started = time.perf_counter()
-    asked, given = measure(articles, args.every, args.show)
+    asked, given = measure(articles, args.every, args.show, judge)
     total = sum(asked.values())
     print(f"{total} questions of {len(articles)} articles ({time.perf_counter() - started:.0f} s), "
           f"{sum(v for k, v in asked.items() if k != 'text')} asking for a value")
@@ -114,7 +139,7 @@ def main() -> None:
             right, wrong = given[(kind, confidence, True)], given[(kind, confidence, False)]
             cells.append(f"{right}/{right + wrong}")
         print(f"{kind:8} {asked[kind]:>6} {cells[0]:>12} {cells[1]:>12}")
-    for confidence in ("high", "medium"):
+    for confidence in ("high", "medium", *(("meaning",) if judge is not None else ())):
         right = sum(v for (_, c, r), v in given.items() if c == confidence and r)
         wrong = sum(v for (_, c, r), v in given.items() if c == confidence and not r)
         share = right / max(right + wrong, 1)
