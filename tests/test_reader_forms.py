@@ -203,6 +203,21 @@ def test_a_team_counted_on_the_companys_own_site_is_its_headcount():
     assert _given(_own_page("How many employees does Acme Corp have?", "About", line)) == ("30", "medium")
 
 
+PLANT = "What began as two engineers in a garage has grown into a 20,000 square foot plant in Leeds, where {} every radio."
+
+
+@pytest.mark.parametrize(("who", "own_site", "value"), [
+    ("we build", True, "20,000"),  # "we" on Acme's own site is Acme: the sentence is about it
+    ("we build", False, None),  # another site's "we" is that site's writer
+    ("Initech builds", True, None),  # the plant of the organisation that builds them, as far as the reader can tell
+    ("our partner Initech Ltd builds", True, None),
+])
+def test_a_sentence_in_the_first_person_on_the_companys_own_site_is_about_the_company(who, own_site, value):
+    passage = Passage(PLANT.format(who), 1, 1, "Our story", own_site=own_site)
+    reading = read(read_question("How big is Acme Corp's plant?", None, "Acme Corp"), [passage])
+    assert (reading.answer.value if reading.answer else None) == value, reading.unsure
+
+
 def test_another_organisations_team_is_no_headcount():
     line = "A team of 12 engineers at Globex Corp uses our product every day."
     assert _own_page("How many employees does Acme Corp have?", "Customers", line).answer is None

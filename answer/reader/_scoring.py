@@ -14,7 +14,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from cikb.answer.entities import (
-    FIRST_PERSON, apposed_to_name, bids_the_reader, counted_doers, counted_group, counted_in_question, entities,
+    FIRST_PERSON, apposed_to_name, bids_the_reader, counted_doers, counted_in_question, entities,
     is_a_persons_name, main_verb_offset, names, negation_reaches, noun_described, organisations, person_clauses,
     possessed_nouns, priced_things, role_statements, roles_of_a_part, subject_noun, subjectless_past,
     tells_the_reader_to_reach_us, titled, told_to_the_reader, value_verbs, verbs_of, where_from, word_classes,
@@ -271,16 +271,6 @@ _FROM_OR_IN = re.compile(r"\b(?:from|in)\b")
 # A company described by the place it is incorporated in: "a Delaware corporation", "an Ontario corporation", "a
 # Wyoming limited liability company".
 _INCORPORATED_AS = re.compile(rf"\ban?\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s+{CORPORATION_KIND}")
-
-
-def _our_team(q: Question, s: Sentence) -> bool:
-    """Asked for the company's headcount, a sentence on its own site that counts the members of a team (or a staff)
-    and speaks of what is "ours", with no other organisation named: "A team of 30 people designs and ships our
-    devices"."""
-    if not (s.passage.own_site and asks_headcount(q) and in_the_first_person(s.plain)):
-        return False
-    groups = [counted_group(s.plain, m.start(), m.end()) or "" for m in re.finditer(r"\d[\d,]*", s.plain)]
-    return any(match_weight(HEADCOUNT, stems_of(group)) > 0 for group in groups) and not _other_organisations(q, s.plain)
 
 
 # Words that ask what something costs, and the periods a price is given for.
@@ -728,8 +718,6 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
             s.role = 1
         elif s.role == 0 and s.passage.own_site and q.kind == "number" and counts_us(s.plain):
             s.role = 2  # "That makes seven of us" on Acme's own site: "us" is Acme, as "we" is
-        elif s.role == 0 and q.kind == "number" and _our_team(q, s):
-            s.role = 1  # "Today a team of 30 people designs and ships our devices" on Acme's own site
         elif s.role == 0 and s.passage.own_site and told_to_the_reader(s.plain):
             s.role = 1  # "You will receive a €1,000 referral bonus" on Acme's own careers page: Acme's bonus
         elif s.role == 0 and relation_owned(q, s.plain):
@@ -742,6 +730,12 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
             s.role = 2  # "Who operates Acme?": "Globex is the firm that operates Acme" is about who operates Acme
         elif s.role == 0 and things and about_the_asked_thing(q, s, things):
             s.role = 1  # "Most tours run 2 to 4 years" on USDS's home page, asked how long a USDS tour lasts
+        elif (s.role == 0 and s.passage.own_site and q.kind != "contact" and in_the_first_person(s.plain)
+              and not _other_organisations(q, s.plain)):
+            # "... has grown into a 50,000 square foot factory, where we design and build everything" on Acme's own
+            # site: "we", "our" and "us" are Acme, naming no other organisation (a team counted in "our devices" too).
+            # (An address of ours is the company's only where the line gives it for reaching us: above.)
+            s.role = 1
         s.spans = [span for span in spans(q, s.plain) if not told_of_the_undoing(q, s, span)]
         if s.role == 0 and s.passage.own_site and any(priced_for_the_item(q, s.plain, span) for span in s.spans):
             s.role = 1  # "Professional runs $49 monthly" on Acme's pricing page: Acme's Professional plan
