@@ -45,7 +45,8 @@ def test_the_judge_says_yes_at_the_models_own_cosine_and_never_for_an_unmeasured
     assert not CloseInMeaning(CosineEmbedder("radios", 0.8))("When was Globex founded?", "Globex is in Leeds.")
     assert not CloseInMeaning(CosineEmbedder("life", 1.0, ARCTIC_EMBED_S))("When was Globex founded?", STARTED)
     judge = CloseInMeaning(CosineEmbedder("life"))
-    judge("When was Globex founded?", STARTED), judge("When was Globex founded?", "Another sentence.")
+    for sentence in (STARTED, "Another sentence."):
+        judge("When was Globex founded?", sentence)
     assert judge.embedder.queries == ["When was Globex founded?"]  # one question, embedded once
 
 
