@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 from datetime import datetime, timezone
-
 from typing import Any
 
 from cikb.answer.extractive import extract_answer
@@ -176,13 +175,14 @@ def context(passage: str) -> list[ScoredChunk]:
     return [ScoredChunk(chunk=chunk, score=1.0, dense_score=0.5, rank=1)]
 
 
-def first_statement(question: str, passage: str, embedder: Any = None) -> str | None:
-    """The answer's first cited statement, or None when the reader abstains (with ``embedder``, read as ``cikb ask``
-    reads with that dense model)."""
+def first_statement(question: str, passage: str, judge: CloseInMeaning | None = None) -> str | None:
+    """The answer's first cited statement, or None when the reader abstains (with ``judge``, read as ``cikb ask``
+    reads with the judge's dense model)."""
     dense: dict[str, Any] = {}
-    if embedder is not None:
-        dense = {"embed_sentences": embedder.embed_documents, "query_vector": embedder.embed_query(question),
-                 "close_in_meaning": CloseInMeaning(embedder)}
+    if judge is not None:
+        model = judge.embedder
+        dense = {"embed_sentences": model.embed_documents, "query_vector": model.embed_query(question),
+                 "close_in_meaning": judge}
     answer = extract_answer(question, context(passage), company=COMPANY, **dense)
     return answer.sentences[0].text if answer.sentences else None
 
@@ -193,10 +193,10 @@ def main() -> None:
     parser.add_argument("--model", action="store_true",
                         help="read with the offline dense model, as `cikb ask` does (free-text order, meaning judge)")
     args = parser.parse_args()
-    embedder = load_embedder(Settings().embed) if args.model else None
+    judge = CloseInMeaning(load_embedder(Settings().embed)) if args.model else None  # one model, loaded once
     right = wrong = abstained = 0
     for question, passage, expected in STATED:
-        stated = first_statement(question, passage, embedder)
+        stated = first_statement(question, passage, judge)
         if stated is None:
             abstained += 1
             verdict = "abstain"
@@ -210,7 +210,7 @@ def main() -> None:
             print(f"{verdict:8s} {question}  <- {passage[:70]!r}")
     page_right = page_wrong = 0
     for page, question, expected in PAGES:
-        stated = first_statement(question, page, embedder)
+        stated = first_statement(question, page, judge)
         verdict = "abstain" if stated is None else "right" if expected.lower() in stated.lower() else "wrong"
         page_right += verdict == "right"
         page_wrong += verdict == "wrong"
@@ -218,7 +218,7 @@ def main() -> None:
             print(f"{verdict:8s} {question}  <- a news item: {page.splitlines()[0]!r}")
     answered = 0
     for question, passage in NOT_STATED:
-        stated = first_statement(question, passage, embedder)
+        stated = first_statement(question, passage, judge)
         answered += stated is not None
         if args.verbose:
             print(f"{'ANSWERED' if stated else 'abstain':8s} {question}  <- {passage[:70]!r} (not stated)")
