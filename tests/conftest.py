@@ -6,13 +6,13 @@ import os
 from pathlib import Path
 
 import pytest
+from child_env import python_path
 
 import cikb  # noqa: F401  (installs the finder that lets `import chunk` reach our chunk stage on Python < 3.13)
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED = REPO_ROOT.parent / "shared"
 CORPORA = SHARED / "corpora"
-WITHOUT_TORCH = Path(__file__).resolve().parent / "without_torch"
 
 
 @pytest.fixture(autouse=True)
@@ -29,7 +29,7 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     # The processes a test starts run without PyTorch, as the default install does (tests/without_torch); this
     # process and its xdist workers, started before any test, keep it for the sentence-transformers tests.
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(WITHOUT_TORCH), os.environ.get("PYTHONPATH")])))
+    monkeypatch.setenv("PYTHONPATH", python_path())
     return data_dir
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from child_env import python_path
 from sites import SiteServer, page, paragraphs
 
 CIKB = Path(sys.executable).with_name("cikb")
@@ -81,8 +82,7 @@ def healthy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, st
     env = {k: v for k, v in os.environ.items() if not k.startswith("CIKB_")}
     # Built before the autouse isolated_env (tests/conftest.py) runs for a test, so it hides PyTorch itself: the
     # commands run as in the default install, without thinc importing torch into each (~1.5 s a command).
-    without_torch = Path(__file__).resolve().parent / "without_torch"
-    env.update(CIKB_CONFIG=str(config), HF_HUB_OFFLINE="1", PYTHONPATH=os.pathsep.join(filter(None, [str(without_torch), env.get("PYTHONPATH")])))
+    env.update(CIKB_CONFIG=str(config), HF_HUB_OFFLINE="1", PYTHONPATH=python_path())
     with SiteServer(acme_routes()) as site:
         result = subprocess.run([str(CIKB), "--data-dir", str(root / "data"), "gather", "Acme Corp", "--website", site.url + "/", "--delay", "0"],
                                 env=env, capture_output=True, text=True, timeout=300)

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from child_env import python_path
 from enrich_support import run_cli
 
 
@@ -124,7 +125,7 @@ def test_ctrl_c_writes_the_proposal_for_the_finished_rows(tmp_path: Path) -> Non
     table = tmp_path / "many.csv"
     table.write_text("Company\n" + "".join(f"Company {i}\n" for i in range(40)), encoding="utf-8")
     proposal = tmp_path / "many.proposal.json"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ["PYTHONPATH"]]), "CIKB_ENRICH__PLUGINS": '["crawlplugin"]',
+    env = {**os.environ, "PYTHONPATH": python_path(tmp_path), "CIKB_ENRICH__PLUGINS": '["crawlplugin"]',
            "CIKB_ENRICH__CONCURRENCY": '{"crawl": 2}'}
     process = subprocess.Popen(
         [sys.executable, "-m", "cikb", "enrich", str(table), "--column", "V", "--strategy", "crawl",

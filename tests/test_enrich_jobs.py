@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from child_env import python_path
 from enrich_support import run_cli
 
 from cikb.app.jobs import ColumnRequest, JobRequest, JobStore
@@ -51,7 +52,7 @@ def plugin_env(tmp_path: Path) -> dict[str, str]:
     (tmp_path / "tallyplugin.py").write_text(PLUGIN, encoding="utf-8")
     config = tmp_path / "cikb.toml"
     config.write_text("", encoding="utf-8")
-    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ["PYTHONPATH"]]), "CIKB_ENRICH__PLUGINS": '["tallyplugin"]',
+    return {**os.environ, "PYTHONPATH": python_path(tmp_path), "CIKB_ENRICH__PLUGINS": '["tallyplugin"]',
             "CIKB_ENRICH__CONCURRENCY": '{"tally": 4}', "CIKB_CONFIG": str(config)}
 
 

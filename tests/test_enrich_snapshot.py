@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from child_env import python_path
 
 from cikb.app.sample_site import serve_sample_site
 
@@ -53,7 +54,7 @@ def test_a_gather_commits_while_an_enrichment_runs_and_the_enrichment_reads_one_
     flags.mkdir()
     table = tmp_path / "rows.csv"
     table.write_text("Company\n" + "".join(f"Row {i}\n" for i in range(6)), encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ["PYTHONPATH"]]), "CIKB_ENRICH__PLUGINS": '["companiesplugin"]',
+    env = {**os.environ, "PYTHONPATH": python_path(tmp_path), "CIKB_ENRICH__PLUGINS": '["companiesplugin"]',
            "CIKB_ENRICH__CONCURRENCY": '{"companies": 1}', "CIKB_STORE__LOCK_TIMEOUT": "3"}
     cikb = [sys.executable, "-m", "cikb", "--data-dir", str(tmp_path / "data")]
     proposal = tmp_path / "rows.proposal.json"
