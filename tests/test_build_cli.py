@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from child_env import sigint_as_in_a_terminal
 from enrich_support import run_cli
 from list_script import ListScript, build_settings, company
 
@@ -27,7 +28,8 @@ def build_env(tmp_path: Path, fake_openai, monkeypatch: pytest.MonkeyPatch) -> d
 
 
 def spawn(env: dict[str, str], *args: str, transcript: Path) -> pexpect.spawn:
-    child = pexpect.spawn(str(CIKB), ["build", *args], env=env, encoding="utf-8", timeout=30, dimensions=(50, 200))
+    child = pexpect.spawn(str(CIKB), ["build", *args], env=env, encoding="utf-8", timeout=30, dimensions=(50, 200),
+                          preexec_fn=sigint_as_in_a_terminal)
     child.logfile_read = transcript.open("w", encoding="utf-8")
     return child
 

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from child_env import python_path
+from child_env import python_path, sigint_as_in_a_terminal
 from enrich_support import run_cli
 
 
@@ -130,7 +130,7 @@ def test_ctrl_c_writes_the_proposal_for_the_finished_rows(tmp_path: Path) -> Non
     process = subprocess.Popen(
         [sys.executable, "-m", "cikb", "enrich", str(table), "--column", "V", "--strategy", "crawl",
          "--question", str(markers), "--out", str(proposal)],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=sigint_as_in_a_terminal,
     )
     try:
         deadline = time.monotonic() + 60

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from _store_corpus import model
+from child_env import sigint_as_in_a_terminal
 from company_sites import PAGES, companies_csv, serve_companies
 from sites import TOLERANCE, gaps
 
@@ -128,11 +129,9 @@ def test_ctrl_c_stops_every_gather_and_commits_nothing(tmp_path: Path) -> None:
     with serve_companies(3, first_host=40) as sites:
         csv_path = tmp_path / "companies.csv"
         csv_path.write_text(companies_csv(sites), encoding="utf-8")
-        # Ctrl-C as a terminal's foreground command gets it: pytest run as a shell's background job ignores SIGINT,
-        # and a command started ignoring it keeps ignoring it (it ran to the end, exit 0).
         run = subprocess.Popen([sys.executable, "-m", "cikb", "gather", "--from-csv", str(csv_path), "--delay", "1"], cwd=REPO,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                               preexec_fn=sigint_as_in_a_terminal)
         deadline = time.monotonic() + 60
         while not any(len(site.server.log) >= 2 for site in sites) and time.monotonic() < deadline and run.poll() is None:
             time.sleep(0.1)  # until a crawl is under way (each needs 9 s or more at 1 s a request)

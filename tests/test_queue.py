@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from child_env import sigint_as_in_a_terminal
 from company_sites import PAGES, serve_companies
 from sites import TOLERANCE, gaps
 
@@ -460,7 +461,8 @@ def test_an_enrichment_followed_with_no_worker_alive_says_so_and_ctrl_c_leaves_i
     csv_path = tmp_path / "companies.csv"
     csv_path.write_text("Company,Website\nAcme,http://127.0.0.1:9/\n", encoding="utf-8")
     following = subprocess.Popen([sys.executable, "-m", "cikb", "enrich", str(csv_path), "--column", "Founded", "--question", "What year was {Company} founded?",
-                                  "--queue", queue_url, "--wait"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                  "--queue", queue_url, "--wait"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  preexec_fn=sigint_as_in_a_terminal)
     try:
         stderr = Lines(following)
         stderr.wait_for("warning: no worker is running", 60)
