@@ -10,6 +10,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
+from decimal import Decimal
 from functools import partial
 from typing import Literal
 
@@ -37,7 +38,7 @@ from cikb.answer.reader._spans import (
     doers_named, entity_labels, entity_spans, filtered, former_employers, former_names, holds_postal_address,
     instance_spans, investor_names, is_duration, is_postal_address, is_subject, is_yearless, legal_names, normal,
     asked_roles, unfunded_spans, DOTTED_FORMS,
-    normal_date, overlap, spans, versions_in,
+    normal_date, number_value, overlap, spans, versions_in,
     without_web_addresses, yearless_dates,
 )
 from cikb.answer.reader._scoring import (
@@ -123,8 +124,10 @@ def _vote_and_weigh(q: Question, candidates: list[Sentence], read: list[Sentence
     # began in 2014" for when the company was founded.
     best_key = max(votes, key=lambda k: (votes[k], any(own_terms(s, q.terms) for s in support[k]),
                                          -candidates.index(support[k][0])))
-    if q.kind == "date":
-        best_key = _most_precise(best_key, votes, support)
+    if q.kind == "date" or (q.kind == "person" and asks_the_founding(q)):
+        best_key = _most_precise(best_key, votes, support)  # the fullest date, or every founder, the sources agree on
+    if q.kind == "number":
+        best_key = _exact_within_the_bound(q, best_key, votes, support)
     if q.kind != "text" and now:
         best_key = _newest_statement(q, best_key, candidates, support)
     # The evidence: the supporting sentence that states the value most directly, in the question's own words
@@ -1069,7 +1072,9 @@ def _most_precise(key: str, votes: dict[str, float], support: dict[str, list[Sen
     """For a date: the fullest date the chosen one agrees with, from a sentence that holds as much of the
     question as the chosen one's. "When was it incorporated?" read "2013" in one sentence and "May 24, 2013:
     ISRG is incorporated" in another: both say 2013, and the question asks for the day. "When did ISRG start
-    Prossimo?" read "Prossimo started in 2020": "December 18, 2020: Divvi Up starts ..." is another event."""
+    Prossimo?" read "Prossimo started in 2020": "December 18, 2020: Divvi Up starts ..." is another event.
+    For the founders, the fullest list: "Jane Roe - Co-founder and CEO" names one of them, "Acme was founded in
+    2011 by Jane Roe and John Doe" both."""
     coverage = max(s.coverage for s in support[key])
     finer = [k for k in votes if len(k) > len(key) and _same_value(k, key) and max(s.coverage for s in support[k]) >= coverage]
     if not finer and _month_of(key):  # "founds USDS in August" and "in August of 2014": the same month, with its year
@@ -1078,6 +1083,68 @@ def _most_precise(key: str, votes: dict[str, float], support: dict[str, list[Sen
 
 
 _MONTH_NUMBERS = {name.lower(): number for number, name in enumerate(MONTHS.split("|"), start=1)}
+
+
+# Words before a count that make it a bound or an estimate ("more than thirty people", "nearly 200 staff"), and the
+# way each bounds the true count: above (+1), below (-1) or around it (0).
+_BOUND_BEFORE = re.compile(
+    r"\b(?:(?P<above>(?:more|greater)\s+than|over|at\s+least|upwards\s+of|well\s+over|in\s+excess\s+of)"
+    r"|(?P<below>(?:fewer|less)\s+than|under|almost|nearly|up\s+to|just\s+under)"
+    r"|(?P<around>about|around|approximately|roughly|some|close\s+to|an\s+estimated))\s+$", re.IGNORECASE)
+ESTIMATE_SHARE = 0.2  # how far from an estimate ("about 30") an exact count may be and still agree with it
+
+
+def _bound_of(sentence: str, span: Span) -> int | None:
+    """How the sentence bounds the count at ``span``: +1 for at least ("more than thirty", "30+"), -1 for at most
+    ("nearly 40"), 0 for about ("around 30"); None for a count given exactly."""
+    if sentence[span.start + len(span.text):].startswith("+"):
+        return 1
+    match = _BOUND_BEFORE.search(sentence[max(0, span.start - 24):span.start])
+    if match is None:
+        return None
+    return 1 if match.group("above") else -1 if match.group("below") else 0
+
+
+def _exact_within_the_bound(q: Question, key: str, votes: dict[str, float], support: dict[str, list[Sentence]]) -> str:
+    """For a count given as a bound or an estimate ("a team of more than thirty people"): an exact count of the same
+    noun that agrees with it ("a team of 34 people"), as a date's fullest form is taken (:func:`_most_precise`)."""
+    bounded = _bounded_count(q, support[key])
+    if bounded is None:
+        return key
+    bound, noun, way = bounded
+    exact = []
+    for other in votes:
+        for s in support[other]:
+            span = nearest_span(q, s)[0]
+            value = number_value(span.text)
+            if (other != key and value is not None and _bound_of(s.plain, span) is None and s.about_subject
+                    and _counted_stems(s.plain, span) == noun and _agrees_with_bound(value, bound, way)):
+                exact.append(other)
+                break
+    return max(exact, key=lambda k: votes[k]) if exact else key
+
+
+def _bounded_count(q: Question, sentences: list[Sentence]) -> tuple[Decimal, frozenset[str], int] | None:
+    """The bound, the stems of the noun it counts and its way, from the best statement of a value, if bounded."""
+    for s in sentences:
+        span = nearest_span(q, s)[0]
+        way, value = _bound_of(s.plain, span), number_value(span.text)
+        if way is not None and value is not None and (noun := _counted_stems(s.plain, span)):
+            return value, noun, way
+    return None
+
+
+def _counted_stems(sentence: str, span: Span) -> frozenset[str]:
+    noun = counted_noun(sentence, span.start, span.start + len(span.text))
+    return frozenset(stems_of(noun)) if noun else frozenset()
+
+
+def _agrees_with_bound(value: Decimal, bound: Decimal, way: int) -> bool:
+    if way > 0:
+        return value >= bound
+    if way < 0:
+        return value <= bound
+    return abs(value - bound) <= bound * Decimal(str(ESTIMATE_SHARE))
 
 
 def _month_of(key: str) -> int:
