@@ -1091,7 +1091,7 @@ _BOUND_BEFORE = re.compile(
     r"\b(?:(?P<above>(?:more|greater)\s+than|over|at\s+least|upwards\s+of|well\s+over|in\s+excess\s+of)"
     r"|(?P<below>(?:fewer|less)\s+than|under|almost|nearly|up\s+to|just\s+under)"
     r"|(?P<around>about|around|approximately|roughly|some|close\s+to|an\s+estimated))\s+$", re.IGNORECASE)
-ESTIMATE_SHARE = 0.2  # how far from an estimate ("about 30") an exact count may be and still agree with it
+ESTIMATE_SHARE = Decimal("0.2")  # how far from an estimate ("about 30") an exact count may be and still agree with it
 
 
 def _bound_of(sentence: str, span: Span) -> int | None:
@@ -1111,17 +1111,18 @@ def _exact_within_the_bound(q: Question, key: str, votes: dict[str, float], supp
     bounded = _bounded_count(q, support[key])
     if bounded is None:
         return key
-    bound, noun, way = bounded
-    exact = []
-    for other in votes:
-        for s in support[other]:
-            span = nearest_span(q, s)[0]
-            value = number_value(span.text)
-            if (other != key and value is not None and _bound_of(s.plain, span) is None and s.about_subject
-                    and _counted_stems(s.plain, span) == noun and _agrees_with_bound(value, bound, way)):
-                exact.append(other)
-                break
+    exact = [other for other in votes if other != key and any(_agrees(q, s, *bounded) for s in support[other])]
     return max(exact, key=lambda k: votes[k]) if exact else key
+
+
+def _agrees(q: Question, s: Sentence, bound: Decimal, noun: frozenset[str], way: int) -> bool:
+    """The sentence, about the subject, gives an exact count of ``noun`` within the bound ("34" for "more than 30")."""
+    span = nearest_span(q, s)[0]
+    value = number_value(span.text)
+    if value is None or _bound_of(s.plain, span) is not None or not s.about_subject:
+        return False
+    within = value >= bound if way > 0 else value <= bound if way < 0 else abs(value - bound) <= bound * ESTIMATE_SHARE
+    return within and _counted_stems(s.plain, span) == noun
 
 
 def _bounded_count(q: Question, sentences: list[Sentence]) -> tuple[Decimal, frozenset[str], int] | None:
@@ -1137,14 +1138,6 @@ def _bounded_count(q: Question, sentences: list[Sentence]) -> tuple[Decimal, fro
 def _counted_stems(sentence: str, span: Span) -> frozenset[str]:
     noun = counted_noun(sentence, span.start, span.start + len(span.text))
     return frozenset(stems_of(noun)) if noun else frozenset()
-
-
-def _agrees_with_bound(value: Decimal, bound: Decimal, way: int) -> bool:
-    if way > 0:
-        return value >= bound
-    if way < 0:
-        return value <= bound
-    return abs(value - bound) <= bound * Decimal(str(ESTIMATE_SHARE))
 
 
 def _month_of(key: str) -> int:
