@@ -222,6 +222,25 @@ def test_nothing_of_the_kind_asked_is_no_answer_and_free_text_is_low() -> None:
     assert text.confidence == "low"
 
 
+@pytest.mark.parametrize(
+    ("question", "text", "value"),
+    [
+        ("What is Brightwater Labs' main product?", "Our main product is Clearflow, a filter for clinics.", "Clearflow, a filter for clinics"),
+        ("What is Brightwater Labs' flagship product?", "The flagship product of Brightwater Labs is the Clearflow 3.",
+         "the Clearflow 3"),
+        ("What is Brightwater Labs' mission?", "Our mission is to make clean water cheap.", "to make clean water cheap"),
+        # No linking verb just after the key term: the clause stays as it is.
+        ("What does Brightwater Labs make?", "Brightwater Labs makes water filters for homes and clinics.",
+         "water filters for homes and clinics"),
+        ("What is Brightwater Labs' mission?", "Our mission statement says it all: water is a right.",
+         "statement says it all: water is a right"),
+    ],
+)
+def test_a_free_text_value_leaves_out_the_verb_that_links_it_to_the_key_term(question: str, text: str, value: str) -> None:
+    # A table cell holds "Clearflow", not "is Clearflow".
+    assert answer(question, text).value == value
+
+
 ABOUT = ("# About Brightwater Labs\n\nBrightwater Labs builds water filters for homes and clinics. "
          "The company was founded in 2016 by Ana Ruiz and Tomas Berg. It is headquartered in Porto, Portugal. "
          "Brightwater Labs (VAT number PT 509876543) files its accounts in Porto.")

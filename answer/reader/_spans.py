@@ -993,12 +993,28 @@ def _text_spans(q: Question, sentence: str) -> list[Span]:
         if not related:
             return []
         after = _phrase_start(tokens, related[0])
-    tail = sentence[after:].strip(" ,:;-")
+    tail = _after_the_copula(q, sentence[after:].strip(" ,:;-"))
     tail = re.split(r"[.;]\s", tail)[0].rstrip(".")
     if len(tail) < 3:
         return []
     text = " ".join(tail.split()[:12])
     return [Span(text, sentence.find(tail[:10]), normal(text))]
+
+
+def _after_the_copula(q: Question, tail: str) -> str:
+    """The clause after the key term without the verb that links it to the value: "[product] is Basecamp" ->
+    "Basecamp", "[flagship product] of Acme is the Anvil" -> "the Anvil" (a copula after a phrase of the subject's
+    words), "[mission] is to make ..." -> "to make ..."; a tail with no such verb first stays as it is."""
+    words = tail.split()
+    for i, word in enumerate(words[:4]):
+        if word.lower() in _LINKING_VERBS:
+            before = {normal(w) for w in words[:i]}
+            return " ".join(words[i + 1:]) if before <= _LINKING_LEAD | set(q.subject_terms) else tail
+    return tail
+
+
+_LINKING_VERBS = frozenset("is are was were remains".split())
+_LINKING_LEAD = frozenset("of at for the".split())
 
 
 def doers_named(q: Question, sentence: str) -> list[Span]:
