@@ -923,7 +923,7 @@ def _place_spans(q: Question, sentence: str) -> list[Span]:
 def _without_names(address: str) -> str:
     """An address match without a company or a legal form glued before its street ("Acme B.V. Oudegracht 45 ..."
     -> "Oudegracht 45 ..."): the street is the last run of words before the number."""
-    m = re.match(rf"(?:.*?\b(?:[A-Z]\.){{1,3}}\s+|.*?\b(?:GmbH|AG|Ltd|Lda|SAS|SA|SL|S\.L\.|BV|NV|Inc|LLC|S\.r\.l\.|Srl)\.?,?\s+)(?=\S)", address)
+    m = re.match(r"(?:.*?\b(?:[A-Z]\.){1,3}\s+|.*?\b(?:GmbH|AG|Ltd|Lda|SAS|SA|SL|S\.L\.|BV|NV|Inc|LLC|S\.r\.l\.|Srl)\.?,?\s+)(?=\S)", address)
     return address[m.end():] if m and POSTAL_RE.match(address[m.end():]) else address
 
 
