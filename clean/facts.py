@@ -70,7 +70,7 @@ FRAGMENT = "#facts"
 # A schema.org node: property -> values, "@type" -> schema.org type names, "@id" -> its id.
 Node = dict[str, list["Value"]]
 Value = Union[str, Node]
-_Line = tuple[tuple[str, str], str]  # ((label, value), the URL of the page that states it)
+_CitedLine = tuple[tuple[str, str], str]  # ((label, value), the URL of the page that states it)
 
 
 def load_html(html: str | bytes) -> HtmlElement | None:
@@ -863,14 +863,14 @@ def site_facts(pages: Sequence[FetchedPage], company: Company, *, max_chars: int
     known = facts.values()
     footer = [(line, url) for line, url in _site_footer(parsed) if _key(line) not in known][:_MAX_FOOTER_LINES]
 
-    blocks: list[tuple[str, list[_Line]]] = []  # (heading, lines) of the schema.org section
+    blocks: list[tuple[str, list[_CitedLine]]] = []  # (heading, lines) of the schema.org section
     if facts.loose.cited:
         blocks.append(("", list(facts.loose.cited.items())[:_MAX_LOOSE_LINES]))
     for display, lines in facts.entities.values():
         if all(label == "Name" for label, _ in lines.cited):
             continue  # a name alone (an employer, a publisher) says nothing more than the pages do
         blocks.append((f"### {display}", list(lines.cited.items())[:_MAX_ENTITY_LINES]))
-    footer_lines: list[_Line] = [(("", line), url) for line, url in footer]
+    footer_lines: list[_CitedLine] = [(("", line), url) for line, url in footer]
     described = [(("Description", text), url) for text, url in _home_description(parsed) if _key(text) not in known]
     cited = [url for _, lines in blocks for _, url in lines] + [url for _, url in footer_lines + described]
     if not cited:
@@ -916,7 +916,7 @@ def _home_description(pages: Sequence[tuple[FetchedPage, HtmlElement]]) -> list[
     return [(_short(text), page.url)] if text else []
 
 
-def _lines(items: Iterable[_Line], home: str) -> str:
+def _lines(items: Iterable[_CitedLine], home: str) -> str:
     """The lines as a Markdown list; one from another page than the document's own names that page."""
     return "\n".join(f"- {label + ': ' if label else ''}{value}" + ("" if url == home else f" (from {url})") for (label, value), url in items)
 
