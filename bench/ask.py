@@ -96,8 +96,8 @@ def written_site(name: str, company: str, role: str) -> Site:
     return Site(name, company, role, folder / "site", folder / "facts.json")
 
 
-# Written in sessions 61 to 66 and 82, each pair measured once before anything was changed against it
-# (bench/sites/README.md); ten pairs and one site tuned on since, five pairs and one site held out.
+# Written in sessions 61 to 66, 82 and 83, each pair measured once before anything was changed against it
+# (bench/sites/README.md); ten pairs and one site tuned on since, six pairs and one site held out.
 WRITTEN = {site.name: site for site in (
     written_site("fairphone", "Fairphone", "written"), written_site("buttondown", "Buttondown", "written"),
     written_site("plausible", "Plausible Analytics", "written"), written_site("keyboardio", "Keyboardio", "written"),
@@ -117,6 +117,8 @@ WRITTEN = {site.name: site for site in (
     written_site("prusa", "Prusa Research", "written held-out"),
     written_site("tailscale", "Tailscale", "written held-out"),
     written_site("tuta", "Tuta", "written"), written_site("signals37", "37signals", "written held-out"),
+    written_site("infomaniak", "Infomaniak", "written held-out"),
+    written_site("bitwarden", "Bitwarden", "written held-out"),
 )}
 
 

@@ -57,15 +57,17 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 
 
 # The written sites held out (bench/sites: zammad, system76, codeberg, framework, purism, kagi, since session 63
-# igalia, fastmail, prusa, tailscale, and since session 82 signals37), together: right, wrong, evidence in the top 10 of
-# their 165 facts, measured in session 82 (73 / 85 / 7: signals37 1 / 13 / 1, the others as in session 80: 72 / 72 / 6;
+# igalia, fastmail, prusa, tailscale, since session 82 signals37, since session 83 infomaniak and bitwarden), together:
+# right, wrong, evidence in the top 10 of their 195 facts, measured in session 83 (89 / 99 / 7: infomaniak 6 / 9 / 0 and
+# bitwarden 10 / 5 / 0, measured blind; 73 / 85 / 7 of the 165 before them, in session 82: signals37 1 / 13 / 1, the
+# others as in session 80: 72 / 72 / 6;
 # 71 / 73 / 6 with values taken from sentences the offline model reads as stating the question,
 # before a sentence in the first person on the company's own site was read as about it; 68 / 76 / 6 in session 71; 66 / 76 / 8 in session 66, 64 / 77 / 9 in session 65, 61 / 79 / 10 in session 64, 60 / 80 / 10
 # in session 63). Their high-confidence answers' first statements are not all right (one of Purism's 2 does not hold
 # the fact's words), so that is reported, not asserted: the issue's targets are not met. Their high-confidence values,
 # as enrich writes them in cells, were all right when measured (10 of 10, session 71; bench/ask.py's cell_verdict):
 # that is asserted.
-MEASURED_WRITTEN_HELD_OUT = (73, 7, 133)
+MEASURED_WRITTEN_HELD_OUT = (89, 7, 157)
 
 
 def test_offline_ask_on_the_written_held_out_sites_stays_above_its_floor(tmp_path: Path) -> None:
@@ -78,7 +80,7 @@ def test_offline_ask_on_the_written_held_out_sites_stays_above_its_floor(tmp_pat
     for site in sites:
         totals.add(bench.measure(settings, site))
     right, wrong, top10 = MEASURED_WRITTEN_HELD_OUT
-    assert totals.facts == 165, totals.line()
+    assert totals.facts == 195, totals.line()
     assert totals.right >= right - EPSILON and totals.wrong <= wrong and totals.top10 >= top10 - EPSILON, totals.line()
     high_cells = totals.cells["high"]
     assert high_cells and high_cells.count("right") == len(high_cells), totals.line()  # a high cell is never wrong
