@@ -870,6 +870,23 @@ def asked_noun(question: str) -> str | None:
     return None
 
 
+def named_noun(question: str) -> str | None:
+    """The noun whose name a question asks for in so many words, as the trained parser reads it: "What is the name
+    of Acme's check-in app?" and "What is Acme's configuration app called?" -> app; else None (a "which" question's
+    noun is :func:`asked_noun`'s)."""
+    for token in _parsed(question):
+        if token.lower_ == "name" and token.tag_ == "NN" and token.dep_ in ("nsubj", "attr"):
+            of = next((c for c in token.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+            noun = next((c for c in of.children if c.dep_ == "pobj"), None) if of is not None else None
+            if noun is not None and noun.tag_.startswith("NN"):
+                return noun.text
+        if token.lower_ in ("called", "named") and token.tag_ in ("VBN", "VBD"):
+            noun = next((c for c in token.children if c.dep_ in ("nsubj", "nsubjpass") and c.tag_.startswith("NN")), None)
+            if noun is not None:
+                return noun.text
+    return None
+
+
 def descriptive_words(question: str) -> frozenset[str]:
     """The words that describe a body the question names, as the trained parser reads them: "the ORM company Prisma"
     -> ORM. The name says which body it is; a sentence that names it seldom repeats the description. (The words

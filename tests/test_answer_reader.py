@@ -234,10 +234,17 @@ def test_nothing_of_the_kind_asked_is_no_answer_and_free_text_is_low() -> None:
          "water filters for homes and clinics"),
         ("What is Brightwater Labs' mission?", "Our mission statement says it all: water is a right.",
          "statement says it all: water is a right"),
+        ("What is the name of Brightwater Labs' check-in app?", "Our check-in app is called Scanly and runs on Android.",
+         "Scanly and runs on Android"),
+        # Asked for the name of a thing in so many words, the name written before the noun, as for "which app".
+        ("What is the name of the Brightwater Labs configuration app?", "Every filter can be set up with our free Clearview app.",
+         "Clearview app"),
+        ("What is Brightwater Labs' configuration app called?", "Every filter can be set up with our free Clearview app.",
+         "Clearview app"),
     ],
 )
-def test_a_free_text_value_leaves_out_the_verb_that_links_it_to_the_key_term(question: str, text: str, value: str) -> None:
-    # A table cell holds "Clearflow", not "is Clearflow".
+def test_a_free_text_value_is_the_value_alone_without_the_verb_that_links_it(question: str, text: str, value: str) -> None:
+    # A table cell holds "Clearflow", not "is Clearflow"; asked for the name of a thing, the name.
     assert answer(question, text).value == value
 
 

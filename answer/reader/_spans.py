@@ -15,8 +15,8 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from cikb.answer.entities import (
-    KIND_LABELS, RoleStatement, asked_noun, asked_party, entities, instances_named, named_parties, relation_holders,
-    relation_statements, role_statements, stranded_preposition,
+    KIND_LABELS, RoleStatement, asked_noun, asked_party, entities, instances_named, named_noun, named_parties,
+    relation_holders, relation_statements, role_statements, stranded_preposition,
 )
 from cikb.core.vocabulary import match_weight
 from cikb.embed.bm25 import english_stopwords
@@ -935,7 +935,7 @@ def instance_spans(q: Question, sentence: str) -> list[Span]:
     """A name of the kind the question asks "which" or "what" of, written before that noun: "licensed under the MIT
     licence" for "Under which licence ...", "the Harbour Works accelerator programme" for "Which accelerator ...";
     or one the parse gives as an instance of it (:func:`~cikb.answer.entities.instances_named`)."""
-    noun = asked_noun(q.text)
+    noun = asked_noun(q.text) or named_noun(q.text)
     if noun is None:
         return []
     wanted = stems_of(noun)
@@ -1004,17 +1004,22 @@ def _text_spans(q: Question, sentence: str) -> list[Span]:
 def _after_the_copula(q: Question, tail: str) -> str:
     """The clause after the key term without the verb that links it to the value: "[product] is Basecamp" ->
     "Basecamp", "[flagship product] of Acme is the Anvil" -> "the Anvil" (a copula after a phrase of the subject's
-    words), "[mission] is to make ..." -> "to make ..."; a tail with no such verb first stays as it is."""
+    words), "[mission] is to make ..." -> "to make ...", "[app] is called Scanly" -> "Scanly"; a tail with no such
+    verb first stays as it is."""
     words = tail.split()
     for i, word in enumerate(words[:4]):
         if word.lower() in _LINKING_VERBS:
             before = {normal(w) for w in words[:i]}
-            return " ".join(words[i + 1:]) if before <= _LINKING_LEAD | set(q.subject_terms) else tail
+            if not before <= _LINKING_LEAD | set(q.subject_terms):
+                return tail
+            rest = words[i + 1:]
+            return " ".join(rest[1:] if rest[:1] and rest[0].lower() in _NAMING_VERBS else rest)  # "is called Scanly"
     return tail
 
 
 _LINKING_VERBS = frozenset("is are was were remains".split())
 _LINKING_LEAD = frozenset("of at for the".split())
+_NAMING_VERBS = frozenset("called named".split())
 
 
 def doers_named(q: Question, sentence: str) -> list[Span]:
