@@ -70,6 +70,14 @@ def test_the_question_is_typed(question: str, column_type: str | None, kind: str
     assert read_question(question, column_type, "Brightwater Labs").kind == kind
 
 
+@pytest.mark.parametrize("company", ["Brightwater Labs", ""])
+def test_a_possessive_before_the_noun_asked_does_not_hide_it(company: str) -> None:
+    # Asked of a company the knowledge base does not know (no subject named), the name's possessive still stands
+    # before the noun: "What is Kestrel's annual revenue?" asks an amount, as "What is its annual revenue?" does.
+    assert read_question("What is Kestrel's annual revenue?", None, company).kind == "money"
+    assert read_question("What was Kestrel’s first year of profit?", None, company).kind == "year"
+
+
 def test_the_subject_is_never_a_key_term_and_exclusions_are_dropped() -> None:
     q = read_question("What other products does Brightwater Labs sell besides its water filters?", None, "Brightwater Labs")
     assert "brightwat" not in q.terms and "lab" not in q.terms
