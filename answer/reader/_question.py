@@ -748,15 +748,14 @@ def _asks_for(lower: list[str], wh: tuple[str, ...], nouns: tuple[str, ...], rea
     ``nouns``, or with ``many`` by their plurals: "In which cities ...?" is answered by a list of places, as a place
     is read ("London, Bristol and Swansea"); "Between what years ...?" asks for a span, not a year."""
     for i, word in enumerate(lower):
+        if word not in wh:
+            continue
         # A possessive before the noun is no word of the reach: "what is Acme's annual revenue" asks as "what is
         # annual revenue" does, whether or not Acme is the subject named.
-        after = [w for w in lower[i + 1:] if not _POSSESSIVE.search(w)]
-        if word in wh and any(w in nouns or (many and singular(w) in nouns) for w in after[:reach]):
+        after = [w for w in lower[i + 1:] if bare(w) == w.replace("’", "'")]
+        if any(w in nouns or (many and singular(w) in nouns) for w in after[:reach]):
             return True
     return False
-
-
-_POSSESSIVE = re.compile(r"\w(?:'s|’s|s'|s’)$")
 
 
 def singular(word: str) -> str:
