@@ -1008,7 +1008,7 @@ def _after_the_copula(q: Question, tail: str) -> str:
     verb first stays as it is."""
     words = tail.split()
     for i, word in enumerate(words[:4]):
-        if word.lower() in _LINKING_VERBS:
+        if word.lower() in _COPULAS:
             before = {normal(w) for w in words[:i]}
             if not before <= _LINKING_LEAD | set(q.subject_terms):
                 return tail
@@ -1017,7 +1017,6 @@ def _after_the_copula(q: Question, tail: str) -> str:
     return tail
 
 
-_LINKING_VERBS = frozenset("is are was were remains".split())
 _LINKING_LEAD = frozenset("of at for the".split())
 _NAMING_VERBS = frozenset("called named".split())
 
