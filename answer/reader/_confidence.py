@@ -287,7 +287,12 @@ def _counts_the_questions_noun(q: Question, sentence: str, span: Span) -> bool:
 def _vetoes_of(sentence: str, span: Span, vetoes: frozenset[str]) -> frozenset[str]:
     """A count written with a plus ("30+ agencies", "1,000+ customers") is at least that many, never a date, whatever
     the small recogniser reads."""
-    return vetoes - {"DATE"} if sentence[span.start + len(span.text):].startswith("+") else vetoes
+    return vetoes - {"DATE"} if _with_a_plus(sentence, span) else vetoes
+
+
+def _with_a_plus(sentence: str, span: Span) -> bool:
+    """The count at ``span`` is written with a plus after it: "30+ agencies" (at least 30)."""
+    return sentence[span.start + len(span.text):].startswith("+")
 
 
 def _counts_asked(q: Question, sentence: str, span: Span) -> bool | None:
@@ -1097,7 +1102,7 @@ ESTIMATE_SHARE = Decimal("0.2")  # how far from an estimate ("about 30") an exac
 def _bound_of(sentence: str, span: Span) -> int | None:
     """How the sentence bounds the count at ``span``: +1 for at least ("more than thirty", "30+"), -1 for at most
     ("nearly 40"), 0 for about ("around 30"); None for a count given exactly."""
-    if sentence[span.start + len(span.text):].startswith("+"):
+    if _with_a_plus(sentence, span):
         return 1
     match = _BOUND_BEFORE.search(sentence[max(0, span.start - 24):span.start])
     if match is None:
