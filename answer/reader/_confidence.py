@@ -109,8 +109,9 @@ def _vote_and_weigh(q: Question, candidates: list[Sentence], read: list[Sentence
     the rivals among ``read``)."""
     weights: dict[str, dict[int, float]] = defaultdict(dict)  # value -> passage -> its best statement there
     support: dict[str, list[Sentence]] = defaultdict(list)
+    nearest: dict[int, tuple[Span, int]] = {}  # each candidate's value and its distance, read once
     for s in candidates:
-        span, far = nearest_span(q, s)
+        span, far = nearest[id(s)] = nearest_span(q, s)
         weight = s.score * (1.0 if far <= NEAR or _agent_of(q, s.plain, span) else 0.5)
         by_passage = weights[span.key]
         by_passage[id(s.passage)] = max(weight, by_passage.get(id(s.passage), 0.0))
@@ -127,7 +128,7 @@ def _vote_and_weigh(q: Question, candidates: list[Sentence], read: list[Sentence
     if q.kind == "date" or (q.kind == "person" and asks_the_founding(q)):
         best_key = _most_precise(best_key, votes, support)  # the fullest date, or every founder, the sources agree on
     if q.kind == "number":
-        best_key = _exact_within_the_bound(q, best_key, votes, support)
+        best_key = _exact_within_the_bound(best_key, votes, support, nearest)
     if q.kind != "text" and now:
         best_key = _newest_statement(q, best_key, candidates, support)
     # The evidence: the supporting sentence that states the value most directly, in the question's own words
@@ -135,7 +136,7 @@ def _vote_and_weigh(q: Question, candidates: list[Sentence], read: list[Sentence
     # Roe is the founder and CEO of Acme" over "An interview with Jane Roe, founder of Acme" for its CEO), then the best
     # scored.
     best = max(support[best_key], key=lambda s: (_ties_value_to_question(q, s), len(own_terms(s, q.terms)), s.score))
-    span, far = nearest_span(q, best)
+    span, far = nearest[id(best)]
     value, judged = _given(q, best, span), _confidence(q, best, span, far, read, best_key)
     if judged == "untied":
         return Answer(value, "low", best, support[best_key], untied=True)
@@ -1110,19 +1111,22 @@ def _bound_of(sentence: str, span: Span) -> int | None:
     return 1 if match.group("above") else -1 if match.group("below") else 0
 
 
-def _exact_within_the_bound(q: Question, key: str, votes: dict[str, float], support: dict[str, list[Sentence]]) -> str:
+def _exact_within_the_bound(key: str, votes: dict[str, float], support: dict[str, list[Sentence]],
+                            nearest: dict[int, tuple[Span, int]]) -> str:
     """For a count given as a bound or an estimate ("a team of more than thirty people"): an exact count of the same
-    noun that agrees with it ("a team of 34 people"), as a date's fullest form is taken (:func:`_most_precise`)."""
-    bounded = _bounded_count(q, support[key])
+    noun that agrees with it ("a team of 34 people"), as a date's fullest form is taken (:func:`_most_precise`).
+    ``nearest``: each supporting sentence's value, as the vote read it."""
+    bounded = _bounded_count(support[key], nearest)
     if bounded is None:
         return key
-    exact = [other for other in votes if other != key and any(_agrees(q, s, *bounded) for s in support[other])]
+    exact = [other for other in votes if other != key
+             and any(_agrees(s, nearest[id(s)][0], *bounded) for s in support[other])]
     return max(exact, key=lambda k: votes[k]) if exact else key
 
 
-def _agrees(q: Question, s: Sentence, bound: Decimal, noun: frozenset[str], way: int) -> bool:
-    """The sentence, about the subject, gives an exact count of ``noun`` within the bound ("34" for "more than 30")."""
-    span = nearest_span(q, s)[0]
+def _agrees(s: Sentence, span: Span, bound: Decimal, noun: frozenset[str], way: int) -> bool:
+    """The sentence, about the subject, gives an exact count of ``noun`` at ``span`` within the bound ("34" for "more
+    than 30")."""
     value = number_value(span.text)
     if value is None or _bound_of(s.plain, span) is not None or not s.about_subject:
         return False
@@ -1130,10 +1134,11 @@ def _agrees(q: Question, s: Sentence, bound: Decimal, noun: frozenset[str], way:
     return within and _counted_stems(s.plain, span) == noun
 
 
-def _bounded_count(q: Question, sentences: list[Sentence]) -> tuple[Decimal, frozenset[str], int] | None:
+def _bounded_count(sentences: list[Sentence],
+                   nearest: dict[int, tuple[Span, int]]) -> tuple[Decimal, frozenset[str], int] | None:
     """The bound, the stems of the noun it counts and its way, from the best statement of a value, if bounded."""
     for s in sentences:
-        span = nearest_span(q, s)[0]
+        span = nearest[id(s)][0]
         way, value = _bound_of(s.plain, span), number_value(span.text)
         if way is not None and value is not None and (noun := _counted_stems(s.plain, span)):
             return value, noun, way
