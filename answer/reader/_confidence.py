@@ -1077,8 +1077,8 @@ def _outdated(key: str, best: Sentence, candidates: list[Sentence]) -> bool:
 def _most_precise(key: str, votes: dict[str, float], support: dict[str, list[Sentence]]) -> str:
     """For a date: the fullest date the chosen one agrees with, from a sentence that holds as much of the
     question as the chosen one's. "When was it incorporated?" read "2013" in one sentence and "May 24, 2013:
-    ISRG is incorporated" in another: both say 2013, and the question asks for the day. "When did ISRG start
-    Prossimo?" read "Prossimo started in 2020": "December 18, 2020: Divvi Up starts ..." is another event.
+    Acme is incorporated" in another: both say 2013, and the question asks for the day. "When did Acme start
+    Widget?" read "Widget started in 2020": "December 18, 2020: Gadget starts ..." is another event.
     For the founders, the fullest list: "Jane Roe - Co-founder and CEO" names one of them, "Acme was founded in
     2011 by Jane Roe and John Doe" both."""
     coverage = max(s.coverage for s in support[key])
