@@ -899,6 +899,12 @@ def descriptive_words(question: str) -> frozenset[str]:
     return frozenset(found)
 
 
+def attributive_adjectives(text: str) -> frozenset[str]:
+    """The adjectives that describe a noun of ``text``, lowercased, as the trained parser reads them: "annual" in "What
+    is the annual revenue of Acme?" (what is asked is the revenue; "annual" only narrows it down)."""
+    return frozenset(t.text.lower() for t in _parsed(text) if t.tag_ in ("JJ", "JJR", "JJS") and t.dep_ == "amod")
+
+
 def common_nouns(text: str) -> frozenset[str]:
     """The words the trained parser tags as common nouns, lowercased: "investment" in "Who led Acme's 2023 investment
     round?" names the round, no predicate."""

@@ -78,6 +78,24 @@ def test_a_possessive_before_the_noun_asked_does_not_hide_it(company: str) -> No
     assert read_question("What was Kestrel’s first year of profit?", None, company).kind == "year"
 
 
+@pytest.mark.parametrize("company", ["Brightwater Labs", ""])
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("What is the annual revenue of Brightwater Labs?", "money"),
+        ("What were the net profits of Brightwater Labs in 2023?", "money"),
+        ("What was the first year Brightwater Labs made a profit?", "year"),
+        ("What is the exact date of Brightwater Labs' listing?", "date"),
+        ("What is the maximum number of seats in the Brightwater Labs plan?", "number"),
+        # After "what" as a determiner the noun it names is asked: a newspaper, a report, not a number or a date.
+        ("What newspaper has the highest number of readers?", "text"),
+        ("What report had the correct date?", "text"),
+    ],
+)
+def test_an_adjective_after_what_is_does_not_hide_the_noun_asked(question: str, kind: str, company: str) -> None:
+    assert read_question(question, None, company).kind == kind
+
+
 def test_the_subject_is_never_a_key_term_and_exclusions_are_dropped() -> None:
     q = read_question("What other products does Brightwater Labs sell besides its water filters?", None, "Brightwater Labs")
     assert "brightwat" not in q.terms and "lab" not in q.terms

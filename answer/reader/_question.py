@@ -4,6 +4,7 @@ predicate, a running total, which contact."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Callable, Sequence
@@ -11,15 +12,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cikb.answer.entities import (
-    Relation, asked_noun, asked_relation, aspect_verbs, common_nouns, descriptive_words, predicate_subjects,
+    Relation, asked_noun, asked_relation, aspect_verbs, attributive_adjectives, common_nouns, descriptive_words, predicate_subjects,
     told_in_the_past,
 )
 from cikb.core.vocabulary import CHIEF_TITLES, match_weight, relation
 from cikb.embed.bm25 import english_stopwords
 from number_parser import parse_number
 from cikb.answer.reader._words import (
-    IDENTIFIER_NAMES, LEGAL_SUFFIXES, MONTHS, SELF_NOUNS, YEAR_RE, seat_as_headquarters, short_titles, stem, stems_of,
-    tokens_of,
+    COPULAS, IDENTIFIER_NAMES, LEGAL_SUFFIXES, MONTHS, SELF_NOUNS, YEAR_RE, seat_as_headquarters, short_titles, stem,
+    stems_of, tokens_of,
 )
 
 Kind = Literal["year", "date", "duration", "number", "money", "person", "org", "place", "contact", "identifier",
@@ -219,7 +220,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
         # terms, and the evidence need not name the row's company.
         subject_words, acronyms, own = (), (), set()
         thing = _thing_defined(question)
-    kind = _kind(_typing_words(lower, own), column_type)
+    kind = _kind(_typing_words(lower, own), column_type, attributive_adjectives(question))
     # "What is Acme's EIN?", "What VAT number does Acme use?": asked what the identifier is, not where, when, how
     # many.
     asks_what = kind in ("text", "org") or (kind == "number" and "how" not in lower and column_type is None)
@@ -635,12 +636,16 @@ def _without_exclusions(lower: list[str]) -> list[str]:
 _YEAR_WORDS = ("year", "decade", "century")
 
 
-def _kind(lower: list[str], column_type: str | None) -> Kind:
+def _kind(lower: list[str], column_type: str | None, described: frozenset[str] = frozenset()) -> Kind:
+    """The kind of value asked for; ``described`` are the adjectives that only describe a noun ("annual" in "What is
+    the annual revenue of Acme?"), no word of the reach from a wh-word to the noun it asks for."""
+    _asks_for = functools.partial(_asks_for_noun, described=described)
     first = lower[0] if lower else ""
     asks_year = (_asks_for(lower, ("what", "which"), _YEAR_WORDS)
                  or (bool(set(_YEAR_WORDS) & set(lower)) and not _WH_WORDS & set(lower)))
-    # "On what day ...", "What is the exact date of ...", not "What report had the correct date?" (asking for a report)
-    asks_when = _asks_when(lower) or asks_year or _asks_for(lower, ("what", "which"), ("date", "day"), reach=4)
+    # "On what day ...", "What is the exact date of ..." (read without "exact"), not "What report had the correct
+    # date?" (asking for a report)
+    asks_when = _asks_when(lower) or asks_year or _asks_for(lower, ("what", "which"), ("date", "day"))
     if column_type == "select":
         return "option"
     if column_type == "boolean":
@@ -742,17 +747,19 @@ def _asks_when(lower: list[str]) -> bool:
     return False
 
 
-def _asks_for(lower: list[str], wh: tuple[str, ...], nouns: tuple[str, ...], reach: int = 3,
-              many: bool = False) -> bool:
+def _asks_for_noun(lower: list[str], wh: tuple[str, ...], nouns: tuple[str, ...], reach: int = 3,
+                   many: bool = False, described: frozenset[str] = frozenset()) -> bool:
     """'what city', 'which organisation', 'what is the revenue': a wh-word followed, within ``reach`` words, by one of
     ``nouns``, or with ``many`` by their plurals: "In which cities ...?" is answered by a list of places, as a place
     is read ("London, Bristol and Swansea"); "Between what years ...?" asks for a span, not a year."""
     for i, word in enumerate(lower):
         if word not in wh:
             continue
-        # A possessive before the noun is no word of the reach: "what is Acme's annual revenue" asks as "what is
-        # annual revenue" does, whether or not Acme is the subject named.
-        after = [w for w in lower[i + 1:] if bare(w) == w.replace("’", "'")]
+        # A possessive before the noun is no word of the reach, nor an adjective after "what is": "what is Acme's
+        # annual revenue" asks as "what is the revenue" does, whether or not Acme is the subject named ("What
+        # newspaper has the highest number ...?" still asks for a newspaper, "Which league has ..." for a league).
+        skipped = described if word == "what" and lower[i + 1:i + 2] and lower[i + 1] in COPULAS else frozenset()
+        after = [w for w in lower[i + 1:] if bare(w) == w.replace("’", "'") and (w in nouns or w not in skipped)]
         if any(w in nouns or (many and singular(w) in nouns) for w in after[:reach]):
             return True
     return False

@@ -26,7 +26,8 @@ import regex
 from number_parser import parse_number
 from price_parser import Price
 from cikb.answer.reader._words import (
-    DATE_RE, IDENTIFIER_CODE, IDENTIFIER_NAMES, LEGAL_SUFFIXES, MONTHS, POSTAL_RE, YEAR_RE, stem, stems_of, tokens_of,
+    COPULAS, DATE_RE, IDENTIFIER_CODE, IDENTIFIER_NAMES, LEGAL_SUFFIXES, MONTHS, POSTAL_RE, YEAR_RE, stem, stems_of,
+    tokens_of,
 )
 from cikb.answer.reader._licence import licences
 from cikb.answer.reader._question import DIRECTED_STEMS, PASSIVE, Question, asks_present, bare, is_own, term_word
@@ -1008,7 +1009,7 @@ def _after_the_copula(q: Question, tail: str) -> str:
     verb first stays as it is."""
     words = tail.split()
     for i, word in enumerate(words[:4]):
-        if word.lower() in _COPULAS:
+        if word.lower() in COPULAS:
             before = {normal(w) for w in words[:i]}
             if not before <= _LINKING_LEAD | set(q.subject_terms):
                 return tail
@@ -1036,14 +1037,13 @@ def doers_named(q: Question, sentence: str) -> list[Span]:
 
 
 NAME_MAX_WORDS = 6  # "the company founded by Jane Roe in 2010 after leaving Globex" is a clause, not a name
-_COPULAS = frozenset("is was are were as became becomes remains remained".split())
 
 
 def _phrase_start(tokens: list[tuple[str, int, int]], i: int) -> int:
     """Where the phrase holding token ``i`` starts: after the nearest "is", "was", "as" ... up to four words
     before it ("is [a 501(c)(3) nonprofit]", "registered as [a GmbH]"), else at the token itself."""
     for j in range(i - 1, max(i - 5, -1), -1):
-        if tokens[j][0].lower() in _COPULAS:
+        if tokens[j][0].lower() in COPULAS:
             return tokens[j][2]
     return tokens[i][1]
 

@@ -18,6 +18,8 @@ MIN_WORDS = 4  # a shorter piece of prose ("Read more", a lone label) is no sent
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'’\-]*")
 
 # Legal forms a name may carry (American, British and European): "Acme GmbH", "Acme B.V.", "Acme Lda." are Acme.
+# The verbs that link a subject to what it is ("Our main product is Basecamp", "What is the annual revenue ...").
+COPULAS = frozenset("is was are were as became becomes remains remained".split())
 LEGAL_SUFFIXES = frozenset({"inc", "ltd", "llc", "corp", "plc", "co", "gmbh", "ag", "sa", "limited", "corporation",
                             "bv", "nv", "sas", "sarl", "srl", "spa", "lda", "sl", "slu", "oy", "ab", "aps", "asa", "kg",
                             "ug", "se", "bvba", "sprl", "pty", "pte", "ev", "ggmbh", "oü", "oyj", "sro", "kft", "zrt",
