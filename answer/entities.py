@@ -1411,7 +1411,12 @@ def noun_described(sentence: str, start: int, end: int) -> str:
 def told_in_the_past(sentence: str) -> bool:
     """The sentence's main verb is in the past tense, as the trained tagger reads it ("The department headed by Jane
     Roe was absorbed into a new group"): what it says held then, not necessarily now."""
-    roots = [t for t in _parsed(sentence) if t.dep_ == "ROOT"]
+    parsed = _parsed(sentence)
+    roots = [t for t in parsed if t.dep_ == "ROOT"]
+    if not any(t.tag_.startswith(("VB", "MD")) for t in roots):
+        # The small parser hangs some sentences on a word that is no verb ("By the end of the year we had ..." on
+        # "By"): then the tense is the first finite verb's.
+        roots = [t for t in parsed if t.tag_ in ("VBD", "VBZ", "VBP", "MD")][:1]
     past_aux = any(c.dep_ in ("aux", "auxpass") and c.tag_ == "VBD" for t in roots for c in t.children)
     return past_aux or any(t.tag_ == "VBD" for t in roots)
 

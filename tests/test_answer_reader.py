@@ -1492,6 +1492,12 @@ FOUR_THEN = "In 2003, Brightwater Labs was a web design firm made up of 4 people
      # Asked how many there are now, a past count dated by a year is how many there were.
      ("How many people work at Brightwater Labs?", [FOUR_THEN], None),
      ("How many customers does Brightwater Labs have?", ["Brightwater Labs had 1,200 customers that year."], None),
+     ("How many customers does Brightwater Labs have?", ["Brightwater Labs had 300 customers last year."], None),
+     # The small parser hangs this one on "By", no verb: the tense is the first verb's.
+     ("How many customers does Brightwater Labs have?",
+      ["By the end of the year Brightwater Labs had around 300 paying customers."], None),
+     ("How many customers does Brightwater Labs have?",
+      ["By the end of the year Brightwater Labs has around 300 paying customers."], "300"),
      ("How many people work at Brightwater Labs?", ["Brightwater Labs is made up of 164 people."], "164"),
      ("How many people worked at Brightwater Labs in 2003?", [FOUR_THEN], "4")],
 )

@@ -1400,7 +1400,8 @@ def _then_not_now(q: Question, s: Sentence) -> bool:
             and bool(YEAR_RE.search(s.plain) or _THAT_YEAR.search(s.plain)))
 
 
-_THAT_YEAR = re.compile(r"\b(?:that|the same|the following|the previous|the next) year\b", re.IGNORECASE)
+# A year named without its number: "that year", "last year", "the same year", "by the end of the year".
+_THAT_YEAR = re.compile(r"\b(?:that|last|the(?:\s+\w+)?)\s+year\b", re.IGNORECASE)
 
 
 _ORDINALS = frozenset(stem(w) for w in "first last latest previous former original inaugural founding".split())
