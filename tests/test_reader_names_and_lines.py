@@ -103,3 +103,22 @@ def test_enrich_reads_the_company_under_its_other_names_as_ask_does(tmp_path) ->
     proposal = enrich_table(table, "Founders", question="Who founded {Company}?", column_type="text",
                             kb=_KnowledgeBaseOfPretix(), web=None, llm=None)
     assert proposal.research_log[0].value == "Raphael Michel and Martin Gross"
+
+
+def test_a_bio_that_names_its_person_by_first_name_is_read_as_the_card_names_them() -> None:
+    # A team page's card: the name as its heading, then a bio that calls the person by first name.
+    card = "## Ilse Marchetti\n\nIlse has been Kestrel's managing director since day one and still packs orders."
+    answer = _read("Who is the managing director of Kestrel?", card, company="Kestrel").answer
+    assert answer is not None and answer.value == "Ilse Marchetti"
+    # Quoted as written, after the card's name, and never high: the sentence itself does not hold the name.
+    assert answer.sentence.quote.startswith("Ilse Marchetti: Ilse has been") and answer.confidence == "medium"
+    # The heading the passage begins under names the card as well.
+    bio = "Ilse has been Kestrel's managing director since day one."
+    answer = _read("Who is the managing director of Kestrel?", bio, company="Kestrel",
+                   headings=("Team", "Ilse Marchetti")).answer
+    assert answer is not None and answer.value == "Ilse Marchetti"
+    # Two people of that first name on the page: which one is not known.
+    two = "## Ilse Marchetti\n\n## Ilse Varga\n\n" + bio
+    assert _read("Who is the managing director of Kestrel?", two, company="Kestrel").answer is None
+    # Asked for no person, the sentence is read as written.
+    assert _read("When did Ilse join Kestrel?", card, company="Kestrel").sentences[0].card == ""

@@ -39,7 +39,9 @@ from typing import TYPE_CHECKING
 from cikb.answer.reader._words import plain, split_sentences, stems_of
 from cikb.answer.reader._question import KIND_NOUNS, TYPED_KINDS, Question, chief_question, read_question
 from cikb.answer.reader._spans import format_number, normal_date, number_value, spans
-from cikb.answer.reader._scoring import Passage, Sentence, own_name, score_sentences, sentences_of
+from cikb.answer.reader._scoring import (
+    Passage, Sentence, first_name_in_full, own_name, score_sentences, sentences_of,
+)
 from cikb.answer.reader._confidence import (
     Answer, board_answer, choice_answer, customers_answer, decide, former_name_answer, investors_answer,
     legal_name_answer, own_terms, states_by_form, states_question, unfunded_answer, worked_before_answer,
@@ -100,7 +102,7 @@ def read(question: Question, passages: Sequence[Passage], *, max_sentences: int 
     """Score every sentence of ``passages`` for ``question`` and pick the typed value it asks for. With
     ``close_in_meaning``, a value the parse leaves untied is taken (medium) from a sentence about the subject
     that says what the question asks in other words."""
-    sentences = sentences_of(passages, own_name(question))
+    sentences = sentences_of(passages, own_name(question), first_name_in_full(question))
     score_sentences(question, sentences)
     sentences.sort(key=lambda s: -s.score)
     reading = Reading(question, sentences)

@@ -26,7 +26,7 @@ from cikb.answer.entities import (
 from cikb.core.identity import name_keys
 from cikb.core.vocabulary import LEGAL_FORM_STEMS, RELATED_WEIGHT, match_weight, relation
 from cikb.answer.reader._words import (
-    DATE_RE, LEGAL_SUFFIXES, MONTHS, SELF_NOUNS, YEAR_RE, changes, stem, stems_in, stems_of, tokens_of,
+    DATE_RE, LEGAL_SUFFIXES, MONTHS, SELF_NOUNS, YEAR_RE, changes, plain, stem, stems_in, stems_of, tokens_of,
 )
 from cikb.answer.reader._question import TOTAL, Question, asks_present, bare, singular, term_word
 from cikb.answer.reader._subject import (
@@ -140,6 +140,8 @@ def _vote_and_weigh(q: Question, candidates: list[Sentence], read: list[Sentence
     value, judged = _given(q, best, span), _confidence(q, best, span, far, read, best_key)
     if judged == "untied":
         return Answer(value, "low", best, support[best_key], untied=True)
+    if judged == "high" and span.text not in plain(best.text):
+        judged = "medium"  # a name read in full from its card ("Jon has ..." under "Jon Roe"): the quote lacks it
     return Answer(value, judged, best, support[best_key])
 
 

@@ -88,6 +88,7 @@ class Sentence:
     dense: float | None = None
     score: float = 0.0
     antecedent: str = ""  # the sentence before, when this one's subject is a pronoun ("It is ...")
+    card: str = ""  # the full name of the person it opens on by first name, from the card it is read in
 
     @property
     def about_subject(self) -> bool:
@@ -95,7 +96,10 @@ class Sentence:
 
     @property
     def quote(self) -> str:
-        """The sentence as quoted: after the one that names its pronoun subject, if any."""
+        """The sentence as quoted: after the one that names its pronoun subject, if any, or after the name of the
+        card it is read in ("Jon Roe: Jon has led sales since 2019")."""
+        if self.card:
+            return f"{self.card}: {self.text}"
         return f"{self.antecedent} {self.text}" if self.antecedent else self.text
 
 
@@ -109,7 +113,30 @@ def own_name(q: Question) -> Callable[[str], str]:
     return lambda text: pattern.sub(q.subject_name, text)
 
 
-def sentences_of(passages: Sequence[Passage], as_named: Callable[[str], str] = lambda text: text) -> list[Sentence]:
+# A sentence that opens on a first name alone: "Jon has been our managing director since day one".
+_OPENING_FIRST_NAME = re.compile(r"([A-Z][a-z]+)(?=\s+[a-z])")
+
+
+def first_name_in_full(q: Question) -> Callable[[str, Passage], str]:
+    """For a question that asks for a person: the full name of the person a sentence opens on by first name alone,
+    where its passage (with the headings it begins under) names one person of that first name in full, as a team
+    page's bio does under its card ("## Jon Roe", then "Jon has led sales since 2019"); else ""."""
+    if q.kind != "person":
+        return lambda text, passage: ""
+
+    def in_full(text: str, passage: Passage) -> str:
+        opening = _OPENING_FIRST_NAME.match(text)
+        if opening is None or opening.group(1).lower() in q.subject_terms:
+            return ""
+        context = "\n".join((*passage.headings, passage.text))
+        named = {m.group() for m in re.finditer(rf"\b{opening.group(1)}(?:[ \t]+[A-Z][\w'’-]+){{1,2}}", context)}
+        named = {name for name in named if written_as_a_name(q, name)}
+        return named.pop() if len(named) == 1 else ""
+    return in_full
+
+
+def sentences_of(passages: Sequence[Passage], as_named: Callable[[str], str] = lambda text: text,
+                 in_full: Callable[[str, Passage], str] = lambda text, passage: "") -> list[Sentence]:
     seen: set[str] = set()
     out = []
     for passage in sorted(passages, key=lambda p: p.rank):
@@ -121,6 +148,9 @@ def sentences_of(passages: Sequence[Passage], as_named: Callable[[str], str] = l
         for text in sentence_splitter.split_sentences(said, min_words=MIN_WORDS, cards=True,
                                                       blocks=holds_postal_address, dated=True, asked=True):
             simple = as_named(plain(text))
+            # "Jon has led sales since 2019" in Jon Roe's card is read, and quoted, as Jon Roe's.
+            card = in_full(simple, passage)
+            simple = card + simple[simple.index(" "):] if card else simple
             # A card is read in its section: "Ryan Trinkle: Treasurer" under "The Board of Directors".
             stems = stems_in(simple) | (stems_in(plain(_section_of(text, sections[text], passage)))
                                         if text in sections else set())
@@ -132,7 +162,8 @@ def sentences_of(passages: Sequence[Passage], as_named: Callable[[str], str] = l
             if key in seen:  # overlapping chunks repeat sentences: keep the better-ranked copy
                 continue
             seen.add(key)
-            out.append(Sentence(text, passage, simple, stems, boilerplate=boilerplate, antecedent=antecedent))
+            out.append(Sentence(text, passage, simple, stems, boilerplate=boilerplate, antecedent=antecedent,
+                                card=card))
             # Its reading drops the clauses set beside a person; what they say is read too, quoted as written.
             for clause in person_clauses(text):
                 said = plain(clause)
