@@ -1079,6 +1079,21 @@ def test_a_label_the_question_does_not_name_whole_is_no_answer() -> None:
         assert asked.abstained, (question, asked.answer)
 
 
+def test_a_label_does_not_state_what_the_question_asks_its_thing_to_do() -> None:
+    plans = "# Plans of Brightwater Labs\n\nPrivate plans: Free\n\nBusiness plans: Team"
+
+    def asked(question: str):
+        result = retrieval(question, [plans], company="brightwater-labs")
+        result.trace.company.matched = "Brightwater Labs"
+        result.context[0].chunk.metadata.title = "About Brightwater Labs"
+        return Answerer().answer(question, result)
+
+    # The label names the plans; it says nothing of which one lets a customer use a domain of their own.
+    assert asked("Which private plan of Brightwater Labs lets me use my own domain?").abstained
+    stated = asked("What are the private plans of Brightwater Labs?")
+    assert not stated.abstained and stated.answer.startswith("Private plans: Free"), stated.answer
+
+
 def test_a_related_word_of_the_subjects_own_passive_predicate_names_its_agent() -> None:
     q = read_question("Who founded Brightwater Labs?", None, "Brightwater Labs")
     reading = read(q, [Passage("Brightwater Labs was started by Ana Ruiz and Tom Berg in a garage in 2015.", 0, 1)])

@@ -967,8 +967,11 @@ def names_the_label(q: Question, s: Sentence) -> bool:
     words = [w for w, _, _ in tokens_of(s.plain[:colon])]
     asked = stems_in(q.text)
     value = s.plain[colon + 1:].strip(" .;")
+    # Asked what something does ("Which plan lets me use my own domain?"), the label alone ("Private plans: Free")
+    # does not say it: the line holds the question's verbs too.
+    verbs = verb_terms(q)
     return (len(words) >= LABEL_MIN_WORDS and all(stems_of(w) & asked for w in words)
-            and bool(value) and not value.endswith(":"))
+            and bool(value) and not value.endswith(":") and all(match_weight(t, s.stems) > 0 for t in verbs))
 
 
 def own_terms(s: Sentence, terms: Iterable[str]) -> set[str]:
