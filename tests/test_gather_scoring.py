@@ -53,6 +53,9 @@ def u(path: str) -> str:
         ("/become-member/", "funding"),
         ("/de/ueber-uns/", "about"),  # for a crawl in German (language="de"); an English one fetches /de/ last
         ("/fr/mentions-legales", "legal"),
+        ("/open-source/", "open source"),  # what the company publishes its code or designs under
+        ("/license", "open source"),
+        ("/licensing/", "open source"),
     ],
 )
 def test_core_pages_are_named_by_the_last_path_segment(path: str, category: str) -> None:
@@ -77,6 +80,7 @@ def test_core_pages_are_named_by_the_last_path_segment(path: str, category: str)
         "/about-acme-corp-and-its-history",
         "/work/toolkits/content-guide/definition-of-terms/",  # deep in a guide: the guide's page, not the site's terms
         "/careers/career-pathways/people-manager/",  # a job family, not the team page
+        "/blog/why-we-changed-our-license",  # a post about a licence
     ],
 )
 def test_other_pages_are_not_core(path: str) -> None:
