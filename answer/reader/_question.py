@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cikb.answer.entities import (
-    Relation, asked_noun, asked_relation, aspect_verbs, attributive_adjectives, common_nouns, descriptive_words, predicate_subjects,
-    told_in_the_past,
+    Relation, asked_noun, asked_relation, aspect_verbs, attributive_adjectives, common_nouns, descriptive_words,
+    predicate_subjects, told_in_the_past,
 )
 from cikb.core.vocabulary import CHIEF_TITLES, match_weight, relation
 from cikb.embed.bm25 import english_stopwords
