@@ -1,9 +1,9 @@
 """Best-first crawl order for a company's website: which page to fetch next, within a small page budget.
 
 A page is worth fetching when it is likely to state facts about the company: who it is
-(about, team, contact, pricing, legal, press, open-source or licence pages) and what happened to it (posts that
-announce funding, an acquisition, a rename, an anniversary, a partnership, an award, an
-appointment, or an annual letter). Listing pages (author, category, tag, archive, page/N)
+(about, team, contact, pricing, legal, press, open-source or licence, warranty and shipping
+pages) and what happened to it (posts that announce funding, an acquisition, a rename, an
+anniversary, a partnership, an award, an appointment, or an annual letter). Listing pages (author, category, tag, archive, page/N)
 and generic articles (tutorials, how-tos, docs, changelogs, transparency reports) are not.
 
 The shape follows Crawl4AI's ``BestFirstCrawlingStrategy`` with a composite scorer: every
@@ -90,6 +90,8 @@ CORE_CATEGORIES: tuple[Category, ...] = (
     ),
     # What the company publishes its code or designs under: a licence is a fact of an open-source company.
     _category("open source", 5, "opensource license licence licenses licences licensing", ["open source"]),
+    # What a customer is promised: a seller's warranty, shipping and returns terms.
+    _category("warranty", 5, "warranty warranties guarantee shipping returns"),
     _category("careers", 4, "careers jobs karriere", ["work with us", "join us"]),
 )
 
@@ -616,7 +618,7 @@ def page_kind(url: str, title: str = "", source_type: SourceType = "website") ->
     """What a fetched page is to a question about the company, by the signals the crawl orders pages by.
 
     ``company``: the home page, a page the URL or the title's own name calls a fact page (about,
-    team, contact, pricing, press, legal, open source), an overview of what the company sells, or a non-website
+    team, contact, pricing, press, legal, open source, warranty), an overview of what the company sells, or a non-website
     source about the company; ``news``: an announcement post (funding, acquisition, anniversary...)
     or a news source's article; ``generic``: a how-to, docs, a report; ``listing``: a page listing
     others (a blog index, a tag or archive page); ``page``: anything else.

@@ -56,6 +56,8 @@ def u(path: str) -> str:
         ("/open-source/", "open source"),  # what the company publishes its code or designs under
         ("/license", "open source"),
         ("/licensing/", "open source"),
+        ("/warranty/", "warranty"),  # what a customer is promised
+        ("/shipping", "warranty"),
     ],
 )
 def test_core_pages_are_named_by_the_last_path_segment(path: str, category: str) -> None:
