@@ -3,8 +3,9 @@
 A page is worth fetching when it is likely to state facts about the company: who it is
 (about, team, contact, pricing, legal, press, open-source or licence, warranty and shipping
 pages) and what happened to it (posts that announce funding, an acquisition, a rename, an
-anniversary, a partnership, an award, an appointment, or an annual letter). Listing pages (author, category, tag, archive, page/N)
-and generic articles (tutorials, how-tos, docs, changelogs, transparency reports) are not.
+anniversary, a partnership, an award, an appointment, or an annual letter). Listing pages
+(author, category, tag, archive, page/N) and generic articles (tutorials, how-tos, docs,
+changelogs, transparency reports) are not.
 
 The shape follows Crawl4AI's ``BestFirstCrawlingStrategy`` with a composite scorer: every
 candidate URL gets a score from general signals, and a priority queue hands out the best
