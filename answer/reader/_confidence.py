@@ -140,7 +140,7 @@ def _vote_and_weigh(q: Question, candidates: list[Sentence], read: list[Sentence
     value, judged = _given(q, best, span), _confidence(q, best, span, far, read, best_key)
     if judged == "untied":
         return Answer(value, "low", best, support[best_key], untied=True)
-    if judged == "high" and span.text not in plain(best.text):
+    if judged == "high" and best.card and span.text not in plain(best.text):
         judged = "medium"  # a name read in full from its card ("Jon has ..." under "Jon Roe"): the quote lacks it
     return Answer(value, judged, best, support[best_key])
 

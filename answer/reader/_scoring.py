@@ -124,14 +124,21 @@ def first_name_in_full(q: Question) -> Callable[[str, Passage], str]:
     if q.kind != "person":
         return lambda text, passage: ""
 
+    found: dict[tuple[str, int], str] = {}  # once per first name and passage, not per sentence
+
+    def full_name(first: str, passage: Passage) -> str:
+        if (first, id(passage)) not in found:
+            context = "\n".join((*passage.headings, passage.text))
+            named = {m.group() for m in re.finditer(rf"\b{first}(?:[ \t]+[A-Z][\w'’-]+){{1,2}}", context)}
+            named = {name for name in named if written_as_a_name(q, name)}
+            found[first, id(passage)] = named.pop() if len(named) == 1 else ""
+        return found[first, id(passage)]
+
     def in_full(text: str, passage: Passage) -> str:
         opening = _OPENING_FIRST_NAME.match(text)
         if opening is None or opening.group(1).lower() in q.subject_terms:
             return ""
-        context = "\n".join((*passage.headings, passage.text))
-        named = {m.group() for m in re.finditer(rf"\b{opening.group(1)}(?:[ \t]+[A-Z][\w'’-]+){{1,2}}", context)}
-        named = {name for name in named if written_as_a_name(q, name)}
-        return named.pop() if len(named) == 1 else ""
+        return full_name(opening.group(1), passage)
     return in_full
 
 
