@@ -122,3 +122,13 @@ def test_a_bio_that_names_its_person_by_first_name_is_read_as_the_card_names_the
     assert _read("Who is the managing director of Kestrel?", two, company="Kestrel").answer is None
     # Asked for no person, the sentence is read as written.
     assert _read("When did Ilse join Kestrel?", card, company="Kestrel").sentences[0].card == ""
+
+
+def test_a_sentence_led_by_the_companys_own_thing_is_about_the_company() -> None:
+    # "company's" is one word as the sentence writes it: it is "the company" (read before as no name at all).
+    said = {"Who is the CEO of Acme?": ("The company's CEO is Jane Roe.", "Jane Roe"),
+            "Where is Acme headquartered?": ("The company's headquarters are in Chicago, Illinois.", "Chicago, Illinois"),
+            "How many employees does Acme have?": ("The company's 60 employees work from home.", "60")}
+    for question, (sentence, value) in said.items():
+        answer = _read(question, sentence, company="Acme").answer
+        assert answer is not None and answer.value == value, (question, answer)

@@ -428,7 +428,7 @@ def _leading_name(text: str) -> list[str] | None:
     first = _CONTRACTION.sub("", tokens[0])  # "We’re", "It's": the pronoun is the subject
     if first.lower() in _PRONOUN_SUBJECT:
         return [first]
-    if tokens[0].lower() == "the" and len(tokens) > 1 and tokens[1].lower() in SELF_NOUNS:
+    if tokens[0].lower() == "the" and len(tokens) > 1 and bare(tokens[1].lower()) in SELF_NOUNS:
         return tokens[:2]
     lead = []
     for i, token in enumerate(tokens):
