@@ -144,7 +144,7 @@ def _nominal_deed(noun) -> list[tuple[str, str]]:  # noqa: ANN001 - a spaCy Toke
         return []
     owner = next((c for c in noun.children if c.dep_ == "poss"), None)
     if owner is not None:
-        doer = " ".join(w.text for w in owner.subtree if w.dep_ != "case")  # "Acme's" -> Acme
+        doer = _words_text([w for w in owner.subtree if w.dep_ != "case"])  # "Acme's" -> Acme
     elif noun.dep_ == "dobj" and (subject := _subject_of(noun.head)) is not None and subject.dep_ == "nsubj":
         doer = _phrase(subject)  # "Acme completed the acquisition of Initech"
     else:
@@ -823,7 +823,7 @@ def owned_doer(sentence: str, start: int, end: int) -> tuple[str, str] | None:
                   subject.children))), None)
     if owner is None:
         return None
-    return subject.text, " ".join(w.text for w in owner.subtree if w.dep_ != "case")
+    return subject.text, _words_text([w for w in owner.subtree if w.dep_ != "case"])
 
 
 def after_by(sentence: str, start: int, end: int) -> bool:
@@ -1297,7 +1297,7 @@ def named_body_told_of(sentence: str, start: int, end: int) -> tuple[str, str]:
                 body = owner
             if not _names_an_organisation(sentence, body):
                 return "", ""
-            return _name(body), " ".join(w.text for w in told)
+            return _name(body), _words_text(list(told))
         if token.head.i == token.i:
             return "", ""
         token = token.head
@@ -1366,7 +1366,7 @@ def _head_name(token) -> str:  # noqa: ANN001 - a spaCy Token
     """A noun with the words that name it, on either side ("Basecamp 4", "our second version"), without the phrases
     that hang on it ("of Basecamp"): what the noun phrase is, not everything it mentions."""
     words = [c for c in token.children if c.dep_ in ("compound", "nummod", "amod", "poss", "det", "nmod")] + [token]
-    return " ".join(w.text for w in sorted(words, key=lambda w: w.i))
+    return _words_text(sorted(words, key=lambda w: w.i))
 
 
 def _governing_token(sentence: str, start: int, end: int, links: frozenset[str] | None = None):  # noqa: ANN202
@@ -1681,13 +1681,22 @@ def irregular_base(word: str) -> str | None:
 
 def _phrase(token) -> str:  # noqa: ANN001 - a spaCy Token
     """The token with every word that depends on it: a subject's or an object's whole phrase."""
-    return " ".join(w.text for w in token.subtree)
+    return _words_text(list(token.subtree))
 
 
 def _name(token) -> str:  # noqa: ANN001 - a spaCy Token
     """A noun with the words of its name before it ("Kestrel Water"), without what modifies it after."""
     words = [c for c in token.lefts if c.dep_ in ("compound", "det", "amod", "poss")] + [token]
-    return " ".join(w.text for w in words)
+    return _words_text(words)
+
+
+def _words_text(words: list) -> str:  # noqa: ANN001 - spaCy Tokens in sentence order
+    """The words as the sentence writes them: spaced where it spaces them ("Rolls-Royce", "Acme's", "$5 million"
+    stay one name or amount), one space where words between them were left out."""
+    if not words:
+        return ""
+    gaps = [a.whitespace_ if b.i == a.i + 1 else " " for a, b in zip(words, words[1:])]
+    return "".join(w.text + gap for w, gap in zip(words, gaps)) + words[-1].text
 
 
 def in_capacity(sentence: str, start: int) -> bool:
@@ -1702,7 +1711,28 @@ def in_capacity(sentence: str, start: int) -> bool:
 @lru_cache(maxsize=1024)
 def _parsed(sentence: str):  # noqa: ANN202 - a spaCy Doc
     # Cached: one read asks of a sentence, and of the question, a dozen times who does what; callers only read it.
-    return _nlp()(sentence, disable=["ner"])
+    doc = _nlp()(sentence, disable=["ner"])
+    _merge_hyphenated_names(doc)
+    return doc
+
+
+def _merge_hyphenated_names(doc) -> None:  # noqa: ANN001 - a spaCy Doc
+    """Joins each name written with hyphens ("Rolls-Royce", "7-Eleven", "Jane Roe-Smith") into one word, as the
+    parse's root word of it: the tokenizer splits them, and the parse then reads "Rolls" as a name of its own
+    before "Royce" (whose "Royce"?), where the sentence names one body. A hyphenated word whose last part is
+    lowercase ("co-founded", "Leeds-based") is no name and stays as parsed."""
+    names, i = [], 0
+    while i < len(doc):
+        end = i
+        while (end + 2 < len(doc) and doc[end + 1].text == "-" and not doc[end].whitespace_
+               and not doc[end + 1].whitespace_ and doc[end + 2].text[:1].isupper()):
+            end += 2
+        if end > i and (doc[i].text[:1].isupper() or doc[i].text[:1].isdigit()):
+            names.append(doc[i:end + 1])
+        i = end + 1
+    with doc.retokenize() as retokenizer:
+        for name in names:
+            retokenizer.merge(name)
 
 
 _WHO_CLAUSE = re.compile(r",\s+who\s+([^,;.]+)")

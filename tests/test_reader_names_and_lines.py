@@ -124,6 +124,18 @@ def test_a_bio_that_names_its_person_by_first_name_is_read_as_the_card_names_the
     assert _read("When did Ilse join Kestrel?", card, company="Kestrel").sentences[0].card == ""
 
 
+def test_a_company_whose_name_is_written_with_a_hyphen_is_read_as_any_other() -> None:
+    # The tokenizer splits "Rolls-Royce" in three; read as parsed, "Rolls" named a body of its own before "Royce".
+    for name in ("Rolls-Royce", "7-Eleven", "T-Mobile"):
+        said = {f"When was {name} founded?": (f"{name} was founded in 1999 by two friends in Chicago.", "1999"),
+                f"Who is the CEO of {name}?": (f"Jane Roe is the CEO of {name}.", "Jane Roe"),
+                f"How many employees does {name} have?": (f"{name} has 60 employees around the world.", "60"),
+                f"Where is {name} headquartered?": (f"{name} is headquartered in Chicago, Illinois.", "Chicago, Illinois")}
+        for question, (sentence, value) in said.items():
+            answer = _read(question, sentence, company=name).answer
+            assert answer is not None and answer.value == value, (question, answer)
+
+
 def test_a_sentence_led_by_the_companys_own_thing_is_about_the_company() -> None:
     # "company's" is one word as the sentence writes it: it is "the company" (read before as no name at all).
     said = {"Who is the CEO of Acme?": ("The company's CEO is Jane Roe.", "Jane Roe"),
