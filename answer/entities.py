@@ -901,8 +901,10 @@ def descriptive_words(question: str) -> frozenset[str]:
 
 def attributive_adjectives(text: str) -> frozenset[str]:
     """The adjectives that describe a noun of ``text``, lowercased, as the trained parser reads them: "annual" in "What
-    is the annual revenue of Acme?" (what is asked is the revenue; "annual" only narrows it down)."""
-    return frozenset(t.text.lower() for t in _parsed(text) if t.tag_ in ("JJ", "JJR", "JJS") and t.dep_ == "amod")
+    is the annual revenue of Acme?" (what is asked is the revenue; "annual" only narrows it down), and a participle
+    used as one ("the starting price", "the estimated cost")."""
+    return frozenset(t.text.lower() for t in _parsed(text) if (t.tag_ in ("JJ", "JJR", "JJS") and t.dep_ == "amod")
+                     or (t.tag_ in ("VBG", "VBN") and t.dep_ in ("amod", "compound")))
 
 
 def common_nouns(text: str) -> frozenset[str]:

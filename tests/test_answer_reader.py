@@ -90,10 +90,30 @@ def test_a_possessive_before_the_noun_asked_does_not_hide_it(company: str) -> No
         # After "what" as a determiner the noun it names is asked: a newspaper, a report, not a number or a date.
         ("What newspaper has the highest number of readers?", "text"),
         ("What report had the correct date?", "text"),
+        # A participle used as an adjective describes the noun as one does: "starting", "estimated".
+        ("What is the starting price of a Brightwater Labs plan?", "money"),
+        ("What is the estimated cost of the Brightwater Labs plant?", "money"),
     ],
 )
 def test_an_adjective_after_what_is_does_not_hide_the_noun_asked(question: str, kind: str, company: str) -> None:
     assert read_question(question, None, company).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        # What a thing is "how much", or what it "costs", is its price, whatever the noun.
+        ("How much is the cheapest Acme plan?", "money"),
+        ("How much was the signing payment for Jane Roe?", "money"),
+        ("What does the cheapest Acme plan cost?", "money"),
+        ("What do Acme's kits cost per month?", "money"),
+        # Not a count after a noun that is measured: how much of it there is.
+        ("How much storage does the free plan include?", "number"),
+        ("How much paid annual leave do Acme employees get?", "number"),
+    ],
+)
+def test_how_much_a_thing_is_or_what_it_costs_asks_its_price(question: str, kind: str) -> None:
+    assert read_question(question, None, "Acme").kind == kind
 
 
 def test_the_subject_is_never_a_key_term_and_exclusions_are_dropped() -> None:

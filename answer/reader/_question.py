@@ -671,6 +671,8 @@ def _kind(lower: list[str], column_type: str | None, described: frozenset[str] =
         return "contact"  # "What is its email address / phone number?" asks for neither a place nor a quantity
     if _asks_for(lower, ("what", "which"), ("percentage", "percent", "number", "amount", "total")) or _asks_share(lower):
         return "money" if _MONEY_WORDS & set(lower) and not _asks_share(lower) else "number"
+    if _asks_what_it_costs(lower):
+        return "money"
     if (_asks_for(lower, ("what", "which"), tuple(_MONEY_WORDS)) and not _asks_for(lower, ("what", "which"), _FUNDS, 1)
             and not _asks_for(lower, ("what", "which"), _KIND_WORDS, 1)):
         return "money"  # not "Which fund finances Acme?" (a body) nor "What sort of donations ...?" (a kind)
@@ -713,11 +715,20 @@ def _how_much_kind(lower: list[str]) -> Kind:
         return "number"
     if phrase:
         return "money" if phrase[-1] in _MONEY_WORDS | {"money", "cash"} else "number"
+    # "How much is the cheapest plan?", "How much was the signing payment?": what a thing is, in money, is its price
+    if lower[lower.index("much") + 1:][:1] in (["is"], ["are"], ["was"], ["were"]):
+        return "money"
     # "How much is the Pro plan per month?": a rate of time asks a price
     return "money" if (_MONEY_WORDS | _PER_PERIOD) & set(lower) or "cost" in lower else "number"
 
 
 _PER_PERIOD = frozenset("monthly yearly annually month year".split())  # after "per", "a", "each"
+
+
+def _asks_what_it_costs(lower: list[str]) -> bool:
+    """"What does the cheapest plan cost?", "What do Acme's kits cost per month?": "what" is the object of "cost"."""
+    return (len(lower) > 2 and lower[0] == "what" and lower[1] in ("do", "does", "did", "will", "would")
+            and bool({"cost", "costs"} & set(lower[2:])))
 
 
 def _asks_how_big(lower: list[str]) -> bool:
