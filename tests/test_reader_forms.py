@@ -170,6 +170,21 @@ def test_the_price_of_another_plan_or_for_another_period_is_no_value_at_all():
         assert monthly.answer is None and monthly.unsure is None, question  # "$12" was given at medium
 
 
+@pytest.mark.parametrize("line", ["The entry-level Growth plan costs $9 a month and covers 10,000 pageviews.",
+                                  "Plans start at $9 a month.", "Our cheapest plan, Starter, costs $9 a month.",
+                                  "The lowest-priced plan is $9 a month.", "Paid plans start from $9/month."])
+def test_the_cheapest_plan_is_the_one_the_page_ranks_lowest(line: str):
+    # "the cheapest plan" asks no plan by name: a named plan the line ranks lowest ("entry-level") is the one asked of.
+    for question in ("How much does Acme Corp's cheapest plan cost per month?", "What is the price of Acme Corp's cheapest plan?"):
+        assert _given(_own_page(question, "Pricing", line)) == ("$9", "medium"), question
+
+
+def test_a_plan_the_page_does_not_rank_lowest_is_not_the_cheapest():
+    for line in ("The Growth plan costs $9 a month.", "The Basic plan costs $9 a month."):
+        reading = _own_page("How much does Acme Corp's cheapest plan cost per month?", "Pricing", line)
+        assert reading.answer is None and reading.unsure is None, line
+
+
 def test_the_price_of_the_item_without_the_name_that_tells_the_asked_one_is_anothers():
     # The sentence names the Beacon Pro too: the $99 is the plain Beacon's (it was given for the Pro at medium).
     both = "The Acme Beacon costs $99 and the Beacon Pro $199."

@@ -329,6 +329,13 @@ class PricedItem:
     names: frozenset[str]
     words: frozenset[str]
     period: str
+    lowest: bool = False  # "the cheapest plan", "the starting price": the lowest price, whichever item has it
+
+
+# Words that rank a price lowest, in the question ("the cheapest plan", "the starting price", "the entry-level plan")
+# and in a sentence ("the entry-level Growth plan costs", "plans start at", "our lowest price").
+_LOWEST_STEMS = frozenset(stem(w) for w in "cheapest lowest least minimum entry start starting starts".split())
+_LOWEST_BEFORE = re.compile(r"(?:from|as low as)\s*$", re.IGNORECASE)  # "Plans from $9", "as low as $5"
 
 
 @cache  # asked of every amount of every sentence read
@@ -337,13 +344,19 @@ def asked_item(q: Question) -> PricedItem | None:
     no price of a named item ("How much did Acme raise?", "How much does it cost?")."""
     period = next((_PERIOD_STEMS[t] for t in q.terms if t in _PERIOD_STEMS), "") or _period_asked(q.text)
     how_much_is = re.search(r"\bhow much (?:is|are)\b", q.text, re.I)
-    if q.kind != "money" or not (asks_a_price(q) or (period and how_much_is)):
+    lowest = {t for t in q.terms if stems_of(t) & _LOWEST_STEMS}
+    if q.kind != "money" or not (asks_a_price(q) or (how_much_is and (period or lowest))):
         return None  # "How much is the club worth?" asks a worth; "How much is the Pro plan a month?" a price
-    item = [t for t in q.terms if t not in _PRICE_STEMS and t not in _RATE_STEMS]
-    if not item:
+    item = [t for t in q.terms if t not in _PRICE_STEMS and t not in _RATE_STEMS and t not in lowest]
+    if not item and not lowest:
         return None
     written = {stem(w) for w in names_written([w for w, _, _ in tokens_of(q.text)])}
-    return PricedItem(frozenset(written & set(item)), frozenset(item) - written, period)
+    return PricedItem(frozenset(written & set(item)), frozenset(item) - written, period, bool(lowest))
+
+
+def _states_the_lowest(sentence: str, span: Span) -> bool:
+    """The sentence ranks the amount lowest: "the entry-level Growth plan costs $9", "Plans start at $9", "from $9"."""
+    return bool(stems_in(sentence) & _LOWEST_STEMS) or bool(_LOWEST_BEFORE.search(sentence[:span.start]))
 
 
 # A period the question asks a price for in words the question reader sets aside ("year" is a filler word of "What
@@ -390,10 +403,15 @@ def priced_for_the_item(q: Question, sentence: str, span: Span) -> bool | None:
     period = _period_after(sentence, span)
     if item.period and period and period != item.period:
         return False
+    if item.lowest and not _states_the_lowest(sentence, span):
+        return False  # "The Growth plan costs $9", asked the cheapest plan's price: one plan's, maybe not the lowest
     if _listed_with_its_price(item, sentence, span):
         return True  # "Creator, $29 per month: for growing publications"
     things = [thing for thing in priced_things(sentence, span.start, span.start + len(span.text))
               if not {w.lower() for w, _, _ in tokens_of(thing)} <= FIRST_PERSON | _PRONOUNS]  # "it" is unknown
+    if item.lowest:  # a named plan the sentence ranks lowest is the one asked of: "the entry-level Growth plan"
+        asked = item.names | item.words
+        return True if not asked or any(asked <= stems_in(thing) for thing in things) else None
     if not things:
         return None
     if any(_a_longer_name(item, thing) for thing in things):

@@ -38,6 +38,7 @@ EQUIVALENT_STEMS = (
     frozenset({"ceo", "chief"}),
     frozenset({"chair", "chairman", "chairwoman", "chairperson"}),  # "Who chairs the board?": "Chairperson: Jane Roe"
     frozenset({"cost", "price", "fee"}),  # "How much does Acme Pro cost?": "$300/month is the starting price"
+    frozenset({"cheapest", "lowest", "entry-level"}),  # "the cheapest plan": "the entry-level Growth plan costs $9"
     frozenset({"phone", "telephon"}),  # "What is its phone number?": "Telephone: (919) 432-4660"
     frozenset({"registr", "regist", "registri"}),  # one word family, stemmed apart: registration, register, registry
     frozenset({"year", "annual", "annum"}),  # "yearly sponsorship": "$1M in annual sponsorship", "per annum"
@@ -74,6 +75,7 @@ RELATED_STEMS = {
     # A product is released, launched or shipped: "Acme launched Widget 4 in 2022" answers when it was released.
     "releas": ("launch", "ship", "introduc", "unveil", "debut"),
     "launch": ("releas", "ship", "introduc", "unveil", "debut"),
+    "cheapest": ("start",),  # the cheapest plan's price is what "plans start at"
     "project": ("program", "initi", "servic"),
     # A legal form or a tax status is stated by its kind, not by these words: "a Delaware corporation",
     # "a 501(c)(3) nonprofit", "a GmbH" (the words of the US and European forms, no site's own).
