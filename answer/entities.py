@@ -656,10 +656,21 @@ def _holder(role, value: tuple[int, int]):  # noqa: ANN001, ANN202 - spaCy Token
     if role.dep_ == "pobj" and role.head.text.lower() == "as":
         verb = _verb_of_as(role)
         parties = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass", "dobj")]
+        if not any(p.dep_ in _SUBJECTS for p in parties) and _understood_subject(verb):
+            # "Jane Roe is the public face of Acme, serving as its chief executive": a participle's clause, or "to
+            # serve as", has its main verb's subject
+            parties += [c for c in verb.head.children if c.dep_ in _SUBJECTS]
         holder = next((p for p in parties if _inside(p, value)), None)
         others = [p for p in parties if p is not holder]
         return holder, (_party_name(others[0]) if holder is not None and others else "")
     return None, ""
+
+
+def _understood_subject(verb) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The verb has no subject of its own but its head verb's: a participle's clause ("..., serving as CEO") or an
+    open complement ("was appointed to serve as CEO")."""
+    return (verb.dep_ in ("advcl", "xcomp") and verb.tag_ in ("VBG", "VBN", "VB") and verb.head.i != verb.i
+            and verb.head.tag_.startswith("VB"))
 
 
 def _party_name(party) -> str:  # noqa: ANN001 - a spaCy Token

@@ -144,3 +144,11 @@ def test_a_sentence_led_by_the_companys_own_thing_is_about_the_company() -> None
     for question, (sentence, value) in said.items():
         answer = _read(question, sentence, company="Acme").answer
         assert answer is not None and answer.value == value, (question, answer)
+
+
+def test_a_role_served_in_a_participles_clause_is_held_by_the_main_clauses_subject() -> None:
+    # "serving as its chief executive" has no subject of its own: it is Jane Roe's, as "to serve as" is.
+    for said in ("Jane Roe is the public face of Acme, serving as its chief executive since 2019.",
+                 "Jane Roe joined Acme in 2015, serving as its chief executive since 2019."):
+        answer = _read("Who is the chief executive of Acme?", said, company="Acme").answer
+        assert answer is not None and answer.value == "Jane Roe", said
