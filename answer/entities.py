@@ -910,10 +910,11 @@ def descriptive_words(question: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def attributive_adjectives(text: str) -> frozenset[str]:
-    """The adjectives that describe a noun of ``text``, lowercased, as the trained parser reads them: "annual" in "What
-    is the annual revenue of Acme?" (what is asked is the revenue; "annual" only narrows it down), and a participle
-    used as one ("the starting price", "the estimated cost")."""
+def noun_describers(text: str) -> frozenset[str]:
+    """The words that only describe a noun of ``text``, lowercased, as the trained parser reads them: an adjective
+    ("annual" in "What is the annual revenue of Acme?": what is asked is the revenue, "annual" narrows it down), a
+    participle used as one ("the starting price", "the estimated cost"). (Not a noun used as one: "the match day
+    earning" asks no day.)"""
     return frozenset(t.text.lower() for t in _parsed(text) if (t.tag_ in ("JJ", "JJR", "JJS") and t.dep_ == "amod")
                      or (t.tag_ in ("VBG", "VBN") and t.dep_ in ("amod", "compound")))
 

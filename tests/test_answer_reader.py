@@ -107,12 +107,33 @@ def test_an_adjective_after_what_is_does_not_hide_the_noun_asked(question: str, 
         ("How much was the signing payment for Jane Roe?", "money"),
         ("What does the cheapest Acme plan cost?", "money"),
         ("What do Acme's kits cost per month?", "money"),
+        # What a company earns, and what is only counted in money.
+        ("How much does Acme earn?", "money"),
+        ("How much investment has Acme received?", "money"),
         # Not a count after a noun that is measured: how much of it there is.
         ("How much storage does the free plan include?", "number"),
         ("How much paid annual leave do Acme employees get?", "number"),
     ],
 )
 def test_how_much_a_thing_is_or_what_it_costs_asks_its_price(question: str, kind: str) -> None:
+    assert read_question(question, None, "Acme").kind == kind
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        # A column's heading or a search asks what "What is the ...?" asks.
+        ("Acme founding date?", "date"),
+        ("Acme headcount", "number"),
+        ("What is Acme's headcount?", "number"),
+        # A number to call is a phone number, as a call is made to one.
+        ("What number can I call to reach Acme?", "contact"),
+        ("How can I call Acme?", "contact"),
+        # Not a heading: a question asked yes or no is read as one ("Is Acme a public company?" asks no company).
+        ("Is Acme a public company?", "text"),
+    ],
+)
+def test_a_heading_a_count_and_a_number_to_call_are_typed(question: str, kind: str) -> None:
     assert read_question(question, None, "Acme").kind == kind
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cikb.answer.entities import (
-    Relation, asked_noun, asked_relation, aspect_verbs, attributive_adjectives, common_nouns, descriptive_words,
+    Relation, asked_noun, asked_relation, aspect_verbs, noun_describers, common_nouns, descriptive_words,
     predicate_subjects, told_in_the_past,
 )
 from cikb.core.vocabulary import CHIEF_TITLES, match_weight, relation
@@ -220,7 +220,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
         # terms, and the evidence need not name the row's company.
         subject_words, acronyms, own = (), (), set()
         thing = _thing_defined(question)
-    kind = _kind(_typing_words(lower, own), column_type, attributive_adjectives(question))
+    kind = _kind(_typing_words(lower, own), column_type, noun_describers(question))
     # "What is Acme's EIN?", "What VAT number does Acme use?": asked what the identifier is, not where, when, how
     # many.
     asks_what = kind in ("text", "org") or (kind == "number" and "how" not in lower and column_type is None)
@@ -637,6 +637,15 @@ _YEAR_WORDS = ("year", "decade", "century")
 
 
 def _kind(lower: list[str], column_type: str | None, described: frozenset[str] = frozenset()) -> Kind:
+    """The kind of value asked for (:func:`_kind_asked`); a question written as a column's heading or a search ("Acme
+    founding date?", "Employee count of Acme?") asks what "What is the ...?" asks of it."""
+    kind = _kind_asked(lower, column_type, described)
+    if kind == "text" and lower and lower[0] not in _AUXILIARIES and not _WH_WORDS & set(lower):
+        return _kind_asked(["what", "is", "the", *lower], column_type, described)
+    return kind
+
+
+def _kind_asked(lower: list[str], column_type: str | None, described: frozenset[str] = frozenset()) -> Kind:
     """The kind of value asked for; ``described`` are the adjectives that only describe a noun ("annual" in "What is
     the annual revenue of Acme?"), no word of the reach from a wh-word to the noun it asks for."""
     _asks_for = functools.partial(_asks_for_noun, described=described)
@@ -667,9 +676,10 @@ def _kind(lower: list[str], column_type: str | None, described: frozenset[str] =
     if "how" in lower and "many" in lower:
         return "number"
     if (_CONTACT_WORDS & set(lower) and not _asks_another_noun(lower)) or _asks_how_to_reach(lower) or (
-            "address" in lower and _names_a_mailing_list(lower)):
+            "address" in lower and _names_a_mailing_list(lower)) or ("number" in lower and _CALLING & set(lower)):
         return "contact"  # "What is its email address / phone number?" asks for neither a place nor a quantity
-    if _asks_for(lower, ("what", "which"), ("percentage", "percent", "number", "amount", "total")) or _asks_share(lower):
+    if (_asks_for(lower, ("what", "which"), ("percentage", "percent", "number", "amount", "total", "count", "headcount"))
+            or _asks_share(lower)):
         return "money" if _MONEY_WORDS & set(lower) and not _asks_share(lower) else "number"
     if _asks_what_it_costs(lower):
         return "money"
@@ -714,12 +724,18 @@ def _how_much_kind(lower: list[str]) -> Kind:
     if phrase and phrase[0] == "of":
         return "number"
     if phrase:
-        return "money" if phrase[-1] in _MONEY_WORDS | {"money", "cash"} else "number"
+        return "money" if phrase[-1] in _MONEY_WORDS | _MONEY_MASS_NOUNS else "number"
     # "How much is the cheapest plan?", "How much was the signing payment?": what a thing is, in money, is its price
     if lower[lower.index("much") + 1:][:1] in (["is"], ["are"], ["was"], ["were"]):
         return "money"
     # "How much is the Pro plan per month?": a rate of time asks a price
-    return "money" if (_MONEY_WORDS | _PER_PERIOD) & set(lower) or "cost" in lower else "number"
+    return "money" if (_MONEY_WORDS | _PER_PERIOD | _EARNING_VERBS) & set(lower) or "cost" in lower else "number"
+
+
+# What is only counted in money: "How much money / investment ...?"; and the verbs of earning it: "How much does Acme
+# earn / make?" (a company "makes" money; what it makes is asked by "what").
+_MONEY_MASS_NOUNS = frozenset("money cash investment investments financing earnings".split())
+_EARNING_VERBS = frozenset("earn earns earned make makes made charge charges".split())
 
 
 _PER_PERIOD = frozenset("monthly yearly annually month year".split())  # after "per", "a", "each"
@@ -804,7 +820,7 @@ def _contact_asked(lower: list[str]) -> Literal["email", "phone", "web"]:
     words = set(lower)
     if words & {"email", "e-mail", "mail"} or _names_a_mailing_list(lower):
         return "email"
-    if words & {"phone", "telephone", "fax"}:
+    if words & ({"telephone", "fax"} | _CALLING):
         return "phone"
     return "email" if _asks_how_to_reach(lower) else "web"
 
@@ -816,7 +832,8 @@ def _names_a_mailing_list(lower: list[str]) -> bool:
 
 # "How can journalists contact Acme?", "How do I get in touch with Acme?", "Where should I send a sales enquiry?":
 # asked how to reach the company (for a purpose), not in what manner or where a place is.
-_REACH_VERBS = frozenset("contact email e-mail".split())  # not "reach": "How did Acme reach profitability?"
+_REACH_VERBS = frozenset("contact email e-mail call phone".split())  # not "reach": "How did Acme reach profitability?"
+_CALLING = frozenset("call phone dial ring".split())  # "What number can I call to reach Acme?" asks its phone number
 _SENT_NOUNS = frozenset("enquiry enquiries inquiry inquiries question questions request requests".split())
 
 
