@@ -1091,16 +1091,19 @@ def _noun_counted_at(sentence: str, start: int, end: int):  # noqa: ANN202 - a s
     return None
 
 
-def counted_doers(sentence: str, is_verb: Callable[[str], bool]) -> list[tuple[int, int, str]]:
+def counted_doers(sentence: str, is_verb: Callable[[str], bool], *,
+                  direct_only: bool = False) -> list[tuple[int, int, str]]:
     """The counts whose noun is the subject of a verb ``is_verb`` accepts, as the trained parser reads them, each
     with the name of the verb's object (not what it says of it: "Globex, Acme's rival"): "More than 12,000
     developers use Acme" -> (12,000, "Acme"). A count of those who do it counts its agent noun (users, investors,
-    subscribers), whatever noun it is written with."""
+    subscribers), whatever noun it is written with. With ``direct_only``, only a direct object counts ("70 people
+    work at Acme" has none)."""
     found = []
     for token in _parsed(sentence):
         if token.dep_ != "nummod" or token.head.dep_ != "nsubj" or not is_verb(token.head.head.text):
             continue
-        objects = _objects_of(token.head.head, ("dobj",))
+        verb = token.head.head
+        objects = [c for c in verb.children if c.dep_ == "dobj"] if direct_only else _objects_of(verb, ("dobj",))
         found.append((token.idx, token.idx + len(token.text), " ".join(_name(o) for o in objects)))
     return found
 

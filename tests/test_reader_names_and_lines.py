@@ -152,3 +152,16 @@ def test_a_role_served_in_a_participles_clause_is_held_by_the_main_clauses_subje
                  "Jane Roe joined Acme in 2015, serving as its chief executive since 2019."):
         answer = _read("Who is the chief executive of Acme?", said, company="Acme").answer
         assert answer is not None and answer.value == "Jane Roe", said
+
+
+def test_a_count_of_those_who_use_the_company_is_no_headcount() -> None:
+    # The counted people do something to the company (its object): its users, not its people.
+    for said in ("More than 10,000 people use Acme every day.", "Today more than ten million people use Acme worldwide.",
+                 "Millions of people trust us with their mail."):
+        for question in ("How many employees does Acme have?", "How many people work at Acme?"):
+            assert _read(question, said, company="Acme").answer is None, (question, said)
+    # Asked how many use it, they are what is asked; and people who work at it are its people.
+    answer = _read("How many people use Acme?", "More than 10,000 people use Acme every day.", company="Acme").answer
+    assert answer is not None and answer.value == "10,000"
+    answer = _read("How many employees does Acme have?", "Today around 70 people work at Acme.", company="Acme").answer
+    assert answer is not None and answer.value == "70"

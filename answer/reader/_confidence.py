@@ -16,7 +16,7 @@ from typing import Literal
 
 from cikb.answer.entities import (
     FIRST_PERSON, KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of,
-    coordinated_names, counted_group, counted_in_question, counted_noun, counts_each_of_many, defines, defining_words,
+    coordinated_names, counted_doers, counted_group, counted_in_question, counted_noun, counts_each_of_many, defines, defining_words,
     described_body, governing_parties, in_the_predicate, kind_of_counted, modifies_a_noun, names_a_person,
     nominal_words, noun_modifiers, only_beside_the_main_clause, only_intended, party_extents, predicate_subjects,
     person_noun, quantified_noun, said_of_the_past, said_of_the_reader, set_up_as_words, stated_as_own,
@@ -306,9 +306,19 @@ def _counts_asked(q: Question, sentence: str, span: Span) -> bool | None:
     noun = counted_noun(sentence, span.start, span.start + len(span.text))
     if noun is None:
         return None
+    if asks_headcount(q) and _counts_those_acting_on_the_subject(q, sentence, span):
+        return False  # "More than 10,000 people use Acme every day": its users, not its people
     group = counted_group(sentence, span.start, span.start + len(span.text)) or ""  # "a team of 200+ humans"
     return (any(_counts_the_term(q, t, noun) or match_weight(t, stems_of(group)) > 0 for t in q.terms)
             or any(start <= span.start < end for start, end in doers_of_the_subject(q, sentence)))
+
+
+def _counts_those_acting_on_the_subject(q: Question, sentence: str, span: Span) -> bool:
+    """The count's noun is the subject of a verb whose object is the company, as the parse reads it: "10,000 people
+    use Acme", "Millions of people trust us" count those who do something to it, from outside."""
+    end = span.start + len(span.text)
+    return any(start < end and span.start < stop and (refers_to_subject(q, done_to) or done_to.lower() == "us")
+               for start, stop, done_to in counted_doers(sentence, lambda word: True, direct_only=True) if done_to)
 
 
 _GROUP_NOUNS = frozenset("team group crew squad unit".split())
