@@ -67,6 +67,7 @@ RELATED_STEMS = {
     "journalist": ("press", "media"),
     "respons": ("head", "lead", "leader", "manag", "manager", "director", "overse", "oversee"),
     "employ": ("peopl", "person", "team", "member"),
+    "work": ("employ", "employe", "staff"),  # "How many people work at Acme?": "Acme has 250 employees"
     "revenu": ("incom", "earn"),
     "sell": ("make", "build", "offer", "product", "provid", "produc", "manufactur", "design", "develop", "servic"),
     "make": ("build", "produc", "manufactur", "design", "sell", "offer", "product"),
