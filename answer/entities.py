@@ -93,8 +93,18 @@ def predicate_subjects(sentence: str, is_predicate: Callable[[str], bool]) -> li
         if subject is None and token.dep_ == "advcl" and token.tag_ in ("VBN", "VBG") and token.i < token.head.i:
             subject = _subject_of(token.head)  # "Founded in 1998, Globex is ...": an opening participle's doer
         if subject is not None:
-            found.append((_phrase(subject), obj))
+            found.append((_phrase_without_asides(subject), obj))
     return found or None
+
+
+def _phrase_without_asides(token) -> str:  # noqa: ANN001 - a spaCy Token
+    """:func:`_phrase` without what is set beside the noun between commas or after "which", "who": "Globex, an Acme
+    customer, raised $20 million" is Globex's deed, whoever the aside names."""
+    aside = {w.i for c in token.children if c.dep_ in ("appos", "relcl") for w in c.subtree}
+    words = [w for w in token.subtree if w.i not in aside]
+    while words and words[-1].dep_ == "punct":
+        words.pop()
+    return _words_text(words)
 
 
 def beginnings(sentence: str, is_verb: Callable[[str], bool]) -> list[tuple[str, str]]:

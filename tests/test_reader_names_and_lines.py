@@ -165,3 +165,12 @@ def test_a_count_of_those_who_use_the_company_is_no_headcount() -> None:
     assert answer is not None and answer.value == "10,000"
     answer = _read("How many employees does Acme have?", "Today around 70 people work at Acme.", company="Acme").answer
     assert answer is not None and answer.value == "70"
+
+
+def test_a_deed_of_another_body_the_aside_ties_to_the_company_is_that_bodys() -> None:
+    # "an Acme customer" is set beside Globex: Globex raised the money, whoever it is a customer of.
+    assert _read("How much funding has Acme raised?", "Globex, an Acme customer, raised $20 million.",
+                 company="Acme").answer is None
+    answer = _read("How much funding has Acme raised?", "Acme, a maker of robots, raised $20 million.",
+                   company="Acme").answer
+    assert answer is not None and answer.value == "$20 million"
