@@ -174,3 +174,14 @@ def test_a_deed_of_another_body_the_aside_ties_to_the_company_is_that_bodys() ->
     answer = _read("How much funding has Acme raised?", "Acme, a maker of robots, raised $20 million.",
                    company="Acme").answer
     assert answer is not None and answer.value == "$20 million"
+
+
+def test_what_the_companys_customers_or_users_did_is_theirs() -> None:
+    for said in ("Acme helped its customers raise $50 million.", "Acme's users have raised $100 million for charity."):
+        assert _read("How much funding has Acme raised?", said, company="Acme").answer is None, said
+    # Its founders raise the company's money, and asked of its users, they are what is asked.
+    answer = _read("How much funding has Acme raised?", "Acme's founders raised $2 million in a seed round.",
+                   company="Acme").answer
+    assert answer is not None and answer.value == "$2 million"
+    answer = _read("How many users does Acme have?", "Acme's users number more than 10,000.", company="Acme").answer
+    assert answer is not None and answer.value == "10,000"

@@ -31,7 +31,7 @@ from cikb.answer.reader._words import (
 from cikb.answer.reader._question import TOTAL, Question, asks_present, bare, singular, term_word
 from cikb.answer.reader._subject import (
     BEGIN_STEMS, LABEL_LINE, after_leading_date, asks_the_founding, began_itself, mentions_subject, owned_by_subject,
-    refers_to_subject,
+    refers_to_subject, ties_another_party,
 )
 from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, CORPORATION_KIND, CURRENCY_SIGNS, Span, board_joiners, count_of_us, customer_names,
@@ -1227,7 +1227,7 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     roles = asked_roles(q, best.plain, span)
     if (best.role == 1 and another_acts(q, best)) or another_holds_role(roles, q) or _done_by_another(q, best, span):
         return "low"
-    if _told_of_another_body(q, best, span):
+    if _told_of_another_body(q, best, span) or _done_by_a_tied_party(q, best):
         return "low"  # "Acme helped Globex raise $20 million", "Acme helps Globex, a company with 5,000 employees"
     # A rival: another sentence about the subject that states a different value as directly.
     rivals = {key for key in (nearest_span(q, s)[0].key for s in candidates if _states_directly(q, s))
@@ -1501,6 +1501,14 @@ def another_acts(q: Question, s: Sentence) -> bool:
     if asked and _the_asked_part(q, [subject for subject, _ in asked], [subject for subject, _ in found]):
         return False
     return not asked or any(refers_to_subject(q, subject) for subject, _ in asked)
+
+
+def _done_by_a_tied_party(q: Question, s: Sentence) -> bool:
+    """Each verb of the question's predicate has for its subject a body named by its tie to the company, as the
+    parse reads it: "Acme helped its customers raise $50 million", "Acme's users have raised $100 million for
+    charity" tell what they did, not the company (unless the question asks of them)."""
+    found = predicate_subjects(s.plain, term_word(q, exact=True))
+    return bool(found) and all(ties_another_party(q, subject) for subject, _ in found)
 
 
 def _the_asked_part(q: Question, asked: list[str], found: list[str]) -> bool:

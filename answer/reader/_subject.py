@@ -80,7 +80,8 @@ def _is_the_subject(q: Question, lead: list[str] | None) -> bool:
 _OTHER_PARTIES = frozenset("""parent parents partner partners customer customers client clients investor investors
     subsidiary subsidiaries competitor competitors rival rivals supplier suppliers sponsor sponsors distributor
     distributors reseller resellers affiliate affiliates owner owners acquirer vendor vendors representative
-    representatives auditor auditors contractor contractors subcontractor subcontractors licensee licensees""".split())
+    representatives auditor auditors contractor contractors subcontractor subcontractors licensee licensees
+    user users""".split())
 
 
 def led_by_another_party(q: Question, sentence: str) -> bool:
@@ -363,12 +364,12 @@ def refers_to_subject(q: Question, phrase: str) -> bool:
 def owned_by_subject(q: Question, owner: str) -> bool:
     """A role's or a relation's owner is the subject: one of its names, or "our", "its", "their" (on the company's
     pages the company's own, or unclear)."""
-    if _ties_another_party(q, owner):
+    if ties_another_party(q, owner):
         return False  # "the CEO of Acme's parent company": the parent's role, not Acme's
     return refers_to_subject(q, owner) or owner.lower() in _OWN_POSSESSIVES
 
 
-def _ties_another_party(q: Question, owner: str) -> bool:
+def ties_another_party(q: Question, owner: str) -> bool:
     """The owner is a body named by its tie to the company ("Acme parent company", "our partner Globex"), a tie
     the question does not ask of."""
     return any(_an_unasked_tie(q, bare(w.lower())) for w, _, _ in tokens_of(owner))
