@@ -185,3 +185,10 @@ def test_what_the_companys_customers_or_users_did_is_theirs() -> None:
     assert answer is not None and answer.value == "$2 million"
     answer = _read("How many users does Acme have?", "Acme's users number more than 10,000.", company="Acme").answer
     assert answer is not None and answer.value == "10,000"
+
+
+def test_an_amount_given_by_the_year_is_not_the_annual_revenue_unless_it_is_revenue() -> None:
+    assert _read("What is Acme's annual revenue?", "Acme saves its customers $5 million a year.",
+                 company="Acme").answer is None
+    answer = _read("What is Acme's annual revenue?", "Acme's revenue is $40 million a year.", company="Acme").answer
+    assert answer is not None and answer.value == "$40 million"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
@@ -1677,7 +1677,7 @@ def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
         return True
     if q.kind in ("year", "date") and _dated_by_reference(q, sentence, span):
         return True
-    predicate = term_word(q, exact=True)
+    predicate = _predicate_word(q)
     if q.kind in ("money", "number") and predicate(quantified_noun(sentence, span.start, span.start + len(span.text))):
         return True  # "closed a €49 million equity round": the round's amount, however many words come between
     if q.kind == "place" and "incorpor" in q.terms and _incorporated_as(q, sentence, span):
@@ -1696,6 +1696,19 @@ def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
                                    for w in words):
             return True
     return False
+
+
+# The period an amount is given for: "annual revenue" asks revenue by the year, "$5 million a year" may be any amount's.
+_PERIOD_WORDS = frozenset(stem(w) for w in "year yearly annual annually annum month monthly week weekly".split())
+
+
+def _predicate_word(q: Question) -> Callable[[str], bool]:
+    """A word of the question's predicate, to tie a value to: not the period an amount or a count is asked for
+    ("What is Acme's annual revenue?" ties "$5 million a year" to no revenue), unless the question asks nothing else."""
+    word = term_word(q, exact=True)
+    if q.kind not in ("money", "number") or all(t in _PERIOD_WORDS for t in q.terms):
+        return word
+    return lambda w: word(w) and not stems_of(w.lower()) & _PERIOD_WORDS
 
 
 def _incorporated_as(q: Question, sentence: str, span: Span) -> bool:
