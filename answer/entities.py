@@ -85,7 +85,7 @@ def predicate_subjects(sentence: str, is_predicate: Callable[[str], bool]) -> li
         if not is_predicate(token.text) or not token.tag_.startswith("VB"):
             continue
         objects = [c for c in token.children if c.dep_ == "dobj"]
-        obj = _phrase(objects[0]) if objects else ""
+        obj = _phrase_without_asides(objects[0]) if objects else ""
         if token.dep_ == "acl":  # "Globex, founded in 1999, is ...": the noun it modifies underwent it
             found.append((_name(token.head), obj))
             continue

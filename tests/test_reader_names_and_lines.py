@@ -192,3 +192,7 @@ def test_an_amount_given_by_the_year_is_not_the_annual_revenue_unless_it_is_reve
                  company="Acme").answer is None
     answer = _read("What is Acme's annual revenue?", "Acme's revenue is $40 million a year.", company="Acme").answer
     assert answer is not None and answer.value == "$40 million"
+
+
+def test_what_was_done_to_another_body_the_aside_ties_to_the_company_is_not_done_to_it() -> None:
+    assert _read("Who founded Acme?", "Jane Roe founded Globex, Acme's biggest customer.", company="Acme").answer is None
