@@ -196,3 +196,10 @@ def test_an_amount_given_by_the_year_is_not_the_annual_revenue_unless_it_is_reve
 
 def test_what_was_done_to_another_body_the_aside_ties_to_the_company_is_not_done_to_it() -> None:
     assert _read("Who founded Acme?", "Jane Roe founded Globex, Acme's biggest customer.", company="Acme").answer is None
+
+
+def test_a_date_of_the_founders_is_no_date_of_the_founding() -> None:
+    assert _read("When was Acme founded?", "In 2015 Acme's founders were still at university.", company="Acme").answer is None
+    # "started the company" tells the founding, whoever it names it by.
+    answer = _read("When was Acme founded?", "Acme's founders started the company in 2015.", company="Acme").answer
+    assert answer is not None and answer.value == "2015"

@@ -1218,6 +1218,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         return "low"  # asked the total raised: "raised $5 million in seed funding in 2019" gives one round
     if q.kind in ("person", "org") and not _holds_the_deed_asked(q, best.stems):
         return "low"  # "Who leads the steering committee?": "governed by the Board and its steering committee"
+    if q.kind in ("year", "date") and asks_the_founding(q) and _founders_only(best.plain):
+        return "low"  # "In 2015 Acme's founders were still at university": the founders, not the founding, dated
     if _asks_an_address(q) and not any(c.isdigit() for c in _given(q, best, span)):
         return "low"  # "San Francisco" is where the address is, not the address: a street or a postcode is asked
     if (asks_its_price(q) and best.passage.own_site and priced_per_period(best.plain, span)
@@ -1501,6 +1503,16 @@ def another_acts(q: Question, s: Sentence) -> bool:
     if asked and _the_asked_part(q, [subject for subject, _ in asked], [subject for subject, _ in found]):
         return False
     return not asked or any(refers_to_subject(q, subject) for subject, _ in asked)
+
+
+_FOUNDERS = re.compile(r"^(?:co-?)?founders?$", re.IGNORECASE)
+
+
+def _founders_only(sentence: str) -> bool:
+    """The sentence's only word of founding (or of a beginning: "started the company") names the people who founded
+    ("founder", "co-founders"), no founding."""
+    founding = [w for w, _, _ in tokens_of(sentence) if match_weight("found", stems_of(w.lower())) > 0]
+    return bool(founding) and all(_FOUNDERS.match(w) for w in founding)
 
 
 def _done_by_a_tied_party(q: Question, s: Sentence) -> bool:
