@@ -203,3 +203,11 @@ def test_a_date_of_the_founders_is_no_date_of_the_founding() -> None:
     # "started the company" tells the founding, whoever it names it by.
     answer = _read("When was Acme founded?", "Acme's founders started the company in 2015.", company="Acme").answer
     assert answer is not None and answer.value == "2015"
+
+
+def test_where_a_thing_of_the_company_is_is_not_where_the_company_is() -> None:
+    for said in ("Acme's servers are located in Frankfurt.", "Our warehouse is located in Leeds."):
+        assert _read("Where is Acme headquartered?", said, company="Acme").answer is None, said
+    for said in ("Acme's headquarters are located in Chicago, Illinois.", "Our offices are located in Chicago, Illinois."):
+        answer = _read("Where is Acme headquartered?", said, company="Acme").answer
+        assert answer is not None and answer.value == "Chicago, Illinois", said

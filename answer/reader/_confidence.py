@@ -1229,6 +1229,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     roles = asked_roles(q, best.plain, span)
     if (best.role == 1 and another_acts(q, best)) or another_holds_role(roles, q) or _done_by_another(q, best, span):
         return "low"
+    if q.kind == "place" and _places_a_thing_of_the_subject(q, best):
+        return "low"  # "Acme's servers are located in Frankfurt": where its servers are, not where it is
     if _told_of_another_body(q, best, span) or _done_by_a_tied_party(q, best):
         return "low"  # "Acme helped Globex raise $20 million", "Acme helps Globex, a company with 5,000 employees"
     # A rival: another sentence about the subject that states a different value as directly.
@@ -1503,6 +1505,27 @@ def another_acts(q: Question, s: Sentence) -> bool:
     if asked and _the_asked_part(q, [subject for subject, _ in asked], [subject for subject, _ in found]):
         return False
     return not asked or any(refers_to_subject(q, subject) for subject, _ in asked)
+
+
+_OWN_POSSESSIVE_WORDS = frozenset({"our", "its", "their"})
+
+
+def _places_a_thing_of_the_subject(q: Question, s: Sentence) -> bool:
+    """Each verb of the question's predicate ("located", "based") has for its subject a thing the company owns, named
+    by a noun that is none of the question's words: "Acme's servers are located in Frankfurt", "Our warehouse is
+    based in Leeds" place them, not the company ("Acme's headquarters are located in Chicago" places what is asked)."""
+    found = predicate_subjects(s.plain, term_word(q, exact=True))
+    return bool(found) and all(_a_thing_of_the_subject(q, subject) for subject, _ in found)
+
+
+def _a_thing_of_the_subject(q: Question, phrase: str) -> bool:
+    words = [w for w, _, _ in tokens_of(phrase)]
+    if len(words) < 2:
+        return False
+    owner, head = words[0].lower(), words[-1].lower()
+    owned = owner in _OWN_POSSESSIVE_WORDS or (owner.endswith(("'s", "’s")) and refers_to_subject(q, bare(owner)))
+    return (owned and bare(head) not in SELF_NOUNS and not refers_to_subject(q, head)
+            and not any(match_weight(t, stems_of(head)) > 0 for t in q.terms))
 
 
 _FOUNDERS = re.compile(r"^(?:co-?)?founders?$", re.IGNORECASE)
