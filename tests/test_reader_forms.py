@@ -420,3 +420,9 @@ def test_asked_of_one_model_a_sentence_on_another_model_is_no_answer():
     listed = _own_page(question, "News",
                        "The Acme 3, 4 and 5 each come with a two-year warranty, twice the legal minimum.")
     assert _given(listed) is not None and _given(listed)[0] == "two-year"
+
+
+def test_a_price_from_which_plans_start_is_read_for_the_cheapest_plan():
+    # "from $9" ranks the amount lowest as "start at" does: read (here `low`: no plan named), not set aside.
+    reading = _own_page("How much does Acme Corp's cheapest plan cost per month?", "Pricing", "Paid plans from $9 a month.")
+    assert reading.unsure is not None and reading.unsure.value == "$9"

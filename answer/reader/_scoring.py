@@ -335,7 +335,7 @@ class PricedItem:
 # Words that rank a price lowest, in the question ("the cheapest plan", "the starting price", "the entry-level plan")
 # and in a sentence ("the entry-level Growth plan costs", "plans start at", "our lowest price").
 _LOWEST_STEMS = frozenset(stem(w) for w in "cheapest lowest least minimum entry start starting starts".split())
-_LOWEST_BEFORE = re.compile(r"(?:from|as low as)\s*$", re.IGNORECASE)  # "Plans from $9", "as low as $5"
+_LOWEST_BEFORE = re.compile(r"\b(?:from|as low as)\s*$", re.IGNORECASE)  # "Plans from $9", "as low as $5"
 
 
 @cache  # asked of every amount of every sentence read
