@@ -1507,6 +1507,9 @@ def another_acts(q: Question, s: Sentence) -> bool:
     return not asked or any(refers_to_subject(q, subject) for subject, _ in asked)
 
 
+_OWN_POSSESSIVE_WORDS = frozenset({"our", "its", "their"})
+
+
 def _places_a_thing_of_the_subject(q: Question, s: Sentence) -> bool:
     """Each verb of the question's predicate ("located", "based") has for its subject a thing the company owns, named
     by a noun that is none of the question's words: "Acme's servers are located in Frankfurt", "Our warehouse is
@@ -1520,7 +1523,8 @@ def _a_thing_of_the_subject(q: Question, phrase: str) -> bool:
     if len(words) < 2:
         return False
     owner, head = words[0].lower(), words[-1].lower()
-    return (owned_by_subject(q, bare(owner)) and bare(head) not in SELF_NOUNS and not refers_to_subject(q, head)
+    owned = owner in _OWN_POSSESSIVE_WORDS or (owner.endswith(("'s", "’s")) and refers_to_subject(q, bare(owner)))
+    return (owned and bare(head) not in SELF_NOUNS and not refers_to_subject(q, head)
             and not any(match_weight(t, stems_of(head)) > 0 for t in q.terms))
 
 
