@@ -426,6 +426,42 @@ def role_statements(sentence: str, is_role: Callable[[str], bool], value: tuple[
     return _statements(sentence, lambda token: is_role(token.text), value)
 
 
+# Nouns that name a post: whoever takes or holds "the CEO role", "the title of CEO" holds the role.
+_POST_NOUNS = frozenset("role roles position positions post posts title titles job jobs office seat helm reins".split())
+
+
+def set_apart_from_the_role(sentence: str, is_role: Callable[[str], bool], value: tuple[int, int]) -> bool:
+    """The parse sets the value apart from the role words of ``sentence``: the value acts on the role's holder ("Jane
+    Roe interviewed Acme's CEO", "Jane Roe reports to the CEO"; not "took the CEO role", nor "joined as CEO"), is made
+    to leave a post (", replacing Jane Roe", "Jane Roe was succeeded by ...") or leaves one ("Jane Roe stepped
+    down")."""
+    root = _value_root(sentence, *value)
+    if root is None or not any(is_role(t.text) for t in root.doc):
+        return False
+    verb = root.head
+    if not verb.tag_.startswith("VB"):
+        return False
+    if root.dep_ in ("dobj", "nsubjpass") and _REMOVES.match(verb.text):
+        return True
+    if root.dep_ != "nsubj" or is_role(verb.text):  # "John Doe chairs the Board of Directors": the role's own deed
+        return False
+    if _LEAVES.match(verb.text) and not any(c.dep_ in _CLAUSES or c.dep_ == "dobj" for c in verb.children):
+        return not verb.text.lower().startswith("step") or any(c.text.lower() == "down" for c in verb.children)
+    return any(_acted_on(verb, t) for t in root.doc if is_role(t.text))
+
+
+def _acted_on(verb, role) -> bool:  # noqa: ANN001 - spaCy Tokens
+    """The role word is in the verb's object, directly or through a preposition other than "as", and names no post."""
+    token = role
+    while token.head.i != token.i and token.head.i != verb.i:
+        if token.text.lower() in _POST_NOUNS or token.dep_ in _CLAUSES or token.dep_ in _SUBJECTS:
+            return False
+        token = token.head
+    if token.head.i != verb.i or token.text.lower() in _POST_NOUNS:
+        return False
+    return token.dep_ in ("dobj", "dative") or (token.dep_ == "prep" and token.lower_ != "as")
+
+
 @dataclass(frozen=True)
 class Relation:
     """A noun by which a question asks for another body, as the subject's: "Acme's parent company", "the fiscal

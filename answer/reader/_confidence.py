@@ -37,7 +37,7 @@ from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, CORPORATION_KIND, CURRENCY_SIGNS, Span, board_joiners, count_of_us, customer_names,
     doers_named, entity_labels, entity_spans, filtered, former_employers, former_names, holds_postal_address,
     instance_spans, investor_names, is_duration, is_postal_address, is_subject, is_yearless, legal_names, normal,
-    asked_roles, unfunded_spans, DOTTED_FORMS,
+    apart_from_the_asked_role, asked_roles, unfunded_spans, DOTTED_FORMS,
     normal_date, number_value, overlap, spans, versions_in,
     without_web_addresses, yearless_dates,
 )
@@ -1229,6 +1229,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     roles = asked_roles(q, best.plain, span)
     if (best.role == 1 and another_acts(q, best)) or another_holds_role(roles, q) or _done_by_another(q, best, span):
         return "low"
+    if apart_from_the_asked_role(q, best.plain, span):
+        return "low"  # "Jane Roe interviewed Acme's CEO", "..., replacing Jane Roe": not who holds the role
     if q.kind == "place" and _places_a_thing_of_the_subject(q, best):
         return "low"  # "Acme's servers are located in Frankfurt": where its servers are, not where it is
     if _told_of_another_body(q, best, span) or _done_by_a_tied_party(q, best):

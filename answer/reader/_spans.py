@@ -16,9 +16,9 @@ from urllib.parse import urlsplit
 
 from cikb.answer.entities import (
     KIND_LABELS, RoleStatement, asked_noun, asked_party, entities, instances_named, named_noun, named_parties,
-    relation_holders, relation_statements, role_statements, stranded_preposition,
+    relation_holders, relation_statements, role_statements, set_apart_from_the_role, stranded_preposition,
 )
-from cikb.core.vocabulary import match_weight
+from cikb.core.vocabulary import CHIEF_TITLES, match_weight
 from cikb.embed.bm25 import english_stopwords
 from dateparser.date import DateDataParser
 import phonenumbers
@@ -169,6 +169,27 @@ def asked_roles(q: Question, sentence: str, span: Span) -> list[RoleStatement]:
     if not q.officer:
         return []
     return role_statements(sentence, term_word(q, exact=True), extent)
+
+
+# The officers' acronyms: one names one office only ("CFO" is never the CEO), as "director" or "head" may not.
+_OFFICER_ACRONYMS = frozenset(CHIEF_TITLES.values())
+
+
+def apart_from_the_asked_role(q: Question, sentence: str, span: Span) -> bool:
+    """The sentence names the asked officer's role, the parse gives it to no one, and sets the value apart from it
+    ("Jane Roe interviewed Acme's CEO", "Acme appointed a new CEO, replacing Jane Roe": :func:`set_apart_from_the_role`)
+    or gives the value another office ("Our CEO search continues; Jane Roe is interim CFO")."""
+    roles = asked_roles(q, sentence, span)
+    if not q.officer or not roles or any(r.held_by_value for r in roles):
+        return False
+    extent, asked = (span.start, span.start + len(span.text)), term_word(q, exact=True)
+    if set_apart_from_the_role(sentence, asked, extent):
+        return True
+    another = term_word(q)  # a word the question's terms relate to is no other office
+
+    def another_office(word: str) -> bool:
+        return word.lower() in _OFFICER_ACRONYMS and not another(word)
+    return any(r.held_by_value for r in role_statements(sentence, another_office, extent))
 
 
 def _relation_noun(q: Question) -> Callable[[str], bool]:
