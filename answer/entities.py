@@ -97,6 +97,15 @@ def predicate_subjects(sentence: str, is_predicate: Callable[[str], bool]) -> li
     return found or None
 
 
+def patients(sentence: str, is_predicate: Callable[[str], bool]) -> list[str] | None:
+    """What undergoes each verb of ``sentence`` that ``is_predicate`` accepts (its direct object or passive subject),
+    without what is set beside it: "Globex acquired Initech, a rival of Acme" -> ["Initech"]; None when no such verb
+    has one."""
+    found = [_phrase_without_asides(c) for t in _parsed(sentence) if t.tag_.startswith("VB") and is_predicate(t.text)
+             for c in t.children if c.dep_ in ("dobj", "nsubjpass")]
+    return found or None
+
+
 def _phrase_without_asides(token) -> str:  # noqa: ANN001 - a spaCy Token
     """:func:`_phrase` without what is set beside the noun between commas or after "which", "who": "Globex, an Acme
     customer, raised $20 million" is Globex's deed, whoever the aside names."""

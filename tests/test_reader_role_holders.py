@@ -37,3 +37,56 @@ def test_a_person_the_parse_sets_apart_from_the_role_is_not_its_holder(said: str
 ])
 def test_who_takes_or_holds_the_role_is_still_its_holder(said: str, holder: str) -> None:
     assert _value(CEO, said) == holder
+
+
+@pytest.mark.parametrize(("question", "said", "value"), [
+    # Asked who started the company: who founded it, as "When did Acme start?" asks when it was founded.
+    ("Who started Acme?", "Acme was founded by Jane Roe in 2015.", "Jane Roe"),
+    # Asked how old it is: since when, its founding year.
+    ("How old is Acme?", "Acme was founded in 2015.", "2015"),
+    ("How old is the company?", "Acme was founded in 2015.", "2015"),
+    # Asked what city (country, town) it is in: where it is, as "Where is Acme?" asks.
+    ("What city is Acme in?", "Acme is headquartered in Leeds, England.", "Leeds, England"),
+    ("Where is Acme?", "Acme is headquartered in Leeds, England.", "Leeds, England"),
+    # Asked the size of a thing: its magnitude, as "How big was ...?" asks.
+    ("What was the size of Acme's Series A?", "Acme raised a $5 million Series A in 2019.", "$5 million"),
+])
+def test_a_fact_asked_in_everyday_words_is_read_as_in_the_usual_ones(question: str, said: str, value: str) -> None:
+    assert _value(question, said) == value
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("Who started the Acme podcast?", "Acme was founded by Jane Roe in 2015."),  # another thing begun
+    ("How old is Acme's CEO?", "Acme was founded in 2015."),  # a person's age, not the company's
+    ("What city is Acme's data centre in?", "Acme is headquartered in Leeds, England."),  # a thing of the company
+])
+def test_the_same_words_asked_of_another_thing_are_not_read_so(question: str, said: str) -> None:
+    assert _value(question, said) is None
+
+
+def _value_of(company: str, question: str, said: str) -> str | None:
+    answer = read_asked(question, [Passage(said, 0, 1, "", own_site=True)], company=company).answer
+    return answer.value if answer is not None else None
+
+
+@pytest.mark.parametrize(("company", "question", "said", "value"), [
+    # Asked who acquired or owns the company: a body as often as a person, whatever kind of name the recogniser
+    # takes it for ("Atlassian" read as a place, "Globex" as a product).
+    ("Trello", "Who acquired Trello?", "Atlassian acquired Trello in 2017.", "Atlassian"),
+    ("Trello", "Who owns Trello?", "Trello is owned by Atlassian.", "Atlassian"),
+    ("Acme", "Who acquired Acme?", "Globex acquired Acme in 2020.", "Globex"),
+    # Asked who its parent company is: a body, as "What is its parent company?" asks.
+    ("GitHub", "Who is GitHub's parent company?", "GitHub is a subsidiary of Microsoft.", "Microsoft"),
+])
+def test_asked_who_acquired_or_owns_the_company_a_body_is_the_answer(company: str, question: str, said: str,
+                                                                      value: str) -> None:
+    assert _value_of(company, question, said) == value
+
+
+@pytest.mark.parametrize("said", [
+    "Microsoft acquired Initech, a rival of Acme, in 2020.",  # Initech is acquired; Acme is only set beside it
+    "Globex has acquired Initech, a rival of Acme.",
+    "Acme acquired Globex in 2020.",  # the other way round
+])
+def test_who_acquired_another_body_named_beside_the_company_did_not_acquire_it(said: str) -> None:
+    assert _value_of("Acme", "Who acquired Acme?", said) is None

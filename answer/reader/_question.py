@@ -48,7 +48,11 @@ _QUESTION_FILLER = frozenset(
     number currently current today ever also tell give know often""".split()
 )
 # Words that hedge or name what a quantity is measured in: "Roughly how much money ...", "How big a grant ...".
-_QUANTITY_FILLER = frozenset("roughly approximately approximate about around nearly almost big large money".split())
+_QUANTITY_FILLER = frozenset("roughly approximately approximate about around nearly almost big large size money".split())
+# "What city is Acme in?" asks where it is, as "Where is Acme?" does: the noun says how precisely, as "year" does of
+# a date. (A word of the question still: as filler it cost SQuAD's place questions a right value and two wrong
+# ones, "In what city was the Institute located?" read "Portland Place" at high.)
+_PLACE_GRAINS = frozenset("city cities country countries town towns state states region county province".split())
 
 
 def names_written(words: list[str]) -> frozenset[str]:
@@ -244,7 +248,9 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     described = descriptive_words(question)  # "the ORM company Prisma": no key term, though the search uses it
     terms = tuple(dict.fromkeys(stem(w) for w in keywords if not _describes(w, described)))
     if _asks_its_start(kind, own, question):
-        terms = tuple(dict.fromkeys("found" if t in _BEGIN_TERMS else t for t in terms))
+        terms = tuple(dict.fromkeys("found" if t in _BEGIN_TERMS | {"old"} else t for t in terms))
+    if kind == "place" and own and set(terms) <= {stem(w) for w in _place_grain_asked(lower)}:
+        terms = ("locat",)  # "Where is Acme?", "What city is Acme in?" ask where it is located, in other words
     percent = (any(w in ("percent", "percentage", "share", "proportion", "portion", "fraction") for w in lower)
                or "much of" in " ".join(lower))  # "How much of its revenue ...": a share
     officer = chief_officer or _names_an_office(lower)
@@ -261,10 +267,12 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     ) and not _FORMER_NAME.search(question) and not _ANOTHER_THING.search(question)
     legal_form = kind == "text" and bool(own) and bool(_ENTITY_FORM.search(question))
     relation_asked = (asked_relation(question, lambda name: any(is_own(w, own) for w in name.lower().split()))
-                      if kind in ("org", "text") and own else None)
-    if kind == "text" and relation_asked is not None and relation_asked.noun in _ORG_WORDS:
-        kind = "org"  # "What is the parent company of Acme?": the noun is too far from "what" for the words to say
-    elif kind == "text":
+                      if kind in ("org", "text", "person") and own else None)
+    if kind in ("text", "person") and relation_asked is not None and relation_asked.noun in _ORG_WORDS:
+        # "What is the parent company of Acme?": the noun is too far from "what" for the words to say; "Who is
+        # Acme's parent company?" asks for a body, though "who" asks for a person mostly
+        kind = "org"
+    elif kind in ("text", "person"):
         relation_asked = None
     former_name = (kind in ("text", "org") and bool(own) and bool(_FORMER_NAME.search(question))
                    and not _ANOTHER_THING.search(question))
@@ -442,10 +450,18 @@ _BEGIN_TERMS = frozenset({"start", "began", "begin", "begun"})
 _BEGIN_WORDS = frozenset({"start", "starts", "started", "begin", "begins", "began", "begun"})
 
 
+# "Who started Acme?" asks who founded it; "How old is Acme?" since when it is, its founding year.
+_STARTER_ASKED = re.compile(r"^\s*who\s+(?:first\s+|originally\s+)?(?:started|began|start)\s+(?P<who>[^?/,;]{1,60}?)"
+                            r"\s*(?:[?/,;.]|$|(?:in|on|at|as)\b)", re.I)
+_AGE_ASKED = re.compile(r"^\s*how\s+old\s+(?:is|was)\s+(?P<who>[^?/,;]{1,60}?)\s*\??\s*$", re.I)
+
+
 def _asks_its_start(kind: str, own: set[str], question: str) -> bool:
-    """The begin verb's subject is the company's name and nothing more: not "the Irish Times", not "the initial
-    incarnation of The Times"."""
-    match = _STARTED_ITSELF.search(question) if kind in ("date", "year") and own else None
+    """The begin verb's subject (or object, asked who began it; or what is asked how old) is the company's name and
+    nothing more: not "the Irish Times", not "the initial incarnation of The Times", not "Acme's CEO"."""
+    pattern = {"date": _STARTED_ITSELF, "year": _AGE_ASKED if _AGE_ASKED.match(question) else _STARTED_ITSELF,
+               "person": _STARTER_ASKED}.get(kind)
+    match = pattern.search(question) if pattern is not None and own else None
     words = [w.lower() for w, _, _ in tokens_of(match.group("who"))] if match else []
     return bool(words) and all(is_own(w, own) or w == "the" for w in words)
 
@@ -614,6 +630,11 @@ def _typing_words(lower: list[str], own: set[str]) -> list[str]:
             and not (w == "address" and i > 0 and kept[i - 1] in _BEFORE_A_VERB)]
 
 
+def _place_grain_asked(lower: list[str]) -> frozenset[str]:
+    """The noun right after "what" or "which" that says how precisely a place is asked: "What city is Acme in?"."""
+    return frozenset(w for before, w in itertools.pairwise(lower) if before in ("what", "which") and w in _PLACE_GRAINS)
+
+
 def _without_possessive(words: set[str]) -> set[str]:
     """Each word with a straight apostrophe and no possessive 's ("let’s" -> "let")."""
     return {bare(w) for w in words}
@@ -669,6 +690,8 @@ def _kind_asked(lower: list[str], column_type: str | None, described: frozenset[
         return "licence"
     if _asks_how_long(lower):
         return "duration"
+    if lower[:2] == ["how", "old"] and set(lower[2:]) <= {"is", "was", "the", "company"}:
+        return "year"  # "How old is Acme?" (its name left out): since when it is
     if "how" in lower and "much" in lower:
         return _how_much_kind(lower)
     if _asks_how_big(lower):  # "How big is its market?", "How large was the award?": a magnitude
@@ -678,7 +701,8 @@ def _kind_asked(lower: list[str], column_type: str | None, described: frozenset[
     if (_CONTACT_WORDS & set(lower) and not _asks_another_noun(lower)) or _asks_how_to_reach(lower) or (
             "address" in lower and _names_a_mailing_list(lower)) or ("number" in lower and _CALLING & set(lower)):
         return "contact"  # "What is its email address / phone number?" asks for neither a place nor a quantity
-    if (_asks_for(lower, ("what", "which"), ("percentage", "percent", "number", "amount", "total", "count", "headcount"))
+    if (_asks_for(lower, ("what", "which"), ("percentage", "percent", "number", "amount", "total", "count", "headcount",
+                                              "size"))
             or _asks_share(lower)):
         return "money" if _MONEY_WORDS & set(lower) and not _asks_share(lower) else "number"
     if _asks_what_it_costs(lower):

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from cikb.answer.entities import (
     KIND_LABELS, RoleStatement, asked_noun, asked_party, entities, instances_named, named_noun, named_parties,
-    relation_holders, relation_statements, role_statements, set_apart_from_the_role, stranded_preposition,
+    patients, relation_holders, relation_statements, role_statements, set_apart_from_the_role, stranded_preposition,
 )
 from cikb.core.vocabulary import CHIEF_TITLES, match_weight
 from cikb.embed.bm25 import english_stopwords
@@ -245,8 +245,18 @@ def subject_is_patient(q: Question, sentence: str) -> bool:
     own = set(q.subject_terms)
     for word, start, _ in tokens_of(sentence):
         if is_own(word.lower(), own) and bare(word.lower()) not in GENERIC_NAME_WORDS:
-            return _role_in_sentence(sentence, Span(word, start, word.lower())) == "patient"
+            return (_role_in_sentence(sentence, Span(word, start, word.lower())) == "patient"
+                    and _named_as_patient(q, sentence))
     return False
+
+
+def _named_as_patient(q: Question, sentence: str) -> bool:
+    """The parse, where it finds what the directed predicate acts on, finds the subject there, not only set beside it:
+    "Globex acquired Initech, a rival of Acme" acquired Initech."""
+    undergoing = patients(sentence, lambda word: stem(word) in DIRECTED_STEMS)
+    own = set(q.subject_terms)
+    return undergoing is None or any(is_own(w.lower(), own) and bare(w.lower()) not in GENERIC_NAME_WORDS
+                                     for phrase in undergoing for w, _, _ in tokens_of(phrase))
 
 
 def _role_in_sentence(sentence: str, span: Span) -> Literal["agent", "patient"] | None:
@@ -393,8 +403,8 @@ _FROM = re.compile(r"\bfrom\s+(?:about\s+|around\s+|roughly\s+|just\s+|over\s+|u
 _TO = re.compile(r"\bto\s+(?:about\s+|around\s+|roughly\s+|just\s+|over\s+|more than\s+|nearly\s+|almost\s+)?$", re.I)
 
 
-# "How much", "How big": an amount or a magnitude, often written in money.
-_AMOUNT_ASKED = re.compile(r"\bhow\s+(?:much|big|large)\b", re.I)
+# "How much", "How big", "What was the size of ...": an amount or a magnitude, often written in money.
+_AMOUNT_ASKED = re.compile(r"\bhow\s+(?:much|big|large)\b|\b(?:the|what)\s+size\b", re.I)
 
 
 def identifier_spans(q: Question, sentence: str) -> list[Span]:
@@ -873,9 +883,9 @@ def _org_spans(q: Question, sentence: str) -> list[Span]:
         if set(q.subject_terms) and _spells_acronym(words, q.subject_acronyms):
             continue  # "Internet Security Research Group" asked of as "ISRG" is the subject, not who funds it
         is_org = len(words) >= 2 and any(w.lower() in _ORG_HEADS for w in words) or (len(words) == 1 and words[0].isupper() and len(words[0]) > 1)
-        if not is_org and not _object_of_directed(sentence, start):
-            continue
         name = " ".join(words).strip(".,")
+        if not is_org and not _party_of_directed(sentence, start, start + len(name), q.wants == "agent"):
+            continue
         found.append(Span(name, start, normal(name)))
     return _merge_list(sentence, found)
 
@@ -886,12 +896,21 @@ def _spells_acronym(words: list[str], acronyms: tuple[str, ...]) -> bool:
     return bool({w.lower() for w in words} & set(acronyms)) or (len(capitals) >= 2 and capitals in acronyms)
 
 
-def _object_of_directed(sentence: str, start: int) -> bool:
+def _party_of_directed(sentence: str, start: int, end: int, agent: bool) -> bool:
     """A name right after an acquisition or an investment is a body: "acquired Initrode", "the acquisition of
-    Initrode", "invested in Initrode"."""
+    Initrode", "invested in Initrode"; and, asked for the ``agent``, a name that does one: "Initrode acquired ...",
+    "Initrode has acquired ...", "acquired by Initrode", "owned by Initrode"."""
     before = [w for w, _, _ in tokens_of(sentence[:start])][-2:]
-    return bool(before) and (stem(before[-1]) in DIRECTED_STEMS
-                             or (len(before) == 2 and before[-1].lower() in ("of", "in") and stem(before[0]) in DIRECTED_STEMS))
+    if before and (stem(before[-1]) in DIRECTED_STEMS or (len(before) == 2 and before[-1].lower() in ("of", "in")
+                                                          and stem(before[0]) in DIRECTED_STEMS)):
+        return True
+    if not agent:
+        return False
+    after = [w.lower() for w, _, _ in tokens_of(sentence[end:])][:2]
+    if after[:1] in (["has"], ["have"], ["had"]):
+        after = after[1:]
+    return ((len(before) == 2 and before[-1].lower() == "by" and stem(before[0]) in DIRECTED_STEMS)
+            or (bool(after) and stem(after[0]) in DIRECTED_STEMS and not after[0].endswith("ing")))
 
 
 def _merge_list(sentence: str, found: list[Span]) -> list[Span]:
