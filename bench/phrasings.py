@@ -9,7 +9,9 @@ a shared corpus or a real site, so the figures say where the reader's general si
 it knows one site. The kinds of facts are the ones company sites usually state (and the shared
 sites' README lists); places, names and numbers are made up. A second list is whole news items (a
 title, a dateline, quotes, "About" paragraphs naming other bodies and their officers), and the last
-is passages that do *not* state the asked fact: the reader must abstain.
+is passages that do *not* state the asked fact (some written to mislead: the asked role or date named beside the
+company's name, but another's): the reader must abstain. A fourth list asks one stated fact in the words users
+ask it in ("Who runs Acme?", "How old is Acme?").
 
 An answer is read through the same path as ``cikb ask`` without an LLM (:func:`extract_answer`), and counted
 right when its first cited statement holds the expected text.
@@ -115,6 +117,45 @@ NOT_STATED = [
     ("Who is Acme's CTO?", "John Doe joins Globex as CTO after five years at Acme."),
     ("Who founded Acme?", "Jane Roe, who founded Globex in 2009, is an Acme customer."),
     ("Who is Acme's CEO?", "Globex CEO Jane Roe opened the Acme conference on Tuesday."),
+    # Written to mislead: the asked role, date, place, count or amount is named beside a name of the company, but
+    # said of another person, body or thing, or of another relation to it.
+    ("Who is Acme's CEO?", "Jane Roe interviewed Acme's CEO about the company's plans."),
+    ("Who is Acme's CEO?", "Acme's board appointed a new CEO, replacing Jane Roe."),
+    ("Who is Acme's CEO?", "Our CEO search continues; Jane Roe is interim CFO."),
+    ("What is Acme's phone number?", "Call Globex at +1 415 555 0100 for Acme support."),
+    ("When was Acme founded?", "The Acme Foundation, a separate charity, was established in 2015."),
+    ("When was Acme founded?", "In 2015 Acme's founders were still at university."),
+    ("Where is Acme headquartered?", "Acme's servers are located in Frankfurt."),
+    ("How many employees does Acme have?", "More than 10,000 people use Acme every day."),
+    ("How much funding has Acme raised?", "Acme helped its customers raise $50 million."),
+    ("How much funding has Acme raised?", "Globex, an Acme customer, raised $20 million."),
+    ("What is Acme's annual revenue?", "Acme saves its customers $5 million a year."),
+    ("Who acquired Acme?", "Microsoft acquired Initech, a rival of Acme, in 2020."),
+]
+
+# (passage, questions asking what it states in other words, text the first statement must hold): one fact, as
+# users word it ("Who runs Acme?", "How old is Acme?", "What city is Acme in?"); each wording is one case.
+WORDINGS = [
+    ("Jane Roe is the CEO of Acme.", ("Who is Acme's CEO?", "Who is the chief executive of Acme?", "Who runs Acme?",
+                                      "Who leads Acme?", "Who heads Acme?", "Who is in charge of Acme?",
+                                      "Who is the boss of Acme?"), "Jane Roe"),
+    ("Acme was founded by Jane Roe in 2015.", ("Who founded Acme?", "Who started Acme?", "Who created Acme?",
+                                               "When was Acme founded?", "When did Acme start?", "How old is Acme?",
+                                               "What year was Acme established?"), "Jane Roe|2015"),
+    ("Acme is headquartered in Leeds, England.", ("Where is Acme headquartered?", "Where is Acme?",
+                                                  "Where is Acme based?", "What city is Acme in?",
+                                                  "In which country is Acme based?", "Where is Acme located?"), "Leeds"),
+    ("Acme has 250 employees.", ("How many employees does Acme have?", "How many people work at Acme?",
+                                 "How many staff does Acme have?", "What is Acme's headcount?",
+                                 "How big is Acme's team?", "What is the size of Acme's team?"), "250"),
+    ("Acme raised a $5 million Series A in 2019.", ("How much did Acme raise in its Series A?",
+                                                    "How big was Acme's Series A?",
+                                                    "What was the size of Acme's Series A?",
+                                                    "What was the amount of Acme's Series A?"), "5 million"),
+    ("Globex acquired Acme in 2020.", ("Who acquired Acme?", "Who bought Acme?", "Which company acquired Acme?",
+                                       "Who owns Acme?", "When was Acme acquired?"), "Globex|2020"),
+    ("Acme is a subsidiary of Globex.", ("What is Acme's parent company?", "Who is Acme's parent company?",
+                                         "Who owns Acme?"), "Globex"),
 ]
 
 # News items as company sites publish them: a title, a dateline, quotes, and "About" paragraphs of other bodies.
@@ -216,6 +257,15 @@ def main() -> None:
         page_wrong += verdict == "wrong"
         if args.verbose:
             print(f"{verdict:8s} {question}  <- a news item: {page.splitlines()[0]!r}")
+    worded = {"right": 0, "abstain": 0, "wrong": 0}
+    for passage, questions, expected in WORDINGS:
+        for question in questions:
+            stated = first_statement(question, passage, judge)
+            verdict = "abstain" if stated is None else "right" if any(
+                e.lower() in stated.lower() for e in expected.split("|")) else "wrong"
+            worded[verdict] += 1
+            if args.verbose:
+                print(f"{verdict:8s} {question}  <- {passage!r} (in other words)")
     answered = 0
     for question, passage in NOT_STATED:
         stated = first_statement(question, passage, judge)
@@ -225,6 +275,8 @@ def main() -> None:
     print(f"stated in other words: {len(STATED)} cases: right {right}, abstained {abstained}, wrong {wrong}")
     print(f"news items: {len(PAGES)} cases: right {page_right}, abstained {len(PAGES) - page_right - page_wrong}, "
           f"wrong {page_wrong}")
+    print(f"asked in other words: {sum(worded.values())} cases: right {worded['right']}, abstained "
+          f"{worded['abstain']}, wrong {worded['wrong']}")
     print(f"not stated: {len(NOT_STATED)} cases: abstained {len(NOT_STATED) - answered}, answered (wrong) {answered}")
 
 
