@@ -90,3 +90,17 @@ def test_asked_who_acquired_or_owns_the_company_a_body_is_the_answer(company: st
 ])
 def test_who_acquired_another_body_named_beside_the_company_did_not_acquire_it(said: str) -> None:
     assert _value_of("Acme", "Who acquired Acme?", said) is None
+
+
+def test_asked_what_warranty_the_company_gives_its_length_is_the_answer() -> None:
+    said = "Every Acme laptop is covered by a warranty of three years against defects in materials."
+    assert _value("What warranty does Acme give on its laptops?", said) == "three years"
+    assert _value("What is the warranty on Acme laptops?", said) == "three years"
+
+
+def test_asked_the_licence_of_its_source_code_the_licence_of_its_server_code_answers() -> None:
+    # "source code" names no one part of the code, as a licence question uses it: the server code is the code.
+    said = "All of Acme's server code is available under the Apache License 2.0."
+    assert _value("What licence is Acme's source code released under?", said) == "Apache License 2.0"
+    # A part the question does name is another thing: the design files' licence is not the code's.
+    assert _value("What licence are Acme's design files released under?", said) is None

@@ -1455,6 +1455,8 @@ def _another_of_its_kind(q: Question, s: Sentence) -> bool:
         # The key terms among them ("free"; not "many", "Acme"), and a word placing it in a series ("its current
         # office": "its first office" is another).
         asked = stems_in(" ".join(words)) & (set(q.terms) | _SERIES_STEMS)
+        if q.kind == "licence":  # "Acme's source code" names no one part of it: "its server code" is the same code
+            asked -= _LICENSING_STEMS
         if stem(noun) not in things or not asked or any(match_weight(t, s.stems) > 0 for t in asked):
             continue
         other = said.get(stem(noun), frozenset())

@@ -688,8 +688,8 @@ def _kind_asked(lower: list[str], column_type: str | None, described: frozenset[
         return "year" if asks_year else "date"
     if _asks_for(lower, ("what", "which"), _LICENCE_NOUNS):  # "Under what licence is ...", "Which license does ..."
         return "licence"
-    if _asks_how_long(lower):
-        return "duration"
+    if _asks_how_long(lower) or _asks_for_noun(lower, ("what", "which"), _TERM_NOUNS):
+        return "duration"  # "What warranty does Acme give?": a warranty is given for a length of time
     if lower[:2] == ["how", "old"] and set(lower[2:]) <= {"is", "was", "the", "company"}:
         return "year"  # "How old is Acme?" (its name left out): since when it is
     if "how" in lower and "much" in lower:
@@ -779,6 +779,9 @@ def _asks_how_long(lower: list[str]) -> bool:
     """"How long does it take ...", "How long is the sabbatical?": a length of time; not "How long ago ..." (a date)."""
     return any(a == "how" and b == "long" and c != "ago" for a, b, c in zip(lower, lower[1:], [*lower[2:], ""]))
 
+
+# Nouns of a promise that lasts a term: asked "what" or "which" one, its length is asked.
+_TERM_NOUNS = ("warranty", "warranties", "guarantee")
 
 _SHARE_NOUNS = frozenset({"share", "portion", "proportion", "fraction"})
 
