@@ -337,6 +337,8 @@ def _counts_the_term(q: Question, term: str, noun: str) -> bool:
     one = singular(noun.lower())
     if one != noun.lower() and one in _GROUP_NOUNS and weight < 1.0:
         return False  # "40,000 paying teams" counts teams, not employees (a team of 30 counts people: counted_group)
+    if term not in stems_of(noun):
+        return True  # another word of the term's relation ("employees" for "workers"): no agent noun of its stem
     agent = one.endswith("er")
     return not any(stem(k) == term and agent != singular(k).endswith("er") for k in q.keywords)
 

@@ -191,12 +191,16 @@ _PERSON_ROLES = frozenset("ceo founder founders president chairman chairwoman ch
                           "head leader owner cto cfo coo manager editor".split())
 
 
+_WH_CONTRACTION = re.compile(r"\b(who|what|where|when|how)['’]s\b", re.I)
+
+
 def read_question(question: str, column_type: str | None = None, company: str = "",
                   options: Sequence[str] = (), aliases: Sequence[str] = (), identifiers: bool = True) -> Question:
     """Type ``question`` and keep its key terms. ``column_type`` (number, boolean, select, text) narrows
     the type; ``company`` is the subject, whose own words are never key terms, and so are those of each of
     its other names (``aliases``: "formerly Bluebird Social") that the question uses. Without ``identifiers``, a
     question for a registry or tax identifier is typed by its other words."""
+    question = _WH_CONTRACTION.sub(r"\1 is", question)  # "Who's Acme's CEO?" asks what "Who is ...?" asks
     titled = short_titles(question)  # "Who is Acme's Chief Financial Officer?" asks for its CFO, as sentences say
     chief_officer, question = titled != question, seat_as_headquarters(titled)  # a CGO is an officer too
     question = _LEGAL_NOUN_NAME.sub(r"\1 \2", question)
@@ -445,7 +449,7 @@ def _refers_to_subject(lower: list[str]) -> set[str]:
 # itself began, its founding (not "When did Acme start the podcast?"): the question's term is "found", and its begin
 # verb in a sentence counts as the question's own word.
 _STARTED_ITSELF = re.compile(r"\b(?:did|was|were|has|have)\s+(?P<who>[^?/,;]{1,60}?)\s+(?:first\s+|originally\s+)?"
-                             r"(?:start|started|begin|began|begun)\s*(?:[?/,;.]|$|(?:in|on|at|as|out)\b)", re.I)
+                             r"(?:get\s+|got\s+)?(?:start|started|begin|began|begun)\s*(?:[?/,;.]|$|(?:in|on|at|as|out)\b)", re.I)
 _BEGIN_TERMS = frozenset({"start", "began", "begin", "begun"})
 _BEGIN_WORDS = frozenset({"start", "starts", "started", "begin", "begins", "began", "begun"})
 
@@ -662,7 +666,7 @@ def _kind(lower: list[str], column_type: str | None, described: frozenset[str] =
     founding date?", "Employee count of Acme?") asks what "What is the ...?" asks of it."""
     kind = _kind_asked(lower, column_type, described)
     if kind == "text" and lower and lower[0] not in _AUXILIARIES and not _WH_WORDS & set(lower):
-        return _kind_asked(["what", "is", "the", *lower], column_type, described)
+        return _kind_asked(["what", "is", *lower], column_type, described)
     return kind
 
 

@@ -1,6 +1,7 @@
-"""Who holds an officer's role, where the sentence names the role and a person near it who does not hold it: one who
-acts on the role's holder, one who leaves the post or is made to, one who holds another office. Sentences written for
-these tests, none from a corpus."""
+"""Session 86: who holds an officer's role, where the sentence names the role and a person near it who does not hold
+it (one who acts on the role's holder, one who leaves the post or is made to, one who holds another office); facts
+asked in everyday wordings; who acquired or owns the company. Sentences written for these tests, none from a
+corpus."""
 
 from __future__ import annotations
 
@@ -50,6 +51,12 @@ def test_who_takes_or_holds_the_role_is_still_its_holder(said: str, holder: str)
     ("Where is Acme?", "Acme is headquartered in Leeds, England.", "Leeds, England"),
     # Asked the size of a thing: its magnitude, as "How big was ...?" asks.
     ("What was the size of Acme's Series A?", "Acme raised a $5 million Series A in 2019.", "$5 million"),
+    # "Who's" is "Who is"; "get started" is "start"; a heading asks what "What is ...?" asks.
+    ("Who's Acme's CEO?", "Jane Roe is the CEO of Acme.", "Jane Roe"),
+    ("When did Acme get started?", "Acme was founded in 2015.", "2015"),
+    ("Acme employee count", "Acme has 250 employees.", "250"),
+    # Workers are employees: another word of the counted noun's relation counts it.
+    ("How many workers does Acme have?", "Acme has 250 employees.", "250"),
 ])
 def test_a_fact_asked_in_everyday_words_is_read_as_in_the_usual_ones(question: str, said: str, value: str) -> None:
     assert _value(question, said) == value
