@@ -706,8 +706,11 @@ def _holder(role, value: tuple[int, int]):  # noqa: ANN001, ANN202 - spaCy Token
               for o in c.children if o.dep_ == "pobj" and o.tag_ in ("NNP", "NNPS")]
         return role.head, (_name(at[0]) if at else "")
     if role.dep_ in ("attr", "oprd"):
-        subjects = [c for c in role.head.children if c.dep_ in ("nsubj", "nsubjpass")]
-        return (subjects[0], "") if subjects else (None, "")
+        verb = role.head
+        subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if not subjects and _understood_subject(verb):  # "Jane Roe left Globex to become Acme's CEO"
+            subjects = [c for c in verb.head.children if c.dep_ in _SUBJECTS]
+        return (_antecedent(subjects[0]), "") if subjects else (None, "")
     if role.dep_ == "pobj" and role.head.text.lower() == "as":
         verb = _verb_of_as(role)
         parties = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass", "dobj")]
@@ -715,10 +718,21 @@ def _holder(role, value: tuple[int, int]):  # noqa: ANN001, ANN202 - spaCy Token
             # "Jane Roe is the public face of Acme, serving as its chief executive": a participle's clause, or "to
             # serve as", has its main verb's subject
             parties += [c for c in verb.head.children if c.dep_ in _SUBJECTS]
+        parties = [_antecedent(p) for p in parties]
         holder = next((p for p in parties if _inside(p, value)), None)
-        others = [p for p in parties if p is not holder]
+        # The other party is the body joined or appointing ("joins Globex as CEO"), not the one succeeded ("succeeded
+        # John Doe as CEO": a predecessor owns no role)
+        others = [p for p in parties if p is not holder and not _REMOVES.match(verb.text)]
         return holder, (_party_name(others[0]) if holder is not None and others else "")
     return None, ""
+
+
+def _antecedent(party):  # noqa: ANN001, ANN202 - spaCy Tokens
+    """The name a relative pronoun stands for: "Jane Roe, who succeeded John Doe as CEO" -> Roe; else the party."""
+    verb = party.head
+    if party.tag_ in ("WP", "WDT") and verb.dep_ == "relcl" and verb.head.i != verb.i:
+        return verb.head
+    return party
 
 
 def _understood_subject(verb) -> bool:  # noqa: ANN001 - a spaCy Token

@@ -35,6 +35,11 @@ def test_a_person_the_parse_sets_apart_from_the_role_is_not_its_holder(said: str
     ("Jane Roe co-founded Acme with CEO John Doe.", "John Doe"),
     ("John Doe thanked Acme CEO Jane Roe for her work.", "Jane Roe"),
     ("Jane Roe, CTO, and John Doe, CEO, founded Acme.", "John Doe"),
+    # "to become" has its main verb's subject; a predecessor succeeded or replaced owns no role.
+    ("Jane Roe left Globex to become Acme's CEO.", "Jane Roe"),
+    ("Jane Roe succeeded John Doe as CEO of Acme in 2020.", "Jane Roe"),
+    ("Acme announced that Jane Roe succeeded John Doe as CEO.", "Jane Roe"),
+    ("Jane Roe replaced John Doe as Acme's CEO in 2020.", "Jane Roe"),
 ])
 def test_who_takes_or_holds_the_role_is_still_its_holder(said: str, holder: str) -> None:
     assert _value(CEO, said) == holder
