@@ -6,6 +6,7 @@ corpus."""
 from __future__ import annotations
 
 import pytest
+from cikb.answer.entities import role_statements
 from cikb.answer.reader import Passage, read_asked
 
 CEO = "Who is Acme's CEO?"
@@ -116,3 +117,12 @@ def test_asked_the_licence_of_its_source_code_the_licence_of_its_server_code_ans
     assert _value("What licence is Acme's source code released under?", said) == "Apache License 2.0"
     # A part the question does name is another thing: the design files' licence is not the code's.
     assert _value("What licence are Acme's design files released under?", said) is None
+
+
+def test_a_relative_pronoun_holds_the_role_for_the_name_it_stands_for() -> None:
+    said = "Jane Roe, who succeeded John Doe as CEO in 2020, leads Acme."
+    is_ceo = lambda word: word.lower() == "ceo"  # noqa: E731
+    held = role_statements(said, is_ceo, (0, len("Jane Roe")))
+    assert [(r.held_by_value, r.former, r.owner) for r in held] == [(True, False, "")]
+    succeeded = role_statements(said, is_ceo, (said.index("John"), said.index("John") + len("John Doe")))
+    assert [(r.held_by_value, r.former) for r in succeeded] == [(True, True)]  # held it before
