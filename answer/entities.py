@@ -471,6 +471,23 @@ def _acted_on(verb, role) -> bool:  # noqa: ANN001 - spaCy Tokens
     return token.dep_ in ("dobj", "dative") or (token.dep_ == "prep" and token.lower_ != "as")
 
 
+def described_as(sentence: str, is_noun: Callable[[str], bool], value: tuple[int, int]) -> bool:
+    """The value is what a noun ``is_noun`` accepts is said of, as the parse reads it: "[Initech] is a subsidiary of
+    Acme", "Acme works with [Initech], a subsidiary of Globex", "its subsidiary [Initech]"."""
+    for token in _parsed(sentence):
+        if not is_noun(token.text):
+            continue
+        if token.dep_ == "attr":
+            described = [c for c in token.head.children if c.dep_ in _SUBJECTS]
+        elif token.dep_ == "appos" or (token.dep_ == "compound" and token.head.tag_ in ("NNP", "NNPS")):
+            described = [token.head]
+        else:
+            described = [c for c in token.children if c.dep_ == "appos" and c.tag_ in ("NNP", "NNPS")]
+        if any(_inside(d, value) for d in described):
+            return True
+    return False
+
+
 @dataclass(frozen=True)
 class Relation:
     """A noun by which a question asks for another body, as the subject's: "Acme's parent company", "the fiscal

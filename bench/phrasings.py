@@ -131,6 +131,8 @@ NOT_STATED = [
     ("How much funding has Acme raised?", "Globex, an Acme customer, raised $20 million."),
     ("What is Acme's annual revenue?", "Acme saves its customers $5 million a year."),
     ("Who acquired Acme?", "Microsoft acquired Initech, a rival of Acme, in 2020."),
+    ("What is Acme's parent company?", "Initech is a subsidiary of Acme."),
+    ("What is Acme's parent company?", "Acme works with Initech, a subsidiary of Globex."),
 ]
 
 # (passage, questions asking what it states in other words, text the first statement must hold): one fact, as

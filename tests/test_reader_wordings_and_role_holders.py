@@ -126,3 +126,15 @@ def test_a_relative_pronoun_holds_the_role_for_the_name_it_stands_for() -> None:
     assert [(r.held_by_value, r.former, r.owner) for r in held] == [(True, False, "")]
     succeeded = role_statements(said, is_ceo, (said.index("John"), said.index("John") + len("John Doe")))
     assert [(r.held_by_value, r.former) for r in succeeded] == [(True, True)]  # held it before
+
+
+@pytest.mark.parametrize(("question", "said", "value"), [
+    # A subsidiary "of" a body names that body as the owner, whatever kind of name the recogniser takes it for.
+    ("What is Acme's parent company?", "Acme is a subsidiary of Globex.", "Globex"),
+    ("Who owns Acme?", "Acme is a subsidiary of Globex.", "Globex"),
+    # The subsidiary is the owned side: not the parent asked ("subsidiary" shares the owning words' relation).
+    ("What is Acme's parent company?", "Initech is a subsidiary of Acme.", None),
+    ("What is Acme's parent company?", "Acme works with Initech, a subsidiary of Globex.", None),
+])
+def test_a_subsidiary_of_a_body_is_owned_by_it(question: str, said: str, value: str | None) -> None:
+    assert _value(question, said) == value

@@ -17,7 +17,7 @@ from typing import Literal
 from cikb.answer.entities import (
     FIRST_PERSON, KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of,
     coordinated_names, counted_doers, counted_group, counted_in_question, counted_noun, counts_each_of_many, defines, defining_words,
-    described_body, governing_parties, in_the_predicate, kind_of_counted, modifies_a_noun, names_a_person,
+    described_as, described_body, governing_parties, in_the_predicate, kind_of_counted, modifies_a_noun, names_a_person,
     nominal_words, noun_modifiers, only_beside_the_main_clause, only_intended, party_extents, predicate_subjects,
     person_noun, quantified_noun, said_of_the_past, said_of_the_reader, set_up_as_words, stated_as_own,
     stranded_preposition, told_as_to_come, told_in_the_past, value_verbs, vetoed, word_classes, in_capacity,
@@ -1237,6 +1237,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         return "low"
     if apart_from_the_asked_role(q, best.plain, span):
         return "low"  # "Jane Roe interviewed Acme's CEO", "..., replacing Jane Roe": not who holds the role
+    if _the_owned_side(q, best.plain, span):
+        return "low"  # "Initech is a subsidiary of Acme": Initech is owned, not the owner asked
     if q.kind == "place" and _places_a_thing_of_the_subject(q, best):
         return "low"  # "Acme's servers are located in Frankfurt": where its servers are, not where it is
     if _told_of_another_body(q, best, span) or _done_by_a_tied_party(q, best):
@@ -1615,6 +1617,16 @@ def _is_the_asked_thing(q: Question, phrase: str) -> bool:
     """The phrase names a thing the question gives the subject (:func:`asked_things`): "the entry-level Growth plan"
     for "How much does the cheapest Acme plan cost?", "the Model 100" for "the Acme Model 100"."""
     return bool(stems_in(phrase) & {stem(thing.lower()) for thing in asked_things(q)})
+
+
+_OWNER_STEMS = frozenset({"parent", "owner", "own"})
+
+
+def _the_owned_side(q: Question, sentence: str, span: Span) -> bool:
+    """Asked who owns the subject (its parent, its owner), the value is the one a "subsidiary" noun is said of: the
+    owned side of the relation its words share ("subsidiary" is of the owning words' relation, the other way round)."""
+    return (q.kind in ("org", "person", "text") and bool(_OWNER_STEMS & set(q.terms))
+            and described_as(sentence, lambda word: stem(word) == "subsidiari", (span.start, span.start + len(span.text))))
 
 
 def another_holds_role(roles: list[RoleStatement], q: Question) -> bool:

@@ -18,7 +18,7 @@ from cikb.answer.entities import (
     KIND_LABELS, RoleStatement, asked_noun, asked_party, entities, instances_named, named_noun, named_parties,
     patients, relation_holders, relation_statements, role_statements, set_apart_from_the_role, stranded_preposition,
 )
-from cikb.core.vocabulary import CHIEF_TITLES, match_weight
+from cikb.core.vocabulary import CHIEF_TITLES, match_weight, relation
 from cikb.embed.bm25 import english_stopwords
 from dateparser.date import DateDataParser
 import phonenumbers
@@ -896,14 +896,17 @@ def _spells_acronym(words: list[str], acronyms: tuple[str, ...]) -> bool:
     return bool({w.lower() for w in words} & set(acronyms)) or (len(capitals) >= 2 and capitals in acronyms)
 
 
+_OWNING = relation("own")  # own, owner, parent, subsidiary: the body "of" names is one
+
+
 def _party_of_directed(sentence: str, start: int, end: int, agent: bool) -> bool:
     """A name right after an acquisition or an investment is a body: "acquired Initrode", "the acquisition of
     Initrode", "invested in Initrode"; and, asked for the ``agent``, a name that does one: "Initrode acquired ...",
     "Initrode has acquired ...", "acquired by Initrode", "owned by Initrode"."""
     before = [w for w, _, _ in tokens_of(sentence[:start])][-2:]
     if before and (stem(before[-1]) in DIRECTED_STEMS or (len(before) == 2 and before[-1].lower() in ("of", "in")
-                                                          and stem(before[0]) in DIRECTED_STEMS)):
-        return True
+                                                          and stem(before[0]) in DIRECTED_STEMS | _OWNING)):
+        return True  # ... and "a subsidiary of Initrode", "the parent of Initrode"
     if not agent:
         return False
     after = [w.lower() for w, _, _ in tokens_of(sentence[end:])][:2]
