@@ -196,11 +196,31 @@ def negation_reaches(sentence: str, is_term: Callable[[str], bool]) -> bool:
     so that no investor could ever sell it", "Acme, which never took venture money, was founded in 2010"). With no
     word accepted, any negation does."""
     doc = _parsed(sentence)
-    negators = [t for t in doc if t.lower_ in _NEGATORS or t.dep_ == "neg"]
+    negators = [t for t in doc if t.lower_ in _NEGATORS or t.dep_ == "neg" or _all_but(t)]
     terms = {t.i for t in doc if is_term(t.text)}
     if not negators or not terms:
         return bool(negators)
     return any(terms & {t.i for t in _clause_of(negator).subtree} for negator in negators)
+
+
+# The links by which a value hangs on the verb whose deed it is part of: its subject, object, complement, or the
+# object of one of its prepositions or of its by-phrase.
+_ARGUMENT_LINKS = frozenset({"nsubj", "nsubjpass", "dobj", "attr", "pobj", "prep", "agent", "nummod", "compound",
+                             "npadvmod", "tmod", "oprd", "dative"})
+
+
+def denied(sentence: str, start: int, end: int) -> bool:
+    """The verb the value at ``sentence[start:end]`` is an argument of, as the trained parser reads it, is negated
+    or said to have all but happened: "[Jane Roe] is not the CEO", "was not founded in [1949]", "was almost acquired
+    by [Globex]" (not a negation in another clause: "Acme, which never took venture money, was founded in 2010")."""
+    verb = _governing_token(sentence, start, end, _ARGUMENT_LINKS)
+    return verb is not None and any(c.dep_ == "neg" or c.lower_ in _NEGATORS or _all_but(c) for c in verb.children)
+
+
+def _all_but(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """"almost", "nearly" set on a verb say its deed did not happen: "Acme was almost acquired by Globex" (on a number
+    they only round it: "nearly 500 employees")."""
+    return token.lower_ in ("almost", "nearly") and token.dep_ == "advmod" and token.head.tag_.startswith("VB")
 
 
 def _clause_of(token):  # noqa: ANN001, ANN202 - spaCy Tokens
@@ -441,9 +461,9 @@ _POST_NOUNS = frozenset("role roles position positions post posts title titles j
 
 def set_apart_from_the_role(sentence: str, is_role: Callable[[str], bool], value: tuple[int, int]) -> bool:
     """The parse sets the value apart from the role words of ``sentence``: the value acts on the role's holder ("Jane
-    Roe interviewed Acme's CEO", "Jane Roe reports to the CEO"; not "took the CEO role", nor "joined as CEO"), is made
-    to leave a post (", replacing Jane Roe", "Jane Roe was succeeded by ...") or leaves one ("Jane Roe stepped
-    down")."""
+    Roe interviewed Acme's CEO", "Jane Roe reports to the CEO"; not "took the CEO role", nor "joined as CEO") or the
+    holder on the value ("Acme's CEO thanked Jane Roe"), or the value is made to leave a post (", replacing Jane Roe",
+    "Jane Roe was succeeded by ...") or leaves one ("Jane Roe stepped down")."""
     root = _value_root(sentence, *value)
     if root is None or not any(is_role(t.text) for t in root.doc):
         return False
@@ -452,6 +472,9 @@ def set_apart_from_the_role(sentence: str, is_role: Callable[[str], bool], value
         return False
     if root.dep_ in ("dobj", "nsubjpass") and _REMOVES.match(verb.text):
         return True
+    if root.dep_ in ("dobj", "dative") and not is_role(verb.text) and any(
+            is_role(t.text) for c in verb.children if c.dep_ == "nsubj" for t in c.subtree):
+        return True  # the role's holder acts on the value: "Acme's CEO thanked Jane Roe, our longtime customer"
     if root.dep_ != "nsubj" or is_role(verb.text):  # "John Doe chairs the Board of Directors": the role's own deed
         return False
     if _LEAVES.match(verb.text) and not any(c.dep_ in _CLAUSES or c.dep_ == "dobj" for c in verb.children):

@@ -133,6 +133,14 @@ NOT_STATED = [
     ("Who acquired Acme?", "Microsoft acquired Initech, a rival of Acme, in 2020."),
     ("What is Acme's parent company?", "Initech is a subsidiary of Acme."),
     ("What is Acme's parent company?", "Acme works with Initech, a subsidiary of Globex."),
+    ("Who is Acme's CEO?", "Acme's CEO thanked Jane Roe, our longtime customer."),
+    ("Who is Acme's CTO?", "Acme's CTO position is vacant; Jane Roe is our VP of Engineering."),
+    ("Who is Acme's CEO?", "Jane Roe is not the CEO of Acme."),
+    ("Who acquired Acme?", "Acme was almost acquired by Globex in 2020, but the deal fell through."),
+    ("Where is Acme headquartered?", "Acme moved out of its Boston headquarters in 2019."),
+    ("Who founded Acme?", "Jane Roe founded the Acme user group in 2016."),
+    ("When was Acme founded?", "Jane Roe, who founded Acme's Berlin office in 2018, now leads sales."),
+    ("How many customers does Acme have?", "Globex, an Acme partner, serves 3,000 customers."),
 ]
 
 # (passage, questions asking what it states in other words, text the first statement must hold): one fact, as

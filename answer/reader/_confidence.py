@@ -17,7 +17,7 @@ from typing import Literal
 from cikb.answer.entities import (
     FIRST_PERSON, KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of,
     coordinated_names, counted_doers, counted_group, counted_in_question, counted_noun, counts_each_of_many, defines, defining_words,
-    described_as, described_body, governing_parties, in_the_predicate, kind_of_counted, modifies_a_noun, names_a_person,
+    denied, described_as, described_body, governing_parties, in_the_predicate, kind_of_counted, modifies_a_noun, names_a_person,
     nominal_words, noun_modifiers, only_beside_the_main_clause, only_intended, party_extents, predicate_subjects,
     person_noun, quantified_noun, said_of_the_past, said_of_the_reader, set_up_as_words, stated_as_own,
     stranded_preposition, told_as_to_come, told_in_the_past, value_verbs, vetoed, word_classes, in_capacity,
@@ -1213,6 +1213,8 @@ def _agent_of(q: Question, sentence: str, span: Span, least: float = 1.0) -> boo
 
 
 def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: list[Sentence], best_key: str) -> Judgement:
+    if q.kind != "boolean" and denied(best.plain, span.start, span.start + len(span.text)):
+        return "low"  # "Jane Roe is not the CEO of Acme", "Acme was almost acquired by Globex": the value denied
     if (q.kind == "text" or _another_time(q, best.plain.replace(span.text, " ")) or _then_not_now(q, best)
             or _misses_the_ordinal(q, best) or _another_of_its_kind(q, best)):
         return "low"

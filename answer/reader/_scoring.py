@@ -51,7 +51,8 @@ SUBJECTLESS_ROLE = 1
 # it: no negation. A word joined to the next by a hyphen makes one adjective ("a not-for-profit company", "no-code
 # tools"): no negation either.
 _NEGATION = re.compile(
-    r"\b(?:(?:never|not|\w+n['’]t)(?!\s+hesitate\b)|no(?!\.?\s*\d)|cannot|neither|nor)\b(?![-‐‑])", re.IGNORECASE)
+    r"\b(?:(?:never|not|\w+n['’]t)(?!\s+hesitate\b)|no(?!\.?\s*\d)|cannot|neither|nor|almost|nearly)\b(?![-‐‑])",
+    re.IGNORECASE)
 # Pages whose sentences rarely answer questions about the company itself.
 _BOILERPLATE_TITLE = re.compile(r"\b(?:legal|privacy|cookies?|terms|imprint|disclaimer|impressum)\b", re.IGNORECASE)
 

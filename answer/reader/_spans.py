@@ -172,7 +172,7 @@ def asked_roles(q: Question, sentence: str, span: Span) -> list[RoleStatement]:
 
 
 # The officers' acronyms: one names one office only ("CFO" is never the CEO), as "director" or "head" may not.
-_OFFICER_ACRONYMS = frozenset(CHIEF_TITLES.values())
+_OFFICER_ACRONYMS = frozenset(CHIEF_TITLES.values()) | {"vp", "svp", "evp"}
 
 
 def apart_from_the_asked_role(q: Question, sentence: str, span: Span) -> bool:
