@@ -217,6 +217,28 @@ def denied(sentence: str, start: int, end: int) -> bool:
     return verb is not None and any(c.dep_ == "neg" or c.lower_ in _NEGATORS or _all_but(c) for c in verb.children)
 
 
+# Verbs by which a body leaves a place or closes it ("left its Boston office", "vacated", "closed"); "moved" with
+# "out" or "from" before the place ("moved out of its Boston headquarters").
+_QUITS = re.compile(r"(?:leav|left|vacat|quit|abandon|clos)(?:e|es|ed|ing|s)?$", re.IGNORECASE)
+
+
+def left_behind(sentence: str, start: int, end: int) -> bool:
+    """The value is a place the verb it is an argument of leaves, as the trained parser reads it: "Acme moved out of
+    its [Boston] headquarters", "Acme left its [Boston] office", "closed its [Boston] office" (not "moved to
+    [Cambridge]")."""
+    verb = _governing_token(sentence, start, end, _ARGUMENT_LINKS)
+    if verb is None:
+        return False
+    if _QUITS.match(verb.text):
+        return True
+    root = _value_root(sentence, start, end)
+    path = []
+    while root is not None and root.i != verb.i and root.head.i != root.i:
+        path.append(root.lower_)
+        root = root.head
+    return verb.lower_.startswith("mov") and bool({"out", "from"} & set(path))
+
+
 def _all_but(token) -> bool:  # noqa: ANN001 - a spaCy Token
     """"almost", "nearly" set on a verb say its deed did not happen: "Acme was almost acquired by Globex" (on a number
     they only round it: "nearly 500 employees")."""

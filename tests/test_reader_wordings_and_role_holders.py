@@ -160,3 +160,20 @@ def test_a_value_the_sentence_denies_is_no_answer(question: str, said: str) -> N
 def test_a_negation_in_another_clause_or_on_a_number_denies_nothing() -> None:
     assert _value("When was Acme founded?", "Acme, which never took venture money, was founded in 2010.") == "2010"
     assert _value("How many employees does Acme have?", "Acme has nearly 500 employees.") == "500"
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    # Where it was: the place a verb leaves.
+    ("Where is Acme headquartered?", "Acme moved out of its Boston headquarters in 2019."),
+    # What the founding verb founds is a thing of the company's, not the company.
+    ("When was Acme founded?", "Jane Roe, who founded Acme's Berlin office in 2018, now leads sales."),
+    ("Who founded Acme?", "Jane Roe founded Acme's Berlin office."),
+])
+def test_a_place_left_or_a_thing_of_the_company_founded_is_no_answer(question: str, said: str) -> None:
+    assert _value(question, said) is None
+
+
+def test_where_it_moved_and_who_founded_it_are_still_read() -> None:
+    assert _value("Where is Acme headquartered?", "Acme moved its headquarters to Cambridge in 2019.") == "Cambridge"
+    assert _value("Who founded Acme?", "Jane Roe founded Acme in 2018.") == "Jane Roe"
+    assert _value("When was Acme founded?", "Acme was founded in 2015 and opened its Berlin office in 2018.") == "2015"

@@ -21,7 +21,7 @@ from cikb.answer.entities import (
     nominal_words, noun_modifiers, only_beside_the_main_clause, only_intended, party_extents, predicate_subjects,
     person_noun, quantified_noun, said_of_the_past, said_of_the_reader, set_up_as_words, stated_as_own,
     stranded_preposition, told_as_to_come, told_in_the_past, value_verbs, vetoed, word_classes, in_capacity,
-    after_by, owned_doer, taken_by_verb, named_body_told_of, extraposed,
+    after_by, owned_doer, taken_by_verb, named_body_told_of, extraposed, left_behind,
 )
 from cikb.core.identity import name_keys
 from cikb.core.vocabulary import LEGAL_FORM_STEMS, RELATED_WEIGHT, match_weight, relation
@@ -1014,6 +1014,21 @@ def _dates_a_thing_of_its(q: Question, s: Sentence, span: Span) -> bool:
     return owners <= own and not any(match_weight(t, stems_of(head.lower())) > 0 for t in q.terms)
 
 
+def _founds_a_thing_of_its(q: Question, s: Sentence) -> bool:
+    """Asked of the company's founding, what the sentence's founding verb founds is a thing of the company's, as the
+    parse reads its object: a phrase naming it (or "its", "our") whose head is a common noun that names no body
+    ("Acme's Berlin office", "its first store"; not "Acme", "Acme Labs", "the company")."""
+    founded = [obj for _, obj in predicate_subjects(s.plain, term_word(q, exact=True)) or [] if obj]
+    return bool(founded) and all(_a_thing_of_the_subjects(q, obj) for obj in founded)
+
+
+def _a_thing_of_the_subjects(q: Question, phrase: str) -> bool:
+    words = [w for w, _, _ in tokens_of(phrase)]
+    head = words[-1] if words else ""
+    owned = mentions_subject(q, phrase) or bool({w.lower() for w in words} & {"its", "our"})
+    return owned and head.islower() and head not in SELF_NOUNS and not refers_to_subject(q, head)
+
+
 def _asks_a_change(q: Question) -> bool:
     """The question asks of a change in a count or an amount: by its verb ("How many people did Acme hire?", "How
     many customers did Acme gain?") or by how much."""
@@ -1215,6 +1230,8 @@ def _agent_of(q: Question, sentence: str, span: Span, least: float = 1.0) -> boo
 def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: list[Sentence], best_key: str) -> Judgement:
     if q.kind != "boolean" and denied(best.plain, span.start, span.start + len(span.text)):
         return "low"  # "Jane Roe is not the CEO of Acme", "Acme was almost acquired by Globex": the value denied
+    if q.kind == "place" and asks_present(q) and left_behind(best.plain, span.start, span.start + len(span.text)):
+        return "low"  # "Acme moved out of its Boston headquarters": where it was
     if (q.kind == "text" or _another_time(q, best.plain.replace(span.text, " ")) or _then_not_now(q, best)
             or _misses_the_ordinal(q, best) or _another_of_its_kind(q, best)):
         return "low"
@@ -1228,6 +1245,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         return "low"  # "Who leads the steering committee?": "governed by the Board and its steering committee"
     if q.kind in ("year", "date") and asks_the_founding(q) and _founders_only(best.plain):
         return "low"  # "In 2015 Acme's founders were still at university": the founders, not the founding, dated
+    if asks_the_founding(q) and _founds_a_thing_of_its(q, best):
+        return "low"  # "Jane Roe, who founded Acme's Berlin office in 2018": the office's founding
     if _asks_an_address(q) and not any(c.isdigit() for c in _given(q, best, span)):
         return "low"  # "San Francisco" is where the address is, not the address: a street or a postcode is asked
     if (asks_its_price(q) and best.passage.own_site and priced_per_period(best.plain, span)
