@@ -1443,7 +1443,7 @@ def named_body_told_of(sentence: str, start: int, end: int) -> tuple[str, str]:
             owner = next((c for c in body.children if c.dep_ == "compound" and c.i < body.i), None)
             if body.tag_ in ("NN", "NNS") and owner is not None:
                 body = owner
-            if not _names_an_organisation(sentence, body):
+            if not (_names_an_organisation(sentence, body) or _described_as_a_body(body)):
                 return "", ""
             return _name(body), _words_text(list(told))
         if token.head.i == token.i:
@@ -1474,6 +1474,18 @@ def _names_an_organisation(sentence: str, token) -> bool:  # noqa: ANN001 - a sp
     """The proper noun is a word of a name the recogniser reads as an organisation's."""
     at = token.idx
     return token.tag_ in ("NNP", "NNPS") and any(label == "ORG" and a <= at < b for a, b, label in entities(sentence))
+
+
+# Nouns an aside describes a business by, beside its name: "Globex, an Acme partner, ...", "Initech, a startup, ...".
+_BUSINESS_NOUNS = _BODY_NOUNS | frozenset("partner customer client reseller distributor supplier vendor competitor rival "
+                                          "startup subsidiary".split())
+
+
+def _described_as_a_body(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A proper noun an aside says is a business ("Globex, an Acme partner"), which the small recogniser may not know
+    as an organisation's name."""
+    return token.tag_ in ("NNP", "NNPS") and any(
+        c.dep_ == "appos" and c.lower_.rstrip("s") in _BUSINESS_NOUNS for c in token.children)
 
 
 def quantified_noun(sentence: str, start: int, end: int) -> str:

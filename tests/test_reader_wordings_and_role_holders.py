@@ -168,6 +168,9 @@ def test_a_negation_in_another_clause_or_on_a_number_denies_nothing() -> None:
     # What the founding verb founds is a thing of the company's, not the company.
     ("When was Acme founded?", "Jane Roe, who founded Acme's Berlin office in 2018, now leads sales."),
     ("Who founded Acme?", "Jane Roe founded Acme's Berlin office."),
+    # A body an aside ties to the company, by a name the recogniser does not know as an organisation's.
+    ("How many customers does Acme have?", "Globex, an Acme partner, serves 3,000 customers."),
+    ("How many employees does Acme have?", "Initech, an Acme customer, has 500 employees."),
 ])
 def test_a_place_left_or_a_thing_of_the_company_founded_is_no_answer(question: str, said: str) -> None:
     assert _value(question, said) is None
