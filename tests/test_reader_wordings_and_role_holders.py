@@ -145,24 +145,13 @@ def test_a_subsidiary_of_a_body_is_owned_by_it(question: str, said: str, value: 
 
 
 @pytest.mark.parametrize(("question", "said"), [
+    # Denied: the verb the value is an argument of is negated, or said to have all but happened ("almost acquired").
     ("Who is Acme's CEO?", "Jane Roe is not the CEO of Acme."),
     ("When was Acme founded?", "Acme was not founded in 1949."),
     ("Who acquired Acme?", "Acme was not acquired by Globex."),
     ("Who acquired Acme?", "Acme was almost acquired by Globex in 2020, but the deal fell through."),
     ("Where is Acme headquartered?", "Acme is not headquartered in Boston."),
     ("How many employees does Acme have?", "Acme does not have 500 employees."),
-])
-def test_a_value_the_sentence_denies_is_no_answer(question: str, said: str) -> None:
-    # The verb the value is an argument of is negated, or said to have all but happened ("almost acquired").
-    assert _value(question, said) is None
-
-
-def test_a_negation_in_another_clause_or_on_a_number_denies_nothing() -> None:
-    assert _value("When was Acme founded?", "Acme, which never took venture money, was founded in 2010.") == "2010"
-    assert _value("How many employees does Acme have?", "Acme has nearly 500 employees.") == "500"
-
-
-@pytest.mark.parametrize(("question", "said"), [
     # Where it was: the place a verb leaves.
     ("Where is Acme headquartered?", "Acme moved out of its Boston headquarters in 2019."),
     # What the founding verb founds is a thing of the company's, not the company.
@@ -172,8 +161,13 @@ def test_a_negation_in_another_clause_or_on_a_number_denies_nothing() -> None:
     ("How many customers does Acme have?", "Globex, an Acme partner, serves 3,000 customers."),
     ("How many employees does Acme have?", "Initech, an Acme customer, has 500 employees."),
 ])
-def test_a_place_left_or_a_thing_of_the_company_founded_is_no_answer(question: str, said: str) -> None:
+def test_a_value_denied_left_or_told_of_another_thing_is_no_answer(question: str, said: str) -> None:
     assert _value(question, said) is None
+
+
+def test_a_negation_in_another_clause_or_on_a_number_denies_nothing() -> None:
+    assert _value("When was Acme founded?", "Acme, which never took venture money, was founded in 2010.") == "2010"
+    assert _value("How many employees does Acme have?", "Acme has nearly 500 employees.") == "500"
 
 
 def test_where_it_moved_and_who_founded_it_are_still_read() -> None:
