@@ -1640,7 +1640,7 @@ def _is_the_asked_thing(q: Question, phrase: str) -> bool:
     return bool(stems_in(phrase) & {stem(thing.lower()) for thing in asked_things(q)})
 
 
-_OWNER_STEMS = frozenset({"parent", "owner", "own"})
+_OWNER_STEMS = relation("own") - {"subsidiari"}  # the owning side of the vocabulary's ownership relation
 
 
 def _the_owned_side(q: Question, sentence: str, span: Span) -> bool:
