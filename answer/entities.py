@@ -1908,6 +1908,25 @@ def person_clauses(sentence: str) -> list[str]:
     return [f"{people[m.start()]} {m.group(1).strip()}." for m in _WHO_CLAUSE.finditer(sentence) if m.start() in people]
 
 
+def thing_clauses(sentence: str) -> list[str]:
+    """What a clause set beside a thing says of it, as a sentence of its own, where "which" is the clause's subject:
+    "Teams can upgrade to Cloud Plus, which costs $10 per user per month" also says "Cloud Plus costs $10 per user
+    per month". The thing is the noun the parse hangs the clause on, with the words that name it; the clause is the
+    parse's, to its end."""
+    if ", which " not in sentence:
+        return []
+    said = []
+    for token in _parsed(sentence):
+        if not (token.lower_ == "which" and token.dep_ in ("nsubj", "nsubjpass") and token.head.dep_ == "relcl"
+                and token.i > 0 and token.nbor(-1).text == "," and token.head.head.tag_.startswith("NN")):
+            continue
+        clause = [w for w in token.head.subtree if w.i > token.i]
+        if clause and clause[-1].is_punct:
+            clause = clause[:-1]
+        said.append(f"{_head_name(token.head.head)} {_words_text(clause)}.")
+    return said
+
+
 @lru_cache(maxsize=4096)
 def entities(sentence: str) -> tuple[tuple[int, int, str], ...]:
     """``(start, end, label)`` of each named entity in ``sentence``, in character offsets."""

@@ -1636,8 +1636,12 @@ def _names_a_name_asked(q: Question, text: str) -> bool:
 
 def _is_the_asked_thing(q: Question, phrase: str) -> bool:
     """The phrase names a thing the question gives the subject (:func:`asked_things`): "the entry-level Growth plan"
-    for "How much does the cheapest Acme plan cost?", "the Model 100" for "the Acme Model 100"."""
-    return bool(stems_in(phrase) & {stem(thing.lower()) for thing in asked_things(q)})
+    for "How much does the cheapest Acme plan cost?", "the Model 100" for "the Acme Model 100"; the item whose price
+    is asked, by its name ("Cloud Plus" for "How much does Acme Cloud Plus cost?")."""
+    stems = stems_in(phrase)
+    item = asked_item(q)
+    return bool(stems & {stem(thing.lower()) for thing in asked_things(q)}) or (
+        item is not None and bool(item.names) and item.names <= stems)
 
 
 _OWNER_STEMS = relation("own") - {"subsidiari"}  # the owning side of the vocabulary's ownership relation

@@ -17,7 +17,8 @@ from cikb.answer.entities import (
     FIRST_PERSON, apposed_to_name, bids_the_reader, counted_doers, counted_in_question, entities,
     is_a_persons_name, main_verb_offset, names, negation_reaches, noun_described, organisations, person_clauses,
     possessed_nouns, priced_things, role_statements, roles_of_a_part, subject_noun, subjectless_past,
-    tells_the_reader_to_reach_us, titled, told_to_the_reader, value_verbs, verbs_of, where_from, word_classes,
+    tells_the_reader_to_reach_us, thing_clauses, titled, told_to_the_reader, value_verbs, verbs_of, where_from,
+    word_classes,
 )
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
@@ -172,8 +173,9 @@ def sentences_of(passages: Sequence[Passage], as_named: Callable[[str], str] = l
             seen.add(key)
             out.append(Sentence(text, passage, simple, stems, boilerplate=boilerplate, antecedent=antecedent,
                                 card=card))
-            # Its reading drops the clauses set beside a person; what they say is read too, quoted as written.
-            for clause in person_clauses(text):
+            # Its reading drops the clauses set beside a person or a thing; what they say is read too, quoted as
+            # written.
+            for clause in person_clauses(text) + thing_clauses(text):
                 said = plain(clause)
                 out.append(Sentence(text, passage, said, stems_in(said), boilerplate=boilerplate))
     return out
