@@ -1917,13 +1917,14 @@ def thing_clauses(sentence: str) -> list[str]:
         return []
     said = []
     for token in _parsed(sentence):
-        if not (token.lower_ == "which" and token.dep_ in ("nsubj", "nsubjpass") and token.head.dep_ == "relcl"
-                and token.i > 0 and token.nbor(-1).text == "," and token.head.head.tag_.startswith("NN")):
+        thing = _antecedent(token)
+        if not (token.lower_ == "which" and token.dep_ in ("nsubj", "nsubjpass") and thing is not token
+                and thing.tag_.startswith("NN") and token.i > 0 and token.nbor(-1).text == ","):
             continue
         clause = [w for w in token.head.subtree if w.i > token.i]
         if clause and clause[-1].is_punct:
             clause = clause[:-1]
-        said.append(f"{_head_name(token.head.head)} {_words_text(clause)}.")
+        said.append(f"{_head_name(thing)} {_words_text(clause)}.")
     return said
 
 
