@@ -7,8 +7,9 @@ by people who read them) is put to the reader with the five paragraphs of its ar
 first (cikb's own BM25: its stems, stop words and Qdrant's IDF), as ``cikb ask`` would read five passages.
 A value is given when the reader states it at medium or high confidence (what ``ask`` gives as a short
 answer and ``enrich`` as a cell); it is right when it holds a gold answer or a gold answer holds it
-(normalised words). Free-text questions are counted as asked, not scored: the reader quotes sentences
-for them and gives no value.
+(normalised words). A free-text question is answered by the sentence the reader quotes (``cikb ask``'s first
+cited statement): counted apart as ``text``, right when that sentence holds a gold answer, as ``bench/ask.py``
+scores a first statement.
 
 These are not company sites and their questions are not the ones users ask of one (often about the
 company's history: "Who did The Sun endorse in 2005?"), so the figures are a second, broad check of how
@@ -62,6 +63,12 @@ def is_right(value: str, answers: list[str]) -> bool:
     return bool(given) and any(g and (g in given or given in g) for g in gold)
 
 
+def holds_answer(sentence: str, answers: list[str]) -> bool:
+    """A quoted sentence answers when a gold answer's words stand in it, in order."""
+    said = f" {' '.join(words(sentence))} "
+    return any(g and f" {g} " in said for g in (" ".join(words(a)) for a in answers))
+
+
 class CountedJudge:
     """A reader's meaning judge that remembers whether it said yes (the reader then took the value it asked about)."""
 
@@ -96,9 +103,10 @@ def measure(articles: list[dict], every: int = 1, show: str | None = None,
             passages = [Passage(paragraphs[i], None, rank + 1, company) for rank, i in enumerate(top)]
             counted = CountedJudge(judge) if judge is not None else None
             answer = read(question, passages, close_in_meaning=counted).answer
-            if answer is None or question.kind == "text":
+            if answer is None:
                 continue
-            right = is_right(answer.value, qa["answers"])
+            right = (holds_answer(answer.sentence.text, qa["answers"]) if question.kind == "text"
+                     else is_right(answer.value, qa["answers"]))
             given[(question.kind, answer.confidence, right)] += 1
             if counted is not None and counted.said_yes:
                 given[(question.kind, "meaning", right)] += 1
@@ -140,10 +148,13 @@ def main() -> None:
             cells.append(f"{right}/{right + wrong}")
         print(f"{kind:8} {asked[kind]:>6} {cells[0]:>12} {cells[1]:>12}")
     for confidence in ("high", "medium", *(("meaning",) if judge is not None else ())):
-        right = sum(v for (_, c, r), v in given.items() if c == confidence and r)
-        wrong = sum(v for (_, c, r), v in given.items() if c == confidence and not r)
+        right = sum(v for (k, c, r), v in given.items() if k != "text" and c == confidence and r)
+        wrong = sum(v for (k, c, r), v in given.items() if k != "text" and c == confidence and not r)
         share = right / max(right + wrong, 1)
         print(f"{confidence:8} given {right + wrong}: right {right} ({share:.0%}), wrong {wrong}")
+    right, wrong = (sum(v for (k, _, r), v in given.items() if k == "text" and r == want) for want in (True, False))
+    print(f"{'text':8} asked {asked['text']}, a sentence quoted for {right + wrong}: holds a gold answer {right} "
+          f"({right / max(right + wrong, 1):.0%}), does not {wrong}")
 
 
 if __name__ == "__main__":
