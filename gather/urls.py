@@ -11,6 +11,7 @@ from functools import lru_cache
 from urllib.parse import quote, urldefrag, urlsplit
 
 import tldextract
+from w3lib.url import canonicalize_url
 
 from cikb.core.config import GatherSettings
 from cikb.core.errors import BadInputError
@@ -28,6 +29,16 @@ _LANGUAGE_CODES = frozenset(
     ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu""".split()
 )
 _LANGUAGE_SEGMENT = re.compile(r"^([a-z]{2})(?:[-_][a-z]{2,4})?$")
+
+
+# A folder's index file: web servers answer /about/ with /about/index.html, so a link to either is one page.
+_INDEX_FILE = re.compile(r"(?<=/)index\.html?(?=$|[?#])")
+
+
+def page_key(url: str) -> str:
+    """The key by which a crawl knows a page: the canonical URL (w3lib: sorted query, no fragment), its folder's
+    index file named or not (``/about/index.html`` is ``/about/``)."""
+    return _INDEX_FILE.sub("", canonicalize_url(url), count=1)
 
 
 def validate_url(url: str) -> str:

@@ -135,6 +135,25 @@ def test_a_page_linked_with_and_without_its_slash_is_fetched_once(make_site) -> 
     assert source.summary.dropped == {"duplicate": 1}  # /about: the same page as /about/
 
 
+def test_a_folder_linked_by_its_index_file_is_fetched_once(make_site) -> None:
+    # A page's own footer names its folder's index file ("/legal/terms/index.html"), the navigation the folder:
+    # one page, which would otherwise take two of the page budget.
+    site = make_site(
+        {
+            "/": page("Example Corp", "Welcome.", links=["/legal/terms/", "/about/index.html"]),
+            "/legal/terms/": page("Terms", "These terms govern Example Corp.", links=["/legal/terms/index.html"]),
+            "/legal/terms/index.html": page("Terms", "These terms govern Example Corp.", links=[]),
+            "/about/index.html": page("About", "Example Corp was founded in 2015.", links=["/about/", "/index.html"]),
+            "/about/": page("About", "Example Corp was founded in 2015.", links=[]),
+            "/index.html": page("Example Corp", "Welcome.", links=[]),
+        }
+    )
+    source = gather.crawl([gather.resolve_source("website", site.url + "/", SETTINGS)], SETTINGS).sources[0]
+    paths = site.paths()
+    assert "/legal/terms/index.html" not in paths and "/about/" not in paths and "/index.html" not in paths
+    assert sorted(p.url.removeprefix(site.url) for p in source.pages) == ["/", "/about/index.html", "/legal/terms/"]
+
+
 def test_302_303_307_and_308_are_followed_whatever_their_content_type(make_site) -> None:
     old = ["/old-team", "/see-other", "/temporary", "/permanent"]
     site = make_site(

@@ -19,14 +19,13 @@ from cikb.gather.middlewares import (
     content_type_of,
 )
 from cikb.gather.reporter import SourceReporter
-from cikb.gather.urls import origin_of, same_site_origin, site_of
+from cikb.gather.urls import origin_of, page_key, same_site_origin, site_of
 from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import CloseSpider, IgnoreRequest
 from scrapy.http import Response
 from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.python.failure import Failure
-from w3lib.url import canonicalize_url
 
 from cikb.core.models import DropReason
 
@@ -80,7 +79,7 @@ class SourceSpider(Spider):
         accept: list[str] | None = None,
     ) -> Request | None:
         """A request for a page not requested before in this source, or None."""
-        key = canonicalize_url(url)
+        key = page_key(url)
         if key in self._seen:
             return None
         self._seen.add(key)
@@ -107,7 +106,7 @@ class SourceSpider(Spider):
         """
         if not self.allows(redirected.url):
             raise Dropped(DropReason.offsite, f"redirects to another site, not followed: {redirected.url}")
-        key = canonicalize_url(redirected.url)
+        key = page_key(redirected.url)
         if key in self._seen:
             raise Dropped(DropReason.duplicate, f"redirects to {redirected.url}, requested already")
         self._seen.add(key)
@@ -124,7 +123,7 @@ class SourceSpider(Spider):
         Raises CloseSpider once the budget is reached, so nothing more is requested.
         """
         self._pending.discard(response.meta.get(PAGE_KEY, ""))
-        key = canonicalize_url(response.url)
+        key = page_key(response.url)
         if key in self._delivered:
             return False
         if self.reporter.summary.pages >= self.max_pages:

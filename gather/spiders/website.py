@@ -24,7 +24,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 from cikb.gather.scoring import Candidate, FactScorer, Frontier, fact_page_title, is_core_url
 from cikb.gather.spiders.base import SourceSpider
-from cikb.gather.urls import ALLOWED_SCHEMES, is_other_language, language_prefix
+from cikb.gather.urls import ALLOWED_SCHEMES, is_other_language, language_prefix, page_key
 from scrapy import Request, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider
@@ -32,7 +32,6 @@ from scrapy.http import Response
 from scrapy.linkextractors import LinkExtractor
 from scrapy.utils.sitemap import Sitemap
 from twisted.python.failure import Failure
-from w3lib.url import canonicalize_url
 
 from cikb.core.models import DropReason
 
@@ -83,7 +82,7 @@ class WebsiteSpider(SourceSpider):
     def remember(self, url: str, *, anchor: str = "", in_sitemap: bool = False, from_fact_page: bool = False,
                  referrer: str = "", other_language: bool = False) -> None:
         """Add a page URL to the frontier (unless it was requested already)."""
-        key = canonicalize_url(url)
+        key = page_key(url)
         if key not in self._seen:
             self.frontier.add(url, key, anchor=anchor, in_sitemap=in_sitemap, from_fact_page=from_fact_page,
                               referrer=referrer, other_language=other_language)
@@ -123,7 +122,7 @@ class WebsiteSpider(SourceSpider):
         self._pages_out = max(0, self._pages_out - 1)
         if self.deliver(response):
             fact = self._is_fact_page(response)
-            referrer = canonicalize_url(response.url)
+            referrer = page_key(response.url)
             other_language = self._declares_another_language(response)
             for url, anchor in self.onsite_links(response):
                 self.remember(url, anchor=anchor, from_fact_page=fact, referrer=referrer, other_language=other_language)
@@ -168,7 +167,7 @@ class WebsiteSpider(SourceSpider):
         return links
 
     def _count_offsite(self, url: str) -> None:
-        key = canonicalize_url(url)
+        key = page_key(url)
         if key not in self._offsite:
             self._offsite.add(key)
             self.reporter.drop(url, DropReason.offsite, "link to another site, not followed")
