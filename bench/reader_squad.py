@@ -24,6 +24,7 @@ import math
 import re
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from cikb.answer.reader import MeaningJudge, Passage, read, read_question
@@ -116,6 +117,13 @@ def measure(articles: list[dict], every: int = 1, show: str | None = None,
     return asked, given
 
 
+def tally(given: Counter[tuple[str, str, bool]], keep: Callable[[str, str], bool]) -> tuple[int, int]:
+    """Right and wrong values given, of the (kind, confidence) pairs ``keep`` accepts."""
+    counts = [sum(v for (kind, confidence, r), v in given.items() if r == right and keep(kind, confidence))
+              for right in (True, False)]
+    return counts[0], counts[1]
+
+
 def load_articles(corpora: Path = CORPORA) -> list[dict]:
     return json.loads((corpora / "squad" / "companies.json").read_text(encoding="utf-8"))
 
@@ -148,11 +156,10 @@ def main() -> None:
             cells.append(f"{right}/{right + wrong}")
         print(f"{kind:8} {asked[kind]:>6} {cells[0]:>12} {cells[1]:>12}")
     for confidence in ("high", "medium", *(("meaning",) if judge is not None else ())):
-        right = sum(v for (k, c, r), v in given.items() if k != "text" and c == confidence and r)
-        wrong = sum(v for (k, c, r), v in given.items() if k != "text" and c == confidence and not r)
+        right, wrong = tally(given, lambda kind, c: kind != "text" and c == confidence)
         share = right / max(right + wrong, 1)
         print(f"{confidence:8} given {right + wrong}: right {right} ({share:.0%}), wrong {wrong}")
-    right, wrong = (sum(v for (k, _, r), v in given.items() if k == "text" and r == want) for want in (True, False))
+    right, wrong = tally(given, lambda kind, _: kind == "text")
     print(f"{'text':8} asked {asked['text']}, a sentence quoted for {right + wrong}: holds a gold answer {right} "
           f"({right / max(right + wrong, 1):.0%}), does not {wrong}")
 
