@@ -12,7 +12,8 @@ candidate URL gets a score from general signals, and a priority queue hands out 
 one next. The signals, all words any company site uses (none are taken from one site):
 
 - the URL's path: its last segment names the page near the site's root (``/about/``,
-  ``/company/leadership``; not ``/work/toolkits/guide/definition-of-terms``);
+  ``/company/leadership``, ``/support/warranty`` right under a help section; not
+  ``/work/toolkits/guide/definition-of-terms`` or ``/docs/guides/team``);
   a slug's words name the post (``/2024/03/acme-raises-series-b``); a section above it
   (``/press/...``) says the post is company news; a query string (``?page=2``) or a
   listing segment (``/tag/``, ``/page/3/``) marks a listing;
@@ -293,8 +294,10 @@ def _core_name(tokens: list[str]) -> list[Category]:
 def core_categories(url: str) -> list[Category]:
     """Fact-page categories the URL's last segment names (``/company/leadership`` -> team), or []."""
     segments = _segments(url)
-    if not segments or is_listing(url) or is_generic(url) or year_of(url):
+    if not segments or is_listing(url) or year_of(url) or is_generic_text(" ".join(words(segments[-1]))):
         return []  # a dated path is a post (/2019/05/about-time), not a page of the site
+    if any(s in GENERIC_SECTIONS for s in segments[:-2]):
+        return []  # deep in the docs (/docs/guides/team): a guide's page; /support/warranty names the site's own
     if any(s in POST_SECTIONS for s in segments[:-1]):
         return []  # so is a page under /blog/
     if len(segments) > CORE_MAX_DEPTH + (segments[0] in FACT_SECTIONS):
@@ -402,9 +405,8 @@ class FactScorer:
         segments = _segments(url)
         slug = words(segments[-1]) if segments else []
         listing = is_listing(url)
-        generic = is_generic(url) or any(is_generic_text(a) for a in anchors)
-
         core = core_categories(url)
+        generic = not core and (is_generic(url) or any(is_generic_text(a) for a in anchors))
         candidate.core_from_url = bool(core)
         if not core and not listing and not generic:
             for tokens in anchor_tokens:
