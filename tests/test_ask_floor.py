@@ -58,7 +58,8 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 
 # The written sites held out (bench/sites: zammad, system76, codeberg, framework, purism, kagi, since session 63
 # igalia, fastmail, prusa, tailscale, since session 82 signals37, since session 83 infomaniak and bitwarden), together:
-# right, wrong, evidence in the top 10 of their 195 facts, measured in session 87 (91 / 98 / 6, top 10 161, with
+# right, wrong, evidence in the top 10 of their 195 facts, measured in session 89 (91 / 98 / 6, top 10 162, with a
+# fact page right under a help section, /support/warranty, crawled as one), in session 87 (91 / 98 / 6, top 10 161, with
 # a ", which ..." clause read as a sentence of its own), in session 84 (89 / 100 / 6, top 10 161, with the
 # crawl taking open-source, licence, warranty and shipping pages among the fact pages), in session 83 (89 / 99 / 7:
 # infomaniak 6 / 9 / 0 and bitwarden 10 / 5 / 0, measured blind; 73 / 85 / 7 of the 165 before them, in session 82: signals37 1 / 13 / 1, the
@@ -69,7 +70,7 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 # the fact's words), so that is reported, not asserted: the targets are not met. Their high-confidence values,
 # as enrich writes them in cells, were all right when measured (10 of 10, session 71; bench/ask.py's cell_verdict):
 # that is asserted.
-MEASURED_WRITTEN_HELD_OUT = (91, 6, 161)
+MEASURED_WRITTEN_HELD_OUT = (91, 6, 162)
 
 
 def test_offline_ask_on_the_written_held_out_sites_stays_above_its_floor(tmp_path: Path) -> None:
