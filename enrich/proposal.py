@@ -27,7 +27,7 @@ from cikb.enrich.models import (
     RowLog,
 )
 from cikb.enrich.retry import why_weak
-from cikb.enrich.table import TableScan, atomic_writer, scan_table, spreadsheet_safe, write_text_atomic
+from cikb.enrich.table import TableScan, atomic_writer, check_writable, scan_table, spreadsheet_safe, write_text_atomic
 from pydantic import BaseModel, ValidationError
 
 from cikb.core.errors import BadInputError
@@ -158,6 +158,7 @@ def apply_proposals(proposals: list[DataProposal | str | Path], csv_path: str | 
     """
     if Path(out).exists() and not force:
         raise BadInputError(f"{out} exists (an earlier output?): give another --out, or --force to overwrite it")
+    check_writable(Path(out))
     table = scan_table(csv_path)
     fills = []
     originals_checked: set[tuple[str, str]] = set()  # the columns of one job share their original: compare it once

@@ -7,6 +7,7 @@ import hashlib
 import io
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -197,10 +198,48 @@ def write_table_atomic(path: Path, columns: list[str], rows: Iterable[Mapping[st
         writer.writerows(rows)
 
 
+def check_writable(path: Path, *, inputs: Iterable[Path] = ()) -> None:
+    """Raise BadInputError (one line) unless :func:`atomic_writer` can write ``path``: not one of ``inputs`` (a table
+    is never overwritten by what is made from it), not a folder, and in a folder this user may write (one to be made
+    under the nearest existing one)."""
+    target = Path(os.path.abspath(path))
+    for given in inputs:
+        if target == Path(os.path.abspath(given)) or (target.exists() and os.path.samefile(target, given)):
+            raise BadInputError(f"{path} is the input table, which is only read: write to another file")
+    if target.is_dir():
+        raise BadInputError(f"cannot write {path}: it is a folder")
+    folder = target.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise BadInputError(f"cannot write {path}: {folder} is a file, not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise BadInputError(f"cannot write {path}: this user may not write in {folder} (or it is read-only)")
+
+
+def _new_file_mode(path: Path) -> int:
+    """The mode a file written at ``path`` should have: the replaced file's, else what the umask leaves of 0o666
+    (the temporary file is made 0o600)."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return 0o666 & ~_UMASK
+
+
+def _current_umask() -> int:
+    mask = os.umask(0o022)  # read once, at import: changing it later from another thread would race
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _current_umask()
+
+
 @contextmanager
 def atomic_writer(path: Path) -> Iterator[TextIO]:
     """A text file to write bit by bit: a temporary file beside ``path``, fsynced and renamed over it (os.replace)
-    when the block ends; removed, leaving ``path`` as it was, when the block raises."""
+    when the block ends, with the mode of the file it replaces (a new one's follows the umask); removed, leaving
+    ``path`` as it was, when the block raises."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="", dir=path.parent,
@@ -209,6 +248,7 @@ def atomic_writer(path: Path) -> Iterator[TextIO]:
         with handle:
             yield handle
             handle.flush()
+            os.fchmod(handle.fileno(), _new_file_mode(path))
             os.fsync(handle.fileno())
         os.replace(handle.name, path)
     except BaseException:

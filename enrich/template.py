@@ -16,8 +16,11 @@ def placeholders(template: str) -> list[str]:
 
 
 def check_template(template: str, columns: list[str]) -> None:
-    """Raise BadInputError when a placeholder names no column (case-insensitive)."""
+    """Raise BadInputError when a placeholder names no column (case-insensitive), or a brace is no placeholder's
+    ("{}", "{Company founded?"): sent as typed, it would be asked of every row."""
     known = {c.strip().lower() for c in columns}
+    if {"{", "}"} & set(PLACEHOLDER.sub("", template)):
+        raise BadInputError(f"a brace that is no {{Column}} placeholder in template: {template!r} (columns: {', '.join(columns)})")
     missing = [p for p in placeholders(template) if p.lower() not in known]
     if missing:
         raise BadInputError(f"unknown column in template: {{{missing[0]}}} (columns: {', '.join(columns)})")

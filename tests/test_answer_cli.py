@@ -96,3 +96,21 @@ def test_the_model_fallback_is_one_line_once_per_command(kb_dir, monkeypatch) ->
         assert result.returncode == 0, result.stderr
         lines = [line for line in result.stderr.splitlines() if "snowflake-arctic-embed-s" in line.lower()]
         assert len(lines) == 1, result.stderr
+
+
+@pytest.mark.parametrize("command", ["ask", "search"])
+@pytest.mark.parametrize("text", ["", "   "])
+def test_an_empty_question_is_one_error_line_not_an_answer(cli, monkeypatch, capsys, command: str, text: str) -> None:
+    code, out, err = run_cli(monkeypatch, capsys, command, text)
+    assert code == 2 and out == "" and err.strip() == f"error: the {'question' if command == 'ask' else 'query'} is empty"
+
+
+@pytest.mark.parametrize("command", [["ask", "Who founded Acme?"], ["companies"], ["jobs"]])
+def test_a_data_dir_that_is_a_file_is_one_error_line(tmp_path: Path, monkeypatch, capsys, command: list[str]) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("", encoding="utf-8")
+    (tmp_path / "cikb.toml").write_text("")
+    monkeypatch.setenv("CIKB_CONFIG", str(tmp_path / "cikb.toml"))
+    code, out, err = run_cli(monkeypatch, capsys, "--data-dir", str(afile), *command)
+    assert code == 2 and err.count("error:") == 1 and "is a file, not a folder" in err and "Traceback" not in err, err
+    assert afile.read_text(encoding="utf-8") == ""

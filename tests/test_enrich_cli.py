@@ -157,3 +157,73 @@ def test_the_default_proposal_path_stays_beside_the_csv_whatever_the_column_name
     assert code == 0, err
     assert (prices.parent / "prices.price-qty.proposal.json").is_file()
     assert [p.name for p in prices.parent.rglob("*.proposal.json")] == ["prices.price-qty.proposal.json"]
+
+
+def test_a_proposal_is_never_written_over_its_own_table(monkeypatch, capsys, prices: Path) -> None:
+    before = prices.read_bytes()
+    code, _, err = cikb(monkeypatch, capsys, "enrich", str(prices), "--column", "Total", "--strategy", "computation",
+                        "--formula", "{Price} * {Quantity}", "--out", str(prices.parent / "." / prices.name))
+    assert code == 2 and err.count("error:") == 1 and "is the input table" in err, err
+    assert prices.read_bytes() == before
+
+
+@pytest.mark.parametrize("where", ["a folder", "under a file"])
+def test_an_output_that_cannot_be_written_is_one_line_before_any_row_runs(monkeypatch, capsys, prices: Path,
+                                                                          tmp_path: Path, where: str) -> None:
+    out = tmp_path / "adir" if where == "a folder" else prices / "x.json"
+    if where == "a folder":
+        out.mkdir()
+    code, _, err = cikb(monkeypatch, capsys, "enrich", str(prices), "--column", "Total", "--strategy", "computation",
+                        "--formula", "{Price}", "--out", str(out))
+    assert code == 2 and err.count("error:") == 1 and "cannot write" in err and "Traceback" not in err, err
+    code, listed, _ = cikb(monkeypatch, capsys, "jobs", "--json")
+    assert code == 0 and json.loads(listed) == []  # refused before the job began: no job ran its rows for nothing
+
+
+def test_a_folder_the_user_may_not_write_in_is_refused_before_writing(tmp_path: Path, monkeypatch) -> None:
+    # As root (CI) a mode of 0o555 refuses nothing, so the system's answer is what is simulated: os.access says no, as
+    # it does for a read-only mount or a folder of another user's.
+    from cikb.core.errors import BadInputError
+    from cikb.enrich.table import check_writable
+
+    monkeypatch.setattr(os, "access", lambda path, mode: Path(path) != tmp_path / "ro")
+    (tmp_path / "ro").mkdir()
+    with pytest.raises(BadInputError, match="may not write in"):
+        check_writable(tmp_path / "ro" / "sub" / "p.json")  # a folder to make, under one that cannot be written
+    check_writable(tmp_path / "elsewhere" / "p.json")
+
+
+def test_apply_to_a_folder_and_review_of_a_folder_are_one_line(monkeypatch, capsys, prices: Path, tmp_path: Path) -> None:
+    proposal = tmp_path / "total.proposal.json"
+    code, _, err = cikb(monkeypatch, capsys, "enrich", str(prices), "--column", "Total", "--strategy", "computation",
+                        "--formula", "{Price}", "--out", str(proposal))
+    assert code == 0, err
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    code, _, err = cikb(monkeypatch, capsys, "apply", str(proposal), str(prices), "--out", str(folder), "--force")
+    assert code == 2 and err.count("error:") == 1 and "cannot write" in err and "Traceback" not in err, err
+    code, _, err = cikb(monkeypatch, capsys, "review", str(folder))
+    assert code == 2 and err.count("error:") == 1 and "Traceback" not in err, err
+
+
+def test_written_files_follow_the_umask_and_a_replaced_file_keeps_its_mode(monkeypatch, capsys, prices: Path,
+                                                                           tmp_path: Path) -> None:
+    proposal = tmp_path / "total.proposal.json"
+    code, _, err = cikb(monkeypatch, capsys, "enrich", str(prices), "--column", "Total", "--strategy", "computation",
+                        "--formula", "{Price}", "--out", str(proposal))
+    assert code == 0, err
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert proposal.stat().st_mode & 0o777 == 0o666 & ~mask
+    enriched = tmp_path / "prices.enriched.csv"
+    enriched.write_text("old", encoding="utf-8")
+    enriched.chmod(0o640)
+    code, _, err = cikb(monkeypatch, capsys, "apply", str(proposal), str(prices), "--out", str(enriched), "--force")
+    assert code == 0, err
+    assert enriched.stat().st_mode & 0o777 == 0o640 and enriched.read_text(encoding="utf-8").startswith("Company")
+
+
+@pytest.mark.parametrize("template", ["What year was {} founded?", "What year was {Company founded?", "Who runs Company}?"])
+def test_a_brace_that_is_no_placeholder_is_one_line(monkeypatch, capsys, prices: Path, template: str) -> None:
+    code, _, err = cikb(monkeypatch, capsys, "enrich", str(prices), "--column", "Founded", "--question", template)
+    assert code == 2 and err.count("error:") == 1 and "no {Column} placeholder" in " ".join(err.split()), err

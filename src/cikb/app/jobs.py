@@ -32,6 +32,7 @@ from cikb.enrich import get_strategy
 from cikb.enrich.base import RowInput
 from cikb.enrich.models import AttemptSummary, DataProposal, ProposalTarget, RowLog, RowStep
 from cikb.enrich.proposal import proposal_reasoning, save_proposal_rows
+from cikb.enrich.table import check_writable
 from pydantic import BaseModel, Field, ValidationError
 
 from cikb.app.llm import Migration, migrate
@@ -442,6 +443,7 @@ async def run_job(settings: Settings, request: JobRequest | None = None, *, resu
             on_job(resume)
         sources = {name: options.pop(name) for name in ("kb", "llm", "web") if name in options}
         try:
+            check_outputs(request)
             with enrich_sources(settings, **sources) as opened:  # once for the job: every column reads one snapshot
                 for column in request.columns:
                     proposal = await enrich_table_async(
@@ -468,6 +470,7 @@ async def queue_job(settings: Settings, request: JobRequest) -> tuple[str, int]:
     leaves no job), and no row run: (its id, the table's rows). Its rows are then run by :func:`run_job_rows`."""
     from cikb.enrich.table import scan_table
 
+    check_outputs(request)
     rows = scan_table(request.csv_path).row_count
     with JobStore(settings.data_dir) as jobs:
         run = _JobRun(jobs, request, None, None, None, settings.data_dir, queued=True)
@@ -564,6 +567,13 @@ class _JobRun:
 
 
 # -- asking ----------------------------------------------------------------------------
+
+
+def check_outputs(request: JobRequest) -> None:
+    """Raise BadInputError (one line) when a column's proposal cannot be written, or would be written over the table:
+    checked before any row runs, so that no run's work ends where it cannot be kept."""
+    for column in request.columns:
+        check_writable(Path(column.proposal_path), inputs=[Path(request.csv_path)])
 
 
 def proposal_path_for(csv_path: Path, column: str, folder: Path | None = None) -> Path:

@@ -40,7 +40,7 @@ from cikb.app.workspace import (
     process_alive,
 )
 from cikb.core.config import Settings, load_settings
-from cikb.core.errors import access_checked
+from cikb.core.errors import BadInputError, access_checked
 
 Auto = Literal["auto"]
 
@@ -102,8 +102,11 @@ def ask(settings: Settings, question: str, company: str | None = None, retriever
     """Answer ``question`` from the knowledge base (the company given, or inferred from the question).
 
     Opens (and closes) the configured store and model unless a ``retriever`` is passed in. A ``company``
-    the knowledge base does not hold (by slug, name or a name its pages give it) raises UnknownCompanyError.
+    the knowledge base does not hold (by slug, name or a name its pages give it) raises UnknownCompanyError, an empty
+    question BadInputError.
     """
+    if not question.strip():
+        raise BadInputError("the question is empty")
     if retriever is None:
         with open_retriever(settings) as opened:
             return ask(settings, question, company, opened)
@@ -206,7 +209,9 @@ def read_snapshot_dir(settings: Settings) -> Iterator[Path]:
         pid = stale.name.split("-", 1)[0]
         if pid.isdigit() and not process_alive(int(pid)):  # left by a killed enrichment
             shutil.rmtree(stale, ignore_errors=True)
-    with tempfile.TemporaryDirectory(dir=root, prefix=f"{os.getpid()}-") as directory:
+    # Ctrl-C can stop the run while the store still writes its copy ("Directory not empty"): what is left is this
+    # process's, removed as stale by the next reader, and the run goes on to write the rows that finished.
+    with tempfile.TemporaryDirectory(dir=root, prefix=f"{os.getpid()}-", ignore_cleanup_errors=True) as directory:
         yield Path(directory)
 
 

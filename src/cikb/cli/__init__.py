@@ -77,6 +77,12 @@ def main() -> None:
         _fail(f"invalid configuration {where}: {first['msg']}", 2)
     except FileNotFoundError as err:
         _fail(str(err), 2)
+    except OSError as err:  # a path given that the system refuses: a folder for a file, a read-only folder...
+        if is_no_space(err):
+            _fail(str(no_space(err.filename or "the disk")), NoSpaceError.exit_code)
+        if err.filename is None:
+            raise
+        _fail(f"cannot use {err.filename}: {err.strerror or err}", 2)
     except KeyboardInterrupt:
         _interrupted()
     except SystemExit:

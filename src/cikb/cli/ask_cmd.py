@@ -31,6 +31,7 @@ def ask_question(
     """
     from cikb.app.reading import ask, open_retriever
 
+    _not_blank(question, "question")
     cfg = settings()
     with open_retriever(cfg) as retriever:
         if company is not None:  # an unknown --company is its error line alone, before any other notice
@@ -52,6 +53,7 @@ def search_chunks(
     """Show the chunks hybrid retrieval finds for a query: rank, fused score, cosine, source."""
     from cikb.app.reading import open_retriever
 
+    _not_blank(query, "query")
     with open_retriever(settings()) as retriever:
         if company is not None:  # an unknown --company is an error line naming the nearest ones, not another company's chunks
             retriever.require_company(company)
@@ -61,6 +63,14 @@ def search_chunks(
         print_json(result)
     else:
         _print_chunks(result)
+
+
+def _not_blank(text: str, what: str) -> None:
+    """An empty question asks nothing: one error line, not the knowledge base's most general sentence."""
+    from cikb.core.errors import BadInputError
+
+    if not text.strip():
+        raise BadInputError(f"the {what} is empty")
 
 
 def _print_answer(result: Answer) -> None:

@@ -374,14 +374,14 @@ def load_settings(config_file: Path | None = None, **overrides: object) -> Setti
     """Build the settings from every layer; ``overrides`` are the command line's.
 
     Raises ConfigError, one line saying where and why, when the TOML file is not TOML or not UTF-8, a
-    ``CIKB_`` variable cannot be parsed, or a key is unknown or invalid.
+    ``CIKB_`` variable cannot be parsed, a key is unknown or invalid, or ``data_dir`` is a file.
     """
     if config_file is not None and not config_file.is_file():
         raise FileNotFoundError(f"config file not found: {config_file}")
     token = _config_file.set(config_file)  # for this construction only; the environment stays untouched
     toml_file = config_file or os.environ.get(CONFIG_ENV_VAR, DEFAULT_CONFIG_FILE)
     try:
-        return Settings(**overrides)
+        loaded = Settings(**overrides)
     except tomllib.TOMLDecodeError as err:  # its message ends "(at line L, column C)"
         raise ConfigError(f"{toml_file}: not valid TOML: {err}") from None
     except UnicodeDecodeError as err:
@@ -392,6 +392,9 @@ def load_settings(config_file: Path | None = None, **overrides: object) -> Setti
         raise ConfigError(_invalid(err, toml_file)) from None
     finally:
         _config_file.reset(token)
+    if loaded.data_dir.exists() and not loaded.data_dir.is_dir():
+        raise ConfigError(f"data_dir {loaded.data_dir} is a file, not a folder: give --data-dir a folder (it is made when missing)")
+    return loaded
 
 
 def _unparsable_variable(err: SettingsError) -> str:
