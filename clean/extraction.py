@@ -81,6 +81,8 @@ _COOKIE_NOTICE = re.compile(
     re.IGNORECASE,
 )
 _MAX_NOTICE_CHARS = 400
+_NOTICE_REACH = 2  # lines of prose at each end of the text where a banner's sentence is looked for
+_PRIVACY_TITLE = re.compile(r"\bcookies?\b|\bprivacy\b", re.IGNORECASE)
 # trafilatura's Markdown writes superscripts and subscripts as inline HTML
 # ("shift<sup>[1]</sup>"); the tags are noise to chunks and embeddings.
 _SUP_SUB_TAG = re.compile(r"</?su[bp]>")
@@ -106,6 +108,7 @@ def extract(html: str, url: str | None = None, options: Mapping[str, object] = E
     if tree is None:
         return None
     published = publication_date(tree, url)
+    _unwrap_times(tree)
     _remove_banners_and_ads(tree)
     document = _trafilatura(tree, url, options)
     # Only Markdown output tells blocks apart by blank lines (plain text does not).
@@ -114,13 +117,20 @@ def extract(html: str, url: str | None = None, options: Mapping[str, object] = E
     if document is None or not document.text:
         return None
     # The headings first: each goes before a paragraph trafilatura kept, not one the later steps bring back.
-    markdown = _with_card_headings(_drop_cookie_notices(_SUP_SUB_TAG.sub("", document.text)), tree)
+    markdown = _with_card_headings(_drop_cookie_notices(_SUP_SUB_TAG.sub("", document.text), document.title or ""), tree)
     markdown = _with_card_galleries(markdown, tree)
     markdown = _with_article_footer(markdown, tree)
     markdown = _with_definitions(markdown, tree)
     markdown = _with_main_prose(markdown, tree)
     markdown = _with_contact_links(markdown, tree)
     return Extracted(title=document.title or "", markdown=markdown, published=published or dateline(markdown))
+
+
+def _unwrap_times(tree: HtmlElement) -> None:
+    """Keep the text of each ``<time>`` element, without the element: trafilatura deletes the element with its text
+    ("founded in <time>2013</time>" would read "founded in"), and the publication date has been read from it by now."""
+    for element in list(tree.iter("time")):
+        element.drop_tag()
 
 
 def publication_date(tree: HtmlElement, url: str | None = None) -> date | None:
@@ -480,8 +490,16 @@ def _is_banner_or_ad(element: HtmlElement) -> bool:
     return len(element.text_content()) <= _MAX_REMOVED_CHARS
 
 
-def _drop_cookie_notices(markdown: str) -> str:
-    return "\n".join(line for line in markdown.split("\n") if not _is_cookie_notice(line))
+def _drop_cookie_notices(markdown: str, title: str = "") -> str:
+    """Without a banner's sentence that trafilatura kept: a short line on cookies and consent among the text's first or
+    last lines, where a leftover banner sits; never a heading or a table row, and nothing on a page about cookies or
+    privacy, whose own text it is ("Our site uses a single session cookie ...")."""
+    if _PRIVACY_TITLE.search(title):
+        return markdown
+    lines = markdown.split("\n")
+    prose = [i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith(("#", "|"))]
+    edges = set(prose[:_NOTICE_REACH] + prose[-_NOTICE_REACH:])
+    return "\n".join(line for i, line in enumerate(lines) if i not in edges or not _is_cookie_notice(line))
 
 
 def _is_cookie_notice(line: str) -> bool:

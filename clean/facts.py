@@ -725,8 +725,8 @@ def _closing_block_lines(tree: HtmlElement) -> list[str]:
     while element is not None:
         blocks = [child for child in element if isinstance(child.tag, str) and child.tag not in _SKIP
                   and child.text_content().strip()]
-        if not blocks or blocks[-1].tag in _CONTENT_TAGS:
-            return []  # the content itself (<main>) closes the page
+        if not blocks or blocks[-1].tag in _CONTENT_TAGS or any(b.tag == "h1" for b in blocks):
+            return []  # the content itself (<main>, or the block its title heads) closes the page
         last = blocks[-1]
         if (len(blocks) == 1 or len(last.text_content()) > _MAX_CONTAINER_CHARS
                 or any(e.tag in _CONTENT_TAGS for e in last.iter())):
@@ -871,7 +871,9 @@ def site_facts(pages: Sequence[FetchedPage], company: Company, *, max_chars: int
             continue  # a name alone (an employer, a publisher) says nothing more than the pages do
         blocks.append((f"### {display}", list(lines.cited.items())[:_MAX_ENTITY_LINES]))
     footer_lines: list[_CitedLine] = [(("", line), url) for line, url in footer]
-    described = [(("Description", text), url) for text, url in _home_description(parsed) if _key(text) not in known]
+    in_footer = {_key(line) for line, _ in footer}  # a theme's tagline is often its footer's blurb too: said once
+    described = [(("Description", text), url) for text, url in _home_description(parsed)
+                 if _key(text) not in known and _key(text) not in in_footer]
     cited = [url for _, lines in blocks for _, url in lines] + [url for _, url in footer_lines + described]
     if not cited:
         return None

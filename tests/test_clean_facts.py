@@ -404,3 +404,31 @@ def test_letsencrypt_addresses_are_retrieved_for_their_questions_after_a_default
             result = retriever.search(fact["question"], company="isrg")
             holding = [hit.chunk.metadata.url for hit in result.chunks[:10] if fact["answer"] in hit.chunk.text]
             assert holding == [doc.url], fact_id
+
+
+def _policy(version: int) -> str:
+    """A page of a policy written without footer markup: a wrapper holds its title and its text."""
+    return (f"<html><body><div class='wrapper'><h1>Certificate Policy v{version}</h1><div class='markdown'>"
+            f"<p>This is version {version} of the policy.</p><ol><li>The CA MUST retain all audit logs for two years "
+            "after the event.</li><li>The CA SHALL NOT delete a log before its retention period has ended.</li></ol>"
+            "</div></div></body></html>")
+
+
+def test_a_document_without_footer_markup_is_not_read_as_the_sites_footer() -> None:
+    # Two versions of a policy share their closing list: the content, not a footer written without footer markup.
+    footer = "<footer><p>Acme Corp · 1 Main St · Portland, OR 97201 · USA</p></footer>"
+    pages = [fetched("https://acme.example/", html_page("We make anvils.", footer=footer)),
+             fetched("https://acme.example/about/", html_page("Founded in 1949.", footer=footer, title="About")),
+             fetched("https://acme.example/policy/v1/", _policy(1)), fetched("https://acme.example/policy/v2/", _policy(2))]
+    document = site_facts(pages, ACME)
+    assert document is not None and document.url == "https://acme.example/#facts"
+    assert "audit logs" not in document.content and "1 Main St" in document.content
+
+
+def test_a_tagline_that_is_also_the_footers_blurb_is_said_once() -> None:
+    blurb = "Acme is a nonprofit certificate authority run by the Acme Research Group."
+    pages = [fetched(url, html_page("Text.", title=title, footer=f"<footer><p>{blurb}</p></footer>",
+                                    head=f'<meta name="description" content="{blurb}">'))
+             for url, title in (("https://acme.example/", "Home"), ("https://acme.example/about/", "About"))]
+    document = site_facts(pages, ACME)
+    assert document is not None and document.content.count(blurb) == 1

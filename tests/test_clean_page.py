@@ -465,3 +465,31 @@ def test_a_list_of_bold_labelled_items_is_read_as_definition_pairs() -> None:
     for not_a_pair in ("download", "Anvils"):
         assert not_a_pair not in content  # a link alone, navigation
     assert "- Note: a remark" not in content  # a list of one item is no fact box
+
+
+def test_a_date_marked_up_as_time_keeps_its_text() -> None:
+    # Hugo, Jekyll, Ghost and WordPress themes mark dates with <time>; trafilatura drops the element with its text.
+    html = page_html(paragraphs([
+        'Berlin, <time datetime="2024-03-21">21 March 2024</time> — Acme today opened a new office for its European customers.',
+        "Acme was founded in <time>2013</time> in Amsterdam by Jane Roe and John Doe, two engineers who built anvils.",
+        *ABOUT[:1],
+    ]), title=POST_TITLE)
+    post = document(html)
+    assert "Acme was founded in 2013 in Amsterdam" in post.content
+    assert "Berlin, 21 March 2024 — Acme today opened" in post.content
+
+
+def test_a_page_about_cookies_keeps_its_headings_and_sentences_on_them() -> None:
+    # An analytics or privacy company writes about cookies: its text is no banner, wherever it stands.
+    body = ("<h1>Why we don't use cookies</h1><p>Cookies are the reason for those banners that follow you around the "
+            "web: a site needs consent before storing anything on a visitor's device.</p><h2>The one cookie we use</h2>"
+            "<p>Our site uses a single session cookie, which expires when you close your browser.</p>")
+    content = document(page_html(body + paragraphs(ABOUT), title="Why we don't use cookies | Acme Corp")).content
+    assert "## The one cookie we use" in content and "Our site uses a single session cookie" in content
+    assert "needs consent before storing" in content
+    # On any page, a sentence on cookies amid the text is the page's own; a banner's sits at either end of it.
+    middle = "Our site uses no cookies at all, so visitors are never asked to accept a consent banner."
+    more = ["Acme's anvils are forged in Ohio from recycled steel and tested one by one before they are shipped.",
+            "Its roller skates are assembled in Bavaria, where a team of sixty engineers designs each new model."]
+    content = document(page_html(f"<h1>About Acme Corp</h1>{paragraphs([*ABOUT[:2], middle, *ABOUT[2:], *more])}")).content
+    assert middle in content
