@@ -143,3 +143,17 @@ def test_a_sitemap_robots_txt_names_that_is_not_there_leaves_sitemap_xml_to_try(
     [website] = crawl(fast_settings(max_pages_per_source=4).gather, website=site.url + "/")
     assert site.url + "/company/leadership/" in {p.url for p in website.pages}
     assert [r.path for r in site.log].count("/sitemap.xml") == 1
+
+
+def test_a_gzipped_sitemap_robots_txt_names_is_read(make_site: Callable[..., SiteServer]) -> None:
+    # sitemap.xml.gz served as a file (application/x-gzip, no Content-Encoding) arrives compressed: its pages were lost.
+    import gzip
+
+    routes = site_routes(robots_txt("User-agent: *\nSitemap: /sitemap.xml.gz\n"))
+    xml = ('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+           "<url><loc>/company/leadership/</loc></url></urlset>")
+    routes["/sitemap.xml.gz"] = Reply(body=gzip.compress(xml.encode()), content_type="application/x-gzip")
+    routes["/company/leadership/"] = page("Leadership", paragraphs("Jane Roe leads Initech as its chief executive. " * 8))
+    site = make_site(routes)
+    [website] = crawl(fast_settings(max_pages_per_source=4).gather, website=site.url + "/")
+    assert site.url + "/company/leadership/" in {p.url for p in website.pages}

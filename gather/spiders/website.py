@@ -30,6 +30,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider
 from scrapy.http import Response
 from scrapy.linkextractors import LinkExtractor
+from scrapy.utils.gz import gunzip, gzip_magic_number
 from scrapy.utils.sitemap import Sitemap
 from twisted.python.failure import Failure
 
@@ -41,6 +42,7 @@ PAGE_PRIORITY = 0
 
 MAX_SITEMAP_FILES = 5  # per host: a sitemap index may list one per language
 MAX_SITEMAP_ENTRIES = 1000  # per sitemap file: bounds the frontier, not the budget
+MAX_SITEMAP_BYTES = 50 * 1024 * 1024  # a sitemap file's uncompressed limit (sitemaps.org)
 CANDIDATE_KEY = "cikb_candidate"
 
 
@@ -213,7 +215,9 @@ class WebsiteSpider(SourceSpider):
 
     def _sitemap_entries(self, response: Response) -> Iterator[Request]:
         try:
-            sitemap = Sitemap(response.body)
+            # A sitemap.xml.gz served as a file (no Content-Encoding) arrives compressed, as Scrapy's SitemapSpider knows.
+            body = gunzip(response.body, max_size=MAX_SITEMAP_BYTES) if gzip_magic_number(response) else response.body
+            sitemap = Sitemap(body)
         except Exception:  # noqa: BLE001 -- a broken sitemap only costs its entries
             self.logger.info("unreadable sitemap %s", response.url)
             return
