@@ -204,7 +204,8 @@ def check_writable(path: Path, *, inputs: Iterable[Path] = ()) -> None:
     under the nearest existing one)."""
     target = Path(os.path.abspath(path))
     for given in inputs:
-        if target == Path(os.path.abspath(given)) or (target.exists() and os.path.samefile(target, given)):
+        same_file = target.exists() and Path(given).exists() and os.path.samefile(target, given)  # a link to it too
+        if target == Path(os.path.abspath(given)) or same_file:
             raise BadInputError(f"{path} is the input table, which is only read: write to another file")
     if target.is_dir():
         raise BadInputError(f"cannot write {path}: it is a folder")
