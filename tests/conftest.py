@@ -47,7 +47,9 @@ from sites import acme_site, letsencrypt_site, make_site, offsite_site  # noqa: 
 # Tests that bound wall-clock time from above (a store query within 1.5x its time alone, a re-gather within 0.1x its
 # politeness floor, a redelivery within a deadline) or space requests by a server's clock: `make test` runs them in a
 # pytest process of their own, after the rest has run on two workers, so the others' load does not decide them. Files
-# all of whose tests do are listed here; elsewhere such a test carries the `timing` mark itself.
+# all of whose tests do are listed here; elsewhere such a test carries the `timing` mark itself. The tests against the
+# local model (marked `llm`) go with them: each request has a deadline, and llama.cpp's threads sharing two cores with
+# two busy workers once took past it (a 64-token reply timed out after 120 s in a fresh-clone run).
 TIMING_FILES = frozenset({
     "test_queue.py", "test_queue_enrich.py", "test_gather_many.py", "test_gather_max_age.py", "test_gather_politeness.py",
     "test_gather_deadline.py", "test_gather_robots.py", "test_enrich_providers.py",
@@ -56,5 +58,5 @@ TIMING_FILES = frozenset({
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        if item.path.name in TIMING_FILES:
+        if item.path.name in TIMING_FILES or item.get_closest_marker("llm"):
             item.add_marker(pytest.mark.timing)
