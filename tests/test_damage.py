@@ -351,6 +351,28 @@ def test_a_denied_store_names_it_and_how_to_give_access(kb: KB) -> None:
     assert_works(kb)
 
 
+def test_a_read_only_data_folder_names_it_and_how_to_give_access(kb: KB) -> None:
+    # The history and the jobs are SQLite files, which SQLite writes even to read them (WAL's side files): on a read-only
+    # data folder `cikb changes` printed SQLite's traceback, `cikb jobs` said its database "cannot be read" and to move
+    # it aside. Root ignores chmod, so as root the commands run without the capability that lets it (setpriv).
+    unprivileged = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--inh-caps=-dac_override,-dac_read_search"]
+    prefix = unprivileged if os.geteuid() == 0 else []
+    files = [kb.data, *kb.data.glob("_*.sqlite*")]
+    modes = {path: path.stat().st_mode for path in files}
+    for path in files:
+        path.chmod(modes[path] & ~0o222)
+    try:
+        for args in (["changes", SLUG], ["jobs"]):
+            result = subprocess.run([*prefix, str(CIKB), "--data-dir", str(kb.data), *args], env=kb.env, capture_output=True, text=True, timeout=180)
+            error = assert_one_error(result, str(kb.data), f"chmod -R u+rwX {kb.data}")
+            assert "move it aside" not in error
+            assert result.returncode == 4
+    finally:
+        for path, mode in modes.items():
+            path.chmod(mode)
+    assert kb.run("changes", SLUG).returncode == 0
+
+
 @pytest.mark.parametrize("damage", [b"not a database" * 100, "schema"], ids=["bytes-overwritten", "schema-out-of-step"])
 def test_a_damaged_llm_log_is_moved_aside_with_one_warning_and_started_afresh(kb: KB, damage: bytes | str) -> None:
     # (o) logs.db is only the LLM call log: it heals itself (issue 24, item 4); answers never depend on it.

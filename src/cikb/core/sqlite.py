@@ -3,26 +3,45 @@
 WAL lets readers go on while another process writes. SQLite's busy timeout does not cover the switch
 to WAL itself: two processes opening a new file at once got "database is locked" (1 run in 20 of
 tests/test_store_concurrency.py, two first gathers opening a new vector cache), so the switch waits
-and tries again, as long as the connection's own timeout.
+and tries again, as long as the connection's own timeout. A file or folder this user may not write is one
+:class:`~cikb.core.errors.AccessDeniedError` line naming it (SQLite writes even to open a file: the switch to WAL, its
+side files), not SQLite's "attempt to write a readonly database".
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from pathlib import Path
 from typing import Any
 
+from cikb.core.errors import access_denied
+
 
 def connect_wal(path: Path, *, timeout: float, **options: Any) -> sqlite3.Connection:
     """A connection to ``path`` in WAL mode (``options`` go to :func:`sqlite3.connect`); closed again on failure."""
-    db = sqlite3.connect(path, timeout=timeout, **options)
+    try:
+        db = sqlite3.connect(path, timeout=timeout, **options)
+    except sqlite3.OperationalError as err:
+        raise _refused(path, err) or err
     try:
         _switch_to_wal(db, patience_s=timeout)
-    except BaseException:
+    except BaseException as err:
         db.close()
+        if isinstance(err, sqlite3.OperationalError):
+            raise _refused(path, err) or err
         raise
     return db
+
+
+def _refused(path: Path, err: sqlite3.OperationalError) -> Exception | None:
+    """AccessDeniedError when SQLite failed because this user may not write the file or its folder, else None."""
+    folder = Path(path).parent
+    writable = os.access(folder, os.W_OK | os.X_OK) and (not os.path.exists(path) or os.access(path, os.R_OK | os.W_OK))
+    if writable or not any(s in str(err) for s in ("readonly", "unable to open")):
+        return None
+    return access_denied(path if os.path.exists(path) else folder, "read-only for this user", root=folder)
 
 
 def _switch_to_wal(db: sqlite3.Connection, patience_s: float) -> None:
