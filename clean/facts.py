@@ -978,7 +978,9 @@ def own_names(pages: Sequence[FetchedPage], company: Company) -> list[str]:
     found: list[str] = []
 
     def add(name: str) -> None:
-        name = " ".join(name.split()).strip(" ,.;:")
+        name = " ".join(name.split()).strip(" ,;:")
+        if name.endswith(".") and name.split()[-1].replace(".", "").lower() not in LEGAL_FORMS:
+            name = name.rstrip(" ,;:.")  # a sentence's full stop, not the abbreviation's: "Acme, Inc." keeps its dot
         keys = name_keys(name)
         if len(found) < _MAX_NAMES and keys and not keys <= known and max(len(k) for k in keys) > 1:
             found.append(name)

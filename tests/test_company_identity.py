@@ -133,6 +133,16 @@ def test_own_names_are_the_sites_schema_org_names_formerly_and_defined_legal_nam
     assert names == ["Roadrunner Supply", "Acme Widgets", "Anvil Holdings, LLC"]
 
 
+def test_an_own_name_keeps_the_dot_of_its_legal_form_and_loses_a_full_stop() -> None:
+    from cikb.clean.facts import own_names
+
+    # "Anvil Holdings, Inc." was written "Anvil Holdings, Inc": the dot taken for punctuation around the name.
+    terms = '<p>These terms are between you and Anvil Holdings, Inc. ("Acme", "we", "us").</p>'
+    about = "<p>We are Acme Corp (formerly Acme Widgets).</p>"
+    pages = [_page("https://acme.example/legal/terms/", terms), _page("https://acme.example/about/", about)]
+    assert own_names(pages, Company(name="Acme Corp", slug="acme-corp")) == ["Anvil Holdings, Inc.", "Acme Widgets"]
+
+
 def test_own_names_include_the_name_an_abbreviation_of_the_company_stands_for() -> None:
     from cikb.clean.facts import own_names
 
