@@ -157,3 +157,20 @@ def test_a_gzipped_sitemap_robots_txt_names_is_read(make_site: Callable[..., Sit
     site = make_site(routes)
     [website] = crawl(fast_settings(max_pages_per_source=4).gather, website=site.url + "/")
     assert site.url + "/company/leadership/" in {p.url for p in website.pages}
+
+
+@pytest.mark.parametrize("named", [Reply(body="<!doctype html><html><body><h1>Page not found</h1></body></html>", content_type="text/html"),
+                                   Reply(body='{"error": "sitemap moved"}', content_type="application/json")],
+                         ids=["an-html-page", "json"])
+def test_a_sitemap_robots_txt_names_that_is_no_sitemap_leaves_sitemap_xml_to_try(make_site: Callable[..., SiteServer], named: Reply) -> None:
+    # A single-page app answers every path with 200 and its HTML shell; an API gateway answers with JSON. Either was read
+    # as a sitemap with no entries and /sitemap.xml was never tried.
+    routes = site_routes(robots_txt("User-agent: *\nSitemap: /sitemaps/pages.xml\n"))
+    routes["/sitemaps/pages.xml"] = named
+    routes["/sitemap.xml"] = Reply(body='<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+                                        "<url><loc>/company/leadership/</loc></url></urlset>", content_type="application/xml")
+    routes["/company/leadership/"] = page("Leadership", paragraphs("Jane Roe leads Initech as its chief executive. " * 8))
+    site = make_site(routes)
+    [website] = crawl(fast_settings(max_pages_per_source=4).gather, website=site.url + "/")
+    assert site.url + "/company/leadership/" in {p.url for p in website.pages}
+    assert [r.path for r in site.log].count("/sitemap.xml") == 1

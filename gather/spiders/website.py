@@ -210,32 +210,39 @@ class WebsiteSpider(SourceSpider):
 
     def parse_sitemap(self, response: Response) -> Iterator[Request]:
         self._sitemaps_out = max(0, self._sitemaps_out - 1)
-        yield from self._sitemap_entries(response)
+        requests = self._sitemap_entries(response)
+        if requests is None:  # not a sitemap: as for one that is not there, /sitemap.xml is left to try
+            requests = [r for r in [self.sitemap_request(urljoin(response.url, "/sitemap.xml"))] if r is not None]
+        yield from requests
         yield from self.next_requests()
 
-    def _sitemap_entries(self, response: Response) -> Iterator[Request]:
+    def _sitemap_entries(self, response: Response) -> list[Request] | None:
+        """The requests for the sitemap files a sitemap index lists (its pages go to the frontier); None if unreadable."""
         try:
             # A sitemap.xml.gz served as a file (no Content-Encoding) arrives compressed, as Scrapy's SitemapSpider knows.
             body = gunzip(response.body, max_size=MAX_SITEMAP_BYTES) if gzip_magic_number(response) else response.body
             sitemap = Sitemap(body)
         except Exception:  # noqa: BLE001 -- a broken sitemap only costs its entries
+            sitemap = None
+        # lxml's recovering parser reads an HTML page (a site's "not found" page served with 200) as a document of
+        # another type: it is no more a sitemap than a file that does not parse.
+        if sitemap is None or sitemap.type not in ("urlset", "sitemapindex"):
             self.logger.info("unreadable sitemap %s", response.url)
-            return
+            return None
         entries = [urljoin(response.url, entry["loc"]) for entry in sitemap if entry.get("loc")]
         if sitemap.type == "sitemapindex":
             # Sitemaps of translations hold only translated pages: not worth their requests.
-            for url in entries:
-                if not is_other_language(url, self.language) and (request := self.sitemap_request(url)):
-                    yield request
-            return
+            return [request for url in entries
+                    if not is_other_language(url, self.language) and (request := self.sitemap_request(url))]
         for url in entries[:MAX_SITEMAP_ENTRIES]:
             if self.allows(url):
                 self.remember(url, in_sitemap=True)
+        return []
 
     def on_sitemap_error(self, failure: Failure) -> list[Request]:
         # A missing sitemap is normal; it is not a page, so it is not counted as a drop. One that robots.txt names
-        # and that is not there (a moved file, a template left unrendered: "Sitemap: {{ site.url }}/sitemap.xml")
-        # leaves /sitemap.xml, where sitemaps usually are, to try.
+        # and that is not there (a moved file, a template left unrendered: "Sitemap: {{ site.url }}/sitemap.xml"),
+        # or not a sitemap (parse_sitemap), leaves /sitemap.xml, where sitemaps usually are, to try.
         self._sitemaps_out = max(0, self._sitemaps_out - 1)
         url = failure.request.url  # type: ignore[attr-defined]
         self.logger.info("no sitemap at %s: %s", url, failure.value)
