@@ -238,6 +238,12 @@ class _Runner:
         while (job := self._take()) is not None:
             try:
                 self.results[job.row.number] = self._gather(job)
+            except BaseException:
+                if not self.interrupted.is_set():
+                    raise
+                # Ctrl-C: the process is ending under this thread, and what it was doing fails with it (a progress
+                # line written as the interpreter shuts down); the user was told "interrupted", not this traceback.
+                return
             finally:
                 self._release(job)
 
