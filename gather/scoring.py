@@ -389,13 +389,22 @@ class FactScorer:
         # The site keeps its pages in the crawl's language under that language's prefix ("/en/...") and others
         # without one: learnt from an unprefixed page that declares another language (Frontier.unprefixed_elsewhere).
         self.unprefixed_other_language = False
+        # Folders that look like another language's prefix but hold pages in the crawl's language: "uk" is Ukrainian
+        # and the United Kingdom ("/uk/", lang="en-GB"); learnt from a start page (Frontier.own_language_prefix).
+        self.own_prefixes: set[str] = set()
+
+    def is_other_language(self, url: str) -> bool:
+        """The URL sits under another language's prefix, as far as this site's pages have told."""
+        prefix = language_prefix(url)
+        return prefix is not None and prefix not in self.own_prefixes and is_other_language(url, self.language)
 
     def analyse(self, candidate: Candidate) -> None:
         """Compute the candidate's static score and categories from its URL, anchors and sources."""
         url = candidate.url
         prefix = language_prefix(url)
-        other_language = is_other_language(url, self.language) or (
-            prefix != self.language and (candidate.from_other_language or self.unprefixed_other_language))
+        own_prefix = prefix == self.language.lower() or prefix in self.own_prefixes
+        other_language = self.is_other_language(url) or (
+            not own_prefix and (candidate.from_other_language or self.unprefixed_other_language))
         if not self.enabled:
             candidate.static = OTHER_LANGUAGE_PENALTY if other_language else 0.0
             candidate.core, candidate.events, candidate.hub = [], [], False
@@ -574,6 +583,18 @@ class Frontier:
                 language_prefix(c.url) == language for c in self._candidates.values()):
             return
         self.scorer.unprefixed_other_language = True
+        for candidate in self._candidates.values():
+            candidate.version += 1
+            self.scorer.analyse(candidate)
+        self._rebuild()
+
+    def own_language_prefix(self, url: str) -> None:
+        """``url`` is under a language's prefix and in the crawl's language ("/uk/", lang="en-GB"): that folder holds
+        this site's pages in the crawl's language, and its URLs are scored as such from now on."""
+        prefix = language_prefix(url)
+        if prefix is None or prefix == self.scorer.language.lower() or prefix in self.scorer.own_prefixes:
+            return
+        self.scorer.own_prefixes.add(prefix)
         for candidate in self._candidates.values():
             candidate.version += 1
             self.scorer.analyse(candidate)

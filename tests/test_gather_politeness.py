@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
-from sites import TOLERANCE, SiteServer, acme_routes, gaps, page, paragraphs
+from sites import TOLERANCE, Reply, SiteServer, acme_routes, gaps, page, paragraphs
 
 from cikb import gather
 from cikb.core.config import GatherSettings
@@ -162,3 +162,22 @@ def test_a_site_whose_home_page_is_in_another_language_spends_its_budget_on_its_
     gather.crawl([gather.resolve_source("website", site.url + "/", settings)], settings)
     pages = [path for path in site.paths() if path.endswith("/")]
     assert pages == ["/", "/en/", *sorted(english_pages, key=pages.index)]  # no German page but the start page
+
+
+def test_a_start_url_under_a_country_folder_that_is_also_a_language_code_is_the_sites_own(make_site) -> None:
+    # "uk" is Ukrainian's code and the United Kingdom's folder: a British site started at /uk/ (lang="en-GB") had its
+    # own pages put after every unprefixed one, as Ukrainian, and its about page fell outside the budget.
+    def british(title: str, links: list[str] = [], lang: str = "en-GB") -> Reply:  # noqa: B006
+        anchors = "".join(f'<li><a href="{href}">{href}</a></li>' for href in links)
+        return Reply(body=f"<!DOCTYPE html><html lang='{lang}'><head><title>{title}</title></head><body><main><h1>{title}</h1>"
+                          f"<p>Acme Ltd makes anvils and rocket skates for customers in forty countries.</p><ul>{anchors}</ul></main></body></html>")
+
+    own = ["/uk/about/", "/uk/team/", "/uk/contact/"]
+    elsewhere = ["/events/spring-meetup/", "/blog/a-post/", "/blog/another-post/", "/blog/third-post/"]
+    routes = {"/uk/": british("Acme UK", [*elsewhere, *own])}
+    routes |= {path: british(path) for path in own} | {path: british(path, lang="en") for path in elsewhere}
+    site = make_site(routes)
+    settings = SETTINGS.model_copy(update={"download_delay": 0.0, "max_pages_per_source": 4})
+    gather.crawl([gather.resolve_source("website", site.url + "/uk/", settings)], settings)
+    pages = [path for path in site.paths() if path.endswith("/") and path in routes]
+    assert pages[0] == "/uk/" and sorted(pages[1:]) == sorted(own)

@@ -8,7 +8,8 @@ about, team, contact, pricing, legal and press pages, then one section index (/b
 /news/) whose post titles become anchor texts, then announcement posts, then the rest;
 listings, generic articles and other languages last: paths under another language's prefix (/de/, /fr/), links
 found only on pages that declare another language (``<html lang="de">``), and, once an unprefixed page is in
-another language while /en/ pages are known, every unprefixed path.
+another language while /en/ pages are known, every unprefixed path. The prefix of a start URL whose page is in the
+crawl's language is the site's own (a British site's /uk/ is not Ukrainian).
 
 Exactly one page request is out at a time, and none while a sitemap is being read, so the
 order of fetches is the frontier's order whatever the scheduler or the concurrency settings,
@@ -23,8 +24,8 @@ from typing import Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from cikb.gather.scoring import Candidate, FactScorer, Frontier, fact_page_title, is_core_url
-from cikb.gather.spiders.base import SourceSpider
-from cikb.gather.urls import ALLOWED_SCHEMES, is_other_language, language_prefix, page_key
+from cikb.gather.spiders.base import START, SourceSpider
+from cikb.gather.urls import ALLOWED_SCHEMES, language_prefix, page_key
 from scrapy import Request, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider
@@ -125,7 +126,13 @@ class WebsiteSpider(SourceSpider):
         if self.deliver(response):
             fact = self._is_fact_page(response)
             referrer = page_key(response.url)
-            other_language = self._declares_another_language(response)
+            declared = self._declared_language(response)
+            other_language = bool(declared) and declared != self.language.lower()
+            if response.meta.get(START) and declared in ("", self.language.lower()):
+                # The user's own start URL, in the crawl's language: its folder is the site's ("/uk/" is the United
+                # Kingdom's, not Ukrainian), learnt before its links are scored. Only there: a translation's template
+                # often declares the original's language.
+                self.frontier.own_language_prefix(response.url)
             for url, anchor in self.onsite_links(response):
                 self.remember(url, anchor=anchor, from_fact_page=fact, referrer=referrer, other_language=other_language)
             if other_language and language_prefix(response.url) is None:
@@ -141,12 +148,11 @@ class WebsiteSpider(SourceSpider):
             self.frontier.untake(candidate)  # a page that failed covers no category
         return self.next_requests()
 
-    def _declares_another_language(self, response: Response) -> bool:
-        """The page declares a language other than the crawl's (``<html lang="de">``; "en-GB" is English): its links
-        lead to pages in that language, which the clean stage would drop, unless they name the crawl's language
-        ("/en/"). A site whose home page is German spends its budget on its English version that way."""
-        declared = (response.xpath("/html/@lang").get() or "").strip().lower().replace("_", "-").split("-")[0]
-        return bool(declared) and declared != self.language.lower()
+    def _declared_language(self, response: Response) -> str:
+        """The language the page declares (``<html lang="de">`` -> "de"; "en-GB" is "en"), "" when none. A page in
+        another language than the crawl's links pages in that language, which the clean stage would drop, unless they
+        name the crawl's language ("/en/"): a site whose home page is German spends its budget on its English version."""
+        return (response.xpath("/html/@lang").get() or "").strip().lower().replace("_", "-").split("-")[0]
 
     def _is_fact_page(self, response: Response) -> bool:
         candidate: Candidate | None = response.meta.get(CANDIDATE_KEY)
@@ -233,7 +239,7 @@ class WebsiteSpider(SourceSpider):
         if sitemap.type == "sitemapindex":
             # Sitemaps of translations hold only translated pages: not worth their requests.
             return [request for url in entries
-                    if not is_other_language(url, self.language) and (request := self.sitemap_request(url))]
+                    if not self.frontier.scorer.is_other_language(url) and (request := self.sitemap_request(url))]
         for url in entries[:MAX_SITEMAP_ENTRIES]:
             if self.allows(url):
                 self.remember(url, in_sitemap=True)
