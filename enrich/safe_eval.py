@@ -1,8 +1,8 @@
 """Safe evaluation of column formulas (spec N4) by walking the AST.
 
 What a formula may contain, and nothing else: numbers, strings, column
-values (bound as variables, never pasted into the source), ``+ - * / // % **``,
-unary minus/plus, comparisons, and calls of ``abs round min max int float str
+values (bound as variables, never pasted into the source), ``+ - * / // % **`` on
+numbers (texts are only joined, with ``+``), unary minus/plus, comparisons, and calls of ``abs round min max int float str
 len``. Anything else -- attribute access, subscripts, names that are neither a
 column nor one of those functions, lambdas, comprehensions, f-strings,
 keywords, starred arguments -- is refused before anything is evaluated.
@@ -239,6 +239,11 @@ def _eval_binop(node: ast.BinOp, variables: Mapping[str, Value]) -> Value:
     left = _eval(node.left, variables)
     right = _eval(node.right, variables)
     fn, guard = _BINOPS[type(node.op)]
+    # Text is only joined: '12 USD' * 2 repeated the cell ("12 USD12 USD") and '10%' % x formatted it, results no
+    # table wants. A cell that is not a number fails its row, named.
+    text = next((v for v in (left, right) if isinstance(v, str)), None)
+    if text is not None and not (isinstance(node.op, ast.Add) and isinstance(left, str) and isinstance(right, str)):
+        raise FormulaEvalError(f"{text[:40]!r} is not a number")
     if guard is not None:
         guard(left, right)
     result = fn(left, right)

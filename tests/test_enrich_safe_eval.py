@@ -237,6 +237,13 @@ def test_resource_bombs_fail_fast(formula: str) -> None:
     assert isinstance(result, (UnsafeFormulaError, FormulaEvalError)), f"{formula[:40]!r} -> {result!r}"
 
 
+@pytest.mark.parametrize("formula", ["'ab' * 3", "_c2 * 2", "2 * _c2", "'10%' % 2", "_c2 - 1", "_c2 / 2", "_c2 ** 2", "_c2 + 1"])
+def test_arithmetic_on_a_text_fails_naming_it(formula: str) -> None:
+    # Texts are only joined (+): a cell such as '12 USD' repeated or formatted is no value for a table.
+    with pytest.raises(FormulaEvalError, match="is not a number"):
+        safe_eval(formula, VARIABLES)
+
+
 @pytest.mark.parametrize(
     ("formula", "expected"),
     [
@@ -252,7 +259,7 @@ def test_resource_bombs_fail_fast(formula: str) -> None:
         ("_c0 >= 12 == True", False),  # chained: 12 >= 12 and 12 == True
         ("1 < 2 < 3", True),
         ("-_c4", 3),
-        ("'ab' * 3", "ababab"),
+        ("_c2 + '-' + str(_c0)", "Acme-12"),
     ],
 )
 def test_allowed_formulas_compute_the_right_value(formula: str, expected: object) -> None:

@@ -315,12 +315,26 @@ def test_computation_evaluates_formulas_over_columns(prices: Path) -> None:
     acme, beta, gamma, delta = proposal.research_log
     assert (acme.value, acme.confidence, acme.answered_by) == ("3600", "high", "compute")
     assert (beta.value, delta.value) == ("10", "0")
-    assert (gamma.status, gamma.raw_value) == ("not_found", "n/an/a")  # text * 2 is text: no number for the column
+    assert (gamma.status, gamma.raw_value) == ("not_found", None) and "'n/a' is not a number" in gamma.steps[0].detail
     divided = enrich_table(prices, "Unit", strategy="computation", formula="{Price} / {Quantity}", column_type="number",
                            kb=None, web=None, llm=None)
     assert divided.research_log[0].value == "400"
     failed = divided.research_log[3]
     assert failed.status == "not_found" and "division by zero" in failed.steps[0].detail
+
+
+def test_a_cell_that_is_no_number_fails_its_row_whatever_the_columns_type(tmp_path: Path) -> None:
+    # '12 USD' * 2 was '12 USD12 USD' at high confidence (text repeated), and 12 in a number column.
+    path = tmp_path / "prices.csv"
+    path.write_text("Company,Price,Qty\nA,12 USD,2\nB,N/A,3\nC,10%,2\nD,1e3,2\n", encoding="utf-8")
+    for column_type in ("text", "number"):
+        proposal = enrich_table(path, "Total", strategy="computation", formula="{Price} * {Qty}", column_type=column_type,
+                                kb=None, web=None, llm=None)
+        a, b, c, d = proposal.research_log
+        for row, cell in ((a, "12 USD"), (b, "N/A"), (c, "10%")):
+            assert (row.status, row.value, row.confidence) == ("not_found", None, "none")
+            assert f"{cell!r} is not a number" in row.steps[0].detail
+        assert (d.value, d.confidence) == ("2000", "high")  # '1e3' reads as a spreadsheet reads it
 
 
 def test_a_cell_is_data_never_code(tmp_path: Path) -> None:

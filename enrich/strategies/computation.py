@@ -33,7 +33,7 @@ from cikb.prompts import load_prompt
 
 from cikb.core.errors import BadInputError
 
-_CELL_NUMBER = re.compile(r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|-?\.\d+")
+_CELL_NUMBER = re.compile(r"-?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?")
 
 
 def bind_formula(formula: str, row: Mapping[str, str]) -> tuple[str, dict[str, Value]]:
@@ -53,12 +53,13 @@ def bind_formula(formula: str, row: Mapping[str, str]) -> tuple[str, dict[str, V
 
 
 def cell_value(text: str | None) -> Value:
-    """A cell as a formula sees it: a number when it reads as one ('1,200', '$3.50'), else its text."""
+    """A cell as a formula sees it: a number when it reads as one ('1,200', '$3.50', '1e3'), else its text ('12 USD',
+    '10%', 'N/A'), which arithmetic refuses."""
     stripped = (text or "").strip()
     bare = stripped.lstrip("$€£¥₹").strip()
     if _CELL_NUMBER.fullmatch(bare):
         number = bare.replace(",", "")
-        return float(number) if "." in number else int(number)
+        return float(number) if any(c in number for c in ".eE") else int(number)  # '1e3' as a spreadsheet reads it
     return stripped
 
 
