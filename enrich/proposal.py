@@ -28,6 +28,7 @@ from cikb.enrich.models import (
 )
 from cikb.enrich.retry import why_weak
 from cikb.enrich.table import TableScan, atomic_writer, check_writable, scan_table, spreadsheet_safe, write_text_atomic
+from cikb.enrich.template import placeholders
 from pydantic import BaseModel, ValidationError
 
 from cikb.core.errors import BadInputError
@@ -171,15 +172,24 @@ def apply_proposals(proposals: list[DataProposal | str | Path], csv_path: str | 
         _check_target(head, column)
         keep = None if accepted is None else set(accepted.get(head.target.column, ()))
         fills.append(_Fill(head, proposal, table.find_column(head.target.column) or head.target.column, min_confidence, keep))
-    columns = list(dict.fromkeys([*table.columns, *(fill.column for fill in fills)]))
+    added = [c for c in dict.fromkeys(fill.column for fill in fills) if c not in table.columns]
+    columns = [*table.columns, *added]
     rows = 0
+    # A copy of the table as written but for the values filled: its byte-order mark (Excel reads UTF-8 by it), line
+    # ends, header cells and blank lines too.
     with atomic_writer(Path(out)) as handle:
-        writer = csv.DictWriter(handle, fieldnames=columns, extrasaction="ignore")
-        writer.writeheader()
-        for rows, row in enumerate(table.rows(), start=1):
+        if table.bom:
+            handle.write("\ufeff")
+        writer = csv.writer(handle, lineterminator=table.newline)
+        writer.writerow([*table.header_as_written, *added])
+        for record in table.records():
+            if isinstance(record, list):
+                writer.writerow(record)
+                continue
+            rows += 1
             for fill in fills:
-                fill.apply(rows - 1, row)
-            writer.writerow(row)
+                fill.apply(rows - 1, record)
+            writer.writerow([record.get(c, "") for c in columns])
         for fill in fills:
             fill.finish(rows)
     return [fill.result(str(out), rows) for fill in fills]
@@ -248,8 +258,10 @@ def _stream(path: str | Path, prefix: str, model: type[BaseModel]) -> Iterator:
 
 
 def _check_earlier_output(proposal: DataProposal, table: TableScan) -> None:
-    """Accept ``table`` in place of the proposal's own when it is an earlier apply's output of that table:
-    the original (unchanged, by its hash) has the same rows, cell for cell in its columns."""
+    """Accept ``table`` in place of the proposal's own when it is an earlier apply's output of that table: the
+    original (unchanged, by its hash) has its columns, as many rows, and the same cells in the columns the proposal
+    was made from (the company's, the website's, those its question or formula names). Other cells may differ: an
+    earlier apply fills a column the original has ("Founded", half empty), which a "Headquarters" proposal never read."""
     mismatch = BadInputError(
         f"this proposal was made for another file or an earlier version of it "
         f"({proposal.target.csv_path}, sha256 {proposal.target.csv_sha256[:12]}…); enrich the file again"
@@ -260,8 +272,12 @@ def _check_earlier_output(proposal: DataProposal, table: TableScan) -> None:
         raise mismatch from None
     if original.sha256 != proposal.target.csv_sha256 or original.row_count != table.row_count:
         raise mismatch
+    identity = original.identity_column(proposal.target.company_column)
+    named = [original.find_column(name) for key in ("question", "formula") if isinstance(proposal.params.get(key), str)
+             for name in placeholders(proposal.params[key])]
+    read = {c for c in (identity, original.website_column(identity), *named) if c is not None}
     if not set(original.columns) <= set(table.columns) or any(
-            any(row.get(c) != mine.get(c) for c in original.columns) for row, mine in zip(original.rows(), table.rows())):
+            any(row.get(c) != mine.get(c) for c in read) for row, mine in zip(original.rows(), table.rows())):
         raise mismatch
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import csv
 import hashlib
 import io
@@ -16,6 +17,10 @@ from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
 from cikb.core.errors import BadInputError
+
+# A cell may be long (a company's description, notes pasted from a page): Python's csv refuses one over 128 KiB as
+# malformed. The file's own size is the bound that matters.
+csv.field_size_limit(max(csv.field_size_limit(), 2**31 - 1))
 
 _IDENTITY_NAMES = ("company", "company name", "name", "organisation", "organization", "org")
 _WEBSITE_NAMES = ("website", "web site", "homepage", "home page", "url", "domain", "site")
@@ -69,14 +74,25 @@ class Table(TableHeader):
 
 @dataclass(frozen=True)
 class TableScan(TableHeader):
-    """A CSV checked in one streaming pass (header, every row, hash) without keeping its rows: they stream from :meth:`rows`."""
+    """A CSV checked in one streaming pass (header, every row, hash) without keeping its rows: they stream from :meth:`rows`.
+
+    How it is written (``header_as_written``, ``bom``, ``newline``) lets a copy of it keep what the rows' reading
+    leaves out (a header cell's spaces, a byte-order mark, its line ends, blank lines: :meth:`records`)."""
 
     row_count: int
+    header_as_written: tuple[str, ...] = ()
+    bom: bool = False
+    newline: str = "\r\n"
 
     def rows(self) -> Iterator[dict[str, str]]:
         """The rows again, one at a time, from the file."""
         with _open_text(self.path) as (text, _):
             yield from _parse(text, self.path.name)[1]
+
+    def records(self) -> Iterator[dict[str, str] | list[str]]:
+        """The rows again with the file's blank lines between them, as written (a list of empty cells, or [])."""
+        with _open_text(self.path) as (text, _):
+            yield from _parse(text, self.path.name, keep_blank=True)[1]
 
 
 def file_sha256(path: Path) -> str:
@@ -98,7 +114,14 @@ def scan_table(path: str | Path) -> TableScan:
     with _open_text(path) as (text, digest):
         columns, records = _parse(text, path.name)
         count = sum(1 for _ in records)
-    return TableScan(path=path, columns=columns, sha256=digest.hexdigest(), row_count=count)
+    with path.open("rb") as raw:
+        start = raw.read(1 << 16)
+    with _open_text(path) as (text, _):
+        written = next(csv.reader(text, strict=True), [])
+    first_end = start.find(b"\n")
+    newline = "\r\n" if first_end < 0 or start[first_end - 1:first_end] == b"\r" else "\n"
+    return TableScan(path=path, columns=columns, sha256=digest.hexdigest(), row_count=count, header_as_written=tuple(written),
+                     bom=start.startswith(codecs.BOM_UTF8), newline=newline)
 
 
 class _Hashing(io.RawIOBase):
@@ -135,8 +158,9 @@ def _open_text(path: Path) -> Iterator[tuple[io.TextIOWrapper, Any]]:
         raw.close()
 
 
-def _parse(text: io.TextIOBase, name: str) -> tuple[list[str], Iterator[dict[str, str]]]:
-    """The header (read now) and a generator of the rows (read as it is iterated), checked strictly."""
+def _parse(text: io.TextIOBase, name: str, keep_blank: bool = False) -> tuple[list[str], Iterator[Any]]:
+    """The header (read now) and a generator of the rows (read as it is iterated), checked strictly; with
+    ``keep_blank``, a blank line comes too, as the list of its cells."""
     reader = csv.reader(text, strict=True)
     try:
         header = next(reader, None)
@@ -151,6 +175,8 @@ def _parse(text: io.TextIOBase, name: str) -> tuple[list[str], Iterator[dict[str
         try:
             for record in reader:
                 if not record or not any(cell.strip() for cell in record):
+                    if keep_blank:
+                        yield record
                     continue  # blank lines are not rows
                 if len(record) != len(columns):
                     raise BadInputError(

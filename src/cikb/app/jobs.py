@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import itertools
 import json
 import os
 import re
 import secrets
 import sqlite3
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal
@@ -572,14 +573,30 @@ class _JobRun:
 def check_outputs(request: JobRequest) -> None:
     """Raise BadInputError (one line) when a column's proposal cannot be written, or would be written over the table:
     checked before any row runs, so that no run's work ends where it cannot be kept."""
+    named: dict[str, str] = {}
+    writers: dict[Path, str] = {}
     for column in request.columns:
-        check_writable(Path(column.proposal_path), inputs=[Path(request.csv_path)])
+        key, path = column.name.strip().casefold(), Path(column.proposal_path).resolve()
+        if key in named:
+            raise BadInputError(f"column {column.name!r} is asked twice in one job ({named[key]!r}; names are compared "
+                                "without case, as the table's header is)")
+        if path in writers:
+            raise BadInputError(f"columns {writers[path]!r} and {column.name!r} would write one proposal file, {path}: "
+                                "give each its own `out`")
+        named[key], writers[path] = column.name, column.name
+        check_writable(path, inputs=[Path(request.csv_path)])
 
 
-def proposal_path_for(csv_path: Path, column: str, folder: Path | None = None) -> Path:
-    """Where a column's proposal goes by default: ``<csv stem>.<column>.proposal.json`` beside the CSV (or in ``folder``)."""
-    column_part = "-".join(re.findall(r"[a-z0-9]+", column.lower())) or "column"  # a name, never a path: "a/b" stays beside the CSV
-    return (folder or csv_path.parent) / f"{csv_path.stem}.{column_part}.proposal.json"
+def proposal_path_for(csv_path: Path, column: str, folder: Path | None = None, taken: Collection[Path] = ()) -> Path:
+    """Where a column's proposal goes by default: ``<csv stem>.<column>.proposal.json`` beside the CSV (or in ``folder``),
+    numbered (``.revenue-usd-2.``) where another column of the job already has that path (``taken``)."""
+    # A name, never a path: "a/b" stays beside the CSV; letters of any script are kept ("成立", "総部" apart).
+    column_part = "-".join(re.findall(r"[^\W_]+", column.lower())) or "column"
+    for n in itertools.count(1):
+        path = (folder or csv_path.parent) / f"{csv_path.stem}.{column_part}{f'-{n}' if n > 1 else ''}.proposal.json"
+        if path not in taken:
+            return path
+    raise AssertionError("unreachable")
 
 
 class _FileColumn(_ColumnAsked, extra="forbid"):
@@ -613,7 +630,9 @@ def load_job_file(path: Path, csv_path: Path | None = None) -> JobRequest:
     table = csv_path.resolve() if csv_path is not None else base / parsed.csv if parsed.csv else None
     if table is None:
         raise BadInputError(f"job file {path} names no csv, and no CSV was given")
-    columns = [ColumnRequest(**c.model_dump(exclude={"type", "out"}), column_type=c.type,
-                             proposal_path=str(base / c.out if c.out else proposal_path_for(table, c.name)))
-               for c in parsed.column]
+    columns: list[ColumnRequest] = []
+    for c in parsed.column:
+        taken = [Path(column.proposal_path) for column in columns]
+        target = base / c.out if c.out else proposal_path_for(table, c.name, taken=taken)
+        columns.append(ColumnRequest(**c.model_dump(exclude={"type", "out"}), column_type=c.type, proposal_path=str(target)))
     return JobRequest(csv_path=str(table), company_column=parsed.company_column, columns=columns)

@@ -67,6 +67,13 @@ def enrich_command(
         raise BadInputError("--wait follows a job queued with --queue URL: a run without --queue is followed anyway")
     if queue is not None and resume:
         raise BadInputError("--resume runs a job here; a queued job's rows are run by its workers")
+    described = [flag for flag, value in (("--column", column), ("--question", question), ("--formula", formula),
+                                          ("--strategy", strategy), ("--thoroughness", thoroughness), ("--type", column_type),
+                                          ("--options", options), ("--company-column", company_column), ("--out", out_path)) if value]
+    for asked, by in ((resume, "--resume continues a job as it was asked"), (job_file, "--job-file describes the whole job")):
+        if asked and described:  # never dropped unsaid: the run would write where the user did not ask
+            raise BadInputError(f"{by}: {', '.join(described)} cannot be given with it"
+                                + (" (in the file: `company_column`, `[[column]]` tables with `out`)" if by.startswith("--job") else ""))
     if resume:
         request = None
     elif job_file is not None:
@@ -194,7 +201,9 @@ def _request(csv_path: Path | None, columns: list[str], *, company_column: str |
         if "options" in fields:
             fields["options"] = fields["options"].split(",")
         folder = out_path if out_path is not None and len(columns) > 1 else None
-        target = out_path if out_path is not None and len(columns) == 1 else proposal_path_for(csv_path, name, folder)
+        taken = [Path(c.proposal_path) for c in columns_asked]
+        target = (out_path if out_path is not None and len(columns) == 1
+                  else proposal_path_for(csv_path.resolve(), name, folder and folder.resolve(), taken=taken))
         columns_asked.append(ColumnRequest(name=name, proposal_path=str(target.resolve()), **fields))
     return JobRequest(csv_path=str(csv_path.resolve()), company_column=company_column, columns=columns_asked)
 
