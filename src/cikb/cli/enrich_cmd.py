@@ -296,8 +296,8 @@ def apply_command(
 ) -> None:
     """Write the proposals' values into a copy of the CSV (atomically). Refuses a proposal made for another file or column.
 
-    The CSV may also be the output of an earlier apply of the same table (its rows unchanged),
-    so columns can be applied one after another. An existing output is kept unless --force.
+    The CSV may also be the output of an earlier apply of the same table (its rows, and the
+    cells the proposal was made from, unchanged), so columns can be applied one after another. An existing output is kept unless --force.
     """
     from cikb.core.errors import BadInputError
     from cikb.enrich import apply_proposals
