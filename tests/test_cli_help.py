@@ -43,3 +43,24 @@ def test_each_paragraph_of_a_commands_help_is_one_line_when_the_terminal_is_wide
     lines = description(command, 3000)
     assert sum(1 for line in lines if line) >= 2, lines
     assert not any(a and b for a, b in zip(lines, lines[1:])), lines
+
+
+def _options_with_brackets() -> list[tuple[str, str, str]]:
+    import typer
+
+    import cikb.cli  # noqa: F401  (registers the commands)
+    from cikb.cli._app import app
+
+    group = typer.main.get_command(app)
+    return [(name, param.opts[0], param.help) for name, command in group.commands.items()  # type: ignore[attr-defined]
+            for param in command.params if getattr(param, "help", None) and "[" in param.help]
+
+
+@pytest.mark.parametrize(("command", "option", "text"), _options_with_brackets(), ids=lambda v: str(v)[:30])
+def test_an_options_help_shows_its_brackets(command: str, option: str, text: str) -> None:
+    # Rich reads "[names]" as a style tag and drops it: `--job-file` showed "one [] table per column" for
+    # "[[column]]", `jobs --json` '"workers_alive": }'. Written "\[", a bracket is shown.
+    env = {**os.environ, "COLUMNS": "3000", "TERM": "dumb"}
+    shown = subprocess.run([str(CIKB), command, "--help"], capture_output=True, text=True, timeout=120, env=env).stdout
+    line = next(line for line in shown.splitlines() if line.startswith("│") and f" {option} " in line)
+    assert text.replace("\\[", "[") in " ".join(line.split()), line

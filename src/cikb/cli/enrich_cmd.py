@@ -35,7 +35,7 @@ def enrich_command(
     options: list[str] | None = typer.Option(None, "--options", help="select: the allowed values, comma-separated."),
     company_column: str | None = typer.Option(None, "--company-column", help="The column naming each row's company (default: Company/Name, else the first)."),
     out_path: Path | None = typer.Option(None, "--out", "-o", help="Where to write the proposal (default: <csv>.<column>.proposal.json beside the CSV); with several columns, a folder for their proposals."),
-    job_file: Path | None = typer.Option(None, "--job-file", help="A TOML job: csv, company_column and one [[column]] table per column (name, strategy, question or formula, type, options, out)."),
+    job_file: Path | None = typer.Option(None, "--job-file", help="A TOML job: csv, company_column and one \\[\\[column]] table per column (name, strategy, question or formula, type, options, out)."),
     resume: str | None = typer.Option(None, "--resume", help="Continue job ID (killed, failed or cancelled): only its unfinished rows run. See `cikb jobs`."),
     fresh: bool = typer.Option(False, "--fresh", help="Answer every cell anew, even one an earlier job answered for the same column, row and knowledge base."),
     as_json: bool = typer.Option(False, "--json", help="Print the proposal as JSON (a list of proposals with several columns)."),

@@ -21,7 +21,7 @@ app.add_typer(jobs_app, name="jobs")
 def jobs_command(
     ctx: typer.Context,
     as_json: bool = typer.Option(False, "--json", help="Print the jobs as JSON (a list of objects with id, status, done, total...; "
-                                 "with a queue: {\"queued\": [...], \"enrichment\": [...], \"workers_alive\": [names]})."),
+                                 "with a queue: {\"queued\": [...], \"enrichment\": [...], \"workers_alive\": \\[names]})."),
     queue: Optional[str] = typer.Option(None, "--queue", metavar="URL", help="Also list the jobs queued on this Redis broker (gathers and enrichments) (default from config: \\[queue] url)."),
 ) -> None:
     """List the enrichment jobs, newest first: status, cells done of all, the table and the proposal.
