@@ -68,6 +68,7 @@ async def call_every_tool(site: str, tmp_path: Path) -> dict:
             "search": await session.call_tool("search", {"query": "When was Acme founded?", "company": "acme-corp"}),
             "ask": await session.call_tool("ask", {"question": "When was Acme Corp founded?"}),
             "unknown": await session.call_tool("ask", {"question": "Who founded it?", "company": "globex"}),
+            "blank": await session.call_tool("search", {"query": "  ", "company": "acme-corp"}),
             "jobs": await session.call_tool("enrichment_status", {}),
         }
         job_id = payload(results["jobs"])[0]["id"]
@@ -99,7 +100,13 @@ def test_every_tool_answers_with_the_fields_of_the_commands_json(tmp_path: Path,
     assert summary["company"]["slug"] == "acme-corp" and 1 <= summary["documents"] <= 6 + 1 and summary["chunks"] >= 1
     steps = [done for done, _ in got["progress"]]
     assert steps and steps == sorted(steps) and len(set(steps)) == len(steps)  # progress only grows
-    assert {message.split(":")[0] for _, message in got["progress"]} >= {"crawl", "store"}
+    messages = [message or "" for _, message in got["progress"]]
+    assert {message.split(":")[0] for message in messages} >= {"crawl website", "store"}
+    # A page fetched is counted against the budget asked for, with its URL; the crawler's other events (a link set
+    # aside, 640 of 652 notifications "crawl: 0") are not sent.
+    pages = [m for m in messages if m.startswith("crawl website: ") and "/6 " in m]
+    assert pages and pages[0].startswith("crawl website: 1/6 " + site) and len(pages) <= 6
+    assert not [m for m in messages if m.startswith("crawl") and m not in pages and not m.endswith(" pages")]
 
     assert payload(got["companies"]) == cli_json(monkeypatch, capsys, "companies")
     search = payload(got["search"])
@@ -115,6 +122,7 @@ def test_every_tool_answers_with_the_fields_of_the_commands_json(tmp_path: Path,
     assert got["unknown"].is_error
     assert got["unknown"].content[0].text.endswith("no company 'globex' in the knowledge base; nearest: acme-corp (Acme Corp) (see `cikb companies`)")
 
+    assert got["blank"].is_error and got["blank"].content[0].text.endswith("the query is empty")  # as `cikb search ""`
     jobs = payload(got["jobs"])
     assert jobs == cli_json(monkeypatch, capsys, "jobs") and (jobs[0]["done"], jobs[0]["found"]) == (2, 1)
     job = payload(got["job"])
@@ -135,3 +143,53 @@ def test_without_allow_gather_the_server_only_reads() -> None:
     assert names == TOOLS
     assert refused.is_error and "gather" in refused.content[0].text
     assert payload(companies) == []
+
+
+def test_a_cancelled_gather_stops_before_its_commit_and_holds_the_next_one_off_until_it_has(tmp_path: Path) -> None:
+    # The lock was released as the call was cancelled while its worker thread went on: a second gather ran beside it,
+    # and the cancelled one was committed. Driven with raw JSON-RPC lines, as a client sends them.
+    import queue
+    import subprocess
+    import threading
+    import time
+
+    Path(os.environ["CIKB_CONFIG"]).write_text("[gather]\ndownload_delay = 1\n", encoding="utf-8")
+    with serve_sample_site() as site:
+        process = subprocess.Popen([sys.executable, "-m", "cikb", "mcp", "--allow-gather"], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=dict(os.environ))
+        lines: queue.Queue = queue.Queue()
+        threading.Thread(target=lambda: [lines.put(json.loads(line)) for line in process.stdout], daemon=True).start()
+
+        def send(message: dict) -> None:
+            process.stdin.write(json.dumps({"jsonrpc": "2.0", **message}) + "\n")
+            process.stdin.flush()
+
+        def until(test, seconds: float = 120) -> dict:
+            deadline = time.monotonic() + seconds
+            while (message := lines.get(timeout=max(0.1, deadline - time.monotonic()))) is not None:
+                if test(message):
+                    return message
+            raise AssertionError("no such message")
+
+        def gather(request_id: int, company: str) -> None:
+            send({"id": request_id, "method": "tools/call", "params": {
+                "name": "gather", "arguments": {"company": company, "website": f"{site}/", "max_pages": 6},
+                "_meta": {"progressToken": f"p{request_id}"}}})
+
+        send({"id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                                                         "clientInfo": {"name": "test", "version": "1"}}})
+        until(lambda m: m.get("id") == 1)
+        send({"method": "notifications/initialized"})
+        gather(2, "Acme Corp")
+        until(lambda m: "crawl website: 1/6" in str(m.get("params", {}).get("message")))  # under way
+        send({"method": "notifications/cancelled", "params": {"requestId": 2}})
+        gather(3, "Initech")
+        second = until(lambda m: m.get("id") == 3)
+        assert second["result"]["isError"] and "a gather is running" in second["result"]["content"][0]["text"]
+        started = time.monotonic()
+        process.stdin.close()
+        assert process.wait(timeout=60) == 0
+        stopped_in = time.monotonic() - started
+    assert stopped_in < 5  # at its next page, not after the 5 pages left at 1 s each
+    companies = subprocess.run([sys.executable, "-m", "cikb", "companies", "--json"], capture_output=True, text=True, env=dict(os.environ))
+    assert json.loads(companies.stdout) == []  # neither the cancelled gather nor the refused one was committed

@@ -1,14 +1,15 @@
 """The knowledge base over the Model Context Protocol, on stdio, with the official SDK (issue 26, item 3).
 
 Each tool returns what the matching command prints with ``--json`` (citations and sources
-included), as JSON text and as structured content (a list under ``result``):
+included), as JSON text and as structured content (an object as it is, a list under ``result``):
 
 - ``search(query, company)``: ``cikb search --json``; ``ask(question, company)``: ``cikb ask --json``;
 - ``companies()``: ``cikb companies --json``;
 - ``enrichment_status(job_id)``: ``cikb jobs --json``, or ``cikb jobs show ID --json`` for one job;
 - ``gather(company, website, wikipedia, news, max_pages)``: ``cikb gather --json``, only when the server
   was started with ``allow_gather``: one gather at a time, at most ``[gather] max_pages_per_source`` pages
-  a source, each pipeline event sent as a progress notification.
+  a source, each page fetched and pipeline step sent as a progress notification; a cancelled one stops
+  before its commit.
 
 Tools run the library's blocking calls in a worker thread, so the server keeps answering (and
 sending progress) meanwhile. A bad request or an unusable knowledge base is one line in an error
@@ -19,9 +20,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Callable
 from typing import Annotated, Any
 
+import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
@@ -104,8 +107,20 @@ class _Tools:
             raise ToolError("a gather is running; wait for it to finish")
         async with self._gathering:
             sources = {k: v for k, v in {"website": website, "wikipedia": wikipedia, "news": news}.items() if v}
-            report = _progress_reporter(ctx, asyncio.get_running_loop())
-            return await self._run(lambda: _gather(self.settings, company, sources, max_pages, report))
+            stop = threading.Event()
+            report = _progress_reporter(ctx, asyncio.get_running_loop(), stop, max_pages or self.settings.gather.max_pages_per_source)
+            running = asyncio.ensure_future(self._run(lambda: _gather(self.settings, company, sources, max_pages, report)))
+            try:
+                return await asyncio.shield(running)
+            except asyncio.CancelledError:
+                # The client cancelled the call or closed stdin: the gather stops at its next event, before its
+                # commit (one whose commit has begun finishes it), and the lock is held until it has, so that no
+                # second gather runs beside it. The SDK cancels through anyio, which cancels every await of the
+                # handler from now on but a shielded one's.
+                stop.set()
+                with anyio.CancelScope(shield=True):
+                    await asyncio.wait([running])
+                raise
 
     async def _run(self, work: Callable[[], Any]) -> CallToolResult:
         try:
@@ -133,6 +148,8 @@ def _plain(payload: Any) -> Any:
 def _search(settings: Settings, query: str, company: str | None) -> Any:
     from cikb.app.reading import open_retriever
 
+    if not query.strip():  # as `cikb search ""` says; every company's chunks would come back, ranked by nothing
+        raise BadInputError("the query is empty")
     with open_retriever(settings) as retriever:
         if company is not None:  # an unknown company is an error naming the nearest ones, never another's chunks
             retriever.require_company(company)
@@ -163,16 +180,39 @@ def _gather(settings: Settings, company: str, sources: dict, max_pages: int | No
     return gather_company(bounded, company, sources, on_event=report)
 
 
-def _progress_reporter(ctx: Context, loop: asyncio.AbstractEventLoop) -> Callable[[Any], None]:
-    """A gather event (from the pipeline's thread) -> one progress notification; the count only grows, as
-    the protocol asks, while each stage's own done/total is in the message."""
+class _Stopped(Exception):
+    """Raised inside a running gather (from its progress callback) to stop it before its commit."""
+
+
+def _progress_reporter(ctx: Context, loop: asyncio.AbstractEventLoop, stop: threading.Event,
+                       page_budget: int) -> Callable[[Any], None]:
+    """A gather event (from the pipeline's thread) -> a progress notification when it says something: a page fetched
+    (``crawl website: 3/20 URL``), a source finished, a stage's step; not the crawler's every link set aside. The
+    count only grows, as the protocol asks. Once ``stop`` is set it stops the gather instead (but for its commit)."""
     sent = 0
+    fetched: dict[int, int] = {}
 
     def report(event: Any) -> None:
         nonlocal sent
+        if stop.is_set() and event.stage != "store":  # from the store stage on, the commit is under way
+            raise _Stopped
+        message = _progress_message(event, fetched, page_budget)
+        if message is None:
+            return
         sent += 1
-        of = f"/{event.total}" if event.total else ""
-        message = f"{event.stage}: {event.done}{of} {event.message}".strip()
         asyncio.run_coroutine_threadsafe(ctx.report_progress(sent, None, message), loop).result()
 
     return report
+
+
+def _progress_message(event: Any, fetched: dict[int, int], page_budget: int) -> str | None:
+    crawl = event.crawl
+    if crawl is None:
+        counted = f"{event.done}/{event.total}" if event.total else ("" if event.message else str(event.done))
+        return " ".join(part for part in (f"{event.stage}:", counted, event.message) if part)
+    if crawl.kind == "page_fetched":
+        fetched[crawl.source_index] = fetched.get(crawl.source_index, 0) + 1
+        return f"crawl {crawl.source_type}: {fetched[crawl.source_index]}/{page_budget} {crawl.url or ''}".strip()
+    if crawl.kind == "source_finished" and crawl.summary is not None:
+        return f"crawl {crawl.source_type}: {crawl.summary.error or f'{crawl.summary.fetched} pages'}"
+    return None
