@@ -131,6 +131,8 @@ def test_the_printed_url_sets_an_http_only_strict_cookie_and_drops_the_token_fro
     assert web.get("/review").status_code == 200
     assert client(tmp_path).get("/review", headers={"X-Cikb-Token": TOKEN}).status_code == 200
     assert client(tmp_path).get("/review", headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
+    # "//evil.example/" is a path to the server and another host to the browser that follows the redirect.
+    assert client(tmp_path).get(f"{BASE}//evil.example/?token={TOKEN}").headers["location"] == "/evil.example/"
 
 
 def test_another_host_name_is_refused_even_with_the_token(tmp_path: Path) -> None:
@@ -149,7 +151,8 @@ def test_a_change_needs_the_token_in_the_form_not_only_the_cookie(reviewed, tmp_
     url = review_url(web)
     assert web.post(f"{url}/decide", data={"choice": choice("accept", "all"), "proposals": digest(web, url)}).status_code == 403
     assert web.post(f"{url}/apply", data={"token": "wrong", "out": "x.csv"}).status_code == 403
-    assert web.get(f"{url}/decide").status_code == 405
+    refused = web.get(f"{url}/decide")
+    assert refused.status_code == 405 and refused.headers["Allow"] == "POST"  # RFC 9110: a 405 names what is allowed
     assert not (work / "x.csv").exists()
 
 

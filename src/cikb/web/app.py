@@ -185,7 +185,9 @@ class Pages:
         assert isinstance(exc, HTTPException)
         generic = {404: "no such page here (an old link?): go on from the menu above", 405: "this address takes no such request: go on from the menu above"}
         message = generic.get(exc.status_code, exc.detail) if exc.detail == HTTPStatus(exc.status_code).phrase else exc.detail
-        return self.error(request, message, exc.status_code)
+        response = self.error(request, message, exc.status_code)
+        response.headers.update(exc.headers or {})  # a 405's Allow (RFC 9110 says it must be sent)
+        return response
 
     def error(self, request: Request, message: str, status: int, stale: bool = False) -> Response:
         """One `error:` line, secrets masked as the CLI masks them, and a link to the page to go on from."""

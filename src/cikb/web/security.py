@@ -119,7 +119,8 @@ class TokenMiddleware:
     def _remember(self, request: Request) -> Response:
         """Set the cookie and reload without the token, so it stays out of the address bar and history."""
         query = [(k, v) for k, v in request.query_params.multi_items() if k != TOKEN_FIELD]
-        target = request.url.path + (f"?{urlencode(query)}" if query else "")
+        # "//evil.example/" is a path here but another host to a browser following the redirect: one leading slash.
+        target = "/" + request.url.path.lstrip("/") + (f"?{urlencode(query)}" if query else "")
         response = RedirectResponse(target, status_code=303)
         response.set_cookie(self.guard.cookie, self.guard.token, httponly=True, samesite="strict", path="/")
         return response
