@@ -1700,6 +1700,14 @@ def noun_modifiers(text: str) -> dict[str, frozenset[str]]:
     return {noun: frozenset(words) for noun, words in found.items()}
 
 
+def described_nouns(text: str) -> list[tuple[str, str]]:
+    """Each adjective that describes a noun, with that noun, lowercased, as the trained parser reads them: "Is Acme a
+    public company?" -> [("public", "company")]; "better public services" -> [("better", "services"), ("public",
+    "services")]. An adjective said as the predicate ("Acme is public") describes no noun here."""
+    return [(t.lower_, t.head.lower_) for t in _parsed(text)
+            if t.dep_ == "amod" and t.tag_.startswith("JJ") and t.head.tag_.startswith("NN")]
+
+
 def described_body(sentence: str, start: int, end: int, is_legal_form: Callable[[str], bool]) -> str:
     """The body a noun the value in ``sentence[start:end]`` modifies is said of, as the trained parser reads it: the
     name it is set beside ("Acme, Inc., a Delaware corporation" -> Acme), the subject it is said to be ("Acme is a

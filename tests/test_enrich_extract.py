@@ -103,6 +103,17 @@ def test_a_boolean_is_never_high_from_text_alone() -> None:
     assert answer.value == "yes" and answer.confidence != "high"
 
 
+def test_a_yes_no_about_the_companys_kind_is_not_read_from_the_same_adjective_on_something_else() -> None:
+    # "Is Skylight a public company?" was "true" at medium from "... help government agencies deliver better public
+    # services": the adjective describes the services, not the company (found by a review of enrich as a user).
+    question = "Is Acme Corp a public company?"
+    other = extract_answer(question, "boolean", passages("Acme Corp is a consultancy that helps agencies deliver better public services."),
+                           company="Acme Corp")
+    assert other.value is None or other.confidence in ("low", "none")
+    own = extract_answer(question, "boolean", passages("Acme Corp is a public company listed on the Nasdaq."), company="Acme Corp")
+    assert (own.value, own.confidence) == ("yes", "medium")
+
+
 def test_conflicting_years_are_not_high() -> None:
     answer = extract_answer("What year was Acme Corp founded?", "number",
                             passages("Acme Corp was founded in 1999.", "Acme Corp was founded in 2001 according to its filings."),

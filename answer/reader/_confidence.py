@@ -17,7 +17,7 @@ from typing import Literal
 from cikb.answer.entities import (
     FIRST_PERSON, KIND_LABELS, KIND_VETOES, RoleStatement, asked_noun, asked_party, asked_verb, clause_of,
     coordinated_names, counted_doers, counted_group, counted_in_question, counted_noun, counts_each_of_many, defines, defining_words,
-    denied, described_as, described_body, governing_parties, in_the_predicate, kind_of_counted, modifies_a_noun, names_a_person,
+    denied, described_as, described_body, described_nouns, governing_parties, in_the_predicate, kind_of_counted, modifies_a_noun, names_a_person,
     nominal_words, noun_modifiers, only_beside_the_main_clause, only_intended, party_extents, predicate_subjects,
     person_noun, quantified_noun, said_of_the_past, said_of_the_reader, set_up_as_words, stated_as_own,
     stranded_preposition, told_as_to_come, told_in_the_past, value_verbs, vetoed, word_classes, in_capacity,
@@ -481,6 +481,8 @@ def states_question(q: Question, s: Sentence) -> bool:
         return False  # "As part of the federal government, we are building a team": it says what they build
     if _asked_nouns_only_described(q, s):
         return False  # "What is Acme's purpose?": "purposeful sessions" are not a purpose
+    if _asked_adjectives_on_other_nouns(q, s):
+        return False  # "Is Acme a public company?": "helps agencies deliver better public services" says not
     if s.role == 2 and s.coverage >= INSTANCE_SHARE and filtered(q, s.plain, instance_spans(q, s.plain)):
         # Led by the subject, it names one of what is asked ("Acme is offered under the MIT licence"), and not one
         # the question names ("What other projects ... besides Widget?": "our first project, Widget").
@@ -530,6 +532,22 @@ def _asked_nouns_only_described(q: Question, s: Sentence) -> bool:
         for term in stems_of(word) & asked:
             held[term].add(kind)
     return any(kinds == {"modifier"} for kinds in held.values())
+
+
+def _asked_adjectives_on_other_nouns(q: Question, s: Sentence) -> bool:
+    """An adjective of the question's terms that describes the subject's kind there ("a public company", "a
+    family-owned business") describes, wherever the sentence has it, other nouns than a word for a body ("better
+    public services"), as the trained parser reads them: the sentence says something else is so, not the subject. (Of
+    another noun the sentence may use a word of its own: "our first open source Linux computer" for "first board".)"""
+    for adjective, noun in described_nouns(q.text):
+        term = stem(adjective)
+        if term not in q.terms or noun not in SELF_NOUNS:
+            continue
+        places = [n for a, n in described_nouns(s.plain) if term in stems_of(a)]
+        said = sum(1 for word, _, _ in tokens_of(s.plain) if term in stems_of(word))
+        if places and len(places) == said and not any(n in SELF_NOUNS for n in places):
+            return True
+    return False
 
 
 # Nouns a question may ask "which" of that a stating sentence need not repeat ("What type of company ...").
@@ -1270,8 +1288,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     direct = best.coverage == 1.0 and best.about_subject and bool(q.terms)
     # A body set in the asked relation as the subject's ("Globex, our fiscal host") is tied to it by the parse.
     tight = tightly_linked(q, best.plain, span) or (q.relation is not None and holds_subjects_role(roles, q, best))
-    if q.kind == "boolean":
-        return "medium" if direct and not rivals else "low"
+    if q.kind == "boolean":  # "Is Acme a public company?": not "Acme helps agencies deliver better public services"
+        return "medium" if direct and not rivals and not _asked_adjectives_on_other_nouns(q, best) else "low"
     if priced_for_the_item(q, best.plain, span) and best.about_subject and not rivals and not best.negated:
         return "medium"  # "Professional runs $49 monthly" on Acme's pricing page, asked for its Professional plan
     if q.kind == "identifier" and _another_bodys_value(q, best.plain, span):
