@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
@@ -37,16 +38,20 @@ from cikb.core.errors import BadInputError
 def build_proposal(*, target: ProposalTarget, strategy_name: str, description: str, params: dict,
                    logs: list[RowLog], rows_total: int, cancelled: bool) -> DataProposal:
     found = [log for log in logs if log.status == "found" and log.value is not None]
-    reasoning = proposal_reasoning(description, found=len(found), finished=len(logs), rows_total=rows_total, cancelled=cancelled)
+    reasoning = proposal_reasoning(description, found=len(found), finished=len(logs), rows_total=rows_total, cancelled=cancelled,
+                                   by_confidence=Counter(log.confidence for log in found))
     operations = [ProposalOperation(row_id=log.row_id, changes={target.column: log.value}) for log in found]  # type: ignore[dict-item]
     return DataProposal(reasoning=reasoning, target=target, strategy=strategy_name, params=params,
                         rows_total=rows_total, cancelled=cancelled, created_at=datetime.now(timezone.utc),
                         operations=operations, research_log=logs)
 
 
-def proposal_reasoning(description: str, *, found: int, finished: int, rows_total: int, cancelled: bool) -> str:
-    """The proposal's one-line summary: what was asked, and how many rows got a value."""
+def proposal_reasoning(description: str, *, found: int, finished: int, rows_total: int, cancelled: bool,
+                       by_confidence: Mapping[str, int] | None = None) -> str:
+    """The proposal's one-line summary: what was asked, and how many rows got a value (of which confidence)."""
     reasoning = f"{description} — found {found} of {rows_total} rows"
+    levels = ", ".join(f"{n} {level}" for level in ("high", "medium", "low") if (n := (by_confidence or {}).get(level)))
+    reasoning += f" ({levels})" if levels else ""
     if cancelled:
         reasoning += f" (cancelled after {finished} rows; unfinished rows are not in this proposal)"
     return reasoning

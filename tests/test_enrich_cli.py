@@ -40,7 +40,7 @@ def test_enrich_review_apply_round_trip(monkeypatch, capsys, prices: Path, tmp_p
     code, out, err = cikb(monkeypatch, capsys, "enrich", str(prices), "--column", "Total", "--strategy", "computation",
                           "--formula", "{Price} * {Quantity}", "--type", "number", "--out", str(proposal))
     assert code == 0, err
-    assert "found 2 of 2 rows" in err and str(proposal) in err
+    assert "found 2 of 2 rows (2 high)" in err and str(proposal) in err  # the split by confidence was never printed
     assert prices.read_text(encoding="utf-8") == "Company,Price,Quantity\nAcme,2.5,4\nBeta,10,0\n"
 
     code, out, _ = cikb(monkeypatch, capsys, "review", str(proposal), "--json")

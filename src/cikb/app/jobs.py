@@ -392,10 +392,14 @@ class JobStore:
             "SELECT COUNT(*), COALESCE(SUM(status = 'found' AND value IS NOT NULL), 0) FROM attempts"
             " WHERE job_id=? AND column_name=? AND final=1", (job_id, column.name),
         ).fetchone()
+        by_confidence = dict(self._db.execute(
+            "SELECT confidence, COUNT(*) FROM attempts WHERE job_id=? AND column_name=? AND final=1 AND status = 'found'"
+            " AND value IS NOT NULL GROUP BY confidence", (job_id, column.name)).fetchall())
         params, cancelled = column.params(), finished < rows
         description = get_strategy(column.strategy).describe(params)
         head = DataProposal(
-            reasoning=proposal_reasoning(description, found=found, finished=finished, rows_total=rows, cancelled=cancelled),
+            reasoning=proposal_reasoning(description, found=found, finished=finished, rows_total=rows, cancelled=cancelled,
+                                         by_confidence=by_confidence),
             target=target, strategy=column.strategy, params=params, rows_total=rows, cancelled=cancelled,
             created_at=datetime.now(timezone.utc), embedding_model=job.embedding_model,
         )

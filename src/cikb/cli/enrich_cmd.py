@@ -18,7 +18,6 @@ from cikb.cli._text import safe
 if TYPE_CHECKING:  # the enrich stack loads only when a command of this module runs
     from cikb.enrich.models import DataProposal
 
-_CONFIDENCES = ("high", "medium", "low", "none")
 _STYLE = {"high": "green", "medium": "yellow", "low": "red", "none": "dim"}
 
 
@@ -229,9 +228,7 @@ def _cancel_on_ctrl_c(token) -> None:
 
 
 def _summary(proposal: DataProposal, target: Path) -> None:
-    counts = {c: sum(1 for r in proposal.research_log if r.status == "found" and r.confidence == c) for c in _CONFIDENCES}
-    by_level = ", ".join(f"{counts[c]} {c}" for c in _CONFIDENCES[:3] if counts[c])
-    console.print(safe(proposal.reasoning) + (f" ({by_level})" if by_level else ""), highlight=False, soft_wrap=True)
+    console.print(safe(proposal.reasoning), highlight=False, soft_wrap=True)  # "found 3 of 4 rows (2 high, 1 medium)"
     if proposal.embedding_model:
         console.print(f"embedding model: {safe(proposal.embedding_model)}", highlight=False, soft_wrap=True)
     console.print(f"proposal written to {safe(target)}; review it with `cikb review {safe(target)}`", highlight=False, soft_wrap=True)
