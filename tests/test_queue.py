@@ -306,6 +306,14 @@ def test_an_unreachable_broker_is_one_line(tmp_path: Path) -> None:
     assert line.startswith("error: cannot reach the task queue at redis://127.0.0.1:") and "secret" not in line
 
 
+def test_a_url_that_is_no_redis_url_is_bad_input_not_an_unreachable_broker() -> None:
+    # It was "cannot reach the task queue" (exit 4, as for a broker that is down): the user's input is wrong.
+    result = cikb("jobs", "--queue", "http://user:secret@127.0.0.1:9/")
+    assert result.returncode == 2
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith("error: not a Redis URL: http://127.0.0.1:9/") and "secret" not in line
+
+
 def test_queue_and_wait_go_with_from_csv() -> None:
     result = cikb("gather", "Acme", "--website", "http://127.0.0.1:9/", "--queue", "redis://127.0.0.1:9/0")
     assert (result.returncode, result.stderr.strip()) == (2, "error: --queue and --wait go with --from-csv FILE")

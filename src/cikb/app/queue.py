@@ -54,7 +54,7 @@ from cikb.app.batch import BatchEvent, CompanyResult, CompanyRow, OnBatchEvent, 
 from cikb.app.models import GatherEvent
 from cikb.app.workspace import CompanyDir
 from cikb.core.config import Settings
-from cikb.core.errors import CikbError, LockedError
+from cikb.core.errors import BadInputError, CikbError, LockedError
 from cikb.core.models import CrawlEvent, SourceSummary
 from cikb.core.slug import company_from_name
 
@@ -251,6 +251,9 @@ def connect(url: str) -> Redis:
         raise QueueUnavailableError(f"the task queue needs Celery and Redis's client: {INSTALL}") from None
     try:
         client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=30)
+    except ValueError as err:  # not a broker URL ("http://x", "redis:/x"): the user's input, not the broker's state
+        raise BadInputError(f"not a Redis URL: {where(url)} ({' '.join(str(err).split())[:160]})") from None
+    try:
         client.ping()
     except (redis.RedisError, ValueError, OSError) as err:
         raise QueueUnavailableError(f"cannot reach the task queue at {where(url)}: {' '.join(str(err).split())[:160]}") from None
