@@ -132,19 +132,6 @@ def test_the_gather_summary_reports_the_crawl_delay_and_a_robots_txt_it_could_no
     assert line.startswith("error: nothing gathered for 'Initech'") and "robots.txt unavailable (HTTP 500): complete disallow" in line
 
 
-def test_a_sitemap_robots_txt_names_that_is_not_there_leaves_sitemap_xml_to_try(make_site: Callable[..., SiteServer]) -> None:
-    # A page linked from nowhere is found through /sitemap.xml when robots.txt names a sitemap that answers 404
-    # (here a template left unrendered, as a site's build may leave it).
-    routes = site_routes(robots_txt("User-agent: *\nSitemap: {{ site.url }}/sitemap.xml\n"))
-    routes["/sitemap.xml"] = Reply(body='<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
-                                        "<url><loc>/company/leadership/</loc></url></urlset>", content_type="application/xml")
-    routes["/company/leadership/"] = page("Leadership", paragraphs("Jane Roe leads Initech as its chief executive. " * 8))
-    site = make_site(routes)
-    [website] = crawl(fast_settings(max_pages_per_source=4).gather, website=site.url + "/")
-    assert site.url + "/company/leadership/" in {p.url for p in website.pages}
-    assert [r.path for r in site.log].count("/sitemap.xml") == 1
-
-
 def test_a_gzipped_sitemap_robots_txt_names_is_read(make_site: Callable[..., SiteServer]) -> None:
     # sitemap.xml.gz served as a file (application/x-gzip, no Content-Encoding) arrives compressed: its pages were lost.
     import gzip
@@ -159,14 +146,18 @@ def test_a_gzipped_sitemap_robots_txt_names_is_read(make_site: Callable[..., Sit
     assert site.url + "/company/leadership/" in {p.url for p in website.pages}
 
 
-@pytest.mark.parametrize("named", [Reply(body="<!doctype html><html><body><h1>Page not found</h1></body></html>", content_type="text/html"),
+@pytest.mark.parametrize("named", [None, Reply(body="<!doctype html><html><body><h1>Page not found</h1></body></html>", content_type="text/html"),
                                    Reply(body='{"error": "sitemap moved"}', content_type="application/json")],
-                         ids=["an-html-page", "json"])
-def test_a_sitemap_robots_txt_names_that_is_no_sitemap_leaves_sitemap_xml_to_try(make_site: Callable[..., SiteServer], named: Reply) -> None:
-    # A single-page app answers every path with 200 and its HTML shell; an API gateway answers with JSON. Either was read
-    # as a sitemap with no entries and /sitemap.xml was never tried.
-    routes = site_routes(robots_txt("User-agent: *\nSitemap: /sitemaps/pages.xml\n"))
-    routes["/sitemaps/pages.xml"] = named
+                         ids=["not-there", "an-html-page", "json"])
+def test_a_sitemap_robots_txt_names_that_is_no_sitemap_leaves_sitemap_xml_to_try(make_site: Callable[..., SiteServer], named: Reply | None) -> None:
+    # A page linked from nowhere is found through /sitemap.xml when the sitemap robots.txt names is not there (404: a
+    # template left unrendered, "{{ site.url }}/sitemap.xml", as a site's build may leave it) or is no sitemap: a
+    # single-page app answers every path with 200 and its HTML shell, an API gateway with JSON. Those two were read as a
+    # sitemap with no entries and /sitemap.xml was never tried.
+    named_path = "/sitemaps/pages.xml" if named is not None else "{{ site.url }}/sitemap.xml"
+    routes = site_routes(robots_txt(f"User-agent: *\nSitemap: {named_path}\n"))
+    if named is not None:
+        routes[named_path] = named
     routes["/sitemap.xml"] = Reply(body='<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
                                         "<url><loc>/company/leadership/</loc></url></urlset>", content_type="application/xml")
     routes["/company/leadership/"] = page("Leadership", paragraphs("Jane Roe leads Initech as its chief executive. " * 8))
