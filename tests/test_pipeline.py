@@ -203,6 +203,22 @@ def test_forget_removes_exactly_one_company(make_site: Callable[..., SiteServer]
     assert snapshot(settings, "globex") == globex
 
 
+def test_forget_never_deletes_a_folder_cikb_did_not_make(make_site: Callable[..., SiteServer]) -> None:
+    # `cikb forget notes` deleted data/notes, a user's folder holding no company: any non-empty folder was one. And a
+    # company's folder keeps a file cikb did not write when the company is forgotten.
+    settings = fast_settings()
+    notes = settings.data_dir / "notes"
+    notes.mkdir(parents=True)
+    (notes / "todo.txt").write_text("important\n", encoding="utf-8")
+    with pytest.raises(UnknownCompanyError, match="no company 'notes'"):
+        forget_company(settings, "notes")
+    assert (notes / "todo.txt").read_text(encoding="utf-8") == "important\n" and sorted(p.name for p in notes.iterdir()) == ["todo.txt"]
+    gather_company(settings, "Initech", {"website": small_site(make_site, "Initech").url + "/"})
+    (settings.data_dir / "initech" / "README.txt").write_text("mine\n", encoding="utf-8")
+    forget_company(settings, "initech")
+    assert sorted(p.name for p in (settings.data_dir / "initech").iterdir()) == ["README.txt"]
+
+
 def test_two_companies_that_gather_the_same_page_each_keep_their_chunks(make_site: Callable[..., SiteServer]) -> None:
     # A shared page (a news article about both) is one URL: its chunks must be points of each company.
     settings = fast_settings()

@@ -118,7 +118,7 @@ def forget_company(settings: Settings, slug: str) -> dict[str, int | str]:
     """
     folder = CompanyDir(settings.data_dir, check_slug(slug))
     with access_checked(settings.data_dir):
-        had_files = folder.root.is_dir() and any(p.name != ".lock" for p in folder.root.iterdir())
+        had_files = folder.holds_company_files()  # a folder cikb did not make is no company's
         with folder.lock(settings.gather.lock_timeout):
             try:
                 recover(settings, folder)

@@ -43,6 +43,7 @@ from cikb.core.slug import check_slug
 MANIFEST = "manifest.json"
 REPLACED_RAW = ".raw-replaced-"  # a `raw` that was a real directory, kept until the swap that replaces it is done
 LOCK_FILE = ".lock"
+_OWN_NAMES = frozenset({"raw", "generations", "http-cache", "indexed", LOCK_FILE})  # and .raw-* (swap_in, REPLACED_RAW)
 
 
 def rebuild_command(slug: str) -> str:
@@ -265,8 +266,20 @@ class CompanyDir:
         return (self.root.is_dir() and not os.path.lexists(self.raw_link) and not self.indexed_file.exists()
                 and self.rebuild_source() is None)
 
+    def own_entries(self) -> list[Path]:
+        """What cikb keeps in the company's folder (its `raw` link, generations, HTTP cache, marks, lock): only these
+        are ever removed. A folder of the data directory that cikb did not make (a user's notes, a data directory
+        pointed at a project) is not a company's, and its files are not cikb's to delete."""
+        if not self.root.is_dir():
+            return []
+        return [p for p in self.root.iterdir() if p.name in _OWN_NAMES or p.name.startswith(".raw-")]
+
+    def holds_company_files(self) -> bool:
+        """Anything of a company's but its lock: a gather, even a damaged or half-done one, was here."""
+        return any(p.name != LOCK_FILE for p in self.own_entries())
+
     def _clear(self, keep: str) -> None:
-        for path in self.root.iterdir():
+        for path in self.own_entries():
             if path.name == keep:
                 continue
             if path.is_dir() and not path.is_symlink():
@@ -332,7 +345,9 @@ class CompanyDir:
         self.indexed_file.unlink(missing_ok=True)
         if self.raw_link.is_symlink() or self.raw_link.is_file():
             self.raw_link.unlink(missing_ok=True)
-        shutil.rmtree(self.root, ignore_errors=True)
+        self._clear(keep="")
+        with suppress(OSError):  # a file cikb did not write is left, and the folder with it
+            self.root.rmdir()
 
 
 def company_dirs(data_dir: Path) -> list[CompanyDir]:
