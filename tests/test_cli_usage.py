@@ -100,3 +100,10 @@ def test_a_crash_in_native_code_prints_where_it_happened() -> None:
     crashed = subprocess.run([sys.executable, "-c", crash], capture_output=True, text=True, timeout=120)
     assert crashed.returncode < 0
     assert "Fatal Python error: Segmentation fault" in crashed.stderr and "in main" in crashed.stderr
+
+
+def test_an_infinite_delay_is_refused_before_the_crawl(tmp_path: Path) -> None:
+    # Typer's min=0 let "inf" through; the crawler's process then failed on it with pydantic's URL for a float.
+    result = subprocess.run([str(CIKB), "--data-dir", str(tmp_path / "data"), "gather", "X", "--website", "http://127.0.0.1:9/",
+                             "--delay", "inf"], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and result.stderr.strip() == "error: --delay must be a number of seconds, not inf"

@@ -59,6 +59,9 @@ def _config(tmp_path: Path, toml: bytes | None = None, **env: str):
         (b"[gatherx]\nx = 1\n", {}, "error: unknown key or section gatherx (in cikb.toml or a CIKB_ variable); did you mean gather?"),
         (None, {"CIKB_RETRIEVE__FUSION_WEIGHTS": "[1"},
          "error: CIKB_RETRIEVE__FUSION_WEIGHTS: cannot be parsed (JSON for lists and tables): Expecting ',' delimiter: line 1 column 3 (char 2)"),
+        # An infinite delay passed, and failed the crawler's process; `cikb config` printed "Infinity", no JSON.
+        (None, {"CIKB_GATHER__DOWNLOAD_DELAY": "inf"}, "error: invalid configuration gather.download_delay: Input should be a finite number"),
+        (b'data_dir = ""\n', {}, "error: invalid configuration data_dir: Value error, an empty path (leave it out for the default, data)"),
     ],
 )
 def test_a_configuration_error_is_one_line_saying_where(tmp_path: Path, toml: bytes | None, env: dict, line: str) -> None:
@@ -75,3 +78,13 @@ def test_a_misspelt_key_is_refused_by_the_library_too(tmp_path: Path) -> None:
     config.write_text("[retrieve]\ntop_kk = 5\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"\[retrieve\] top_kk .*did you mean top_k\?"):
         load_settings(config)
+
+
+def test_an_empty_cikb_variable_is_unset(tmp_path: Path) -> None:
+    # "CIKB_DATA_DIR=" meant the working directory: gathers wrote company folders, the store and the caches there.
+    import json
+
+    result = _config(tmp_path, None, CIKB_DATA_DIR="", CIKB_STORE__PATH="")
+    assert result.returncode == 0, result.stderr
+    shown = json.loads(result.stdout)
+    assert shown["data_dir"] == str(tmp_path / "data") and shown["store"]["path"] is None

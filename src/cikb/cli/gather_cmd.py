@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from pathlib import Path
@@ -82,6 +83,8 @@ def gather_cmd(
     if max_pages is not None:
         cfg.gather.max_pages_per_source = max_pages
     if delay is not None:
+        if not math.isfinite(delay):  # Typer's min=0 lets "inf" through; the crawler's process then failed reading it
+            raise BadInputError(f"--delay must be a number of seconds, not {delay}")
         cfg.gather.download_delay = delay
     if max_age is not None:
         cfg.gather.max_age = _duration("--max-age", max_age)

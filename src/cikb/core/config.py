@@ -54,7 +54,9 @@ def parse_duration(text: str) -> float:
 class Section(BaseModel):
     """A ``[section]`` of the configuration: a misspelt key is refused (with the nearest known key), never ignored."""
 
-    model_config = ConfigDict(extra="forbid")
+    # No infinity or NaN: a delay of "inf" passed validation and failed the crawler's process, which reads its job as
+    # JSON (where inf is null), and `cikb config` printed "Infinity", which is no JSON.
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class GatherSettings(Section):
@@ -307,7 +309,8 @@ class ListSettings(Section):
 class Settings(BaseSettings):
     """Every bound and endpoint of cikb, in one place."""
 
-    model_config = SettingsConfigDict(env_prefix="CIKB_", env_nested_delimiter="__", extra="forbid")
+    # An empty CIKB_ variable is unset: "CIKB_DATA_DIR=" meant the working directory, where gathers then wrote.
+    model_config = SettingsConfigDict(env_prefix="CIKB_", env_nested_delimiter="__", extra="forbid", env_ignore_empty=True)
 
     data_dir: Path = Field(Path("data"), description="Raw documents, the embedded store and logs live here. Relative paths (here and in store.path, embed.model_path, embed.cache_dir) are taken from the working directory when the settings load.")
     gather: GatherSettings = Field(default_factory=GatherSettings)
@@ -333,6 +336,13 @@ class Settings(BaseSettings):
         # init (command line) > environment > TOML file > defaults.
         toml_file = _config_file.get() or os.environ.get(CONFIG_ENV_VAR, DEFAULT_CONFIG_FILE)
         return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls, toml_file=toml_file))
+
+    @field_validator("data_dir", mode="before")
+    @classmethod
+    def _not_empty(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            raise ValueError("an empty path (leave it out for the default, data)")
+        return value
 
     @model_validator(mode="after")
     def _resolve_paths(self) -> Settings:
