@@ -21,11 +21,14 @@ class CompanyChoice(BaseModel):
     aliases: list[str] = Field(default_factory=list, description="The other names the company's own pages give it.")
     known: bool = Field(True, description="False when the company asked about is not in the knowledge base.")
     unknown_names: list[str] = Field(default_factory=list, description="Names in the question that no retrieved chunk mentions.")
+    asked_about: str | None = Field(None, description="With no company of the knowledge base named: the name the question asks about "
+                                                      "(\"Initech\" in \"When was Initech founded?\"), which retrieved chunks mention.")
 
     @property
     def subject(self) -> str:
-        """What to call the company: its display name, else the question's words for it, else its slug's words."""
-        return self.name or self.matched or (self.slug or "").replace("-", " ")
+        """What to call the company: its display name, else the question's words for it, else its slug's words; with
+        none, the name the question asks about (an answer is then about it, never about another company in the texts)."""
+        return self.name or self.matched or (self.slug or "").replace("-", " ") or (self.asked_about or "")
 
 
 class RetrievalTrace(BaseModel):

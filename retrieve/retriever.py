@@ -9,7 +9,9 @@ from typing import Any, Protocol
 
 import numpy as np
 from cikb.embed import Bm25Encoder
-from cikb.retrieve.companies import company_variants, infer_company, nearest_companies, resolve_company, unmentioned_names
+from cikb.retrieve.companies import (
+    candidate_names, company_variants, infer_company, nearest_companies, resolve_company, unmentioned_names,
+)
 from cikb.retrieve.duplicates import collapse_near_duplicates
 from cikb.retrieve.expansion import expand_query
 from cikb.retrieve.models import CompanyChoice, RetrievalResult, RetrievalTrace
@@ -181,6 +183,10 @@ class Retriever:
                 trace.company = choice.model_copy(update={"known": False, "unknown_names": unknown})
                 trace.abstain_reason = f"no retrieved source mentions {', '.join(unknown)}"
                 return self._finish(RetrievalResult(query=query, chunks=chunks, trace=trace, query_vector=vector), started)
+            if choice.slug is None and (named := candidate_names(query)):
+                # No company of the knowledge base is named, and a chunk mentions the name ("led by Initech Ventures"):
+                # the answer is about that name, read from what is said of it, not from the companies around it.
+                trace.company = choice = choice.model_copy(update={"asked_about": named[0]})
         if self.reorder is not None and chunks:
             chunks = self._reordered(self.reorder, query, choice.subject, chunks, trace)
         context = self._pack(chunks, trace)

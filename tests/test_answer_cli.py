@@ -59,7 +59,7 @@ def test_ask_json_has_answer_citations_sources_mode_and_trace(cli):
     assert cited[payload["citations"][0]]["url"] == "https://acme.example/news/results-2025"
     trace = payload["retrieval"]
     assert trace["company"] == {"slug": "acme-corp", "source": "explicit", "matched": "acme-corp", "name": None, "aliases": [],
-                                "known": True, "unknown_names": []}  # a store built without company folders records no names
+                                "known": True, "unknown_names": [], "asked_about": None}  # a store built without company folders records no names
     assert trace["rrf_k"] == 60 and trace["score_threshold"] == 0.15 and trace["in_context"] == len(payload["context"])
 
 

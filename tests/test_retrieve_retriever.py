@@ -292,3 +292,17 @@ def test_the_bm25_query_is_widened_with_the_relation_words_that_state_the_fact(t
         assert {"address", "base", "locat", "offic"} <= set(widened.trace.expanded) and "headquart" not in widened.trace.expanded
         plain = _search_initech(kb, "Where is Initech headquartered?", top_k=2, expansion_weight=0.0)
         assert texts[3] not in [c.chunk.text for c in plain.chunks] and plain.trace.expanded == []
+
+
+def test_a_question_naming_no_company_of_the_knowledge_base_is_answered_of_that_name_only(kb):
+    # "When was Cypress Creek founded?": a chunk mentions Cypress Creek ("Globex was founded in 1989 by Hank Scorpio in
+    # Cypress Creek"), so retrieval goes on; the reader had no subject then and answered Globex's year, 1989.
+    from cikb.answer import ABSTENTION, Answerer
+
+    result = _retriever(kb).search("When was Cypress Creek founded?")
+    assert result.trace.company.slug is None and result.trace.company.asked_about == "Cypress Creek" and result.chunks
+    assert result.trace.company.subject == "Cypress Creek"
+    assert Answerer().answer("When was Cypress Creek founded?", result).answer == ABSTENTION
+    # Asked of Globex, named, the same chunk answers.
+    globex = _retriever(kb).search("When was Globex founded?")
+    assert globex.trace.company.asked_about is None and "1989" in (Answerer().answer("When was Globex founded?", globex).short_answer or "")
