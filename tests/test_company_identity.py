@@ -171,7 +171,7 @@ def test_a_description_between_a_legal_name_and_the_short_name_it_defines_is_no_
              '("Acme", "we"). Acme, Inc. is a Delaware corporation.</p>')
     pages = [_page("https://acme.example/legal/terms/", terms, title="Terms of Service")]
     # The legal name, not "Delaware corporation": that alias would make every Delaware corporation this company.
-    assert own_names(pages, Company(name="Acme", slug="acme")) == ["Anvil Works, Inc"]
+    assert own_names(pages, Company(name="Acme", slug="acme")) == ["Anvil Works, Inc."]
 
 
 def test_an_imprints_first_line_that_is_a_name_with_a_legal_form_is_the_companys_legal_name() -> None:

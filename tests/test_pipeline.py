@@ -22,7 +22,7 @@ from cikb.app.kb import company_statuses, forget_company, rebuild_all, rebuild_c
 from cikb.app.pipeline import clean_crawl, gather_company, resolve_sources
 from cikb.app.workspace import CompanyDir
 from cikb.core.config import Settings, load_settings
-from cikb.core.errors import DamagedError, GatherFailedError, LockedError, ModelMismatchError, UnknownCompanyError
+from cikb.core.errors import BadInputError, DamagedError, GatherFailedError, LockedError, ModelMismatchError, UnknownCompanyError
 from cikb.core.slug import company_from_name
 
 REPO = Path(__file__).resolve().parents[1]
@@ -217,6 +217,20 @@ def test_forget_never_deletes_a_folder_cikb_did_not_make(make_site: Callable[...
     (settings.data_dir / "initech" / "README.txt").write_text("mine\n", encoding="utf-8")
     forget_company(settings, "initech")
     assert sorted(p.name for p in (settings.data_dir / "initech").iterdir()) == ["README.txt"]
+
+
+def test_a_second_company_whose_name_makes_the_same_slug_never_replaces_the_first(make_site: Callable[..., SiteServer]) -> None:
+    # Two long names alike in their first 64 characters make one slug: the second gather replaced the first company,
+    # exit 0, "2 new, 2 removed" (found by a review of the lifecycle commands).
+    settings = fast_settings()
+    north, south = (f"International Association of Professional Widget Manufacturers of {part} America" for part in ("North", "South"))
+    first = gather_company(settings, north, {"website": small_site(make_site, "North").url + "/"})
+    kept = snapshot(settings, first.company.slug)
+    with pytest.raises(BadInputError, match="which holds 'International Association .* North America'"):
+        gather_company(settings, south, {"website": small_site(make_site, "South").url + "/"})
+    assert snapshot(settings, first.company.slug) == kept
+    again = gather_company(settings, north.upper(), {"website": small_site(make_site, "North").url + "/"})  # the same company
+    assert again.company.slug == first.company.slug
 
 
 def test_two_companies_that_gather_the_same_page_each_keep_their_chunks(make_site: Callable[..., SiteServer]) -> None:

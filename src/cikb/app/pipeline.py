@@ -42,6 +42,7 @@ from cikb.app.models import GatherChanges, GatherEvent, GatherSummary
 from cikb.app.workspace import CompanyDir, Generation
 from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, DamagedError, GatherFailedError, access_checked
+from cikb.core.identity import name_keys
 from cikb.core.models import (
     Company,
     CrawlEvent,
@@ -106,6 +107,7 @@ def gather_company(
             recover(settings, folder)  # a previous gather killed mid-commit is finished first
         except DamagedError:
             pass  # its staged index is damaged: this gather replaces the company's raw files and points anyway
+        _check_same_company(folder, company)
         before = Snapshot.of(folder)  # read now: the generation this gather replaces is pruned by its commit
         cleaning = CleanedPages.of(None if full else folder.current(), company, settings, started_at)
         with _crawler() as (crawler, exiting):  # starts while the model is found; fetches nothing until given the job
@@ -341,6 +343,21 @@ def _count_chunks(batch: IndexBatch, summaries: list[SourceSummary]) -> None:
     by_type = {s.source_type: s for s in summaries}
     for chunk in batch.chunks:
         by_type[chunk.metadata.source_type].chunks += 1
+
+
+def _check_same_company(folder: CompanyDir, company: Company) -> None:
+    """BadInputError when the folder holds another company: two names may make one slug ("C++ Foundation" and "C
+    Foundation"; two long names alike in their first 64 characters), and the second gather replaced the first."""
+    if folder.current() is None:
+        return
+    try:
+        held = folder.manifest().get("company", {})
+    except DamagedError:
+        return  # a damaged company is replaced by this gather, as it always was
+    names = [held.get("name") or "", *held.get("aliases", [])]
+    if held.get("name") and not any(name_keys(company.name) & name_keys(name) for name in names):
+        raise BadInputError(f"{company.name!r} would be kept as {company.slug!r}, which holds {held['name']!r}: give it a name of "
+                            f"its own, or run `cikb forget {company.slug}` first to replace that company")
 
 
 def _manifest(company: Company, summaries: list[SourceSummary], batch: IndexBatch, started_at: datetime, aliases: Sequence[str] = ()) -> dict:
