@@ -24,7 +24,6 @@ import threading
 from collections.abc import Callable
 from typing import Annotated, Any
 
-import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
@@ -105,22 +104,20 @@ class _Tools:
         bound). Sends progress notifications; one gather runs at a time."""
         if self._gathering.locked():
             raise ToolError("a gather is running; wait for it to finish")
-        async with self._gathering:
-            sources = {k: v for k, v in {"website": website, "wikipedia": wikipedia, "news": news}.items() if v}
-            stop = threading.Event()
-            report = _progress_reporter(ctx, asyncio.get_running_loop(), stop, max_pages or self.settings.gather.max_pages_per_source)
-            running = asyncio.ensure_future(self._run(lambda: _gather(self.settings, company, sources, max_pages, report)))
-            try:
-                return await asyncio.shield(running)
-            except asyncio.CancelledError:
-                # The client cancelled the call or closed stdin: the gather stops at its next event, before its
-                # commit (one whose commit has begun finishes it), and the lock is held until it has, so that no
-                # second gather runs beside it. The SDK cancels through anyio, which cancels every await of the
-                # handler from now on but a shielded one's.
-                stop.set()
-                with anyio.CancelScope(shield=True):
-                    await asyncio.wait([running])
-                raise
+        await self._gathering.acquire()
+        sources = {k: v for k, v in {"website": website, "wikipedia": wikipedia, "news": news}.items() if v}
+        stop = threading.Event()
+        report = _progress_reporter(ctx, asyncio.get_running_loop(), stop, max_pages or self.settings.gather.max_pages_per_source)
+        running = asyncio.ensure_future(self._run(lambda: _gather(self.settings, company, sources, max_pages, report)))
+        # Released when the gather itself ends, not this call: a call the client cancels (or leaves by closing stdin)
+        # returns at once, while its gather stops at its next step, before its commit (one whose commit has begun
+        # finishes it); until then no second gather runs beside it.
+        running.add_done_callback(lambda _: self._gathering.release())
+        try:
+            return await asyncio.shield(running)
+        except asyncio.CancelledError:
+            stop.set()
+            raise
 
     async def _run(self, work: Callable[[], Any]) -> CallToolResult:
         try:
