@@ -11,6 +11,7 @@ responder tells them apart by ``request["_path"]``.
         fake_openai.reply("Acme was founded in 1999 [1].")         # queued, used once
         fake_openai.respond_with(lambda request: "...")             # or a function of the request
         fake_openai.reply(FakeError(500, "boom"))                   # or an HTTP error
+        fake_openai.reply(FakeRaw("<html>...</html>", "text/html"))  # or a body sent as it is
         settings.llm.base_url = fake_openai.base_url
         ...
         assert fake_openai.requests[0]["messages"][0]["role"] == "system"
@@ -43,7 +44,16 @@ class FakeError:
     message: str = "scripted error"
 
 
-Reply = str | FakeError
+@dataclass(frozen=True)
+class FakeRaw:
+    """A scripted reply sent as it is: a body that is no chat completion (an HTML page, JSON of another shape)."""
+
+    body: str
+    content_type: str = "application/json"
+    status: int = 200
+
+
+Reply = str | FakeError | FakeRaw
 Responder = Callable[[dict[str, Any]], Reply]
 
 
@@ -149,6 +159,13 @@ def _handler(script: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             reply = script._next_reply(body)
             if isinstance(reply, FakeError):
                 self._send(reply.status, {"error": {"message": reply.message, "type": "scripted", "code": reply.status}})
+            elif isinstance(reply, FakeRaw):
+                data = reply.body.encode()
+                self.send_response(reply.status)
+                self.send_header("Content-Type", reply.content_type)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
             else:
                 self._send(200, route(reply, body))
 

@@ -10,7 +10,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from fake_openai import FakeError
+from fake_openai import FakeError, FakeRaw
 from typer.testing import CliRunner
 
 from cikb.app.llm import (
@@ -76,6 +76,23 @@ def test_endpoint_errors_become_one_clear_line_and_are_logged(tmp_path, fake_ope
     with pytest.raises(LLMError, match=expected) as info:
         client.complete("answer", [{"role": "user", "content": "x"}])
     assert "\n" not in str(info.value)
+    [call] = client.log.recent()
+    assert call.error == str(info.value) and call.response is None
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    (FakeRaw("<html><body>Welcome to nginx!</body></html>", "text/html"), "returned no chat completion"),
+    (FakeRaw('{"foo": 1}'), "returned no chat completion"),
+    (FakeRaw('{"id": "x", "object": "chat.completion", "created": 0, "model": "m", "choices": []}'), "returned no chat completion"),
+    ("", "returned an empty answer"),
+], ids=["html", "other-json", "no-choice", "empty"])
+def test_a_reply_that_answers_nothing_is_an_error_not_an_empty_answer(tmp_path, fake_openai, reply, expected):
+    # An HTML page was a traceback ('str' object has no attribute 'choices'); the others an empty text, which ask then
+    # gave as "I don't have enough information" with `abstained: false`, exit 0 (found by a review of ask as a user).
+    fake_openai.reply(reply)
+    client = LLMClient.from_settings(_settings(tmp_path, fake_openai.base_url))
+    with pytest.raises(LLMError, match=expected) as info:
+        client.complete("answer", [{"role": "user", "content": "x"}])
     [call] = client.log.recent()
     assert call.error == str(info.value) and call.response is None
 

@@ -321,8 +321,17 @@ class LLMClient:
                          completion_tokens=completion_tokens, latency_s=latency, log_id=log_id)
 
     def _result(self, step: str, model: str, messages: list[dict], request: dict, response: Any, latency: float) -> LLMResult:
-        text = (response.choices[0].message.content or "") if response.choices else ""
-        usage = response.usage
+        # An endpoint that answers 200 with an HTML page (the SDK gives its text), a JSON object of another shape, no
+        # choice or an empty message has answered nothing: an error, as a 500 is, not an empty answer read as "I don't know".
+        choices = getattr(response, "choices", None) or []
+        text = getattr(getattr(choices[0], "message", None), "content", None) if choices else None
+        if not isinstance(text, str) or not text.strip():
+            what = "an empty answer" if choices else "no chat completion (another kind of page or JSON)"
+            error = mask_secrets(f"LLM endpoint {self.settings.base_url} returned {what}", self.log.secrets | llm_secrets(self.settings))
+            self.log.record(step=step, model=model, messages=messages, params=request, response=None, prompt_tokens=None,
+                            completion_tokens=None, latency_s=latency, error=error)
+            raise LLMError(error)
+        usage = getattr(response, "usage", None)
         prompt_tokens = usage.prompt_tokens if usage else None
         completion_tokens = usage.completion_tokens if usage else None
         return self._logged_result(step, response.model or model, messages, request, text, prompt_tokens, completion_tokens, latency)
