@@ -365,6 +365,8 @@ class HtmlOnlyMiddleware:
     def process_exception(self, request: Request, exception: Exception) -> None:
         if isinstance(exception, StopDownload):
             response = getattr(exception, "response", None)
+            if response is not None and response.status >= 400:  # an error page without a Content-Type: the error is the news
+                raise Dropped(DropReason.http_error, f"HTTP {response.status}")
             content_type = content_type_of(response.headers) if response is not None else ""
             raise Dropped(DropReason.content_type, f"content type {content_type or 'missing'}")
         if isinstance(exception, (DownloadCancelledError, defer.CancelledError)):

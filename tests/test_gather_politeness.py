@@ -181,3 +181,15 @@ def test_a_start_url_under_a_country_folder_that_is_also_a_language_code_is_the_
     gather.crawl([gather.resolve_source("website", site.url + "/uk/", settings)], settings)
     pages = [path for path in site.paths() if path.endswith("/") and path in routes]
     assert pages[0] == "/uk/" and sorted(pages[1:]) == sorted(own)
+
+
+def test_an_error_page_without_a_content_type_is_an_http_error(make_site) -> None:
+    # Stopped when its headers came (no Content-Type), it was counted as dropped for its content type.
+    routes = {"/": page("Home", paragraphs("Acme Corp makes anvils and rocket skates for customers in forty countries."),
+                        links=["/team/", "/gone/"])}
+    routes["/team/"] = Reply(status=500, body=b"oops", content_type="")
+    routes["/gone/"] = Reply(status=404, body=b"", content_type="")
+    site = make_site(routes)
+    settings = SETTINGS.model_copy(update={"download_delay": 0.0, "max_pages_per_source": 4})
+    [source] = gather.crawl([gather.resolve_source("website", site.url + "/", settings)], settings).sources
+    assert source.summary.dropped.get("http_error", 0) >= 2 and "content_type" not in source.summary.dropped, source.summary.dropped
