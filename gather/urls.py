@@ -51,6 +51,10 @@ def validate_url(url: str) -> str:
         parts.port  # noqa: B018 -- raises ValueError on a malformed port
     except ValueError as error:
         raise BadInputError(f"malformed URL {text!r}: {error}") from None
+    if "://" not in text and (not parts.scheme or "." in parts.scheme):  # "acme.example", "acme.example:8000": a host read as a scheme
+        spaced = any(c.isspace() for c in text)
+        hint = "give a web address, with https://" if spaced else f"give it with its scheme, e.g. https://{text.lstrip('/')}/"
+        raise BadInputError(f"{text!r} is not a whole URL: {hint}")
     if parts.scheme.lower() not in ALLOWED_SCHEMES:
         shown = parts.scheme or "none"
         raise BadInputError(f"unsupported URL scheme {shown!r} in {text!r}: only http and https are fetched")

@@ -30,8 +30,10 @@ def test_layers_file_then_environment_then_flags(tmp_path: Path, monkeypatch: py
 
 
 def test_missing_config_file_is_an_error(tmp_path: Path) -> None:
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(FileNotFoundError, match="config file not found"):
         load_settings(tmp_path / "nope.toml")
+    with pytest.raises(FileNotFoundError, match="config file is a folder"):  # it said "not found" of a folder
+        load_settings(tmp_path)
 
 
 def _config(tmp_path: Path, toml: bytes | None = None, **env: str):

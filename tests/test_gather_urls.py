@@ -17,7 +17,9 @@ from cikb.core.models import SourceRequest
     [
         ("", "empty URL"),
         ("   ", "empty URL"),
-        ("acme.example", "unsupported URL scheme 'none'"),
+        ("acme.example", "'acme.example' is not a whole URL: give it with its scheme, e.g. https://acme.example/"),
+        ("127.0.0.1:8000", "is not a whole URL: give it with its scheme, e.g. https://127.0.0.1:8000/"),
+        ("acme.example:8000", "is not a whole URL"),
         ("ftp://acme.example/file", "unsupported URL scheme 'ftp'"),
         ("file:///etc/passwd", "unsupported URL scheme 'file'"),
         ("javascript:alert(1)", "unsupported URL scheme 'javascript'"),
@@ -49,7 +51,7 @@ def test_wikipedia_and_crunchbase_accept_names_or_urls() -> None:
 
 def test_website_and_news_need_urls_and_duplicates_collapse() -> None:
     settings = GatherSettings()
-    with pytest.raises(BadInputError, match="unsupported URL scheme"):
+    with pytest.raises(BadInputError, match="'Acme Corp' is not a whole URL: give a web address, with https://"):
         resolve_source("website", "Acme Corp", settings)
     request = resolve_source("news", ["https://news.example/rss", "https://news.example/rss#x"], settings)
     assert request == SourceRequest(source_type="news", start_urls=["https://news.example/rss"])

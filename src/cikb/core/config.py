@@ -387,7 +387,7 @@ def load_settings(config_file: Path | None = None, **overrides: object) -> Setti
     ``CIKB_`` variable cannot be parsed, a key is unknown or invalid, or ``data_dir`` is a file.
     """
     if config_file is not None and not config_file.is_file():
-        raise FileNotFoundError(f"config file not found: {config_file}")
+        raise FileNotFoundError(f"config file {'is a folder' if config_file.is_dir() else 'not found'}: {config_file}")
     token = _config_file.set(config_file)  # for this construction only; the environment stays untouched
     toml_file = config_file or os.environ.get(CONFIG_ENV_VAR, DEFAULT_CONFIG_FILE)
     try:
