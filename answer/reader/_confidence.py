@@ -538,7 +538,7 @@ def _asked_adjectives_on_other_nouns(q: Question, s: Sentence) -> bool:
     """An adjective of the question's terms that describes the subject's kind there ("a public company", "a
     family-owned business") describes, wherever the sentence has it, other nouns than a word for a body ("better
     public services"), as the trained parser reads them: the sentence says something else is so, not the subject. (Of
-    another noun the sentence may use a word of its own: "our first open source Linux computer" for "first board".)"""
+    another noun the sentence may use a word of its own: "our first handheld computer" for "first device".)"""
     for adjective, noun in described_nouns(q.text):
         term = stem(adjective)
         if term not in q.terms or noun not in SELF_NOUNS:
