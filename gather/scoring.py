@@ -43,7 +43,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlsplit
 
-from cikb.gather.urls import is_other_language, language_prefix
+from cikb.gather.urls import language_prefix
 
 from cikb.core.models import PageKind, SourceType
 
@@ -396,15 +396,17 @@ class FactScorer:
     def is_other_language(self, url: str) -> bool:
         """The URL sits under another language's prefix, as far as this site's pages have told."""
         prefix = language_prefix(url)
-        return prefix is not None and prefix not in self.own_prefixes and is_other_language(url, self.language)
+        return prefix is not None and not self._own(prefix)
+
+    def _own(self, prefix: str | None) -> bool:
+        return prefix == self.language.lower() or prefix in self.own_prefixes
 
     def analyse(self, candidate: Candidate) -> None:
         """Compute the candidate's static score and categories from its URL, anchors and sources."""
         url = candidate.url
         prefix = language_prefix(url)
-        own_prefix = prefix == self.language.lower() or prefix in self.own_prefixes
-        other_language = self.is_other_language(url) or (
-            not own_prefix and (candidate.from_other_language or self.unprefixed_other_language))
+        other_language = not self._own(prefix) and (
+            prefix is not None or candidate.from_other_language or self.unprefixed_other_language)
         if not self.enabled:
             candidate.static = OTHER_LANGUAGE_PENALTY if other_language else 0.0
             candidate.core, candidate.events, candidate.hub = [], [], False
@@ -583,10 +585,7 @@ class Frontier:
                 language_prefix(c.url) == language for c in self._candidates.values()):
             return
         self.scorer.unprefixed_other_language = True
-        for candidate in self._candidates.values():
-            candidate.version += 1
-            self.scorer.analyse(candidate)
-        self._rebuild()
+        self._reanalyse()
 
     def own_language_prefix(self, url: str) -> None:
         """``url`` is under a language's prefix and in the crawl's language ("/uk/", lang="en-GB"): that folder holds
@@ -595,6 +594,10 @@ class Frontier:
         if prefix is None or prefix == self.scorer.language.lower() or prefix in self.scorer.own_prefixes:
             return
         self.scorer.own_prefixes.add(prefix)
+        self._reanalyse()
+
+    def _reanalyse(self) -> None:
+        """Every candidate scored again, after the scorer learnt something of the site's languages."""
         for candidate in self._candidates.values():
             candidate.version += 1
             self.scorer.analyse(candidate)

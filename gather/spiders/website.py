@@ -218,9 +218,14 @@ class WebsiteSpider(SourceSpider):
         self._sitemaps_out = max(0, self._sitemaps_out - 1)
         requests = self._sitemap_entries(response)
         if requests is None:  # not a sitemap: as for one that is not there, /sitemap.xml is left to try
-            requests = [r for r in [self.sitemap_request(urljoin(response.url, "/sitemap.xml"))] if r is not None]
+            requests = self._usual_sitemap(response.url)
         yield from requests
         yield from self.next_requests()
+
+    def _usual_sitemap(self, url: str) -> list[Request]:
+        """The request for /sitemap.xml on ``url``'s host, where sitemaps usually are; none when it was asked already."""
+        request = self.sitemap_request(urljoin(url, "/sitemap.xml"))
+        return [request] if request is not None else []
 
     def _sitemap_entries(self, response: Response) -> list[Request] | None:
         """The requests for the sitemap files a sitemap index lists (its pages go to the frontier); None if unreadable."""
@@ -252,5 +257,4 @@ class WebsiteSpider(SourceSpider):
         self._sitemaps_out = max(0, self._sitemaps_out - 1)
         url = failure.request.url  # type: ignore[attr-defined]
         self.logger.info("no sitemap at %s: %s", url, failure.value)
-        fallback = self.sitemap_request(urljoin(url, "/sitemap.xml"))
-        return [fallback] if fallback is not None else self.next_requests()
+        return self._usual_sitemap(url) or self.next_requests()
