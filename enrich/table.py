@@ -103,7 +103,7 @@ def read_table(path: str | Path) -> Table:
     """Read a CSV strictly; every problem is one BadInputError line naming the file and line."""
     path = Path(path)
     with _open_text(path) as (text, digest):
-        columns, records = _parse(text, path.name)
+        columns, records, _ = _parse(text, path.name)
         rows = list(records)
     return Table(path=path, columns=columns, rows=rows, sha256=digest.hexdigest())
 
@@ -112,12 +112,10 @@ def scan_table(path: str | Path) -> TableScan:
     """Check a CSV as strictly as :func:`read_table`, in memory that does not grow with the file."""
     path = Path(path)
     with _open_text(path) as (text, digest):
-        columns, records = _parse(text, path.name)
+        columns, records, written = _parse(text, path.name)
         count = sum(1 for _ in records)
-    with path.open("rb") as raw:
+    with path.open("rb") as raw:  # how it is written: its byte-order mark and line end, from its first bytes
         start = raw.read(1 << 16)
-    with _open_text(path) as (text, _):
-        written = next(csv.reader(text, strict=True), [])
     first_end = start.find(b"\n")
     newline = "\r\n" if first_end < 0 or start[first_end - 1:first_end] == b"\r" else "\n"
     return TableScan(path=path, columns=columns, sha256=digest.hexdigest(), row_count=count, header_as_written=tuple(written),
@@ -158,9 +156,9 @@ def _open_text(path: Path) -> Iterator[tuple[io.TextIOWrapper, Any]]:
         raw.close()
 
 
-def _parse(text: io.TextIOBase, name: str, keep_blank: bool = False) -> tuple[list[str], Iterator[Any]]:
-    """The header (read now) and a generator of the rows (read as it is iterated), checked strictly; with
-    ``keep_blank``, a blank line comes too, as the list of its cells."""
+def _parse(text: io.TextIOBase, name: str, keep_blank: bool = False) -> tuple[list[str], Iterator[Any], list[str]]:
+    """The header's column names (read now), a generator of the rows (read as it is iterated), checked strictly, and
+    the header as written; with ``keep_blank``, a blank line comes too, as the list of its cells."""
     reader = csv.reader(text, strict=True)
     try:
         header = next(reader, None)
@@ -186,7 +184,7 @@ def _parse(text: io.TextIOBase, name: str, keep_blank: bool = False) -> tuple[li
         except csv.Error as err:
             raise BadInputError(f"malformed CSV {name}: line {reader.line_num}: {err}") from None
 
-    return columns, rows()
+    return columns, rows(), header
 
 
 def _check_header(columns: list[str], name: str) -> None:
