@@ -184,7 +184,7 @@ class Retriever:
                 trace.abstain_reason = f"no retrieved source mentions {', '.join(unknown)}"
                 return self._finish(RetrievalResult(query=query, chunks=chunks, trace=trace, query_vector=vector), started)
             if choice.slug is None and (named := candidate_names(query)):
-                # No company of the knowledge base is named, and a chunk mentions the name ("led by Initech Ventures"):
+                # No company of the knowledge base is named, and a chunk mentions the name (a customer, a rival, a prize):
                 # the answer is about that name, read from what is said of it, not from the companies around it.
                 trace.company = choice = choice.model_copy(update={"asked_about": named[0]})
         if self.reorder is not None and chunks:
