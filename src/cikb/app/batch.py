@@ -18,6 +18,7 @@ from __future__ import annotations
 import textwrap
 import threading
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -41,6 +42,8 @@ SOURCE_COLUMNS = ("website", "wikipedia", "news", "crunchbase")
 MULTI_URL_COLUMNS = ("news",)  # several URLs in one cell, separated by whitespace
 REASON_WIDTH = 119  # a failure's reason in the summary table: under 120 characters (``error`` has the whole text)
 KEPT = "previous knowledge base kept"
+INTERRUPTED = "interrupted before its commit"  # a gather stopped by Ctrl-C: nothing of the company changed
+STOP_WAIT_SECONDS = 10.0  # after Ctrl-C, how long running gathers get to stop at their next step and clean up
 
 
 @dataclass(frozen=True)
@@ -205,6 +208,7 @@ class _Runner:
         self.results: dict[int, CompanyResult] = {}
         self.changed = threading.Condition()
         self.interrupted = threading.Event()
+        self.working = 0  # worker threads not yet ended
         self._embedder: DenseEmbedder | None = None  # one model for every company (~150 MB and a load each, else)
         self._embedder_lock = threading.Lock()
 
@@ -215,26 +219,43 @@ class _Runner:
             return self._embedder
 
     def run(self, workers: int) -> dict[int, CompanyResult]:
-        threads = [threading.Thread(target=self._work, name=f"cikb-gather-{n}", daemon=True) for n in range(workers if self.pending else 0)]
-        for thread in threads:
-            thread.start()
+        self.working = workers if self.pending else 0
+        for n in range(self.working):
+            threading.Thread(target=self._work, name=f"cikb-gather-{n}", daemon=True).start()
         try:
-            for thread in threads:
-                while thread.is_alive():
-                    thread.join(0.2)  # a timed join lets Ctrl-C reach this thread
+            self._wait_for_workers()
         except KeyboardInterrupt:
             # No company starts after this, and a running one stops at its next step before its
-            # commit. One whose crawler is mid-request is not waited for: it ends with this
-            # process (its crawler sees its stdin close), as a killed gather does, having changed
-            # nothing current unless its commit had begun.
+            # commit, releasing its lock and removing what a first gather had begun, as a single
+            # gather does. That is waited for a few seconds (a second Ctrl-C stops waiting); one
+            # whose crawler is still mid-request then ends with this process (its crawler sees its
+            # stdin close), as a killed gather does, having changed nothing current unless its
+            # commit had begun.
             self.interrupted.set()
             with self.changed:
                 self.pending.clear()
                 self.changed.notify_all()
+            with suppress(KeyboardInterrupt):
+                self._wait_for_workers(monotonic() + STOP_WAIT_SECONDS)
             raise
         return self.results
 
+    def _wait_for_workers(self, deadline: float = float("inf")) -> None:
+        # A condition, not Thread.join: on Python < 3.13 a join that Ctrl-C interrupts marks the
+        # thread as stopped while it runs on (CPython gh-90882), so a second join returns at once.
+        with self.changed:
+            while self.working and monotonic() < deadline:
+                self.changed.wait(0.2)  # timed, so that Ctrl-C reaches this thread
+
     def _work(self) -> None:
+        try:
+            self._take_jobs()
+        finally:
+            with self.changed:
+                self.working -= 1
+                self.changed.notify_all()
+
+    def _take_jobs(self) -> None:
         while (job := self._take()) is not None:
             try:
                 self.results[job.row.number] = self._gather(job)
@@ -296,7 +317,7 @@ def gather_row(settings: Settings, row: CompanyRow, emit: OnBatchEvent, *, full:
     except reraise:
         raise
     except _Interrupted:
-        result = _failed(row, settings, "interrupted before its commit", started_at, monotonic() - started)
+        result = _failed(row, settings, INTERRUPTED, started_at, monotonic() - started)
     except NothingGatheredError as err:  # what each source did (unreachable, kept from...) goes with the reason
         result = _failed(row, settings, str(err), started_at, monotonic() - started, err.sources)
     except (CikbError, OSError) as err:

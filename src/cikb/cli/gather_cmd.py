@@ -310,10 +310,15 @@ def _own_stderr() -> TextIO | None:
 
 
 def _outcome_line(result: CompanyResult) -> str:
-    """A finished company's one line while the others run; a failure's reason waits for the table."""
+    """A finished company's one line while the others run; a failure's reason waits for the table (an
+    interruption's is said here: no table follows it)."""
+    from cikb.app.batch import INTERRUPTED
+
     name = plain(result.company.name) or "(no name)"
     if result.status == "ok":
         return f"ok      {name} (row {result.row}): {result.documents} documents, {result.chunks} chunks, {result.seconds:.1f} s"
+    if result.error == INTERRUPTED:
+        return f"failed  {name} (row {result.row}): {INTERRUPTED}"
     return f"failed  {name} (row {result.row})"
 
 
