@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -185,6 +186,29 @@ def test_a_commit_interrupted_after_the_swap_is_finished_by_the_next_command(mak
     assert after["count"] == len(after["ids"]) == len(after["points"])  # exactly the new gather's points
     assert set(after["points"]) == set(after["ids"])
     assert company_statuses(settings)[0].indexed
+
+
+def test_an_interrupted_gather_waits_for_the_page_being_embedded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C unwinds the gather only once its page worker has left the model: a daemon thread still in
+    onnxruntime when the interpreter exits can abort the process (exit 134) instead of exiting 130."""
+    from cikb.app.pipeline import PageIndexer
+
+    indexer = PageIndexer(company_from_name("Initech"), fast_settings(), None, None, lambda event: None, None, reuse=True)  # type: ignore[arg-type]
+    busy, done = threading.Event(), threading.Event()
+
+    def embed_slowly(pages: list[object]) -> None:
+        busy.set()
+        time.sleep(1.0)
+        done.set()
+
+    monkeypatch.setattr(indexer, "_process", embed_slowly)
+    with pytest.raises(KeyboardInterrupt):
+        with indexer.running(overlap=True):
+            indexer.add(0, object())  # type: ignore[arg-type]
+            assert busy.wait(10)
+            raise KeyboardInterrupt
+    assert done.is_set()
+    assert not [t for t in threading.enumerate() if t.name == "cikb-page-indexer"]
 
 
 # --- forget ---------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import queue
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import datetime, timezone
 from pathlib import Path
 from time import monotonic
@@ -59,6 +59,7 @@ log = logging.getLogger("cikb.changes")
 OnEvent = Callable[[GatherEvent], None]
 SourceUrls = Mapping[str, str | Sequence[str]]
 VECTOR_CACHE = "vectors.sqlite"  # under settings.cache_dir
+ABANDONED_PAGE_WAIT = 15.0  # seconds an interrupted gather waits for the page batch being embedded
 
 
 def _record_changes(settings: Settings, changes: GatherChanges) -> None:
@@ -220,6 +221,11 @@ class PageIndexer:
         except BaseException:
             self._abandoned = True  # the crawl failed or was interrupted: the worker stops at its next page
             self._queue.put(None)
+            if worker is not None:
+                # Waited for (bounded): a daemon thread still inside the model's native code when the
+                # interpreter exits after Ctrl-C can abort the process (onnxruntime, exit 134).
+                with suppress(KeyboardInterrupt):
+                    worker.join(ABANDONED_PAGE_WAIT)
             raise
         self._queue.put(None)  # the worker stops after the pages already queued
         if worker is None:
