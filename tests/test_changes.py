@@ -11,11 +11,12 @@ import json
 import subprocess
 import sys
 from collections.abc import Callable
+from datetime import datetime, timezone
 from pathlib import Path
 
 from sites import Reply, SiteServer
 
-from cikb.app.changes import ChangeLog, fact_lines
+from cikb.app.changes import ChangeLog, Snapshot, changes_line, compare, fact_lines
 from cikb.core.models import RawDocument
 
 REPO = Path(__file__).resolve().parents[1]
@@ -101,6 +102,15 @@ def test_an_edited_site_gives_exactly_its_changes_and_an_unchanged_one_none(make
     assert gone.returncode != 0 and gone.stderr.strip() == "error: no company 'initech' in the knowledge base (see `cikb companies`)"
 
 
+def test_a_raw_document_damaged_by_hand_is_compared_without_it(make_site: Callable[..., SiteServer], isolated_env: Path) -> None:
+    site = make_site(site_routes(["/about/", "/products/", "/history/"]))
+    gather(site)
+    damaged = next(path for path in (isolated_env / "initech" / "raw").glob("*.md") if "products" in path.name)
+    damaged.write_text("\n".join(line for line in damaged.read_text(encoding="utf-8").splitlines() if not line.startswith("url:")))
+    # The other documents of the replaced gather are read: only the damaged page's copy counts as new, not "first gather".
+    assert gather(site) == "changes: 0 pages changed, 1 new, 0 removed; facts: none"
+
+
 def test_bad_input_is_one_error_line(isolated_env: Path) -> None:
     unknown = cikb("changes", "nobody-here")
     assert unknown.returncode != 0 and unknown.stderr.strip().splitlines() == ["error: no company 'nobody-here' in the knowledge base (see `cikb companies`)"]
@@ -120,6 +130,8 @@ def test_facts_lines_are_read_with_their_kind_and_page() -> None:
 - Legal name: Acme Corporation
 - Address: 1 Main St, Portland, OR 97201, US (from https://acme.example/about/)
 - Employee: Jane Roe, CEO
+- Founder: Ann Lee, CTO; Bo Park, President
+- Contact: sales: telephone +1 555 0101, email sales@acme.example
 - Telephone: +1 555 0100
 
 ## Site footer (the same on the site's pages)
@@ -138,6 +150,9 @@ def test_facts_lines_are_read_with_their_kind_and_page() -> None:
         ("legal name", "Legal name", "Acme Corporation", home),
         ("address", "Address", "1 Main St, Portland, OR 97201, US", about),
         ("person", "Employee", "Jane Roe, CEO", home),
+        ("person", "Founder", "Ann Lee, CTO", home),  # one line names both: each is a value (and a role) of its own
+        ("person", "Founder", "Bo Park, President", home),
+        ("contact", "Contact", "sales: telephone +1 555 0101, email sales@acme.example", home),  # neither e-mail nor phone alone
         ("phone", "Telephone", "+1 555 0100", home),
         ("address", "", "Send all mail to: PO Box 1, Portland, OR 97201", home),  # a footer line's colon is no label
         ("email", "", "Write to info@acme.example", home),
@@ -145,6 +160,23 @@ def test_facts_lines_are_read_with_their_kind_and_page() -> None:
         ("funding", "", "Acme raised $20M in a Series A round", home),
         ("other", "", "Made with care", home),
     ]
+
+
+def test_a_hire_adds_one_person_and_a_new_ceo_replaces_the_old_one() -> None:
+    def snapshot(people: str) -> Snapshot:
+        content = f"# Facts about Acme Corp\n\n## schema.org data\n\n### Acme Corp\n\n- Employee: {people}\n"
+        return Snapshot([RawDocument(url="https://acme.example/#facts", title="Facts about Acme Corp", content=content,
+                                     source_type="website", company="acme-corp", scraped_at="2026-11-25T00:00:00+00:00")])
+
+    def line(before: str, after: str) -> str:
+        changes = compare(snapshot(before), snapshot(after), company="acme-corp", generation="g2",
+                          gathered_at=datetime(2026, 11, 25, tzinfo=timezone.utc), embedded=0, reused=0)
+        return changes_line(changes)
+
+    team = "Jane Roe, Chief Executive Officer; Tom Lind, Chief Technology Officer"
+    assert line(team, team + "; Priya Raman, Head of Operations").endswith("facts: +Head of Operations Priya Raman")
+    renamed = "Dan Oka, Chief Executive Officer; Tom Lind, Chief Technology Officer"
+    assert line(team, renamed).endswith("facts: +Chief Executive Officer Dan Oka (was Jane Roe)")
 
 
 def test_the_review_page_shows_each_gathers_changes(make_site: Callable[..., SiteServer], tmp_path: Path) -> None:

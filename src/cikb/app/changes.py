@@ -31,7 +31,7 @@ from cikb.app.models import FactChange, GatherChanges, PageChange
 from cikb.app.workspace import CompanyDir
 from cikb.core.damage import is_damage, move_aside
 from cikb.core.config import Settings
-from cikb.core.errors import BadInputError, DamagedError, UnknownCompanyError
+from cikb.core.errors import BadInputError, UnknownCompanyError
 from cikb.core.models import RawDocument
 from cikb.core.slug import company_from_name
 from cikb.core.sqlite import connect_wal
@@ -88,13 +88,14 @@ class Snapshot:
 
     @classmethod
     def of(cls, folder: CompanyDir) -> Snapshot | None:
-        """The company's current generation (None before its first gather, or when it cannot be read: then all is new)."""
+        """The company's current generation (None before its first gather, or when its folder cannot be read: then
+        all is new). A damaged file (a raw document edited by hand) is left out: its page alone counts as new."""
         current = folder.current()
         if current is None:
             return None
         try:
-            return cls(read_documents(current.raw_dir))
-        except (DamagedError, OSError):
+            return cls(read_documents(current.raw_dir, skip_damaged=True))
+        except OSError:
             return None
 
 
@@ -165,7 +166,11 @@ def fact_lines(document: RawDocument) -> list[FactChange]:
             labelled = not line.startswith("## Site footer")
         elif match := _ITEM.match(line):
             label, value = match["text"].split(": ", 1) if labelled and ": " in match["text"] else ("", match["text"])
-            facts.append(FactChange(kind=fact_kind(label, value), label=label, value=value, change="added", page=match["page"] or home))
+            kind = fact_kind(label, value)
+            # cikb.clean.facts writes a company's people on one line, "; " between them: each is a value of its own,
+            # so that a hire adds one person and a new CEO replaces the old one by role.
+            for one in value.split("; ") if kind == "person" else (value,):
+                facts.append(FactChange(kind=kind, label=label, value=one, change="added", page=match["page"] or home))
     return facts
 
 
@@ -175,7 +180,7 @@ def fact_kind(label: str, value: str) -> str:
         return _LABEL_KINDS[label]
     if label.startswith("Place"):
         return "address"
-    if label and label != "Contact":
+    if label:  # "Contact" too: a contact point holds its phone, e-mail and hours together
         return label.lower()
     return next((kind for kind, pattern in _CONTENT_KINDS if pattern.search(value)), "other")
 

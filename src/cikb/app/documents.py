@@ -83,11 +83,11 @@ def write_document(directory: Path, doc: RawDocument) -> Path:
     return path
 
 
-def read_documents(directory: Path, repair: str = "then run the command again") -> list[RawDocument]:
+def read_documents(directory: Path, repair: str = "then run the command again", *, skip_damaged: bool = False) -> list[RawDocument]:
     """Every document in a raw directory, in file-name order.
 
     A file that is not a raw document (garbled front matter, not UTF-8) raises DamagedError
-    naming it: fix or delete it, then ``repair``.
+    naming it: fix or delete it, then ``repair``; with ``skip_damaged``, it is left out.
     """
     if not directory.is_dir():
         return []
@@ -96,6 +96,8 @@ def read_documents(directory: Path, repair: str = "then run the command again") 
         try:
             documents.append(parse_document(path.read_text(encoding="utf-8")))
         except (ValueError, UnicodeDecodeError) as err:  # json, pydantic (a ValueError) and our own checks
+            if skip_damaged:
+                continue
             detail = _validation_detail(err) if isinstance(err, ValidationError) else " ".join(str(err).split())[:200]
             raise DamagedError(f"{path} is not a raw document ({detail}): fix its front matter or delete the file, {repair}") from None
     return documents
