@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -154,3 +155,17 @@ def test_the_report_without_a_hub_the_offline_model_itself_or_an_unknown_one(mod
     assert unknown.fallback and unknown.in_use is not None and unknown.in_use.name == OFFLINE_MODEL.name
     settings.embed.offline_fallback = False
     assert models_report(settings).in_use is None
+
+
+def test_a_deleted_store_beside_gathered_companies_is_not_an_empty_knowledge_base(
+    model_env: dict[str, str], make_site: Callable[..., SiteServer], isolated_env: Path
+) -> None:
+    site = make_site(routes())
+    gathered = cikb(model_env, "gather", "Initech", "--website", site.url + "/", "--delay", "0.05")
+    assert gathered.returncode == 0, gathered.stderr
+    shutil.rmtree(isolated_env / "_qdrant")
+    now = report(model_env)
+    assert (now["knowledge_base"], now["companies"]) == (None, 1)
+    assert [line for line in now["advice"] if "cikb rebuild --all" in line]
+    text = cikb(model_env, "models").stdout
+    assert "knowledge base: no vectors, 1 company gathered" in text and "cikb rebuild --all" in text

@@ -54,8 +54,9 @@ class ModelsReport(BaseModel):
     """What a gather would embed with now; None when nothing can be loaded."""
     fallback: bool = False
     knowledge_base: ModelInfo | None = None
-    """What the stored vectors were embedded with; None while the knowledge base is empty."""
+    """What the stored vectors were embedded with; None while the store holds none."""
     companies: int = 0
+    """Companies gathered (their raw documents), whether or not the store holds their vectors."""
     advice: list[str] = []
 
 
@@ -114,4 +115,7 @@ def _advice(report: ModelsReport) -> list[str]:
         mismatch = model_mismatch(report.knowledge_base, report.in_use)
         if mismatch:
             advice.append(mismatch)
+    if report.companies and report.knowledge_base is None:  # the store was deleted, or is new beside gathered companies
+        advice.append(f"the store holds no vectors of the {report.companies} gathered compan{'y' if report.companies == 1 else 'ies'}: "
+                      "run `cikb rebuild --all` to rebuild it from their raw documents")
     return advice

@@ -63,7 +63,8 @@ def print_report(report: ModelsReport) -> None:
         _say(f"packaged:       {report.packaged.line()}")
     in_use = _model(report.in_use) + (f", instead of {report.configured}" if report.fallback else "") if report.in_use else "nothing can be loaded"
     _say(f"in use:         {in_use}")
-    kb = f"{_model(report.knowledge_base)}, {report.companies} compan{'y' if report.companies == 1 else 'ies'}" if report.knowledge_base else "empty"
+    companies = f"{report.companies} compan{'y' if report.companies == 1 else 'ies'}"
+    kb = f"{_model(report.knowledge_base)}, {companies}" if report.knowledge_base else f"no vectors, {companies} gathered" if report.companies else "empty"
     _say(f"knowledge base: {kb}")
     for advice in report.advice:
         _say(advice)
