@@ -35,6 +35,7 @@ def cikb(*args: str) -> subprocess.CompletedProcess[str]:
         (["gather", "X", "--max-pages", "0"], "Invalid value for '--max-pages'"),
         (["gather", "X", "--delay", "soon"], "Invalid value for '--delay'"),
         (["logs", "-n", "abc"], "Invalid value for '-n'"),
+        (["logs", "-n", "100000000000000000000"], "Invalid value for '-n'"),  # beyond SQLite's integers: no traceback
         (["companies", "extra"], "unexpected extra argument"),
     ],
 )

@@ -170,3 +170,10 @@ def test_cli_logs_lists_recent_calls(tmp_path, fake_openai, monkeypatch):
 
     table = runner.invoke(app, ["logs"])
     assert table.exit_code == 0 and "first" in table.stdout and "answer" in table.stdout
+
+    none = runner.invoke(app, ["logs", "--step", "nope"])
+    assert none.exit_code == 0 and none.stdout.strip() == "no LLM calls of step 'nope' logged"  # not "none logged yet"
+    CallLog(data_dir / "logs.db").record(step="probe", model="m", messages=[], params={}, response="ok", prompt_tokens=7,
+                                         completion_tokens=0, latency_s=0.1, error=None)
+    counted = runner.invoke(app, ["logs", "--step", "probe"])
+    assert "7/0" in counted.stdout  # an endpoint's 0 is a count, not "unknown"

@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # the answer and LLM stack (openai) loads only when a command
     from cikb.answer.models import Answer
     from cikb.retrieve.models import RetrievalResult, RetrievalTrace
 
+MAX_LOGGED_CALLS = 1_000_000  # `logs -n`: more than any log holds, within SQLite's integers
 
 @app.command("ask")
 def ask_question(
@@ -146,7 +147,7 @@ def _print_company(trace: RetrievalTrace) -> None:
 
 @app.command("logs")
 def show_logs(
-    count: int = typer.Option(10, "-n", "--count", min=1, help="How many of the newest calls."),
+    count: int = typer.Option(10, "-n", "--count", min=1, max=MAX_LOGGED_CALLS, help="How many of the newest calls."),
     step: str | None = typer.Option(None, "--step", help="Only calls of this step (e.g. answer, enrich:lookup)."),
     as_json: bool = typer.Option(False, "--json", help="Full calls (messages, response, params) as JSON."),
 ) -> None:
@@ -164,7 +165,11 @@ def show_logs(
         outcome = Text(one_line(plain(call.error or call.response or ""), 80), style="red" if call.error else "")
         table.add_row(
             str(call.id), call.created_at.strftime("%Y-%m-%d %H:%M:%S"), Text(plain(call.step)), Text(plain(call.model)),
-            f"{call.prompt_tokens or '-'}/{call.completion_tokens or '-'}",
+            f"{_count(call.prompt_tokens)}/{_count(call.completion_tokens)}",
             f"{call.latency_s:.2f}s" if call.latency_s is not None else "-", outcome,
         )
-    out.print(table if calls else "no LLM calls logged yet")
+    out.print(table if calls else f"no LLM calls of step {step!r} logged" if step else "no LLM calls logged yet")
+
+
+def _count(tokens: int | None) -> str:
+    return "-" if tokens is None else str(tokens)  # 0 is a count the endpoint gave, "-" none given
