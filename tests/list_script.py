@@ -26,6 +26,8 @@ class ListScript:
     search_delay: float = 0.0
     failing_queries: set[str] = field(default_factory=set)  # searches answered with HTTP 429
     prose: set[str] = field(default_factory=set)  # steps answered with PROSE: "schema", "filter", "retry", "batch1", "batch2"...
+    schema_columns: list[str] = field(default_factory=lambda: ["Company", "Website", "City"])  # the schema step's answer
+    failing_steps: set[str] = field(default_factory=set)  # steps answered with HTTP 500, named as in `prose`
     retry_queries: list[str] | None = None  # what a retry round plans (None: "retry query 1".."N")
     id_format: str = "{prefix}-{n}"  # the ids the odd batches and retry rounds carry
     searches_seen: list[str] = field(default_factory=list)
@@ -37,6 +39,8 @@ class ListScript:
             return self.search(payload["query"])
         if _step(payload) in self.prose:
             return PROSE
+        if _step(payload) in self.failing_steps:
+            return FakeError(500, "upstream overloaded")
         if "candidates" in payload:
             ids = self.filter_ids if self.filter_ids is not None else [c["id"] for c in payload["candidates"][: payload["count"]]]
             return json.dumps({"ids": ids})
@@ -44,7 +48,7 @@ class ListScript:
             return _searches("retry", payload["count"], self.id_format, self.retry_queries)
         if "batch" in payload:
             return _searches(f"b{payload['batch']}", payload["count"], self.id_format if payload["batch"] % 2 == 1 else None)
-        return json.dumps({"columns": ["Company", "Website", "City"]})
+        return json.dumps({"columns": self.schema_columns})
 
     def search(self, query: str) -> str | FakeError:
         self.searches_seen.append(query)

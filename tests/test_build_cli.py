@@ -154,9 +154,57 @@ def test_yes_with_mock_search_runs_unattended_and_every_call_is_logged(mock: str
     assert len(rows) == len(result["rows"]) >= 5 and all(row["Website"].endswith(".example/") for row in rows)
     assert [s["id"] for s in result["searches"]][:3] == ["b1-1", "b1-2", "b1-3"]  # the model's ids: kept in --json only
     assert result["rows"][0]["source_query_id"] == "b1-1" and result["csv"].endswith(".csv")
+    assert result["fictional"] is True and "rows: Company, Website, City; fictional companies from --mock-search, not the web)" in err
     code, out, _ = run_cli(monkeypatch, capsys, "logs", "-n", "50", "--json")
     steps = [call["step"] for call in json.loads(out)]
     assert {"build:schema", "build:generate"} <= set(steps) and len(steps) == len(fake_openai.responses_requests)
+
+
+def test_an_endpoint_error_in_a_retry_round_ends_the_rounds_and_exports_the_rows_found(tmp_path: Path, fake_openai, build_env,
+                                                                                      monkeypatch, capsys) -> None:
+    fake_openai.respond_with(ListScript(companies=[company(n) for n in range(1, 5)], per_search=1, failing_steps={"retry"}))
+    code, _, err = run_cli(monkeypatch, capsys, "build", "x", "--min-items", "20", "--columns", "Company,Website", "--yes")
+    assert code == 0, err
+    assert [row["Company"] for row in exported(tmp_path)] == ["Company 1", "Company 2", "Company 3"]
+    said = f"retry round 1 failed: LLM endpoint {fake_openai.base_url} answered HTTP 500: upstream overloaded; no more rounds"
+    assert said in err and f"the list is short of --min-items: {said}; performance report:" in err
+
+
+@pytest.mark.parametrize("proposed", [["Company Name", "Website", "City"], ["Name", "Website"]])
+def test_a_derived_list_always_has_the_company_column_gather_reads(proposed: list[str], tmp_path: Path, fake_openai, build_env,
+                                                                   monkeypatch, capsys) -> None:
+    from cikb.app.batch import read_company_rows
+
+    fake_openai.respond_with(ListScript(companies=[company(n) for n in range(1, 4)], per_search=1, schema_columns=proposed))
+    code, _, err = run_cli(monkeypatch, capsys, "build", "x", "--min-items", "3", "--yes")
+    assert code == 0, err
+    [path] = sorted((tmp_path / "lists").glob("output_*.csv"))
+    assert "next: cikb gather --from-csv" in err
+    assert [row.name for row in read_company_rows(path)] == ["Company 1", "Company 2", "Company 3"]
+
+
+def test_a_list_without_a_company_column_gets_no_gather_hint(tmp_path: Path, fake_openai, build_env, monkeypatch, capsys) -> None:
+    fake_openai.respond_with(ListScript(companies=[company(n) for n in range(1, 4)], per_search=1))
+    code, _, err = run_cli(monkeypatch, capsys, "build", "x", "--min-items", "3", "--columns", "Website,City", "--yes")
+    assert code == 0, err
+    assert list(exported(tmp_path)[0]) == ["Website", "City"]  # the columns asked for, as asked
+    assert "next:" not in err and "no Company column: cikb gather --from-csv cannot read this list" in err
+
+
+def test_a_chat_only_endpoint_says_at_once_that_it_cannot_search_the_web(tmp_path: Path, fake_openai, build_env, monkeypatch, capsys) -> None:
+    from fake_openai import FakeError
+
+    script = ListScript(companies=[company(n) for n in range(1, 4)], per_search=1)
+    fake_openai.respond_with(lambda request: FakeError(404, "no /responses") if request["_path"].endswith("/responses") else script(request))
+    code, _, err = run_cli(monkeypatch, capsys, "build", "x", "--min-items", "3", "--columns", "Company,Website", "--yes")
+    assert code == 1
+    lines = [line for line in err.splitlines() if line.startswith("error:")]
+    assert lines == ["error: the LLM endpoint offers no Responses API (/responses answered 404), so it cannot search the web: use an "
+                     "endpoint with the Responses API web_search tool, or --mock-search for cikb's fictional results: nothing written"], err
+    assert not script.searches_seen and len(fake_openai.responses_requests) == 1  # the planning went on as chat completions
+    assert not list((tmp_path / "lists").glob("output_*.csv"))
+    code, _, err = run_cli(monkeypatch, capsys, "build", "x", "--min-items", "3", "--columns", "Company,Website", "--yes", "--mock-search")
+    assert code == 0, err
 
 
 @pytest.mark.parametrize(
@@ -166,6 +214,7 @@ def test_yes_with_mock_search_runs_unattended_and_every_call_is_logged(mock: str
         (["  ", "--yes"], {}, "the description is empty"),
         (["x", "--columns", " , "], {}, "--columns is empty"),
         (["x", "--columns", "A,a"], {}, "names a more than once"),
+        (["x", "--columns", "Company,Source_Query_Id"], {}, "--columns names Source_Query_Id, a field every row has already"),
         (["x", "--yes"], {"CIKB_LLM__BASE_URL": None}, "cikb build needs an LLM endpoint: set llm.base_url and llm.model"),
         (["x", "--yes"], {"CIKB_LISTS__EXPORT_DIR": "{tmp}/a-file/lists"}, "cannot write to the export directory"),
     ],
@@ -181,6 +230,7 @@ def test_bad_input_gets_one_clear_line(args, env, message, tmp_path: Path, build
     assert code == 2
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], err
+    assert not (tmp_path / "lists").exists()  # a build that cannot start leaves no trace
 
 
 @pytest.mark.slow

@@ -152,7 +152,7 @@ def test_a_build_that_finds_nothing_exits_1_with_the_reason_and_writes_nothing(c
     if case == "no rows":  # every search answers no item, one fails; the retry round plans the same queries again
         script = ListScript(companies=[], failing_queries={"b1 query 2"}, retry_queries=["b1 query 1", "B1 QUERY 2"])
         reason = ("error: the list is empty: none of the 3 searches found an item (1 failed, e.g. ")
-        tail = "; retry round 1: the model planned only searches already planned; no more rounds; nothing written\n"
+        tail = "; retry round 1: the model planned no new searches; no more rounds; nothing written\n"
     else:
         script = ListScript(companies=[company(1)], prose={"batch1", "batch2"})
         reason = "error: the model planned no searches (generating searches: batch 2/2 failed: the model answered 'Sure! "

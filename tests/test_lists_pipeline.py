@@ -7,10 +7,10 @@ import json
 import re
 
 import pytest
-from fake_openai import FakeError
+from fake_openai import FakeError, FakeRaw
 from list_script import ListScript, company
 
-from cikb.app.llm import LLMClient
+from cikb.app.llm import LLMClient, LLMError
 from cikb.core.config import Settings, load_settings
 from cikb.lists import (
     Approval,
@@ -25,7 +25,7 @@ from cikb.lists import (
     WebSearch,
     edit_plan,
 )
-from cikb.lists.parsing import parse_searches
+from cikb.lists.parsing import parse_columns, parse_searches
 from cikb.lists.plan import PlanEditError
 
 
@@ -80,17 +80,18 @@ def test_a_full_build_generates_filters_searches_and_dedupes(settings: Settings,
     assert set(first) == {"Company", "Website", "City", "source_query_id", "source_strategy"}
 
 
-def test_the_filter_falls_back_to_every_candidate_and_the_search_request_has_tool_and_schema(settings: Settings, fake_openai) -> None:
+def test_an_empty_pick_keeps_the_first_candidates_and_the_search_request_has_tool_and_schema(settings: Settings, fake_openai) -> None:
     script = ListScript(companies=[company(n) for n in range(1, 40)], per_search=1, filter_ids=[])
     fake_openai.respond_with(script)
     result = builder(settings).build(BuildRequest(description="x", min_items=1, columns=["Company", "Website"]))
-    assert len(result.searches) == 8  # 2 batches x 4, none dropped
+    assert [s.id for s in result.searches] == ["b1-1", "b1-2", "b1-3"]  # filtered_count of the 2 x 4 candidates, not all 8
+    assert result.notes == ["choosing searches: the model picked none of the 8 candidates' ids; keeping the first 3"]
     search = next(r for r in fake_openai.responses_requests if "query" in json.loads(r["input"]))
     assert search["tools"][0]["type"] == "web_search"
     assert search["text"]["format"]["type"] == "json_schema"
     assert search["text"]["format"]["schema"]["properties"]["items"]["items"]["required"] == ["Company", "Website", "url", "title", "source"]
     logged = [call for call in LLMClient.from_settings(settings).log.recent(50) if call.step.startswith("build:search:")]
-    assert len(logged) == 8 and logged[0].params["tools"][0]["type"] == "web_search"  # every search is in `cikb logs`
+    assert len(logged) == 3 and logged[0].params["tools"][0]["type"] == "web_search"  # every search is in `cikb logs`
 
 
 def test_retry_rounds_send_the_performance_report_and_stop_at_the_limit(settings: Settings, fake_openai) -> None:
@@ -121,12 +122,12 @@ def test_prose_is_asked_again_once_then_the_step_fails_in_one_line_and_never_run
     assert result.notes == [
         f"choosing the columns failed: {said}; using Company, Website, Description (lists.default_columns)",
         f"generating searches: batch 1/2 failed: {said}",
-        f"choosing searches failed: {said}; keeping all 4",
+        f"choosing searches failed: {said}; keeping the first 3 of 4",
         f"retry round 1 failed: {said}; no more rounds",
     ]
     assert all(note in lines for note in result.notes)
-    assert script.searches_seen == ["b2 query 1", "b2 query 2", "b2 query 3", "b2 query 4"]  # batch 2's; no sentence of the prose
-    assert result.retries_used == 1 and len(result.rows) == 8
+    assert script.searches_seen == ["b2 query 1", "b2 query 2", "b2 query 3"]  # batch 2's, filtered_count; no sentence of the prose
+    assert result.retries_used == 1 and len(result.rows) == 6
 
 
 def test_a_model_that_plans_no_search_fails_the_build_in_one_line(settings: Settings, fake_openai) -> None:
@@ -148,7 +149,7 @@ def test_queries_planned_before_are_not_planned_again_and_unused_feedback_is_kep
     result = builder(settings, approve=approve, on_event=lines.append).build(BuildRequest(description="x", min_items=5, columns=["Company"]))
     assert script.searches_seen == ["b1 query 1", "b1 query 2", "b1 query 3", "fresh angle"]
     assert "left out 2 of 3 searches: planned before" in lines
-    assert result.notes == ["retry round 2: the model planned only searches already planned; no more rounds"]
+    assert result.notes == ["retry round 2: the model planned no new searches; no more rounds"]
     retry = [json.loads(r["input"]) for r in fake_openai.responses_requests if "performance_report" in json.loads(r["input"])]
     assert retry[0]["user_feedback"] == "more in Europe" and retry[1]["already_planned"] == ["b1 query 1", "b1 query 2", "b1 query 3", "fresh angle"]
     assert result.unused_feedback == ""  # round 1 was planned with it
@@ -201,7 +202,8 @@ def test_approval_edits_act_on_the_numbers_shown_whatever_the_ids() -> None:
     for bad, message in [("d 9", "no search numbered 9 (the plan holds 1, 2, 3): nothing dropped"),
                          ("d b1", "drop takes the searches' numbers, e.g. d 1 3, not b1: nothing dropped"),
                          ("+ A", "search 1 already runs that query: nothing added"), ("x", "unknown command 'x'"),
-                         ("+", "add needs text"), ("d", "drop needs one or more numbers")]:
+                         ("+", "add needs text"), ("d", "drop needs one or more numbers"),
+                         ("d 2 " + "9" * 5000, "no search numbered 999999999999... (5000 digits) (the plan holds 1, 2, 3): nothing dropped")]:
         with pytest.raises(PlanEditError, match=re.escape(message)):
             edit_plan(shown, bad)
 
@@ -255,3 +257,154 @@ def test_the_export_writes_formula_like_cells_from_the_web_as_text(tmp_path) -> 
     with export_list(result, tmp_path).open(newline="", encoding="utf-8") as handle:
         [row] = list(csv.DictReader(handle))
     assert row == {"Company": "'=HYPERLINK(\"http://evil.example\",\"Acme\")", "Website": "https://acme.example/", "Employees": "-42"}
+
+
+@pytest.mark.parametrize("body, content_type, said", [
+    ("<html><body>Bad gateway</body></html>", "text/html", "no Responses API answer (another kind of page or JSON)"),
+    ('{"status": "ok"}', "application/json", "no Responses API answer (another kind of page or JSON)"),
+    ('{"object": "response", "output": []}', "application/json", "an empty answer"),
+])
+def test_respond_fails_in_one_logged_line_on_a_reply_that_is_no_response(body, content_type, said, settings: Settings, fake_openai) -> None:
+    client = LLMClient.from_settings(settings)
+    fake_openai.reply(FakeRaw(body, content_type))
+    with pytest.raises(LLMError, match=re.escape(f"LLM endpoint {fake_openai.base_url} returned {said}")) as raised:
+        client.respond("build:search:web", "{}", tools=[{"type": "web_search"}], schema={"name": "items", "schema": {"type": "object"}})
+    [call] = client.log.recent(5)
+    assert call.error == str(raised.value) and call.response is None and call.params["api"] == "responses"
+
+
+def test_an_endpoint_error_at_a_later_rounds_filter_ends_the_rounds_and_keeps_the_rows(settings: Settings, fake_openai) -> None:
+    script = ListScript(companies=[company(n) for n in range(1, 9)], per_search=1)
+    filters = []
+
+    def second_filter_fails(request):
+        if "candidates" in json.loads(request["input"]):
+            filters.append(request)
+            if len(filters) > 1:
+                return FakeError(500, "upstream overloaded")
+        return script(request)
+
+    fake_openai.respond_with(second_filter_fails)
+    settings.llm.max_retries = 0
+    result = builder(settings).build(BuildRequest(description="x", min_items=20, columns=["Company"]))
+    assert [row["Company"] for row in result.rows] == ["Company 1", "Company 2", "Company 3"]
+    assert result.retries_used == 1 and result.ended_early == result.notes[-1]
+    assert result.ended_early.startswith("retry round 1 failed: LLM endpoint") and "HTTP 500: upstream overloaded" in result.ended_early
+
+
+def test_a_column_named_like_a_result_field_keeps_its_own_value() -> None:
+    table = ItemTable(["Name", "Title", "Company"])
+    task = SearchTask(id="1", query="q")
+    # the items schema asks for both "Title" (the column) and "title" (the item's name, for dedupe)
+    assert table.add({"Name": "Ada Lovelace", "Title": "CTO", "Company": "Analytical Engines", "url": "https://ada.example/",
+                      "title": "Ada Lovelace", "source": "https://news.example/a"}, task)
+    assert table.add({"name": "Grace Hopper", "title": "Grace Hopper", "source": "https://news.example/b"}, task)
+    assert [(row["Name"], row["Title"]) for row in table.rows] == [("Ada Lovelace", "CTO"), ("Grace Hopper", "")]
+
+
+@pytest.mark.parametrize("placeholder", ["N/A", "unknown", "-", "none", "", "http://[oops"])
+def test_a_placeholder_url_is_no_dedupe_key(placeholder: str) -> None:
+    table = ItemTable(["Company", "Website"])
+    task = SearchTask(id="1", query="q")
+    for n in range(1, 61):
+        table.add({"Company": f"Firm {n}", "Website": placeholder, "url": placeholder, "title": f"Firm {n}", "source": "https://dir.example/"}, task)
+    assert len(table) == 60
+    # a real address in the Website column is still the key when the result's url is a placeholder
+    assert not table.add({"Company": "Firm 1 Ltd", "Website": "N/A", "url": "N/A", "title": "Firm 1", "source": "https://dir.example/"}, task)
+    assert table.add({"Company": "Acme", "Website": "acme.example", "url": "N/A", "title": "Acme", "source": "s1"}, task)
+    assert not table.add({"Company": "Acme Inc", "Website": "https://www.acme.example/", "url": "unknown", "title": "Acme Inc", "source": "s2"}, task)
+
+
+def test_the_export_writes_formula_like_column_names_as_text(tmp_path) -> None:
+    from cikb.app.lists import export_list
+    from cikb.lists import BuildResult
+
+    columns = ["Company", '=HYPERLINK("http://evil.example","x")', "@SUM(1)"]
+    rows = [{"Company": "Acme", columns[1]: "a", columns[2]: "b"}]
+    result = BuildResult(request=BuildRequest(description="x", min_items=1), columns=columns, rows=rows)
+    with export_list(result, tmp_path).open(newline="", encoding="utf-8") as handle:
+        assert list(csv.reader(handle)) == [["Company", "'=HYPERLINK(\"http://evil.example\",\"x\")", "'@SUM(1)"], ["Acme", "a", "b"]]
+
+
+def test_two_exports_in_the_same_second_never_share_a_name(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from datetime import datetime
+
+    import cikb.app.lists as app_lists
+    from cikb.lists import BuildResult
+
+    def result(name: str) -> BuildResult:
+        return BuildResult(request=BuildRequest(description="x", min_items=1), columns=["Company"], rows=[{"Company": name}])
+
+    now, write, others = datetime(2026, 1, 2, 3, 4, 5), app_lists.write_table_atomic, []
+
+    def another_build_exports_first(path, columns, rows):  # the other build exports between this one's name and its write
+        monkeypatch.setattr(app_lists, "write_table_atomic", write)
+        others.append(app_lists.export_list(result("Other"), tmp_path, now))
+        write(path, columns, rows)
+
+    monkeypatch.setattr(app_lists, "write_table_atomic", another_build_exports_first)
+    mine = app_lists.export_list(result("Mine"), tmp_path, now)
+    assert {path.name: path.read_text().split()[-1] for path in (mine, *others)} == {
+        "output_20260102_030405.csv": "Mine", "output_20260102_030405_2.csv": "Other"}
+
+
+def test_columns_and_cells_given_as_objects_never_become_python_reprs() -> None:
+    answer = {"columns": [{"name": "Company", "type": "string"}, {"name": " Website ", "type": "url"}, "City"]}
+    assert parse_columns(json.dumps(answer)) == ["Company", "Website", "City"]
+    for bad in ({"columns": [{"type": "string"}]}, {"columns": [["Company"]]}, {"columns": [7]}):
+        with pytest.raises(ValueError):  # not the asked JSON: asked again, then the default columns
+            parse_columns(json.dumps(bad))
+    table = ItemTable(["Company", "Website", "City", "Public"])
+    table.add({"Company": {"name": "Nested"}, "Website": ["https://e.example/", "https://e2.example/"], "City": {"city": "Paris", "zip": 75001},
+               "Public": True, "url": "https://e.example/"}, SearchTask(id="1", query="q"))
+    assert [table.rows[0][c] for c in table.columns] == ["Nested", "https://e.example/; https://e2.example/", "Paris; 75001", "true"]
+
+
+def test_a_batch_is_capped_at_per_batch_and_a_pick_of_unknown_ids_runs_filtered_count(settings: Settings, fake_openai) -> None:
+    script = ListScript(companies=[company(n) for n in range(1, 40)], per_search=1, filter_ids=["nope", "99"],
+                        retry_queries=[f"retry {n}" for n in range(1, 61)])
+    fake_openai.respond_with(lambda request: _sixty_searches(request) or script(request))
+    lines: list[str] = []
+    result = builder(settings, on_event=lines.append).build(BuildRequest(description="x", min_items=5, columns=["Company"]))
+    assert "left out 56 of 60 new searches: over lists.per_batch" in lines
+    assert "choosing 3 of 8 searches" in lines  # 2 batches x per_batch 4, not 2 x 60
+    assert len(script.searches_seen) == 3 + 3  # round 0 and one retry round: filtered_count each, never every candidate
+    assert "choosing searches: the model picked none of the 8 candidates' ids; keeping the first 3" in result.notes
+
+
+def _sixty_searches(request) -> str | None:
+    payload = json.loads(request["input"])
+    if "batch" in payload:
+        return json.dumps({"searches": [{"query": f"b{payload['batch']} query {n}"} for n in range(1, 61)]})
+    return None
+
+
+def test_respond_with_a_tool_on_a_chat_only_endpoint_fails_without_asking_again(settings: Settings, fake_openai) -> None:
+    client = LLMClient.from_settings(settings)
+    fake_openai.reply(FakeError(404, "no /responses"), '{"columns": ["Company"]}')
+    client.respond("build:schema", "{}", schema={"name": "c", "schema": {"type": "object"}})
+    assert client.chat_only
+    with pytest.raises(LLMError, match=r"offers no Responses API \(/responses answered 404\), so no web_search tool$"):
+        client.respond("build:search:web", "{}", tools=[{"type": "web_search"}])
+    assert len(fake_openai.requests) == 2
+
+
+def test_an_empty_plan_is_the_models_answer_not_a_failed_one(settings: Settings, fake_openai) -> None:
+    fake_openai.respond_with(lambda request: '{"searches": []}')
+    with pytest.raises(BuildFailed, match=r"^the model planned no searches \(its answers held none\): nothing written$"):
+        builder(settings).build(BuildRequest(description="x", min_items=1, columns=["Company"]))
+    assert len(fake_openai.requests) == 2  # one per batch: an empty list is not asked again
+
+
+@pytest.mark.parametrize("columns, message", [
+    (["Company", "company"], "columns names company more than once (names compare without case)"),
+    (["Company", "  "], "columns has a blank name"),
+    ([], "columns is empty"),
+    (["Company", "source_strategy"], "columns names source_strategy, a field every row has already"),
+])
+def test_a_build_request_refuses_the_columns_the_cli_refuses(columns: list[str], message: str) -> None:
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match=re.escape(message)):
+        BuildRequest(description="x", min_items=1, columns=columns)
+    assert BuildRequest(description="x", min_items=1, columns=["  Company ", "Head  Office"]).columns == ["Company", "Head Office"]

@@ -51,23 +51,37 @@ def build_list(settings: Settings, request: BuildRequest, *, approve: ApproveFn 
                on_event: Callable[[str], None] | None = None) -> tuple[BuildResult, Path | None]:
     """Build the list and export it; return the result and the CSV's path (rows found before a Ctrl-C included),
     None when no row was found: an empty CSV would only fail in `cikb gather --from-csv`."""
-    check_export_dir(settings.lists.export_dir)
     builder = open_builder(settings, approve=approve, mock_search=mock_search, on_event=on_event)
+    check_export_dir(settings.lists.export_dir)  # after the endpoint check: a build that cannot start makes no folder
     result = builder.build(request)
+    result.fictional = isinstance(builder.search, MockSearch)
     return result, export_list(result, settings.lists.export_dir) if result.rows else None
 
 
 def export_list(result: BuildResult, export_dir: Path, now: datetime | None = None) -> Path:
     """``output_YYYYMMDD_HHMMSS.csv`` (``_2``, ``_3``... within one second) with only the schema's columns.
 
-    Cells come from web results: formula-like ones are written so no spreadsheet runs them.
+    Cells and column names come from web results and the model: formula-like ones are written so no spreadsheet runs them.
     """
-    stamp = (now or datetime.now()).strftime("%Y%m%d_%H%M%S")
-    path = export_dir / f"output_{stamp}.csv"
-    n = 2
-    while path.exists():
-        path = export_dir / f"output_{stamp}_{n}.csv"
-        n += 1
-    rows = [{column: spreadsheet_safe(str(row.get(column) or "")) for column in result.columns} for row in result.rows]
-    write_table_atomic(path, result.columns, rows)
+    header = {column: spreadsheet_safe(column) for column in result.columns}
+    rows = [{header[column]: spreadsheet_safe(str(row.get(column) or "")) for column in result.columns} for row in result.rows]
+    path = _claim_name(export_dir, (now or datetime.now()).strftime("%Y%m%d_%H%M%S"))
+    try:
+        write_table_atomic(path, list(header.values()), rows)
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
     return path
+
+
+def _claim_name(export_dir: Path, stamp: str) -> Path:
+    """The first free ``output_<stamp>[_N].csv``, created empty with O_EXCL: of two builds exporting in the same
+    second, each gets its own file (checking that a name is free, then renaming over it, let the second overwrite the first)."""
+    n = 1
+    while True:
+        path = export_dir / (f"output_{stamp}.csv" if n == 1 else f"output_{stamp}_{n}.csv")
+        try:
+            path.open("x").close()
+            return path
+        except FileExistsError:
+            n += 1

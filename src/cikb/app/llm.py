@@ -216,6 +216,11 @@ class LLMClient:
     def model(self) -> str | None:
         return self.settings.model
 
+    @property
+    def chat_only(self) -> bool:
+        """True once the endpoint answered 404 for ``/responses``: it has no Responses API, so no ``web_search`` tool."""
+        return self._chat_only
+
     def _require_configured(self) -> None:
         if not self.configured:
             raise LLMNotConfiguredError("no LLM endpoint configured (set llm.base_url and llm.model)")
@@ -268,6 +273,9 @@ class LLMClient:
         messages = ([{"role": "system", "content": instructions}] if instructions else []) + [{"role": "user", "content": input}]
         if self._chat_only and not tools:
             return self._respond_by_chat(step, messages, model, schema, params)
+        if self._chat_only:  # a chat completion has no such tool: asking /responses again would only 404 again
+            raise LLMError(f"LLM endpoint {mask_url(self.settings.base_url or '')} offers no Responses API (/responses answered 404), "
+                           f"so no {', '.join(str(tool.get('type')) for tool in tools or [])} tool")
         request: dict[str, Any] = {"max_output_tokens": self.settings.max_tokens, **params}
         if tools:
             request["tools"] = tools
@@ -285,9 +293,13 @@ class LLMClient:
                 return self._respond_by_chat(step, messages, model, schema, params)
             raise LLMError(self._masked(err)) from err
         latency = time.perf_counter() - started
-        usage = response.usage
-        return self._logged_result(step, response.model or model, messages, logged, response.output_text or "",
-                                   usage.input_tokens if usage else None, usage.output_tokens if usage else None, latency)
+        text = _output_text(response)
+        if not isinstance(text, str) or not text.strip():
+            raise self._answered_nothing(step, model, messages, logged, latency,
+                                         "an empty answer" if text is not None else "no Responses API answer (another kind of page or JSON)")
+        usage = getattr(response, "usage", None)
+        return self._logged_result(step, getattr(response, "model", None) or model, messages, logged, text,
+                                   getattr(usage, "input_tokens", None), getattr(usage, "output_tokens", None), latency)
 
     def _respond_by_chat(self, step: str, messages: list[dict], model: str, schema: dict | None, params: dict) -> LLMResult:
         chat_params: dict[str, Any] = {"max_tokens": params.pop("max_output_tokens", self.settings.max_tokens)}
@@ -321,20 +333,23 @@ class LLMClient:
                          completion_tokens=completion_tokens, latency_s=latency, log_id=log_id)
 
     def _result(self, step: str, model: str, messages: list[dict], request: dict, response: Any, latency: float) -> LLMResult:
-        # An endpoint that answers 200 with an HTML page (the SDK gives its text), a JSON object of another shape, no
-        # choice or an empty message has answered nothing: an error, as a 500 is, not an empty answer read as "I don't know".
         choices = getattr(response, "choices", None) or []
         text = getattr(getattr(choices[0], "message", None), "content", None) if choices else None
         if not isinstance(text, str) or not text.strip():
-            what = "an empty answer" if choices else "no chat completion (another kind of page or JSON)"
-            error = mask_secrets(f"LLM endpoint {self.settings.base_url} returned {what}", self.log.secrets | llm_secrets(self.settings))
-            self.log.record(step=step, model=model, messages=messages, params=request, response=None, prompt_tokens=None,
-                            completion_tokens=None, latency_s=latency, error=error)
-            raise LLMError(error)
+            raise self._answered_nothing(step, model, messages, request, latency,
+                                         "an empty answer" if choices else "no chat completion (another kind of page or JSON)")
         usage = getattr(response, "usage", None)
         prompt_tokens = usage.prompt_tokens if usage else None
         completion_tokens = usage.completion_tokens if usage else None
         return self._logged_result(step, response.model or model, messages, request, text, prompt_tokens, completion_tokens, latency)
+
+    def _answered_nothing(self, step: str, model: str, messages: list[dict], request: dict, latency: float, what: str) -> LLMError:
+        # An endpoint that answers 200 with an HTML page (the SDK gives its text), a JSON object of another shape, no
+        # choice or an empty message has answered nothing: an error, as a 500 is, not an empty answer read as "I don't know".
+        error = mask_secrets(f"LLM endpoint {self.settings.base_url} returned {what}", self.log.secrets | llm_secrets(self.settings))
+        self.log.record(step=step, model=model, messages=messages, params=request, response=None, prompt_tokens=None,
+                        completion_tokens=None, latency_s=latency, error=error)
+        return LLMError(error)
 
     def _openai(self) -> openai.OpenAI:
         import openai
@@ -365,6 +380,15 @@ class LLMClient:
             body = err.body if isinstance(err.body, dict) else {}
             return f"{where} answered HTTP {err.status_code}: {one_line(str(body.get('message') or err.message))}"
         return f"{where} failed: {one_line(str(err))}"
+
+
+def _output_text(response: Any) -> str | None:
+    """A Responses API answer's text; None when the reply is none (the SDK gives an HTML page's text as a str, and
+    JSON of another shape as a Response without ``output``, whose ``output_text`` then fails)."""
+    try:
+        return response.output_text
+    except (AttributeError, TypeError):
+        return None
 
 
 def llm_secrets(settings: LLMSettings) -> set[str]:

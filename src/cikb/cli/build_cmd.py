@@ -49,17 +49,14 @@ def build_command(
 
 
 def _columns(text: str | None) -> list[str] | None:
+    from cikb.lists.models import check_columns
+
     if text is None:
         return None
-    names = [" ".join(name.split()) for name in text.split(",")]
-    names = [name for name in names if name]
-    if not names:
-        raise BadInputError("--columns is empty: give names separated by commas, e.g. Company,Website,City")
-    lowered = [name.lower() for name in names]
-    repeated = next((name for n, name in enumerate(names) if name.lower() in lowered[:n]), None)
-    if repeated:
-        raise BadInputError(f"--columns names {repeated} more than once (names compare without case)")
-    return names
+    try:
+        return check_columns([name for name in text.split(",") if name.strip()])  # "A,,B" and a trailing comma are fine
+    except ValueError as err:
+        raise BadInputError(f"--columns {err}") from None
 
 
 def terminal_approval(plan, round: int):
@@ -122,7 +119,8 @@ def _status(result, path, max_retry_rounds: int) -> None:
     for search in failed:
         _say(f"  [{search.strategy}] {search.query}: {search.note}")
     if result.rows and len(result.rows) < result.request.min_items and not result.interrupted:
-        console.print(f"the list is short of --min-items after {result.retries_used} retry rounds (lists.max_retry_rounds); performance report:", highlight=False, soft_wrap=True)
+        why = f": {result.ended_early}" if result.ended_early else f" after {result.retries_used} retry rounds (lists.max_retry_rounds)"
+        _say(f"the list is short of --min-items{why}; performance report:")
         for search in result.searches:
             _say(f"  [{search.strategy}] {search.query}: {search.items_found} new; {search.note}")
     if result.unused_feedback:
@@ -131,8 +129,12 @@ def _status(result, path, max_retry_rounds: int) -> None:
         console.print("interrupted: " + ("the rows found so far are exported" if path else "no row found yet: nothing written"), highlight=False)
     if path is None:
         return
-    console.print(f"list written to {safe(path)} ({len(result.rows)} rows: {safe(', '.join(result.columns))})", highlight=False, soft_wrap=True)
-    console.print(f"next: cikb gather --from-csv {safe(path)}, then cikb enrich {safe(path)} --column ...", highlight=False, soft_wrap=True)
+    fictional = "; fictional companies from --mock-search, not the web" if result.fictional else ""
+    console.print(f"list written to {safe(path)} ({len(result.rows)} rows: {safe(', '.join(result.columns))}{fictional})", highlight=False, soft_wrap=True)
+    if any(column.lower() == "company" for column in result.columns):
+        console.print(f"next: cikb gather --from-csv {safe(path)}, then cikb enrich {safe(path)} --column ...", highlight=False, soft_wrap=True)
+    else:  # `cikb gather --from-csv` reads the Company column and no other
+        _say("no Company column: cikb gather --from-csv cannot read this list (name a column Company in --columns)")
 
 
 def _why_no_round(result, max_retry_rounds: int) -> str:
@@ -140,7 +142,7 @@ def _why_no_round(result, max_retry_rounds: int) -> str:
         return "interrupted"
     if len(result.rows) >= result.request.min_items:
         return "the list reached --min-items"
-    if result.retries_used < max_retry_rounds and result.notes:
+    if result.ended_early:
         return "the retry round ended the build, see above"
     return f"lists.max_retry_rounds = {max_retry_rounds} reached"
 

@@ -5,6 +5,27 @@ from __future__ import annotations
 from pydantic import BaseModel, Field, field_validator
 
 
+SOURCE_FIELDS = ("source_query_id", "source_strategy")  # each row's own fields, beside the columns
+
+
+def check_columns(names: list[str]) -> list[str]:
+    """``names`` with runs of whitespace as one space. ValueError (a clause, e.g. "names A more than once") for
+    no name, a blank one, one given twice (names compare without case) or one of each row's own fields."""
+    names = [" ".join(name.split()) for name in names]
+    lowered = [name.lower() for name in names]
+    repeated = next((name for n, name in enumerate(names) if name.lower() in lowered[:n]), None)
+    internal = next((name for name in names if name.lower() in SOURCE_FIELDS), None)
+    if not names:
+        raise ValueError("is empty: give names separated by commas, e.g. Company,Website,City")
+    if not all(names):
+        raise ValueError("has a blank name")
+    if repeated:
+        raise ValueError(f"names {repeated} more than once (names compare without case)")
+    if internal:
+        raise ValueError(f"names {internal}, a field every row has already ({', '.join(SOURCE_FIELDS)})")
+    return names
+
+
 class BuildRequest(BaseModel):
     """What the user asked for."""
 
@@ -18,6 +39,14 @@ class BuildRequest(BaseModel):
         if not value.strip():
             raise ValueError("the description is empty")
         return value.strip()
+
+    @field_validator("columns")
+    @classmethod
+    def _usable_columns(cls, value: list[str] | None) -> list[str] | None:
+        try:
+            return None if value is None else check_columns(value)
+        except ValueError as err:
+            raise ValueError(f"columns {err}") from None
 
 
 class SearchTask(BaseModel):
@@ -69,8 +98,10 @@ class BuildResult(BaseModel):
     rows: list[dict[str, str]] = Field(default_factory=list, description="Normalised rows: the columns plus source_query_id and source_strategy.")
     retries_used: int = 0
     searches: list[SearchReport] = Field(default_factory=list)
+    fictional: bool = Field(False, description="The rows are cikb's fixed fictional results (--mock-search), not found on the web.")
     interrupted: bool = Field(False, description="Ctrl-C stopped the searches; rows are what was found so far.")
     notes: list[str] = Field(default_factory=list, description="Steps that failed or ended the rounds early, one line each.")
+    ended_early: str = Field("", description="Why the retry rounds ended before lists.max_retry_rounds (a step failed or planned nothing new).")
     unused_feedback: str = Field("", description="Feedback given at the last approval that no retry round was planned with.")
 
     @property

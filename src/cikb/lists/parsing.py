@@ -38,12 +38,14 @@ def _items(value: Any, key: str) -> list:
 
 
 def parse_searches(text: str, batch: int, taken: set[str], strategies: set[str]) -> list[SearchTask]:
-    """Searches from ``{"searches": [{id, query, strategy, rationale}]}``; ValueError when there is no such list.
+    """Searches from ``{"searches": [{id, query, strategy, rationale}]}``; ValueError when there is no such list,
+    or when none of its entries is a search. An empty list is the asked JSON: the model planned none.
 
     An id that is missing or already ``taken`` becomes ``<batch>_<n>`` (deterministic); an unknown strategy is ``web``.
     """
     tasks = []
-    for n, raw in enumerate(_items(load_json(text), "searches"), start=1):
+    entries = _items(load_json(text), "searches")
+    for n, raw in enumerate(entries, start=1):
         if isinstance(raw, str):
             raw = {"query": raw}
         if not isinstance(raw, dict) or not str(raw.get("query") or "").strip():
@@ -53,7 +55,7 @@ def parse_searches(text: str, batch: int, taken: set[str], strategies: set[str])
         tasks.append(SearchTask(id=task_id, query=" ".join(str(raw["query"]).split()),
                                 strategy=strategy if strategy in strategies else "web",
                                 rationale=str(raw.get("rationale") or "").strip() or None))
-    if not tasks:
+    if entries and not tasks:
         raise ValueError("no searches in the answer")
     return tasks
 
@@ -74,10 +76,17 @@ def parse_ids(text: str) -> list[str]:
 
 
 def parse_columns(text: str) -> list[str]:
-    """Column names from ``{"columns": [...]}``, blanks and case-insensitive repeats dropped, order kept."""
+    """Column names from ``{"columns": [...]}``, blanks and case-insensitive repeats dropped, order kept.
+
+    A column may come as an object with its ``name`` (``{"name": "Company", "type": "string"}``); any other
+    value is not the asked JSON: a repr is no column name.
+    """
     columns: list[str] = []
-    for name in _items(load_json(text), "columns"):
-        name = " ".join(str(name).split())
+    for entry in _items(load_json(text), "columns"):
+        name = entry.get("name") if isinstance(entry, dict) else entry
+        if not isinstance(name, str):
+            raise ValueError(f"a column is {type(entry).__name__}, not a name")
+        name = " ".join(name.split())
         if name and name.lower() not in {c.lower() for c in columns}:
             columns.append(name)
     if not columns:

@@ -103,14 +103,17 @@ class ListBuilder:
         candidates = self.generate(request.description)
         if not candidates:
             raise BuildFailed(f"the model planned no searches ({result.notes[-1] if result.notes else 'its answers held none'}): nothing written")
+        if unavailable := self.search.unavailable():  # known once the planning calls ran: say so before any approval
+            raise BuildFailed(f"{unavailable}: nothing written")
         feedback = ""
         for round in range(self.settings.max_retry_rounds + 1):
             if round:
                 result.retries_used = round
-                candidates = self._retry_candidates(request.description, result, table, feedback)
-                if not candidates:
+                plan = self._retry_plan(request.description, result, table, feedback)
+                if plan is None:
                     break
-            plan = self.filter(request.description, candidates)
+            else:
+                plan = self.filter(request.description, candidates)
             approval = self.approve(plan, round)
             self._planned.update((_normal(task.query), task.query) for task in [*plan.tasks, *approval.plan.tasks])
             feedback = approval.feedback or feedback
@@ -121,17 +124,22 @@ class ListBuilder:
             if len(table) >= request.min_items:
                 return
 
-    def _retry_candidates(self, description: str, result: BuildResult, table: ItemTable, feedback: str) -> list[SearchTask]:
-        """A retry round's new searches; none (said in one line) when the step failed or planned only old queries."""
+    def _retry_plan(self, description: str, result: BuildResult, table: ItemTable, feedback: str) -> SearchPlan | None:
+        """A retry round's filtered plan; None (said in one line, and kept as ``ended_early``) when a step failed or
+        planned nothing new. An endpoint error ends the rounds too: the rows found so far are still exported."""
+        n = result.retries_used
         try:
-            candidates = self.regenerate(description, result, table, feedback, batch=self.settings.initial_batches + result.retries_used)
-        except StepFailed as err:
-            self._note(f"retry round {result.retries_used} failed: {err}; no more rounds")
-            return []
-        result.unused_feedback = ""  # the round was planned with it
-        if not candidates:
-            self._note(f"retry round {result.retries_used}: the model planned only searches already planned; no more rounds")
-        return candidates
+            candidates = self.regenerate(description, result, table, feedback, batch=self.settings.initial_batches + n)
+            result.unused_feedback = ""  # the round was planned with it
+            if not candidates:
+                return self._end_rounds(result, f"retry round {n}: the model planned no new searches; no more rounds")
+            return self.filter(description, candidates)
+        except (StepFailed, CikbError) as err:
+            return self._end_rounds(result, f"retry round {n} failed: {err}; no more rounds")
+
+    def _end_rounds(self, result: BuildResult, line: str) -> None:
+        result.ended_early = line
+        self._note(line)
 
     def _note(self, line: str) -> None:
         """A step that failed or ended the rounds: said now, and kept for the final status."""
@@ -170,13 +178,16 @@ class ListBuilder:
         except StepFailed as err:
             columns = list(self.settings.default_columns)
             self._note(f"choosing the columns failed: {err}; using {', '.join(columns)} (lists.default_columns)")
-        # The list feeds `cikb gather` and `cikb enrich`, which look for a Company column.
-        if not any(column.lower() in ("company", "name", "company name") for column in columns):
+        # The list feeds `cikb gather --from-csv`, which reads the column named Company (no other name).
+        if not _has_company(columns):
+            columns = ["Company" if column.lower() == "company name" else column for column in columns]
+        if not _has_company(columns):
             columns.insert(0, "Company")
         return columns
 
     def filter(self, description: str, candidates: list[SearchTask]) -> SearchPlan:
-        """``filtered_count`` of the candidates, in the model's order; an empty pick or a failed step keeps them all."""
+        """``filtered_count`` of the candidates, in the model's order; a pick that names none of them or a failed
+        step keeps the first ``filtered_count``: every search is paid for, a failed pick never runs them all."""
         if len(candidates) <= self.settings.filtered_count:
             return SearchPlan(tasks=candidates)
         self.say(f"choosing {self.settings.filtered_count} of {len(candidates)} searches")
@@ -185,11 +196,15 @@ class ListBuilder:
         try:
             ids = self._ask("build:filter", "build_filter_searches", payload, schemas.IDS, self.models.filter, parsing.parse_ids)
         except StepFailed as err:
-            self._note(f"choosing searches failed: {err}; keeping all {len(candidates)}")
-            ids = []
+            self._note(f"choosing searches failed: {err}; keeping the first {self.settings.filtered_count} of {len(candidates)}")
+            return SearchPlan(tasks=candidates[: self.settings.filtered_count])
         by_id = {task.id: task for task in candidates}
         kept = list(dict.fromkeys(i for i in ids if i in by_id))[: self.settings.filtered_count]
-        return SearchPlan(tasks=[by_id[i] for i in kept] if kept else candidates)
+        if not kept:
+            self._note(f"choosing searches: the model picked none of the {len(candidates)} candidates' ids; "
+                       f"keeping the first {self.settings.filtered_count}")
+            return SearchPlan(tasks=candidates[: self.settings.filtered_count])
+        return SearchPlan(tasks=[by_id[i] for i in kept])
 
     def _run(self, task: SearchTask, description: str, table: ItemTable, progress: str) -> SearchReport:
         strategy = self.settings.strategies.get(task.strategy) or self.settings.strategies.get("web")
@@ -223,6 +238,9 @@ class ListBuilder:
             tasks.append(task)
         if repeated:
             self.say(f"left out {repeated} of {len(parsed)} searches: planned before")
+        if len(tasks) > self.settings.per_batch:  # a model that answers more than asked must not raise the bill
+            self.say(f"left out {len(tasks) - self.settings.per_batch} of {len(tasks)} new searches: over lists.per_batch")
+            tasks = tasks[: self.settings.per_batch]
         self._taken.update(task.id for task in tasks)
         return tasks
 
@@ -248,6 +266,10 @@ class ListBuilder:
         if text is None and error is not None:
             raise error
         raise StepFailed(f"the model answered {_snippet(text or '')}, not the asked JSON (asked twice)")
+
+
+def _has_company(columns: list[str]) -> bool:
+    return any(column.lower() == "company" for column in columns)
 
 
 def _normal(query: str) -> str:

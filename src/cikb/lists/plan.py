@@ -102,13 +102,25 @@ def _drop(shown: NumberedPlan, rest: str) -> PlanEdit:
     not_numbers = [word for word in words if not word.isdecimal()]
     if not_numbers:
         raise PlanEditError(f"drop takes the searches' numbers, e.g. d 1 3, not {', '.join(not_numbers)}: nothing dropped")
-    numbers = list(dict.fromkeys(int(word) for word in words))
-    unknown = [str(n) for n in numbers if n not in shown.numbers]
+    numbers = list(dict.fromkeys(_number(word) for word in words))
+    unknown = [_clip(word) for word in dict.fromkeys(words) if _number(word) not in shown.numbers]
     if unknown:
         raise PlanEditError(f"no search numbered {', '.join(unknown)} (the plan holds {_span(shown.numbers)}): nothing dropped")
     kept = tuple(entry for entry in shown.entries if entry[0] not in numbers)
     return PlanEdit("drop", replace(shown, entries=kept),
                     message=f"dropped {', '.join(map(str, numbers))}; {len(kept)} searches left")
+
+
+def _number(word: str) -> int | None:
+    """``word``'s number; None when it has more digits than int() reads (no plan holds such a number)."""
+    try:
+        return int(word)
+    except ValueError:
+        return None
+
+
+def _clip(word: str, width: int = 12) -> str:
+    return word if len(word) <= width else f"{word[:width]}... ({len(word)} digits)"
 
 
 def _add(shown: NumberedPlan, query: str) -> PlanEdit:

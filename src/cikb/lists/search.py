@@ -29,12 +29,21 @@ class SearchFailed(Exception):
 class JsonModel(Protocol):
     """What the list builder needs of a model: ``cikb.app.llm.LLMClient.respond``."""
 
+    @property
+    def chat_only(self) -> bool:
+        """True once the endpoint turned out to have no Responses API (so no web_search tool)."""
+        ...
+
     def respond(self, step: str, input: str, *, instructions: str | None = None, model: str | None = None,
                 tools: list[dict] | None = None, schema: dict | None = None, **params: Any) -> LLMResult: ...
 
 
 class SearchProvider(Protocol):
     name: str
+
+    def unavailable(self) -> str | None:
+        """Why no search can run (one line), asked before the first approval; None when searches can run."""
+        ...
 
     def search(self, task: SearchTask, columns: list[str], strategy: SearchStrategy, description: str) -> list[dict[str, Any]]: ...
 
@@ -48,6 +57,13 @@ class WebSearch:
         self.model = model
         self.model_name = model_name
         self.max_output_tokens = max_output_tokens
+
+    def unavailable(self) -> str | None:
+        # The planning steps ran before: an endpoint without /responses answered them as chat completions.
+        if self.model.chat_only:
+            return ("the LLM endpoint offers no Responses API (/responses answered 404), so it cannot search the web: "
+                    "use an endpoint with the Responses API web_search tool, or --mock-search for cikb's fictional results")
+        return None
 
     def search(self, task: SearchTask, columns: list[str], strategy: SearchStrategy, description: str) -> list[dict[str, Any]]:
         instructions = (load_prompt("build_web_search").replace("{max_results}", str(strategy.max_results))
@@ -83,6 +99,9 @@ class MockSearch:
 
     def __init__(self, pool: list[dict[str, str]] | None = None) -> None:
         self.pool = tuple(pool) if pool is not None else _mock_pool()
+
+    def unavailable(self) -> str | None:
+        return None
 
     def search(self, task: SearchTask, columns: list[str], strategy: SearchStrategy, description: str) -> list[dict[str, Any]]:
         if not self.pool:
