@@ -34,6 +34,8 @@ from pydantic import BaseModel, ValidationError
 
 from cikb.core.errors import BadInputError
 
+APPLIED_CONFIDENCES: tuple[Confidence, ...] = ("high", "medium", "low")  # a floor for apply; "none" is no value to apply
+
 
 def build_proposal(*, target: ProposalTarget, strategy_name: str, description: str, params: dict,
                    logs: list[RowLog], rows_total: int, cancelled: bool) -> DataProposal:
@@ -162,6 +164,8 @@ def apply_proposals(proposals: list[DataProposal | str | Path], csv_path: str | 
     limits a column to the rows named; a column it leaves out gets no value. The table and the
     proposals stream: memory does not grow with them.
     """
+    if min_confidence not in APPLIED_CONFIDENCES:
+        raise BadInputError(f"min_confidence must be {', '.join(APPLIED_CONFIDENCES[:-1])} or {APPLIED_CONFIDENCES[-1]}, not {min_confidence!r}")
     if Path(out).exists() and not force:
         raise BadInputError(f"{out} exists (an earlier output?): give another --out, or --force to overwrite it")
     check_writable(Path(out))

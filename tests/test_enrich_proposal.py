@@ -94,6 +94,9 @@ def test_min_confidence_filters_cells(proposal, csv_path: Path, tmp_path: Path) 
     assert result.updated == 0 and result.below_min_confidence == len(proposal.operations)
     assert read_table(tmp_path / "high.csv").rows[0]["Founded"] == ""
     assert apply_proposal(proposal, csv_path, tmp_path / "medium.csv", min_confidence="medium").updated >= 1
+    with pytest.raises(BadInputError, match="min_confidence must be high, medium or low, not 'High'"):  # the library's own check
+        apply_proposal(proposal, csv_path, tmp_path / "typo.csv", min_confidence="High")  # type: ignore[arg-type]
+    assert not (tmp_path / "typo.csv").exists()
 
 
 def test_an_existing_column_is_filled_in_place_and_keeps_other_cells(tmp_path: Path, kb: TextKnowledgeBase) -> None:

@@ -298,12 +298,13 @@ def apply_command(
     """
     from cikb.core.errors import BadInputError
     from cikb.enrich import apply_proposals
+    from cikb.enrich.proposal import APPLIED_CONFIDENCES
 
+    if min_confidence not in APPLIED_CONFIDENCES:  # the library's check names its argument, this one the flag
+        raise BadInputError(f"--min-confidence must be high, medium or low, not {min_confidence!r}")
     if len(proposal_paths) < 2:
         raise BadInputError("Missing argument 'CSV': give the proposal(s), then the CSV they were made for (see `cikb apply --help`)")
     *proposals, csv_path = proposal_paths
-    if min_confidence not in ("high", "medium", "low"):
-        raise BadInputError(f"--min-confidence must be high, medium or low, not {min_confidence!r}")
     target = out_path or csv_path.with_name(f"{csv_path.stem}.enriched.csv")
     results = apply_proposals(proposals, csv_path, target, min_confidence=min_confidence, column=column, force=force)  # type: ignore[arg-type]
     if as_json:
