@@ -32,7 +32,7 @@ from cikb.embed.models import (
     DenseModelSpec,
     model_spec,
 )
-from cikb.embed.pull import installed_model, pull_model
+from cikb.embed.pull import installed_model, pull_model, pull_refusal
 from cikb.embed.resolve import ModelFiles, ModelUnavailableError, packaged_offline_model
 from cikb.embed.tokenizer import ModelTokenizer
 
@@ -56,4 +56,5 @@ __all__ = [
     "packaged_offline_model",
     "pick_backend",
     "pull_model",
+    "pull_refusal",
 ]

@@ -36,12 +36,10 @@ def pull_model(settings: EmbedSettings) -> ModelFiles:
     Raises ModelUnavailableError in one line: an unknown model, a backend other than fastembed,
     HF_HUB_OFFLINE set, a hub that cannot be reached or lacks the model, a download that failed.
     """
+    refusal = pull_refusal(settings)
+    if refusal is not None:
+        raise ModelUnavailableError(refusal)
     spec = _spec(settings)
-    if pick_backend(settings) != "fastembed":
-        raise ModelUnavailableError(
-            "`cikb models pull` downloads the ONNX files fastembed loads, but embed.backend is sentence-transformers: "
-            "set embed.allow_download = true to let it download its weights instead"
-        )
     endpoint = _ask_hub(spec)
     from fastembed.text.onnx_embedding import OnnxTextEmbedding
 
@@ -60,10 +58,21 @@ def download_cache(settings: EmbedSettings) -> Path:
     return Path(settings.cache_dir) if settings.cache_dir is not None else Path(constants.HF_HUB_CACHE)
 
 
+def pull_refusal(settings: EmbedSettings) -> str | None:
+    """Why :func:`pull_model` cannot download the configured model whatever the hub holds (an unknown model,
+    a backend other than fastembed); None when it can try."""
+    if model_spec(settings.model) is None:
+        return f"unknown embedding model {settings.model!r}: see embed.model in the README"
+    if pick_backend(settings) != "fastembed":
+        return ("`cikb models pull` downloads the ONNX files fastembed loads, but embed.backend is sentence-transformers: "
+                "set embed.allow_download = true to let it download its weights instead")
+    return None
+
+
 def _spec(settings: EmbedSettings) -> DenseModelSpec:
     spec = model_spec(settings.model)
     if spec is None:
-        raise ModelUnavailableError(f"unknown embedding model {settings.model!r}: see embed.model in the README")
+        raise ModelUnavailableError(pull_refusal(settings) or "")
     return spec
 
 

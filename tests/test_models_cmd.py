@@ -153,6 +153,13 @@ def test_the_report_without_a_hub_the_offline_model_itself_or_an_unknown_one(mod
     unknown = models_report(settings)
     assert unknown.installed is None and "unknown embedding model 'acme/unknown-embedder'" in (unknown.missing or "")
     assert unknown.fallback and unknown.in_use is not None and unknown.in_use.name == OFFLINE_MODEL.name
+    assert not [line for line in unknown.advice if "run `cikb models pull`" in line]  # pull refuses an unknown model: not advised
+    settings.embed.model = CONFIGURED
+    settings.embed.backend = "sentence-transformers"
+    assert not [line for line in models_report(settings).advice if "run `cikb models pull`" in line]  # nor another backend's weights
+    settings.embed.backend = "fastembed"
+    assert [line for line in models_report(settings).advice if "run `cikb models pull`" in line]  # where pull can help, it is named
+    settings.embed.model = "acme/unknown-embedder"
     settings.embed.offline_fallback = False
     assert models_report(settings).in_use is None
 

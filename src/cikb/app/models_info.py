@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from cikb.embed import OFFLINE_MODEL, ModelFiles, ModelUnavailableError, installed_model, model_spec, packaged_offline_model, pick_backend
+from cikb.embed import (
+    OFFLINE_MODEL, ModelFiles, ModelUnavailableError, installed_model, model_spec, packaged_offline_model, pick_backend, pull_refusal,
+)
 from cikb.embed.resolve import Backend
 from cikb.store import model_mismatch, open_store
 
@@ -73,7 +75,7 @@ def models_report(settings: Settings) -> ModelsReport:
         in_use=in_use.spec.info(backend, in_use.variant) if in_use else None, fallback=in_use is not None and configured is None,
         knowledge_base=knowledge_base, companies=companies,
     )
-    report.advice = _advice(report)
+    report.advice = _advice(report, embed)
     return report
 
 
@@ -107,10 +109,12 @@ def _knowledge_base(settings: Settings) -> tuple[int, ModelInfo | None]:
             return len(companies), store.model_info()
 
 
-def _advice(report: ModelsReport) -> list[str]:
+def _advice(report: ModelsReport, embed: EmbedSettings) -> list[str]:
     advice = []
     if report.installed is None:
-        advice.append(f"run `{PULL}` to download {report.configured} (about 130 MB, from the Hugging Face hub)")
+        # Pull is named only where it can help: an unknown model, or another backend's weights, it refuses.
+        advice.append(refusal if (refusal := pull_refusal(embed)) else
+                      f"run `{PULL}` to download {report.configured} (about 130 MB, from the Hugging Face hub)")
     if report.knowledge_base is not None and report.in_use is not None:
         mismatch = model_mismatch(report.knowledge_base, report.in_use)
         if mismatch:
