@@ -205,10 +205,12 @@ class SentenceTransformerEmbedder(DenseEmbedder):
         from transformers.utils import logging as transformers_logging
 
         transformers_logging.disable_progress_bar()  # commands print one line about the model, not bars
-        if self.device == "auto":
-            import torch
+        import torch
 
+        if self.device == "auto":
             self.device = "cuda" if torch.cuda.is_available() else "cpu"
+        elif self.device == "cuda" and not torch.cuda.is_available():  # else torch's AssertionError, deep in the first batch
+            raise ModelUnavailableError("embed.device is cuda, but PyTorch finds no CUDA device on this machine: set it to auto or cpu")
         transformer = models.Transformer(str(self.files.directory), max_seq_length=self.spec.max_tokens)
         pooling = models.Pooling(self.spec.dim, pooling_mode=self.spec.pooling)
         model = SentenceTransformer(modules=[transformer, pooling, models.Normalize()], device=self.device)

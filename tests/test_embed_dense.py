@@ -149,6 +149,17 @@ def test_sentence_transformers_golden_vector_and_agreement(torch_embedder, faste
     assert torch_embedder.tokenizer.count_tokens(text) == len(torch_embedder._model.tokenizer(text)["input_ids"])
 
 
+def test_cuda_asked_on_a_machine_without_it_is_one_clear_line(torch_embedder, monkeypatch: pytest.MonkeyPatch) -> None:
+    import torch
+
+    from cikb.embed import SentenceTransformerEmbedder
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)  # as on this project's CI, whatever machine runs it
+    embedder = SentenceTransformerEmbedder(torch_embedder.files, device="cuda", lazy=True)
+    with pytest.raises(ModelUnavailableError, match="embed.device is cuda, but PyTorch finds no CUDA device"):
+        embedder.embed_documents([GOLDEN_TEXT])  # torch's own AssertionError, deep in the first batch, before
+
+
 def test_tokenizer_counts_like_the_model_tokenizer(fastembed_embedder: FastembedEmbedder) -> None:
     model_tokenizer = fastembed_embedder._model.model.tokenizer  # fastembed's own (truncating at 512)
     for text in TEXTS[:3]:
