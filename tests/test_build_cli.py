@@ -265,3 +265,21 @@ def test_build_then_gather_an_exported_website_then_enrich_and_apply(tmp_path: P
     with enriched.open(newline="", encoding="utf-8") as handle:
         table = {row["Company"]: row for row in csv.DictReader(handle)}
     assert table["Acme Corp"]["Founded"] == "2011" and table["Globex Corporation"]["Founded"] == ""
+
+
+def test_rows_whose_csv_cannot_be_written_are_printed_not_lost(tmp_path: Path, fake_openai, build_env, monkeypatch, capsys) -> None:
+    import errno
+
+    import cikb.app.lists
+
+    def disk_full(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "lists" / "output.csv"))
+
+    fake_openai.respond_with(ListScript(companies=[company(n) for n in range(1, 4)], per_search=1))
+    monkeypatch.setattr(cikb.app.lists, "write_table_atomic", disk_full)
+    code, out, err = run_cli(monkeypatch, capsys, "build", "x", "--min-items", "3", "--columns", "Company,Website", "--yes")
+    assert code == 5, err  # the disk's exit code, after the rows
+    rows = list(csv.DictReader(out.splitlines()))
+    assert [row["Company"] for row in rows] == ["Company 1", "Company 2", "Company 3"]
+    assert "the list above (3 rows) could not be written to a file:" in err and "no space" in err.lower()
+    assert not list((tmp_path / "lists").glob("output_*.csv"))  # the claimed name is not left empty

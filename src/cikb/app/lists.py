@@ -9,7 +9,7 @@ from pathlib import Path
 
 from cikb.app.llm import LLMClient
 from cikb.core.config import Settings
-from cikb.core.errors import BadInputError
+from cikb.core.errors import BadInputError, CikbError
 from cikb.enrich.table import spreadsheet_safe, write_table_atomic
 from cikb.lists import (
     BuildRequest,
@@ -55,7 +55,19 @@ def build_list(settings: Settings, request: BuildRequest, *, approve: ApproveFn 
     check_export_dir(settings.lists.export_dir)  # after the endpoint check: a build that cannot start makes no folder
     result = builder.build(request)
     result.fictional = isinstance(builder.search, MockSearch)
-    return result, export_list(result, settings.lists.export_dir) if result.rows else None
+    try:
+        return result, export_list(result, settings.lists.export_dir) if result.rows else None
+    except (CikbError, OSError) as err:  # a full disk, the folder gone: the rows were paid for, so they go with the error
+        raise ListNotSaved(err, result) from err
+
+
+class ListNotSaved(CikbError):
+    """The list was built but its CSV could not be written: ``error`` says why, ``result`` holds the rows."""
+
+    def __init__(self, error: CikbError | OSError, result: BuildResult) -> None:
+        super().__init__(str(error))
+        self.error, self.result = error, result
+        self.exit_code = getattr(error, "exit_code", 1)
 
 
 def export_list(result: BuildResult, export_dir: Path, now: datetime | None = None) -> Path:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import sys
 
 import typer
@@ -29,16 +30,20 @@ def build_command(
     A build that finds no row writes nothing and exits 1.
     The CSV feeds `cikb gather --from-csv` and `cikb enrich`.
     """
-    from cikb.app.lists import build_list
+    from cikb.app.lists import ListNotSaved, build_list
     from cikb.lists import BuildFailed, BuildRequest
     from cikb.lists.pipeline import approve_all
 
     if not description.strip():
         raise BadInputError("the description is empty: say what the list holds, e.g. \"cloud-monitoring startups in the US\"")
     request = BuildRequest(description=description, min_items=min_items, columns=_columns(columns))
-    result, path = build_list(settings(), request,
-                              approve=approve_all if yes else terminal_approval, mock_search=mock_search or None,
-                              on_event=lambda line: console.print(safe(line), highlight=False, soft_wrap=True))
+    try:
+        result, path = build_list(settings(), request,
+                                  approve=approve_all if yes else terminal_approval, mock_search=mock_search or None,
+                                  on_event=lambda line: console.print(safe(line), highlight=False, soft_wrap=True))
+    except ListNotSaved as err:  # printed rather than lost: on a full disk there is nowhere else to put them
+        _print_unsaved(err.result, as_json)
+        raise err.error from None
     if as_json:
         print_json({"csv": str(path) if path else None, **result.model_dump()})
     _status(result, path, settings().lists.max_retry_rounds)
@@ -46,6 +51,20 @@ def build_command(
         sys.exit(130)
     if path is None:
         raise BuildFailed(f"the list is empty: {result.empty_reason()}; nothing written")
+
+
+def _print_unsaved(result, as_json: bool) -> None:
+    """The rows of a list whose CSV could not be written, on stdout (the CSV itself, or the --json result)."""
+    from cikb.enrich.table import spreadsheet_safe
+
+    if as_json:
+        print_json({"csv": None, **result.model_dump()})
+        return
+    writer = csv.writer(sys.stdout)
+    writer.writerow([spreadsheet_safe(column) for column in result.columns])
+    writer.writerows([spreadsheet_safe(str(row.get(column) or "")) for column in result.columns] for row in result.rows)
+    sys.stdout.flush()
+    _say(f"the list above ({len(result.rows)} rows) could not be written to a file:")
 
 
 def _columns(text: str | None) -> list[str] | None:
