@@ -15,11 +15,25 @@ import difflib
 import os
 import re
 import tomllib
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, NonNegativeFloat, ValidationError, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    AnyUrl,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    NonNegativeFloat,
+    TypeAdapter,
+    UrlConstraints,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -34,6 +48,9 @@ from cikb.core.secrets import mask_tree, secrets_in
 
 CONFIG_ENV_VAR = "CIKB_CONFIG"
 DEFAULT_CONFIG_FILE = "cikb.toml"
+# CIKB_ variables that name no setting but are read elsewhere (a Typer option's envvar); every other
+# CIKB_ variable must name a setting, so a misspelt one is refused instead of silently ignored.
+OTHER_VARIABLES = (CONFIG_ENV_VAR, "CIKB_SERVE_TOKEN")
 # The file load_settings() was given; it outranks CIKB_CONFIG and ./cikb.toml.
 _config_file: ContextVar[Path | None] = ContextVar("cikb_config_file", default=None)
 
@@ -49,6 +66,35 @@ def parse_duration(text: str) -> float:
     if not parts or _DURATION_PART.sub("", spaced).strip():
         raise ValueError(f"{text!r} is not a duration: give seconds or a number with s, m, h, d or w, e.g. 1d, 12h, 1h30m")
     return sum(float(number) * _UNIT_SECONDS[unit] for number, unit in parts)
+
+
+def _url_of(*schemes: str) -> Callable[[str], str]:
+    """A URL setting's check: one of ``schemes``, a host and a valid port, as pydantic's URL parser reads them.
+
+    The text is kept as written (pydantic's form adds a "/" to a bare host, which Qdrant's client takes as a
+    path prefix): checked here, a typo such as "localhost:80a0" is a configuration error naming the setting,
+    not an httpx or urllib3 exception deep inside the first request.
+    """
+    parser = TypeAdapter(Annotated[AnyUrl, UrlConstraints(allowed_schemes=list(schemes), host_required=True)])
+
+    def checked(text: str) -> str:
+        url = parser.validate_python(text.strip())  # its ValidationError becomes the setting's own error
+        if url.port == 0:  # the parser's range starts at 0, where no server listens
+            raise ValueError("URL port should be from 1 to 65535")
+        return text.strip()
+
+    return checked
+
+
+def _blank_is_unset(value: object) -> object:
+    # url = "" in cikb.toml meant "not configured" before URLs were checked, as an empty variable does.
+    return None if isinstance(value, str) and not value.strip() else value
+
+
+HttpURL = Annotated[str, AfterValidator(_url_of("http", "https"))]
+RedisURL = Annotated[str, AfterValidator(_url_of("redis", "rediss"))]
+OptionalHttpURL = Annotated[HttpURL | None, BeforeValidator(_blank_is_unset)]
+OptionalRedisURL = Annotated[RedisURL | None, BeforeValidator(_blank_is_unset)]
 
 
 class Section(BaseModel):
@@ -78,8 +124,8 @@ class GatherSettings(Section):
     backoff_base: float = Field(1.0, ge=0, description="Backoff before retry n is backoff_base * 2**(n-1) seconds.")
     allowed_content_types: list[str] = Field(default_factory=lambda: ["text/html"], description="Only these content types are kept.")
     user_agent: str = Field("cikb/0.1 (+https://github.com/cikb/cikb)", description="User-Agent sent, and the agent robots.txt rules are read for.")
-    wikipedia_base_url: str = Field("https://en.wikipedia.org/wiki/", description="Where `--wikipedia NAME` articles are looked up.")
-    crunchbase_base_url: str = Field("https://www.crunchbase.com/organization/", description="Where `--crunchbase NAME` organisation pages are looked up.")
+    wikipedia_base_url: HttpURL = Field("https://en.wikipedia.org/wiki/", description="Where `--wikipedia NAME` articles are looked up.")
+    crunchbase_base_url: HttpURL = Field("https://www.crunchbase.com/organization/", description="Where `--crunchbase NAME` organisation pages are looked up.")
     lock_timeout: float = Field(0.0, ge=0, description="Seconds to wait for another gather of the same company; 0 fails at once.")
     max_parallel_companies: int = Field(
         4, ge=1, description="`cikb gather --from-csv`: companies gathered at once; two whose sources share a domain never run together."
@@ -94,7 +140,7 @@ class GatherSettings(Section):
         0.0, ge=0,
         description="Seconds (or a duration: 90s, 30m, 12h, 1d, 1w, 1h30m) within which a page fetched live before is taken from the HTTP cache without a request (`gather --max-age`); 0: every stored page is revalidated.",
     )
-    politeness_url: str | None = Field(
+    politeness_url: OptionalRedisURL = Field(
         None,
         description="A Redis URL shared by every crawl that uses it: at most one request per download_delay per registered domain across them all, on any machine (`cikb worker` sets it to its queue's URL); unset: per crawl only.",
     )
@@ -157,7 +203,7 @@ class StoreSettings(Section):
         description="embedded: Qdrant Edge in-process (default); server: a Qdrant server or cluster at `url`; local: qdrant-client's local mode (slow; tests).",
     )
     collection: str = Field("company_intel")
-    url: str | None = Field(None, description="Qdrant server URL for mode=server.")
+    url: OptionalHttpURL = Field(None, description="Qdrant server URL for mode=server.")
     api_key: str | None = Field(None, repr=False, description="Qdrant API key for mode=server.")
     path: Path | None = Field(None, description="Directory of the embedded store (default: <data_dir>/_qdrant; names starting with _ are never company slugs).")
     timeout: float = Field(10.0, gt=0, description="Seconds per request to a Qdrant server (mode=server).")
@@ -169,7 +215,7 @@ class StoreSettings(Section):
 class QueueSettings(Section):
     """`cikb worker`, `cikb gather --from-csv FILE --queue URL`, `cikb jobs`: gathers spread over the workers of a task queue (Celery over Redis)."""
 
-    url: str | None = Field(None, description="The Redis broker of the task queue (redis://HOST:PORT/N) that `cikb worker` and `cikb jobs` use when --queue is not given.")
+    url: OptionalRedisURL = Field(None, description="The Redis broker of the task queue (redis://HOST:PORT/N) that `cikb worker` and `cikb jobs` use when --queue is not given.")
     visibility_timeout: float = Field(
         3600.0, gt=0,
         description="Seconds after which a task its worker has not acknowledged is delivered to another: a worker that died (killed, its machine lost) has its company gathered again; one still gathering holds the row's lease, and the second delivery waits for it.",
@@ -236,7 +282,7 @@ class RetrieveSettings(Section):
 class LLMSettings(Section):
     """Any OpenAI-compatible endpoint. Without base_url and model, cikb runs offline."""
 
-    base_url: str | None = Field(None, description="e.g. https://api.openai.com/v1 or http://127.0.0.1:8080/v1")
+    base_url: OptionalHttpURL = Field(None, description="e.g. https://api.openai.com/v1 or http://127.0.0.1:8080/v1")
     api_key: str | None = Field(None, repr=False, description="Sent as the bearer token; a placeholder is used for keyless local servers.")
     model: str | None = Field(None, description="Model name the endpoint expects.")
     timeout: float = Field(60.0, gt=0)
@@ -257,7 +303,7 @@ class EnrichSettings(Section):
         description="Rows in flight at once, per strategy.",
     )
     search_provider: Literal["none", "openai", "http"] = Field("none", description="Web search provider; none keeps enrichment to the knowledge base.")
-    search_url: str | None = Field(None, description="Endpoint of the `http` search provider: GET ?q=...&count=N answering {\"results\": [{url, title, snippet}]}.")
+    search_url: OptionalHttpURL = Field(None, description="Endpoint of the `http` search provider: GET ?q=...&count=N answering {\"results\": [{url, title, snippet}]}.")
     search_model: str | None = Field(None, description="Model for the `openai` search provider's Responses API web_search tool (default: llm.model).")
     search_results: int = Field(5, ge=1, le=20, description="Search hits read per query.")
     pages_per_query: int = Field(2, ge=0, le=10, description="Pages the research strategy fetches per search (comprehensive: one more).")
@@ -334,7 +380,7 @@ class Settings(BaseSettings):
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         # init (command line) > environment > TOML file > defaults.
-        toml_file = _config_file.get() or os.environ.get(CONFIG_ENV_VAR, DEFAULT_CONFIG_FILE)
+        toml_file = _config_file.get() or os.environ.get(CONFIG_ENV_VAR) or DEFAULT_CONFIG_FILE  # "CIKB_CONFIG=" is unset
         return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls, toml_file=toml_file))
 
     @field_validator("data_dir", mode="before")
@@ -380,16 +426,17 @@ def _absolute(path: Path | None) -> Path | None:
     return None if path is None else Path(os.path.abspath(path.expanduser()))
 
 
-def load_settings(config_file: Path | None = None, **overrides: object) -> Settings:
+def load_settings(config_file: str | os.PathLike[str] | None = None, **overrides: object) -> Settings:
     """Build the settings from every layer; ``overrides`` are the command line's.
 
-    Raises ConfigError, one line saying where and why, when the TOML file is not TOML or not UTF-8, a
-    ``CIKB_`` variable cannot be parsed, a key is unknown or invalid, or ``data_dir`` is a file.
+    Raises ConfigError, one line saying where and why, when the config file (``config_file``, else
+    ``CIKB_CONFIG``) is missing or a folder, the TOML file is not TOML or not UTF-8, a ``CIKB_`` variable
+    names no setting or cannot be parsed, a key is unknown or invalid, or ``data_dir`` is a file.
     """
-    if config_file is not None and not config_file.is_file():
-        raise FileNotFoundError(f"config file {'is a folder' if config_file.is_dir() else 'not found'}: {config_file}")
-    token = _config_file.set(config_file)  # for this construction only; the environment stays untouched
-    toml_file = config_file or os.environ.get(CONFIG_ENV_VAR, DEFAULT_CONFIG_FILE)
+    _refuse_unknown_variables()
+    config_path = _named_config_file(config_file)
+    token = _config_file.set(config_path)  # for this construction only; the environment stays untouched
+    toml_file = config_path or DEFAULT_CONFIG_FILE
     try:
         loaded = Settings(**overrides)
     except tomllib.TOMLDecodeError as err:  # its message ends "(at line L, column C)"
@@ -405,6 +452,50 @@ def load_settings(config_file: Path | None = None, **overrides: object) -> Setti
     if loaded.data_dir.exists() and not loaded.data_dir.is_dir():
         raise ConfigError(f"data_dir {loaded.data_dir} is a file, not a folder: give --data-dir a folder (it is made when missing)")
     return loaded
+
+
+def _named_config_file(config_file: str | os.PathLike[str] | None) -> Path | None:
+    """The config file named by the argument, else by CIKB_CONFIG (empty: unset); None: ./cikb.toml, if there.
+
+    A named file must exist, from the library as from the CLI: a typo in its name would otherwise leave
+    every setting at its default without a word.
+    """
+    named = config_file if config_file is not None else os.environ.get(CONFIG_ENV_VAR) or None
+    if named is None:
+        return None
+    path = Path(named)
+    if not path.is_file():
+        raise ConfigError(f"config file {'is a folder' if path.is_dir() else 'not found'}: {path}")
+    return path
+
+
+def _refuse_unknown_variables() -> None:
+    """Refuse a non-empty CIKB_ variable that names no setting, with the nearest name.
+
+    pydantic-settings reads only the names it knows (and refuses unknown keys of a known section only), so
+    CIKB_GATHR__DOWNLOAD_DELAY or CIKB_DATADIR would silently leave the default in place.
+    """
+    for name in sorted(os.environ):
+        upper = name.upper()  # pydantic-settings reads the variables case-insensitively
+        if upper.startswith("CIKB_") and os.environ[name] and not _names_a_setting(upper):
+            known = [env.removeprefix("CIKB_") for env in (*OTHER_VARIABLES, *(row[0] for row in _reference_rows()))]
+            near = difflib.get_close_matches(upper.removeprefix("CIKB_"), known, n=1)
+            hint = f"did you mean CIKB_{near[0]}?" if near else "`cikb config --reference` lists them"
+            raise ConfigError(f"unknown variable {name}: it names no setting; {hint}")
+
+
+def _names_a_setting(variable: str) -> bool:
+    """CIKB_DATA_DIR, CIKB_GATHER (a whole section, as JSON), CIKB_GATHER__<key> (the key is checked by the
+    section: an unknown one is refused with the nearest key), or a variable read elsewhere."""
+    if variable in OTHER_VARIABLES:
+        return True
+    head, nested, _ = variable.removeprefix("CIKB_").partition("__")
+    field = Settings.model_fields.get(head.lower())
+    return field is not None and (not nested or _is_section(field.annotation))
+
+
+def _is_section(annotation: object) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
 
 
 def _unparsable_variable(err: SettingsError) -> str:
@@ -429,19 +520,28 @@ def _invalid(err: ValidationError, toml_file: object) -> str:
     return f"invalid configuration {'.'.join(loc)}: {first['msg']}"
 
 
-def config_reference() -> list[tuple[str, str, str, str]]:
-    """(environment variable, TOML key, default, description) for every setting."""
-    rows: list[tuple[str, str, str, str]] = []
+def _reference_rows() -> Iterator[tuple[str, str, object, str]]:
+    """(environment variable, TOML key, default value, description) for every setting."""
     for name, field in Settings.model_fields.items():
         annotation = field.annotation
-        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        if _is_section(annotation):
             section = annotation()
             for sub, sub_field in annotation.model_fields.items():
-                default = getattr(section, sub)
-                rows.append((f"CIKB_{name.upper()}__{sub.upper()}", f"[{name}] {sub}", _show(default), sub_field.description or ""))
+                yield f"CIKB_{name.upper()}__{sub.upper()}", f"[{name}] {sub}", getattr(section, sub), sub_field.description or ""
         else:
-            rows.append((f"CIKB_{name.upper()}", name, _show(field.get_default(call_default_factory=True)), field.description or ""))
-    return rows
+            yield f"CIKB_{name.upper()}", name, field.get_default(call_default_factory=True), field.description or ""
+
+
+def config_reference() -> list[tuple[str, str, str, str]]:
+    """(environment variable, TOML key, default, description) for every setting."""
+    return [(env, key, _show(default), description) for env, key, default, description in _reference_rows()]
+
+
+def config_reference_json() -> list[dict[str, object]]:
+    """Every setting as {env, toml, default, description}, the default as JSON data (unset: null)."""
+    as_json = TypeAdapter(object)
+    return [{"env": env, "toml": key, "default": as_json.dump_python(default, mode="json"), "description": description}
+            for env, key, default, description in _reference_rows()]
 
 
 def config_reference_markdown() -> str:
