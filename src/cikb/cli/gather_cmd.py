@@ -38,8 +38,8 @@ def gather_cmd(
     wikipedia: Optional[str] = typer.Option(None, "--wikipedia", help="Wikipedia article URL, or its title (looked up under \\[gather] wikipedia_base_url)."),
     news: Optional[list[str]] = typer.Option(None, "--news", help="News page or RSS/Atom feed URL (repeatable)."),
     crunchbase: Optional[str] = typer.Option(None, "--crunchbase", help="Crunchbase organisation URL or name (robots.txt may forbid it: reported, not an error)."),
-    max_pages: Optional[int] = typer.Option(None, "--max-pages", min=1, help="Pages per source at most (default from config: 20)."),
-    delay: Optional[float] = typer.Option(None, "--delay", min=0, help="Seconds between requests to one domain, counted from the previous answer (default from config: 1)."),
+    max_pages: Optional[int] = typer.Option(None, "--max-pages", min=1, help="Pages per source at most (default: \\[gather] max_pages_per_source, 20 unless set)."),
+    delay: Optional[float] = typer.Option(None, "--delay", min=0, help="Seconds between requests to one domain, counted from the previous answer (default: \\[gather] download_delay, 1 unless set)."),
     from_csv: Optional[Path] = typer.Option(
         None, "--from-csv", metavar="FILE",
         help="Gather every company of a CSV instead: a Company column and optional Website, Wikipedia, News (URLs separated by spaces) "
@@ -48,7 +48,7 @@ def gather_cmd(
     max_age: Optional[str] = typer.Option(
         None, "--max-age", metavar="DURATION",
         help="Take a page fetched live within this long (1d, 12h, 30m, 90s, 1h30m, or seconds) from the HTTP cache without a request, "
-        "counted as cached (default from config: 0, every stored page asked again).",
+        "counted as cached (default: \\[gather] max_age, 0 unless set: every stored page asked again).",
     ),
     full: bool = typer.Option(False, "--full", help="Ignore the caches: download every page in full (no conditional requests) and embed every chunk again."),
     queue: Optional[str] = typer.Option(
