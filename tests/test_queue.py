@@ -351,6 +351,29 @@ def test_a_task_delivered_again_while_its_gather_runs_on_another_machine_waits_f
     assert [CompanyDir(tmp_path / machine, slug).exists() for machine in ("machine-a", "machine-b")] == [True, False]
 
 
+def test_a_task_waits_for_its_companys_lock_as_long_as_it_is_held(workers: Workers, queue_url: str, tmp_path: Path, isolated_env: Path) -> None:
+    """A gather of the company holds its lock (here the test does) for many retry intervals: the queued task is
+    tried again until the lock is free, then gathered; Celery's default of 3 retries dropped it for good."""
+    import redis
+
+    from cikb.app.queue import JobBoard
+
+    client = redis.Redis.from_url(queue_url)
+    with serve_companies(1, first_host=96) as [site]:
+        workers.start(1, CIKB_QUEUE__VISIBILITY_TIMEOUT="3")  # a retry each second
+        csv_path = tmp_path / "companies.csv"
+        csv_path.write_text(f"Company,Website\n{site.name},{site.url}\n", encoding="utf-8")
+        with CompanyDir(isolated_env, company_from_name(site.name).slug).lock():
+            job_id = cikb("gather", "--from-csv", str(csv_path), "--queue", queue_url, "--delay", "0.05").stdout.strip()
+            time.sleep(7)  # six retries and more
+            assert JobBoard(client, job_id).statuses() != {1: "ok"}
+        deadline = time.monotonic() + 90
+        while JobBoard(client, job_id).statuses().get(1) not in ("ok", "failed"):
+            assert time.monotonic() < deadline, workers.log("w0")
+            time.sleep(0.2)
+    assert JobBoard(client, job_id).statuses() == {1: "ok"}, workers.log("w0")
+
+
 def test_wait_without_queue_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "companies.csv").write_text("Company,Website\nAcme,http://127.0.0.1:9/\n", encoding="utf-8")
     result = cikb("gather", "--from-csv", str(tmp_path / "companies.csv"), "--wait")

@@ -420,8 +420,10 @@ def celery_app(url: str, settings: Settings) -> Celery:
         worker_redirect_stdouts=False,
         worker_send_task_events=False,
     )
-    app.task(name=TASK, bind=True)(_gather_task)
-    app.task(name=ENRICH_TASK, bind=True)(_enrich_task)
+    # max_retries=None on the task: a task waiting for its company's lock or its row's lease is tried again until
+    # it can run (retry's own max_retries=None means the task's default, which Celery sets to 3: then it was dropped).
+    app.task(name=TASK, bind=True, max_retries=None)(_gather_task)
+    app.task(name=ENRICH_TASK, bind=True, max_retries=None)(_enrich_task)
     return app
 
 
@@ -508,7 +510,7 @@ def _gather_task(task: Any, job_id: str, row_data: dict, options_data: dict) -> 
     options = GatherOptions.model_validate(options_data)
     with RowLease(board, row.number, worker.name, lease_seconds(worker.settings)) as leased:
         if not leased:  # another worker, on any machine, is gathering this row (its gather outlasted the visibility timeout)
-            raise task.retry(countdown=retry_after(worker.settings), max_retries=None)
+            raise task.retry(countdown=retry_after(worker.settings))
         committed = committed_since(worker.settings, row, board.progress([row.number]).get(row.number))
         if committed is not None:
             board.finish(committed)
@@ -518,7 +520,7 @@ def _gather_task(task: Any, job_id: str, row_data: dict, options_data: dict) -> 
             result = gather_row(options.apply(worker.settings), row, _reporter(board, row.number, worker.name, started), full=options.full,
                                 embedder=worker.embedder, reraise=(LockedError,))
         except LockedError:  # another gather of this company is running here (a local gather, or another job's)
-            raise task.retry(countdown=retry_after(worker.settings), max_retries=None) from None
+            raise task.retry(countdown=retry_after(worker.settings)) from None
         board.finish(result)
         return result.status
 
@@ -539,7 +541,7 @@ def _enrich_task(task: Any, job_id: str, number: int, start: int, stop: int, fre
         return "already recorded"
     with RowLease(board, number, worker.name, lease_seconds(worker.settings)) as leased:
         if not leased:  # another worker runs this batch (it outlasted the visibility timeout)
-            raise task.retry(countdown=retry_after(worker.settings), max_retries=None)
+            raise task.retry(countdown=retry_after(worker.settings))
         board.start(number, worker.name)
         try:
             asyncio.run(run_job_rows(worker.settings, job_id, range(start, stop), fresh=fresh))
