@@ -26,7 +26,8 @@ from child_env import sigint_as_in_a_terminal
 from company_sites import PAGES, serve_companies
 from sites import TOLERANCE, gaps
 
-from cikb.app.batch import CompanyRow, gather_many
+from cikb.app.batch import BatchEvent, CompanyRow, gather_many
+from cikb.app.models import GatherEvent
 from cikb.app.indexing import load_index
 from cikb.app.workspace import CompanyDir
 from cikb.core.config import Settings, load_settings
@@ -372,6 +373,35 @@ def test_a_task_waits_for_its_companys_lock_as_long_as_it_is_held(workers: Worke
             assert time.monotonic() < deadline, workers.log("w0")
             time.sleep(0.2)
     assert JobBoard(client, job_id).statuses() == {1: "ok"}, workers.log("w0")
+
+
+def test_a_broker_restart_mid_gather_loses_no_outcome() -> None:
+    """Redis restarting while a worker gathers: its progress is skipped and its outcome written once Redis is back
+    (the error failed the task, and Celery drops a failed task for good: the row stayed "running")."""
+    import redis
+
+    from cikb.app.queue import _reporter, _until_reachable
+
+    class Restarting:
+        def __init__(self, failures: int) -> None:
+            self.failures, self.recorded = failures, 0
+
+        def report(self, number: int, **progress: object) -> None:
+            raise redis.ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+        def finish(self) -> None:
+            if self.failures:
+                self.failures -= 1
+                raise redis.ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+            self.recorded += 1
+
+    board = Restarting(failures=2)
+    event = BatchEvent(CompanyRow(1, "Acme", {}), "progress", event=GatherEvent(stage="store", message="writing"))
+    _reporter(board, 1, "w0", "2026-12-05T00:00:00+00:00")(event)  # type: ignore[arg-type]  # no exception: progress is skipped
+    _until_reachable(board.finish, 10)
+    assert (board.failures, board.recorded) == (0, 1)
+    with pytest.raises(redis.ConnectionError):  # down longer than the bound (the visibility timeout): the task fails
+        _until_reachable(Restarting(failures=99).finish, 1.5)
 
 
 def test_wait_without_queue_is_one_line(tmp_path: Path) -> None:

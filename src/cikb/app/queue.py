@@ -521,7 +521,7 @@ def _gather_task(task: Any, job_id: str, row_data: dict, options_data: dict) -> 
                                 embedder=worker.embedder, reraise=(LockedError,))
         except LockedError:  # another gather of this company is running here (a local gather, or another job's)
             raise task.retry(countdown=retry_after(worker.settings)) from None
-        board.finish(result)
+        _until_reachable(lambda: board.finish(result), worker.settings.queue.visibility_timeout)
         return result.status
 
 
@@ -549,10 +549,28 @@ def _enrich_task(task: Any, job_id: str, number: int, start: int, stop: int, fre
             error = " ".join(str(err).split())
             with JobStore(worker.settings.data_dir) as jobs:
                 jobs.finish(job_id, "failed", error=error)  # changes nothing where this data directory has no such job
-            board.record(number, json.dumps({"rows": [start, stop], "error": error}), "failed")
+            _until_reachable(lambda: board.record(number, json.dumps({"rows": [start, stop], "error": error}), "failed"),
+                             worker.settings.queue.visibility_timeout)
             return "failed"
-        board.record(number, json.dumps({"rows": [start, stop]}), "ok")
+        _until_reachable(lambda: board.record(number, json.dumps({"rows": [start, stop]}), "ok"), worker.settings.queue.visibility_timeout)
         return "ok"
+
+
+def _until_reachable(record: Callable[[], object], seconds: float) -> None:
+    """A row's outcome written to the broker, tried again each second while the broker cannot be reached (a
+    restart), for ``seconds`` at most. A task that fails is rejected, and a rejected task is dropped, not
+    delivered again: its company stayed "running" for ever."""
+    import redis
+
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            record()
+            return
+        except (redis.ConnectionError, redis.TimeoutError):
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(1.0)
 
 
 def lease_seconds(settings: Settings) -> float:
@@ -686,11 +704,22 @@ def _reporter(board: JobBoard, number: int, worker: str, started: str) -> OnBatc
             if gathered.crawl.kind != "page_fetched":
                 return
             pages += 1
-            board.report(number, worker=worker, started=started, pages=pages, note=gathered.crawl.url or "")
+            _shown(lambda: board.report(number, worker=worker, started=started, pages=pages, note=gathered.crawl.url or ""))
         elif gathered.stage == "store" or gathered.message:
-            board.report(number, worker=worker, started=started, pages=pages, note=f"{gathered.stage} {gathered.message}".strip(), stage=gathered.stage)
+            _shown(lambda: board.report(number, worker=worker, started=started, pages=pages,
+                                        note=f"{gathered.stage} {gathered.message}".strip(), stage=gathered.stage))
 
     return report
+
+
+def _shown(report: Callable[[], None]) -> None:
+    """Progress is for the eye: a broker that cannot be reached for a moment must not fail the gather under way."""
+    import redis
+
+    try:
+        report()
+    except (redis.ConnectionError, redis.TimeoutError):
+        pass
 
 
 def committed_since(settings: Settings, row: CompanyRow, progress: dict[str, Any] | None) -> CompanyResult | None:
