@@ -14,8 +14,10 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -48,13 +50,12 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Debian's redis-server on a loopback port, nothing saved; its base URL."""
+@contextmanager
+def running_redis(folder: Path) -> Iterator[str]:
+    """Debian's redis-server on a loopback port, nothing saved; its base URL while it runs."""
     if shutil.which("redis-server") is None:
         pytest.fail("redis-server not found: install it with `sudo apt-get install -y redis-server` (scripts/setup.sh test does, as root)")
     port = free_port()
-    folder = tmp_path_factory.mktemp("redis")
     server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(folder)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"redis://127.0.0.1:{port}"
@@ -68,9 +69,17 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except redis.ConnectionError:
             assert time.monotonic() < deadline and server.poll() is None, "redis-server did not start"
             time.sleep(0.05)
-    yield url
-    server.terminate()
-    server.wait(10)
+    try:
+        yield url
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_redis(tmp_path_factory.mktemp("redis")) as url:
+        yield url
 
 
 @pytest.fixture
@@ -402,6 +411,31 @@ def test_a_broker_restart_mid_gather_loses_no_outcome() -> None:
     assert (board.failures, board.recorded) == (0, 1)
     with pytest.raises(redis.ConnectionError):  # down longer than the bound (the visibility timeout): the task fails
         _until_reachable(Restarting(failures=99).finish, 1.5)
+
+
+def test_a_follow_whose_broker_goes_away_is_one_line(tmp_path: Path) -> None:
+    import redis
+
+    from cikb.app.queue import QueueUnavailableError, enqueue_gather, follow
+
+    with running_redis(tmp_path) as url:
+        job_id = enqueue_gather(load_settings(), f"{url}/0", [CompanyRow(1, "Acme", {"website": "http://127.0.0.1:9/"})], source="t.csv")
+        failures: list[BaseException] = []
+
+        def follow_it() -> None:
+            try:
+                follow(f"{url}/0", job_id, poll=0.05)
+            except BaseException as err:  # noqa: BLE001 - what the follow ended with is the test's finding
+                failures.append(err)
+
+        thread = threading.Thread(target=follow_it, daemon=True)
+        thread.start()
+        time.sleep(0.5)
+        redis.Redis.from_url(url).shutdown(nosave=True)
+        thread.join(30)
+    assert not thread.is_alive()
+    assert len(failures) == 1 and isinstance(failures[0], QueueUnavailableError), failures  # a redis ConnectionError before
+    assert f"while following job {job_id}" in str(failures[0]) and "cikb jobs --queue URL" in str(failures[0])
 
 
 def test_wait_without_queue_is_one_line(tmp_path: Path) -> None:

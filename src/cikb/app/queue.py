@@ -43,7 +43,8 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
@@ -326,7 +327,7 @@ def follow_enrich(settings: Settings, url: str, job_id: str, on_progress: Callab
 
     board = JobBoard(connect(url), job_id)
     watch = WorkerWatch(board.client, url, on_notice)
-    with JobStore(settings.data_dir) as jobs:
+    with JobStore(settings.data_dir) as jobs, _lost_broker(url, job_id):
         while True:
             job = jobs.get(job_id)
             if on_progress is not None:
@@ -353,17 +354,31 @@ def follow(url: str, job_id: str, on_event: OnBatchEvent | None = None, poll: fl
     shown: dict[int, int] = {}  # row -> pages reported so far (-1: finished)
     results: dict[int, CompanyResult] = {}
     watch = WorkerWatch(board.client, url, on_notice)
-    while len(results) < len(rows):
-        statuses = board.statuses()
-        for number, result in board.results([n for n, s in statuses.items() if s in ("ok", "failed") and n not in results]).items():
-            results[number] = result
-            emit(BatchEvent(rows[number], "finished", result=result))
-        for number, state in board.progress([n for n, s in statuses.items() if s == "running"]).items():
-            _show_progress(rows[number], state, shown, emit)
-        if len(results) < len(rows):
-            watch.check()
-            time.sleep(poll)
+    with _lost_broker(url, job_id):
+        while len(results) < len(rows):
+            statuses = board.statuses()
+            for number, result in board.results([n for n, s in statuses.items() if s in ("ok", "failed") and n not in results]).items():
+                results[number] = result
+                emit(BatchEvent(rows[number], "finished", result=result))
+            for number, state in board.progress([n for n, s in statuses.items() if s == "running"]).items():
+                _show_progress(rows[number], state, shown, emit)
+            if len(results) < len(rows):
+                watch.check()
+                time.sleep(poll)
     return [results[n] for n in sorted(results)]
+
+
+@contextmanager
+def _lost_broker(url: str, job_id: str) -> Iterator[None]:
+    """A follow whose broker went away ends in one QueueUnavailableError line (a traceback before): the job
+    itself is in Redis, and its workers go on once Redis is back."""
+    import redis
+
+    try:
+        yield
+    except (redis.ConnectionError, redis.TimeoutError) as err:
+        raise QueueUnavailableError(f"lost the task queue at {where(url)} while following job {job_id} "
+                                    f"({' '.join(str(err).split())[:120]}); see `cikb jobs --queue URL` once it is back") from None
 
 
 def _show_progress(row: CompanyRow, state: dict[str, Any], shown: dict[int, int], emit: OnBatchEvent) -> None:
