@@ -438,6 +438,28 @@ def test_a_follow_whose_broker_goes_away_is_one_line(tmp_path: Path) -> None:
     assert f"while following job {job_id}" in str(failures[0]) and "cikb jobs --queue URL" in str(failures[0])
 
 
+def test_a_row_whose_worker_died_is_queued_while_other_workers_live(queue_url: str) -> None:
+    import redis
+
+    from cikb.app.queue import GatherOptions, JobBoard, RowLease
+
+    board = JobBoard(redis.Redis.from_url(queue_url), "j1")
+    board.create("t.csv", [CompanyRow(1, "Acme", {"website": "http://a.example/"}), CompanyRow(2, "Globex", {"website": "http://g.example/"})],
+                 GatherOptions.of(load_settings()))
+    board.start(1, "w-gone")  # its worker died: running, no lease
+    with RowLease(board, 2, "w-alive", 30):
+        board.start(2, "w-alive")
+        job = board.summary(workers_alive=True)
+    assert (job.queued, job.running) == (1, 1)  # it said 2 running for an hour (the visibility timeout)
+
+
+def test_jobs_json_keeps_its_shape_when_the_configured_queue_cannot_be_reached(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CIKB_QUEUE__URL", f"redis://127.0.0.1:{free_port()}/0")  # nothing listens there
+    result = cikb("jobs", "--json")
+    assert result.returncode == 0 and "warning:" in result.stderr, result.stderr
+    assert json.loads(result.stdout) == {"queued": None, "enrichment": [], "workers_alive": None}  # a plain list before
+
+
 def test_wait_without_queue_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "companies.csv").write_text("Company,Website\nAcme,http://127.0.0.1:9/\n", encoding="utf-8")
     result = cikb("gather", "--from-csv", str(tmp_path / "companies.csv"), "--wait")

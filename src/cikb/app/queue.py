@@ -224,16 +224,15 @@ class JobBoard:
         return json.loads(found) if found is not None else None
 
     def summary(self, workers_alive: bool = True) -> QueuedJob:
-        """The job's rows by status. With no worker alive, a row marked running whose lease has lapsed (its
-        worker died) counts as queued: it waits for a worker to take its task again."""
+        """The job's rows by status. A row marked running whose lease has lapsed (its worker died) counts as
+        queued, whether other workers are alive or not: nobody runs it, and it waits for its task's redelivery."""
         info = {k.decode(): v.decode() for k, v in self.client.hgetall(self.key).items()}
         by_row = self.statuses()
-        if not workers_alive:
-            running = [n for n, s in by_row.items() if s == "running"]
-            pipe = self.client.pipeline()
-            for number in running:
-                pipe.exists(self.lease_key(number))
-            by_row |= {n: "queued" for n, leased in zip(running, pipe.execute()) if not leased}
+        running = [n for n, s in by_row.items() if s == "running"]
+        pipe = self.client.pipeline()
+        for number in running:
+            pipe.exists(self.lease_key(number))
+        by_row |= {n: "queued" for n, leased in zip(running, pipe.execute()) if not leased}
         statuses = list(by_row.values())
         workers = sorted({p.get("worker", "") for p in self.progress().values()} - {""})
         return QueuedJob(id=self.id, source=info.get("source", ""), queued_at=datetime.fromisoformat(info["queued_at"]), kind=info.get("kind", "gather"),

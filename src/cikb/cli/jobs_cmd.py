@@ -21,8 +21,8 @@ app.add_typer(jobs_app, name="jobs")
 def jobs_command(
     ctx: typer.Context,
     as_json: bool = typer.Option(False, "--json", help="Print the jobs as JSON (a list of objects with id, status, done, total...; "
-                                 "with a queue: {\"queued\": [...], \"enrichment\": [...], \"workers_alive\": \\[names]})."),
-    queue: Optional[str] = typer.Option(None, "--queue", metavar="URL", help="Also list the jobs queued on this Redis broker (gathers and enrichments) (default from config: \\[queue] url)."),
+                                 "with a queue: {\"queued\": [...], \"enrichment\": [...], \"workers_alive\": \\[names]}, null where it cannot be reached)."),
+    queue: Optional[str] = typer.Option(None, "--queue", metavar="URL", help="Also list the jobs queued on this Redis broker (gathers and enrichments) (default: \\[queue] url)."),
 ) -> None:
     """List the enrichment jobs, newest first: status, cells done of all, the table and the proposal.
 
@@ -44,8 +44,11 @@ def jobs_command(
         jobs = store.list()
     if as_json:
         enrichment = [job.model_dump(mode="json") for job in jobs]
-        print_json(enrichment if queued is None else {"queued": [j.model_dump(mode="json") | {"status": j.status} for j in queued.jobs],
-                                                      "enrichment": enrichment, "workers_alive": queued.workers_alive})
+        if not url:
+            print_json(enrichment)
+        else:  # one shape whenever a queue is named: null where the configured one could not be reached (warned)
+            print_json({"queued": None if queued is None else [j.model_dump(mode="json") | {"status": j.status} for j in queued.jobs],
+                        "enrichment": enrichment, "workers_alive": None if queued is None else queued.workers_alive})
         return
     if queued is not None:
         _print_queued(queued, url)

@@ -13,7 +13,7 @@ from cikb.core.errors import BadInputError
 
 @app.command("worker")
 def worker_cmd(
-    queue: Optional[str] = typer.Option(None, "--queue", metavar="URL", help="The Redis broker, redis://HOST:PORT/N (default from config: \\[queue] url)."),
+    queue: Optional[str] = typer.Option(None, "--queue", metavar="URL", help="The Redis broker, redis://HOST:PORT/N (default: \\[queue] url)."),
     concurrency: Optional[int] = typer.Option(None, "--concurrency", min=1, help="Companies gathered at once (default: \\[queue] concurrency, 1 unless set)."),
     name: Optional[str] = typer.Option(None, "--name", help="The worker's name in `cikb jobs` (default: cikb-PID@HOST)."),
 ) -> None:
