@@ -134,3 +134,14 @@ def test_a_worker_killed_mid_batch_still_gives_every_row_once(
     assert board.progress([1])[1]["worker"] != victim  # batch 1 finished by the other worker
     proposal = json.loads(Path(job.proposals[0]).read_text())
     assert [(r["row_id"], r["value"]) for r in proposal["research_log"]] == [(i, f"COMPANY {i}") for i in range(16)]
+
+
+def test_a_worker_on_another_data_directory_says_so(workers: Workers, queue_url: str, tmp_path: Path) -> None:  # noqa: F811
+    table = tmp_path / "rows.csv"
+    table.write_text("Company,Price,Quantity\nA,3,4\nB,5,6\n", encoding="utf-8")
+    elsewhere = tmp_path / "other-machine"
+    workers.start(1, CIKB_DATA_DIR=str(elsewhere))
+    queued = cikb("enrich", str(table), "--column", "Total", "--strategy", "computation", "--formula", "{Price} * {Quantity}",
+                  "--queue", queue_url, "--wait")
+    assert queued.returncode != 0
+    assert f"worker w0's data directory {elsewhere} holds no job" in queued.stderr, queued.stderr  # "no job 'x' (see `cikb jobs`)" before

@@ -328,6 +328,9 @@ class JobStore:
 
     # -- reading -------------------------------------------------------------------------
 
+    def has(self, job_id: str) -> bool:
+        return self._db.execute("SELECT 1 FROM jobs WHERE id=?", (job_id.strip(),)).fetchone() is not None
+
     def get(self, job_id: str) -> Job:
         row = self._db.execute("SELECT * FROM jobs WHERE id=?", (job_id.strip(),)).fetchone()
         if row is None:

@@ -562,6 +562,9 @@ def _enrich_task(task: Any, job_id: str, number: int, start: int, stop: int, fre
         except CikbError as err:  # bad input (the table changed, no such job here): failed, not delivered again forever
             error = " ".join(str(err).split())
             with JobStore(worker.settings.data_dir) as jobs:
+                if not jobs.has(job_id):  # "no job 'x' (see `cikb jobs`)" read as if the submitter's job were gone
+                    error = (f"worker {worker.name}'s data directory {worker.settings.data_dir} holds no job {job_id}: a queued "
+                             "enrichment runs on workers that share the data directory of the machine that queued it")
                 jobs.finish(job_id, "failed", error=error)  # changes nothing where this data directory has no such job
             _until_reachable(lambda: board.record(number, json.dumps({"rows": [start, stop], "error": error}), "failed"),
                              worker.settings.queue.visibility_timeout)
