@@ -460,6 +460,32 @@ def test_jobs_json_keeps_its_shape_when_the_configured_queue_cannot_be_reached(m
     assert json.loads(result.stdout) == {"queued": None, "enrichment": [], "workers_alive": None}  # a plain list before
 
 
+def test_a_second_ctrl_c_stops_a_worker_at_once_and_its_task_is_gathered_again(workers: Workers, queue_url: str, tmp_path: Path) -> None:
+    """Celery's second Ctrl-C is a cold shutdown its thread pool cannot do (tracebacks, and the worker ran on):
+    here it stops the worker at once, as a kill does, and another worker gathers the company."""
+    from cikb.app.queue import follow
+
+    with serve_companies(1, first_host=97) as [site]:
+        workers.start(1, CIKB_QUEUE__VISIBILITY_TIMEOUT="3")
+        csv_path = tmp_path / "companies.csv"
+        csv_path.write_text(f"Company,Website\n{site.name},{site.url}\n", encoding="utf-8")
+        job_id = cikb("gather", "--from-csv", str(csv_path), "--queue", queue_url, "--delay", "1").stdout.strip()
+        deadline = time.monotonic() + 60
+        while len(site.server.log) < 2:  # its gather under way
+            assert time.monotonic() < deadline, workers.log("w0")
+            time.sleep(0.1)
+        worker = workers.procs["w0"]
+        worker.send_signal(signal.SIGINT)
+        time.sleep(0.5)
+        worker.send_signal(signal.SIGINT)
+        assert worker.wait(10) == 130
+        log = workers.log("w0")
+        assert "Traceback" not in log and "stopped at once" in log, log
+        workers.start(1, CIKB_QUEUE__VISIBILITY_TIMEOUT="3")
+        [result] = follow(queue_url, job_id)
+    assert result.status == "ok"
+
+
 def test_wait_without_queue_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "companies.csv").write_text("Company,Website\nAcme,http://127.0.0.1:9/\n", encoding="utf-8")
     result = cikb("gather", "--from-csv", str(tmp_path / "companies.csv"), "--wait")

@@ -500,14 +500,42 @@ def run_worker(settings: Settings, url: str, *, name: str | None = None, concurr
         _worker = _Worker(settings, name, client)
         _worker.embedder()
         app = celery_app(url, settings)
-        if on_ready is not None:
-            from celery.signals import worker_ready
+        from celery.signals import worker_ready
 
+        worker_ready.connect(lambda **_: _stop_at_once_on_a_second_interrupt(), weak=False)
+        if on_ready is not None:
             worker_ready.connect(lambda **_: on_ready(name), weak=False)
         worker = app.Worker(hostname=name, pool_cls="threads", concurrency=concurrency or settings.queue.concurrency, loglevel="WARNING",
                             quiet=True, without_gossip=True, without_mingle=True, without_heartbeat=True, queues=[QUEUE])
         worker.start()
     return worker.exitcode or 0
+
+
+def _stop_at_once_on_a_second_interrupt() -> None:
+    """Ctrl-C stops the worker after its running tasks (Celery's warm shutdown); a second Ctrl-C stops it now.
+
+    Celery's own second Ctrl-C is a cold shutdown that cancels the running tasks, which its thread pool
+    cannot do: it printed tracebacks and the worker ran on. Stopping now is what a killed worker does,
+    which the queue is made for: each unfinished task is delivered again after the visibility timeout.
+    """
+    import signal
+
+    warm = signal.getsignal(signal.SIGINT)
+    if not callable(warm):
+        return
+    interrupted = threading.Event()
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        if interrupted.is_set():
+            os.write(2, b"worker: stopped at once; its unfinished tasks are delivered again after [queue] visibility_timeout\n")
+            os._exit(130)
+        interrupted.set()
+        os.write(2, b"worker: stopping after the running tasks (Ctrl-C again to stop at once)\n")
+        from celery.worker import state
+
+        state.should_stop = 0  # Celery's warm shutdown, as its own first Ctrl-C asks (without its promise to cancel tasks)
+
+    signal.signal(signal.SIGINT, on_interrupt)
 
 
 def _gather_task(task: Any, job_id: str, row_data: dict, options_data: dict) -> str:

@@ -27,7 +27,8 @@ def worker_cmd(
     commit: a worker that dies mid-gather has its company gathered by another (\[queue]
     visibility_timeout later). While it runs it keeps a heartbeat in the broker, which
     `cikb jobs` counts and `--wait` listens for. Ctrl-C or SIGTERM stop it after the
-    gathers running.
+    gathers running; a second Ctrl-C stops it at once, as a kill does (exit 130: its
+    unfinished tasks are delivered again after \[queue] visibility_timeout).
     """
     from cikb.app.queue import run_worker, where
 
