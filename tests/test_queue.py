@@ -486,6 +486,18 @@ def test_a_second_ctrl_c_stops_a_worker_at_once_and_its_task_is_gathered_again(w
     assert result.status == "ok"
 
 
+def test_a_row_failed_when_queued_says_nothing_of_this_machines_knowledge_base(queue_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import redis
+
+    from cikb.app.queue import JobBoard, enqueue_gather
+
+    monkeypatch.setattr(CompanyDir, "exists", lambda self: True)  # the queuing machine has gathered the company; the workers may not have
+    job_id = enqueue_gather(load_settings(), queue_url, [CompanyRow(1, "Gamma Corp", {"website": "htp:/x"})], source="t.csv")
+    outcome = JobBoard(redis.Redis.from_url(queue_url), job_id).outcome(1)
+    assert outcome is not None and outcome["status"] == "failed" and "scheme" in outcome["reason"], outcome
+    assert "kept" not in outcome["reason"] and outcome["raw_dir"] == ""
+
+
 def test_wait_without_queue_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "companies.csv").write_text("Company,Website\nAcme,http://127.0.0.1:9/\n", encoding="utf-8")
     result = cikb("gather", "--from-csv", str(tmp_path / "companies.csv"), "--wait")

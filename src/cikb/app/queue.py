@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from cikb.app.batch import BatchEvent, CompanyResult, CompanyRow, OnBatchEvent, gather_row, plan_rows
+from cikb.app.batch import BatchEvent, CompanyResult, CompanyRow, OnBatchEvent, gather_row, plan_rows, short_reason
 from cikb.app.models import GatherEvent
 from cikb.app.workspace import CompanyDir
 from cikb.core.config import Settings
@@ -275,8 +275,8 @@ def enqueue_gather(settings: Settings, url: str, rows: Sequence[CompanyRow], *, 
     options = GatherOptions.of(settings, full)
     board.create(source, rows, options)
     to_gather, failed = plan_rows(settings, rows)
-    for result in failed:
-        board.finish(result)
+    for result in failed:  # failed before any worker: whether a knowledge base was kept is the workers' to say, not this machine's
+        board.finish(result.model_copy(update={"reason": short_reason(result.error or "", result.sources), "raw_dir": ""}))
     app = celery_app(url, settings)
     with app.producer_or_acquire() as producer:
         for row in to_gather:
