@@ -27,6 +27,7 @@ system refused access.
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import json
 import logging
@@ -272,7 +273,7 @@ class EdgeStore(VectorStore):
                 self.shard.flush()
             target.mkdir(parents=True, exist_ok=True)
             if self.shard_dir.is_dir():
-                shutil.copytree(self.shard_dir, target / self.collection)
+                shutil.copytree(self.shard_dir, target / self.collection, copy_function=copy_keeping_holes)
             if self.record_file.is_file():
                 shutil.copy2(self.record_file, target / self.record_file.name)
         return EdgeStore(Path(root), self.collection, lock_timeout=0)
@@ -551,3 +552,37 @@ def _stored(point_id: str, record: qe.Record) -> StoredPoint:
         dense=list(record.vector[DENSE]),
         sparse=SparseVector(indices=list(sparse.indices), values=[float(v) for v in sparse.values]),
     )
+
+
+def copy_keeping_holes(src: str | os.PathLike[str], dst: str | os.PathLike[str], *, follow_symlinks: bool = True) -> object:
+    """:func:`shutil.copy2` that keeps a sparse file's holes: the engine's memory-mapped files are mostly holes (a
+    store of 4 MB on disk is 179 MB long), and writing them out in full filled a disk a snapshot fitted on."""
+    with open(src, "rb") as source, open(dst, "wb") as target:
+        size = os.fstat(source.fileno()).st_size
+        regions = _data_regions(source.fileno(), size)
+        if regions is None:  # a file system that cannot tell holes: every byte, as copy2 does
+            shutil.copyfileobj(source, target)
+        for start, end in regions or ():
+            source.seek(start)
+            target.seek(start)
+            while start < end and (block := source.read(min(end - start, 1 << 20))):
+                target.write(block)
+                start += len(block)
+        target.truncate(size)
+    shutil.copystat(src, dst, follow_symlinks=follow_symlinks)
+    return dst
+
+
+def _data_regions(fd: int, size: int) -> list[tuple[int, int]] | None:
+    """The (start, end) byte ranges of a file that hold data, by SEEK_DATA and SEEK_HOLE; None where unsupported."""
+    regions, offset = [], 0
+    while offset < size:
+        try:
+            start = os.lseek(fd, offset, os.SEEK_DATA)
+        except OSError as err:
+            if err.errno == errno.ENXIO:  # only a hole is left
+                break
+            return None
+        offset = os.lseek(fd, start, os.SEEK_HOLE)
+        regions.append((start, offset))
+    return regions

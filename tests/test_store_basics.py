@@ -175,3 +175,44 @@ def test_an_embedded_shard_left_without_its_record_is_recreated_when_empty(tmp_p
     with open_store(settings(tmp_path / "data", "embedded")) as again:
         assert again.record() is None
         assert again.ensure_collection(model(name="other/model")).model.name == "other/model"
+
+
+def _on_disk(folder: Path) -> int:
+    return sum(path.stat().st_blocks * 512 for path in folder.rglob("*") if path.is_file())
+
+
+def _length(folder: Path) -> int:
+    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+
+
+def test_a_snapshot_of_the_embedded_store_takes_its_room_on_disk_not_its_length(tmp_path: Path) -> None:
+    """The engine's memory-mapped files are mostly holes: a snapshot (what `cikb enrich` reads) copied them out in
+    full, writing the files' length (179 MB for a store of 4 MB) and filling a disk the store fitted on."""
+    store = open_store(settings(tmp_path / "data", "embedded"))
+    store.ensure_collection(model(), bm25_avg_len=42.0)
+    chunks = _fill(store, "acme", ["a", "b", "c"])
+    copy = store.copy_to(tmp_path / "snapshot")
+    try:
+        source, copied = tmp_path / "data" / "_qdrant", tmp_path / "snapshot"
+        assert abs(_length(copied) - _length(source)) < 10_000 and _length(source) > 4 * _on_disk(source)  # holes, here as there
+        assert _on_disk(copied) <= 2 * _on_disk(source) + 1_000_000
+        assert [p.chunk for p in copy.points([c.id for c in chunks])] == chunks
+    finally:
+        copy.close()
+        store.close()
+
+
+def test_a_sparse_file_is_copied_with_its_holes_and_every_byte(tmp_path: Path) -> None:
+    from cikb.store.edge import copy_keeping_holes
+
+    sparse_file, copied = tmp_path / "sparse.bin", tmp_path / "copy.bin"
+    with open(sparse_file, "wb") as handle:
+        handle.write(b"head")
+        handle.seek(30_000_000)
+        handle.write(b"middle")
+        handle.truncate(50_000_000)
+    copy_keeping_holes(sparse_file, copied)
+    assert copied.stat().st_size == 50_000_000 and copied.stat().st_blocks * 512 < 1_000_000
+    with open(copied, "rb") as handle:
+        assert handle.read(4) == b"head" and (handle.seek(30_000_000), handle.read(6))[1] == b"middle"
+        assert (handle.seek(4), handle.read(1000))[1] == b"\0" * 1000
