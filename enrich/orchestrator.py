@@ -128,14 +128,23 @@ async def run_rows(strategy: RowStrategy, rows: Iterable[RowInput], params: dict
 
 
 async def _wait(tasks: list[asyncio.Task], cancel: CancellationToken) -> None:
-    """Wait for every task; on cancellation, abandon the rows in flight (finished rows are already kept)."""
+    """Wait for every task; on cancellation, abandon the rows in flight (finished rows are already kept).
+
+    A worker that fails outside its row (``on_row`` could not record it: a full disk) stops the others and its
+    error is raised: the run is not complete. (Its error was never retrieved, and the run ended "done", empty.)
+    """
     pending = set(tasks)
     while pending:
-        _, pending = await asyncio.wait(pending, timeout=0.05)
-        if cancel.cancelled and pending:
+        done, pending = await asyncio.wait(pending, timeout=0.05)
+        errors = [error for task in done if not task.cancelled() and (error := task.exception()) is not None]  # each retrieved
+        failed = errors[0] if errors else None
+        if pending and (failed is not None or cancel.cancelled):
             for task in pending:
                 task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
+        if failed is not None:
+            raise failed
+        if cancel.cancelled:
             return
 
 

@@ -11,6 +11,7 @@ import pytest
 from cikb.enrich import (
     CancellationToken,
     ProgressEvent,
+    RowInput,
     RowStrategy,
     answer_step,
     enrich_table,
@@ -19,7 +20,7 @@ from cikb.enrich import (
 )
 from cikb.enrich.base import ColumnSpec, EnrichContext
 from cikb.enrich.models import RowStep
-from cikb.enrich.orchestrator import concurrency_limit
+from cikb.enrich.orchestrator import concurrency_limit, run_rows
 from enrich_support import chunk_text
 
 from cikb import enrich
@@ -172,3 +173,22 @@ def test_a_failing_row_is_logged_and_the_others_finish(tmp_path: Path, sleepy: S
     assert statuses == ["found", "found", "found", "error", "found", "found"]
     assert "RuntimeError: boom" in proposal.research_log[3].steps[-1].detail
     assert not proposal.cancelled
+
+
+def test_a_row_that_cannot_be_recorded_stops_the_run_with_its_error(sleepy: Sleepy) -> None:
+    """A job store writes each finished row (``on_row``); a full disk there is the run's error, raised, not a
+    worker's exception never retrieved while the run ends as done with no row."""
+    import sqlite3
+
+    recorded: list[int] = []
+
+    def on_row(log) -> None:
+        if len(recorded) == 2:
+            raise sqlite3.OperationalError("database or disk is full")
+        recorded.append(log.row_id)
+
+    rows = [RowInput(row_id=n, data={"Company": f"C{n}", "Note": f"note {n}"}, label=f"C{n}") for n in range(20)]
+    ctx = EnrichContext(settings=Settings(), column=ColumnSpec("V"), columns=["Company", "Note"])
+    with pytest.raises(sqlite3.OperationalError, match="disk is full"):
+        asyncio.run(run_rows(sleepy, rows, {"question": "q"}, ctx, on_row=on_row))
+    assert len(recorded) == 2
