@@ -5,18 +5,22 @@ to WAL itself: two processes opening a new file at once got "database is locked"
 tests/test_store_concurrency.py, two first gathers opening a new vector cache), so the switch waits
 and tries again, as long as the connection's own timeout. A file or folder this user may not write is one
 :class:`~cikb.core.errors.AccessDeniedError` line naming it (SQLite writes even to open a file: the switch to WAL, its
-side files), not SQLite's "attempt to write a readonly database".
+side files), not SQLite's "attempt to write a readonly database"; a full disk is one
+:class:`~cikb.core.errors.NoSpaceError` line.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import time
 from pathlib import Path
 from typing import Any
 
-from cikb.core.errors import access_denied
+from cikb.core.errors import access_denied, is_no_space, no_space
+
+FULL_BELOW_BYTES = 1_000_000  # free space under which SQLite's "disk I/O error" is taken for a full disk (a WAL needs more)
 
 
 def connect_wal(path: Path, *, timeout: float, **options: Any) -> sqlite3.Connection:
@@ -36,12 +40,22 @@ def connect_wal(path: Path, *, timeout: float, **options: Any) -> sqlite3.Connec
 
 
 def _refused(path: Path, err: sqlite3.OperationalError) -> Exception | None:
-    """AccessDeniedError when SQLite failed because this user may not write the file or its folder, else None."""
+    """AccessDeniedError when SQLite failed because this user may not write the file or its folder, NoSpaceError
+    when its disk is full, else None."""
     folder = Path(path).parent
+    if is_no_space(err) or ("disk I/O error" in str(err) and _free_bytes(folder) < FULL_BELOW_BYTES):
+        return no_space(path)  # creating the WAL's side files on a full disk is SQLite's "disk I/O error"
     writable = os.access(folder, os.W_OK | os.X_OK) and (not os.path.exists(path) or os.access(path, os.R_OK | os.W_OK))
     if writable or not any(s in str(err) for s in ("readonly", "unable to open")):
         return None
     return access_denied(path if os.path.exists(path) else folder, "read-only for this user", root=folder)
+
+
+def _free_bytes(folder: Path) -> int:
+    try:
+        return shutil.disk_usage(folder).free
+    except OSError:
+        return FULL_BELOW_BYTES  # unknown: no claim of a full disk
 
 
 def _switch_to_wal(db: sqlite3.Connection, patience_s: float) -> None:
