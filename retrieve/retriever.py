@@ -154,51 +154,63 @@ class Retriever:
     def search(self, query: str, company: str | None = None) -> RetrievalResult:
         """The chunks that answer ``query``, best first, and the numbered context within the token budget.
 
-        Every read of one search sees one state of the store (a gather committing meanwhile waits for it).
+        Only the store's reads hold its session (its lock, which other commands wait for): the query is
+        embedded between the company's choice and the search, and the chunks are read after it, since loading
+        a model (the embedder, the reader's parser) takes seconds on first use. The search's reads see one
+        state of the store (a gather committing meanwhile waits for them).
         """
-        with self.store.session():
-            return self._search(query, company)
-
-    def _search(self, query: str, company: str | None) -> RetrievalResult:
         started = time.perf_counter()
-        known = self.known_companies()
-        choice = self.choose_company(query, company, known)
+        with self.store.session():
+            known = self.known_companies()
+            choice = self.choose_company(query, company, known)
         trace = self._trace(query, choice)
-        if not choice.known:
-            trace.abstain_reason = f"the knowledge base holds nothing about {choice.matched!r}"
+        if not choice.known or not known:
+            trace.abstain_reason = (f"the knowledge base holds nothing about {choice.matched!r}" if not choice.known
+                                    else "the knowledge base is empty")
             return self._finish(RetrievalResult(query=query, trace=trace), started)
-        if not known:
-            trace.abstain_reason = "the knowledge base is empty"
-            return self._finish(RetrievalResult(query=query, trace=trace), started)
+        embedding = time.perf_counter()
+        dense = self.embedder.embed_query(query)
+        trace.embed_ms = (time.perf_counter() - embedding) * 1000
+        with self.store.session():
+            result, choice = self._candidates(query, dense, known, choice, trace)
+        if choice is not None:
+            self._read(result, choice)
+        return self._finish(result, started)
 
-        chunks, dense = self._hybrid(query, choice.slug, trace)
+    def _candidates(self, query: str, dense: Any, known: Mapping[str, str | None], choice: CompanyChoice,
+                    trace: RetrievalTrace) -> tuple[RetrievalResult, CompanyChoice | None]:
+        """What the store holds for ``query``: the result, and the company choice when its chunks are to be read
+        (None: the result is final, an abstention)."""
+        chunks = self._hybrid(query, dense, choice.slug, trace)
         vector = [float(x) for x in dense]
         if choice.source != "explicit" and chunks:
             # A question naming something no passing chunk mentions is about a company (or person)
             # the knowledge base does not hold (R3), not about what retrieval happened to find.
             identity = self.known_identities(known).get(choice.slug) if choice.slug else None
-            known = company_variants(identity.slug, identity.name, identity.aliases) if identity else set()
-            unknown = unmentioned_names(query, (f"{c.chunk.metadata.title} {c.chunk.text}" for c in chunks), known)
+            variants = company_variants(identity.slug, identity.name, identity.aliases) if identity else set()
+            unknown = unmentioned_names(query, (f"{c.chunk.metadata.title} {c.chunk.text}" for c in chunks), variants)
             if unknown:
                 trace.company = choice.model_copy(update={"known": False, "unknown_names": unknown})
                 trace.abstain_reason = f"no retrieved source mentions {', '.join(unknown)}"
-                return self._finish(RetrievalResult(query=query, chunks=chunks, trace=trace, query_vector=vector), started)
+                return RetrievalResult(query=query, chunks=chunks, trace=trace, query_vector=vector), None
             if choice.slug is None and (named := candidate_names(query)):
                 # No company of the knowledge base is named, and a chunk mentions the name (a customer, a rival, a prize):
                 # the answer is about that name, read from what is said of it, not from the companies around it.
                 trace.company = choice = choice.model_copy(update={"asked_about": named[0]})
+        return RetrievalResult(query=query, chunks=chunks, trace=trace, query_vector=vector), choice
+
+    def _read(self, result: RetrievalResult, choice: CompanyChoice) -> None:
+        """The candidates reordered (the reader's) and packed into the context, in place."""
+        chunks, trace = result.chunks, result.trace
         if self.reorder is not None and chunks:
-            chunks = self._reordered(self.reorder, query, choice.subject, chunks, trace)
-        context = self._pack(chunks, trace)
+            chunks = self._reordered(self.reorder, result.query, choice.subject, chunks, trace)
+        result.chunks, result.context = chunks, self._pack(chunks, trace)
         if not chunks:
             trace.abstain_reason = f"no chunk passed the dense threshold {self.score_threshold}"
-        return self._finish(RetrievalResult(query=query, chunks=chunks, context=context, trace=trace, query_vector=vector), started)
 
-    def _hybrid(self, query: str, company: str | None, trace: RetrievalTrace) -> tuple[list[ScoredChunk], Any]:
+    def _hybrid(self, query: str, dense: Any, company: str | None, trace: RetrievalTrace) -> list[ScoredChunk]:
         t0 = time.perf_counter()
-        dense = self.embedder.embed_query(query)
         sparse, trace.expanded = self.sparse_query(query)
-        t1 = time.perf_counter()
         cfg = self.settings
         reranked = cfg.rerank == "sentences"
         limit = kept_candidates(cfg)
@@ -215,10 +227,9 @@ class Retriever:
             reranked_top = rerank_by_sentences(query, chunks[: cfg.rerank_depth], self._tokenize, cfg.rerank_weight, cfg.expansion_weight)
             chunks = reranked_top + chunks[cfg.rerank_depth :]
             chunks = chunks[: cfg.top_k]
-        trace.embed_ms = (t1 - t0) * 1000
-        trace.search_ms = (time.perf_counter() - t1) * 1000
+        trace.search_ms = (time.perf_counter() - t0) * 1000
         trace.passed = len(chunks)
-        return chunks, dense
+        return chunks
 
     def sparse_query(self, query: str) -> tuple[SparseVector, list[str]]:
         """The BM25 query vector, widened with the question words' relation words, and the words it added."""

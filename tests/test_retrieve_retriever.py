@@ -212,6 +212,44 @@ def test_the_applications_reorder_step_runs_last_with_the_company_name_and_is_tr
     assert (reordered.trace.promoted, plain.trace.promoted) == (plain.chunks[-1].chunk.id, None)
 
 
+def test_only_the_store_reads_hold_its_session(kb):
+    """The session is the store's lock, which other commands wait for: the query's embedding (a model loaded on
+    first use) and the reader's reorder (spaCy loaded on first use, seconds) run outside it."""
+    settings, store, embedder, bm25 = kb
+    outside: list[str] = []
+
+    class Watched:  # the store, saying whether a session is open
+        active = False
+
+        def __getattr__(self, name):
+            return getattr(store, name)
+
+        @contextmanager
+        def session(self):
+            with store.session():
+                Watched.active = True
+                try:
+                    yield
+                finally:
+                    Watched.active = False
+
+    class WatchedEmbedder:
+        def __getattr__(self, name):
+            return getattr(embedder, name)
+
+        def embed_query(self, text):
+            outside.append(f"embed {not Watched.active}")
+            return embedder.embed_query(text)
+
+    def reorder(question, company, chunks):
+        outside.append(f"reorder {not Watched.active}")
+        return chunks
+
+    result = Retriever(settings, Watched(), WatchedEmbedder(), bm25, company_names=NAMES, reorder=reorder).search(
+        "Which rockets does Acme Corp sell and build?", company="acme-corp")
+    assert result.chunks and outside == ["embed True", "reorder True"]  # both ran under the lock before
+
+
 POLICY = ("The certificate authority keeps audit logs of every issuance request for seven years and reviews them "
           "each month; staff with access to the signing keys are named in the annual audit report of Initech.")
 
