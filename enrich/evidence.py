@@ -329,7 +329,10 @@ class KnowledgeFirstStrategy(RowStrategy):
             return None
         generation = ctx.generation(identity.slug) if identity is not None and ctx.generation is not None else None
         company = {"slug": identity.slug, "generation": generation} if identity is not None else {"row": [row.label, row.website]}
-        return json.dumps({**company, "question": interpolate_template(params["question"], row.data)}, sort_keys=True)
+        question = interpolate_template(params["question"], row.data)
+        if identity is not None:  # the question as asked: in the knowledge base's name for the company ("ACME Corp." -> "Acme Corp")
+            question = _as_known(row, question, identity)[1]
+        return json.dumps({**company, "question": question}, sort_keys=True)
 
     async def execute_one(self, row: RowInput, params: dict, ctx: EnrichContext) -> AsyncIterator[RowStep]:
         question = interpolate_template(params["question"], row.data)

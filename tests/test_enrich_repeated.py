@@ -125,3 +125,28 @@ def test_a_job_over_the_real_knowledge_base_reads_once_and_a_gather_invalidates(
         os.utime(page, (page.stat().st_atime, page.stat().st_mtime + 60))  # a later Last-Modified: no 304 within the second
     again = gather_and_enrich("second.json")  # a new generation of Acme Corp: asked again, once
     assert len(searches) == 2 and {log.value for log in again} == {"2012"}
+
+
+def test_rows_naming_the_company_another_way_ask_its_question_once(tmp_path: Path, monkeypatch) -> None:
+    """"ACME Corp." is Acme Corp, asked about by its knowledge-base name: the same question of the same company, so
+    answered once (the key held the question as the row wrote it, and each spelling searched again)."""
+    settings = Settings(data_dir=tmp_path / "data")
+    settings.gather.download_delay, settings.gather.max_pages_per_source = 0, 2
+    with serve_sample_site() as url:
+        gather_company(settings, "Acme Corp", {"website": [f"{url}/about/"]})
+    searches = []
+    real_search = Retriever.search
+
+    def counted(self, query, company=None):
+        searches.append((query, company))
+        return real_search(self, query, company)
+
+    monkeypatch.setattr(Retriever, "search", counted)
+    table = tmp_path / "names.csv"
+    table.write_text("Company\nAcme Corp\nACME Corp.\nacme corp\nAcme Corp\n", encoding="utf-8")
+    request = JobRequest(csv_path=str(table), columns=[ColumnRequest(
+        name="Founded", question="What year was {Company} founded?", column_type="number", proposal_path=str(tmp_path / "out.json"))])
+    job, _ = asyncio.run(run_job(settings, request, llm=None, web=None))
+    assert (job.status, job.found) == ("done", 4)
+    assert searches == [("What year was Acme Corp founded?", "acme-corp")]
+    assert [log.same_as_row for log in load_proposal(tmp_path / "out.json").research_log] == [None, 0, 0, 0]
