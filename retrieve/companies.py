@@ -141,18 +141,25 @@ def resolve_company(text: str, companies: Mapping[str, CompanyIdentity], website
     text = " ".join((text or "").split())
     if text in companies:
         return text
-    keys = name_keys(text) if text else frozenset()
-    by_name = [slug for slug, identity in sorted(companies.items()) if keys & identity.keys()]
+    by_name = companies_named(text, companies)
     site = site_key(website or "")
     by_site = [slug for slug, identity in sorted(companies.items()) if site and site in identity.sites()]
     if len(by_name) == 1:
         return by_name[0]
     if by_name:
         both = [slug for slug in by_name if slug in by_site]
-        exact = [slug for slug in by_name if normalize(text) in {normalize(n) for n in companies[slug].names()}]
+        # A company's own name before another's alias for it: two sites may both claim a name.
+        own = [slug for slug in by_name if normalize(text) in {normalize(companies[slug].name or ""), normalize(slug)}]
+        exact = own or [slug for slug in by_name if normalize(text) in {normalize(n) for n in companies[slug].names()}]
         chosen = both if len(both) == 1 else exact
         return chosen[0] if len(chosen) == 1 else None
     return by_site[0] if len(by_site) == 1 else None
+
+
+def companies_named(text: str, companies: Mapping[str, CompanyIdentity]) -> list[str]:
+    """The slugs of the companies ``text`` names by identity (name keys that meet), in slug order."""
+    keys = name_keys(" ".join((text or "").split())) if text else frozenset()
+    return [slug for slug, identity in sorted(companies.items()) if keys & identity.keys()]
 
 
 def nearest_companies(text: str, companies: Mapping[str, CompanyIdentity], limit: int = 3) -> list[CompanyIdentity]:

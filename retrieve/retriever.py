@@ -10,7 +10,7 @@ from typing import Any, Protocol
 import numpy as np
 from cikb.embed import Bm25Encoder
 from cikb.retrieve.companies import (
-    candidate_names, company_variants, infer_company, nearest_companies, resolve_company, unmentioned_names,
+    candidate_names, companies_named, company_variants, infer_company, nearest_companies, resolve_company, unmentioned_names,
 )
 from cikb.retrieve.duplicates import collapse_near_duplicates
 from cikb.retrieve.expansion import expand_query
@@ -122,6 +122,10 @@ class Retriever:
             return slug
         if not identities:
             raise UnknownCompanyError(f"no company {company!r} in the knowledge base: it is empty (gather one with `cikb gather`)")
+        named = companies_named(company, identities)
+        if len(named) > 1:  # not "no company": several answer to the name, and none is it more than the others
+            which = ", ".join(identities[slug].label() for slug in named)
+            raise UnknownCompanyError(f"{company!r} names {len(named)} companies of the knowledge base: {which}; give one's slug")
         nearest = ", ".join(identity.label() for identity in nearest_companies(company, identities))
         raise UnknownCompanyError(f"no company {company!r} in the knowledge base; nearest: {nearest} (see `cikb companies`)")
 

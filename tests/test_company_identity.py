@@ -70,6 +70,11 @@ def test_a_name_two_companies_answer_to_is_decided_by_website_or_exact_name_else
     assert resolve_company("Acme Corp", twins) == "acme-corp"  # exactly its name
     assert resolve_company("ACME Corporation", twins, "https://acmecorp.example/") == "acme-corp"
     assert resolve_company("ACME Corporation", twins) is None  # either could be meant: a guess would mix their facts
+    # Another site claims the name too (an alias): the company whose own name it is is meant; an alias both claim is nobody's.
+    claimed = {**twins, "other": CompanyIdentity("other", "Other Name", aliases=("Acme Corp", "Roadrunner Supply"))}
+    claimed["acme-corp"] = CompanyIdentity("acme-corp", "Acme Corp", aliases=("Roadrunner Supply",))
+    assert resolve_company("Acme Corp", claimed) == "acme-corp"
+    assert resolve_company("Roadrunner Supply", claimed) is None
 
 
 def test_identity_keys_drop_legal_forms_case_and_punctuation_only() -> None:
@@ -362,3 +367,23 @@ def test_a_question_about_a_lookalike_abstains(cikb, question: str) -> None:
         code, out, err = cikb(*command)
         [line] = [line for line in err.splitlines() if line.startswith("company: ")]
         assert line.endswith(f"; no retrieved source mentions {lookalike}"), (command, err)
+
+
+def test_a_name_several_companies_answer_to_is_one_line_naming_them() -> None:
+    from cikb.core.config import Settings
+    from cikb.core.errors import UnknownCompanyError
+    from cikb.retrieve import Retriever
+
+    class Holding:  # a store that holds these companies' points
+        def companies(self) -> dict[str, int]:
+            return {"acme-corp": 3, "other": 2}
+
+    identities = {"acme-corp": CompanyIdentity("acme-corp", "Acme Corp", aliases=("Roadrunner Supply",)),
+                  "other": CompanyIdentity("other", "Other Name", aliases=("Roadrunner Supply",))}
+    retriever = Retriever(Settings(), Holding(), None, None, identities=identities)  # type: ignore[arg-type]
+    assert retriever.require_company("Acme Corp") == "acme-corp"
+    with pytest.raises(UnknownCompanyError) as refused:
+        retriever.require_company("Roadrunner Supply")
+    # "no company 'Roadrunner Supply' in the knowledge base; nearest: acme-corp ..." named the companies it said were not there
+    assert str(refused.value) == ("'Roadrunner Supply' names 2 companies of the knowledge base: acme-corp (Acme Corp), "
+                                  "other (Other Name); give one's slug")
