@@ -27,7 +27,7 @@ HUB_CHECK_TIMEOUT_S = 5.0  # connect and read, for the one request that tells wh
 def installed_model(settings: EmbedSettings) -> ModelFiles:
     """The configured model's files on this machine (model_path, else the model cache); the hub is never asked."""
     spec = _spec(settings)
-    return find_model(spec, settings.model_copy(update={"allow_download": False}), pick_backend(settings))
+    return find_model(spec, settings, pick_backend(settings), ask_hub=False)
 
 
 def pull_model(settings: EmbedSettings) -> ModelFiles:

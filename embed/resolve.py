@@ -64,8 +64,8 @@ def default_cache_root(settings: EmbedSettings) -> Path:
     return Path.home() / ".cache" / "cikb" / "models"
 
 
-def find_model(spec: DenseModelSpec, settings: EmbedSettings, backend: Backend) -> ModelFiles:
-    """The configured model's files: local path, else cache, else hub (if allowed).
+def find_model(spec: DenseModelSpec, settings: EmbedSettings, backend: Backend, *, ask_hub: bool = True) -> ModelFiles:
+    """The configured model's files: local path, else cache, else hub (if allowed, and ``ask_hub``).
 
     Raises ModelUnavailableError naming every place that was tried.
     """
@@ -81,10 +81,12 @@ def find_model(spec: DenseModelSpec, settings: EmbedSettings, backend: Backend) 
         if found:
             return found
     tried.append("the local model cache (" + ", ".join(str(d or "Hugging Face default") for d in _cache_dirs(settings)) + ")")
-    if settings.allow_download:
+    if settings.allow_download and ask_hub:
         found = _download(spec, settings, backend, tried)
         if found:
             return found
+    elif settings.allow_download:
+        tried.append("the hub (not asked here; allow_download is on, so the first command that embeds downloads it)")
     else:
         tried.append("the hub (allow_download is off)")
     raise ModelUnavailableError(f"cannot load {spec.name} for {backend}: tried " + "; ".join(tried))

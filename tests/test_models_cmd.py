@@ -155,6 +155,10 @@ def test_the_report_without_a_hub_the_offline_model_itself_or_an_unknown_one(mod
     assert unknown.fallback and unknown.in_use is not None and unknown.in_use.name == OFFLINE_MODEL.name
     assert not [line for line in unknown.advice if "run `cikb models pull`" in line]  # pull refuses an unknown model: not advised
     settings.embed.model = CONFIGURED
+    settings.embed.allow_download = True  # the report never asks the hub, and says so: "allow_download is off" was untrue
+    missing = models_report(settings).missing or ""
+    assert "allow_download is off" not in missing and "allow_download is on" in missing
+    settings.embed.allow_download = False
     settings.embed.backend = "sentence-transformers"
     assert not [line for line in models_report(settings).advice if "run `cikb models pull`" in line]  # nor another backend's weights
     settings.embed.backend = "fastembed"
