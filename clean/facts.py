@@ -48,7 +48,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Union
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from lxml.html import HtmlElement
 
@@ -1041,7 +1041,9 @@ def _own_organizations(node: Node, url: str, known: set[str], depth: int = 0) ->
     types = set(_strings(node, "@type"))
     if _is_organization(node, types):
         names = [v for prop in ("name", "legalName", "alternateName") for v in _strings(node, prop)]
-        links = [v for prop in ("url", "@id") for v in _strings(node, prop) if v.startswith(("http://", "https://"))]
+        # A url written from the site's root ("/") is the page's site too; an @id is an identifier, only ever absolute here.
+        links = [v for v in _strings(node, "@id") if v.startswith(("http://", "https://"))]
+        links += [urljoin(url, v) for v in _strings(node, "url") if v.startswith(("http://", "https://", "/"))]
         if any(name_keys(name) & known for name in names) or any(site_key(link) == site_key(url) for link in links):
             yield node
         return

@@ -138,6 +138,18 @@ def test_own_names_are_the_sites_schema_org_names_formerly_and_defined_legal_nam
     assert names == ["Roadrunner Supply", "Acme Widgets", "Anvil Holdings, LLC"]
 
 
+def test_an_organization_whose_url_is_written_from_the_sites_root_is_the_sites_own() -> None:
+    from cikb.clean.facts import own_names
+
+    # Gathered under another name ("Other Name"): the schema.org node is the site's own by its url, "/" as written.
+    organization = {"@context": "https://schema.org", "@type": "Organization", "name": "Acme Corp", "url": "/",
+                    "alternateName": "Roadrunner Supply"}
+    pages = [_page("https://acme.example/", "<p>Welcome.</p>", _json_ld(organization))]
+    assert own_names(pages, Company(name="Other Name", slug="other-name")) == ["Acme Corp", "Roadrunner Supply"]
+    elsewhere = {**organization, "url": "https://globex.example/"}  # another site's organization stays another's
+    assert own_names([_page("https://acme.example/", "<p>Hi.</p>", _json_ld(elsewhere))], Company(name="Other Name", slug="other-name")) == []
+
+
 def test_an_own_name_keeps_the_dot_of_its_legal_form_and_loses_a_full_stop() -> None:
     from cikb.clean.facts import own_names
 
