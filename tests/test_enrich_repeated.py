@@ -93,19 +93,25 @@ def test_an_answer_reached_through_an_error_is_not_handed_on(tmp_path: Path) -> 
     assert {(log.value, log.same_as_row) for log in others} == {("1999", None), ("1999", answered[0])}
 
 
-@pytest.mark.slow
-def test_a_job_over_the_real_knowledge_base_reads_once_and_a_gather_invalidates(tmp_path: Path, monkeypatch) -> None:
-    settings = Settings(data_dir=tmp_path / "data")
-    settings.gather.download_delay, settings.gather.max_pages_per_source = 0, 2
-    site = shutil.copytree(SAMPLE_SITE, tmp_path / "site")
-    searches = []
+@pytest.fixture
+def searches(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str | None]]:
+    """Every search of the real knowledge base, as (query, company)."""
+    made: list[tuple[str, str | None]] = []
     real_search = Retriever.search
 
     def counted(self, query, company=None):
-        searches.append((query, company))
+        made.append((query, company))
         return real_search(self, query, company)
 
     monkeypatch.setattr(Retriever, "search", counted)
+    return made
+
+
+@pytest.mark.slow
+def test_a_job_over_the_real_knowledge_base_reads_once_and_a_gather_invalidates(tmp_path: Path, searches: list) -> None:
+    settings = Settings(data_dir=tmp_path / "data")
+    settings.gather.download_delay, settings.gather.max_pages_per_source = 0, 2
+    site = shutil.copytree(SAMPLE_SITE, tmp_path / "site")
 
     def gather_and_enrich(out: str) -> list:
         with serve_sample_site(site) as url:
@@ -127,21 +133,14 @@ def test_a_job_over_the_real_knowledge_base_reads_once_and_a_gather_invalidates(
     assert len(searches) == 2 and {log.value for log in again} == {"2012"}
 
 
-def test_rows_naming_the_company_another_way_ask_its_question_once(tmp_path: Path, monkeypatch) -> None:
+def test_rows_naming_the_company_another_way_ask_its_question_once(tmp_path: Path, searches: list) -> None:
     """"ACME Corp." is Acme Corp, asked about by its knowledge-base name: the same question of the same company, so
     answered once (the key held the question as the row wrote it, and each spelling searched again)."""
     settings = Settings(data_dir=tmp_path / "data")
     settings.gather.download_delay, settings.gather.max_pages_per_source = 0, 2
     with serve_sample_site() as url:
         gather_company(settings, "Acme Corp", {"website": [f"{url}/about/"]})
-    searches = []
-    real_search = Retriever.search
-
-    def counted(self, query, company=None):
-        searches.append((query, company))
-        return real_search(self, query, company)
-
-    monkeypatch.setattr(Retriever, "search", counted)
+    searches.clear()  # the gather searched nothing; the job's searches are counted from here
     table = tmp_path / "names.csv"
     table.write_text("Company\nAcme Corp\nACME Corp.\nacme corp\nAcme Corp\n", encoding="utf-8")
     request = JobRequest(csv_path=str(table), columns=[ColumnRequest(
