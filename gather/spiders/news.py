@@ -20,6 +20,9 @@ FEED_CONTENT_TYPES = [
     "text/xml",
 ]
 _FEED_MARKERS = (b"<rss", b"<feed", b"<rdf:rdf")
+_FEED_TYPES = frozenset({b"application/rss+xml", b"application/atom+xml", b"application/rdf+xml"})
+_SNIFF_BYTES = 65_536
+_XML_BASE = "{http://www.w3.org/XML/1998/namespace}base"  # "base" once the selector has dropped namespaces
 
 
 class NewsSpider(SourceSpider):
@@ -50,15 +53,32 @@ class NewsSpider(SourceSpider):
 
 
 def is_feed(response: Response) -> bool:
-    """True for an RSS, RDF or Atom document (sniffed: feeds are often served as text/html or text/plain)."""
-    head = response.body[:2048].lower()
+    """True for an RSS, RDF or Atom document: by its Content-Type, else sniffed from its start (feeds are often
+    served as text/html or text/plain, after a comment or a stylesheet's processing instruction of any length)."""
+    content_type = response.headers.get(b"Content-Type", b"").split(b";")[0].strip().lower()
+    if content_type in _FEED_TYPES:
+        return True
+    head = response.body[:_SNIFF_BYTES].lower()
     return any(marker in head for marker in _FEED_MARKERS)
 
 
 def feed_links(response: Response) -> list[str]:
-    """The article links of a feed's items, in feed order, absolute, http(s) only."""
+    """The article links of a feed's items, in feed order, absolute (against Atom's ``xml:base`` where it sets
+    one, RFC 4287), http(s) only."""
     selector = Selector(body=response.body, type="xml")
     selector.remove_namespaces()
-    raw = selector.xpath("//item/link/text() | //entry/link[not(@rel) or @rel='alternate']/@href").getall()
-    links = [urljoin(response.url, link.strip()) for link in raw if link.strip()]
+    found = selector.xpath("//item/link | //entry/link[not(@rel) or @rel='alternate']")
+    links = []
+    for link in found:
+        href = (link.attrib.get("href") or link.xpath("string()").get() or "").strip()  # Atom's href, RSS's text
+        if href:
+            links.append(urljoin(_base(link.root, response.url), href))
     return [link for link in dict.fromkeys(links) if urlsplit(link).scheme in ALLOWED_SCHEMES]
+
+
+def _base(element: Any, url: str) -> str:
+    """The URL a link inside ``element`` is relative to: each xml:base on the way down from the root, applied in turn."""
+    bases = [value for node in reversed([element, *element.iterancestors()]) if (value := node.get(_XML_BASE) or node.get("base"))]
+    for base in bases:
+        url = urljoin(url, base)
+    return url
