@@ -86,11 +86,17 @@ def _name_to_url(source_type: SourceType, value: str, settings: GatherSettings) 
     if not text:
         raise BadInputError(f"empty {source_type} name")
     if source_type == "wikipedia":
-        return settings.wikipedia_base_url + quote(text.replace(" ", "_"))
+        return _folder(settings.wikipedia_base_url) + quote(text.replace(" ", "_"))
     slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
     if not slug:
         raise BadInputError(f"cannot make a crunchbase name of {text!r}")
-    return settings.crunchbase_base_url + slug
+    return _folder(settings.crunchbase_base_url) + slug
+
+
+def _folder(base_url: str) -> str:
+    """A base URL as the folder names go into: ".../wiki" is ".../wiki/" (".../wikiAcme_Corp" was asked for, and
+    ".../organizationacme" passed a robots.txt that disallows /organization/)."""
+    return base_url if base_url.endswith("/") else base_url + "/"
 
 
 @lru_cache(maxsize=1)

@@ -47,6 +47,10 @@ def test_wikipedia_and_crunchbase_accept_names_or_urls() -> None:
     assert resolve_source("crunchbase", "Acme Corp, Inc.", settings).start_urls == ["http://127.0.0.1:9/organization/acme-corp-inc"]
     full = "https://en.wikipedia.org/wiki/Let%27s_Encrypt"
     assert resolve_source("wikipedia", full, settings).start_urls == [full]
+    # A base written without its last slash is still a folder (".../wikiAcme_Corp" was asked for).
+    bare = GatherSettings(wikipedia_base_url="http://127.0.0.1:9/wiki", crunchbase_base_url="http://127.0.0.1:9/organization")
+    assert resolve_source("wikipedia", "Acme Corp", bare).start_urls == ["http://127.0.0.1:9/wiki/Acme_Corp"]
+    assert resolve_source("crunchbase", "Acme Corp", bare).start_urls == ["http://127.0.0.1:9/organization/acme-corp"]
 
 
 def test_website_and_news_need_urls_and_duplicates_collapse() -> None:
