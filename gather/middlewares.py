@@ -159,7 +159,7 @@ class RobotsMiddleware(RobotsTxtMiddleware):
         self._unavailable(netloc, describe_failure(exc))
 
     def _unavailable(self, netloc: str, cause: str) -> None:
-        parser = Unavailable(cause)
+        parser = Unavailable(cause, netloc)
         self.crawler.spider.reporter.robots_unavailable(parser.why)
         waiting = self._parsers[netloc]
         self._parsers[netloc] = parser
@@ -186,11 +186,12 @@ class Unavailable(ProtegoRobotParser):
     network_error else), so a site that is down reads as down, and a start URL refused this
     way is the source's error."""
 
-    def __init__(self, cause: str):
+    def __init__(self, cause: str, host: str):
         super().__init__(b"User-agent: *\nDisallow: /\n", None)
         self.cause = cause  # 'HTTP 503', or describe_failure's words: 'timed out', 'connection refused'
         self.reason = DropReason.http_error if cause.startswith("HTTP ") else DropReason.network_error
-        self.why = f"robots.txt unavailable ({cause}): complete disallow for this gather (RFC 9309)"
+        # The host named: a feed's items span hosts, and one host's robots.txt speaks for that host only.
+        self.why = f"robots.txt unavailable ({cause}) on {host}: complete disallow of that host for this gather (RFC 9309)"
 
     def refusal(self) -> Dropped:
         return Dropped(self.reason, self.why)

@@ -77,7 +77,8 @@ def test_a_robots_txt_that_cannot_be_read_disallows_every_page(make_site: Callab
     assert website.pages == [] and website.summary.fetched == 0
     # The start page is refused as the failure that stopped robots.txt, and that is the source's error.
     assert website.summary.dropped == {reason: 1}
-    assert f"robots.txt unavailable ({cause}): complete disallow" in (website.summary.robots_unavailable or "")
+    host = site.url.split("://")[1]
+    assert f"robots.txt unavailable ({cause}) on {host}: complete disallow of that host" in (website.summary.robots_unavailable or "")
     assert website.summary.error == f"could not fetch {site.url}/: {website.summary.robots_unavailable}"
 
 
@@ -129,7 +130,7 @@ def test_the_gather_summary_reports_the_crawl_delay_and_a_robots_txt_it_could_no
     again = cikb("gather", "Initech", "--website", site.url + "/", "--delay", "0.05", "--max-pages", "2")
     assert again.returncode != 0
     [line] = [line for line in again.stderr.splitlines() if line.strip()]
-    assert line.startswith("error: nothing gathered for 'Initech'") and "robots.txt unavailable (HTTP 500): complete disallow" in line
+    assert line.startswith("error: nothing gathered for 'Initech'") and f"robots.txt unavailable (HTTP 500) on {site.url.split('://')[1]}: complete disallow" in line
 
 
 def test_a_gzipped_sitemap_robots_txt_names_is_read(make_site: Callable[..., SiteServer]) -> None:
