@@ -86,6 +86,8 @@ _PRIVACY_TITLE = re.compile(r"\bcookies?\b|\bprivacy\b", re.IGNORECASE)
 # trafilatura's Markdown writes superscripts and subscripts as inline HTML
 # ("shift<sup>[1]</sup>"); the tags are noise to chunks and embeddings.
 _SUP_SUB_TAG = re.compile(r"</?su[bp]>")
+_CITATION_MARK_CLASSES = frozenset({"reference", "noprint"})  # MediaWiki's <sup> of a footnote or a "citation needed"
+_WIKI_APPARATUS_CLASSES = frozenset({"mw-editsection", "mw-references-wrap", "reflist"})  # edit links, the footnotes' list
 _FALLBACK_MIN_LINES = 3
 
 
@@ -110,6 +112,7 @@ def extract(html: str, url: str | None = None, options: Mapping[str, object] = E
     published = publication_date(tree, url)
     _unwrap_times(tree)
     _remove_banners_and_ads(tree)
+    _remove_edit_links_and_citation_marks(tree)
     document = _trafilatura(tree, url, options)
     # Only Markdown output tells blocks apart by blank lines (plain text does not).
     if document is not None and options.get("include_formatting") and _is_whole_page_fallback(document.text):
@@ -426,7 +429,8 @@ def _lines_beside(block: HtmlElement, heading: HtmlElement) -> list[str]:
     """The lines of a card's block other than its heading and its links: one for each ``<br>`` break or inner
     block. A link is where to go, not what the card says ("GitHub: jroe"; a sidebar's "Apps", "RSS")."""
     lines = text_lines(block, left_out=heading, skipped=_NOT_SAID_ON_A_CARD, breaking=_INNER_BLOCKS)
-    return [line for line in lines if not line.endswith(":")]  # "GitHub:" is a link's label
+    # "GitHub:" is a link's label; "[]" what is left of a heading's bracketed link ("[edit]"), no line of a card.
+    return [line for line in lines if not line.endswith(":") and re.search(r"\w", line)]
 
 
 _NOT_SAID_ON_A_CARD = frozenset({"a", "script", "style", "svg", "img", "button"})
@@ -465,6 +469,22 @@ def _is_whole_page_fallback(markdown: str | None) -> bool:
     """
     text = (markdown or "").strip()
     return "\n\n" not in text and text.count("\n") >= _FALLBACK_MIN_LINES - 1
+
+
+def _remove_edit_links_and_citation_marks(tree: HtmlElement) -> None:
+    """Without a wiki's apparatus around its prose (MediaWiki's markup: Wikipedia and every wiki on its engine):
+    a section's "[edit]" link, a sentence's citation marks ("[1]", "[citation needed]") and the list of the
+    footnotes they point to, which are no text of the article and cut its sentences ("since 2021.[2] The ...")."""
+    doomed = [element for element in tree.iter() if isinstance(element.tag, str) and _is_wiki_apparatus(element)]
+    for element in doomed:
+        if element.getparent() is not None:
+            element.drop_tree()
+
+
+def _is_wiki_apparatus(element: HtmlElement) -> bool:
+    classes = set((element.get("class") or "").split())
+    return (not classes.isdisjoint(_WIKI_APPARATUS_CLASSES)
+            or (element.tag == "sup" and not classes.isdisjoint(_CITATION_MARK_CLASSES)))
 
 
 def _remove_banners_and_ads(tree: HtmlElement) -> None:

@@ -493,3 +493,43 @@ def test_a_page_about_cookies_keeps_its_headings_and_sentences_on_them() -> None
             "Its roller skates are assembled in Bavaria, where a team of sixty engineers designs each new model."]
     content = document(page_html(f"<h1>About Acme Corp</h1>{paragraphs([*ABOUT[:2], middle, *ABOUT[2:], *more])}")).content
     assert middle in content
+
+
+def _wiki_section(title: str, number: int) -> str:  # a section heading as MediaWiki writes it today, with its edit link
+    return (f'<div class="mw-heading mw-heading2"><h2 id="{title}">{title}</h2><span class="mw-editsection">'
+            f'<span class="mw-editsection-bracket">[</span><a href="/w/index.php?title=Acme&amp;action=edit&amp;section={number}">'
+            f'<span>edit</span></a><span class="mw-editsection-bracket">]</span></span></div>')
+
+
+def test_a_wiki_article_keeps_its_sections_in_order_without_edit_links_or_citation_marks() -> None:
+    note = '<sup class="reference"><a href="#cite_note-{n}">[{n}]</a></sup>'
+    needed = '<sup class="noprint Inline-Template">[<i><a href="/wiki/Citation_needed">citation needed</a></i>]</sup>'
+    body = (
+        f"<p>Acme Corp makes rocket skates and portable holes in Springfield, Ohio.{note.format(n=1)} It was founded in 1949 "
+        f"as a mail-order business selling anvils.{needed}</p>"
+        f"<p>Roadrunner Holdings bought Acme Corp in 2019, and Jane Roe has led it since 2021.{note.format(n=2)} "
+        "The Springfield plant employs about four hundred people.</p>"
+        f"{_wiki_section('History', 1)}<p>{ABOUT[0]} The first factory opened in Springfield in 1950 and made anvils.</p>"
+        f"{_wiki_section('Products', 2)}<p>{ABOUT[1]} Its best known products are rocket skates and instant tunnels.</p>"
+        f"{_wiki_section('References', 3)}<div class=\"reflist\"><ol class=\"references\"><li>^ \"Acme's plant\". "
+        "Springfield Gazette. 2010.</li></ol></div>"
+        f"{_wiki_section('External links', 4)}<ul><li><a href=\"https://acme.example/\">Official website</a></li></ul>"
+    )
+    doc = clean_page(FetchedPage(url="https://en.wikipedia.example/wiki/Acme_Corp", source_type="wikipedia",
+                                 html=page_html(f"<h1>Acme Corp</h1>{body}"), fetched_at=FETCHED_AT), "acme-corp", CleanSettings())
+    assert isinstance(doc, RawDocument), doc
+    text = doc.content
+    # Each heading block was taken for a team card ("References" over "[]") and put before the article's sections.
+    assert text.index("History") < text.index("Products") and "[]" not in text and "### " not in text.split("History")[0]
+    assert "edit" not in text and "[1]" not in text and "[2]" not in text and "citation needed" not in text
+    assert "since 2021. The Springfield plant employs about four hundred people." in text
+    assert "Springfield Gazette" not in text  # the footnotes' list: no text of the article
+
+
+def test_headings_with_a_bracketed_link_are_no_gallery_of_cards() -> None:
+    # Two heading blocks that hold only "[edit]" besides their title: "[]" once the link is left out, no card's line.
+    html = page_html("<h1>Acme Corp</h1><div>" + "".join(
+        f'<div class="heading"><h2>{title}</h2><span>[<a href="/edit/{n}">edit</a>]</span></div><p>{ABOUT[n]}</p>'
+        for n, title in enumerate(["Sources", "Elsewhere"])) + "</div>")
+    markdown = "# Acme Corp\n\n" + "\n\n".join(ABOUT[:2])
+    assert _with_card_galleries(markdown, load_html(html)) == markdown  # "## Sources" over "### []" before
