@@ -143,3 +143,14 @@ def test_a_waiter_takes_the_lock_after_its_file_is_gone_and_no_one_shares_it(tmp
     release_waiter.set()
     thread.join(5)
     assert waited == ["held"] and not (tmp_path / "acme-corp").exists()
+
+
+def test_a_gathered_company_whose_other_source_failed_says_which(make_site: Callable[..., SiteServer], tmp_path: Path) -> None:
+    live = make_site(routes("Hooli"), host="127.0.0.3")
+    table = tmp_path / "companies.csv"
+    table.write_text(f"Company,Website,News\nHooli,{live.url}/,{live.url}/gone.xml\n", encoding="utf-8")
+    shown = cikb("gather", "--from-csv", str(table), "--delay", "0.05")
+    assert shown.returncode == 0, shown.stderr
+    [line] = [line for line in shown.stderr.splitlines() if line.startswith("ok ")]
+    assert "; news: could not fetch" in line and "HTTP 404" in line, line  # "ok" and nothing of the feed before
+    assert "news: could not fetch" in shown.stdout  # its table row's reason

@@ -60,7 +60,7 @@ class CompanyResult(GatherSummary):
 
     row: int
     status: Literal["ok", "failed"]
-    reason: str | None = None  # a failure's reason in one short line, for the summary table; ``error`` is the whole text
+    reason: str | None = None  # a failure's reason (for a company gathered, a source's failure) in one short line; ``error`` is the whole text
 
 
 @dataclass(frozen=True)
@@ -143,6 +143,13 @@ def short_reason(error: str, sources: Sequence[SourceSummary] = (), kept: bool =
     text = "; ".join(notes) or error
     suffix = f"; {KEPT}" if kept and KEPT not in text else ""
     return textwrap.shorten(text, REASON_WIDTH - len(suffix), placeholder=" ...") + suffix
+
+
+def source_trouble(sources: Sequence[SourceSummary]) -> str | None:
+    """What the sources of a gathered company could not do (one failed while another gathered pages), under 120
+    characters; None when every source did its part. A row said "ok" and nothing of a feed that answered 404."""
+    notes = [f"{s.source_type}: {note}" for s in sources if (note := unreachable_note(s) or s.error)]
+    return textwrap.shorten("; ".join(notes), REASON_WIDTH, placeholder=" ...") if notes else None
 
 
 def _source_failure(s: SourceSummary) -> str:
@@ -313,7 +320,7 @@ def gather_row(settings: Settings, row: CompanyRow, emit: OnBatchEvent, *, full:
     try:
         summary = gather_company(settings, row.name, row.sources, on_event=progress, full=full,
                                  embedder=embedder() if embedder else None)
-        result = CompanyResult(**summary.model_dump(), row=row.number, status="ok")
+        result = CompanyResult(**summary.model_dump(), row=row.number, status="ok", reason=source_trouble(summary.sources))
     except reraise:
         raise
     except _Interrupted:

@@ -316,14 +316,16 @@ def _outcome_line(result: CompanyResult) -> str:
 
     name = plain(result.company.name) or "(no name)"
     if result.status == "ok":
-        return f"ok      {name} (row {result.row}): {result.documents} documents, {result.chunks} chunks, {result.seconds:.1f} s"
+        trouble = f"; {result.reason}" if result.reason else ""  # a source that failed beside one that gathered
+        return f"ok      {name} (row {result.row}): {result.documents} documents, {result.chunks} chunks, {result.seconds:.1f} s{trouble}"
     if result.error == INTERRUPTED:
         return f"failed  {name} (row {result.row}): {INTERRUPTED}"
     return f"failed  {name} (row {result.row})"
 
 
 def print_batch_summary(results: list[CompanyResult]) -> None:
-    """One table, one row per company; a failure's reason, under 120 characters, in its row (`--json` has the whole text)."""
+    """One table, one row per company; a failure's reason (for a company gathered, what a source could not do), under 120
+    characters, in its row (`--json` has the whole text)."""
     table = Table("row", "company", "slug", "status", "fetched", "documents", "chunks", "seconds",
                   title=f"gathered {sum(r.status == 'ok' for r in results)} of {len(results)} companies")
     table.add_column("reason", overflow="fold", min_width=24)  # a narrow terminal wraps it, never cuts a word short
