@@ -39,6 +39,14 @@ NOT_FOUND_SENTINELS = frozenset(
     }
 )
 
+# A reply that says the value is not there, in any of the ways a model words it: "Not stated in the sources",
+# "None disclosed", "This is not mentioned in the context" (as a value it was a cell, once at high confidence).
+_NOT_FOUND_PHRASE = re.compile(
+    r"(?:(?:it|this|that|the answer) (?:is|was) )?(?:not|none|never|nothing) (?:(?:explicitly|clearly|directly) )?"
+    r"(?:stated|given|mentioned|provided|specified|disclosed|available|known|listed|found|reported|said|indicated|named)"
+    r"(?: (?:in|by|from|on) (?:the |any )?(?:sources?|context|texts?|passages?|pages?|documents?|information(?: given| provided)?))?"
+)
+
 _CURRENCY = "$€£¥₹"
 # A number and nothing else: the only shape a number cell is sure of.
 _PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
@@ -69,7 +77,7 @@ def is_not_found(text: str | None) -> bool:
     if text is None:
         return True
     key = " ".join(text.strip().lower().split()).rstrip(".!").strip()
-    return key in NOT_FOUND_SENTINELS
+    return key in NOT_FOUND_SENTINELS or bool(_NOT_FOUND_PHRASE.fullmatch(key))
 
 
 def coerce_value(raw: str | None, column_type: ColumnType, options: list[str] | None = None) -> tuple[str | None, Confidence]:

@@ -38,7 +38,8 @@ def test_preambles_and_wrapping_quotes_are_stripped(raw: str, expected: str) -> 
     "raw",
     ["n/a", "N/A", "Unknown", "unknown.", "not available", "Not Available.", "none", "None", "not found", "Not found.",
      "", "   ", "null", "-", "Could not determine an answer.", "Based on my research, unknown", '"N/A"',
-     "I don't have enough information about that."],
+     "I don't have enough information about that.", "Not stated in the sources", "None disclosed.", "None stated",
+     "This is not mentioned in the context.", "Not explicitly given in the sources"],  # a model's words: each was a cell
 )
 def test_not_found_sentinels_leave_the_cell_empty(raw: str) -> None:
     for column_type in ("text", "number", "boolean", "select"):
@@ -47,6 +48,7 @@ def test_not_found_sentinels_leave_the_cell_empty(raw: str) -> None:
 
 def test_a_real_answer_is_not_a_sentinel() -> None:
     assert not is_not_found("None of the above applies: 12")
+    assert not is_not_found("Not for profit") and not is_not_found("Never Settle Labs")  # a value that starts with a no
     assert coerce_value("Nonesuch Ltd", "text") == ("Nonesuch Ltd", "high")
 
 
