@@ -253,11 +253,34 @@ async def _llm_extract(question: str, passages: list[Passage], row: RowInput, ct
     except Exception as err:
         return Candidate(None, "none", note=str(err)), [RowStep(type="error", detail=f"LLM failed: {err}")]
     candidate = parse_extraction(reply, passages, column_type=ctx.column.type, question=question, subject=row.label)
+    if candidate.confidence == "high":
+        candidate = _read_alike(candidate, question, passages, row, ctx)
     detail = _describe(candidate, "LLM answered") + (f": {candidate.note}" if candidate.value and candidate.note else "")
     data = {"method": "llm", "reply": reply[:2000], "confidence": candidate.confidence, "evidence": candidate.evidence}
     if candidate.value and candidate.note:
         data["unsupported"] = candidate.note
     return candidate, [RowStep(type="thinking", detail=detail, data=data)]
+
+
+def _read_alike(candidate: Candidate, question: str, passages: list[Passage], row: RowInput, ctx: EnrichContext) -> Candidate:
+    """The LLM's `high` when the offline reader, reading the same passages, finds the same value; else `medium` (it
+    finds none) or `low` (it finds another). The support check matches the value's words in a cited source, not
+    what they answer: "164" of "164 people" was the founding year at high, two readers agreeing is a stronger sign."""
+    offline = extract_answer(question, ctx.column.type, passages, company=row.label, options=list(ctx.column.options),
+                             close_in_meaning=getattr(ctx.kb, "close_in_meaning", None))
+    if offline.value is not None and _same_value(offline.value, candidate.value or "", ctx.column):
+        return candidate
+    if offline.value is not None and offline.confidence in ("high", "medium"):
+        return replace(candidate, confidence="low", note=f"the offline reader reads {offline.value!r} from the sources")
+    return replace(candidate, confidence="medium", note="the offline reader does not read it from the sources")
+
+
+def _same_value(one: str, other: str, column: ColumnSpec) -> bool:
+    """Two readings of a cell agree: the same value once coerced to the column's type, or (text) one's words all in the other's."""
+    options = list(column.options)
+    first, second = (coerce_value(v, column.type, options)[0] or "" for v in (one, other))
+    a, b = (set(re.findall(r"\w+", v.casefold())) for v in (first, second))
+    return bool(a and b) and (a <= b or b <= a)
 
 
 def parse_extraction(reply: str, passages: list[Passage], *, column_type: str = "text", question: str = "",

@@ -299,6 +299,27 @@ def test_an_llm_answer_without_a_valid_citation_is_low_confidence(table: Path, k
     assert proposal.research_log[0].confidence == "low" and proposal.research_log[0].sources == []
 
 
+@pytest.mark.parametrize(("reply", "confidence"), [
+    ("Answer: 2017\nConfidence: high\nSources: [1]", "high"),  # what the offline reader reads too
+    ("Answer: 164\nConfidence: high\nSources: [1]", "low"),  # "164 people": in the source, not its founding year (was high)
+])
+def test_an_llm_value_is_high_only_when_the_offline_reader_reads_it_too(reply: str, confidence: str) -> None:
+    import asyncio
+
+    from cikb.enrich.base import ColumnSpec, EnrichContext, RowInput
+    from cikb.enrich.evidence import _llm_extract
+    from cikb.enrich.extract import Passage
+    from cikb.enrich.models import EnrichSource
+
+    about = ("Skylight was founded in 2017 in Sarasota, Florida, to help governments deliver better digital services. "
+             "We're currently made up of 164 people across the country.")
+    passages = [Passage(text=about, source=EnrichSource(kind="kb", url="https://skylight.example/about/", title="About"), own_site=True)]
+    ctx = EnrichContext(settings=Settings(), column=ColumnSpec("Founded", "number"), columns=["Company"], llm=lambda step, messages: reply)
+    row = RowInput(row_id=0, data={"Company": "Skylight"}, label="Skylight", company="skylight")
+    candidate, _ = asyncio.run(_llm_extract("What year was Skylight founded?", passages, row, ctx, "enrich:kb"))
+    assert candidate.confidence == confidence, candidate
+
+
 # --- computation -------------------------------------------------------------------
 
 
