@@ -183,3 +183,25 @@ def test_resume_refuses_a_table_that_changed(tmp_path: Path) -> None:
     table.write_text("Company,A\nAcme,5\nBeta,2\n", encoding="utf-8")
     with pytest.raises(BadInputError, match="changed since job"):
         asyncio.run(run_job(settings, resume=job_id))
+
+
+def test_a_cell_reached_through_an_error_counts_as_one_and_is_never_reused(tmp_path: Path) -> None:
+    """An LLM that failed left the cell not found: the job said "0 errors", and a later job took that "not found"
+    as the cell's answer (no LLM call) once the endpoint was back."""
+    from cikb.enrich.models import RowLog, RowStep
+
+    table = tmp_path / "t.csv"
+    table.write_text("Company\nAcme\n", encoding="utf-8")
+    request = JobRequest(csv_path=str(table), columns=[ColumnRequest(name="City", question="Where is {Company}?",
+                                                                     proposal_path=str(tmp_path / "t.proposal.json"))])
+    failed = RowLog(row_id=0, label="Acme", status="not_found", strategy="lookup",
+                    steps=[RowStep(type="error", detail="LLM failed: answered HTTP 500")])
+    answered = RowLog(row_id=0, label="Acme", status="not_found", strategy="lookup", steps=[RowStep(type="thinking", detail="nothing")])
+    with JobStore(tmp_path / "data") as jobs:
+        first, second = jobs.create(request), jobs.create(request)
+        jobs.record(first, failed, "City", cell_key="acme/where")
+        assert jobs.get(first).errors == 1
+        assert jobs.earlier_answer("acme/where", second) is None
+        jobs.record(first, answered, "City", cell_key="acme/where")  # recorded again (a resume): the error is gone
+        assert jobs.get(first).errors == 0
+        assert jobs.earlier_answer("acme/where", second) is not None

@@ -269,7 +269,7 @@ class JobStore:
         tries = log.attempts or [AttemptSummary(attempt=1, status=log.status, value=log.value, confidence=log.confidence, kept=True)]
         with self._db:
             previous = self._db.execute(
-                "SELECT attempt, status FROM attempts WHERE job_id=? AND column_name=? AND row_id=? AND final=1",
+                "SELECT attempt, status, error FROM attempts WHERE job_id=? AND column_name=? AND row_id=? AND final=1",
                 (job_id, column, log.row_id),
             ).fetchone()
             if once and previous is not None:
@@ -286,13 +286,15 @@ class JobStore:
                      log.raw_value if kept else None, attempt.confidence, log.answered_by if kept else None,
                      json.dumps([s.url for s in log.sources] if kept else attempt.sources),
                      error if kept else attempt.why or None, log.model_dump_json() if kept else attempt.model_dump_json(), _now(),
-                     cell_key if kept else None),
+                     # An answer reached through an error (an LLM or a search that failed) keys no later job's reuse.
+                     cell_key if kept and error is None else None),
                 )
             was = previous["status"] if previous is not None else None
+            was_troubled = previous is not None and (was == "error" or previous["error"] is not None)
             self._db.execute(
                 "UPDATE jobs SET done=done+?, found=found+?, errors=errors+?, reused=reused+?, updated_at=? WHERE id=?",
                 (int(previous is None), int(log.status == "found") - int(was == "found"),
-                 int(log.status == "error") - int(was == "error"), int(reused), _now(), job_id),
+                 int(log.status == "error" or error is not None) - int(was_troubled), int(reused), _now(), job_id),
             )
         return True
 
