@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from cikb.answer.citations import check_citations
+from cikb.answer.citations import CITATION, check_citations, split_sentences
 from cikb.answer.context import numbered_context, sources_of
 from cikb.answer.extractive import ExtractiveAnswer, extract_answer
 from cikb.answer.models import ABSTENTION, Answer, AnswerMode, Related, Source
@@ -28,6 +28,13 @@ UNGROUNDED_NOTE = ("Not grounded: not every claim of this answer cites a source 
 Search = Callable[[str, "str | None"], RetrievalResult]
 
 _ABSTAINS = re.compile(r"\b(?:don['’]?t|do not)\s+have\s+enough\s+information\b", re.IGNORECASE)
+# A reply that only says the answer is not there, in other words than the abstention sentence, citations or not.
+_NON_ANSWER = re.compile(
+    r"\W*(?:(?:this|that|it|the answer) (?:is|was) )?(?:not|never) (?:explicitly |clearly |directly )?"
+    r"(?:stated|mentioned|given|provided|specified|disclosed|found|said|indicated|named)"
+    r"(?: (?:in|by|from) (?:the |any )?(?:sources?|context|texts?|passages?|documents?))?\W*",
+    re.IGNORECASE,
+)
 
 
 class Answerer:
@@ -80,19 +87,23 @@ class Answerer:
         texts = [f"{item.chunk.metadata.title}\n{item.chunk.text}" for item in retrieval.context]
         checked = check_citations(result.text, available=len(context), sources=texts, subject=_subject(retrieval))
         llm_facts = {"llm_model": result.model, "llm_log_id": result.log_id}
-        if _ABSTAINS.search(checked.text) and not checked.valid:
+        if _is_non_answer(checked.text, bool(checked.valid)):
             return self.abstain(question, retrieval, **llm_facts)
         warnings = [f"removed citation [{n}]: there is no source {n} in the context" for n in checked.removed]
         if not checked.valid:
             warnings.append("the answer cites no source in the context")
         warnings += [f"uncited claim: {s}" for s in checked.uncited]
         warnings += [claim.describe() for claim in checked.unsupported]
+        asked = retrieval.trace.company.asked_about
+        named = not asked or _names(asked, [texts[n - 1] for n in checked.valid])
+        if not named:  # the question names no company of the knowledge base: its answer must come from what is said of that name
+            warnings.append(f"no cited source names {asked}, the company asked about")
         return Answer(
-            question=question, answer=checked.text or ABSTENTION, mode="llm", grounded=checked.grounded,
+            question=question, answer=checked.text or ABSTENTION, mode="llm", grounded=checked.grounded and named,
             citations=checked.valid, removed_citations=checked.removed, uncited_sentences=checked.uncited,
             unsupported_sentences=[claim.sentence for claim in checked.unsupported],
             sources=_cited(context, checked.valid), context=context,
-            note=None if checked.grounded else UNGROUNDED_NOTE, warnings=warnings,
+            note=None if checked.grounded and named else UNGROUNDED_NOTE, warnings=warnings,
             retrieval=retrieval.trace, **llm_facts,
         )
 
@@ -140,6 +151,21 @@ def _widened(retrieval: RetrievalResult, more: RetrievalResult) -> RetrievalResu
     """``retrieval`` with the follow-up's sources it lacks (:func:`follow_up_sources`), numbered after its own."""
     added = follow_up_sources(retrieval.context, more.context)
     return retrieval.model_copy(update={"context": [*retrieval.context, *added]})
+
+
+def _is_non_answer(text: str, cites: bool) -> bool:
+    """The model's reply says only that the answer is not there: the abstention sentence without a citation, or
+    (cited or not) one sentence such as "This is not stated in the sources [2]." (it was a grounded answer)."""
+    plain = CITATION.sub("", text).strip()
+    if _ABSTAINS.search(plain) and (not cites or len(split_sentences(plain)) == 1):
+        return True
+    return bool(_NON_ANSWER.fullmatch(plain))
+
+
+def _names(name: str, texts: list[str]) -> bool:
+    """Whether one of ``texts`` names ``name`` (its words in order, case and punctuation aside)."""
+    wanted = " ".join(re.findall(r"\w+", name.casefold()))
+    return any(wanted in " ".join(re.findall(r"\w+", text.casefold())) for text in texts)
 
 
 def _subject(retrieval: RetrievalResult) -> str:

@@ -53,6 +53,10 @@ class Support:
     evidence: str = ""  # the statement that holds most of the claim
 
 
+# A claim that negates: its source must negate too (a word that is not there is the support check's own business).
+_NEGATION = re.compile(r"\b(?:not|never|no longer|cannot)\b|n['’]t\b", re.IGNORECASE)
+
+
 @cache
 def _stopwords() -> frozenset[str]:
     return english_stopwords()
@@ -139,7 +143,12 @@ def check_support(claim: str, texts: Sequence[str], subject: str = "") -> Suppor
         vocabulary.add(line)
     missing = [n for n in numbers if n not in vocabulary.numbers]
     missing += [w for w in words if not vocabulary.holds(w)]
-    return Support(supported=not missing and bool(lines), missing=missing, evidence=_evidence(numbers, words, lines))
+    evidence = _evidence(numbers, words, lines)
+    negation = _NEGATION.search(claim)
+    if negation and not missing and not _NEGATION.search(evidence):
+        # "Skylight was not founded in 2017 [2]" holds every word of "Founded: 2017" and says the opposite.
+        missing.append(negation.group(0).lower())
+    return Support(supported=not missing and bool(lines), missing=missing, evidence=evidence)
 
 
 def _evidence(numbers: list[str], words: list[str], lines: list[str]) -> str:

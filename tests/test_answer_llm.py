@@ -120,3 +120,25 @@ def test_every_call_is_logged_with_step_answer(tmp_path, fake_openai):
     [call] = answerer.llm.log.recent()
     assert call.id == answer.llm_log_id and call.step == "answer" and call.response == "Acme sells anvils [2]."
     assert call.messages == fake_openai.chat_requests[0]["messages"]
+
+
+def test_a_negated_claim_is_not_supported_by_a_source_that_states_the_fact(tmp_path, fake_openai):
+    fake_openai.reply("Acme Corp was not founded in 1999 [1].")
+    answer = _answerer(tmp_path, fake_openai.base_url).answer("When was Acme founded?", retrieval("q", FACTS))
+    assert not answer.grounded and answer.unsupported_sentences  # its every word is in [1], which says the opposite
+
+
+def test_a_reply_that_the_answer_is_not_there_is_an_abstention_even_with_a_citation(tmp_path, fake_openai):
+    for reply in ("This is not stated in the sources [2].", "I don't have enough information about that [1]."):
+        fake_openai.reply(reply)
+        answer = _answerer(tmp_path, fake_openai.base_url).answer("What is Acme's revenue?", retrieval("q", FACTS))
+        assert answer.answer == ABSTENTION and answer.abstained and not answer.grounded, reply  # a grounded answer before
+
+
+def test_an_answer_about_a_name_asked_about_must_cite_a_source_that_names_it(tmp_path, fake_openai):
+    """The question names no company of the knowledge base, a chunk mentions it: Acme's facts are no answer about Globex."""
+    fake_openai.reply("It was founded in 1999 by Jane Doe [1].")
+    result = retrieval("When was Globex founded?", [*FACTS, "Acme Corp supplies Globex with anvils."], company=None)
+    result.trace.company = result.trace.company.model_copy(update={"asked_about": "Globex"})
+    answer = _answerer(tmp_path, fake_openai.base_url).answer("When was Globex founded?", result)
+    assert not answer.grounded and "no cited source names Globex, the company asked about" in answer.warnings
