@@ -94,6 +94,8 @@ class Answerer:
             warnings.append("the answer cites no source in the context")
         warnings += [f"uncited claim: {s}" for s in checked.uncited]
         warnings += [claim.describe() for claim in checked.unsupported]
+        if getattr(result, "truncated", False):  # cut at llm.max_tokens: what is missing may have changed the answer
+            warnings.append("the answer was cut at the token limit (llm.max_tokens): it may be incomplete")
         asked = retrieval.trace.company.asked_about
         named = not asked or _names(asked, [texts[n - 1] for n in checked.valid])
         if not named:  # the question names no company of the knowledge base: its answer must come from what is said of that name

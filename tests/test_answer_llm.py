@@ -142,3 +142,17 @@ def test_an_answer_about_a_name_asked_about_must_cite_a_source_that_names_it(tmp
     result.trace.company = result.trace.company.model_copy(update={"asked_about": "Globex"})
     answer = _answerer(tmp_path, fake_openai.base_url).answer("When was Globex founded?", result)
     assert not answer.grounded and "no cited source names Globex, the company asked about" in answer.warnings
+
+
+def test_an_answer_cut_at_the_token_limit_says_so(tmp_path, fake_openai):
+    import json
+
+    from fake_openai import FakeRaw
+
+    cut = {"id": "c1", "object": "chat.completion", "created": 0, "model": "fake-model",
+           "choices": [{"index": 0, "message": {"role": "assistant", "content": "Acme Corp was founded in 1999 by Jane Doe [1]."},
+                        "finish_reason": "length"}],
+           "usage": {"prompt_tokens": 10, "completion_tokens": 12, "total_tokens": 22}}
+    fake_openai.reply(FakeRaw(json.dumps(cut)))
+    answer = _answerer(tmp_path, fake_openai.base_url).answer("Who founded Acme?", retrieval("q", FACTS))
+    assert "the answer was cut at the token limit (llm.max_tokens): it may be incomplete" in answer.warnings  # nothing said before

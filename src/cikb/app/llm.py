@@ -325,12 +325,12 @@ class LLMClient:
         return mask_secrets(self._describe(err), self.log.secrets | llm_secrets(self.settings))
 
     def _logged_result(self, step: str, model: str, messages: list[dict], request: dict, text: str,
-                       prompt_tokens: int | None, completion_tokens: int | None, latency: float) -> LLMResult:
+                       prompt_tokens: int | None, completion_tokens: int | None, latency: float, truncated: bool = False) -> LLMResult:
         log_id = self.log.record(step=step, model=model, messages=messages, params=request, response=text,
                                  prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
                                  latency_s=latency, error=None)
         return LLMResult(text=text, model=model, prompt_tokens=prompt_tokens,
-                         completion_tokens=completion_tokens, latency_s=latency, log_id=log_id)
+                         completion_tokens=completion_tokens, latency_s=latency, log_id=log_id, truncated=truncated)
 
     def _result(self, step: str, model: str, messages: list[dict], request: dict, response: Any, latency: float) -> LLMResult:
         choices = getattr(response, "choices", None) or []
@@ -341,7 +341,9 @@ class LLMClient:
         usage = getattr(response, "usage", None)
         prompt_tokens = usage.prompt_tokens if usage else None
         completion_tokens = usage.completion_tokens if usage else None
-        return self._logged_result(step, response.model or model, messages, request, text, prompt_tokens, completion_tokens, latency)
+        truncated = getattr(choices[0], "finish_reason", None) == "length"
+        return self._logged_result(step, response.model or model, messages, request, text, prompt_tokens, completion_tokens, latency,
+                                   truncated)
 
     def _answered_nothing(self, step: str, model: str, messages: list[dict], request: dict, latency: float, what: str) -> LLMError:
         # An endpoint that answers 200 with an HTML page (the SDK gives its text), a JSON object of another shape, no

@@ -254,6 +254,7 @@ class LLMResult(BaseModel):
     completion_tokens: int | None = None
     latency_s: float
     log_id: int | None = Field(None, description="Row id of this call in logs.db.")
+    truncated: bool = Field(False, description="The endpoint stopped at the token limit (finish_reason 'length'): the text may be cut.")
 
 
 class ChatModel(Protocol):
