@@ -325,14 +325,22 @@ def gather_row(settings: Settings, row: CompanyRow, emit: OnBatchEvent, *, full:
         raise
     except _Interrupted:
         result = _failed(row, settings, INTERRUPTED, started_at, monotonic() - started)
-    except NothingGatheredError as err:  # what each source did (unreachable, kept from...) goes with the reason
-        result = _failed(row, settings, str(err), started_at, monotonic() - started, err.sources)
-    except (CikbError, OSError) as err:
-        result = _failed(row, settings, str(err), started_at, monotonic() - started)
-    except Exception as err:  # a bug in one company's gather must not lose the others' results
-        result = _failed(row, settings, f"{type(err).__name__}: {err}", started_at, monotonic() - started)
+    except Exception as err:
+        if interrupted is None or not interrupted.is_set():
+            result = _result_of_failure(row, settings, err, started_at, monotonic() - started)
+        else:  # after Ctrl-C: its crawler, stopped by the same Ctrl-C, failed the gather before its next step could
+            result = _failed(row, settings, INTERRUPTED, started_at, monotonic() - started)
     emit(BatchEvent(row, "finished", result=result))
     return result
+
+
+def _result_of_failure(row: CompanyRow, settings: Settings, err: Exception, started_at: datetime, seconds: float) -> CompanyResult:
+    """A failed gather's result: what each source did goes with a NothingGatheredError's reason, and a bug in one
+    company's gather is its failure too (it must not lose the others' results)."""
+    if isinstance(err, NothingGatheredError):
+        return _failed(row, settings, str(err), started_at, seconds, err.sources)
+    text = str(err) if isinstance(err, (CikbError, OSError)) else f"{type(err).__name__}: {err}"
+    return _failed(row, settings, text, started_at, seconds)
 
 
 __all__ = ["BatchEvent", "CompanyResult", "CompanyRow", "failures_line", "gather_many", "gather_row", "plan_rows", "read_company_rows", "short_reason"]
