@@ -146,7 +146,7 @@ def check_support(claim: str, texts: Sequence[str], subject: str = "") -> Suppor
     evidence = _evidence(numbers, words, lines)
     negation = _NEGATION.search(claim)
     if negation and not missing and not _NEGATION.search(evidence):
-        # "Skylight was not founded in 2017 [2]" holds every word of "Founded: 2017" and says the opposite.
+        # "Acme was not founded in 1999 [2]" holds every word of "Founded: 1999" and says the opposite.
         missing.append(negation.group(0).lower())
     return Support(supported=not missing and bool(lines), missing=missing, evidence=evidence)
 
