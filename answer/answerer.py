@@ -10,7 +10,7 @@ import numpy as np
 from cikb.answer.citations import CITATION, check_citations, split_sentences
 from cikb.answer.context import numbered_context, sources_of
 from cikb.answer.extractive import ExtractiveAnswer, extract_answer
-from cikb.answer.models import ABSTENTION, Answer, AnswerMode, Related, Source
+from cikb.answer.models import ABSTENTION, Answer, AnswerMode, Related, Source, says_not_there
 from cikb.answer.reader import follow_up_question, follow_up_sources
 from cikb.embed import CloseInMeaning
 from cikb.prompts import load_prompt
@@ -28,13 +28,6 @@ UNGROUNDED_NOTE = ("Not grounded: not every claim of this answer cites a source 
 Search = Callable[[str, "str | None"], RetrievalResult]
 
 _ABSTAINS = re.compile(r"\b(?:don['’]?t|do not)\s+have\s+enough\s+information\b", re.IGNORECASE)
-# A reply that only says the answer is not there, in other words than the abstention sentence, citations or not.
-_NON_ANSWER = re.compile(
-    r"\W*(?:(?:this|that|it|the answer) (?:is|was) )?(?:not|never) (?:explicitly |clearly |directly )?"
-    r"(?:stated|mentioned|given|provided|specified|disclosed|found|said|indicated|named)"
-    r"(?: (?:in|by|from) (?:the |any )?(?:sources?|context|texts?|passages?|documents?))?\W*",
-    re.IGNORECASE,
-)
 
 
 class Answerer:
@@ -161,7 +154,7 @@ def _is_non_answer(text: str, cites: bool) -> bool:
     plain = CITATION.sub("", text).strip()
     if _ABSTAINS.search(plain) and (not cites or len(split_sentences(plain)) == 1):
         return True
-    return bool(_NON_ANSWER.fullmatch(plain))
+    return says_not_there(plain)
 
 
 def _names(name: str, texts: list[str]) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime
 from typing import Literal
 
@@ -11,6 +12,18 @@ from pydantic import BaseModel, Field
 from cikb.core.models import SourceType
 
 ABSTENTION = "I don't have enough information about that."
+# A reply that says the answer is not there, in any of the ways a model words it: "Not stated in the sources", "None
+# disclosed", "This is not mentioned in the context" (`ask` takes it for the abstention, `enrich` for no value).
+_NOT_THERE = re.compile(
+    r"(?:(?:it|this|that|the answer) (?:is|was) )?(?:not|none|never|nothing) (?:(?:explicitly|clearly|directly) )?"
+    r"(?:stated|given|mentioned|provided|specified|disclosed|available|known|listed|found|reported|said|indicated|named)"
+    r"(?: (?:in|by|from|on) (?:the |any )?(?:sources?|context|texts?|passages?|pages?|documents?|information(?: given| provided)?))?"
+)
+
+
+def says_not_there(text: str) -> bool:
+    """Whether ``text`` says only that the answer is not there (case, spacing and end punctuation aside)."""
+    return bool(_NOT_THERE.fullmatch(" ".join(text.lower().split()).strip(" .!;:")))
 
 
 AnswerMode = Literal["llm", "extractive"]

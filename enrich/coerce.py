@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import re
 
+from cikb.answer.models import says_not_there
 from cikb.answer.reader import format_number, number_value
 from cikb.enrich.models import CONFIDENCE_ORDER, ColumnType, Confidence
 
@@ -37,14 +38,6 @@ NOT_FOUND_SENTINELS = frozenset(
         "i don't know", "i do not know", "i don't have enough information about that",
         "no information available", "information not available",
     }
-)
-
-# A reply that says the value is not there, in any of the ways a model words it: "Not stated in the sources",
-# "None disclosed", "This is not mentioned in the context" (as a value it was a cell, once at high confidence).
-_NOT_FOUND_PHRASE = re.compile(
-    r"(?:(?:it|this|that|the answer) (?:is|was) )?(?:not|none|never|nothing) (?:(?:explicitly|clearly|directly) )?"
-    r"(?:stated|given|mentioned|provided|specified|disclosed|available|known|listed|found|reported|said|indicated|named)"
-    r"(?: (?:in|by|from|on) (?:the |any )?(?:sources?|context|texts?|passages?|pages?|documents?|information(?: given| provided)?))?"
 )
 
 _CURRENCY = "$€£¥₹"
@@ -77,7 +70,7 @@ def is_not_found(text: str | None) -> bool:
     if text is None:
         return True
     key = " ".join(text.strip().lower().split()).rstrip(".!").strip()
-    return key in NOT_FOUND_SENTINELS or bool(_NOT_FOUND_PHRASE.fullmatch(key))
+    return key in NOT_FOUND_SENTINELS or says_not_there(key)
 
 
 def coerce_value(raw: str | None, column_type: ColumnType, options: list[str] | None = None) -> tuple[str | None, Confidence]:
