@@ -212,6 +212,9 @@ class _Runner:
         self.pending = list(jobs)
         self.emit = emit
         self.busy: set[str] = set()
+        # A domain stays held download_delay after its gather ends: the next company's first request on it must not
+        # follow the last one's sooner than a single crawl's would (each crawl keeps the delay only within itself).
+        self.free_at: dict[str, float] = {}
         self.results: dict[int, CompanyResult] = {}
         self.changed = threading.Condition()
         self.interrupted = threading.Event()
@@ -279,17 +282,24 @@ class _Runner:
         """The first pending job whose domains are all free (waiting while every one is blocked); None when none is left."""
         with self.changed:
             while self.pending:
-                job = next((j for j in self.pending if not j.domains & self.busy), None)
+                now = monotonic()
+                job = next((j for j in self.pending if not j.domains & self.busy and self._free(j, now)), None)
                 if job is not None:
                     self.pending.remove(job)
                     self.busy |= job.domains
                     return job
-                self.changed.wait()
+                soonest = min((at for at in self.free_at.values() if at > now), default=None)
+                self.changed.wait(None if soonest is None else soonest - now)
             return None
+
+    def _free(self, job: _Job, now: float) -> bool:
+        return all(self.free_at.get(domain, now) <= now for domain in job.domains)
 
     def _release(self, job: _Job) -> None:
         with self.changed:
             self.busy -= job.domains
+            free_at = monotonic() + self.settings.gather.download_delay
+            self.free_at.update(dict.fromkeys(job.domains, free_at))
             self.changed.notify_all()
 
     def _gather(self, job: _Job) -> CompanyResult:
