@@ -64,6 +64,10 @@ class DenseEmbedder(ABC):
         """Whether the weights are loaded (a lazy embedder loads them on its first embedding)."""
         return self._loaded is not None
 
+    def load(self) -> None:
+        """Load the weights now (a lazy embedder would on its first embedding)."""
+        self._model  # noqa: B018 - the property loads them
+
     @property
     def _model(self) -> Any:
         """The backend's model object, loaded on first use by a lazy embedder."""

@@ -114,9 +114,10 @@ class Retriever:
         """
         return resolve_company(company, self.known_identities(), website)
 
-    def require_company(self, company: str) -> str:
-        """The slug of the company ``company`` names; UnknownCompanyError naming the nearest known ones otherwise."""
-        identities = self.known_identities()
+    def require_company(self, company: str, known: Mapping[str, str | None] | None = None) -> str:
+        """The slug of the company ``company`` names; UnknownCompanyError naming the nearest known ones otherwise.
+        ``known``: the companies the store holds, when already read."""
+        identities = self.known_identities(known)
         slug = resolve_company(company, identities)
         if slug is not None:
             return slug
@@ -155,27 +156,30 @@ class Retriever:
             return CompanyChoice(slug=slug, source="explicit", matched=company)
         return CompanyChoice(slug=company, source="explicit", matched=company, known=False)
 
-    def search(self, query: str, company: str | None = None) -> RetrievalResult:
+    def search(self, query: str, company: str | None = None, *, strict: bool = False) -> RetrievalResult:
         """The chunks that answer ``query``, best first, and the numbered context within the token budget.
 
-        Only the store's reads hold its session (its lock, which other commands wait for): the query is
-        embedded between the company's choice and the search, and the chunks are read after it, since loading
-        a model (the embedder, the reader's parser) takes seconds on first use. The search's reads see one
-        state of the store (a gather committing meanwhile waits for them).
+        A ``company`` the store does not hold is an abstention, or with ``strict`` an UnknownCompanyError naming
+        the nearest ones (what commands say). The search's reads see one state of the store, in one session (a
+        gather committing meanwhile waits for it; each session loads the shard, 0.3 s at 100k points). Only the
+        reads and the query's embedding hold it (its lock, which other commands wait for): the embedder's weights
+        are loaded before it and the chunks are read (the reader's parser) after it, as loading a model takes seconds.
         """
         started = time.perf_counter()
+        _load_weights(self.embedder)
         with self.store.session():
             known = self.known_companies()
+            if strict and company is not None:
+                self.require_company(company, known)
             choice = self.choose_company(query, company, known)
-        trace = self._trace(query, choice)
-        if not choice.known or not known:
-            trace.abstain_reason = (f"the knowledge base holds nothing about {choice.matched!r}" if not choice.known
-                                    else "the knowledge base is empty")
-            return self._finish(RetrievalResult(query=query, trace=trace), started)
-        embedding = time.perf_counter()
-        dense = self.embedder.embed_query(query)
-        trace.embed_ms = (time.perf_counter() - embedding) * 1000
-        with self.store.session():
+            trace = self._trace(query, choice)
+            if not choice.known or not known:
+                trace.abstain_reason = (f"the knowledge base holds nothing about {choice.matched!r}" if not choice.known
+                                        else "the knowledge base is empty")
+                return self._finish(RetrievalResult(query=query, trace=trace), started)
+            embedding = time.perf_counter()
+            dense = self.embedder.embed_query(query)  # milliseconds, the weights being loaded
+            trace.embed_ms = (time.perf_counter() - embedding) * 1000
             result, choice = self._candidates(query, dense, known, choice, trace)
         if choice is not None:
             self._read(result, choice)
@@ -298,3 +302,9 @@ def resolve_threshold(configured: float | None, embedder: Any) -> float:
 
     spec = model_spec(getattr(getattr(embedder, "info", None), "name", "") or "")
     return spec.relevance_threshold if spec is not None else 0.3
+
+
+def _load_weights(embedder: Any) -> None:
+    """A lazy embedder's weights loaded now (seconds), not under the store's lock; others are loaded already."""
+    if getattr(embedder, "loaded", True) is False:
+        embedder.load()

@@ -14,6 +14,7 @@ from cikb.retrieve import Retriever
 from cikb.store import open_store
 
 from cikb.core.config import Settings
+from cikb.core.errors import UnknownCompanyError
 from cikb.core.models import PAGE_KINDS, Chunk, ChunkMetadata, ModelInfo
 
 DIM = 128
@@ -212,14 +213,16 @@ def test_the_applications_reorder_step_runs_last_with_the_company_name_and_is_tr
     assert (reordered.trace.promoted, plain.trace.promoted) == (plain.chunks[-1].chunk.id, None)
 
 
-def test_only_the_store_reads_hold_its_session(kb):
-    """The session is the store's lock, which other commands wait for: the query's embedding (a model loaded on
-    first use) and the reader's reorder (spaCy loaded on first use, seconds) run outside it."""
+def test_one_session_holds_the_reads_and_no_model_loads_under_it(kb):
+    """The session is the store's lock, which other commands wait for, and each one loads the shard (0.3 s at 100k
+    points): one search opens one, and loading a model (the embedder's weights on first use, the reader's parser for
+    its reorder: seconds) happens outside it; embedding the query with weights loaded (milliseconds) inside."""
     settings, store, embedder, bm25 = kb
-    outside: list[str] = []
+    events: list[str] = []
 
     class Watched:  # the store, saying whether a session is open
         active = False
+        sessions = 0
 
         def __getattr__(self, name):
             return getattr(store, name)
@@ -228,26 +231,43 @@ def test_only_the_store_reads_hold_its_session(kb):
         def session(self):
             with store.session():
                 Watched.active = True
+                Watched.sessions += 1
                 try:
                     yield
                 finally:
                     Watched.active = False
 
-    class WatchedEmbedder:
+    class LazyEmbedder:  # weights loaded on first use, as load_embedder(lazy=True) gives
+        loaded = False
+
         def __getattr__(self, name):
             return getattr(embedder, name)
 
+        def load(self):
+            events.append(f"load outside: {not Watched.active}")
+            LazyEmbedder.loaded = True
+
         def embed_query(self, text):
-            outside.append(f"embed {not Watched.active}")
+            events.append(f"embed with weights loaded: {LazyEmbedder.loaded}")
             return embedder.embed_query(text)
 
     def reorder(question, company, chunks):
-        outside.append(f"reorder {not Watched.active}")
+        events.append(f"reorder outside: {not Watched.active}")
         return chunks
 
-    result = Retriever(settings, Watched(), WatchedEmbedder(), bm25, company_names=NAMES, reorder=reorder).search(
+    result = Retriever(settings, Watched(), LazyEmbedder(), bm25, company_names=NAMES, reorder=reorder).search(
         "Which rockets does Acme Corp sell and build?", company="acme-corp")
-    assert result.chunks and outside == ["embed True", "reorder True"]  # both ran under the lock before
+    assert result.chunks and Watched.sessions == 1  # two before: the company's choice, then the search
+    assert events == ["load outside: True", "embed with weights loaded: True", "reorder outside: True"]
+
+
+def test_strict_search_of_an_unknown_company_is_an_error_naming_the_nearest(kb):
+    retriever = _retriever(kb)
+    retriever.embedder.queries.clear()
+    with pytest.raises(UnknownCompanyError, match="no company 'acme-corps' in the knowledge base; nearest: acme-corp"):
+        retriever.search("Who founded it?", company="acme-corps", strict=True)
+    assert retriever.embedder.queries == []
+    assert retriever.search("Who founded it?", company="acme-corps").trace.company.known is False  # else an abstention
 
 
 POLICY = ("The certificate authority keeps audit logs of every issuance request for seven years and reviews them "

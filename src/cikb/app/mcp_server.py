@@ -148,9 +148,8 @@ def _search(settings: Settings, query: str, company: str | None) -> Any:
     if not query.strip():  # as `cikb search ""` says; every company's chunks would come back, ranked by nothing
         raise BadInputError("the query is empty")
     with open_retriever(settings) as retriever:
-        if company is not None:  # an unknown company is an error naming the nearest ones, never another's chunks
-            retriever.require_company(company)
-        return retriever.search(query, company=company)
+        # strict: an unknown company is an error naming the nearest ones, never another's chunks
+        return retriever.search(query, company=company, strict=True)
 
 
 def _jobs(settings: Settings, job_id: str | None) -> Any:

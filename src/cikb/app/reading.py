@@ -110,9 +110,8 @@ def ask(settings: Settings, question: str, company: str | None = None, retriever
     if retriever is None:
         with open_retriever(settings) as opened:
             return ask(settings, question, company, opened)
-    if company is not None:  # an unknown company is an error naming the nearest ones, never another company's answer
-        retriever.require_company(company)
-    retrieval = retriever.search(question, company=company)
+    # strict: an unknown company is an error naming the nearest ones, never another company's answer
+    retrieval = retriever.search(question, company=company, strict=True)
     answerer = Answerer(LLMClient.from_settings(settings), embedder=retriever.embedder,
                         search=lambda follow_up, slug: retriever.search(follow_up, company=slug))
     return answerer.answer(question, retrieval)

@@ -35,10 +35,8 @@ def ask_question(
     _not_blank(question, "question")
     cfg = settings()
     with open_retriever(cfg) as retriever:
-        if company is not None:  # an unknown --company is its error line alone, before any other notice
-            retriever.require_company(company)
+        result = ask(cfg, question, company=company, retriever=retriever)  # an unknown --company: its error line alone
         _print_model(retriever.embedder)
-        result = ask(cfg, question, company=company, retriever=retriever)
     if as_json:
         print_json(result)
     else:
@@ -56,10 +54,9 @@ def search_chunks(
 
     _not_blank(query, "query")
     with open_retriever(settings()) as retriever:
-        if company is not None:  # an unknown --company is an error line naming the nearest ones, not another company's chunks
-            retriever.require_company(company)
+        # strict: an unknown --company is its error line alone, naming the nearest ones, not another company's chunks
+        result = retriever.search(query, company=company, strict=True)
         _print_model(retriever.embedder)
-        result = retriever.search(query, company=company)
     if as_json:
         print_json(result)
     else:
