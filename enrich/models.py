@@ -112,3 +112,4 @@ class ApplyResult(BaseModel):
     below_min_confidence: int = 0
     not_accepted: int = Field(0, description="Values the review left out (rejected or undecided).")
     not_found: int = Field(0, description="Rows the proposal has no value for (not found, skipped, error, or not run).")
+    replaced: int = Field(0, description="Cells written over another value the table had (a column it already had).")

@@ -166,14 +166,16 @@ def apply_proposals(proposals: list[DataProposal | str | Path], csv_path: str | 
     """
     if min_confidence not in APPLIED_CONFIDENCES:
         raise BadInputError(f"min_confidence must be {', '.join(APPLIED_CONFIDENCES[:-1])} or {APPLIED_CONFIDENCES[-1]}, not {min_confidence!r}")
+    table = scan_table(csv_path)
+    heads = [proposal if isinstance(proposal, DataProposal) else load_proposal_head(proposal) for proposal in proposals]
+    # Never over the table read, nor over the one a proposal was made for (through an earlier output), --force or
+    # not: the proposals of the table's other columns are checked against it, and would all be refused after.
+    check_writable(Path(out), inputs=[Path(csv_path), *(Path(head.target.csv_path) for head in heads)])
     if Path(out).exists() and not force:
         raise BadInputError(f"{out} exists (an earlier output?): give another --out, or --force to overwrite it")
-    check_writable(Path(out))
-    table = scan_table(csv_path)
     fills = []
     originals_checked: set[tuple[str, str]] = set()  # the columns of one job share their original: compare it once
-    for proposal in proposals:
-        head = proposal if isinstance(proposal, DataProposal) else load_proposal_head(proposal)
+    for proposal, head in zip(proposals, heads):
         original = (head.target.csv_path, head.target.csv_sha256)
         if table.sha256 != head.target.csv_sha256 and original not in originals_checked:
             _check_earlier_output(head, table)
@@ -189,7 +191,7 @@ def apply_proposals(proposals: list[DataProposal | str | Path], csv_path: str | 
     with atomic_writer(Path(out)) as handle:
         if table.bom:
             handle.write("\ufeff")
-        writer = csv.writer(handle, lineterminator=table.newline)
+        writer = csv.writer(handle, delimiter=table.delimiter, lineterminator=table.newline)
         writer.writerow([*table.header_as_written, *added])
         for record in table.records():
             if isinstance(record, list):
@@ -215,7 +217,7 @@ class _Fill:
         self.logs = iter(whole.research_log) if whole else iter_research_log(source)  # type: ignore[arg-type]
         self.next = next(self.operations, None)
         self.confidence: dict[int, Confidence] = {}
-        self.count = self.updated = self.below = self.not_accepted = 0
+        self.count = self.updated = self.below = self.not_accepted = self.replaced = 0
         self.last = -1
 
     def apply(self, row_id: int, row: dict[str, str]) -> None:
@@ -232,7 +234,9 @@ class _Fill:
         if not confidence_at_least(self._confidence(row_id), self.min_confidence):
             self.below += 1
             return
-        row[self.column] = spreadsheet_safe(next(iter(operation.changes.values())))  # a value from the web is data
+        value = spreadsheet_safe(next(iter(operation.changes.values())))  # a value from the web is data
+        self.replaced += int(bool(row.get(self.column, "").strip()) and row[self.column] != value)  # a column the table had
+        row[self.column] = value
         self.updated += 1
 
     def _confidence(self, row_id: int) -> Confidence:
@@ -251,7 +255,7 @@ class _Fill:
 
     def result(self, out: str, rows: int) -> ApplyResult:
         return ApplyResult(out=out, column=self.column, updated=self.updated, below_min_confidence=self.below,
-                           not_accepted=self.not_accepted, not_found=rows - self.count)
+                           not_accepted=self.not_accepted, not_found=rows - self.count, replaced=self.replaced)
 
 
 def _stream(path: str | Path, prefix: str, model: type[BaseModel]) -> Iterator:

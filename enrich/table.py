@@ -6,6 +6,7 @@ import codecs
 import csv
 import hashlib
 import io
+import itertools
 import os
 import re
 import stat
@@ -26,6 +27,8 @@ _IDENTITY_NAMES = ("company", "company name", "name", "organisation", "organizat
 _WEBSITE_NAMES = ("website", "web site", "homepage", "home page", "url", "domain", "site")
 # OWASP's CSV injection advice: a cell starting with one of these is run as a formula by spreadsheets...
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# Excel in many European locales writes ";" between cells (a decimal comma takes ","); a tab-separated export too.
+_OTHER_DELIMITERS = (";", "\t")
 # ...unless it is a plain number ("-12", "+3.5", "1e-3"), which a spreadsheet reads as the number it is.
 _PLAIN_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
@@ -83,6 +86,7 @@ class TableScan(TableHeader):
     header_as_written: tuple[str, ...] = ()
     bom: bool = False
     newline: str = "\r\n"
+    delimiter: str = ","
 
     def rows(self) -> Iterator[dict[str, str]]:
         """The rows again, one at a time, from the file."""
@@ -103,7 +107,7 @@ def read_table(path: str | Path) -> Table:
     """Read a CSV strictly; every problem is one BadInputError line naming the file and line."""
     path = Path(path)
     with _open_text(path) as (text, digest):
-        columns, records, _ = _parse(text, path.name)
+        columns, records, _, _ = _parse(text, path.name)
         rows = list(records)
     return Table(path=path, columns=columns, rows=rows, sha256=digest.hexdigest())
 
@@ -112,14 +116,14 @@ def scan_table(path: str | Path) -> TableScan:
     """Check a CSV as strictly as :func:`read_table`, in memory that does not grow with the file."""
     path = Path(path)
     with _open_text(path) as (text, digest):
-        columns, records, written = _parse(text, path.name)
+        columns, records, written, delimiter = _parse(text, path.name)
         count = sum(1 for _ in records)
     with path.open("rb") as raw:  # how it is written: its byte-order mark and line end, from its first bytes
         start = raw.read(1 << 16)
     first_end = start.find(b"\n")
     newline = "\r\n" if first_end < 0 or start[first_end - 1:first_end] == b"\r" else "\n"
     return TableScan(path=path, columns=columns, sha256=digest.hexdigest(), row_count=count, header_as_written=tuple(written),
-                     bom=start.startswith(codecs.BOM_UTF8), newline=newline)
+                     bom=start.startswith(codecs.BOM_UTF8), newline=newline, delimiter=delimiter)
 
 
 class _Hashing(io.RawIOBase):
@@ -150,16 +154,37 @@ def _open_text(path: Path) -> Iterator[tuple[io.TextIOWrapper, Any]]:
     text = io.TextIOWrapper(io.BufferedReader(hashing, 1 << 16), encoding="utf-8-sig", newline="")
     try:
         yield text, hashing.digest
-    except UnicodeDecodeError as err:
-        raise BadInputError(f"malformed CSV {path.name}: not UTF-8 (byte {err.start} of a block near byte {raw.tell()})") from None
+    except UnicodeDecodeError:
+        raise BadInputError(f"malformed CSV {path.name}: not UTF-8 ({_first_bad_byte(path)}); save it as UTF-8 "
+                            "(Excel: \"CSV UTF-8\")") from None
     finally:
         raw.close()
 
 
-def _parse(text: io.TextIOBase, name: str, keep_blank: bool = False) -> tuple[list[str], Iterator[Any], list[str]]:
-    """The header's column names (read now), a generator of the rows (read as it is iterated), checked strictly, and
-    the header as written; with ``keep_blank``, a blank line comes too, as the list of its cells."""
-    reader = csv.reader(text, strict=True)
+def _first_bad_byte(path: Path) -> str:
+    """Where the file's first byte that is not UTF-8 is: its line, its offset in the file and the byte (the decoder's
+    own offset counts from the start of a read block, which says nothing to the user)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    offset, lines = 0, 1
+    with path.open("rb") as raw:
+        for block in iter(lambda: raw.read(1 << 16), b""):
+            held = len(decoder.getstate()[0])  # the start of a character the block before ended in
+            try:
+                decoder.decode(block)
+            except UnicodeDecodeError as err:
+                at = offset - held + err.start
+                lines += block[:max(at - offset, 0)].count(b"\n")
+                return f"line {lines}, offset {at}: byte 0x{err.object[err.start]:02x}"
+            offset, lines = offset + len(block), lines + block.count(b"\n")
+    return "at its end"
+
+
+def _parse(text: io.TextIOBase, name: str, keep_blank: bool = False) -> tuple[list[str], Iterator[Any], list[str], str]:
+    """The header's column names (read now), a generator of the rows (read as it is iterated), checked strictly, the
+    header as written and the delimiter; with ``keep_blank``, a blank line comes too, as the list of its cells."""
+    first = text.readline()
+    delimiter = _delimiter(first)
+    reader = csv.reader(itertools.chain([first], text), strict=True, delimiter=delimiter)
     try:
         header = next(reader, None)
     except csv.Error as err:
@@ -184,7 +209,20 @@ def _parse(text: io.TextIOBase, name: str, keep_blank: bool = False) -> tuple[li
         except csv.Error as err:
             raise BadInputError(f"malformed CSV {name}: line {reader.line_num}: {err}") from None
 
-    return columns, rows(), header
+    return columns, rows(), header, delimiter
+
+
+def _delimiter(first_line: str) -> str:
+    """The table's delimiter, from its first line: a comma, unless the line is one cell by commas and several by
+    ";" (or a tab), as a European Excel writes it. A comma table is never read otherwise."""
+    def cells(delimiter: str) -> int:
+        try:
+            return len(next(csv.reader([first_line], delimiter=delimiter), []))
+        except csv.Error:
+            return 0
+    if cells(",") > 1:
+        return ","
+    return next((d for d in _OTHER_DELIMITERS if cells(d) > 1), ",")
 
 
 def _check_header(columns: list[str], name: str) -> None:

@@ -34,7 +34,7 @@ from cikb.enrich.base import RowInput
 from cikb.enrich.models import AttemptSummary, DataProposal, ProposalTarget, RowLog, RowStep
 from cikb.enrich.proposal import proposal_reasoning, save_proposal_rows
 from cikb.enrich.table import check_writable
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from cikb.app.llm import Migration, migrate
 from cikb.app.reading import enrich_sources, enrich_table_async, knowledge_base_fingerprint
@@ -128,6 +128,12 @@ class ColumnRequest(_ColumnAsked):
     column_type: str = "text"
     proposal_path: str
 
+    @field_validator("proposal_path")
+    @classmethod
+    def _absolute(cls, path: str) -> str:
+        """A relative path is taken from the folder the request is made in, once: the job is resumed and listed from any."""
+        return str(Path(path).resolve())
+
     def enrich_options(self) -> dict:
         """The keyword arguments of ``enrich_table_async`` for this column (besides the CSV and its name)."""
         return self.model_dump(exclude={"name", "proposal_path"})
@@ -143,6 +149,12 @@ class JobRequest(BaseModel):
     csv_path: str
     company_column: str | None = None
     columns: list[ColumnRequest] = Field(min_length=1)
+
+    @field_validator("csv_path")
+    @classmethod
+    def _absolute(cls, path: str) -> str:
+        """As ColumnRequest's proposal_path: from the folder the request is made in."""
+        return str(Path(path).resolve())
 
 
 class Attempt(BaseModel):
@@ -231,16 +243,24 @@ class JobStore:
         return job_id
 
     def claim(self, job_id: str) -> Job:
-        """Take a job over to resume it; refused while another live process runs it, or once it is done."""
-        job = self.get(job_id)
-        if job.status == "running":
-            raise BadInputError(f"job {job.id} is running in another process; wait for it or stop it first")
-        if job.status == "queued":
-            raise BadInputError(f"job {job.id} is queued on a task queue: its workers run it (`cikb jobs --queue URL` shows them)")
-        if job.status == "done":
-            raise BadInputError(f"job {job.id} is done; its proposals: {', '.join(job.proposals)}")
-        with self._db:
+        """Take a job over to resume it; refused while another live process runs it, or once it is done.
+
+        The status is read and written in one write transaction (BEGIN IMMEDIATE): two resumes started at once
+        both read "interrupted" and both ran the job otherwise."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            job = self.get(job_id)
+            if job.status == "running":
+                raise BadInputError(f"job {job.id} is running in another process; wait for it or stop it first")
+            if job.status == "queued":
+                raise BadInputError(f"job {job.id} is queued on a task queue: its workers run it (`cikb jobs --queue URL` shows them)")
+            if job.status == "done":
+                raise BadInputError(f"job {job.id} is done; its proposals: {', '.join(job.proposals)}")
             self._db.execute("UPDATE jobs SET status='running', pid=?, error=NULL, updated_at=? WHERE id=?", (os.getpid(), _now(), job.id))
+            self._db.commit()
+        except BaseException:
+            self._db.rollback()
+            raise
         return self.get(job.id)
 
     def started(self, job_id: str, column: str, target: ProposalTarget, rows: int) -> None:

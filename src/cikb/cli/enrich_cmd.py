@@ -33,7 +33,7 @@ def enrich_command(
     column_type: list[str] | None = typer.Option(None, "--type", "-t", help="text (default) | number | boolean | select."),
     options: list[str] | None = typer.Option(None, "--options", help="select: the allowed values, comma-separated."),
     company_column: str | None = typer.Option(None, "--company-column", help="The column naming each row's company (default: Company/Name, else the first)."),
-    out_path: Path | None = typer.Option(None, "--out", "-o", help="Where to write the proposal (default: <csv>.<column>.proposal.json beside the CSV); with several columns, a folder for their proposals."),
+    out_path: Path | None = typer.Option(None, "--out", "-o", help="Where to write the proposal (default: <csv name without .csv>.<column>.proposal.json beside the CSV); with several columns, a folder for their proposals."),
     job_file: Path | None = typer.Option(None, "--job-file", help="A TOML job: csv, company_column and one \\[\\[column]] table per column (name, strategy, question or formula, type, options, out)."),
     resume: str | None = typer.Option(None, "--resume", help="Continue job ID (killed, failed or cancelled): only its unfinished rows run. See `cikb jobs`."),
     fresh: bool = typer.Option(False, "--fresh", help="Answer every cell anew, even one an earlier job answered for the same column, row and knowledge base."),
@@ -243,7 +243,7 @@ def review_command(
 
     Rows stream from the file, so a proposal for a table of any size is shown in bounded memory.
     """
-    from itertools import islice
+    from itertools import chain, islice
 
     from cikb.enrich import review_rows
     from cikb.enrich.proposal import iter_research_log, load_proposal_head
@@ -253,6 +253,10 @@ def review_command(
     if as_json:
         print_json_stream({"reasoning": head.reasoning, "target": head.target.model_dump()}, "rows", rows)
         return
+    if (first := next(rows, None)) is None:  # a table without rows: still say what was asked and found
+        out.print(safe(head.reasoning), highlight=False, soft_wrap=True)
+        return
+    rows = chain([first], rows)
     for number, batch in enumerate(iter(lambda: list(islice(rows, _REVIEW_BATCH)), [])):  # one table per batch: rich keeps a table whole
         table = RichTable(title=safe(head.reasoning) if number == 0 else None, title_justify="left", show_header=number == 0)
         for name in ("row", "label", "value", "confidence", "from", "source", "evidence / reason", "attempts"):
@@ -312,7 +316,8 @@ def apply_command(
         return
     for result in results:
         console.print(
-            f"wrote {safe(result.out)}: {result.updated} cell(s) of {safe(repr(result.column))} filled; "
+            f"wrote {safe(result.out)}: {result.updated} cell(s) of {safe(repr(result.column))} filled"
+            + (f" ({result.replaced} over a value the table had)" if result.replaced else "") + "; "
             f"{result.below_min_confidence} below {min_confidence} confidence left as they were; {result.not_found} row(s) without a value",
             highlight=False, soft_wrap=True,
         )
