@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import urlsplit
 
-from cikb.core.slug import strip_legal_forms
+from cikb.core.slug import spelt_in_ascii, strip_legal_forms
 
 # Legal forms (and the words that stand for the whole group of companies) carry no identity:
 # "Acme Corp", "Acme, Inc." and "Acme Corporation" are one company. Only at the end of a name.
@@ -30,7 +30,10 @@ LEGAL_FORMS = frozenset(
 _INNER_DOT = re.compile(r"(?<=\b\w)\.")  # "A.C.M.E." -> "ACME", "F.C." -> "FC"
 _POSSESSIVE = re.compile(r"['’]s\b", re.IGNORECASE)
 _APOSTROPHE = re.compile("['’ʼ`´]")
-_NON_WORD = re.compile(r"[^\w]+")
+# "+" and "#" name another thing: C, C++ and C# are three languages (and their foundations three
+# companies), so they stay in a name's words where other punctuation goes.
+NAMING_SYMBOLS = "+#"
+_NON_WORD = re.compile(r"[^\w+#]+")
 QUALIFIER = re.compile(r"\s*\([^)]*\)")  # "Sky (United Kingdom)": a qualifier, not part of the name people type
 # Small words a name's initials skip: "Intergovernmental Panel on Climate Change" is IPCC.
 _INITIALS_SKIP = frozenset("of and the on for in at to de &".split())
@@ -49,10 +52,12 @@ _JOINERS = frozenset({"and", "the"})  # "Barnes & Noble" = "Barnes and Noble"; "
 def name_keys(name: str) -> frozenset[str]:
     """The forms of ``name`` that identify a company: lower-case words, punctuation, "&"/"and", a leading
     "the" and trailing legal forms dropped; possessives folded ("Acme's") and apostrophes dropped as in
-    a slug ("Let's Encrypt" -> "lets encrypt"). Two names are one company's when their keys meet."""
+    a slug ("Let's Encrypt" -> "lets encrypt"); "+" and "#" kept ("C++" is not "C"); each form also without
+    the accents of its Latin letters ("Société" -> "societe"). Two names are one company's when their keys meet."""
     text = _INNER_DOT.sub("", strip_legal_forms(unicodedata.normalize("NFKC", name or "")))
     keys = set()
-    for form in (_POSSESSIVE.sub("", text), _APOSTROPHE.sub("", text)):
+    forms = (_POSSESSIVE.sub("", text), _APOSTROPHE.sub("", text))
+    for form in {*forms, *map(_without_accents, forms)}:
         words = _NON_WORD.sub(" ", form).replace("_", " ").lower().split()
         words = [w for w in words if w not in _JOINERS] or words
         while len(words) > 1 and words[-1] in LEGAL_FORMS:
@@ -60,6 +65,19 @@ def name_keys(name: str) -> frozenset[str]:
         if words:
             keys.add(" ".join(words))
     return frozenset(keys)
+
+
+def _without_accents(text: str) -> str:
+    """Latin letters without their accents ("Société Générale" -> "Societe Generale"): people type a name either
+    way. A mark on a letter of another script stays, since there it makes another letter (ガ is not カ)."""
+    return "".join(_base_letter(char) for char in text)
+
+
+def _base_letter(char: str) -> str:
+    decomposed = unicodedata.normalize("NFD", char)
+    if len(decomposed) > 1 and decomposed[0].isascii() and all(unicodedata.combining(mark) for mark in decomposed[1:]):
+        return decomposed[0]
+    return char
 
 
 @dataclass(frozen=True)
@@ -73,9 +91,20 @@ class CompanyIdentity:
     websites: tuple[str, ...] = ()
 
     def names(self) -> list[str]:
-        """Its slug's words, display name and aliases, and each without a qualifier in parentheses."""
-        forms = [self.slug.replace("-", " "), *(n for n in (self.name, *self.aliases) if n)]
+        """Its slug's words (where they spell a name), display name and aliases, and each without a qualifier in parentheses."""
+        forms = [n for n in (self.name, *self.aliases) if n]
+        if self._slug_spells_a_name(forms):
+            forms.insert(0, self.slug.replace("-", " "))
         return list(dict.fromkeys([*forms, *(QUALIFIER.sub("", f) for f in forms if QUALIFIER.search(f))]))
+
+    def _slug_spells_a_name(self, names: list[str]) -> bool:
+        """Whether the slug's words are one of ``names`` as ASCII spells it ("societe-generale" for
+        "Société Générale", "merukari" for "株式会社メルカリ"). A slug holds letters and digits only, so
+        "c-foundation" for "C++ Foundation" is no name of it: it is another company's ("C Foundation")."""
+        if not names:
+            return True
+        slug_keys = name_keys(self.slug.replace("-", " "))
+        return any(slug_keys & name_keys(spelt_in_ascii(name, keep=NAMING_SYMBOLS)) for name in names)
 
     def keys(self) -> frozenset[str]:
         return frozenset(key for form in self.names() for key in name_keys(form))

@@ -57,8 +57,9 @@ def strip_legal_forms(name: str) -> str:
     return text
 
 
-def _transliterate(text: str) -> str:
-    """ASCII for letters, digits and marks of any script; apostrophes dropped; any other character a space.
+def _transliterate(text: str, keep: str = "") -> str:
+    """ASCII for letters, digits and marks of any script; apostrophes dropped; the characters in ``keep``
+    kept as they are; any other character a space.
 
     Runs of scripts written without spaces (Han, kana, Hangul...) are transliterated
     as one word each, and separated from their neighbours: "トヨタ自動車" -> "toyota zidongche".
@@ -68,6 +69,10 @@ def _transliterate(text: str) -> str:
     for char in text:
         category = unicodedata.category(char)
         if category == "Cf" or _APOSTROPHES.match(char):  # "Let's" -> "Lets"; zero-width joiners, direction marks
+            continue
+        if char in keep:
+            pieces.append(char)
+            previous = ""
             continue
         if not category.startswith(("L", "N", "M")):
             pieces.append(" ")
@@ -79,6 +84,12 @@ def _transliterate(text: str) -> str:
         pieces.append(anyascii(char))
         previous = group
     return "".join(pieces)
+
+
+def spelt_in_ascii(name: str, keep: str = "") -> str:
+    """The name as its slug spells it, words kept apart ("Société Générale" -> "Societe Generale",
+    "株式会社メルカリ" -> "merukari"), with the characters in ``keep`` left in ("C++")."""
+    return _transliterate(strip_legal_forms(unicodedata.normalize("NFKC", name)), keep)
 
 
 _UNSPACED = {"han", "kana", "hangul", "thai", "lao", "khmer", "myanmar"}
