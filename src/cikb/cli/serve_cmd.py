@@ -27,6 +27,9 @@ def serve_cmd(
 
     if token is not None and len(token.strip()) < 16:
         raise BadInputError("--token must be at least 16 characters (leave it out for a random one)")
+    if token is not None and not (token.strip().isascii() and token.strip().isprintable()):
+        # The token travels in a cookie and a header, which carry Latin-1 at most: "€" would make the printed URL fail.
+        raise BadInputError("--token must be printable ASCII (letters, digits, punctuation; leave it out for a random one)")
     if not proposals.is_dir():
         raise BadInputError(f"--proposals: no such folder: {proposals}")
     cfg = settings()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import socket
 from http import HTTPStatus
@@ -54,7 +55,7 @@ def create_app(settings: Settings, guard: Guard, proposals_dir: Path) -> Starlet
         Mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static"),
     ]
     return Starlette(routes=routes, middleware=[Middleware(TokenMiddleware, guard=guard)],
-                     exception_handlers={CikbError: pages.cikb_error, HTTPException: pages.http_error})
+                     exception_handlers={CikbError: pages.cikb_error, HTTPException: pages.http_error, Exception: pages.unexpected_error})
 
 
 class Pages:
@@ -66,6 +67,9 @@ class Pages:
         self.proposals_dir = proposals_dir
         self.decisions = Decisions()
         self.applied: dict[str, set[str]] = {}  # per table, the CSVs this server wrote: the only files it hands out
+        # One Apply at a time: two tabs applying to the same name would both find it free, both write, and the
+        # second would silently replace the first while both pages said "Wrote" (the page never overwrites a file).
+        self.applying = asyncio.Lock()
         # Autoescape everything: page text, titles and chunks are scraped from the web.
         env = jinja2.Environment(loader=jinja2.FileSystemLoader(_HERE / "templates"), autoescape=True)
         env.filters["href"] = href
@@ -158,13 +162,16 @@ class Pages:
         fields = await checked_form(request, self.guard)
         table = await run_in_threadpool(self.review_table, request.path_params["key"])
         _require_current(table, fields)
-        results = await run_in_threadpool(apply_table, table, self.decisions, fields.get("out", ""))
+        async with self.applying:
+            results = await run_in_threadpool(apply_table, table, fields.get("out", ""))
         self.applied.setdefault(table.key, set()).add(Path(results[0].out).name)
         return self.page(request, "applied.html", table=table, results=results, written=Path(results[0].out).name)
 
     async def proposal_file(self, request: Request) -> Response:
         """A column's proposal, as the JSON file `cikb enrich` wrote."""
         table = await run_in_threadpool(self.review_table, request.path_params["key"])
+        if "proposals" in request.query_params:  # the page's link: the file must still be the one the page showed
+            _require_current(table, dict(request.query_params))
         path = table.proposal_path(request.query_params.get("column", ""))
         return FileResponse(path, media_type="application/json", filename=path.name)
 
@@ -188,6 +195,11 @@ class Pages:
         response = self.error(request, message, exc.status_code)
         response.headers.update(exc.headers or {})  # a 405's Allow (RFC 9110 says it must be sent)
         return response
+
+    async def unexpected_error(self, request: Request, exc: Exception) -> Response:
+        # A failure no handler foresaw (a file name the file system refuses, a full disk, a data directory gone):
+        # still one `error:` line and a way back, not a bare "Internal Server Error". The log keeps the traceback.
+        return self.error(request, f"{exc} (an unexpected {type(exc).__name__}: the server's log has the details)", 500)
 
     def error(self, request: Request, message: str, status: int, stale: bool = False) -> Response:
         """One `error:` line, secrets masked as the CLI masks them, and a link to the page to go on from."""
@@ -213,7 +225,8 @@ def _shown(view: reads.JobPage) -> str:
 def page_number(request: Request) -> int:
     """``?page=N`` (1-based in the address) as a 0-based number; anything else is the first page."""
     value = request.query_params.get("page", "1")
-    return int(value) - 1 if value.isdigit() else 0
+    # isdecimal, not isdigit: "²" is a digit that int() refuses, and a page number must never be a server error.
+    return int(value) - 1 if value.isdecimal() else 0
 
 
 def way_back(path: str, status: int = 400) -> tuple[str, str]:

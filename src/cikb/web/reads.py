@@ -42,9 +42,8 @@ def search(settings: Settings, query: str, company: str | None):
     from cikb.app.reading import open_retriever
 
     with open_retriever(settings) as retriever:
-        if company is not None:  # an unknown company is an error naming the nearest ones, not another company's chunks
-            retriever.require_company(company)
-        return retriever.search(query, company=company)
+        # strict: an unknown company is an error naming the nearest ones, not another company's chunks
+        return retriever.search(query, company=company, strict=True)
 
 
 def company(settings: Settings, slug: str) -> dict[str, Any]:

@@ -144,11 +144,15 @@ def find_proposals(folder: Path) -> dict[str, tuple[Path, list[tuple[Path, DataP
 
 @dataclass
 class Decisions:
-    """Accept/reject per cell, keyed by CSV key, proposal creation time and column, then row."""
+    """Accept/reject per cell, keyed by CSV key, proposal creation time and column, then row; each with the value it was made on.
 
-    by_column: dict[tuple[str, str, str], dict[int, Decision]] = field(default_factory=dict)
+    The value is kept because a proposal file rewritten in place keeps its creation time: an accept must hold only
+    for the value the reviewer saw, never carry over to another one written into the same cell.
+    """
 
-    def of(self, key: str, proposal: DataProposal) -> dict[int, Decision]:
+    by_column: dict[tuple[str, str, str], dict[int, tuple[Decision, str]]] = field(default_factory=dict)
+
+    def of(self, key: str, proposal: DataProposal) -> dict[int, tuple[Decision, str]]:
         return self.by_column.setdefault((key, proposal.created_at.isoformat(), proposal.target.column), {})
 
 
@@ -163,12 +167,13 @@ def build_table(key: str, csv_path: Path, proposals: list[tuple[Path, DataPropos
     return ReviewTable(key, csv_path, proposals, ignored, dict(sorted(labels.items())), cells, proposals_digest(proposals))
 
 
-def _cell(line: dict, evidence: str, column: int, decision: Decision | None) -> Cell:
+def _cell(line: dict, evidence: str, column: int, chosen: tuple[Decision, str] | None) -> Cell:
     value = line["value"] if line["status"] == "found" else None
+    decision = chosen[0] if chosen is not None and chosen[1] == value else None  # made on another value: undecided
     return Cell(row=line["row"], column=column, value=value, confidence=line["confidence"], status=line["status"],
                 evidence=highlight(evidence, value), source_url=line["source"], source_title=line["source_title"],
                 source_published=line.get("source_published"),
-                decision=decision if value is not None else None, reason=line.get("reason"))
+                decision=decision, reason=line.get("reason"))
 
 
 def evidence_of(log: RowLog) -> str:
@@ -240,25 +245,28 @@ def decide(table: ReviewTable, decisions: Decisions, choice: Choice) -> int:
         if choice.decision is None:
             chosen.pop(cell_row, None)
         else:
-            chosen[cell_row] = choice.decision
+            chosen[cell_row] = (choice.decision, cell.value)  # type: ignore[assignment]
         changed += 1
     if choice.scope == "cell" and not changed:
         raise StalePageError(f"row {choice.row + 1} has no {choice.column} value to {choice.decision or 'clear'} any more")  # type: ignore[operator]
     return changed
 
 
-def apply_table(table: ReviewTable, decisions: Decisions, out_name: str) -> list[ApplyResult]:
+def apply_table(table: ReviewTable, out_name: str) -> list[ApplyResult]:
     """Write the CSV with the accepted cells only, beside the original, through enrich's apply (same checks)."""
     name = out_name.strip()
     if not name or Path(name).name != name or name in (".", ".."):
         raise BadInputError(f"the output must be a file name beside {table.csv_path.name}, not {out_name!r}")
-    if not name.lower().endswith(".csv"):
-        raise BadInputError(f"the output must be a .csv file, not {name!r}")
+    if not name.isprintable():  # a NUL, a newline or a tab in a file name: refused, never written beside the table
+        raise BadInputError(f"the output must be a file name without control characters, not {out_name!r}")
+    if not name.lower().endswith(".csv") or not name[:-4].strip():  # ".csv" alone would write a hidden file
+        raise BadInputError(f"the output must be a .csv file with a name, not {name!r}")
     target = table.csv_path.with_name(name)
     if target.resolve() == table.csv_path.resolve():
         raise BadInputError("the output must be a new file: the CSV the proposals were made for is never modified")
     if target.exists():  # apply_proposals would say so in the CLI's words (--out, --force)
         raise BadInputError(f"{name} already exists beside {table.csv_path.name}: type another file name under Apply (the page never overwrites a file)")
-    accepted = {proposal.target.column: {row for row, d in decisions.of(table.key, proposal).items() if d == "accept"}
-                for _, proposal in table.proposals}
+    # The cells the page shows accepted: a decision made on another value than the cell's now does not count.
+    accepted = {proposal.target.column: {row for (row, column), cell in table.cells.items() if column == index and cell.decision == "accept"}
+                for index, (_, proposal) in enumerate(table.proposals)}
     return apply_proposals([proposal for _, proposal in table.proposals], table.csv_path, target, accepted=accepted)
