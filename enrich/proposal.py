@@ -188,7 +188,7 @@ def apply_proposals(proposals: list[DataProposal | str | Path], csv_path: str | 
     rows = 0
     # A copy of the table as written but for the values filled: its byte-order mark (Excel reads UTF-8 by it), line
     # ends, header cells and blank lines too.
-    with atomic_writer(Path(out)) as handle:
+    with atomic_writer(Path(out), overwrite=force) as handle:
         if table.bom:
             handle.write("\ufeff")
         writer = csv.writer(handle, delimiter=table.delimiter, lineterminator=table.newline)

@@ -299,10 +299,11 @@ _UMASK = _current_umask()
 
 
 @contextmanager
-def atomic_writer(path: Path) -> Iterator[TextIO]:
+def atomic_writer(path: Path, *, overwrite: bool = True) -> Iterator[TextIO]:
     """A text file to write bit by bit: a temporary file beside ``path``, fsynced and renamed over it (os.replace)
     when the block ends, with the mode of the file it replaces (a new one's follows the umask); removed, leaving
-    ``path`` as it was, when the block raises."""
+    ``path`` as it was, when the block raises. Without ``overwrite`` it is published only if ``path`` still does not
+    exist (a hard link, which fails if another process wrote it meanwhile): else BadInputError, nothing replaced."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="", dir=path.parent,
@@ -313,7 +314,25 @@ def atomic_writer(path: Path) -> Iterator[TextIO]:
             handle.flush()
             os.fchmod(handle.fileno(), _new_file_mode(path))
             os.fsync(handle.fileno())
-        os.replace(handle.name, path)
+        if overwrite:
+            os.replace(handle.name, path)
+        else:
+            _publish_new(Path(handle.name), path)
     except BaseException:
         Path(handle.name).unlink(missing_ok=True)
         raise
+
+
+def _publish_new(written: Path, path: Path) -> None:
+    """``written`` as ``path``, which must not exist: checking first and renaming after would let two commands both
+    write it, the second silently replacing the first (the review page's Apply beside `cikb apply`)."""
+    try:
+        os.link(written, path)
+    except FileExistsError:
+        raise BadInputError(f"{path} exists (written meanwhile by another command?): give another name") from None
+    except OSError:  # a file system without hard links: the check and the rename, as close together as can be
+        if path.exists():
+            raise BadInputError(f"{path} exists (written meanwhile by another command?): give another name") from None
+        os.replace(written, path)
+        return
+    written.unlink()

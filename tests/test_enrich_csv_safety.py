@@ -35,3 +35,21 @@ def test_apply_writes_formula_like_values_as_text_and_negative_numbers_as_number
     assert [r["Note"] for r in rows] == ['=HYPERLINK("http://127.0.0.1/","x")', "@SUM(A1)", "+SUM(A1)"]  # the table's own cells are the user's
     with (tmp_path / "delta.csv").open(encoding="utf-8", newline="") as handle:
         assert [r["Delta"] for r in csv.DictReader(handle)] == ["-7", "10", "-6"]
+
+
+def test_a_new_file_written_meanwhile_by_another_command_is_never_replaced(tmp_path) -> None:
+    """apply without --force (and the review page's Apply) checks the output is free, then writes it: a file another
+    command wrote in between must stay, and the write fail, never silently replace it."""
+    from cikb.core.errors import BadInputError
+    from cikb.enrich.table import atomic_writer
+
+    target = tmp_path / "out.csv"
+    with pytest.raises(BadInputError, match="exists \\(written meanwhile by another command\\?\\)"):
+        with atomic_writer(target, overwrite=False) as handle:
+            handle.write("mine\n")
+            target.write_text("theirs\n", encoding="utf-8")  # the other command, between the check and the publish
+    assert target.read_text(encoding="utf-8") == "theirs\n"
+    assert not list(tmp_path.glob(".out.csv.*"))  # no temporary file left
+    with atomic_writer(target) as handle:  # overwrite (--force): replaced as before
+        handle.write("mine\n")
+    assert target.read_text(encoding="utf-8") == "mine\n"
