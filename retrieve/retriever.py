@@ -19,7 +19,7 @@ from cikb.retrieve.priors import weigh_page_kinds
 from cikb.retrieve.rerank import Tokenize, rerank_by_sentences
 
 from cikb.core.config import RetrieveSettings, Settings
-from cikb.core.errors import UnknownCompanyError
+from cikb.core.errors import BadInputError, UnknownCompanyError
 from cikb.core.identity import CompanyIdentity
 from cikb.core.models import ScoredChunk, SparseVector
 
@@ -47,6 +47,11 @@ class Reorder(Protocol):
     """
 
     def __call__(self, question: str, company: str, chunks: list[ScoredChunk]) -> list[ScoredChunk]: ...
+
+
+# The longest question or query read: the embedding model reads about 512 tokens, and the reader's work on a question
+# grows faster than its length (a pasted page of 10,000 words as a question took 84 s), so a longer one is refused.
+MAX_QUERY_CHARS = 2000
 
 
 class Retriever:
@@ -165,6 +170,9 @@ class Retriever:
         reads and the query's embedding hold it (its lock, which other commands wait for): the embedder's weights
         are loaded before it and the chunks are read (the reader's parser) after it, as loading a model takes seconds.
         """
+        if len(query) > MAX_QUERY_CHARS:
+            raise BadInputError(f"the question is {len(query):,} characters long; at most {MAX_QUERY_CHARS:,} are read "
+                                "(the embedding model reads about 512 tokens): ask it in fewer words")
         started = time.perf_counter()
         _load_weights(self.embedder)
         with self.store.session():

@@ -570,6 +570,8 @@ def _aliases(question: str, own: set[str]) -> set[str]:
     """The words of a name the question gives as another name of the subject ("ISRG / Let's Encrypt"):
     they are the subject's own words, not key terms a sentence must hold."""
     aliases: set[str] = set()
+    if "/" not in question:  # the pattern backtracks over every run of capitalised words: quadratic in a long one
+        return aliases
     for match in _SLASHED_NAMES.finditer(question):
         sides = [{w.lower() for w, _, _ in tokens_of(side)} for side in match.groups()]
         for this, other in (sides, sides[::-1]):

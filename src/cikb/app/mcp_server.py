@@ -13,7 +13,8 @@ included), as JSON text and as structured content (an object as it is, a list un
 
 Tools run the library's blocking calls in a worker thread, so the server keeps answering (and
 sending progress) meanwhile. A bad request or an unusable knowledge base is one line in an error
-result, as the command line says it.
+result, as the command line says it; so is an argument missing, of the wrong type, or past its bound (a
+question or query of at most ``MAX_TEXT`` characters, a company name of at most ``MAX_NAME``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
+from cikb.retrieve.retriever import MAX_QUERY_CHARS
 
 from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, CikbError
@@ -35,7 +37,14 @@ from cikb.core.secrets import mask_secrets
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
 GATHERS = ToolAnnotations(readOnlyHint=False, destructiveHint=True, idempotentHint=False, openWorldHint=True)
-Company = Annotated[str | None, Field(description="A company's slug or name (default: inferred from the text).")]
+# Bounds on what an agent may send: the reader's work grows faster than a text's length (a pasted document of 1 MB as
+# a question ran for hours, holding a worker thread a cancel cannot stop), and the embedding model reads 512 tokens
+# at most, so a longer question or query is a mistake to correct, refused at once, the bound in the tool's schema.
+MAX_TEXT = MAX_QUERY_CHARS  # what the retriever reads at most
+MAX_NAME = 200
+Company = Annotated[str | None, Field(description="A company's slug or name (default: inferred from the text).",
+                                      max_length=MAX_NAME)]
+Text = Annotated[str, Field(max_length=MAX_TEXT)]
 INSTRUCTIONS = ("A company-intelligence knowledge base: `companies` lists what is gathered, `search` shows the chunks "
                 "retrieval finds, `ask` answers with numbered citations to its sources, `enrichment_status` reports "
                 "enrichment jobs. `gather` (crawl a company's public sources) is offered only when the server was "
@@ -44,7 +53,11 @@ INSTRUCTIONS = ("A company-intelligence knowledge base: `companies` lists what i
 
 def build_server(settings: Settings, *, allow_gather: bool = False) -> MCPServer:
     """The cikb MCP server over ``settings``'s knowledge base; ``gather`` is a tool only with ``allow_gather``."""
-    server = MCPServer("cikb", instructions=INSTRUCTIONS, log_level="WARNING")  # stderr: failures, not every call
+    from cikb import __version__
+
+    # The version goes to the client in initialize, which shows and logs it (it was "", as no version at all).
+    server = _Server("cikb", version=__version__, instructions=INSTRUCTIONS,
+                     log_level="WARNING")  # stderr: failures, not every call
     tools = _Tools(settings)
     server.add_tool(tools.search, annotations=READ_ONLY, structured_output=False)
     server.add_tool(tools.ask, annotations=READ_ONLY, structured_output=False)
@@ -60,6 +73,24 @@ def serve_stdio(settings: Settings, *, allow_gather: bool = False) -> None:
     build_server(settings, allow_gather=allow_gather).run("stdio")
 
 
+class _Server(MCPServer):
+    """The SDK's server, but arguments that fail validation are one line (``query: Field required``) as the tools'
+    other errors are, not pydantic's several lines ending with a link to its documentation."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as err:
+            if not isinstance(err.__cause__, ValidationError):
+                raise
+            # Raised from the ValidationError still, so the SDK logs only the fields' names, not the caller's values.
+            raise ToolError(f"Error executing tool {name}: {_one_line(err.__cause__)}") from err.__cause__
+
+
+def _one_line(invalid: ValidationError) -> str:
+    return "; ".join(f"{'.'.join(str(part) for part in error['loc'])}: {error['msg']}" for error in invalid.errors())
+
+
 class _Tools:
     """The tools, over one configuration; their docstrings are what a client shows."""
 
@@ -67,11 +98,11 @@ class _Tools:
         self.settings = settings
         self._gathering = asyncio.Lock()
 
-    async def search(self, query: str, company: Company = None) -> CallToolResult:
+    async def search(self, query: Text, company: Company = None) -> CallToolResult:
         """The chunks hybrid retrieval finds for a query, with their scores, sources and the retrieval trace."""
         return await self._run(lambda: _search(self.settings, query, company))
 
-    async def ask(self, question: str, company: Company = None) -> CallToolResult:
+    async def ask(self, question: Text, company: Company = None) -> CallToolResult:
         """Answer a question from the knowledge base with numbered citations, the cited sources (title, URL,
         crawl date) and the retrieval trace; abstains when nothing relevant is known."""
         from cikb.app.reading import ask
@@ -92,7 +123,8 @@ class _Tools:
         return await self._run(lambda: _jobs(self.settings, job_id))
 
     async def gather(
-        self, company: Annotated[str, Field(description='The company\'s name, e.g. "Acme Corp" (its slug keys everything).')],
+        self, company: Annotated[str, Field(description='The company\'s name, e.g. "Acme Corp" (its slug keys everything).',
+                                              max_length=MAX_NAME)],
         ctx: Context,
         website: Annotated[str | None, Field(description="Its website; crawled within its registered domain.")] = None,
         wikipedia: Annotated[str | None, Field(description="A Wikipedia article URL, or its title.")] = None,
