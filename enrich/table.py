@@ -226,8 +226,10 @@ def _delimiter(first_line: str) -> str:
 
 
 def _check_header(columns: list[str], name: str) -> None:
-    if any(not c for c in columns):
-        raise BadInputError(f"malformed CSV {name}: a header cell is empty")
+    for number, column in enumerate(columns, 1):
+        if not column:  # often a spreadsheet's trailing column that was once formatted: say which, and what to do
+            after = f" (after {columns[number - 2]!r})" if number > 1 and columns[number - 2] else ""
+            raise BadInputError(f"malformed CSV {name}: header cell {number}{after} is empty: name that column or delete it")
     seen: set[str] = set()
     for column in columns:
         if column.lower() in seen:

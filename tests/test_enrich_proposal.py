@@ -165,7 +165,7 @@ def test_a_broken_proposal_file_is_one_clear_error(tmp_path: Path, csv_path: Pat
     [
         (b"Company,Website\nAcme,a,b\n", "line 2 has 3 fields, the header has 2"),
         (b"Company,company\nAcme,x\n", "appears twice"),
-        (b"Company,\nAcme,x\n", "a header cell is empty"),
+        (b"Company,\nAcme,x\n", r"header cell 2 \(after 'Company'\) is empty: name that column or delete it"),
         (b"", "no header row"),
         (b"Company\n\xff\xfe\n", "not UTF-8"),
         (b'Company,Note\nAcme,"unterminated\n', "malformed CSV"),
