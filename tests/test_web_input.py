@@ -125,3 +125,11 @@ def test_an_accept_holds_for_the_value_accepted_not_for_another_written_in_its_p
     assert 'data-row="1" data-column="Founded" data-decision="accept"' in page  # its value did not change
     assert apply(web, url, "edited.csv").status_code == 200
     assert [row["Founded"] for row in read_rows(work / "edited.csv")] == ["", "1989", ""]
+
+
+def test_gather_times_show_to_the_minute() -> None:
+    from cikb.web.app import minute
+
+    assert minute("2026-12-05T22:21:46.123456+00:00") == "2026-12-05 22:21 UTC"  # was shown with its microseconds
+    assert minute("2026-12-05T22:21:46") == "2026-12-05 22:21"
+    assert minute(None) == "-" and minute("yesterday") == "yesterday"

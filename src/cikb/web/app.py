@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 import socket
+from datetime import datetime, timedelta
 from http import HTTPStatus
 from importlib import resources
 from pathlib import Path
@@ -75,6 +76,7 @@ class Pages:
         env.filters["href"] = href
         env.filters["markdown"] = reads.markdown
         env.filters["slot"] = reads.slot_key
+        env.filters["minute"] = minute
         env.globals["choice"] = lambda *args: Choice(*args).encode()
         self.templates = Jinja2Templates(env=env)
 
@@ -220,6 +222,17 @@ def _slot_id(column: str, row: int) -> str:
 
 def _shown(view: reads.JobPage) -> str:
     return ",".join(_slot_id(*slot) for slot in view.logs)
+
+
+def minute(value: str | None) -> str:
+    """An ISO time as the pages show times ("2026-12-05 22:21 UTC"), not with its microseconds; "-" for none."""
+    if not value:
+        return "-"
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        return value
+    return when.strftime("%Y-%m-%d %H:%M") + (" UTC" if when.utcoffset() == timedelta(0) else "")
 
 
 def page_number(request: Request) -> int:
