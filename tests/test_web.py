@@ -482,7 +482,8 @@ def test_the_jobs_pages_poll_a_fragment_that_sends_only_the_rows_finished_since(
     detail = web.get(f"/jobs/{job_id}").text
     assert detail.count("<tr id=\"slot-") == 3 and "data-pending" not in detail and "<strong>answer</strong> 2011" in detail
     assert "Founded: lookup, question When was {Company} founded?; proposal" in detail
-    assert web.get("/jobs/nope").status_code == 400
+    missing = web.get("/jobs/nope")  # no such job: not found, as an unknown company is
+    assert missing.status_code == 404 and "no job &#39;nope&#39;" in missing.text
 
 
 def test_an_error_page_says_where_to_go_on(reviewed, tmp_path: Path) -> None:

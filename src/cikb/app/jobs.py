@@ -40,7 +40,7 @@ from cikb.app.llm import Migration, migrate
 from cikb.app.reading import enrich_sources, enrich_table_async, knowledge_base_fingerprint
 from cikb.app.workspace import CompanyDir, process_alive
 from cikb.core.config import Settings
-from cikb.core.errors import BadInputError, CikbError, is_no_space, no_space
+from cikb.core.errors import BadInputError, CikbError, UnknownJobError, is_no_space, no_space
 from cikb.core.sqlite import connect_wal
 
 JOBS_FILE = "_jobs.sqlite"
@@ -356,7 +356,7 @@ class JobStore:
     def get(self, job_id: str) -> Job:
         row = self._db.execute("SELECT * FROM jobs WHERE id=?", (job_id.strip(),)).fetchone()
         if row is None:
-            raise BadInputError(f"no job {job_id!r} (see `cikb jobs`)")
+            raise UnknownJobError(f"no job {job_id!r} (see `cikb jobs`)")
         return _job(row)
 
     def list(self) -> list[Job]:

@@ -40,6 +40,10 @@ class UnknownCompanyError(CikbError):
     """The knowledge base holds nothing for that company."""
 
 
+class UnknownJobError(BadInputError):
+    """No enrichment job has that id."""
+
+
 class DamagedError(CikbError):
     """A file of the knowledge base cannot be used as it is (truncated, garbled, missing, a broken link).
 

@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from cikb.core.config import Settings
-from cikb.core.errors import BadInputError, CikbError, UnknownCompanyError
+from cikb.core.errors import BadInputError, CikbError, UnknownCompanyError, UnknownJobError
 from cikb.core.secrets import mask_secrets
 from cikb.web import reads
 from cikb.web.review import Choice, Decisions, ReviewTable, StalePageError, apply_table, build_table, decide, find_proposals
@@ -186,8 +186,8 @@ class Pages:
         return FileResponse(table.csv_path.with_name(name), media_type="text/csv", filename=name)
 
     async def cikb_error(self, request: Request, exc: Exception) -> Response:
-        # Bad input 400, an unknown company 404, a stale page 409; anything else the knowledge base's state refuses (not gathered, damaged, locked): 409.
-        status = 404 if isinstance(exc, UnknownCompanyError) else 400 if isinstance(exc, BadInputError) else 409
+        # Bad input 400, an unknown company or job 404, a stale page 409; anything else the knowledge base's state refuses (not gathered, damaged, locked): 409.
+        status = 404 if isinstance(exc, (UnknownCompanyError, UnknownJobError)) else 400 if isinstance(exc, BadInputError) else 409
         return self.error(request, str(exc), status, stale=isinstance(exc, StalePageError))
 
     async def http_error(self, request: Request, exc: Exception) -> Response:
