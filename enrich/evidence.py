@@ -124,7 +124,7 @@ async def kb_first(question: str, row: RowInput, ctx: EnrichContext, tried: dict
     """
     if ctx.kb is None:
         return [RowStep(type="retrieve", detail="no knowledge base configured")], Candidate(None, "none")
-    if row.company is None:
+    if not row.label and not row.website:
         return [RowStep(type="retrieve", detail="the row names no company")], Candidate(None, "none")
     try:
         identity = await _kb_company(row, ctx)
@@ -347,7 +347,7 @@ class KnowledgeFirstStrategy(RowStrategy):
         every cell the question names): rows that agree on all three get one answer. A row outside the knowledge
         base is known by its name and website instead; None (work the row) when the knowledge base cannot say."""
         try:
-            identity = await _kb_company(row, ctx) if ctx.kb is not None and row.company else None
+            identity = await _kb_company(row, ctx) if ctx.kb is not None and (row.label or row.website) else None
         except Exception:  # the row's own search reports the trouble
             return None
         generation = ctx.generation(identity.slug) if identity is not None and ctx.generation is not None else None

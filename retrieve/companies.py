@@ -1,7 +1,9 @@
 """Which company a question is about (spec R2), and whether it names one the knowledge base lacks (R3).
 
 A company is named in a question by its display name ("Acme Corp"), that name
-without its legal suffix ("Acme"), or its slug's words ("acme corp"); matching
+without its legal suffix ("Acme"), a name its own pages give it, or its slug's words ("acme corp")
+where they spell one of those names (:meth:`CompanyIdentity.names`: "c-foundation" is no name of a
+"C++ Foundation"); "+" and "#" stay in a name's words ("C++" is not "C"); matching
 is on whole words, case-insensitive, possessives folded ("Acme's" -> "acme"),
 and apostrophes inside a name dropped as in its slug ("Let's Encrypt" -> "lets encrypt").
 A name in a script written without spaces ("株式会社メルカリ", or "メルカリ" without
@@ -9,7 +11,8 @@ its legal form) is found anywhere in the question, since no space marks its ends
 
 A name given on its own (``--company``, a table row's company cell) is resolved by identity only
 (:func:`resolve_company`, cikb.core.identity): the company's slug, display name or a name its own
-pages give it, legal form, case and punctuation aside, or a website on its gathered domain. Sharing a
+pages give it, legal form, case and punctuation aside, or a website on its gathered domain; a row whose
+website is on another domain than the company's gathered ones is not that company, whatever its name. Sharing a
 word is not identity: "X Labs" is not "X", "Acme Robotics" is not "Acme Corp". A question naming
 such a lookalike is about another company unless the retrieved text names it too (:func:`unmentioned_names`).
 """
@@ -21,7 +24,10 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from difflib import SequenceMatcher
 
-from cikb.core.identity import CompanyIdentity, initials, name_keys, site_key
+from urllib.parse import urlsplit
+
+from cikb.core.errors import UnknownCompanyError
+from cikb.core.identity import NAMING_SYMBOLS, CompanyIdentity, initials, name_keys, site_key
 from cikb.core.slug import strip_legal_forms, written_without_spaces
 from cikb.retrieve.models import CompanyChoice
 
@@ -48,9 +54,11 @@ _QUALIFIER = re.compile(r"\s*\([^)]*\)")
 _COMMON_SHORT_WORDS = frozenset("and are but can did for had has her his how its may not our out she the was who why you all any".split())
 _POSSESSIVE = re.compile(r"['’]s\b", re.IGNORECASE)
 _APOSTROPHE = re.compile("['’ʼ]")
-_NON_WORD = re.compile(r"[^\w&]+")
-# A run of capitalised words (or acronyms), allowing inner "&", "-", "." like "AT&T", "Coca-Cola", "Amazon.com".
-_CAPITALISED_RUN = re.compile(r"\b[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*")
+# "+" and "#" name another thing ("C++", "C#" are not "C"), as in cikb.core.identity.NAMING_SYMBOLS.
+_NON_WORD = re.compile(rf"[^\w&{re.escape(NAMING_SYMBOLS)}]+")
+# A run of capitalised words (or acronyms), allowing inner "&", "-", "." like "AT&T", "Coca-Cola", "Amazon.com",
+# and "+"/"#" like "C++ Foundation", "C#", "Disney+": a name, not "C" followed by "Foundation".
+_CAPITALISED_RUN = re.compile(rf"\b[A-Z][\w&.\-{re.escape(NAMING_SYMBOLS)}]*(?:\s+[A-Z][\w&.\-{re.escape(NAMING_SYMBOLS)}]*)*")
 
 
 def normalize(text: str) -> str:
@@ -70,12 +78,26 @@ def name_variants(slug: str, name: str | None) -> set[str]:
     "Acme Corp" -> {"acme corp", "acme"}; "Sky (United Kingdom)" -> also "sky";
     "Arsenal F.C." -> also "arsenal"; "Central Intelligence Agency" -> also "cia".
     """
-    forms = [slug.replace("-", " ")]
-    if name:
-        undotted = _INNER_DOT.sub("", name)  # "F.C." -> "FC", "U.S." -> "US"
-        forms += [name, undotted, _QUALIFIER.sub("", undotted)]
-        forms += [_APOSTROPHE.sub("", form) for form in forms[1:] if _APOSTROPHE.search(form)]  # "Let's" -> "Lets", as the slug
-        forms += [strip_legal_forms(unicodedata.normalize("NFKC", name))]  # "株式会社メルカリ" -> "メルカリ"
+    return company_variants(slug, name)
+
+
+def company_variants(slug: str, name: str | None, aliases: Iterable[str] = ()) -> set[str]:
+    """The variants of each name of the company: its display name, each name its own pages give it, and its
+    slug's words only where they spell one of those (CompanyIdentity.names, as a name given alone resolves):
+    "c foundation" is no name of a "C++ Foundation" kept as c-foundation, but another company's."""
+    slug_words = slug.replace("-", " ")
+    variants: set[str] = set()
+    for form in CompanyIdentity(slug, name, tuple(aliases)).names():
+        variants |= _form_variants(form, acronym=form != slug_words)  # a slug's initials are nobody's name
+    return variants
+
+
+def _form_variants(name: str, acronym: bool = True) -> set[str]:
+    """One name's normalised forms: as written, undotted, without a qualifier, apostrophes dropped, legal forms dropped."""
+    undotted = _INNER_DOT.sub("", name)  # "F.C." -> "FC", "U.S." -> "US"
+    forms = [name, undotted, _QUALIFIER.sub("", undotted)]
+    forms += [_APOSTROPHE.sub("", form) for form in forms if _APOSTROPHE.search(form)]  # "Let's" -> "Lets", as the slug
+    forms += [strip_legal_forms(unicodedata.normalize("NFKC", name))]  # "株式会社メルカリ" -> "メルカリ"
     variants = set()
     for form in forms:
         words = normalize(form).split()
@@ -87,8 +109,8 @@ def name_variants(slug: str, name: str | None) -> set[str]:
             words = words[1:]
         if words:
             variants.add(" ".join(words))
-    if name:
-        variants |= _acronyms(_QUALIFIER.sub("", _INNER_DOT.sub("", name)))
+    if acronym:
+        variants |= _acronyms(_QUALIFIER.sub("", undotted))
     return variants
 
 
@@ -98,14 +120,6 @@ def _acronyms(name: str) -> set[str]:
     if count >= 3 and spelt.isalpha() and spelt not in _COMMON_SHORT_WORDS:
         return {spelt}
     return set()
-
-
-def company_variants(slug: str, name: str | None, aliases: Iterable[str] = ()) -> set[str]:
-    """``name_variants`` of the display name and of each name the company's own pages give it."""
-    variants = name_variants(slug, name)
-    for alias in aliases:
-        variants |= name_variants(slug, alias)
-    return variants
 
 
 def infer_company(question: str, companies: Mapping[str, str | None],
@@ -136,12 +150,15 @@ def resolve_company(text: str, companies: Mapping[str, CompanyIdentity], website
     "ACME Corp." is Acme Corp, "Acme Robotics" is not), else by the website's registered domain.
     When a name fits two companies (an "Acme" and an "Acme Corp" gathered apart), the website
     decides, then the exact name; else it is no company: a guess would give one company's facts
-    to the other.
+    to the other. A website on another domain than all the company's gathered ones says the row is
+    another company of that name (two "Nimbus"), which the knowledge base does not hold.
     """
     text = " ".join((text or "").split())
-    if text in companies:
+    by_name = [text] if text in companies else companies_named(text, companies)
+    # A website on none of a company's gathered domains is another company of that name (a second "Nimbus").
+    by_name = [slug for slug in by_name if not on_another_domain(website or "", companies[slug])]
+    if text in by_name:
         return text
-    by_name = companies_named(text, companies)
     site = site_key(website or "")
     by_site = [slug for slug, identity in sorted(companies.items()) if site and site in identity.sites()]
     if len(by_name) == 1:
@@ -154,6 +171,40 @@ def resolve_company(text: str, companies: Mapping[str, CompanyIdentity], website
         chosen = both if len(both) == 1 else exact
         return chosen[0] if len(chosen) == 1 else None
     return by_site[0] if len(by_site) == 1 else None
+
+
+def require_company(text: str, companies: Mapping[str, CompanyIdentity]) -> str:
+    """The slug of the company ``text`` (a slug or a name) identifies; UnknownCompanyError otherwise, in one line
+    naming the companies the name fits or the nearest ones (the line `--company` gives, Retriever.require_company)."""
+    slug = resolve_company(text, companies)
+    if slug is not None:
+        return slug
+    if not companies:
+        raise UnknownCompanyError(f"no company {text!r} in the knowledge base: it is empty (gather one with `cikb gather`)")
+    named = companies_named(text, companies)
+    if len(named) > 1:  # not "no company": several answer to the name, and none is it more than the others
+        which = ", ".join(companies[slug].label() for slug in named)
+        raise UnknownCompanyError(f"{text!r} names {len(named)} companies of the knowledge base: {which}; give one's slug")
+    nearest = ", ".join(identity.label() for identity in nearest_companies(text, companies))
+    raise UnknownCompanyError(f"no company {text!r} in the knowledge base; nearest: {nearest} (see `cikb companies`)")
+
+
+def on_another_domain(website: str, identity: CompanyIdentity) -> bool:
+    """Whether ``website`` is on none of the domains ``identity`` was gathered from (False when either has none).
+
+    A domain here is the host's registered domain, or an IP address, without the port: a site that moved from
+    http to https, to www, or to another port of its host is the same company's (site_key keeps the port, which
+    parts two sites on one machine when a website alone must say which company it is)."""
+    domain = domain_key(website)
+    held = {domain_key(url) for url in identity.websites} - {""}
+    return bool(domain and held) and domain not in held
+
+
+def domain_key(url: str) -> str:
+    """The registered domain of a URL or a bare host (site_key) without a port: "http://127.0.0.1:8001/" -> "127.0.0.1"."""
+    text = (url or "").strip()
+    host = urlsplit(text if "://" in text else f"http://{text}").hostname if text else None
+    return site_key(f"[{host}]" if host and ":" in host else host or "")
 
 
 def companies_named(text: str, companies: Mapping[str, CompanyIdentity]) -> list[str]:

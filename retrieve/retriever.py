@@ -10,7 +10,7 @@ from typing import Any, Protocol
 import numpy as np
 from cikb.embed import Bm25Encoder
 from cikb.retrieve.companies import (
-    candidate_names, companies_named, company_variants, infer_company, nearest_companies, resolve_company, unmentioned_names,
+    candidate_names, company_variants, infer_company, require_company, resolve_company, unmentioned_names,
 )
 from cikb.retrieve.duplicates import collapse_near_duplicates
 from cikb.retrieve.expansion import expand_query
@@ -19,7 +19,7 @@ from cikb.retrieve.priors import weigh_page_kinds
 from cikb.retrieve.rerank import Tokenize, rerank_by_sentences
 
 from cikb.core.config import RetrieveSettings, Settings
-from cikb.core.errors import BadInputError, UnknownCompanyError
+from cikb.core.errors import BadInputError
 from cikb.core.identity import CompanyIdentity
 from cikb.core.models import ScoredChunk, SparseVector
 
@@ -122,18 +122,7 @@ class Retriever:
     def require_company(self, company: str, known: Mapping[str, str | None] | None = None) -> str:
         """The slug of the company ``company`` names; UnknownCompanyError naming the nearest known ones otherwise.
         ``known``: the companies the store holds, when already read."""
-        identities = self.known_identities(known)
-        slug = resolve_company(company, identities)
-        if slug is not None:
-            return slug
-        if not identities:
-            raise UnknownCompanyError(f"no company {company!r} in the knowledge base: it is empty (gather one with `cikb gather`)")
-        named = companies_named(company, identities)
-        if len(named) > 1:  # not "no company": several answer to the name, and none is it more than the others
-            which = ", ".join(identities[slug].label() for slug in named)
-            raise UnknownCompanyError(f"{company!r} names {len(named)} companies of the knowledge base: {which}; give one's slug")
-        nearest = ", ".join(identity.label() for identity in nearest_companies(company, identities))
-        raise UnknownCompanyError(f"no company {company!r} in the knowledge base; nearest: {nearest} (see `cikb companies`)")
+        return require_company(company, self.known_identities(known))
 
     def choose_company(self, question: str, company: str | None, known: Mapping[str, str | None]) -> CompanyChoice:
         """R2: the explicit company (a slug or a name ``known`` holds), else one the question names, else none.

@@ -99,7 +99,8 @@ def test_an_edited_site_gives_exactly_its_changes_and_an_unchanged_one_none(make
     assert forgotten.returncode == 0, forgotten.stderr
     assert ChangeLog(isolated_env).history("initech") == []
     gone = cikb("changes", "initech")
-    assert gone.returncode != 0 and gone.stderr.strip() == "error: no company 'initech' in the knowledge base (see `cikb companies`)"
+    assert gone.returncode != 0 and gone.stderr.strip() == ("error: no company 'initech' in the knowledge base: it is empty "
+                                                        "(gather one with `cikb gather`)")
 
 
 def test_a_raw_document_damaged_by_hand_is_compared_without_it(make_site: Callable[..., SiteServer], isolated_env: Path) -> None:
@@ -113,7 +114,8 @@ def test_a_raw_document_damaged_by_hand_is_compared_without_it(make_site: Callab
 
 def test_bad_input_is_one_error_line(isolated_env: Path) -> None:
     unknown = cikb("changes", "nobody-here")
-    assert unknown.returncode != 0 and unknown.stderr.strip().splitlines() == ["error: no company 'nobody-here' in the knowledge base (see `cikb companies`)"]
+    assert unknown.returncode != 0 and unknown.stderr.strip().splitlines() == [
+        "error: no company 'nobody-here' in the knowledge base: it is empty (gather one with `cikb gather`)"]
     bad_date = cikb("changes", "nobody-here", "--since", "last tuesday")
     assert bad_date.returncode == 2
     assert bad_date.stderr.strip().splitlines() == ["error: --since 'last tuesday' is not a date: give YYYY-MM-DD or an ISO time such as 2026-11-25T20:00"]

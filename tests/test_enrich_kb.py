@@ -36,13 +36,17 @@ def cikb(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *a
 def test_enrich_answers_from_the_gathered_knowledge_base(isrg_settings: Settings, letsencrypt_site, tmp_path: Path,
                                                          monkeypatch, capsys) -> None:
     table = tmp_path / "companies.csv"
-    table.write_text("Company,Website\nISRG,https://letsencrypt.org\nNobody Known,\n", encoding="utf-8")
+    # A name no gather could take ("looks like a path") still names a company: by its website, or none of the KB's.
+    table.write_text(f"Company,Website\nISRG,{letsencrypt_site.url}\nNobody Known,\nISRG/Let's Encrypt,{letsencrypt_site.url}/about/\n"
+                     "<b>Nobody</b>,\n", encoding="utf-8")
     proposal = tmp_path / "founded.proposal.json"
     code, _, err = cikb(monkeypatch, capsys, "enrich", str(table), "--column", "Founded", "--question",
                         "What year was {Company} founded?", "--type", "number", "--out", str(proposal))
     assert code == 0, err
     data = json.loads(proposal.read_text(encoding="utf-8"))
-    isrg, nobody = data["research_log"]
+    isrg, nobody, by_website, unusable = data["research_log"]
+    assert (by_website["value"], by_website["steps"][0]["data"]["company"]) == ("2013", "isrg")
+    assert unusable["status"] == "not_found" and unusable["steps"][0]["detail"] == "not in the knowledge base"  # not "names no company"
     assert (isrg["value"], isrg["confidence"], isrg["answered_by"]) == ("2013", "high", "kb")
     assert isrg["steps"][0]["type"] == "retrieve" and isrg["steps"][0]["data"]["company"] == "isrg"
     assert isrg["sources"][0]["url"].startswith(letsencrypt_site.url) and isrg["sources"][0]["chunk_id"]
@@ -54,4 +58,5 @@ def test_enrich_answers_from_the_gathered_knowledge_base(isrg_settings: Settings
     out_csv = tmp_path / "companies.enriched.csv"
     code, _, err = cikb(monkeypatch, capsys, "apply", str(proposal), str(table), "--min-confidence", "medium", "--out", str(out_csv))
     assert code == 0, err
-    assert out_csv.read_text(encoding="utf-8").splitlines()[1] == "ISRG,https://letsencrypt.org,2013"
+    assert out_csv.read_text(encoding="utf-8").splitlines()[1] == f"ISRG,{letsencrypt_site.url},2013"
+    assert out_csv.read_text(encoding="utf-8").splitlines()[3].endswith(",2013")

@@ -28,12 +28,13 @@ from pathlib import Path
 from cikb.app.documents import read_documents
 from cikb.app.migrations import Migration, migrate
 from cikb.app.models import FactChange, GatherChanges, PageChange
-from cikb.app.workspace import CompanyDir
+from cikb.app.workspace import CompanyDir, identity_of, list_companies
 from cikb.core.damage import is_damage, move_aside
 from cikb.core.config import Settings
-from cikb.core.errors import BadInputError, UnknownCompanyError
+from cikb.core.errors import BadInputError, DamagedError
+from cikb.core.identity import CompanyIdentity
 from cikb.core.models import RawDocument
-from cikb.core.slug import company_from_name
+from cikb.retrieve.companies import require_company
 from cikb.core.sqlite import connect_wal
 
 CHANGES_FILE = "_changes.sqlite"
@@ -299,11 +300,26 @@ class ChangeLog:
 
 
 def company_history(settings: Settings, company: str, since: datetime | None = None) -> list[GatherChanges]:
-    """`cikb changes`: a company's gathers (by slug or name), oldest first; UnknownCompanyError when it is not gathered."""
-    slug = company_from_name(company).slug
-    if not CompanyDir(settings.data_dir, slug).exists():
-        raise UnknownCompanyError(f"no company {company!r} in the knowledge base (see `cikb companies`)")
+    """`cikb changes`: a company's gathers, oldest first; UnknownCompanyError, naming the nearest companies, when it is not gathered.
+
+    ``company`` resolves by identity, as `--company` does (issue 23, item 4): the slug, the display name or a name the
+    company's own pages give it ("formerly Widgetco"). Its slug is not enough: "C++ Foundation" makes the slug of
+    "C Foundation", another company, and "Acme Labs" is not Acme.
+    """
+    slug = require_company(company, gathered_identities(settings.data_dir))
     return ChangeLog(settings.data_dir).history(slug, since)
+
+
+def gathered_identities(data_dir: Path) -> dict[str, CompanyIdentity]:
+    """What identifies each gathered company (cikb.app.workspace.company_identities), a company whose manifest is
+    damaged by its slug alone: its history stays readable, and it can be named to the commands that repair it."""
+    found = {}
+    for folder in list_companies(data_dir):
+        try:
+            found[folder.slug] = identity_of(folder.manifest(), folder.slug)
+        except DamagedError:
+            found[folder.slug] = CompanyIdentity(folder.slug)
+    return found
 
 
 def parse_since(text: str) -> datetime:

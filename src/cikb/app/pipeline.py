@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import shlex
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -39,7 +40,7 @@ from cikb.app.indexing import (
 )
 from cikb.app.changes import ChangeLog, Snapshot, compare
 from cikb.app.models import GatherChanges, GatherEvent, GatherSummary
-from cikb.app.workspace import CompanyDir, Generation
+from cikb.app.workspace import CompanyDir, Generation, identity_of
 from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, DamagedError, GatherFailedError, access_checked
 from cikb.core.identity import name_keys
@@ -54,6 +55,7 @@ from cikb.core.models import (
     SourceSummary,
 )
 from cikb.core.slug import company_from_name
+from cikb.retrieve.companies import domain_key, on_another_domain
 
 log = logging.getLogger("cikb.changes")
 OnEvent = Callable[[GatherEvent], None]
@@ -85,7 +87,7 @@ def resolve_sources(sources: SourceUrls, settings: Settings) -> list[SourceReque
 
 def gather_company(
     settings: Settings, company_name: str, sources: SourceUrls, on_event: OnEvent | None = None, *, full: bool = False,
-    embedder: DenseEmbedder | None = None,
+    embedder: DenseEmbedder | None = None, replace: bool = False,
 ) -> GatherSummary:
     """Gather one company's sources into the knowledge base; returns the run summary.
 
@@ -95,7 +97,9 @@ def gather_company(
     HTML the current generation already cleaned; ``full`` ignores all three. ``embedder`` is the
     configured model already loaded (gathers of many companies share one); else its weights are
     loaded here when some chunk's vector is not in the cache. A gather that finds the knowledge base
-    already as it would write it writes nothing (``summary.changes.written`` is false).
+    already as it would write it writes nothing (``summary.changes.written`` is false). A company of the
+    same name gathered from another website domain is refused (another company), unless ``replace``: the
+    user says it is this company's website, moved there.
     """
     company = company_from_name(company_name)
     requests = resolve_sources(sources, settings)
@@ -109,6 +113,8 @@ def gather_company(
         except DamagedError:
             pass  # its staged index is damaged: this gather replaces the company's raw files and points anyway
         _check_same_company(folder, company)
+        if not replace:
+            _check_same_website(folder, company, requests)
         before = Snapshot.of(folder)  # read now: the generation this gather replaces is pruned by its commit
         cleaning = CleanedPages.of(None if full else folder.current(), company, settings, started_at)
         with _crawler() as (crawler, exiting):  # starts while the model is found; fetches nothing until given the job
@@ -364,6 +370,25 @@ def _check_same_company(folder: CompanyDir, company: Company) -> None:
     if held.get("name") and not any(name_keys(company.name) & name_keys(name) for name in names):
         raise BadInputError(f"{company.name!r} would be kept as {company.slug!r}, which holds {held['name']!r}: give it a name of "
                             f"its own, or run `cikb forget {company.slug}` first to replace that company")
+
+
+def _check_same_website(folder: CompanyDir, company: Company, requests: Sequence[SourceRequest]) -> None:
+    """BadInputError when the company held under the slug was gathered from other website domains than this gather's:
+    two companies may have one name (a "Nimbus" of nimbus-one.test and one of nimbus-two.test), and the second gather
+    replaced the first. The same domain again (http or https, www or not, another port) is the same company's."""
+    urls = [url for request in requests if request.source_type == "website" for url in request.start_urls]
+    if not urls or folder.current() is None:
+        return
+    try:
+        held = identity_of(folder.manifest(), folder.slug)
+    except DamagedError:
+        return  # a damaged company is replaced by this gather, as it always was
+    if all(on_another_domain(url, held) for url in urls):
+        domains = ", ".join(sorted({domain_key(url) for url in held.websites} - {""}))
+        again = shlex.join(["cikb", "gather", company.name, "--website", urls[0], "--replace"])
+        raise BadInputError(f"{company.name!r} is kept as {company.slug!r}, gathered from {domains}, not from {domain_key(urls[0])}: "
+                            f"if this is another company, gather it under a name of its own; if the company's website moved there, "
+                            f"run `{again}`")
 
 
 def _manifest(company: Company, summaries: list[SourceSummary], batch: IndexBatch, started_at: datetime, aliases: Sequence[str] = ()) -> dict:

@@ -51,6 +51,11 @@ def gather_cmd(
         "counted as cached (default: \\[gather] max_age, 0 unless set: every stored page asked again).",
     ),
     full: bool = typer.Option(False, "--full", help="Ignore the caches: download every page in full (no conditional requests) and embed every chunk again."),
+    replace: bool = typer.Option(
+        False, "--replace",
+        help="The company's website moved to another domain: replace the company of this name gathered from its old domain "
+        "(without it, a --website on none of the domains the company was gathered from is refused as another company's).",
+    ),
     queue: Optional[str] = typer.Option(
         None, "--queue", metavar="URL",
         help="With --from-csv: queue one task per company on this Redis broker (redis://HOST:PORT/N) for `cikb worker` processes, "
@@ -92,6 +97,8 @@ def gather_cmd(
     if from_csv is not None:
         if company is not None or any(sources.values()):
             raise BadInputError("--from-csv reads the companies and their sources from the file: give no company name or source option with it")
+        if replace:  # one company's move, said by the user for that company
+            raise BadInputError("--replace goes with one company's gather (COMPANY --website URL), not with --from-csv")
         if wait and queue is None:
             raise BadInputError("--wait follows the companies queued with --queue URL: a run without --queue is followed anyway")
         if queue is not None:
@@ -104,7 +111,8 @@ def gather_cmd(
     if company is None:
         raise BadInputError("Missing argument 'company' (or --from-csv FILE). (see `cikb gather --help`)")
     with GatherProgress(cfg.gather.max_pages_per_source) as progress:
-        summary = gather_company(cfg, company, {k: v for k, v in sources.items() if v}, on_event=progress.update, full=full)
+        summary = gather_company(cfg, company, {k: v for k, v in sources.items() if v}, on_event=progress.update, full=full,
+                                 replace=replace)
     if as_json:
         print_json(summary)
     else:
@@ -190,8 +198,11 @@ def forget_cmd(
 ) -> None:
     """Remove exactly one company: its raw files and its points in the store."""
     from cikb.app.kb import forget_company
+    from cikb.cli.kb_cmd import require_slug
 
-    removed = forget_company(settings(), company)
+    cfg = settings()
+    require_slug(cfg, company, "forget")  # a name: the slug to use, never a company picked by a name
+    removed = forget_company(cfg, company)
     if as_json:
         print_json(removed)
     else:

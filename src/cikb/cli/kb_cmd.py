@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from rich.markup import escape
@@ -10,6 +10,9 @@ from rich.table import Table
 
 from cikb.cli._app import app, console, out, print_json, settings
 from cikb.core.errors import BadInputError
+
+if TYPE_CHECKING:
+    from cikb.core.config import Settings
 
 
 @app.command("rebuild")
@@ -29,6 +32,8 @@ def rebuild_cmd(
     if all_companies == (company is not None):
         raise BadInputError("name one company to rebuild, or --all for every company and the store")
     cfg = settings()
+    if company is not None:
+        require_slug(cfg, company, "rebuild")
 
     def progress(message: str) -> None:
         console.print(escape(message), highlight=False)
@@ -45,3 +50,18 @@ def rebuild_cmd(
         table.add_row(s.company, s.name, str(s.documents), str(s.chunks), s.generation)
     out.print(table)
     out.print(f"embedding model: {summaries[0].model}; {summaries[-1].seconds:.1f} s", highlight=False)
+
+
+def require_slug(cfg: Settings, company: str, command: str) -> None:
+    """BadInputError naming the slug to use when ``company`` is a gathered company's name rather than its slug.
+
+    `cikb rebuild` and `cikb forget` take slugs only: they rewrite or remove a company, which a name that resembles
+    another's must never pick; but a user who typed the name is told the slug (by identity, as `--company` resolves)."""
+    from cikb.app.changes import gathered_identities
+    from cikb.retrieve.companies import resolve_company
+
+    identities = gathered_identities(cfg.data_dir)
+    slug = None if company in identities else resolve_company(company, identities)
+    if slug is not None:
+        raise BadInputError(f"`cikb {command}` takes a company's slug, as `cikb companies` lists it: {company!r} is {slug!r} "
+                            f"(`cikb {command} {slug}`)")
