@@ -226,7 +226,8 @@ def test_apply_writes_a_formula_like_value_as_text(reviewed, tmp_path: Path) -> 
     assert rows[0]["Link"] == "'" + formula and rows[2]["Link"] == "-42"
 
 
-@pytest.mark.parametrize("name", ["../escaped.csv", "/tmp/x.csv", "companies.csv", "notes.txt", ""])
+@pytest.mark.parametrize("name", ["../escaped.csv", "/tmp/x.csv", "companies.csv", "notes.txt", "",
+                                  "a\x00.csv", "new\nline.csv", "tab\t.csv", ".csv", " .csv"])  # control characters, no name
 def test_apply_writes_only_a_new_csv_beside_the_table(reviewed, tmp_path: Path, name: str) -> None:
     work, table = reviewed
     before = sorted(p.name for p in work.iterdir())

@@ -20,16 +20,6 @@ def test_an_odd_page_number_shows_the_first_or_last_page_not_a_server_error(revi
         assert response.status_code == 200, (path, page)
 
 
-@pytest.mark.parametrize("name", ["a\x00.csv", "new\nline.csv", "tab\t.csv", ".csv", " .csv"])
-def test_apply_refuses_a_name_with_control_characters_or_nothing_before_csv(reviewed, tmp_path: Path, name: str) -> None:
-    work, _ = reviewed
-    before = sorted(p.name for p in work.iterdir())
-    web = signed_in(tmp_path, work)
-    response = apply(web, review_url(web), name)
-    assert response.status_code == 400 and "error: the output must be" in response.text, response.text
-    assert sorted(p.name for p in work.iterdir()) == before
-
-
 def test_a_failure_the_page_did_not_foresee_is_one_error_line_with_a_way_back(reviewed, tmp_path: Path) -> None:
     """A file name the file system refuses (too long; a full disk reads the same): an error page, not "Internal Server Error"."""
     work, _ = reviewed
