@@ -48,7 +48,7 @@ from cikb.enrich.template import check_template, interpolate_template
 from cikb.prompts import load_prompt
 
 from cikb.core.errors import BadInputError
-from cikb.core.identity import CompanyIdentity
+from cikb.core.identity import CompanyIdentity, domain_key
 from cikb.core.models import ScoredChunk
 
 STOP_CONFIDENCE: Confidence = "medium"
@@ -134,8 +134,9 @@ async def kb_first(question: str, row: RowInput, ctx: EnrichContext, tried: dict
     except Exception as err:  # a broken store must not lose the other rows
         return [RowStep(type="error", detail=f"knowledge base search failed: {err}")], Candidate(None, "none")
     if identity is None:  # never another company's value: "X Labs" gets nothing of X
-        outside = RowStep(type="retrieve", detail=NOT_IN_KB, data={"query": question, "company": None, "in_knowledge_base": False})
-        return [outside], Candidate(None, "none", note=NOT_IN_KB)
+        why = await _why_not_in_kb(row, ctx)
+        outside = RowStep(type="retrieve", detail=why, data={"query": question, "company": None, "in_knowledge_base": False})
+        return [outside], Candidate(None, "none", note=why)
     company = identity.slug
     step = RowStep(
         type="retrieve",
@@ -186,6 +187,17 @@ async def _kb_company(row: RowInput, ctx: EnrichContext) -> CompanyIdentity | No
     if resolve is None:
         return CompanyIdentity(slug=row.company) if row.company else None
     return await asyncio.to_thread(resolve, row.label, row.website)
+
+
+async def _why_not_in_kb(row: RowInput, ctx: EnrichContext) -> str:
+    """NOT_IN_KB, and when the row's name is a gathered company's but its Website is on another domain (another
+    company of that name, or the company's other site), which one, and what to do either way."""
+    named = await _kb_company(replace(row, website=None), ctx) if row.website and row.label else None
+    if named is None or not named.gathered_elsewhere_than(row.website or ""):
+        return NOT_IN_KB
+    return (f"{NOT_IN_KB}: its Website is on {domain_key(row.website or '')}, {named.label()} was gathered from "
+            f"{', '.join(sorted(named.domains()))} (another company of that name?); if it is that company, empty the "
+            "row's Website cell or gather the company from that website")
 
 
 def _as_known(row: RowInput, question: str, identity: CompanyIdentity) -> tuple[RowInput, str]:

@@ -24,8 +24,6 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from difflib import SequenceMatcher
 
-from urllib.parse import urlsplit
-
 from cikb.core.errors import UnknownCompanyError
 from cikb.core.identity import NAMING_SYMBOLS, CompanyIdentity, initials, name_keys, site_key
 from cikb.core.slug import strip_legal_forms, written_without_spaces
@@ -156,7 +154,7 @@ def resolve_company(text: str, companies: Mapping[str, CompanyIdentity], website
     text = " ".join((text or "").split())
     by_name = [text] if text in companies else companies_named(text, companies)
     # A website on none of a company's gathered domains is another company of that name (a second "Nimbus").
-    by_name = [slug for slug in by_name if not on_another_domain(website or "", companies[slug])]
+    by_name = [slug for slug in by_name if not companies[slug].gathered_elsewhere_than(website or "")]
     if text in by_name:
         return text
     site = site_key(website or "")
@@ -187,24 +185,6 @@ def require_company(text: str, companies: Mapping[str, CompanyIdentity]) -> str:
         raise UnknownCompanyError(f"{text!r} names {len(named)} companies of the knowledge base: {which}; give one's slug")
     nearest = ", ".join(identity.label() for identity in nearest_companies(text, companies))
     raise UnknownCompanyError(f"no company {text!r} in the knowledge base; nearest: {nearest} (see `cikb companies`)")
-
-
-def on_another_domain(website: str, identity: CompanyIdentity) -> bool:
-    """Whether ``website`` is on none of the domains ``identity`` was gathered from (False when either has none).
-
-    A domain here is the host's registered domain, or an IP address, without the port: a site that moved from
-    http to https, to www, or to another port of its host is the same company's (site_key keeps the port, which
-    parts two sites on one machine when a website alone must say which company it is)."""
-    domain = domain_key(website)
-    held = {domain_key(url) for url in identity.websites} - {""}
-    return bool(domain and held) and domain not in held
-
-
-def domain_key(url: str) -> str:
-    """The registered domain of a URL or a bare host (site_key) without a port: "http://127.0.0.1:8001/" -> "127.0.0.1"."""
-    text = (url or "").strip()
-    host = urlsplit(text if "://" in text else f"http://{text}").hostname if text else None
-    return site_key(f"[{host}]" if host and ":" in host else host or "")
 
 
 def companies_named(text: str, companies: Mapping[str, CompanyIdentity]) -> list[str]:

@@ -61,6 +61,32 @@ def test_a_row_whose_website_is_on_another_domain_is_not_the_company_of_its_name
     assert resolve_company("nimbus", NIMBUS, website) == slug  # the slug as the row's name: the same
 
 
+def test_the_rows_cell_says_why_a_company_of_its_name_is_not_it() -> None:
+    """The cell's reason names the domains, and what to do if the row is that company after all (its other site)."""
+    import asyncio
+
+    from cikb.enrich.base import ColumnSpec, EnrichContext, RowInput
+    from cikb.enrich.evidence import kb_first
+
+    class KnowledgeBase:
+        def resolve(self, name, website=None):
+            slug = resolve_company(name, NIMBUS, website)
+            return NIMBUS[slug] if slug else None
+
+        def search(self, question, company):
+            raise AssertionError("no company: nothing is searched")
+
+    ctx = EnrichContext(settings=Settings(), column=ColumnSpec(name="HQ"), columns=["Company", "Website"], kb=KnowledgeBase())
+    row = RowInput(0, {"Company": "Nimbus"}, "Nimbus", "nimbus", "http://nimbus-three.example/")
+    [step], candidate = asyncio.run(kb_first("Where is Nimbus based?", row, ctx))
+    assert candidate.value is None and step.detail == candidate.note == (
+        "not in the knowledge base: its Website is on nimbus-three.example, nimbus (Nimbus) was gathered from "
+        "nimbus-two.example (another company of that name?); if it is that company, empty the row's Website cell or "
+        "gather the company from that website")
+    other = RowInput(1, {"Company": "Nimbus Labs"}, "Nimbus Labs", "nimbus-labs", "http://nimbus-three.example/")
+    assert asyncio.run(kb_first("Where is Nimbus Labs based?", other, ctx))[1].note == "not in the knowledge base"
+
+
 @pytest.mark.parametrize("website", ["", "http://nimbus-two.example/", "https://www.nimbus-two.example/en/", "nimbus-two.example:8443"])
 def test_a_row_on_the_companys_domain_or_without_a_website_is_the_company(website: str) -> None:
     assert resolve_company("Nimbus", NIMBUS, website) == "nimbus"

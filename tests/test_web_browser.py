@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from cikb.app.sample_site import SAMPLE_SITE, SAMPLE_TABLE, serve_sample_site
+from cikb.app.sample_site import SAMPLE_SITE, sample_table, serve_sample_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -113,7 +113,7 @@ def test_every_page_in_chromium(tmp_path: Path) -> None:
     work = tmp_path / "work"
     work.mkdir()
     table = work / "companies.csv"
-    shutil.copyfile(SAMPLE_TABLE, table)
+    table.write_text(sample_table(site), encoding="utf-8")  # Acme's Website where its site was served, as the demo's
     original = table.read_bytes()
     cikb("enrich", str(table), "--column", "Founded", "--question", "What year was {Company} founded?", "--type", "number",
          "--column", "Headquarters", "--question", "Where is {Company} headquartered?", "--type", "")  # one job, two proposals

@@ -43,7 +43,7 @@ from cikb.app.models import GatherChanges, GatherEvent, GatherSummary
 from cikb.app.workspace import CompanyDir, Generation, identity_of
 from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, DamagedError, GatherFailedError, access_checked
-from cikb.core.identity import name_keys
+from cikb.core.identity import domain_key, name_keys
 from cikb.core.models import (
     Company,
     CrawlEvent,
@@ -55,7 +55,6 @@ from cikb.core.models import (
     SourceSummary,
 )
 from cikb.core.slug import company_from_name
-from cikb.retrieve.companies import domain_key, on_another_domain
 
 log = logging.getLogger("cikb.changes")
 OnEvent = Callable[[GatherEvent], None]
@@ -383,8 +382,8 @@ def _check_same_website(folder: CompanyDir, company: Company, requests: Sequence
         held = identity_of(folder.manifest(), folder.slug)
     except DamagedError:
         return  # a damaged company is replaced by this gather, as it always was
-    if all(on_another_domain(url, held) for url in urls):
-        domains = ", ".join(sorted({domain_key(url) for url in held.websites} - {""}))
+    if all(held.gathered_elsewhere_than(url) for url in urls):
+        domains = ", ".join(sorted(held.domains()))
         again = shlex.join(["cikb", "gather", company.name, "--website", urls[0], "--replace"])
         raise BadInputError(f"{company.name!r} is kept as {company.slug!r}, gathered from {domains}, not from {domain_key(urls[0])}: "
                             f"if this is another company, gather it under a name of its own; if the company's website moved there, "

@@ -47,7 +47,7 @@ class _SiteHandler(SimpleHTTPRequestHandler):
 def sample_table(site: str) -> str:
     """The sample table (CSV text) with each website on SAMPLE_DOMAIN pointing at ``site``, where the sample
     company's site is served. An enrich row whose website is on none of the domains its company was gathered
-    from is another company of that name (cikb.retrieve.companies), so a row still saying acme.example would
+    from is another company of that name (CompanyIdentity.gathered_elsewhere_than), so a row saying acme.example would
     not be the Acme Corp gathered from 127.0.0.1, and its cells would stay empty."""
     with open(SAMPLE_TABLE, newline="", encoding="utf-8") as handle:
         rows = [[_served(cell, site) for cell in row] for row in csv.reader(handle)]

@@ -112,6 +112,17 @@ class CompanyIdentity:
     def sites(self) -> frozenset[str]:
         return frozenset(site for url in self.websites if (site := site_key(url)))
 
+    def domains(self) -> frozenset[str]:
+        """The registered domains (or IP addresses) its websites were gathered from, port aside (:func:`domain_key`)."""
+        return frozenset(domain for url in self.websites if (domain := domain_key(url)))
+
+    def gathered_elsewhere_than(self, website: str) -> bool:
+        """Whether ``website`` is on none of the domains the company was gathered from (False when either has
+        none): then a row or a gather naming it is another company of that name. The same domain over http or
+        https, with www or not, or on another port of its host is the company's."""
+        domain = domain_key(website)
+        return bool(domain) and bool(self.domains()) and domain not in self.domains()
+
     def label(self) -> str:
         """How an error line names it: ``acme-corp (Acme Corp)``, or the slug alone when the name says no more."""
         return f"{self.slug} ({self.name})" if self.name and self.name != self.slug else self.slug
@@ -144,6 +155,17 @@ def site_key(url: str) -> str:
         return f"{host}:{port}" if port else host  # one machine's sites differ by port (127.0.0.1:8001, :8002)
     # A name under no known suffix (acme.example, a company's .internal) is taken as name.suffix.
     return _extractor()(host).top_domain_under_public_suffix or ".".join(host.split(".")[-2:])
+
+
+def domain_key(url: str) -> str:
+    """The registered domain of a URL or a bare host (:func:`site_key`) without a port: "http://127.0.0.1:8001/" ->
+    "127.0.0.1"; '' for none or a URL that cannot be read."""
+    text = (url or "").strip()
+    try:
+        host = urlsplit(text if "://" in text else f"http://{text}").hostname if text else None
+    except ValueError:  # "http://[bad"
+        return ""
+    return site_key(f"[{host}]" if host and ":" in host else host or "")
 
 
 def _is_ip(host: str) -> bool:
