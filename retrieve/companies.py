@@ -19,6 +19,7 @@ such a lookalike is about another company unless the retrieved text names it too
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -83,11 +84,16 @@ def company_variants(slug: str, name: str | None, aliases: Iterable[str] = ()) -
     """The variants of each name of the company: its display name, each name its own pages give it, and its
     slug's words only where they spell one of those (CompanyIdentity.names, as a name given alone resolves):
     "c foundation" is no name of a "C++ Foundation" kept as c-foundation, but another company's."""
+    return set(_company_variants(slug, name, tuple(aliases)))
+
+
+@functools.lru_cache(maxsize=16384)  # each question is matched against every company: computed once per company
+def _company_variants(slug: str, name: str | None, aliases: tuple[str, ...]) -> frozenset[str]:
     slug_words = slug.replace("-", " ")
     variants: set[str] = set()
     for form in CompanyIdentity(slug, name, tuple(aliases)).names():
         variants |= _form_variants(form, acronym=form != slug_words)  # a slug's initials are nobody's name
-    return variants
+    return frozenset(variants)
 
 
 def _form_variants(name: str, acronym: bool = True) -> set[str]:

@@ -126,6 +126,8 @@ class EdgeStore(VectorStore):
         self.lock_timeout = lock_timeout
         self._shard: qe.EdgeShard | None = None
         self._dirty = False  # written since the last optimize
+        self._wrote = False  # written since the shard was loaded: flushed on close (a reader's close writes nothing)
+        self._counts: dict[str, int] | None = None  # the companies' point counts, read once per loaded state
         self._broken = False  # a read or write failed on damaged files: close without flushing
         self._depth = 0  # nested sessions in progress; the shard is open while > 0
         self._file_lock: FileLock | None = None
@@ -160,7 +162,8 @@ class EdgeStore(VectorStore):
             raise LockedError(_busy(self.shard_dir, self.lock_timeout))
         try:
             self._file_lock = self._lock_store(deadline)
-            self._broken, self._record = False, None  # another process may have written since the last session
+            # Another process may have written since the last session.
+            self._broken, self._record, self._counts, self._wrote = False, None, None, False
             with self._guard():
                 if self.shard_dir.is_dir():
                     self._check_space()
@@ -350,7 +353,7 @@ class EdgeStore(VectorStore):
             if self._shard is not None:
                 with self._guard():
                     self.shard.optimize()
-                self._dirty = False
+                self._dirty, self._wrote = False, True
 
     def close(self) -> None:
         if self._depth:
@@ -377,7 +380,8 @@ class EdgeStore(VectorStore):
             with self._guard():
                 if self._dirty:  # leave the shard quick to load for the next process
                     self.optimize()
-                shard.flush()
+                if self._wrote:  # a reader's flush rewrote nothing it needs, at 0.05-0.3 s a close (10k-30k points)
+                    shard.flush()
                 shard.close()
         finally:
             self._shard = None
@@ -385,7 +389,8 @@ class EdgeStore(VectorStore):
     def _after_write(self) -> None:
         with self._guard():
             self.shard.flush()  # durable now, not only in the WAL
-        self._dirty = True
+        self._dirty = self._wrote = True
+        self._counts = None
 
     # -- writes --------------------------------------------------------------------------
 
@@ -410,8 +415,14 @@ class EdgeStore(VectorStore):
     def _count(self, where: QueryFilter) -> int:
         return self.shard.count(qe.CountRequest(filter=_filter(where), exact=True))
 
-    @_guarded
     def _company_counts(self) -> dict[str, int]:
+        # An exact facet reads every point (0.1 s at 3.5k): once per loaded state, not per search or enrich row.
+        if self._counts is None or not self._depth:
+            self._counts = self._facet_companies()
+        return dict(self._counts)
+
+    @_guarded
+    def _facet_companies(self) -> dict[str, int]:
         facets = self.shard.facet(qe.FacetRequest(key="company", limit=1_000_000, exact=True))
         return {str(hit.value): hit.count for hit in facets}
 

@@ -49,6 +49,7 @@ def initials(words: list[str]) -> tuple[str, int]:
 _JOINERS = frozenset({"and", "the"})  # "Barnes & Noble" = "Barnes and Noble"; "The Coca-Cola Company" = "Coca-Cola"
 
 
+@lru_cache(maxsize=16384)  # every command matches each company's names again: with 1,000 companies, seconds a row
 def name_keys(name: str) -> frozenset[str]:
     """The forms of ``name`` that identify a company: lower-case words, punctuation, "&"/"and", a leading
     "the" and trailing legal forms dropped; possessives folded ("Acme's") and apostrophes dropped as in
@@ -107,7 +108,7 @@ class CompanyIdentity:
         return any(slug_keys & name_keys(spelt_in_ascii(name, keep=NAMING_SYMBOLS)) for name in names)
 
     def keys(self) -> frozenset[str]:
-        return frozenset(key for form in self.names() for key in name_keys(form))
+        return _identity_keys(self)
 
     def sites(self) -> frozenset[str]:
         return frozenset(site for url in self.websites if (site := site_key(url)))
@@ -126,6 +127,11 @@ class CompanyIdentity:
     def label(self) -> str:
         """How an error line names it: ``acme-corp (Acme Corp)``, or the slug alone when the name says no more."""
         return f"{self.slug} ({self.name})" if self.name and self.name != self.slug else self.slug
+
+
+@lru_cache(maxsize=16384)
+def _identity_keys(identity: CompanyIdentity) -> frozenset[str]:
+    return frozenset(key for form in identity.names() for key in name_keys(form))
 
 
 @lru_cache(maxsize=1)
