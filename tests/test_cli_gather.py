@@ -26,7 +26,7 @@ def cikb(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
         (["gather", "Acme", "--website", "http://acme.example:port/"], "malformed URL"),
         (["gather", "Acme", "--website", "ftp://acme.example/"], "unsupported URL scheme"),
         (["gather", "Acme", "--website", "file:///etc/passwd"], "unsupported URL scheme"),
-        (["gather", "Acme"], "no source given"),
+        (["gather", "Acme"], "no source given, and 'Acme' was never gathered here"),
         (["forget", "../etc"], "not a company slug"),
         (["forget", "nobody"], "no company 'nobody'"),
     ],
@@ -64,6 +64,12 @@ def test_gather_the_sample_site_then_list_and_forget_it(isolated_env: Path) -> N
     published = {url.removeprefix(f"{site}"): _front_matter(path, "published") for url, path in raw.items()}
     assert published["/press/2024-series-c/"] == "2024-03-12"  # a press release's date, from its markup
     assert published["/about/"] is None and published["/press/"] is None  # a fact page, a listing
+    with serve_sample_site(port=int(site.rsplit(":", 1)[1])) as again:  # its name alone: from its last gather's sources
+        regathered = cikb("gather", "Acme Corp", "--delay", "0.05", "--json")
+    assert regathered.returncode == 0, regathered.stderr
+    assert (f"gathering Acme Corp again from the sources of its last gather: website {again}/; wikipedia {again}/wiki/Acme_Corp; "
+            f"news {again}/news/rss.xml") in " ".join(regathered.stderr.split())
+    assert [s["source_type"] for s in json.loads(regathered.stdout)["sources"]] == ["website", "wikipedia", "news"]
     [listed] = json.loads(cikb("companies", "--json").stdout)
     assert (listed["slug"], listed["name"], listed["documents"], listed["chunks"]) == ("acme-corp", "Acme Corp", summary["documents"], summary["chunks"])
     forgotten = json.loads(cikb("forget", "acme-corp", "--json").stdout)

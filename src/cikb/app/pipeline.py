@@ -84,6 +84,21 @@ def resolve_sources(sources: SourceUrls, settings: Settings) -> list[SourceReque
     return requests
 
 
+def recorded_sources(settings: Settings, company_name: str) -> dict[str, list[str]]:
+    """The sources the company's last gather crawled, as ``gather_company`` takes them ({} when it was never
+    gathered): `cikb gather NAME` alone gathers it again from them."""
+    folder = CompanyDir(settings.data_dir, company_from_name(company_name).slug)
+    try:
+        manifest = folder.manifest() if folder.exists() else {}
+    except DamagedError:
+        return {}
+    found: dict[str, list[str]] = {}
+    for source in manifest.get("sources", []):
+        if source.get("source_type") and source.get("start_urls"):
+            found.setdefault(source["source_type"], []).extend(source["start_urls"])
+    return found
+
+
 def gather_company(
     settings: Settings, company_name: str, sources: SourceUrls, on_event: OnEvent | None = None, *, full: bool = False,
     embedder: DenseEmbedder | None = None, replace: bool = False,

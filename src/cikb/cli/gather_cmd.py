@@ -76,6 +76,7 @@ def gather_cmd(
     unreachable, not fetched. A gather that yields nothing, or reaches no live
     page, leaves the previous knowledge base untouched and exits non-zero. The summary ends
     with one line saying what changed since the previous gather (`cikb changes` lists them).
+    Given no source, a company gathered before is gathered again from its last gather's sources.
 
     With --from-csv, every company of the file is gathered the same way and summarised in
     a row of one table (a failure's reason once, in its row); a company that fails does not
@@ -110,13 +111,26 @@ def gather_cmd(
         raise BadInputError("--queue and --wait go with --from-csv FILE")
     if company is None:
         raise BadInputError("Missing argument 'company' (or --from-csv FILE). (see `cikb gather --help`)")
+    given = {k: v for k, v in sources.items() if v} or _recorded(cfg, company)
     with GatherProgress(cfg.gather.max_pages_per_source) as progress:
-        summary = gather_company(cfg, company, {k: v for k, v in sources.items() if v}, on_event=progress.update, full=full,
-                                 replace=replace)
+        summary = gather_company(cfg, company, given, on_event=progress.update, full=full, replace=replace)
     if as_json:
         print_json(summary)
     else:
         print_summary(summary)
+
+
+def _recorded(cfg, company: str) -> dict[str, list[str]]:  # noqa: ANN001 - Settings
+    """No source given: a company gathered before is gathered again from the sources its last gather crawled."""
+    from cikb.app.pipeline import recorded_sources
+
+    recorded = recorded_sources(cfg, company)
+    if not recorded:
+        raise BadInputError(f"no source given, and {company!r} was never gathered here: name at least one of --website, "
+                            "--wikipedia, --news, --crunchbase")
+    said = "; ".join(f"{kind} {' '.join(urls)}" for kind, urls in recorded.items())
+    console.print(f"gathering {safe(company)} again from the sources of its last gather: {safe(said)}", highlight=False, soft_wrap=True)
+    return recorded
 
 
 def _duration(option: str, text: str) -> float:
