@@ -159,6 +159,7 @@ def test_a_change_needs_the_token_in_the_form_not_only_the_cookie(reviewed, tmp_
 def test_an_empty_knowledge_base_says_how_to_fill_it(tmp_path: Path) -> None:
     web = signed_in(tmp_path)
     assert "The knowledge base is empty: run <code>cikb gather</code> first." in web.get("/").text
+    assert web.get("/companies").text == web.get("/").text  # the list the company pages' addresses are under
     asked = web.get("/ask", params={"q": "Who founded Acme?"})
     assert asked.status_code == 409 and "error: " in asked.text and "gather a company first" in asked.text
     assert web.get("/companies/acme").status_code == 404

@@ -39,6 +39,7 @@ def create_app(settings: Settings, guard: Guard, proposals_dir: Path) -> Starlet
     pages = Pages(settings, guard, proposals_dir)
     routes = [
         Route("/", pages.companies),
+        Route("/companies", pages.companies),  # the list a company page's address is under
         Route("/companies/{slug}", pages.company),
         Route("/companies/{slug}/documents/{name}", pages.document),
         Route("/ask", pages.ask),
