@@ -218,14 +218,15 @@ def test_the_whole_user_path_from_an_empty_folder(installed: Installed, tmp_path
         found = json.loads(cikb("search", "founders", "--company", "acme-corp", "--json", cwd=workdir).stdout)
         assert found["chunks"] and any("co-founded" in c["chunk"]["text"] for c in found["chunks"])
 
-        (workdir / "companies.csv").write_text("Company,Website\nAcme Corp,http://acme.example\nGlobex Corporation,http://globex.example\n")
+        # Acme's website where its site was gathered from: on another domain, a row would be another company of its name.
+        (workdir / "companies.csv").write_text(f"Company,Website\nAcme Corp,{site}/\nGlobex Corporation,http://globex.example\n")
         cikb("enrich", "companies.csv", "--column", "Founded", "--question", "What year was {Company} founded?", "--type", "number",
              "--out", "founded.proposal.json", cwd=workdir)
         review = cikb("review", "founded.proposal.json", cwd=workdir).stdout
         assert "2011" in review
         cikb("apply", "founded.proposal.json", "companies.csv", "--min-confidence", "medium", "--out", "companies.founded.csv", cwd=workdir)
         assert (workdir / "companies.founded.csv").read_text().splitlines() == [
-            "Company,Website,Founded", "Acme Corp,http://acme.example,2011", "Globex Corporation,http://globex.example,",
+            "Company,Website,Founded", f"Acme Corp,{site}/,2011", "Globex Corporation,http://globex.example,",
         ]
 
         # Gathering identical content again: identical raw files, chunk ids and vectors.
