@@ -53,7 +53,7 @@ _JOINERS = frozenset({"and", "the"})  # "Barnes & Noble" = "Barnes and Noble"; "
 def name_keys(name: str) -> frozenset[str]:
     """The forms of ``name`` that identify a company: lower-case words, punctuation, "&"/"and", a leading
     "the" and trailing legal forms dropped; possessives folded ("Acme's") and apostrophes dropped as in
-    a slug ("Let's Encrypt" -> "lets encrypt"); "+" and "#" kept ("C++" is not "C"); each form also without
+    a slug ("Let's Go" -> "lets go"); "+" and "#" kept ("C++" is not "C"); each form also without
     the accents of its Latin letters ("Société" -> "societe"). Two names are one company's when their keys meet."""
     text = _INNER_DOT.sub("", strip_legal_forms(unicodedata.normalize("NFKC", name or "")))
     keys = set()
