@@ -28,11 +28,10 @@ from pathlib import Path
 from cikb.app.documents import read_documents
 from cikb.app.migrations import Migration, migrate
 from cikb.app.models import FactChange, GatherChanges, PageChange
-from cikb.app.workspace import CompanyDir, identity_of, list_companies
+from cikb.app.workspace import CompanyDir, gathered_identities
 from cikb.core.damage import is_damage, move_aside
 from cikb.core.config import Settings
-from cikb.core.errors import BadInputError, DamagedError
-from cikb.core.identity import CompanyIdentity
+from cikb.core.errors import BadInputError
 from cikb.core.models import RawDocument
 from cikb.retrieve.companies import require_company
 from cikb.core.sqlite import connect_wal
@@ -308,18 +307,6 @@ def company_history(settings: Settings, company: str, since: datetime | None = N
     """
     slug = require_company(company, gathered_identities(settings.data_dir))
     return ChangeLog(settings.data_dir).history(slug, since)
-
-
-def gathered_identities(data_dir: Path) -> dict[str, CompanyIdentity]:
-    """What identifies each gathered company (cikb.app.workspace.company_identities), a company whose manifest is
-    damaged by its slug alone: its history stays readable, and it can be named to the commands that repair it."""
-    found = {}
-    for folder in list_companies(data_dir):
-        try:
-            found[folder.slug] = identity_of(folder.manifest(), folder.slug)
-        except DamagedError:
-            found[folder.slug] = CompanyIdentity(folder.slug)
-    return found
 
 
 def parse_since(text: str) -> datetime:

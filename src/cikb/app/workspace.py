@@ -421,6 +421,18 @@ def company_identities(companies: list[CompanyDir]) -> dict[str, CompanyIdentity
     return {folder.slug: identity_of(folder.manifest(), folder.slug) for folder in companies}
 
 
+def gathered_identities(data_dir: Path) -> dict[str, CompanyIdentity]:
+    """What identifies each gathered company (:func:`company_identities`), a company whose manifest is
+    damaged by its slug alone: its history stays readable, and it can be named to the commands that repair it."""
+    found = {}
+    for folder in list_companies(data_dir):
+        try:
+            found[folder.slug] = identity_of(folder.manifest(), folder.slug)
+        except DamagedError:
+            found[folder.slug] = CompanyIdentity(folder.slug)
+    return found
+
+
 def identity_of(manifest: dict, slug: str) -> CompanyIdentity:
     company = manifest.get("company") or {}
     aliases = [a for a in company.get("aliases") or [] if isinstance(a, str) and a.strip()]

@@ -57,7 +57,7 @@ def require_slug(cfg: Settings, company: str, command: str) -> None:
 
     `cikb rebuild` and `cikb forget` take slugs only: they rewrite or remove a company, which a name that resembles
     another's must never pick; but a user who typed the name is told the slug (by identity, as `--company` resolves)."""
-    from cikb.app.changes import gathered_identities
+    from cikb.app.workspace import gathered_identities
     from cikb.retrieve.companies import resolve_company
 
     identities = gathered_identities(cfg.data_dir)
