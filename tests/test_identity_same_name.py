@@ -140,6 +140,48 @@ def test_a_company_of_the_same_name_from_another_domain_never_replaces_the_first
     assert len(ChangeLog(settings.data_dir).history("nimbus")) == 3
 
 
+def test_another_name_of_a_gathered_company_gathers_that_company_again(make_site: Callable[..., SiteServer],
+                                                                         monkeypatch: pytest.MonkeyPatch,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    # "Nimbus Corporation" after "Nimbus" (one identity, two slugs: nimbus-corporation) made a second folder of one company,
+    # and every question about Nimbus read both.
+    from cikb.app.pipeline import company_kept_as, gather_company
+    from cikb.app.workspace import list_companies
+
+    settings = _settings()
+    site = _site(make_site, "Nimbus", "Nimbus was founded in 1990 in Rosario and makes umbrellas.")
+    gather_company(settings, "Nimbus", {"website": site})
+    for name in ("Nimbus Corporation", "Nimbus S.A."):  # slugs nimbus-corporation and nimbus-s-a
+        assert gather_company(settings, name, {"website": site}).company.slug == "nimbus", name
+    assert [folder.slug for folder in list_companies(settings.data_dir)] == ["nimbus"]
+    # From another domain the name is another company's: refused as the same slug's would be, unless it moved there.
+    elsewhere = "http://127.0.0.2:9/"
+    with pytest.raises(BadInputError, match=r"^'Nimbus Corporation' is nimbus \(Nimbus\), gathered from 127.0.0.1, not from 127.0.0.2"):
+        company_kept_as(settings, "Nimbus Corporation", [elsewhere])
+    assert company_kept_as(settings, "Nimbus Corporation", [elsewhere], replace=True).slug == "nimbus"
+    assert company_kept_as(settings, "Nimbus Labs", [elsewhere]).slug == "nimbus-labs"  # sharing a word is not identity
+    # The command line says which company the name is, and gathers it again from its recorded site by that name alone.
+    monkeypatch.setenv("CIKB_DATA_DIR", str(settings.data_dir))
+    code, out, err = run_cli(monkeypatch, capsys, "gather", "Nimbus Corporation", "--delay", "0.05", "--max-pages", "3")
+    assert code == 0 and "Nimbus Corporation is nimbus (Nimbus), gathered here before: gathering it again" in err
+    assert "gathered Nimbus (nimbus)" in out
+    assert [folder.slug for folder in list_companies(settings.data_dir)] == ["nimbus"]
+
+
+def test_a_name_two_gathered_companies_go_by_is_refused_without_a_website_to_tell_them_apart(
+        tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import cikb.app.pipeline as pipeline
+
+    identities = {"sky-uk": CompanyIdentity("sky-uk", "Sky (UK)", websites=("https://sky.example.co.uk/",)),
+                  "sky-italia": CompanyIdentity("sky-italia", "Sky (Italia)", websites=("https://sky.example.it/",))}
+    monkeypatch.setattr(pipeline, "gathered_identities", lambda data_dir: identities)
+    settings = Settings(data_dir=tmp_path)
+    with pytest.raises(BadInputError, match=r"^'Sky' names 2 companies gathered here \(sky-italia \(Sky \(Italia\)\), sky-uk"):
+        pipeline.company_kept_as(settings, "Sky")
+    assert pipeline.company_kept_as(settings, "Sky", ["https://www.sky.example.it/"]).slug == "sky-italia"
+    assert pipeline.company_kept_as(settings, "Sky Italia").slug == "sky-italia"  # its own name, qualifier as words
+
+
 # --- `cikb changes NAME` and `cikb rebuild NAME` ----------------------------------------------------
 
 

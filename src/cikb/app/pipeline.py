@@ -40,7 +40,7 @@ from cikb.app.indexing import (
 )
 from cikb.app.changes import ChangeLog, Snapshot, compare
 from cikb.app.models import GatherChanges, GatherEvent, GatherSummary
-from cikb.app.workspace import CompanyDir, Generation, identity_of
+from cikb.app.workspace import CompanyDir, Generation, gathered_identities, identity_of
 from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, DamagedError, GatherFailedError, access_checked
 from cikb.core.identity import domain_key, name_keys
@@ -84,10 +84,38 @@ def resolve_sources(sources: SourceUrls, settings: Settings) -> list[SourceReque
     return requests
 
 
+def company_kept_as(settings: Settings, company_name: str, websites: Sequence[str] = (), *, replace: bool = False) -> Company:
+    """The company a gather of ``company_name`` is kept as: the name's own (its slug, :func:`company_from_name`), unless
+    that slug was never gathered and a company gathered under another slug goes by the name (its identity: "Acme
+    Corporation" or "Acme S.A." after "Acme", the legal name Acme's imprint gives): that company, gathered again, not a
+    second folder of one company. Given ``websites`` on none of that company's domains, the name is another company's:
+    BadInputError saying what to do (with ``replace``, the user says the company's website moved there)."""
+    company = company_from_name(company_name)
+    if CompanyDir(settings.data_dir, company.slug).exists():
+        return company
+    keys = name_keys(company.name)
+    named = [identity for identity in gathered_identities(settings.data_dir).values() if identity.keys() & keys]
+    here = [identity for identity in named if not websites or not all(identity.gathered_elsewhere_than(url) for url in websites)]
+    if len(here) == 1 or (replace and len(named) == 1):
+        held = (here or named)[0]
+        return Company(name=held.name or company.name, slug=held.slug)
+    if len(here) > 1 or (not here and len(named) > 1):
+        labels = ", ".join(identity.label() for identity in sorted(named, key=lambda i: i.slug))
+        raise BadInputError(f"{company.name!r} names {len(named)} companies gathered here ({labels}): gather one of them by "
+                            f"its slug, or this company under a name of its own")
+    if not named:
+        return company
+    held = named[0]
+    again = shlex.join(["cikb", "gather", held.name or held.slug, "--website", websites[0], "--replace"])
+    raise BadInputError(f"{company.name!r} is {held.label()}, gathered from {', '.join(sorted(held.domains()))}, not from "
+                        f"{domain_key(websites[0])}: if this is another company, gather it under a name of its own; if the "
+                        f"company's website moved there, run `{again}`")
+
+
 def recorded_sources(settings: Settings, company_name: str) -> dict[str, list[str]]:
     """The sources the company's last gather crawled, as ``gather_company`` takes them ({} when it was never
-    gathered): `cikb gather NAME` alone gathers it again from them."""
-    folder = CompanyDir(settings.data_dir, company_from_name(company_name).slug)
+    gathered): `cikb gather NAME` alone gathers it again from them (NAME any of its names, :func:`company_kept_as`)."""
+    folder = CompanyDir(settings.data_dir, company_kept_as(settings, company_name).slug)
     try:
         manifest = folder.manifest() if folder.exists() else {}
     except DamagedError:
@@ -113,10 +141,12 @@ def gather_company(
     loaded here when some chunk's vector is not in the cache. A gather that finds the knowledge base
     already as it would write it writes nothing (``summary.changes.written`` is false). A company of the
     same name gathered from another website domain is refused (another company), unless ``replace``: the
-    user says it is this company's website, moved there.
+    user says it is this company's website, moved there. A name of a company gathered before under another slug
+    gathers that company again (:func:`company_kept_as`).
     """
-    company = company_from_name(company_name)
     requests = resolve_sources(sources, settings)
+    websites = [url for request in requests if request.source_type == "website" for url in request.start_urls]
+    company = company_kept_as(settings, company_name, websites, replace=replace)
     emit = on_event or (lambda event: None)
     started_at, started = datetime.now(timezone.utc), monotonic()
     folder = CompanyDir(settings.data_dir, company.slug)

@@ -112,12 +112,26 @@ def gather_cmd(
     if company is None:
         raise BadInputError("Missing argument 'company' (or --from-csv FILE). (see `cikb gather --help`)")
     given = {k: v for k, v in sources.items() if v} or _recorded(cfg, company)
+    website_given = given.get("website") or []  # one URL typed, or the list a last gather recorded
+    _say_kept_as(cfg, company, [website_given] if isinstance(website_given, str) else website_given, replace)
     with GatherProgress(cfg.gather.max_pages_per_source) as progress:
         summary = gather_company(cfg, company, given, on_event=progress.update, full=full, replace=replace)
     if as_json:
         print_json(summary)
     else:
         print_summary(summary)
+
+
+def _say_kept_as(cfg, company: str, websites: list[str], replace: bool) -> None:  # noqa: ANN001 - Settings
+    """One line when the name is that of a company gathered before under another slug ("Acme Corporation" after
+    "Acme"): the gather goes to that company, and the user sees which (an error line when the name is another's)."""
+    from cikb.app.pipeline import company_kept_as
+    from cikb.core.slug import company_from_name
+
+    kept = company_kept_as(cfg, company, websites, replace=replace)
+    if kept.slug != company_from_name(company).slug:
+        console.print(f"{safe(company)} is {kept.slug} ({safe(kept.name)}), gathered here before: gathering it again",
+                      highlight=False, soft_wrap=True)
 
 
 def _recorded(cfg, company: str) -> dict[str, list[str]]:  # noqa: ANN001 - Settings
