@@ -140,11 +140,23 @@ def infer_company(question: str, companies: Mapping[str, str | None],
             found = any(
                 (variant in text) if len(variant) > 1 and written_without_spaces(variant) else (f" {variant} " in text) for text in texts
             )
-            if found and (best is None or len(variant) > best[0]):
-                best = (len(variant), slug, variant)
+            rank = (_written_as_a_name(question, variant), len(variant))
+            if found and (best is None or rank > best[0]):
+                best = (rank, slug, variant)
     if best is None:
         return CompanyChoice(source="none")
     return CompanyChoice(slug=best[1], source="inferred", matched=best[2])
+
+
+def _written_as_a_name(question: str, variant: str) -> bool:
+    """Whether the question writes ``variant`` as a name is written, with a capital or a digit, or in a script without
+    case: "What is the notion of privacy at Acme?" names Acme, not a company called Notion (whose name is the longer
+    match), while "when was notion founded" still names Notion where nothing else is named. True where the variant is
+    not found word for word (a form ``normalize`` made: "lets encrypt")."""
+    pattern = r"(?<!\w)" + r"\W+".join(map(re.escape, variant.split())) + r"(?!\w)"
+    written = [m.group() for m in re.finditer(pattern, unicodedata.normalize("NFKC", question), re.IGNORECASE)]
+    return not written or any(text != text.lower() or any(c.isdigit() for c in text) or text.lower() == text.upper()
+                              for text in written)
 
 
 def resolve_company(text: str, companies: Mapping[str, CompanyIdentity], website: str | None = None) -> str | None:

@@ -40,6 +40,19 @@ def test_longest_name_wins():
     assert (choice.slug, choice.source, choice.matched) == ("apple-records", "inferred", "apple records")
 
 
+@pytest.mark.parametrize(("question", "slug"), [
+    ("What is the notion of privacy at Acme?", "acme"),  # was notion: the longer match, though written as a word
+    ("Does Acme have a notion of teams?", "acme"),
+    ("When was Notion founded?", "notion"),
+    ("when was notion founded", "notion"),  # nothing else named: written in lower case, it is still the name
+    ("who founded acme", "acme"),
+    ("When was 37signals founded?", "37signals"),
+])
+def test_a_name_written_as_a_name_wins_over_a_common_word(question, slug):
+    companies = {"notion": "Notion", "acme": "Acme", "37signals": "37signals"}
+    assert infer_company(question, companies).slug == slug
+
+
 def test_candidate_names_skip_question_words_and_business_terms():
     assert candidate_names("Who is the CEO of Initech?") == ["Initech"]
     assert candidate_names("When did Jane Doe join Globex Corp?") == ["Jane Doe", "Globex Corp"]
