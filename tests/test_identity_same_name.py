@@ -182,6 +182,23 @@ def test_a_name_two_gathered_companies_go_by_is_refused_without_a_website_to_tel
     assert pipeline.company_kept_as(settings, "Sky Italia").slug == "sky-italia"  # its own name, qualifier as words
 
 
+def test_a_name_only_a_companys_pages_give_it_is_its_own_companys_on_another_domain(
+        tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Orbit Labs' pages say "formerly Widgetco" (or name its operator): on Orbit's site "Widgetco" is Orbit Labs; on
+    # another domain it may be the company that still goes by it, gathered as its own (as before), not refused.
+    import cikb.app.pipeline as pipeline
+
+    orbit = CompanyIdentity("orbit-labs", "Orbit Labs", aliases=("Widgetco",), websites=("https://orbit.example/",))
+    monkeypatch.setattr(pipeline, "gathered_identities", lambda data_dir: {"orbit-labs": orbit})
+    settings = Settings(data_dir=tmp_path)
+    assert pipeline.company_kept_as(settings, "Widgetco", ["https://www.orbit.example/"]).slug == "orbit-labs"
+    assert pipeline.company_kept_as(settings, "Widgetco").slug == "orbit-labs"  # no website to tell: the one it names
+    assert pipeline.company_kept_as(settings, "Widgetco", ["https://widgetco.example/"]).slug == "widgetco"
+    with pytest.raises(BadInputError, match="^'Orbit Labs, Inc.' is orbit-labs"):  # its own name elsewhere: refused
+        pipeline.company_kept_as(settings, "Orbit Labs, Inc.", ["https://widgetco.example/"])
+    assert pipeline.company_kept_as(settings, "Orbit Labs, Inc.", ["https://widgetco.example/"], replace=True).slug == "orbit-labs"
+
+
 # --- `cikb changes NAME` and `cikb rebuild NAME` ----------------------------------------------------
 
 

@@ -10,6 +10,7 @@ the previous knowledge base exactly as it was; two gathers of one company cannot
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import queue
 import shlex
@@ -88,24 +89,26 @@ def company_kept_as(settings: Settings, company_name: str, websites: Sequence[st
     """The company a gather of ``company_name`` is kept as: the name's own (its slug, :func:`company_from_name`), unless
     that slug was never gathered and a company gathered under another slug goes by the name (its identity: "Acme
     Corporation" or "Acme S.A." after "Acme", the legal name Acme's imprint gives): that company, gathered again, not a
-    second folder of one company. Given ``websites`` on none of that company's domains, the name is another company's:
-    BadInputError saying what to do (with ``replace``, the user says the company's website moved there)."""
+    second folder of one company. Given ``websites`` on none of that company's domains, a name it goes by as its own is
+    another company's: BadInputError saying what to do (with ``replace``, the user says the company's website moved
+    there); a name only its pages give it (an operator's, a former owner's) may be another company's, kept as its own."""
     company = company_from_name(company_name)
     if CompanyDir(settings.data_dir, company.slug).exists():
         return company
     keys = name_keys(company.name)
     named = [identity for identity in gathered_identities(settings.data_dir).values() if identity.keys() & keys]
     here = [identity for identity in named if not websites or not all(identity.gathered_elsewhere_than(url) for url in websites)]
-    if len(here) == 1 or (replace and len(named) == 1):
-        held = (here or named)[0]
-        return Company(name=held.name or company.name, slug=held.slug)
-    if len(here) > 1 or (not here and len(named) > 1):
-        labels = ", ".join(identity.label() for identity in sorted(named, key=lambda i: i.slug))
-        raise BadInputError(f"{company.name!r} names {len(named)} companies gathered here ({labels}): gather one of them by "
+    # Elsewhere, the companies that go by the name as their own (not only as a name their pages give them).
+    owners = here or [identity for identity in named if dataclasses.replace(identity, aliases=()).keys() & keys]
+    if len(owners) > 1:
+        labels = ", ".join(identity.label() for identity in sorted(owners, key=lambda i: i.slug))
+        raise BadInputError(f"{company.name!r} names {len(owners)} companies gathered here ({labels}): gather one of them by "
                             f"its slug, or this company under a name of its own")
-    if not named:
+    if not owners:
         return company
-    held = named[0]
+    held = owners[0]
+    if here or replace:
+        return Company(name=held.name or company.name, slug=held.slug)
     again = shlex.join(["cikb", "gather", held.name or held.slug, "--website", websites[0], "--replace"])
     raise BadInputError(f"{company.name!r} is {held.label()}, gathered from {', '.join(sorted(held.domains()))}, not from "
                         f"{domain_key(websites[0])}: if this is another company, gather it under a name of its own; if the "
