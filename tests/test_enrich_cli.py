@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -49,6 +50,9 @@ def test_enrich_review_apply_round_trip(monkeypatch, capsys, prices: Path, tmp_p
 
     code, out, _ = cikb(monkeypatch, capsys, "review", str(proposal))
     assert code == 0 and "Acme" in out and "compute" in out
+    # Rows numbered as the review page numbers them, the table's first row 1 (it said 0 where the page says 1).
+    numbered = [re.match(r"\W*(\d+)\W+(\w+)", line) for line in out.splitlines()]
+    assert [(m.group(1), m.group(2)) for m in numbered if m and m.group(2) in ("Acme", "Beta")] == [("1", "Acme"), ("2", "Beta")]
 
     enriched = tmp_path / "prices.enriched.csv"
     code, out, err = cikb(monkeypatch, capsys, "apply", str(proposal), str(prices), "--min-confidence", "medium",

@@ -241,7 +241,9 @@ def review_command(
 ) -> None:
     """Show a proposal: each row's value, confidence, and where it came from (KB chunk or web page).
 
-    Rows stream from the file, so a proposal for a table of any size is shown in bounded memory.
+    Rows are numbered from 1, the table's first row after its header, as the review page numbers them (in --json,
+    "row" is the 0-based index). Rows stream from the file, so a proposal for a table of any size is shown in bounded
+    memory.
     """
     from itertools import chain, islice
 
@@ -272,7 +274,7 @@ _REVIEW_BATCH = 500
 def _review_cells(row: dict) -> list[str]:
     style = _STYLE.get(row["confidence"], "")
     why = safe(row["evidence"] or "").replace("«", "[bold]").replace("»", "[/bold]") if row["value"] else f"[dim]{safe(row['reason'] or '')}[/dim]"
-    return [str(row["row"]), safe(row["label"]), safe(row["value"]) if row["value"] else f"[dim]{safe(row['status'])}[/dim]",
+    return [str(row["row"] + 1), safe(row["label"]), safe(row["value"]) if row["value"] else f"[dim]{safe(row['status'])}[/dim]",
             f"[{style}]{safe(row['confidence'])}[/{style}]", safe(row["answered_by"]), safe(row["source"] or ""), why,
             _attempts(row["attempts"])]
 
