@@ -140,7 +140,8 @@ def infer_company(question: str, companies: Mapping[str, str | None],
             found = any(
                 (variant in text) if len(variant) > 1 and written_without_spaces(variant) else (f" {variant} " in text) for text in texts
             )
-            rank = (_written_as_a_name(question, variant), len(variant))
+            # A name the company writes in lower case ("npm") is written as a name in lower case too.
+            rank = (_written_as_a_name(question, variant) or (name or slug) == (name or slug).lower(), len(variant))
             if found and (best is None or rank > best[0]):
                 best = (rank, slug, variant)
     if best is None:

@@ -53,6 +53,11 @@ def test_a_name_written_as_a_name_wins_over_a_common_word(question, slug):
     assert infer_company(question, companies).slug == slug
 
 
+def test_a_name_its_company_writes_in_lower_case_is_a_name_in_lower_case():
+    companies = {"acme": "Acme", "teenage-engineering": "teenage engineering"}
+    assert infer_company("Does Acme sell teenage engineering synths?", companies).slug == "teenage-engineering"
+
+
 def test_candidate_names_skip_question_words_and_business_terms():
     assert candidate_names("Who is the CEO of Initech?") == ["Initech"]
     assert candidate_names("When did Jane Doe join Globex Corp?") == ["Jane Doe", "Globex Corp"]
