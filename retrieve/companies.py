@@ -242,17 +242,22 @@ def candidate_names(question: str) -> list[str]:
         words = [w.strip(".-") for w in match.group().split()]
         run: list[str] = []
         for word in [*words, ""]:
-            if word and word.lower() not in _INNER_BREAKS:
+            if word and _singular(word).lower() not in _INNER_BREAKS:
                 run.append(word)
                 continue
-            while run and run[0].lower() in NOT_NAMES:  # "What", "Does", "CEO"...
+            while run and _singular(run[0]).lower() in NOT_NAMES:  # "What", "Does", "CEO", "CEOs"...
                 run = run[1:]
-            while run and run[-1].lower() in NOT_NAMES:
+            while run and _singular(run[-1]).lower() in NOT_NAMES:
                 run = run[:-1]
             if run:
                 names.append(" ".join(run))
             run = []
     return names
+
+
+def _singular(word: str) -> str:
+    """An acronym's plural as the acronym ("CEOs" -> "CEO", "IPOs" -> "IPO"); any other word as it is."""
+    return word[:-1] if len(word) > 2 and word.endswith("s") and word[:-1].isupper() else word
 
 
 def unmentioned_names(question: str, texts: Iterable[str], known: Iterable[str] = ()) -> list[str]:

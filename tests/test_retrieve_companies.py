@@ -67,6 +67,10 @@ def test_candidate_names_skip_question_words_and_business_terms():
     assert candidate_names("Has Skylight raised venture capital?") == ["Skylight"]
     assert candidate_names("Have Acme Corp and Globex merged?") == ["Acme Corp", "Globex"]
     assert candidate_names("May Initech use Stripe?") == ["Initech", "Stripe"]
+    # A role's plural is the role ("Who are the CEOs of Initech?" abstained: "no retrieved source mentions CEOs").
+    assert candidate_names("Who are the CEOs of Initech?") == ["Initech"]
+    assert candidate_names("Which CTOs has Globex had?") == ["Globex"]
+    assert candidate_names("How many ASICs does Globex make?") == ["ASICs", "Globex"]
 
 
 def test_unmentioned_names():
