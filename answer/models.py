@@ -79,6 +79,9 @@ class Answer(BaseModel):
         None, description="Extractive mode: a second question retrieved for, whose sources (numbered after the first "
                           "retrieval's) the answer comes from (\"Who is the CEO of Acme?\" for \"Who runs Acme?\").")
     warnings: list[str] = Field(default_factory=list)
+    parts: list[Answer] = Field(
+        default_factory=list, description="A question asking the same of several companies (\"When were Acme and Globex founded?\"): "
+                                          "each company's answer from its own sources, numbered as in the joined answer.")
     llm_model: str | None = None
     llm_log_id: int | None = None
     retrieval: RetrievalTrace

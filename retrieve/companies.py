@@ -160,6 +160,45 @@ def _written_as_a_name(question: str, variant: str) -> bool:
                               for text in written)
 
 
+# What stands between two company names a question asks the same of: "Acme and Globex", "Acme's, Globex's or
+# Initech's", "Acme vs. Globex"; a legal form may end a name first ("Acme, Inc. and Globex").
+_LEGAL_FORM = r"(?:\s*,?\s*(?:" + "|".join(sorted(LEGAL_SUFFIXES)) + r")\b\.?)*"
+_COORDINATION = re.compile(_LEGAL_FORM + r"(?:['’]s)?\s*(?:,\s*(?:and|or|&)?|and|or|&|vs\.?|versus)\s*", re.IGNORECASE)
+
+
+def coordinated_companies(question: str, companies: Mapping[str, str | None],
+                          aliases: Mapping[str, Iterable[str]] | None = None) -> list[tuple[str, str]]:
+    """The companies a question asks the same thing of, when it names two or more and joins them as equals
+    ("When were Acme and Globex founded?"), each with the question asked of it alone ("When were Acme founded?");
+    else none. A question relating two companies ("Did Acme acquire Globex?") names one of them as a thing asked
+    about, and stays one question (:func:`infer_company`); so does one naming a company twice."""
+    text = unicodedata.normalize("NFKC", question)
+    mentions = _mentions(text, companies, aliases or {})
+    slugs = [slug for _, _, slug in mentions]
+    if len(slugs) < 2 or len(set(slugs)) < len(slugs):
+        return []
+    if not all(_COORDINATION.fullmatch(text[end:start]) for (_, end, _), (start, _, _) in zip(mentions, mentions[1:])):
+        return []
+    first, last = mentions[0][0], mentions[-1][1]
+    return [(slug, text[:first] + text[start:end] + text[last:]) for start, end, slug in mentions]
+
+
+def _mentions(text: str, companies: Mapping[str, str | None], aliases: Mapping[str, Iterable[str]]) -> list[tuple[int, int, str]]:
+    """Where ``text`` names each company, (start, end, slug) in order, the longer of two overlapping names kept."""
+    found = []
+    for slug, name in sorted(companies.items()):
+        for variant in company_variants(slug, name, aliases.get(slug, ())):
+            pattern = r"\W+".join(map(re.escape, variant.split()))
+            if not written_without_spaces(variant):
+                pattern = r"(?<!\w)" + pattern + r"(?!\w)"
+            found += [(m.start(), m.end(), slug) for m in re.finditer(pattern, text, re.IGNORECASE)]
+    kept: list[tuple[int, int, str]] = []
+    for start, end, slug in sorted(found, key=lambda m: (m[0], m[0] - m[1])):
+        if not kept or start >= kept[-1][1]:
+            kept.append((start, end, slug))
+    return kept
+
+
 def resolve_company(text: str, companies: Mapping[str, CompanyIdentity], website: str | None = None) -> str | None:
     """The slug of the one company ``text`` (a slug or a name) and ``website`` identify, or None.
 

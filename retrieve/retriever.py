@@ -10,7 +10,7 @@ from typing import Any, Protocol
 import numpy as np
 from cikb.embed import Bm25Encoder
 from cikb.retrieve.companies import (
-    candidate_names, company_variants, infer_company, require_company, resolve_company, unmentioned_names,
+    candidate_names, company_variants, coordinated_companies, infer_company, require_company, resolve_company, unmentioned_names,
 )
 from cikb.retrieve.duplicates import collapse_near_duplicates
 from cikb.retrieve.expansion import expand_query
@@ -123,6 +123,13 @@ class Retriever:
         """The slug of the company ``company`` names; UnknownCompanyError naming the nearest known ones otherwise.
         ``known``: the companies the store holds, when already read."""
         return require_company(company, self.known_identities(known))
+
+    def coordinated_companies(self, question: str) -> list[tuple[str, str]]:
+        """The companies the store holds that ``question`` asks the same thing of ("When were Acme and Globex
+        founded?"), each with the question asked of it alone; none when it names fewer than two that way."""
+        identities = self.known_identities()
+        return coordinated_companies(question, {slug: identity.name for slug, identity in identities.items()},
+                                     {slug: identity.aliases for slug, identity in identities.items()})
 
     def choose_company(self, question: str, company: str | None, known: Mapping[str, str | None]) -> CompanyChoice:
         """R2: the explicit company (a slug or a name ``known`` holds), else one the question names, else none.

@@ -381,6 +381,27 @@ def test_a_question_about_a_lookalike_abstains(cikb, question: str) -> None:
         assert line.endswith(f"; no retrieved source mentions {lookalike}"), (command, err)
 
 
+@pytest.mark.slow
+def test_a_question_asking_the_same_of_two_companies_answers_each_from_its_own_sources(cikb) -> None:
+    # It read one company and abstained: "no retrieved source mentions Zentra".
+    code, out, err = cikb("ask", "When were Zentra and Acme Corp founded?", "--json")
+    assert code == 0, err
+    answer = json.loads(out)
+    assert [part["retrieval"]["company"]["slug"] for part in answer["parts"]] == ["zentra", "acme-corp"]
+    assert [part["short_answer"] for part in answer["parts"]] == ["2015", "2011"]
+    companies = {source["number"]: source["company"] for source in answer["context"]}
+    assert len(companies) == len(answer["context"])  # one numbering across the parts
+    for part in answer["parts"]:
+        assert part["citations"] and {companies[n] for n in part["citations"]} == {part["retrieval"]["company"]["slug"]}
+    assert answer["answer"].startswith("Zentra: ") and "\n\nAcme Corp: " in answer["answer"]
+    code, out, err = cikb("ask", "Who founded Zentra and Acme Corp?")
+    assert code == 0, err
+    assert "companies: zentra, acme-corp" in err and "Mara Quinn" in out and "Jane Doe" in out
+    # One company asked about the other is one question, as before.
+    code, out, err = cikb("ask", "Did Zentra buy Acme Corp?", "--json")
+    assert code == 0 and json.loads(out)["parts"] == [], err
+
+
 def test_a_name_several_companies_answer_to_is_one_line_naming_them() -> None:
     from cikb.core.config import Settings
     from cikb.core.errors import UnknownCompanyError

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from cikb.retrieve.companies import (
     candidate_names,
+    coordinated_companies,
     infer_company,
     name_variants,
     unmentioned_names,
@@ -80,3 +81,30 @@ def test_unmentioned_names():
     # The inferred company's own name is accounted for, even in a longer form than the text uses.
     assert unmentioned_names("Did Jane Doe found Acme Corporation?", texts, known={"acme corporation", "acme"}) == []
     assert unmentioned_names("Did Acme Widgets ship?", texts, known={"acme"}) == ["Acme Widgets"]
+
+
+COMPANIES = {"acme-corp": "Acme Corp", "zentra": "Zentra", "globex": "Globex"}
+
+
+@pytest.mark.parametrize(("question", "asked"), [
+    ("When were Zentra and Acme Corp founded?",
+     [("zentra", "When were Zentra founded?"), ("acme-corp", "When were Acme Corp founded?")]),
+    ("Who founded Acme, Globex or Zentra?",
+     [("acme-corp", "Who founded Acme?"), ("globex", "Who founded Globex?"), ("zentra", "Who founded Zentra?")]),
+    ("What are Zentra's and Acme's phone numbers?",
+     [("zentra", "What are Zentra's phone numbers?"), ("acme-corp", "What are Acme's phone numbers?")]),
+    ("Compare Acme Corp, Inc. & Globex", [("acme-corp", "Compare Acme Corp"), ("globex", "Compare Globex")]),
+])
+def test_a_question_asking_the_same_of_several_companies_is_asked_of_each(question, asked):
+    assert coordinated_companies(question, COMPANIES) == asked
+
+
+@pytest.mark.parametrize("question", [
+    "When was Zentra founded?",
+    "Did Zentra acquire Acme?",  # one company a thing asked about: one question, as before
+    "When were Acme Robotics and Zentra founded?",  # a lookalike of Acme Corp is no company of the knowledge base
+    "When were Acme and Acme Corp founded?",  # one company twice
+    "Did Acme and Globex sue Zentra?",
+])
+def test_a_question_not_asking_the_same_of_several_companies_is_one_question(question):
+    assert coordinated_companies(question, COMPANIES) == []

@@ -373,6 +373,30 @@ def test_a_posts_publication_date_is_shown_where_its_page_is(make_site, tmp_path
     assert "published 2019-03-05, crawled" in answer
 
 
+def test_a_question_about_two_companies_shows_each_answer_as_its_own_paragraph(make_site, tmp_path: Path) -> None:
+    from cikb.app.pipeline import gather_company
+
+    robots = Reply(body="User-agent: *\nAllow: /\n", content_type="text/plain")
+    settings = load_settings()
+    settings.gather.download_delay = 0.05
+    for name, founded, host in (("Initrode Corp", 1998, "127.0.0.1"), ("Vandelay Industries", 1989, "127.0.0.2")):
+        site: SiteServer = make_site({"/": page(name, paragraphs(f"{name} was founded in {founded} in Ohio.",
+                                                                 f"{name} makes staplers and latex for offices.")),
+                                      "/robots.txt": robots}, host=host)
+        gather_company(settings, name, {"website": site.url + "/"})
+    web = signed_in(tmp_path, tmp_path)
+    html = web.get("/ask", params={"q": "When were Initrode Corp and Vandelay Industries founded?"}).text
+    answer = html[html.index('<div class="answer"'):html.index("</div>")]
+    first, second = answer.split("<p>")[1:3]
+    assert first.startswith("Initrode Corp: Initrode Corp was founded in 1998") and 'href="#chunk-1"' in first
+    assert second.startswith("Vandelay Industries: Vandelay Industries was founded in 1989")
+    cited = second[second.index('href="#chunk-') + len('href="#chunk-'):]
+    number = cited[:cited.index('"')]
+    assert number != "1" and f'id="chunk-{number}"' in html  # numbered on from the first company's sources
+    chunk = html[html.index(f'id="chunk-{number}"'):]
+    assert "Vandelay Industries was founded in 1989" in chunk[:chunk.index("</details>")]
+
+
 def test_markdown_keeps_raw_html_as_text_and_drops_script_links() -> None:
     from cikb.web.reads import markdown
 

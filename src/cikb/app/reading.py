@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
-from cikb.answer import Answerer, sure_answer_first
+from cikb.answer import Answerer, join_answers, sure_answer_first
 from cikb.answer.models import Answer
 from cikb.embed import Bm25Encoder, load_embedder
 from cikb.enrich import enrich_table_async as enrich_rows_async
@@ -103,17 +103,29 @@ def ask(settings: Settings, question: str, company: str | None = None, retriever
 
     Opens (and closes) the configured store and model unless a ``retriever`` is passed in. A ``company``
     the knowledge base does not hold (by slug, name or a name its pages give it) raises UnknownCompanyError, an empty
-    question BadInputError.
+    question BadInputError. A question asking the same of several companies it holds ("When were Acme and Globex
+    founded?") is answered for each from its own sources, the answers joined (``Answer.parts``).
     """
     if not question.strip():
         raise BadInputError("the question is empty")
     if retriever is None:
         with open_retriever(settings) as opened:
             return ask(settings, question, company, opened)
-    # strict: an unknown company is an error naming the nearest ones, never another company's answer
-    retrieval = retriever.search(question, company=company, strict=True)
     answerer = Answerer(LLMClient.from_settings(settings), embedder=retriever.embedder,
                         search=lambda follow_up, slug: retriever.search(follow_up, company=slug))
+    companies = retriever.coordinated_companies(question) if company is None else []
+    if len(companies) > 1:
+        return join_answers(question, [_ask_one(answerer, retriever, asked, slug) for slug, asked in companies])
+    # strict: an unknown company is an error naming the nearest ones, never another company's answer
+    return answerer.answer(question, retriever.search(question, company=company, strict=True))
+
+
+def _ask_one(answerer: Answerer, retriever: Retriever, question: str, slug: str) -> Answer:
+    """``question`` asked of the one company it names, ``slug``: inferred as any question's company is (so its other
+    names are checked against the sources), or given where the inference would take another company."""
+    retrieval = retriever.search(question)
+    if retrieval.trace.company.slug != slug:
+        retrieval = retriever.search(question, company=slug)
     return answerer.answer(question, retrieval)
 
 

@@ -29,6 +29,8 @@ def ask_question(
     With an LLM endpoint configured (llm.base_url, llm.model) the answer is written
     from the retrieved sources only; without one it quotes their best sentences.
     When nothing relevant is known the answer is "I don't have enough information about that."
+    A question asking the same of several companies ("When were Acme and Globex founded?") is answered
+    for each from its own sources.
     """
     from cikb.app.reading import ask, open_retriever
 
@@ -72,6 +74,14 @@ def _not_blank(text: str, what: str) -> None:
 
 
 def _print_answer(result: Answer) -> None:
+    if result.parts:  # "When were Acme and Globex founded?": each company's answer from its own sources, in turn
+        slugs = ", ".join(part.retrieval.company.slug or "?" for part in result.parts)
+        console.print(f"companies: {safe(slugs)} (the question asks the same of each: answered one by one)", highlight=False)
+        for number, part in enumerate(result.parts):
+            if number:
+                out.print("", highlight=False)
+            _print_answer(part)
+        return
     _print_company(result.retrieval)
     out.print(safe(result.answer, multiline=True), highlight=False)
     if result.short_answer:

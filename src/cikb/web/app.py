@@ -105,7 +105,7 @@ class Pages:
             return self.page(request, "ask.html", question="", company=company, answer=None)
         answer, texts = await run_in_threadpool(reads.ask, self.settings, question, company or None)
         return self.page(request, "ask.html", question=question, company=company, answer=answer,
-                         parts=citation_parts(answer.answer), texts=texts)
+                         paragraphs=[citation_parts(text) for text in answer.answer.split("\n\n")], texts=texts)
 
     async def search(self, request: Request) -> Response:
         query = request.query_params.get("q", "").strip()
