@@ -10,7 +10,6 @@ the previous knowledge base exactly as it was; two gathers of one company cannot
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import queue
 import shlex
@@ -99,7 +98,7 @@ def company_kept_as(settings: Settings, company_name: str, websites: Sequence[st
     named = [identity for identity in gathered_identities(settings.data_dir).values() if identity.keys() & keys]
     here = [identity for identity in named if not websites or not all(identity.gathered_elsewhere_than(url) for url in websites)]
     # Elsewhere, the companies that go by the name as their own (not only as a name their pages give them).
-    owners = here or [identity for identity in named if dataclasses.replace(identity, aliases=()).keys() & keys]
+    owners = here or [identity for identity in named if identity.own_keys() & keys]
     if len(owners) > 1:
         labels = ", ".join(identity.label() for identity in sorted(owners, key=lambda i: i.slug))
         raise BadInputError(f"{company.name!r} names {len(owners)} companies gathered here ({labels}): gather one of them by "

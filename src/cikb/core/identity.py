@@ -110,6 +110,10 @@ class CompanyIdentity:
     def keys(self) -> frozenset[str]:
         return _identity_keys(self)
 
+    def own_keys(self) -> frozenset[str]:
+        """The keys of the names it goes by itself (slug and display name), not those only its pages give it."""
+        return _identity_keys(CompanyIdentity(self.slug, self.name))
+
     def sites(self) -> frozenset[str]:
         return frozenset(site for url in self.websites if (site := site_key(url)))
 
