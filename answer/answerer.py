@@ -137,9 +137,12 @@ class Answerer:
             embed_sentences = self.embedder.embed_documents
             same_query = retrieval.query_vector is not None and retrieval.query == question
             query_vector = np.asarray(retrieval.query_vector if same_query else self.embedder.embed_query(question), dtype=np.float32)
+        # A name the knowledge base does not hold ("When was Stripe founded?") has no page among the sources: each is
+        # another company's, whose "Founded: 2014" line and "our headquarters" say nothing of the name asked about.
         return extract_answer(question, retrieval.context, _subject(retrieval), embed_sentences, query_vector,
                               aliases=retrieval.trace.company.aliases,
-                              close_in_meaning=self.close_in_meaning)
+                              close_in_meaning=self.close_in_meaning,
+                              of_others=retrieval.trace.company.asked_about is not None)
 
 
 def _widened(retrieval: RetrievalResult, more: RetrievalResult) -> RetrievalResult:

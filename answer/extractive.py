@@ -84,10 +84,13 @@ def extract_answer(
     query_vector: np.ndarray | None = None,
     aliases: Sequence[str] = (),
     close_in_meaning: MeaningJudge | None = None,
+    of_others: bool = False,
 ) -> ExtractiveAnswer:
     """The 1-3 best sentences of ``context`` for ``question`` (about ``company``, also called ``aliases``), with
-    their source numbers (``close_in_meaning``: see :func:`cikb.answer.reader.read`)."""
-    reading = read_asked(question, [_passage(item, number, number) for number, item in enumerate(context, start=1)],
+    their source numbers (``close_in_meaning``: see :func:`cikb.answer.reader.read`). ``of_others``: the context is
+    other companies' pages (a question on a name the knowledge base does not hold), none of them the company's own."""
+    passages = [_passage(item, number, number, of_others) for number, item in enumerate(context, start=1)]
+    reading = read_asked(question, passages,
                          company=company, aliases=aliases, close_in_meaning=close_in_meaning)
     q = reading.question
     if q.kind in TYPED_KINDS or (q.funding and reading.answer is not None):
@@ -151,12 +154,13 @@ def sure_answer_first(question: str, company: str, chunks: list[ScoredChunk]) ->
     return [first, *(c.model_copy(update={"rank": rank}) for rank, c in enumerate(rest, start=2))]
 
 
-def _passage(item: ScoredChunk, ref: int, rank: int) -> Passage:
-    """A chunk as the reader reads it: its text, page title, when what it says held and whether its page is on the
-    company's own website."""
+def _passage(item: ScoredChunk, ref: int, rank: int, of_another: bool = False) -> Passage:
+    """A chunk as the reader reads it: its text, page title, when what it says held, whether its page is on the
+    company's own website, or another company's page."""
     metadata = item.chunk.metadata
     return Passage(item.chunk.text, ref, rank, metadata.title, metadata.as_of,
-                   own_site=metadata.source_type == "website", headings=tuple(metadata.heading_path))
+                   own_site=not of_another and metadata.source_type == "website", headings=tuple(metadata.heading_path),
+                   of_another=of_another)
 
 
 def _dense(reading: Reading, embed_sentences: SentenceEmbedder | None, query_vector: np.ndarray | None) -> None:

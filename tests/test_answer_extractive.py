@@ -235,3 +235,28 @@ def test_a_question_that_offers_its_answers_gets_one_with_the_sentence_that_says
     # Neither said of Acme: the abstention, with what was found as related reading.
     answer = _answer("Does Acme work from offices or remotely?", [ABOUT])
     assert answer.abstained and answer.answer == ABSTENTION
+
+
+def _asked_about(question: str, name: str, texts: list[str]):
+    """A retrieval over every company (no company of the knowledge base named) asked about ``name``."""
+    found = retrieval(question, texts, company=None)
+    found.trace.company = found.trace.company.model_copy(update={"asked_about": name})
+    for chunk in found.context:
+        chunk.chunk.metadata.company = "infomaniak"
+    return Answerer().answer(question, found)
+
+
+def test_a_name_the_knowledge_base_lacks_is_not_answered_by_another_companys_we_or_facts_lines():
+    # Asked where Dropbox is (no company of the knowledge base), another company's page answered "Les Acacias" with
+    # medium confidence: "the team" and "our" there are that company, and its "Founded: 2014" line is its own.
+    team = "Backups once went to Dropbox. Today the team works from our headquarters in Les Acacias, Geneva."
+    assert _asked_about("Where is Dropbox headquartered?", "Dropbox", [team]).answer == ABSTENTION
+    facts = "# Facts\n\nFounded: 2014\n\nPayments are handled by Stripe."
+    assert _asked_about("When was Stripe founded?", "Stripe", [facts]).answer == ABSTENTION
+    # A sentence that names the name asked about still answers.
+    named = _asked_about("Where is Dropbox headquartered?", "Dropbox", [team, "Dropbox is headquartered in San Francisco."])
+    assert named.short_answer == "San Francisco", named
+    # Asked of the company whose pages they are, the same lines answer.
+    own = retrieval("Where is Infomaniak headquartered?", [team], company="infomaniak")
+    own.trace.company = own.trace.company.model_copy(update={"name": "Infomaniak"})
+    assert "Les Acacias" in (Answerer().answer("Where is Infomaniak headquartered?", own).short_answer or "")

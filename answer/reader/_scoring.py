@@ -68,6 +68,9 @@ class Passage:
     title: str = ""
     as_of: date | None = None  # when what it says held (ChunkMetadata.as_of); None: not known
     own_site: bool = False  # a page of the company's own website (gathered as its website source)
+    # A page of another company than the one asked about (a question on a name the knowledge base does not hold): its
+    # "we", "it" and "the company" are that company, and no line of it is the asked one's.
+    of_another: bool = False
     headings: tuple[str, ...] = ()  # the section path where its text begins (ChunkMetadata.heading_path)
 
 
@@ -805,6 +808,10 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
             s.role = 0  # "Our parent company Globex Ltd is registered under number 99999" on Acme's imprint: Globex's
         if s.role and q.receives and does_it_to_another(q, s.plain):
             s.role = 0  # "Acme acquired Initech in 2019", asked when Acme was acquired: Acme did it, to another
+        if s.role and s.passage.of_another:
+            # "The team works from our headquarters in Les Acacias" on Infomaniak's page, asked where Dropbox is:
+            # Infomaniak's; a sentence there is about the name asked only by naming it, and then only mentions it.
+            s.role = 1 if mentions_subject(q, s.plain) else 0
         cue = CUE_BONUS if s.spans and q.kind != "text" else 0.0
         if cue and q.cumulative and TOTAL.search(s.plain):
             cue += CUE_BONUS  # "has raised a total of $120 million" over one round's "$45 million"
