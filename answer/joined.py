@@ -16,8 +16,9 @@ from cikb.answer.models import ABSTENTION, Answer, Related, Source
 _NUMBER = re.compile(r"\d+")
 
 
-def join_answers(question: str, parts: list[Answer]) -> Answer:
-    """The parts, renumbered one after another, as one answer to ``question`` (the abstention when all abstain).
+def join_answers(question: str, parts: list[Answer], labels: list[str]) -> Answer:
+    """The parts, renumbered one after another, as one answer to ``question`` (the abstention when all abstain), each
+    under its label (the company's name).
 
     The joined answer is grounded when every part is; a short answer and a confidence belong to one company's
     value, so only the parts carry them, as they carry the numbers an LLM cited that were not in their context
@@ -32,7 +33,7 @@ def join_answers(question: str, parts: list[Answer]) -> Answer:
     notes = list(dict.fromkeys(part.note for part in renumbered if part.note))
     return Answer(
         question=question, mode=renumbered[0].mode, parts=renumbered,
-        answer="\n\n".join(f"{_label(part)}: {part.answer}" for part in renumbered) if answered else ABSTENTION,
+        answer="\n\n".join(f"{label}: {part.answer}" for label, part in zip(labels, renumbered)) if answered else ABSTENTION,
         abstained=not answered, grounded=bool(answered) and all(part.grounded for part in answered),
         citations=[n for part in renumbered for n in part.citations],
         uncited_sentences=[s for part in renumbered for s in part.uncited_sentences],
@@ -41,13 +42,9 @@ def join_answers(question: str, parts: list[Answer]) -> Answer:
         sources=[s for part in renumbered for s in part.sources],
         context=[s for part in renumbered for s in part.context],
         note="\n".join(notes) or None,
-        warnings=[f"{_label(part)}: {warning}" for part in renumbered for warning in part.warnings],
+        warnings=[f"{label}: {warning}" for label, part in zip(labels, renumbered) for warning in part.warnings],
         llm_model=renumbered[0].llm_model, retrieval=renumbered[0].retrieval,
     )
-
-
-def _label(part: Answer) -> str:
-    return part.retrieval.company.subject or "?"
 
 
 def _shifted(answer: Answer, offset: int) -> Answer:

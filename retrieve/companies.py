@@ -24,6 +24,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from difflib import SequenceMatcher
+from typing import NamedTuple
 
 from cikb.core.errors import UnknownCompanyError
 from cikb.core.identity import NAMING_SYMBOLS, CompanyIdentity, initials, name_keys, site_key
@@ -38,8 +39,8 @@ LEGAL_PREFIXES = frozenset({"fc", "afc"})
 # Capitalised words that start questions or are everyday business terms, never company names.
 NOT_NAMES = frozenset(
     """a an the what who whom whose when where which why how is are was were do does did has have had can could
-    should would will may might must shall tell list give show name describe explain please i its it their they
-    this that
+    should would will may might must shall tell list give show name describe explain compare please i its it their
+    they this that
     ceo cfo cto coo cmo ipo hq ai us usa uk eu ok q1 q2 q3 q4 fy""".split()
 )
 # Words that end one name and start another when they stand inside a capitalised run.
@@ -164,39 +165,66 @@ def _written_as_a_name(question: str, variant: str) -> bool:
 # Initech's", "Acme vs. Globex"; a legal form may end a name first ("Acme, Inc. and Globex").
 _LEGAL_FORM = r"(?:\s*,?\s*(?:" + "|".join(sorted(LEGAL_SUFFIXES)) + r")\b\.?)*"
 _COORDINATION = re.compile(_LEGAL_FORM + r"(?:['’]s)?\s*(?:,\s*(?:and|or|&)?|and|or|&|vs\.?|versus)\s*", re.IGNORECASE)
+# A predicate that relates the names it joins ("Did Acme and Globex merge?", "What do Acme and Globex have in common?"):
+# one question about them together, not the same question of each.
+_RECIPROCAL = re.compile(r"\b(?:merg\w*|partner\w*|collaborat\w*|compet\w*|rival\w*|sue[sd]?|suing|join(?:ed|s)? forces|"
+                         r"team(?:ed|s)? up|between|each other|one another|together|joint(?:ly)?|in common|relat\w*|"
+                         r"connect\w*|link\w*|deal|agreement)\b", re.IGNORECASE)
+
+
+class AskedOf(NamedTuple):
+    """One of the names a question asks the same thing of, and the question asked of it alone."""
+
+    slug: str | None  # the knowledge-base company it names, or None: a name the knowledge base does not hold
+    name: str  # the question's words for it
+    question: str
 
 
 def coordinated_companies(question: str, companies: Mapping[str, str | None],
-                          aliases: Mapping[str, Iterable[str]] | None = None) -> list[tuple[str, str]]:
-    """The companies a question asks the same thing of, when it names two or more and joins them as equals
-    ("When were Acme and Globex founded?"), each with the question asked of it alone ("When were Acme founded?");
-    else none. A question relating two companies ("Did Acme acquire Globex?") names one of them as a thing asked
-    about, and stays one question (:func:`infer_company`); so does one naming a company twice."""
+                          aliases: Mapping[str, Iterable[str]] | None = None) -> list[AskedOf]:
+    """The names a question asks the same thing of, when it joins two or more as equals and one of them is a company
+    the knowledge base holds ("When were Acme and Globex founded?"), each with the question asked of it alone ("When
+    were Acme founded?"); else none. A question relating them ("Did Acme acquire Globex?", "Did Acme and Globex
+    merge?") stays one question (:func:`infer_company`); so does one naming a company twice."""
     text = unicodedata.normalize("NFKC", question)
+    if _RECIPROCAL.search(text):
+        return []
     mentions = _mentions(text, companies, aliases or {})
-    slugs = [slug for _, _, slug in mentions]
-    if len(slugs) < 2 or len(set(slugs)) < len(slugs):
+    slugs = [slug for _, _, slug in mentions if slug is not None]
+    if len(mentions) < 2 or not slugs or len(set(slugs)) < len(slugs):
         return []
     if not all(_COORDINATION.fullmatch(text[end:start]) for (_, end, _), (start, _, _) in zip(mentions, mentions[1:])):
         return []
     first, last = mentions[0][0], mentions[-1][1]
-    return [(slug, text[:first] + text[start:end] + text[last:]) for start, end, slug in mentions]
+    return [AskedOf(slug, text[start:end], text[:first] + text[start:end] + text[last:]) for start, end, slug in mentions]
 
 
-def _mentions(text: str, companies: Mapping[str, str | None], aliases: Mapping[str, Iterable[str]]) -> list[tuple[int, int, str]]:
-    """Where ``text`` names each company, (start, end, slug) in order, the longer of two overlapping names kept."""
-    found = []
+def _mentions(text: str, companies: Mapping[str, str | None],
+              aliases: Mapping[str, Iterable[str]]) -> list[tuple[int, int, str | None]]:
+    """Where ``text`` names each company, (start, end, slug) in order, the longer of two overlapping names kept; and
+    the names it writes as names that are none of them (slug None: "Initech" in "When were Acme and Initech founded?",
+    "Acme Robotics" with an Acme Corp held)."""
+    found: list[tuple[int, int, str | None]] = []
     for slug, name in sorted(companies.items()):
         for variant in company_variants(slug, name, aliases.get(slug, ())):
             pattern = r"\W+".join(map(re.escape, variant.split()))
             if not written_without_spaces(variant):
                 pattern = r"(?<!\w)" + pattern + r"(?!\w)"
             found += [(m.start(), m.end(), slug) for m in re.finditer(pattern, text, re.IGNORECASE)]
-    kept: list[tuple[int, int, str]] = []
+    kept: list[tuple[int, int, str | None]] = []
     for start, end, slug in sorted(found, key=lambda m: (m[0], m[0] - m[1])):
         if not kept or start >= kept[-1][1]:
             kept.append((start, end, slug))
-    return kept
+    at = 0
+    for name in candidate_names(text):
+        start = text.find(name, at)
+        if start < 0 or not _without_legal_suffixes(normalize(name).split()):  # "Inc." after "Acme Corp,"
+            continue
+        at = end = start + len(name)
+        if not any(s <= start and end <= e for s, e, _ in kept):
+            # A name that holds a company's and more ("Acme Robotics") is no company of the knowledge base.
+            kept = [(s, e, slug) for s, e, slug in kept if not (s < end and start < e)] + [(start, end, None)]
+    return sorted(kept)
 
 
 def resolve_company(text: str, companies: Mapping[str, CompanyIdentity], website: str | None = None) -> str | None:

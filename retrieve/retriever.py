@@ -10,7 +10,7 @@ from typing import Any, Protocol
 import numpy as np
 from cikb.embed import Bm25Encoder
 from cikb.retrieve.companies import (
-    candidate_names, company_variants, coordinated_companies, infer_company, require_company, resolve_company, unmentioned_names,
+    AskedOf, candidate_names, company_variants, coordinated_companies, infer_company, require_company, resolve_company, unmentioned_names,
 )
 from cikb.retrieve.duplicates import collapse_near_duplicates
 from cikb.retrieve.expansion import expand_query
@@ -124,9 +124,9 @@ class Retriever:
         ``known``: the companies the store holds, when already read."""
         return require_company(company, self.known_identities(known))
 
-    def coordinated_companies(self, question: str) -> list[tuple[str, str]]:
-        """The companies the store holds that ``question`` asks the same thing of ("When were Acme and Globex
-        founded?"), each with the question asked of it alone; none when it names fewer than two that way."""
+    def coordinated_companies(self, question: str) -> list[AskedOf]:
+        """The names ``question`` asks the same thing of ("When were Acme and Globex founded?"), one of them at least
+        a company the store holds, each with the question asked of it alone; none when it joins fewer than two so."""
         identities = self.known_identities()
         return coordinated_companies(question, {slug: identity.name for slug, identity in identities.items()},
                                      {slug: identity.aliases for slug, identity in identities.items()})

@@ -400,6 +400,17 @@ def test_a_question_asking_the_same_of_two_companies_answers_each_from_its_own_s
     # One company asked about the other is one question, as before.
     code, out, err = cikb("ask", "Did Zentra buy Acme Corp?", "--json")
     assert code == 0 and json.loads(out)["parts"] == [], err
+    # A name the knowledge base does not hold, a lookalike among them, is asked of too, and gets none of Acme Corp's facts.
+    code, out, err = cikb("ask", "When were Zentra and Acme Robotics founded?", "--json")
+    assert code == 0, err
+    zentra, robotics = json.loads(out)["parts"]
+    assert zentra["short_answer"] == "2015" and robotics["answer"] == ABSTENTION and "2011" not in out
+    assert json.loads(out)["answer"].startswith("Zentra: ") and f"\n\nAcme Robotics: {ABSTENTION}" in json.loads(out)["answer"]
+    code, out, err = cikb("ask", "When were Zentra and Tom Okafor's firm founded?")
+    assert code == 0, err
+    assert "companies: zentra, Tom Okafor (" in err, err
+    assert "company: all (the question asks about 'Tom Okafor', no company of the knowledge base)" in err, err
+    assert out.count(ABSTENTION) == 1 and "In short: 2015" in out and "In short: 2011" not in out
 
 
 def test_a_name_several_companies_answer_to_is_one_line_naming_them() -> None:

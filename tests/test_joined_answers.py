@@ -27,7 +27,7 @@ def test_each_part_is_numbered_on_from_the_part_before() -> None:
     assert acme.short_answer == "1949" and globex.short_answer == "1989"
     assert acme.citations == [1] and globex.citations == [2]  # each numbered from 1 alone
 
-    joined = join_answers("When were Acme Corp and Globex founded?", [acme, globex])
+    joined = join_answers("When were Acme Corp and Globex founded?", [acme, globex], ["Acme Corp", "Globex"])
     first, second = joined.parts
     assert [s.number for s in joined.context] == [1, 2, 3, 4]
     assert second.citations == [4] and "[4]" in second.answer and "[2]" not in second.answer
@@ -46,13 +46,13 @@ def test_a_part_that_abstains_keeps_its_related_reading_numbered_in_the_joined_l
     acme = _answer("Who is the CEO of Acme Corp?", [*ACME, "Acme Corp has a chief executive officer."], "acme-corp", "Acme Corp")
     globex = _answer("Who is the CEO of Globex?", [*GLOBEX, "Globex has a chief executive officer."], "globex", "Globex")
     assert acme.abstained and [r.number for r in acme.related] == [3] and [r.number for r in globex.related] == [3]
-    joined = join_answers("Who are the CEOs of Acme Corp and Globex?", [acme, globex])
+    joined = join_answers("Who are the CEOs of Acme Corp and Globex?", [acme, globex], ["Acme Corp", "Globex"])
     assert joined.answer == ABSTENTION and joined.abstained and not joined.grounded
     assert [(r.text, r.number) for r in joined.related] == [("Acme Corp has a chief executive officer.", 3),
                                                             ("Globex has a chief executive officer.", 6)]
     assert joined.parts[1].related[0].number == 6 and joined.context[5].company == "globex"
 
     answered = _answer("When was Globex founded?", GLOBEX, "globex", "Globex")
-    joined = join_answers("?", [acme, answered])
+    joined = join_answers("?", [acme, answered], ["Acme Corp", "Globex"])
     assert joined.answer.startswith(f"Acme Corp: {ABSTENTION}\n\nGlobex: Globex was founded in 1989") and not joined.abstained
     assert joined.citations == [5]

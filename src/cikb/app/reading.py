@@ -26,7 +26,7 @@ from cikb.enrich.base import Completer
 from cikb.enrich.kb import LazyKnowledgeBase
 from cikb.enrich.models import DataProposal
 from cikb.enrich.providers import SearchCall, SearchCallback, open_web_provider
-from cikb.retrieve import Retriever
+from cikb.retrieve import AskedOf, Retriever
 from cikb.store import VectorStore, open_store
 
 from cikb.app.llm import LOG_DB_NAME, CallLog, LLMClient, llm_secrets
@@ -113,20 +113,23 @@ def ask(settings: Settings, question: str, company: str | None = None, retriever
             return ask(settings, question, company, opened)
     answerer = Answerer(LLMClient.from_settings(settings), embedder=retriever.embedder,
                         search=lambda follow_up, slug: retriever.search(follow_up, company=slug))
-    companies = retriever.coordinated_companies(question) if company is None else []
-    if len(companies) > 1:
-        return join_answers(question, [_ask_one(answerer, retriever, asked, slug) for slug, asked in companies])
+    asked = retriever.coordinated_companies(question) if company is None else []
+    if asked:
+        parts = [_ask_one(answerer, retriever, one) for one in asked]
+        # Each under its company's display name, a name the knowledge base does not hold as the question writes it.
+        labels = [(part.retrieval.company.name if one.slug else None) or one.name for one, part in zip(asked, parts)]
+        return join_answers(question, parts, labels)
     # strict: an unknown company is an error naming the nearest ones, never another company's answer
     return answerer.answer(question, retriever.search(question, company=company, strict=True))
 
 
-def _ask_one(answerer: Answerer, retriever: Retriever, question: str, slug: str) -> Answer:
-    """``question`` asked of the one company it names, ``slug``: inferred as any question's company is (so its other
-    names are checked against the sources), or given where the inference would take another company."""
-    retrieval = retriever.search(question)
-    if retrieval.trace.company.slug != slug:
-        retrieval = retriever.search(question, company=slug)
-    return answerer.answer(question, retrieval)
+def _ask_one(answerer: Answerer, retriever: Retriever, asked: AskedOf) -> Answer:
+    """The question asked of one name: inferred as any question's company is (so the names it holds are checked against
+    the sources: "Acme Robotics" is no Acme Corp), and given where the inference would take another company."""
+    retrieval = retriever.search(asked.question)
+    if asked.slug is not None and retrieval.trace.company.slug != asked.slug:
+        retrieval = retriever.search(asked.question, company=asked.slug)
+    return answerer.answer(asked.question, retrieval)
 
 
 def default_completer(settings: Settings) -> Completer | None:

@@ -14,7 +14,7 @@ from cikb.cli._text import plain, safe
 
 if TYPE_CHECKING:  # the answer and LLM stack (openai) loads only when a command of this module runs
     from cikb.answer.models import Answer
-    from cikb.retrieve.models import RetrievalResult, RetrievalTrace
+    from cikb.retrieve.models import CompanyChoice, RetrievalResult, RetrievalTrace
 
 MAX_LOGGED_CALLS = 1_000_000  # `logs -n`: more than any log holds, within SQLite's integers
 
@@ -75,8 +75,8 @@ def _not_blank(text: str, what: str) -> None:
 
 def _print_answer(result: Answer) -> None:
     if result.parts:  # "When were Acme and Globex founded?": each company's answer from its own sources, in turn
-        slugs = ", ".join(part.retrieval.company.slug or "?" for part in result.parts)
-        console.print(f"companies: {safe(slugs)} (the question asks the same of each: answered one by one)", highlight=False)
+        named = ", ".join(_asked_of(part.retrieval.company) for part in result.parts)
+        console.print(f"companies: {safe(named)} (the question asks the same of each: answered one by one)", highlight=False)
         for number, part in enumerate(result.parts):
             if number:
                 out.print("", highlight=False)
@@ -104,6 +104,11 @@ def _print_answer(result: Answer) -> None:
                       highlight=False, markup=True)
     if result.abstained and result.retrieval.abstain_reason:
         console.print(f"[dim]why: {safe(result.retrieval.abstain_reason)}[/dim]", highlight=False)
+
+
+def _asked_of(choice: CompanyChoice) -> str:
+    """Whom a part of the answer is about: the company's slug, else the name the question asked of (none held)."""
+    return (choice.unknown_names or [choice.slug or choice.asked_about or "?"])[0]
 
 
 def _print_chunks(result: RetrievalResult) -> None:
@@ -144,6 +149,8 @@ def _print_company(trace: RetrievalTrace) -> None:
         line = f"company: {choice.slug}"
     elif choice.unknown_names:
         line = "company: all (the question names none the knowledge base holds)"
+    elif choice.asked_about:  # "When was Stripe founded?": no company held, read where the sources mention it
+        line = f"company: all (the question asks about {choice.asked_about!r}, no company of the knowledge base)"
     else:
         line = "company: all (none named in the question)"
     if choice.unknown_names:
