@@ -104,7 +104,8 @@ class _Tools:
 
     async def ask(self, question: Text, company: Company = None) -> CallToolResult:
         """Answer a question from the knowledge base with numbered citations, the cited sources (title, URL,
-        crawl date) and the retrieval trace; abstains when nothing relevant is known."""
+        crawl date) and the retrieval trace; abstains when nothing relevant is known. A question asking the same of
+        several companies ("When were Acme and Globex founded?") is answered for each from its own sources (parts)."""
         from cikb.app.reading import ask
 
         return await self._run(lambda: ask(self.settings, question, company=company))
