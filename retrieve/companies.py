@@ -58,7 +58,9 @@ _APOSTROPHE = re.compile("['’ʼ]")
 _NON_WORD = re.compile(rf"[^\w&{re.escape(NAMING_SYMBOLS)}]+")
 # A run of capitalised words (or acronyms), allowing inner "&", "-", "." like "AT&T", "Coca-Cola", "Amazon.com",
 # and "+"/"#" like "C++ Foundation", "C#", "Disney+": a name, not "C" followed by "Foundation".
-_CAPITALISED_RUN = re.compile(rf"\b[A-Z][\w&.\-{re.escape(NAMING_SYMBOLS)}]*(?:\s+[A-Z][\w&.\-{re.escape(NAMING_SYMBOLS)}]*)*")
+# A word written as a name starts with a capital or holds one after lower-case letters ("eBay", "iRobot", "ownCloud").
+_NAME_WORD = rf"(?:[A-Z]|[a-z]+[A-Z])[\w&.\-{re.escape(NAMING_SYMBOLS)}]*"
+_CAPITALISED_RUN = re.compile(rf"\b{_NAME_WORD}(?:\s+{_NAME_WORD})*")
 
 
 def normalize(text: str) -> str:

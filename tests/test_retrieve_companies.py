@@ -72,6 +72,9 @@ def test_candidate_names_skip_question_words_and_business_terms():
     assert candidate_names("Who are the CEOs of Initech?") == ["Initech"]
     assert candidate_names("Which CTOs has Globex had?") == ["Globex"]
     assert candidate_names("How many ASICs does Globex make?") == ["ASICs", "Globex"]
+    # A name written with a capital inside it is a name ("When was eBay founded?" answered another company's year).
+    assert candidate_names("When was eBay founded?") == ["eBay"]
+    assert candidate_names("Who is the CEO of iRobot or ownCloud?") == ["iRobot", "ownCloud"]
 
 
 def test_unmentioned_names():
