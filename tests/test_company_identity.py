@@ -414,6 +414,20 @@ def test_a_question_asking_the_same_of_two_companies_answers_each_from_its_own_s
     assert out.count(ABSTENTION) == 1 and "In short: 2015" in out and "In short: 2011" not in out
 
 
+@pytest.mark.slow
+def test_an_answer_to_a_question_naming_no_company_says_whose_it_is(cikb) -> None:
+    # "When was the company founded?" with two companies gathered: one of them answers, and the answer says which.
+    code, out, err = cikb("ask", "When was the company founded?", "--json")
+    assert code == 0, err
+    answer = json.loads(out)
+    [company] = {source["company"] for source in answer["sources"]}
+    name = {"zentra": "Zentra", "acme-corp": "Acme Corp"}[company]
+    assert answer["warnings"][-1] == (f"the question names no company: this answer is from {name}'s sources, of the 2 "
+                                      "companies the knowledge base holds (name one in the question, or use --company)")
+    code, out, err = cikb("ask", "When was Zentra founded?", "--json")
+    assert code == 0 and not any("names no company" in w for w in json.loads(out)["warnings"]), out
+
+
 def test_a_name_several_companies_answer_to_is_one_line_naming_them() -> None:
     from cikb.core.config import Settings
     from cikb.core.errors import UnknownCompanyError

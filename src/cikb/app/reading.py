@@ -120,7 +120,20 @@ def ask(settings: Settings, question: str, company: str | None = None, retriever
         labels = [(part.retrieval.company.name if one.slug else None) or one.name for one, part in zip(asked, parts)]
         return join_answers(question, parts, labels)
     # strict: an unknown company is an error naming the nearest ones, never another company's answer
-    return answerer.answer(question, retriever.search(question, company=company, strict=True))
+    answer = answerer.answer(question, retriever.search(question, company=company, strict=True))
+    return _whose(answer, retriever.known_companies())
+
+
+def _whose(answer: Answer, known: dict[str, str | None]) -> Answer:
+    """``answer`` with a warning saying whose sources answered, where the question named no company and the knowledge
+    base holds several: "Who is the CEO?" is answered from whichever company's pages state it best."""
+    choice = answer.retrieval.company
+    if answer.abstained or choice.slug or choice.asked_about or len(known) < 2 or not answer.sources:
+        return answer
+    whose = ", ".join(dict.fromkeys(known.get(source.company) or source.company for source in answer.sources))
+    warning = (f"the question names no company: this answer is from {whose}'s sources, of the {len(known)} companies the "
+               "knowledge base holds (name one in the question, or use --company)")
+    return answer.model_copy(update={"warnings": [*answer.warnings, warning]})
 
 
 def _ask_one(answerer: Answerer, retriever: Retriever, asked: AskedOf) -> Answer:
