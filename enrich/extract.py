@@ -46,7 +46,7 @@ def read_passages(question: str, column_type: ColumnType, passages: list[Passage
                   close_in_meaning: MeaningJudge | None = None) -> Reading:
     """The reader's reading of ``passages`` for a cell's question (about ``company``, also called ``aliases``;
     ``close_in_meaning`` as ``cikb ask`` reads with it: :func:`cikb.answer.reader.read`)."""
-    passages_read = [ReaderPassage(p.text, p.source, p.rank, p.source.title, p.as_of, p.own_site, p.headings)
+    passages_read = [ReaderPassage(p.text, p.source, p.rank, p.source.title, p.as_of, own_site=p.own_site, headings=p.headings)
                      for p in passages]
     return read_asked(question, passages_read, column_type=column_type, company=company, options=options or [],
                       aliases=aliases, close_in_meaning=close_in_meaning)

@@ -68,10 +68,10 @@ class Passage:
     title: str = ""
     as_of: date | None = None  # when what it says held (ChunkMetadata.as_of); None: not known
     own_site: bool = False  # a page of the company's own website (gathered as its website source)
+    headings: tuple[str, ...] = ()  # the section path where its text begins (ChunkMetadata.heading_path)
     # A page of another company than the one asked about (a question on a name the knowledge base does not hold): its
     # "we", "it" and "the company" are that company, and no line of it is the asked one's.
     of_another: bool = False
-    headings: tuple[str, ...] = ()  # the section path where its text begins (ChunkMetadata.heading_path)
 
 
 @dataclass
