@@ -381,7 +381,8 @@ def test_a_question_about_two_companies_shows_each_answer_as_its_own_paragraph(m
     settings.gather.download_delay = 0.05
     for name, founded, host in (("Initrode Corp", 1998, "127.0.0.1"), ("Vandelay Industries", 1989, "127.0.0.2")):
         site: SiteServer = make_site({"/": page(name, paragraphs(f"{name} was founded in {founded} in Ohio.",
-                                                                 f"{name} makes staplers and latex for offices.")),
+                                                                 f"{name} makes staplers and latex for offices.",
+                                                                 f"{name} hired a new chief executive officer this year.")),
                                       "/robots.txt": robots}, host=host)
         gather_company(settings, name, {"website": site.url + "/"})
     web = signed_in(tmp_path, tmp_path)
@@ -395,6 +396,15 @@ def test_a_question_about_two_companies_shows_each_answer_as_its_own_paragraph(m
     assert number != "1" and f'id="chunk-{number}"' in html  # numbered on from the first company's sources
     chunk = html[html.index(f'id="chunk-{number}"'):]
     assert "Vandelay Industries was founded in 1989" in chunk[:chunk.index("</details>")]
+    assert "In short (Initrode Corp):</strong> 1998" in html and "In short (Vandelay Industries):</strong> 1989" in html
+    # An abstention lists the sentences closest to the question, each linked to its source, opened below.
+    html = web.get("/ask", params={"q": "Who is the CEO of Initrode Corp?"}).text
+    answer = html[html.index('<div class="answer"'):html.index("</div>")]
+    assert "I don&#39;t have enough information about that." in answer and "Related reading" in answer
+    related = answer[answer.index("<li>"):answer.index("</ul>")]
+    assert "Initrode Corp" in related and 'href="#chunk-' in related
+    number = related[related.index('href="#chunk-') + len('href="#chunk-'):].split('"')[0]
+    assert f'<div class="chunk" id="chunk-{number}">\n<details open>' in html
 
 
 def test_markdown_keeps_raw_html_as_text_and_drops_script_links() -> None:
