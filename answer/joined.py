@@ -52,8 +52,10 @@ def _shifted(answer: Answer, offset: int) -> Answer:
     if not offset:
         return answer
 
-    def shift(match: re.Match[str]) -> str:
-        return match.group(0).replace(match.group(1), _NUMBER.sub(lambda n: str(int(n.group()) + offset), match.group(1)))
+    def shift(match: re.Match[str]) -> str:  # "[Source 2, 3]" -> "[Source 6, 7]": the numbers alone
+        start, end = match.start(1) - match.start(), match.end(1) - match.start()
+        numbers = _NUMBER.sub(lambda n: str(int(n.group()) + offset), match.group(1))
+        return match.group()[:start] + numbers + match.group()[end:]
 
     def sources(items: list[Source]) -> list[Source]:
         return [item.model_copy(update={"number": item.number + offset}) for item in items]

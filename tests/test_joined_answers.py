@@ -56,3 +56,11 @@ def test_a_part_that_abstains_keeps_its_related_reading_numbered_in_the_joined_l
     joined = join_answers("?", [acme, answered], ["Acme Corp", "Globex"])
     assert joined.answer.startswith(f"Acme Corp: {ABSTENTION}\n\nGlobex: Globex was founded in 1989") and not joined.abstained
     assert joined.citations == [5]
+
+
+def test_every_form_of_citation_is_numbered_on_and_no_other_number() -> None:
+    acme = _answer("When was Acme Corp founded?", ACME, "acme-corp", "Acme Corp")
+    written = _answer("When was Globex founded?", GLOBEX, "globex", "Globex").model_copy(
+        update={"answer": "Globex, 1989 [2]: its 2 founders [Source 1, 2] in 1989 [1-2][2]."})
+    joined = join_answers("?", [acme, written], ["Acme Corp", "Globex"])
+    assert joined.parts[1].answer == "Globex, 1989 [4]: its 2 founders [Source 3, 4] in 1989 [3-4][4]."
