@@ -398,6 +398,7 @@ def test_a_question_asking_the_same_of_two_companies_answers_each_from_its_own_s
     code, out, err = cikb("ask", "Who founded Zentra and Acme Corp?")
     assert code == 0, err
     assert "companies: zentra, acme-corp" in err and "Mara Quinn" in out and "Jane Doe" in out
+    assert out.count("Extractive answer:") == 1 and out.index("Jane Doe") < out.index("Extractive answer:")  # once, last
     # One company asked about the other is one question, as before.
     code, out, err = cikb("ask", "Did Zentra buy Acme Corp?", "--json")
     assert code == 0 and json.loads(out)["parts"] == [], err

@@ -73,14 +73,15 @@ def _not_blank(text: str, what: str) -> None:
         raise BadInputError(f"the {what} is empty")
 
 
-def _print_answer(result: Answer) -> None:
+def _print_answer(result: Answer, note: bool = True) -> None:
     if result.parts:  # "When were Acme and Globex founded?": each company's answer from its own sources, in turn
         named = ", ".join(_asked_of(part.retrieval.company) for part in result.parts)
         console.print(f"companies: {safe(named)} (the question asks the same of each: answered one by one)", highlight=False)
         for number, part in enumerate(result.parts):
             if number:
                 out.print("", highlight=False)
-            _print_answer(part)
+            _print_answer(part, note=False)
+        _print_note(result)  # once: "Extractive answer: ..." holds for every part
         return
     _print_company(result.retrieval)
     out.print(safe(result.answer, multiline=True), highlight=False)
@@ -88,9 +89,8 @@ def _print_answer(result: Answer) -> None:
         out.print(f"\n[bold]In short:[/bold] {safe(result.short_answer)}", highlight=False)
     if result.follow_up:
         out.print(f"[dim](read as: {safe(result.follow_up)})[/dim]", highlight=False)
-    if result.note:
-        style = "yellow" if not result.grounded and not result.abstained else "dim"
-        out.print(f"\n[{style}]{safe(result.note, multiline=True)}[/{style}]", highlight=False)
+    if note:
+        _print_note(result)
     for warning in result.warnings:
         console.print(f"[yellow]warning:[/yellow] {safe(warning)}", highlight=False)
     if result.related:
@@ -104,6 +104,12 @@ def _print_answer(result: Answer) -> None:
                       highlight=False, markup=True)
     if result.abstained and result.retrieval.abstain_reason:
         console.print(f"[dim]why: {safe(result.retrieval.abstain_reason)}[/dim]", highlight=False)
+
+
+def _print_note(result: Answer) -> None:
+    if result.note:
+        style = "yellow" if not result.grounded and not result.abstained else "dim"
+        out.print(f"\n[{style}]{safe(result.note, multiline=True)}[/{style}]", highlight=False)
 
 
 def _asked_of(choice: CompanyChoice) -> str:
