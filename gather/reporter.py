@@ -104,11 +104,12 @@ class SourceReporter:
         self.summary.redirected += 1
 
     def drop(self, url: str, reason: DropReason, detail: str = "", *, start: bool = False) -> None:
-        """Count one dropped page; a failed start URL (not a robots refusal) may become the source's error."""
+        """Count one dropped page; a failed start URL (not a robots refusal), or one that redirects to another site, may
+        become the source's error."""
         self.summary.drop(reason)
         if reason is DropReason.timeout:
             self.summary.timed_out.append(url)
-        if start and reason in (DropReason.http_error, DropReason.network_error):
+        if start and reason in (DropReason.http_error, DropReason.network_error, DropReason.offsite):
             self._start_failures.append(f"{url}: {detail or reason.value}")
         self._emit("page_dropped", url=url, reason=reason.value, detail=detail or None)
 

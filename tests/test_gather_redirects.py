@@ -201,3 +201,14 @@ def test_a_redirect_to_another_site_is_not_followed_and_is_reported(make_site) -
     for path in ("/partner", "/partner-html"):
         assert drops[site.url + path].reason == "offsite"
         assert other.url_for("/partner.html") in (drops[site.url + path].detail or "")
+
+
+def test_a_website_that_redirects_to_another_site_says_where_and_is_not_followed(make_site) -> None:
+    # "website: 1 dropped (offsite)" was all a user learnt of a company's old domain: its site may have moved, or be
+    # another company's now (an acquirer's), so it is not crawled, and the error names where it leads.
+    other = make_site({"/": page("Globex", "Globex acquired the company.")}, host="127.0.0.2")
+    site = make_site({"/": moved(other.url_for("/"))})
+    source = gather.crawl([gather.resolve_source("website", site.url + "/", SETTINGS)], SETTINGS).sources[0]
+    assert other.log == [] and source.pages == []
+    assert source.summary.error == (f"could not fetch {site.url}/: redirects to another site, not followed: "
+                                    f"{other.url_for('/')} (if that is the company's site, gather it with that URL)")

@@ -105,7 +105,9 @@ class SourceSpider(Spider):
         (page_request), and a later link to the target finds it marked too.
         """
         if not self.allows(redirected.url):
-            raise Dropped(DropReason.offsite, f"redirects to another site, not followed: {redirected.url}")
+            # A start URL's site may have moved, or it may now be another company's (an acquirer's): the user says.
+            advice = " (if that is the company's site, gather it with that URL)" if redirected.meta.get(START) else ""
+            raise Dropped(DropReason.offsite, f"redirects to another site, not followed: {redirected.url}{advice}")
         key = page_key(redirected.url)
         if key in self._seen:
             raise Dropped(DropReason.duplicate, f"redirects to {redirected.url}, requested already")
