@@ -207,10 +207,13 @@ def _mentions(text: str, companies: Mapping[str, str | None],
     the names it writes as names that are none of them (slug None: "Initech" in "When were Acme and Initech founded?",
     "Acme Robotics" with an Acme Corp held)."""
     found: list[tuple[int, int, str | None]] = []
+    words = set(normalize(text).split()) | set(_unpossessive(text).split())
     for slug, name in sorted(companies.items()):
         for variant in company_variants(slug, name, aliases.get(slug, ())):
             pattern = r"\W+".join(map(re.escape, variant.split()))
             if not written_without_spaces(variant):
+                if variant.split()[0] not in words:  # most companies: not named at all (a set lookup, not a regex)
+                    continue
                 pattern = r"(?<!\w)" + pattern + r"(?!\w)"
             found += [(m.start(), m.end(), slug) for m in re.finditer(pattern, text, re.IGNORECASE)]
     kept: list[tuple[int, int, str | None]] = []
