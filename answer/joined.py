@@ -1,7 +1,7 @@
 """One answer of several companies' answers: a question asking the same of two or more companies.
 
-"When were Acme and Globex founded?" is answered for each company from its own sources (the retriever's
-:meth:`~cikb.retrieve.Retriever.coordinated_companies`), then joined here: each part under its company's
+"When were Acme and Globex founded?" is answered for each company from its own sources (the retriever searches each
+alone: ``RetrievalResult.parts``), then joined here: each part under its company's
 name, the sources numbered on from the part before ([1]-[4] Acme's, [5]-[8] Globex's), so that every citation of
 the joined text, of its parts and of their related reading points at one source of one list.
 """

@@ -24,12 +24,11 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from difflib import SequenceMatcher
-from typing import NamedTuple
 
 from cikb.core.errors import UnknownCompanyError
 from cikb.core.identity import NAMING_SYMBOLS, CompanyIdentity, initials, name_keys, site_key
 from cikb.core.slug import strip_legal_forms, written_without_spaces
-from cikb.retrieve.models import CompanyChoice
+from cikb.retrieve.models import AskedOf, CompanyChoice
 
 # Legal-form words dropped to get the name people actually type.
 LEGAL_SUFFIXES = frozenset(
@@ -174,14 +173,6 @@ _RECIPROCAL = re.compile(r"\b(?:merg\w*|partner\w*|collaborat\w*|compet\w*|rival
                          r"connect\w*|link\w*|deal|agreement)\b", re.IGNORECASE)
 
 
-class AskedOf(NamedTuple):
-    """One of the names a question asks the same thing of, and the question asked of it alone."""
-
-    slug: str | None  # the knowledge-base company it names, or None: a name the knowledge base does not hold
-    name: str  # the question's words for it
-    question: str
-
-
 def coordinated_companies(question: str, companies: Mapping[str, str | None],
                           aliases: Mapping[str, Iterable[str]] | None = None) -> list[AskedOf]:
     """The names a question asks the same thing of, when it joins two or more as equals and one of them is a company
@@ -198,7 +189,8 @@ def coordinated_companies(question: str, companies: Mapping[str, str | None],
     if not all(_COORDINATION.fullmatch(text[end:start]) for (_, end, _), (start, _, _) in zip(mentions, mentions[1:])):
         return []
     first, last = mentions[0][0], mentions[-1][1]
-    return [AskedOf(slug, text[start:end], text[:first] + text[start:end] + text[last:]) for start, end, slug in mentions]
+    return [AskedOf(slug=slug, name=text[start:end], question=text[:first] + text[start:end] + text[last:])
+            for start, end, slug in mentions]
 
 
 def _mentions(text: str, companies: Mapping[str, str | None],

@@ -31,6 +31,15 @@ class CompanyChoice(BaseModel):
         return self.name or self.matched or (self.slug or "").replace("-", " ") or (self.asked_about or "")
 
 
+class AskedOf(BaseModel):
+    """One of the names a question asks the same thing of ("When were Acme and Globex founded?"), and the question
+    asked of it alone ("When were Acme founded?")."""
+
+    slug: str | None = Field(description="The knowledge-base company it names, or None: a name the knowledge base does not hold.")
+    name: str = Field(description="The question's words for it.")
+    question: str
+
+
 class RetrievalTrace(BaseModel):
     """What retrieval did, for --json and debugging."""
 
@@ -54,6 +63,9 @@ class RetrievalTrace(BaseModel):
     collapsed: list[str] = Field(default_factory=list, description="Ids of candidates left out as near-copies of a better-ranked chunk.")
     promoted: str | None = Field(None, description="Id of the chunk the application's reorder step moved first (the reader's sure answer).")
     abstain_reason: str | None = None
+    companies_held: int = Field(0, description="How many companies the knowledge base held when it was searched.")
+    asked_of: list[AskedOf] = Field(
+        default_factory=list, description="The names the question asks the same thing of, each searched alone (RetrievalResult.parts).")
     embed_ms: float = 0.0
     search_ms: float = 0.0
     total_ms: float = 0.0
@@ -67,6 +79,8 @@ class RetrievalResult(BaseModel):
     context: list[ScoredChunk] = Field(default_factory=list, description="The chunks handed to the answerer; context[i] is citation [i+1].")
     trace: RetrievalTrace
     query_vector: list[float] | None = Field(None, exclude=True, description="The query's dense embedding, so the answerer need not embed it again.")
+    parts: list[RetrievalResult] = Field(
+        default_factory=list, description="A question asking the same of several companies (trace.asked_of): each one's own search.")
 
     @property
     def empty(self) -> bool:

@@ -10,11 +10,11 @@ from typing import Any, Protocol
 import numpy as np
 from cikb.embed import Bm25Encoder
 from cikb.retrieve.companies import (
-    AskedOf, candidate_names, company_variants, coordinated_companies, infer_company, require_company, resolve_company, unmentioned_names,
+    candidate_names, company_variants, coordinated_companies, infer_company, require_company, resolve_company, unmentioned_names,
 )
 from cikb.retrieve.duplicates import collapse_near_duplicates
 from cikb.retrieve.expansion import expand_query
-from cikb.retrieve.models import CompanyChoice, RetrievalResult, RetrievalTrace
+from cikb.retrieve.models import AskedOf, CompanyChoice, RetrievalResult, RetrievalTrace
 from cikb.retrieve.priors import weigh_page_kinds
 from cikb.retrieve.rerank import Tokenize, rerank_by_sentences
 
@@ -124,13 +124,6 @@ class Retriever:
         ``known``: the companies the store holds, when already read."""
         return require_company(company, self.known_identities(known))
 
-    def coordinated_companies(self, question: str) -> list[AskedOf]:
-        """The names ``question`` asks the same thing of ("When were Acme and Globex founded?"), one of them at least
-        a company the store holds, each with the question asked of it alone; none when it joins fewer than two so."""
-        identities = self.known_identities()
-        return coordinated_companies(question, {slug: identity.name for slug, identity in identities.items()},
-                                     {slug: identity.aliases for slug, identity in identities.items()})
-
     def choose_company(self, question: str, company: str | None, known: Mapping[str, str | None]) -> CompanyChoice:
         """R2: the explicit company (a slug or a name ``known`` holds), else one the question names, else none.
 
@@ -165,6 +158,8 @@ class Retriever:
         gather committing meanwhile waits for it; each session loads the shard, 0.3 s at 100k points). Only the
         reads and the query's embedding hold it (its lock, which other commands wait for): the embedder's weights
         are loaded before it and the chunks are read (the reader's parser) after it, as loading a model takes seconds.
+        A query asking the same of several companies ("When were Acme and Globex founded?", ``trace.asked_of``) is
+        searched for each alone (``parts``), and has no chunks of its own.
         """
         if len(query) > MAX_QUERY_CHARS:
             raise BadInputError(f"the question is {len(query):,} characters long; at most {MAX_QUERY_CHARS:,} are read "
@@ -177,17 +172,39 @@ class Retriever:
                 self.require_company(company, known)
             choice = self.choose_company(query, company, known)
             trace = self._trace(query, choice)
-            if not choice.known or not known:
+            trace.companies_held = len(known)
+            trace.asked_of = self._coordinated(query, known) if company is None else []
+            if trace.asked_of:
+                result, chosen = RetrievalResult(query=query, trace=trace), None
+            elif not choice.known or not known:
                 trace.abstain_reason = (f"the knowledge base holds nothing about {choice.matched!r}" if not choice.known
                                         else "the knowledge base is empty")
                 return self._finish(RetrievalResult(query=query, trace=trace), started)
-            embedding = time.perf_counter()
-            dense = self.embedder.embed_query(query)  # milliseconds, the weights being loaded
-            trace.embed_ms = (time.perf_counter() - embedding) * 1000
-            result, choice = self._candidates(query, dense, known, choice, trace)
-        if choice is not None:
-            self._read(result, choice)
+            else:
+                embedding = time.perf_counter()
+                dense = self.embedder.embed_query(query)  # milliseconds, the weights being loaded
+                trace.embed_ms = (time.perf_counter() - embedding) * 1000
+                result, chosen = self._candidates(query, dense, known, choice, trace)
+        if trace.asked_of:  # each name searched alone after this session, in a session of its own as any question
+            result.parts = [self._search_one(asked) for asked in trace.asked_of]
+        elif chosen is not None:
+            self._read(result, chosen)
         return self._finish(result, started)
+
+    def _coordinated(self, query: str, known: Mapping[str, str | None]) -> list[AskedOf]:
+        """The names ``query`` asks the same thing of, one a company the store holds, else none (see
+        :func:`coordinated_companies`: "When were Acme and Globex founded?")."""
+        identities = self.known_identities(known)
+        return coordinated_companies(query, {slug: identity.name for slug, identity in identities.items()},
+                                     {slug: identity.aliases for slug, identity in identities.items()})
+
+    def _search_one(self, asked: AskedOf) -> RetrievalResult:
+        """The question asked of one name: its company inferred as any question's is (so the names it holds are checked
+        against the sources: "Acme Robotics" is no Acme Corp), and given where the inference takes another company."""
+        result = self.search(asked.question)
+        if asked.slug is not None and result.trace.company.slug != asked.slug:
+            result = self.search(asked.question, company=asked.slug)
+        return result
 
     def _candidates(self, query: str, dense: Any, known: Mapping[str, str | None], choice: CompanyChoice,
                     trace: RetrievalTrace) -> tuple[RetrievalResult, CompanyChoice | None]:

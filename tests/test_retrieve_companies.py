@@ -106,7 +106,7 @@ COMPANIES = {"acme-corp": "Acme Corp", "zentra": "Zentra", "globex": "Globex"}
      [(None, "Acme Robotics", "When were Acme Robotics founded?"), ("zentra", "Zentra", "When were Zentra founded?")]),
 ])
 def test_a_question_asking_the_same_of_several_companies_is_asked_of_each(question, asked):
-    assert [tuple(one) for one in coordinated_companies(question, COMPANIES)] == asked
+    assert [(one.slug, one.name, one.question) for one in coordinated_companies(question, COMPANIES)] == asked
 
 
 @pytest.mark.parametrize("question", [

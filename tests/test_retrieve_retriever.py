@@ -261,6 +261,44 @@ def test_one_session_holds_the_reads_and_no_model_loads_under_it(kb):
     assert events == ["load outside: True", "embed with weights loaded: True", "reorder outside: True"]
 
 
+def test_a_query_asking_the_same_of_two_companies_searches_each_alone_reading_the_companies_once_a_session(kb):
+    """"When were Acme and Globex founded?": one search per company, its chunks that company's; the companies held are
+    read (an exact facet: seconds at 100k points) once in each session, never outside one (each would load the shard)."""
+    settings, store, embedder, bm25 = kb
+    reads: list[bool] = []
+
+    class Watched:
+        active = False
+
+        def __getattr__(self, name):
+            return getattr(store, name)
+
+        @contextmanager
+        def session(self):
+            with store.session():
+                Watched.active = True
+                try:
+                    yield
+                finally:
+                    Watched.active = False
+
+        def companies(self):
+            reads.append(Watched.active)
+            return store.companies()
+
+    result = Retriever(settings, Watched(), embedder, bm25, company_names=NAMES).search("When were Acme and Globex founded?")
+    assert [(a.slug, a.question) for a in result.trace.asked_of] == [("acme-corp", "When were Acme founded?"),
+                                                                    ("globex", "When were Globex founded?")]
+    assert not result.chunks and result.trace.companies_held == 2
+    for part, slug in zip(result.parts, ("acme-corp", "globex")):
+        assert part.trace.company.slug == slug and part.chunks
+        assert {c.chunk.metadata.company for c in part.chunks} == {slug}
+    assert reads == [True, True, True]  # the question's session, then each company's
+    reads.clear()
+    single = Retriever(settings, Watched(), embedder, bm25, company_names=NAMES).search("When was Globex founded?")
+    assert single.chunks and not single.parts and reads == [True]
+
+
 def test_strict_search_of_an_unknown_company_is_an_error_naming_the_nearest(kb):
     retriever = _retriever(kb)
     retriever.embedder.queries.clear()

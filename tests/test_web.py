@@ -397,6 +397,11 @@ def test_a_question_about_two_companies_shows_each_answer_as_its_own_paragraph(m
     chunk = html[html.index(f'id="chunk-{number}"'):]
     assert "Vandelay Industries was founded in 1989" in chunk[:chunk.index("</details>")]
     assert "In short (Initrode Corp):</strong> 1998" in html and "In short (Vandelay Industries):</strong> 1989" in html
+    # The search page searches each company alone too, each with its trace and chunks.
+    search = web.get("/search", params={"q": "Initrode Corp and Vandelay Industries founded"}).text
+    assert 'id="trace-1"' in search and 'id="trace-2"' in search and "<h2>Initrode Corp founded</h2>" in search
+    assert search.index("Initrode Corp was founded in 1998") < search.index("<h2>Vandelay Industries founded</h2>")
+    assert search.index("Vandelay Industries was founded in 1989") > search.index("<h2>Vandelay Industries founded</h2>")
     # An abstention lists the sentences closest to the question, each linked to its source, opened below.
     html = web.get("/ask", params={"q": "Who is the CEO of Initrode Corp?"}).text
     answer = html[html.index('<div class="answer"'):html.index("</div>")]

@@ -99,7 +99,8 @@ class _Tools:
         self._gathering = asyncio.Lock()
 
     async def search(self, query: Text, company: Company = None) -> CallToolResult:
-        """The chunks hybrid retrieval finds for a query, with their scores, sources and the retrieval trace."""
+        """The chunks hybrid retrieval finds for a query, with their scores, sources and the retrieval trace; a query
+        asking the same of several companies ("Acme and Globex founders") is searched for each alone (parts)."""
         return await self._run(lambda: _search(self.settings, query, company))
 
     async def ask(self, question: Text, company: Company = None) -> CallToolResult:

@@ -26,7 +26,7 @@ from cikb.enrich.base import Completer
 from cikb.enrich.kb import LazyKnowledgeBase
 from cikb.enrich.models import DataProposal
 from cikb.enrich.providers import SearchCall, SearchCallback, open_web_provider
-from cikb.retrieve import AskedOf, Retriever
+from cikb.retrieve import Retriever
 from cikb.store import VectorStore, open_store
 
 from cikb.app.llm import LOG_DB_NAME, CallLog, LLMClient, llm_secrets
@@ -113,36 +113,27 @@ def ask(settings: Settings, question: str, company: str | None = None, retriever
             return ask(settings, question, company, opened)
     answerer = Answerer(LLMClient.from_settings(settings), embedder=retriever.embedder,
                         search=lambda follow_up, slug: retriever.search(follow_up, company=slug))
-    asked = retriever.coordinated_companies(question) if company is None else []
-    if asked:
-        parts = [_ask_one(answerer, retriever, one) for one in asked]
-        # Each under its company's display name, a name the knowledge base does not hold as the question writes it.
-        labels = [(part.retrieval.company.name if one.slug else None) or one.name for one, part in zip(asked, parts)]
-        return join_answers(question, parts, labels)
     # strict: an unknown company is an error naming the nearest ones, never another company's answer
-    answer = answerer.answer(question, retriever.search(question, company=company, strict=True))
-    return _whose(answer, retriever.known_companies())
+    retrieval = retriever.search(question, company=company, strict=True)
+    if retrieval.parts:  # "When were Acme and Globex founded?": each company's answer from its own sources
+        parts = [answerer.answer(part.query, part) for part in retrieval.parts]
+        # Each under its company's display name, a name the knowledge base does not hold as the question writes it.
+        labels = [(part.retrieval.company.name if asked.slug else None) or asked.name
+                  for asked, part in zip(retrieval.trace.asked_of, parts)]
+        return join_answers(question, parts, labels)
+    return _whose(answerer.answer(question, retrieval))
 
 
-def _whose(answer: Answer, known: dict[str, str | None]) -> Answer:
+def _whose(answer: Answer) -> Answer:
     """``answer`` with a warning saying whose sources answered, where the question named no company and the knowledge
     base holds several: "Who is the CEO?" is answered from whichever company's pages state it best."""
-    choice = answer.retrieval.company
-    if answer.abstained or choice.slug or choice.asked_about or len(known) < 2 or not answer.sources:
+    choice, held = answer.retrieval.company, answer.retrieval.companies_held
+    if answer.abstained or choice.slug or choice.asked_about or held < 2 or not answer.sources:
         return answer
-    whose = ", ".join(dict.fromkeys(known.get(source.company) or source.company for source in answer.sources))
-    warning = (f"the question names no company: this answer is from {whose}'s sources, of the {len(known)} companies the "
+    whose = ", ".join(dict.fromkeys(source.company for source in answer.sources))
+    warning = (f"the question names no company: this answer is from {whose}'s sources, of the {held} companies the "
                "knowledge base holds (name one in the question, or use --company)")
     return answer.model_copy(update={"warnings": [*answer.warnings, warning]})
-
-
-def _ask_one(answerer: Answerer, retriever: Retriever, asked: AskedOf) -> Answer:
-    """The question asked of one name: inferred as any question's company is (so the names it holds are checked against
-    the sources: "Acme Robotics" is no Acme Corp), and given where the inference would take another company."""
-    retrieval = retriever.search(asked.question)
-    if asked.slug is not None and retrieval.trace.company.slug != asked.slug:
-        retrieval = retriever.search(asked.question, company=asked.slug)
-    return answerer.answer(asked.question, retrieval)
 
 
 def default_completer(settings: Settings) -> Completer | None:

@@ -120,6 +120,14 @@ def _asked_of(choice: CompanyChoice) -> str:
 def _print_chunks(result: RetrievalResult) -> None:
     from cikb.app.llm import one_line
 
+    if result.parts:  # "Acme and Globex founders": each company's chunks, searched alone
+        named = ", ".join(_asked_of(part.trace.company) for part in result.parts)
+        console.print(f"companies: {safe(named)} (the query asks the same of each: searched one by one)", highlight=False)
+        for number, part in enumerate(result.parts):
+            if number:
+                out.print("", highlight=False)
+            _print_chunks(part)
+        return
     _print_company(result.trace)
     if not result.chunks:
         out.print(f"no chunk found: {safe(result.trace.abstain_reason or 'nothing passed retrieval')}", highlight=False)
