@@ -213,29 +213,37 @@ def test_the_applications_reorder_step_runs_last_with_the_company_name_and_is_tr
     assert (reordered.trace.promoted, plain.trace.promoted) == (plain.chunks[-1].chunk.id, None)
 
 
+class WatchedStore:
+    """The store, saying whether a session is open, how many were opened, and for each read of the companies held
+    whether a session was open (outside one, each read loads the shard)."""
+
+    def __init__(self, store) -> None:
+        self._store, self.active, self.sessions, self.company_reads = store, False, 0, []
+
+    def __getattr__(self, name):
+        return getattr(self._store, name)
+
+    @contextmanager
+    def session(self):
+        with self._store.session():
+            self.active, self.sessions = True, self.sessions + 1
+            try:
+                yield
+            finally:
+                self.active = False
+
+    def companies(self):
+        self.company_reads.append(self.active)
+        return self._store.companies()
+
+
 def test_one_session_holds_the_reads_and_no_model_loads_under_it(kb):
     """The session is the store's lock, which other commands wait for, and each one loads the shard (0.3 s at 100k
     points): one search opens one, and loading a model (the embedder's weights on first use, the reader's parser for
     its reorder: seconds) happens outside it; embedding the query with weights loaded (milliseconds) inside."""
     settings, store, embedder, bm25 = kb
     events: list[str] = []
-
-    class Watched:  # the store, saying whether a session is open
-        active = False
-        sessions = 0
-
-        def __getattr__(self, name):
-            return getattr(store, name)
-
-        @contextmanager
-        def session(self):
-            with store.session():
-                Watched.active = True
-                Watched.sessions += 1
-                try:
-                    yield
-                finally:
-                    Watched.active = False
+    watched = WatchedStore(store)
 
     class LazyEmbedder:  # weights loaded on first use, as load_embedder(lazy=True) gives
         loaded = False
@@ -244,7 +252,7 @@ def test_one_session_holds_the_reads_and_no_model_loads_under_it(kb):
             return getattr(embedder, name)
 
         def load(self):
-            events.append(f"load outside: {not Watched.active}")
+            events.append(f"load outside: {not watched.active}")
             LazyEmbedder.loaded = True
 
         def embed_query(self, text):
@@ -252,12 +260,12 @@ def test_one_session_holds_the_reads_and_no_model_loads_under_it(kb):
             return embedder.embed_query(text)
 
     def reorder(question, company, chunks):
-        events.append(f"reorder outside: {not Watched.active}")
+        events.append(f"reorder outside: {not watched.active}")
         return chunks
 
-    result = Retriever(settings, Watched(), LazyEmbedder(), bm25, company_names=NAMES, reorder=reorder).search(
+    result = Retriever(settings, watched, LazyEmbedder(), bm25, company_names=NAMES, reorder=reorder).search(
         "Which rockets does Acme Corp sell and build?", company="acme-corp")
-    assert result.chunks and Watched.sessions == 1  # two before: the company's choice, then the search
+    assert result.chunks and watched.sessions == 1  # two before: the company's choice, then the search
     assert events == ["load outside: True", "embed with weights loaded: True", "reorder outside: True"]
 
 
@@ -265,38 +273,18 @@ def test_a_query_asking_the_same_of_two_companies_searches_each_alone_reading_th
     """"When were Acme and Globex founded?": one search per company, its chunks that company's; the companies held are
     read (an exact facet: seconds at 100k points) once in each session, never outside one (each would load the shard)."""
     settings, store, embedder, bm25 = kb
-    reads: list[bool] = []
-
-    class Watched:
-        active = False
-
-        def __getattr__(self, name):
-            return getattr(store, name)
-
-        @contextmanager
-        def session(self):
-            with store.session():
-                Watched.active = True
-                try:
-                    yield
-                finally:
-                    Watched.active = False
-
-        def companies(self):
-            reads.append(Watched.active)
-            return store.companies()
-
-    result = Retriever(settings, Watched(), embedder, bm25, company_names=NAMES).search("When were Acme and Globex founded?")
+    watched = WatchedStore(store)
+    result = Retriever(settings, watched, embedder, bm25, company_names=NAMES).search("When were Acme and Globex founded?")
     assert [(a.slug, a.question) for a in result.trace.asked_of] == [("acme-corp", "When were Acme founded?"),
                                                                     ("globex", "When were Globex founded?")]
     assert not result.chunks and result.trace.companies_held == 2
     for part, slug in zip(result.parts, ("acme-corp", "globex")):
         assert part.trace.company.slug == slug and part.chunks
         assert {c.chunk.metadata.company for c in part.chunks} == {slug}
-    assert reads == [True, True, True]  # the question's session, then each company's
-    reads.clear()
-    single = Retriever(settings, Watched(), embedder, bm25, company_names=NAMES).search("When was Globex founded?")
-    assert single.chunks and not single.parts and reads == [True]
+    assert watched.company_reads == [True, True, True]  # the question's session, then each company's
+    watched = WatchedStore(store)
+    single = Retriever(settings, watched, embedder, bm25, company_names=NAMES).search("When was Globex founded?")
+    assert single.chunks and not single.parts and watched.company_reads == [True]
 
 
 def test_strict_search_of_an_unknown_company_is_an_error_naming_the_nearest(kb):
