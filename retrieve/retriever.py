@@ -170,11 +170,12 @@ class Retriever:
             known = self.known_companies()
             if strict and company is not None:
                 self.require_company(company, known)
-            choice = self.choose_company(query, company, known)
+            asked_of = self._coordinated(query, known) if company is None else []
+            # Asked of several, the query has no one company: each name's search has its own.
+            choice = CompanyChoice(source="none") if asked_of else self.choose_company(query, company, known)
             trace = self._trace(query, choice)
-            trace.companies_held = len(known)
-            trace.asked_of = self._coordinated(query, known) if company is None else []
-            if trace.asked_of:
+            trace.companies_held, trace.asked_of = len(known), asked_of
+            if asked_of:
                 result, chosen = RetrievalResult(query=query, trace=trace), None
             elif not choice.known or not known:
                 trace.abstain_reason = (f"the knowledge base holds nothing about {choice.matched!r}" if not choice.known

@@ -277,7 +277,7 @@ def test_a_query_asking_the_same_of_two_companies_searches_each_alone_reading_th
     result = Retriever(settings, watched, embedder, bm25, company_names=NAMES).search("When were Acme and Globex founded?")
     assert [(a.slug, a.question) for a in result.trace.asked_of] == [("acme-corp", "When were Acme founded?"),
                                                                     ("globex", "When were Globex founded?")]
-    assert not result.chunks and result.trace.companies_held == 2
+    assert not result.chunks and result.trace.companies_held == 2 and result.trace.company.slug is None
     for part, slug in zip(result.parts, ("acme-corp", "globex")):
         assert part.trace.company.slug == slug and part.chunks
         assert {c.chunk.metadata.company for c in part.chunks} == {slug}
