@@ -416,6 +416,34 @@ def test_a_question_asking_the_same_of_two_companies_answers_each_from_its_own_s
 
 
 @pytest.mark.slow
+def test_with_an_llm_each_company_of_a_question_is_one_call_on_its_own_sources(cikb, fake_openai, monkeypatch) -> None:
+    import re
+
+    def founded(body: dict) -> str:  # cites the source that states the founding, as a model would
+        prompt = body["messages"][-1]["content"]
+        asked = re.search(r"Question: When were (.+) founded\?", prompt).group(1)
+        number, year = next((n, y) for n, text in re.findall(r'<source id="(\d+)"[^>]*>(.*?)</source>', prompt, re.S)
+                            for y in re.findall(rf"{asked} was founded in (\d{{4}})", text))
+        return f"{asked} was founded in {year} [{number}]."
+
+    fake_openai.respond_with(founded)
+    monkeypatch.setenv("CIKB_LLM__BASE_URL", fake_openai.base_url)
+    monkeypatch.setenv("CIKB_LLM__MODEL", "scripted")
+    code, out, err = cikb("ask", "When were Zentra and Acme Corp founded?", "--json")
+    assert code == 0, err
+    answer = json.loads(out)
+    prompts = [request["messages"][-1]["content"] for request in fake_openai.chat_requests]
+    assert [p.split("Question: ")[1].splitlines()[0] for p in prompts] == ["When were Zentra founded?", "When were Acme Corp founded?"]
+    assert "Acme Corp was founded" not in prompts[0] and "Zentra was founded" not in prompts[1]  # its own sources only
+    assert answer["mode"] == "llm" and answer["grounded"], answer
+    zentra, acme = answer["parts"]
+    companies = {source["number"]: source["company"] for source in answer["context"]}
+    assert zentra["answer"].startswith("Zentra was founded in 2015 [") and acme["answer"].startswith("Acme Corp was founded in 2011 [")
+    assert [companies[n] for n in zentra["citations"] + acme["citations"]] == ["zentra", "acme-corp"]
+    assert answer["answer"] == f"Zentra: {zentra['answer']}\n\nAcme Corp: {acme['answer']}"
+
+
+@pytest.mark.slow
 def test_an_answer_to_a_question_naming_no_company_says_whose_it_is(cikb) -> None:
     # "When was the company founded?" with two companies gathered: one of them answers, and the answer says which.
     code, out, err = cikb("ask", "When was the company founded?", "--json")
