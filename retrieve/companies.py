@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from difflib import SequenceMatcher
 
 from cikb.core.errors import UnknownCompanyError
@@ -156,10 +156,18 @@ def _written_as_a_name(question: str, variant: str) -> bool:
     case: "What is the notion of privacy at Acme?" names Acme, not a company called Notion (whose name is the longer
     match), while "when was notion founded" still names Notion where nothing else is named. True where the variant is
     not found word for word (a form ``normalize`` made: "lets encrypt")."""
-    pattern = r"(?<!\w)" + r"\W+".join(map(re.escape, variant.split())) + r"(?!\w)"
-    written = [m.group() for m in re.finditer(pattern, unicodedata.normalize("NFKC", question), re.IGNORECASE)]
+    written = [m.group() for m in _written_forms(unicodedata.normalize("NFKC", question), variant)]
     return not written or any(text != text.lower() or any(c.isdigit() for c in text) or text.lower() == text.upper()
                               for text in written)
+
+
+def _written_forms(text: str, variant: str) -> Iterator[re.Match[str]]:
+    """Where ``text`` writes ``variant``'s words, case aside and any spaces or punctuation between them: as whole words,
+    or anywhere for a name in a script written without spaces."""
+    pattern = r"\W+".join(map(re.escape, variant.split()))
+    if not written_without_spaces(variant):
+        pattern = r"(?<!\w)" + pattern + r"(?!\w)"
+    return re.finditer(pattern, text, re.IGNORECASE)
 
 
 # What stands between two company names a question asks the same of: "Acme and Globex", "Acme's, Globex's or
@@ -202,12 +210,9 @@ def _mentions(text: str, companies: Mapping[str, str | None],
     words = set(normalize(text).split()) | set(_unpossessive(text).split())
     for slug, name in sorted(companies.items()):
         for variant in company_variants(slug, name, aliases.get(slug, ())):
-            pattern = r"\W+".join(map(re.escape, variant.split()))
-            if not written_without_spaces(variant):
-                if variant.split()[0] not in words:  # most companies: not named at all (a set lookup, not a regex)
-                    continue
-                pattern = r"(?<!\w)" + pattern + r"(?!\w)"
-            found += [(m.start(), m.end(), slug) for m in re.finditer(pattern, text, re.IGNORECASE)]
+            if not written_without_spaces(variant) and variant.split()[0] not in words:
+                continue  # most companies: not named at all (a set lookup, not a regex)
+            found += [(m.start(), m.end(), slug) for m in _written_forms(text, variant)]
     kept: list[tuple[int, int, str | None]] = []
     for start, end, slug in sorted(found, key=lambda m: (m[0], m[0] - m[1])):
         if not kept or start >= kept[-1][1]:
