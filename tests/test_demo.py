@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,10 +13,12 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.slow
-def test_demo_runs_the_main_job_end_to_end(isolated_env: Path) -> None:
+def test_demo_runs_the_main_job_end_to_end(isolated_env: Path, tmp_path: Path) -> None:
+    temp = tmp_path / "tmp"  # the demo's tables go to a temporary folder: this test's, not the machine's
+    temp.mkdir()
     result = subprocess.run(
         [sys.executable, "-m", "cikb", "demo", "--delay", "0.05"], cwd=REPO, capture_output=True, text=True, timeout=600,
-        env={**__import__("os").environ, "COLUMNS": "200"},
+        env={**os.environ, "COLUMNS": "200", "TMPDIR": str(temp)},
     )
     assert result.returncode == 0, result.stderr[-3000:]
     printed = result.stdout + result.stderr
@@ -32,3 +35,7 @@ def test_demo_runs_the_main_job_end_to_end(isolated_env: Path) -> None:
     for value in ("2011", "Portland", "420"):
         assert value in acme
     assert not any(ch.isdigit() for ch in globex.replace("Globex Corporation", "").replace("globex.example", ""))
+    # the tables and proposals stay in the folder the demo names at its end
+    [workdir] = temp.glob("cikb-demo-*")
+    assert str(workdir) in " ".join(printed.split())
+    assert {path.name for path in workdir.iterdir()} >= {"companies.csv", "founded.proposal.json", "companies.founded.csv"}

@@ -49,6 +49,9 @@ class Installed:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("CIKB_", "XDG_", "VIRTUAL_ENV", "PYTHON"))}
         env.update(HOME=str(self.home), PATH=f"{self.venv / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}", COLUMNS="200")
         env["HF_HUB_OFFLINE"] = "1"  # network-free in any case (the default settings never download)
+        temp = self.home / "tmp"  # the temporary folders it leaves (the demo's tables) are this test's, not the machine's
+        temp.mkdir(exist_ok=True)
+        env["TMPDIR"] = str(temp)
         return env
 
     def cikb(self, *args: str, cwd: Path, check: bool = True, timeout: float = 300) -> subprocess.CompletedProcess[str]:
