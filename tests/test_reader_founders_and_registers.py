@@ -46,6 +46,16 @@ def test_a_german_registers_number_is_the_commercial_register_number(sentence: s
     assert answer is not None and answer.value == number
 
 
+def test_an_imprint_tables_rows_answer_for_its_codes() -> None:
+    imprint = ("# Company details\n\nThe service is provided by Acme SIA, a limited liability company registered in "
+               "Latvia.\n\n| Company name | Acme SIA |\n|---|---|\n| Registration number | 40103980741 |\n"
+               "| VAT number | LV40103980741 |\n| Registered address | Brīvības iela 68-12, Rīga, LV-1011, Latvia |")
+    vat = _read("What is Acme's VAT number?", imprint, title="Company details").answer
+    assert vat is not None and vat.value == "LV40103980741"
+    registration = _read("What is Acme's company registration number?", imprint, title="Company details").answer
+    assert registration is not None and registration.value == "40103980741"
+
+
 def test_a_register_number_is_not_asked_for_the_vat_number() -> None:
     reading = _read("What is Acme's VAT number?", "Registered at the local court of Stuttgart under HRB 738291.",
                     title="Acme")

@@ -134,6 +134,20 @@ def test_a_heading_of_a_persons_name_over_a_line_of_their_office_is_a_card() -> 
         "She joined us in 2019, after six years at Globex, and leads our sales team."]
 
 
+def test_a_two_cell_row_whose_value_says_its_own_kind_is_a_label_line() -> None:
+    # An imprint's key-value table (its first row taken for a header by the extractor): a registry or tax code,
+    # a phone number and an e-mail address are what their row's label says, whatever the header above them.
+    imprint = ("# Company details\n\n| Company name | Acme SIA |\n|---|---|\n| Registration number | 40103980741 |\n"
+               "| VAT number | LV40103980741 |\n| Commercial register | HRB 198435 B |\n| Phone | +371 6700 0000 |\n"
+               "| E-mail | hello@acme.example |\n| Founded | 2014 |\n| Employees | about 40 |")
+    assert split_sentences(imprint, min_words=4) == [
+        "Registration number: 40103980741", "VAT number: LV40103980741", "Commercial register: HRB 198435 B",
+        "Phone: +371 6700 0000", "E-mail: hello@acme.example"]
+    # A value the header must say the kind of stays unread, as do a label with digits and a sentence of a cell.
+    other = "| Period | Runway |\n|---|---|\n| Past Month | 2 months |\n| Q3 2024 | AB123456 |\n| Basic | 1000 |"
+    assert split_sentences(other, min_words=4) == []
+
+
 def test_a_team_tables_row_is_read_as_its_persons_card() -> None:
     table = ("## Leadership\n\n| Name | Role |\n|---|---|\n| Renaud Chaput | Chief Technology Officer |\n"
              "| Past Month | 2 months |\n| Hannah Aubry | Head of Community |")

@@ -2,7 +2,8 @@
 
 Every stage that reads sentences uses it: retrieval's sentence rerank (chunk text), the
 answer reader (chunk text), and the citation check (an LLM's answer). Markdown is read as
-prose: a table's cells of prose are read as sentences, rules and code fences are skipped, headings are kept
+prose: a table's cells of prose are read as sentences (and a two-cell row whose value says its own kind, a code,
+a phone number or an e-mail address, as "Label: value"), rules and code fences are skipped, headings are kept
 only when asked for, links and emphasis marks are undone, the lines of a paragraph are joined, and list items
 and "Label: value" lines stand alone.
 """
@@ -280,7 +281,29 @@ def _table_sentences(row: str) -> list[str]:
     card = _person_card(cells[0], cells[1]) if len(cells) == 2 else None
     if card:
         return [card]  # a team table's row: "| Jane Roe | Chief Technology Officer |"
+    labelled = _self_typed_row(cells[0], cells[1]) if len(cells) == 2 else None
+    if labelled:
+        return [labelled]  # an imprint's row: "| VAT number | LV40103980741 |"
     return [s for cell in cells if _has_words(cell, PROSE_CELL_WORDS) for s in _split_prose(_plain([cell]))]
+
+
+_ROW_LABEL = re.compile(r"[A-Za-z][A-Za-z .’'/-]{0,30}")  # "VAT number", "E-mail", "USt-IdNr.": no digits
+_EMAIL_CELL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_PHONE_CELL = re.compile(r"\+?[\d()][\d\s()./-]{5,}\d")
+_CODE_CELL = re.compile(r"[A-Z0-9](?:[A-Z0-9./-]|\s(?=[A-Z0-9]))*[A-Z0-9]")  # "LV40103980741", "HRB 198435 B"
+
+
+def _self_typed_row(label: str, value: str) -> str | None:
+    """A two-cell row read as "label: value" where the value says its own kind, whatever the table's header: an
+    e-mail address, a phone number, or a code of capitals and digits (a registry or tax number). A value that needs
+    the header to be read ("| Past Month | 2 months |" under "| Period | Runway |") stays unread."""
+    label, value = _plain([label])[0].strip(), _plain([value])[0].strip()
+    if not _ROW_LABEL.fullmatch(label) or len(label.split()) > VALUE_LABEL_MAX_WORDS:
+        return None
+    digits = sum(c.isdigit() for c in value)
+    code = bool(_CODE_CELL.fullmatch(value)) and (digits >= 6 or (digits > 0 and any(c.isalpha() for c in value)))
+    phone = bool(_PHONE_CELL.fullmatch(value)) and digits >= 7
+    return f"{label}: {value}" if _EMAIL_CELL.fullmatch(value) or phone or code else None
 
 
 _OFFICE = re.compile(rf"(?<![\w-])(?i:{OFFICE_WORD})(?![\w-])")
