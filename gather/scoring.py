@@ -5,8 +5,7 @@ A page is worth fetching when it is likely to state facts about the company: who
 pages) and what happened to it (posts that announce funding, an acquisition, a rename, an
 anniversary, a partnership, an award, an appointment, or an annual letter). Listing pages
 (author, category, tag, archive, page/N) and generic articles (tutorials, how-tos, docs,
-changelogs, transparency reports, and the entries under a careers or customers page: one
-opening, one customer's story) are not.
+changelogs, transparency reports) are not.
 
 The shape follows Crawl4AI's ``BestFirstCrawlingStrategy`` with a composite scorer: every
 candidate URL gets a score from general signals, and a priority queue hands out the best
@@ -169,10 +168,6 @@ GENERIC_SECTIONS = frozenset(
     guide learn academy webinars webinar ebooks ebook whitepapers podcasts podcast glossary changelog changelogs
     integrations integration templates examples forum forums community status downloads download""".split()
 )
-# Sections whose pages each describe one role to fill or one customer's project, not the company: the section's own
-# page (/careers/, /customers/) is a fact page; what lies under it is read after the rest. (On the tuning sites of
-# bench/ask.py, 27 job posts and 7 customer stories were fetched within the page budget and none held a fact asked.)
-ONE_OF_MANY_SECTIONS = frozenset("careers career jobs job vacancies openings positions case-studies customers customer-stories".split())
 GENERIC_WORDS = frozenset(
     """tutorial tutorials howto guide guides docs documentation changelog changelogs api apis sdk glossary
     webinar webinars ebook whitepaper podcast tips tricks cheatsheet checklist troubleshooting explained strategies
@@ -275,7 +270,7 @@ def is_listing(url: str) -> bool:
 def is_generic(url: str, anchor: str = "") -> bool:
     """True for generic articles: tutorials, how-tos, docs, changelogs, transparency reports..."""
     segments = _segments(url)
-    if any(s in GENERIC_SECTIONS for s in segments) or any(s in ONE_OF_MANY_SECTIONS for s in segments[:-1]):
+    if any(s in GENERIC_SECTIONS for s in segments):
         return True
     slug = words(segments[-1]) if segments else []
     return is_generic_text(" ".join(slug)) or is_generic_text(anchor)

@@ -140,11 +140,6 @@ def test_not_listing_pages(path: str) -> None:
         ("/2016/04/01/legal-transparency-report.html", ""),
         ("/blog/sdk-release-notes-v2", ""),
         ("/blog/customer-acquisition-strategies", ""),
-        ("/careers/senior-backend-engineer/", "Senior Backend Engineer"),  # one opening, not the company
-        ("/jobs/support-engineer", ""),
-        ("/careers/jobs/smt-technician.html", ""),
-        ("/customers/lumen-health/", "Lumen Health"),  # one customer's story
-        ("/case-studies/kanzlei-weber/", ""),
     ],
 )
 def test_generic_articles(path: str, anchor: str) -> None:
@@ -367,18 +362,6 @@ def test_remaining_lists_what_was_never_popped_best_first() -> None:
 )
 def test_page_kinds_of_a_website(path: str, title: str, kind: str) -> None:
     assert page_kind(u(path), title) == kind
-
-
-def test_a_section_of_openings_or_customer_stories_is_a_fact_page_its_entries_come_after_the_sites_posts() -> None:
-    # The careers page says how many work where; each opening describes a role to fill. A budget that takes the
-    # openings (linked from a fact page, so bonused) before the company's news spends itself on the roles.
-    assert is_core_url(u("/careers/")) and is_core_url(u("/company/jobs/")) and page_kind(u("/customers/"), "Customers") == "company"
-    openings = [(f"/careers/{role}/", "") for role in ("backend-engineer", "designer", "support-engineer")]
-    stories = [(f"/customers/{name}/", "") for name in ("lumen-health", "tidewater")]
-    posts = [("/news/2015-kickstarter-results/", ""), ("/blog/why-we-open-source-everything/", ""), ("/products/picade/", "")]
-    order = drain(frontier_of([("/careers/", ""), ("/customers/", ""), *openings, *stories, *posts]))
-    assert order[:2] == ["/careers/", "/customers/"], order
-    assert set(order[2:5]) == {path for path, _ in posts}, order
 
 
 def test_other_sources_are_about_the_company_or_news_about_it() -> None:
