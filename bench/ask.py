@@ -19,7 +19,9 @@ Where an answer has a short value (what ``cikb enrich`` writes in a cell), the v
 (``cells``): its numbers agree with the fact's answer's, or without numbers its words do (:func:`cell_verdict`).
 
 Retrieval is scored on the same questions: the rank of the first retrieved chunk holding the
-evidence sentence's first 50 characters or the answer's first 40 (R@1, R@10).
+evidence sentence's first 50 characters or the answer's first 40 (R@1, R@10); and the crawl apart from it: the
+facts whose evidence page the gather kept, and of those the facts whose evidence is in the top 10 (what retrieval
+finds where the crawl did its part, within the page budget of spec G3).
 
 The sites are split: the reader was tuned on ``tuned`` sites; ``held-out`` sites are a check that
 is never looked at, fact by fact, while changing the reader. Both are reported apart. A site with a
@@ -134,6 +136,7 @@ class Scores:
     top1: int = 0
     top10: int = 0
     pages: int = 0  # facts whose evidence page the crawl kept
+    pages_top10: int = 0  # ... and whose evidence is in the top 10: retrieval's recall where the crawl did its part
     verdicts: dict[str, str] = field(default_factory=dict)
     high: list[str] = field(default_factory=list)  # the verdicts of answers given with high confidence
     medium: list[str] = field(default_factory=list)  # ... with medium confidence
@@ -141,7 +144,7 @@ class Scores:
     cells: dict[str, list[str]] = field(default_factory=lambda: {"high": [], "medium": []})  # short values, by confidence
 
     def add(self, other: Scores) -> None:
-        for name in ("facts", "right", "abstained", "shown", "wrong", "top1", "top10", "pages",
+        for name in ("facts", "right", "abstained", "shown", "wrong", "top1", "top10", "pages", "pages_top10",
                      "high", "medium", "low"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for confidence, verdicts in other.cells.items():
@@ -152,7 +155,7 @@ class Scores:
         return (f"right {self.right}/{self.facts} ({self.right / n:.0%})  abstained {self.abstained} "
                 f"(answer in the related reading: {self.shown})  "
                 f"wrong {self.wrong} ({self.wrong / n:.0%})  evidence R@1 {self.top1}  R@10 {self.top10}/{self.facts} "
-                f"({self.top10 / n:.0%})  evidence page gathered {self.pages}/{self.facts}  high confidence: {self.high.count('right')}/{len(self.high)} right"
+                f"({self.top10 / n:.0%})  evidence page gathered {self.pages}/{self.facts} (in the top 10: {self.pages_top10})  high confidence: {self.high.count('right')}/{len(self.high)} right"
                 f"  medium: {self.medium.count('right')}/{len(self.medium)} right"
                 f"  low: {self.low.count('right')}/{len(self.low)} right"
                 + "  cells: " + "  ".join(f"{confidence} {verdicts.count('right')}/{len(verdicts)}"
@@ -260,6 +263,7 @@ def measure(settings: Settings, site: Site, slug: str | None = None, verbose: bo
             scores.top1 += rank == 1
             scores.top10 += rank is not None and rank <= 10
             scores.pages += fact.get("page", "") in gathered
+            scores.pages_top10 += fact.get("page", "") in gathered and rank is not None and rank <= 10
             scores.verdicts[fact["id"]] = said
             if answer.confidence in ("high", "medium", "low"):
                 getattr(scores, answer.confidence).append(said)
