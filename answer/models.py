@@ -71,7 +71,7 @@ class Answer(BaseModel):
         None, description="Extractive mode: how directly the quoted sentence states the short answer (low only for free text).")
     related: list[Related] = Field(
         default_factory=list,
-        description="When abstaining: the closest sentences of the sources, which do not state the answer (related reading).")
+        description="When abstaining: the closest sentences of the sources, none read as stating the answer (related reading: the answer may be in them, unconfirmed).")
     sources: list[Source] = Field(default_factory=list, description="The cited sources, by number.")
     context: list[Source] = Field(default_factory=list, description="Every numbered source that was in the context.")
     note: str | None = Field(None, description="A line to show with the answer, e.g. that it is extractive.")

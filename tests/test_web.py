@@ -406,6 +406,7 @@ def test_a_question_about_two_companies_shows_each_answer_as_its_own_paragraph(m
     html = web.get("/ask", params={"q": "Who is the CEO of Initrode Corp?"}).text
     answer = html[html.index('<div class="answer"'):html.index("</div>")]
     assert "I don&#39;t have enough information about that." in answer and "Related reading" in answer
+    assert "not read as stating the answer; check them, it may be there" in answer  # not "they do not state it"
     related = answer[answer.index("<li>"):answer.index("</ul>")]
     assert "Initrode Corp" in related and 'href="#chunk-' in related
     number = related[related.index('href="#chunk-') + len('href="#chunk-'):].split('"')[0]

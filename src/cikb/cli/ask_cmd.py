@@ -94,7 +94,7 @@ def _print_answer(result: Answer, note: bool = True) -> None:
     for warning in result.warnings:
         console.print(f"[yellow]warning:[/yellow] {safe(warning)}", highlight=False)
     if result.related:
-        out.print("\nRelated reading (these sentences do not state the answer):", highlight=False)
+        out.print("\nRelated reading (not read as stating the answer; check them, it may be there):", highlight=False)
         for related in result.related:
             out.print(f"  - {safe(related.text)} [{related.number}]", highlight=False)
     if result.sources:
