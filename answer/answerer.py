@@ -118,7 +118,8 @@ class Answerer:
         context = sources_of(retrieval.context)
         if not found.sentences:
             # Sources were found, but none of their sentences states what was asked: say so, quote nothing.
-            why = f"none of the {len(context)} retrieved source(s) has a sentence that states {found.unanswered or 'an answer'} for this question"
+            why = (f"no retrieved source mentions {found.unmentioned!r}" if found.unmentioned
+                   else f"none of the {len(context)} retrieved source(s) has a sentence that states {found.unanswered or 'an answer'} for this question")
             related = [Related(text=quote.text, number=quote.number) for quote in found.related]
             return self.abstain(question, retrieval, warnings=[why], related=related,
                                 sources=_cited(context, [r.number for r in related]))

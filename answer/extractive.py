@@ -74,6 +74,7 @@ class ExtractiveAnswer:
     confidence: str = "none"
     unanswered: str | None = None  # what the question asked for when no sentence states it ("a year")
     related: list[Quote] = field(default_factory=list)  # when unanswered: the closest sentences, to read, not to copy
+    unmentioned: str = ""  # when unanswered: the question's word no source holds, where it names no company
 
 
 def extract_answer(
@@ -93,6 +94,8 @@ def extract_answer(
     reading = read_asked(question, passages,
                          company=company, aliases=aliases, close_in_meaning=close_in_meaning)
     q = reading.question
+    if reading.unmentioned:  # asked of no company, about a word no source holds: a name the sources do not mention
+        return _unanswered(q, reading)
     if q.kind in TYPED_KINDS or (q.funding and reading.answer is not None):
         # (Whether it raised money, answered by the words that say it raised none: "has never raised outside funding".)
         if reading.answer is None:
@@ -128,7 +131,7 @@ def _unanswered(q: Question, reading: Reading) -> ExtractiveAnswer:
     closest = [reading.unsure.sentence] if reading.unsure is not None else []
     closest += [s for s in reading.relevant if not any(s is c for c in closest) and not s.boilerplate]
     related = [Quote(s.quote, s.passage.ref) for s in closest[:MAX_RELATED]]
-    return ExtractiveAnswer("", [], None, unanswered=KIND_NOUNS[q.kind], related=related)
+    return ExtractiveAnswer("", [], None, unanswered=KIND_NOUNS[q.kind], related=related, unmentioned=reading.unmentioned)
 
 
 def sure_answer_first(question: str, company: str, chunks: list[ScoredChunk]) -> list[ScoredChunk]:

@@ -260,3 +260,17 @@ def test_a_name_the_knowledge_base_lacks_is_not_answered_by_another_companys_we_
     own = retrieval("Where is Infomaniak headquartered?", [team], company="infomaniak")
     own.trace.company = own.trace.company.model_copy(update={"name": "Infomaniak"})
     assert "Les Acacias" in (Answerer().answer("Where is Infomaniak headquartered?", own).short_answer or "")
+
+
+def test_a_question_asked_of_no_company_about_a_word_no_source_holds_abstains():
+    # "when was figma founded" in lower case names no company the retriever sees, and a knowledge base holding one
+    # company answered it with that company's year: the word no source holds is what the question asks about.
+    facts = "# About Skylight\n\nFounded: 2017\n\nSkylight is a digital consultancy with 120 employees in Sarasota."
+    lowercase = Answerer().answer("when was figma founded", retrieval("when was figma founded", [facts], company=None))
+    assert lowercase.answer == ABSTENTION and lowercase.warnings == ["no retrieved source mentions 'figma'"], lowercase
+    assert any("2017" in related.text for related in lowercase.related)  # related reading, not its answer
+    ebay = Answerer().answer("how many employees does ebay have", retrieval("how many employees does ebay have", [facts], company=None))
+    assert ebay.answer == ABSTENTION and ebay.warnings == ["no retrieved source mentions 'ebay'"], ebay
+    # Every word held, the same sources answer; and asked of a company, nothing changes.
+    assert Answerer().answer("when was the company founded", retrieval("when was the company founded", [facts], company=None)).short_answer == "2017"
+    assert Answerer().answer("How many employees does it have?", retrieval("How many employees does it have?", [facts], company=None)).short_answer == "120"

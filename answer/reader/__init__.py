@@ -36,12 +36,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from cikb.answer.reader._words import plain, split_sentences, stems_of
+from cikb.answer.reader._words import plain, split_sentences, stems_of, tokens_of
 from cikb.answer.reader._question import KIND_NOUNS, TYPED_KINDS, Question, chief_question, read_question
 from cikb.answer.reader._spans import format_number, normal_date, number_value, spans
 from cikb.answer.reader._scoring import (
-    Passage, Sentence, first_name_in_full, own_name, score_sentences, sentences_of,
+    Passage, Sentence, first_name_in_full, own_name, reading_stems, score_sentences, sentences_of,
 )
+from cikb.core.vocabulary import match_weight
 from cikb.answer.reader._confidence import (
     Answer, board_answer, choice_answer, customers_answer, decide, former_name_answer, investors_answer,
     legal_name_answer, own_terms, states_by_form, states_question, unfunded_answer, worked_before_answer,
@@ -91,6 +92,7 @@ class Reading:
     sentences: list[Sentence]  # every sentence, best first
     answer: Answer | None = None  # a value stated with at least medium confidence, else None
     unsure: Answer | None = None  # the value read with low confidence: related reading, never an answer
+    unmentioned: str = ""  # a word of a question asked of no company that no sentence read holds (read_asked)
 
     @property
     def relevant(self) -> list[Sentence]:
@@ -141,6 +143,14 @@ def read(question: Question, passages: Sequence[Passage], *, max_sentences: int 
     return reading
 
 
+def _word_none_holds(question: Question, sentences: list[Sentence]) -> str:
+    """The question's word whose key term (or a word of its relation) is in none of the sentences read; "" if none."""
+    stems = [reading_stems(question, s) for s in sentences]
+    missing = [term for term in question.terms if not any(match_weight(term, held) > 0 for held in stems)]
+    words = [w for w, _, _ in tokens_of(question.text)]
+    return next((w for term in missing for w in words if term in stems_of(w.lower())), missing[0] if missing else "")
+
+
 def _worked_before(question: Question, sentences: list[Sentence], passages: Sequence[Passage]) -> Answer | None:
     """Where the officer the question names worked before: first who holds the role, as the reader reads "Who is
     the CEO of Acme?" in the same passages, then the sentences on that person that say where they worked."""
@@ -168,6 +178,10 @@ def read_asked(question: str, passages: Sequence[Passage], *, column_type: str |
         led = read(read_question(chief, column_type, company, options, aliases), passages,
                    close_in_meaning=close_in_meaning)
         reading = led if led.answer is not None else reading
+    if not company and (missing := _word_none_holds(reading.question, reading.sentences)):
+        # Asked of no company, with a word no source holds: that is what the question is about, a name written in
+        # lower case ("when was figma founded" of a knowledge base holding Skylight alone read "Founded: 2017").
+        reading.unsure, reading.answer, reading.unmentioned = reading.answer or reading.unsure, None, missing
     return reading
 
 
