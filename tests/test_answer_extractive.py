@@ -264,8 +264,8 @@ def test_a_name_the_knowledge_base_lacks_is_not_answered_by_another_companys_we_
 
 def test_a_question_asked_of_no_company_about_a_word_no_source_holds_abstains():
     # "when was figma founded" in lower case names no company the retriever sees, and a knowledge base holding one
-    # company answered it with that company's year: the word no source holds is what the question asks about.
-    facts = "# About Skylight\n\nFounded: 2017\n\nSkylight is a digital consultancy with 120 employees in Sarasota."
+    # company (a shared site's, in a new user's check) answered it with that company's year: the word no source holds is what the question asks about.
+    facts = "# About Acme\n\nFounded: 2017\n\nAcme makes delivery robots. It has 120 employees in Portland."
     lowercase = Answerer().answer("when was figma founded", retrieval("when was figma founded", [facts], company=None))
     assert lowercase.answer == ABSTENTION and lowercase.warnings == ["no retrieved source mentions 'figma'"], lowercase
     assert any("2017" in related.text for related in lowercase.related)  # related reading, not its answer

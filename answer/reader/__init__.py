@@ -180,7 +180,7 @@ def read_asked(question: str, passages: Sequence[Passage], *, column_type: str |
         reading = led if led.answer is not None else reading
     if not company and (missing := _word_none_holds(reading.question, reading.sentences)):
         # Asked of no company, with a word no source holds: that is what the question is about, a name written in
-        # lower case ("when was figma founded" of a knowledge base holding Skylight alone read "Founded: 2017").
+        # lower case ("when was figma founded", of a knowledge base holding Acme alone, read Acme's "Founded: 2011").
         reading.unsure, reading.answer, reading.unmentioned = reading.answer or reading.unsure, None, missing
     return reading
 
