@@ -39,8 +39,9 @@ from cikb.answer.reader._spans import (
     instance_spans, investor_names, is_duration, is_postal_address, is_subject, is_yearless, legal_names, normal,
     apart_from_the_asked_role, asked_roles, unfunded_spans, DOTTED_FORMS,
     normal_date, number_value, overlap, spans, versions_in,
-    without_web_addresses, yearless_dates,
+    yearless_dates,
 )
+from cikb.core.contacts import without_web_addresses
 from cikb.answer.reader._scoring import (
     Sentence, asked_item, asked_part, asked_things, asks_a_price, asks_headcount, asks_its_price, contact_stems,
     doers_of_the_subject, in_the_first_person, moved_the_other_way, names_another_item, names_another_of_its_kind,

@@ -37,8 +37,9 @@ from cikb.answer.reader._subject import (
 )
 from cikb.answer.reader._spans import (
     CORPORATION_KIND, HEADCOUNT, Span, asked_roles, contact_spans, counts_us, holds_postal_address, identifier_spans,
-    is_postal_address, normal, only_contacts, relation_owned, spans, subject_is_patient, written_as_a_name,
+    is_postal_address, normal, relation_owned, spans, subject_is_patient, written_as_a_name,
 )
+from cikb.core.contacts import only_contacts
 
 NEGATION_PENALTY = 0.5
 BOILERPLATE_PENALTY = 0.1

@@ -32,6 +32,8 @@ from cikb.answer.reader._words import (
 from cikb.answer.reader._licence import licences
 from cikb.answer.reader._question import DIRECTED_STEMS, PASSIVE, Question, asks_present, bare, is_own, term_word
 from cikb.answer.reader._subject import GENERIC_NAME_WORDS, mentions_subject, owned_by_subject
+from cikb.core.contacts import AT as _AT, DOT as _DOT, EMAIL_RE as _EMAIL_RE, WEB_RE as _WEB_RE
+from cikb.core.contacts import WRITTEN_EMAIL_RE as _WRITTEN_EMAIL_RE
 
 _MULTIPLIERS = {"thousand": 10**3, "k": 10**3, "million": 10**6, "mn": 10**6, "m": 10**6,
                 "billion": 10**9, "bn": 10**9, "b": 10**9, "trillion": 10**12, "tn": 10**12}
@@ -327,30 +329,6 @@ def _spans(q: Question, sentence: str) -> list[Span]:
         value = "no" if re.search(r"\b(?:not|never|no longer)\b", sentence, re.I) else "yes"
         return [Span(value, 0, value)]
     return _text_spans(q, sentence)
-
-
-# Not a fediverse handle ("@dripline@hypha.coop"): that is an account, not a mailbox.
-_EMAIL_RE = re.compile(r"(?<![\w.+@-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?![\w-])")
-# An address written out against harvesters: "info [at] acme [dot] org", "info(at)acme.org". Brackets only: a bare
-# "at" is a word of the sentence.
-_AT, _DOT = r"\s*[\[(]\s*at\s*[\])]\s*", r"(?:\.|\s*[\[(]\s*dot\s*[\])]\s*)"
-_WRITTEN_EMAIL_RE = re.compile(rf"(?<![\w.+@-])[\w.+-]+{_AT}[\w-]+(?:{_DOT}[\w-]+)*{_DOT}[A-Za-z]{{2,}}(?![\w-])", re.I)
-_WEB_RE = re.compile(r"\bhttps?://[^\s<>()\[\]]*[^\s<>()\[\].,;:!?'\"]|\bwww\.[\w-]+(?:\.[\w-]+)+(?:/[^\s<>()\[\]]*[^\s<>()\[\].,;:!?'\"])?")
-
-
-def without_web_addresses(sentence: str) -> str:
-    """The sentence with its e-mail and web addresses blanked out: the words it says them with."""
-    return _WEB_RE.sub(" ", _EMAIL_RE.sub(" ", _WRITTEN_EMAIL_RE.sub(" ", sentence)))
-
-
-def only_contacts(line: str) -> bool:
-    """A line of nothing but e-mail addresses, web addresses and phone numbers ("+31 24 30 10 484
-    contact@acme.example"): a contact block's last line."""
-    rest = without_web_addresses(line)
-    found = list(phonenumbers.PhoneNumberMatcher(rest, "US", leniency=phonenumbers.Leniency.VALID))
-    for match in reversed(found):
-        rest = rest[:match.start] + " " + rest[match.end:]
-    return (bool(found) or rest != line) and not re.search(r"\w", rest)
 
 
 def contact_spans(q: Question, sentence: str) -> list[Span]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from cikb.core.contacts import WEB_RE, only_contacts
 from cikb.core.vocabulary import OFFICE_WORD
 
 # A sentence ends at . ! ? (a closing quote or bracket stays with it) before white space and a
@@ -288,8 +289,6 @@ def _table_sentences(row: str) -> list[str]:
 
 
 _ROW_LABEL = re.compile(r"[A-Za-z][A-Za-z .’'/-]{0,30}")  # "VAT number", "E-mail", "USt-IdNr.": no digits
-_EMAIL_CELL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_PHONE_CELL = re.compile(r"\+?[\d()][\d\s()./-]{5,}\d")
 _CODE_CELL = re.compile(r"[A-Z0-9](?:[A-Z0-9./-]|\s(?=[A-Z0-9]))*[A-Z0-9]")  # "LV40103980741", "HRB 198435 B"
 
 
@@ -302,8 +301,8 @@ def _self_typed_row(label: str, value: str) -> str | None:
         return None
     digits = sum(c.isdigit() for c in value)
     code = bool(_CODE_CELL.fullmatch(value)) and (digits >= 6 or (digits > 0 and any(c.isalpha() for c in value)))
-    phone = bool(_PHONE_CELL.fullmatch(value)) and digits >= 7
-    return f"{label}: {value}" if _EMAIL_CELL.fullmatch(value) or phone or code else None
+    contact = only_contacts(value) and not WEB_RE.search(value)  # e-mail addresses and valid phone numbers
+    return f"{label}: {value}" if contact or code else None
 
 
 _OFFICE = re.compile(rf"(?<![\w-])(?i:{OFFICE_WORD})(?![\w-])")
