@@ -1,7 +1,7 @@
 """Offline answers to the facts of the shared company sites: right, abstained, wrong (issue 23, item 1).
 
     python bench/ask.py [--sites NAME ...] [--pages N] [--data-dir DIR] [--reuse] [--verbose]
-                        [--extra COMPANY SITE_DIR FACTS_JSON ...]
+                        [--extra COMPANY SITE_DIR FACTS_JSON ...] [--written] [--by-kind]
 
 Each site of ``../shared/corpora`` that has a facts file is served on 127.0.0.1, gathered under the
 name a user would give it through the real pipeline with the default page budget (20; ``--pages``),
@@ -33,6 +33,10 @@ shared format), reported apart as ``extra``: a site never seen, to measure once 
 ``--written`` adds the sites of ``bench/sites`` (see its README): sites written for this project in the manner of
 real companies' sites, not their own pages. Some were tuned on (``written``), others are kept held out (``written
 held-out``: totals only, as the shared held-out sites).
+
+``--by-kind`` prints, after each group's totals, its verdicts by the kind of value the question asks for (a date, a
+place, a licence ...), with the facts whose evidence is in the top 10 and whose evidence page the crawl kept: where a
+group loses, and whether the crawl, retrieval or the reader loses it, still in totals only.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from cikb.answer.reader import read_question
 from cikb.app.pipeline import gather_company
 from cikb.app.reading import ask, open_retriever
 from cikb.app.sample_site import serve_sample_site
@@ -142,6 +147,7 @@ class Scores:
     medium: list[str] = field(default_factory=list)  # ... with medium confidence
     low: list[str] = field(default_factory=list)  # ... with low confidence (a free-text sentence that states the terms)
     cells: dict[str, list[str]] = field(default_factory=lambda: {"high": [], "medium": []})  # short values, by confidence
+    kinds: dict[str, Counter] = field(default_factory=dict)  # verdicts by the kind of value the question asks for
 
     def add(self, other: Scores) -> None:
         for name in ("facts", "right", "abstained", "shown", "wrong", "top1", "top10", "pages", "pages_top10",
@@ -149,6 +155,14 @@ class Scores:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for confidence, verdicts in other.cells.items():
             self.cells[confidence] += verdicts
+        for kind, verdicts in other.kinds.items():
+            self.kinds.setdefault(kind, Counter()).update(verdicts)
+
+    def kind_lines(self) -> list[str]:
+        """Right / abstained / wrong by the kind of value asked for: where a group of sites loses, in totals only."""
+        return [f"  {kind:11} right {c['right']:3}  abstained {c['abstain']:3}  wrong {c['wrong']:2}  of {c['facts']:3}"
+                f"  evidence in the top 10 {c['top10']:3}  evidence page gathered {c['page']:3}"
+                for kind, c in sorted(self.kinds.items(), key=lambda item: -item[1]["facts"])]
 
     def line(self) -> str:
         n = self.facts or 1
@@ -265,6 +279,9 @@ def measure(settings: Settings, site: Site, slug: str | None = None, verbose: bo
             scores.pages += fact.get("page", "") in gathered
             scores.pages_top10 += fact.get("page", "") in gathered and rank is not None and rank <= 10
             scores.verdicts[fact["id"]] = said
+            kind = scores.kinds.setdefault(read_question(fact["question"], company=site.company).kind, Counter())
+            kind.update({said: 1, "facts": 1, "top10": rank is not None and rank <= 10,
+                         "page": fact.get("page", "") in gathered})
             if answer.confidence in ("high", "medium", "low"):
                 getattr(scores, answer.confidence).append(said)
             if answer.confidence in scores.cells and answer.short_answer:
@@ -290,6 +307,8 @@ def main() -> None:
     parser.add_argument("--extra", nargs=3, action="append", default=[], metavar=("COMPANY", "SITE_DIR", "FACTS_JSON"),
                         help="A site outside ../shared and its facts file, gathered under COMPANY (repeatable).")
     parser.add_argument("--written", action="store_true", help="Also the sites of bench/sites (see its README).")
+    parser.add_argument("--by-kind", action="store_true",
+                        help="After each group's totals, its verdicts by the kind of value the question asks for.")
     args = parser.parse_args()
 
     data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="cikb-bench-ask-"))
@@ -317,6 +336,8 @@ def main() -> None:
     for role, scores in totals.items():
         if scores.facts:
             print(f"{'all ' + role:22} {scores.line()}")
+            if args.by_kind:
+                print("\n".join(scores.kind_lines()))
 
 
 if __name__ == "__main__":
