@@ -276,6 +276,13 @@ def test_another_bodys_place_of_incorporation_is_not_the_companys():
     ("The firmware is released under the GPL.", ["GPL"]),
     ("The client libraries are MIT-licensed.", ["MIT"]),
     ("Zammad is AGPLv3 licensed software.", ["AGPLv3"]),
+    # An identifier of several parts, its parts joined by hyphens or spaces, and a name the list writes apart
+    ("The board designs are released under the CERN-OHL-S v2 licence.", ["CERN-OHL-S v2 licence"]),
+    ("The photos are licensed under CC BY-SA 4.0.", ["CC BY-SA 4.0"]),
+    ("Acme Corp is BSD-3-Clause licensed.", ["BSD-3-Clause"]),
+    ("It is published under the BSD 3-Clause licence.", ["BSD 3-Clause licence"]),  # not "Clause licence"
+    ("The text is licensed Creative Commons Attribution-ShareAlike 4.0.",
+     ["Creative Commons Attribution-ShareAlike 4.0"]),
     ("We rewrote the backend in PHP 8 under pressure.", []),  # a language, not a licence
     ("MIT researchers reviewed our license terms.", []),
 ])
@@ -286,6 +293,9 @@ def test_licences_are_read_by_the_spdx_lists_names_and_identifiers(line: str, na
 def test_a_licence_by_its_name_or_its_identifier_is_one_value():
     (by_name,), (by_id,) = licences("the GNU Affero General Public License v3.0 applies"), licences("AGPL-3.0 licensed")
     assert by_name.key == by_id.key == "AGPL 3"
+    (by_name,), (by_id,) = (licences("under Creative Commons Attribution Share Alike 4.0 International"),
+                            licences("licensed under CC-BY-SA-4.0"))
+    assert by_name.key == by_id.key == "CC-BY-SA 4"
 
 
 def test_the_licence_the_code_is_under_now_is_read_over_the_one_it_was_under():
