@@ -23,6 +23,17 @@ def test_a_unit_on_an_estate_is_a_whole_british_address() -> None:
     assert answer is not None and answer.value == "Unit 3, Holbrook Park, Sheffield, S20 3FJ"
 
 
+def test_an_australian_address_is_a_whole_address_with_its_state_and_postcode() -> None:
+    assert is_postal_address("Level 2, 114 William Street, Melbourne VIC 3000, Australia")
+    assert is_postal_address("12 George Street, Sydney NSW 2000")
+    assert is_postal_address("22 Queen Street, Auckland 1010, New Zealand")
+    # A town and a four-digit number with no state or country may be a town and a year.
+    assert not is_postal_address("5 Market Street, Springfield 2019")
+    said = "Our office is at Level 2, 114 William Street, Melbourne VIC 3000, Australia."
+    answer = _read("What is Acme's postal address?", said, title="Contact").answer
+    assert answer is not None and answer.value == "Level 2, 114 William Street, Melbourne VIC 3000, Australia"
+
+
 def test_a_tax_number_is_an_identifier_the_company_is_known_by() -> None:
     q = read_question("What is Acme's tax number?", None, "Acme")
     assert q.kind == "identifier"

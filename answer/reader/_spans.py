@@ -85,8 +85,16 @@ _POSTCODE_LAST = re.compile(
     r"(?:,?\s+(?:UK|United Kingdom|England|Scotland|Wales|Northern Ireland|Canada)\b)?")
 
 
+# The Australian form, the number first and a state and four-digit postcode after the town: "Level 2, 114 William
+# Street, Melbourne VIC 3000" (New Zealand's, with no state, only with its country: a year may follow a town).
+_AUSTRALIAN = re.compile(
+    r"\b(?:(?:Level|Suite|Unit|Floor|Shop)\s+\d{1,3}[A-Za-z]?,?\s+)?\d{1,5}[A-Za-z]?(?:[-/]\d{1,5})?\s+"
+    r"[A-Z][\w'’.\-]*(?:\s+[A-Z][\w'’.\-]*){0,4},\s+[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*){0,2}"
+    r"(?:,?\s+(?:NSW|VIC|QLD|SA|WA|TAS|NT|ACT),?\s+\d{4}(?!\d)(?:,\s+Australia\b)?|,?\s+\d{4},\s+New Zealand\b)")
+
+
 # Every country's form of a whole postal address the reader knows, one place to add one.
-_POSTAL_FORMS = (POSTAL_RE, _ADDRESS_RE, _POSTCODE_LAST)
+_POSTAL_FORMS = (POSTAL_RE, _ADDRESS_RE, _POSTCODE_LAST, _AUSTRALIAN)
 
 
 def holds_postal_address(sentence: str) -> bool:
@@ -919,7 +927,7 @@ def _merge_list(sentence: str, found: list[Span]) -> list[Span]:
 
 
 def _place_spans(q: Question, sentence: str) -> list[Span]:
-    found = [Span(m.group().strip(), m.start(), normal(m.group())) for pattern in (_ADDRESS_RE, _POSTCODE_LAST)
+    found = [Span(m.group().strip(), m.start(), normal(m.group())) for pattern in (_ADDRESS_RE, _POSTCODE_LAST, _AUSTRALIAN)
              for m in pattern.finditer(sentence)]
     found += [Span(text, m.start() + m.group().index(text), normal(text)) for m in POSTAL_RE.finditer(sentence)
               if (text := _without_names(m.group()).strip())]
