@@ -12,6 +12,9 @@ from pydantic import BaseModel, Field
 from cikb.core.models import SourceType
 
 ABSTENTION = "I don't have enough information about that."
+# The heading of the sentences shown beside an abstention: they hold the asked kind of value or the question's words,
+# and the reader did not take them as stating the answer, which often one does (check them).
+RELATED_READING = "Related reading (not read as stating the answer; check them, it may be there)"
 # A reply that says the answer is not there, in any of the ways a model words it: "Not stated in the sources", "None
 # disclosed", "This is not mentioned in the context" (`ask` takes it for the abstention, `enrich` for no value).
 _NOT_THERE = re.compile(

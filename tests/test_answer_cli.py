@@ -9,6 +9,7 @@ import pytest
 from answer_helpers import build_kb
 from enrich_support import run_cli
 from cikb.answer import ABSTENTION, EXTRACTIVE_NOTE
+from cikb.answer.models import RELATED_READING
 from typer.testing import CliRunner
 
 from cikb.cli import app
@@ -74,6 +75,13 @@ def test_ask_about_a_company_not_in_the_kb_abstains(cli, monkeypatch, capsys):
     code, out, err = run_cli(monkeypatch, capsys, "ask", "Who founded it?", "--company", "globex")
     assert code == 2 and out == ""
     assert "error: no company 'globex' in the knowledge base; nearest: acme-corp" in err
+
+
+def test_an_abstention_lists_the_closest_sentences_as_related_reading_not_as_the_answer(cli):
+    out = cli("ask", "Who is Acme's CTO?", "--company", "acme-corp").stdout
+    answer, related = out.split(f"\n\n{RELATED_READING}:\n", 1)
+    assert answer.strip() == ABSTENTION
+    assert "  - Acme Corp was founded in 1949 by Wile E. Coyote and Jane Doe." in related
 
 
 def test_search_lists_chunks_with_scores_and_sources(cli):

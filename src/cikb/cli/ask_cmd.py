@@ -74,6 +74,8 @@ def _not_blank(text: str, what: str) -> None:
 
 
 def _print_answer(result: Answer, note: bool = True) -> None:
+    from cikb.answer.models import RELATED_READING
+
     if result.parts:  # "When were Acme and Globex founded?": each company's answer from its own sources, in turn
         named = ", ".join(_asked_of(part.retrieval.company) for part in result.parts)
         console.print(f"companies: {safe(named)} (the question asks the same of each: answered one by one)", highlight=False)
@@ -94,7 +96,7 @@ def _print_answer(result: Answer, note: bool = True) -> None:
     for warning in result.warnings:
         console.print(f"[yellow]warning:[/yellow] {safe(warning)}", highlight=False)
     if result.related:
-        out.print("\nRelated reading (not read as stating the answer; check them, it may be there):", highlight=False)
+        out.print(f"\n{RELATED_READING}:", highlight=False)
         for related in result.related:
             out.print(f"  - {safe(related.text)} [{related.number}]", highlight=False)
     if result.sources:

@@ -23,6 +23,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
+from cikb.answer.models import RELATED_READING
 from cikb.core.config import Settings
 from cikb.core.errors import BadInputError, CikbError, UnknownCompanyError, UnknownJobError
 from cikb.core.secrets import mask_secrets
@@ -79,6 +80,7 @@ class Pages:
         env.filters["slot"] = reads.slot_key
         env.filters["minute"] = minute
         env.globals["choice"] = lambda *args: Choice(*args).encode()
+        env.globals["related_reading"] = RELATED_READING
         self.templates = Jinja2Templates(env=env)
 
     def page(self, request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
