@@ -81,3 +81,13 @@ def test_a_code_of_a_body_tied_to_the_company_on_its_imprint_is_that_bodys() -> 
                                                           "NL123456789B01.")):
         reading = _read(question, said, title="Imprint - Acme")
         assert reading.answer is None and (reading.unsure is None or reading.unsure.confidence == "low"), said
+
+
+def test_a_canadian_gst_number_is_an_identifier_read_whole_with_its_program_account() -> None:
+    question = "What is the GST/HST number of the company behind Acme?"
+    assert read_question(question, None, "Acme").kind == "identifier"
+    answer = _read(question, "GST/HST number: 78451 2096 RT0001", title="Legal").answer
+    assert answer is not None and answer.value == "78451 2096 RT0001"  # not "78451 2096"
+    # The business number alone is another identifier; a sentence that names the tax and no number answers nothing.
+    assert _read(question, "Business number: 784512096", title="Legal").answer is None
+    assert _read(question, "Sales tax or GST/HST is added where it applies.", title="Pricing").answer is None

@@ -90,13 +90,19 @@ IDENTIFIER_NAMES: tuple[tuple[str, ...], ...] = (
     ("kvk number", "kvk", "chamber of commerce number"),
     ("charity number", "registered charity number", "charity registration number"),  # the Charity Commission's
     ("siren",), ("siret",), ("eori", "eori number"), ("abn", "australian business number"),
+    # Canada's business number and the GST/HST account under it ("123456789 RT0001"), Australia's and New
+    # Zealand's GST numbers
+    ("business number",), ("gst number", "gst/hst number", "hst number", "gst registration number",
+                           "gst/hst registration number"),
     ("isin",), ("cik", "central index key"),
 )
 IDENTIFIER_NAME = "|".join(sorted((re.escape(n) for names in IDENTIFIER_NAMES for n in names), key=len, reverse=True))
 # The code an identifier's name labels: capitals and digits, at least one digit, hyphens, dots or slashes within
 # ("92-3333630", "F1QZXZNLZJF2"), after a register's letters ("HRB 230086"), and with the court's letter after it
-# where a line or clause ends there ("VR 37779 B", "HRB 12345 B" in Berlin).
-IDENTIFIER_CODE = (r"(?:[A-Z]{2,4}\s)?[A-Z0-9](?:[A-Z0-9./-]|\s(?=\d{3})|(?<=\d{3})\s(?=\d{2}(?![\w-])(?!\s\w)))*"
+# where a line or clause ends there ("VR 37779 B", "HRB 12345 B" in Berlin), or a Canadian program account after the
+# business number ("123456789 RT0001").
+IDENTIFIER_CODE = (r"(?:[A-Z]{2,4}\s)?[A-Z0-9](?:[A-Z0-9./-]|\s(?=\d{3})|(?<=\d{3})\s(?=\d{2}(?![\w-])(?!\s\w))"
+                   r"|(?<=\d)\s(?=R[CMPRTZ]\d{4}(?![\w-])))*"
                    r"[A-Z0-9](?![\w-])"
                    r"(?:\s[A-Z](?=\s*(?:$|[.,;)])))?")
 # An identifier in brackets after a name is no aside: "Acme, Inc. (EIN 12-3456789) is ...".
