@@ -103,8 +103,8 @@ def written_site(name: str, company: str, role: str) -> Site:
     return Site(name, company, role, folder / "site", folder / "facts.json")
 
 
-# Written in sessions 61 to 66, 82 and 83, each pair measured once before anything was changed against it
-# (bench/sites/README.md); ten pairs and one site tuned on since, six pairs and one site held out.
+# Written in sessions 61 to 66, 82, 83 and 96, each pair measured once before anything was changed against it
+# (bench/sites/README.md); ten pairs and two sites tuned on since, six pairs and two sites held out.
 WRITTEN = {site.name: site for site in (
     written_site("fairphone", "Fairphone", "written"), written_site("buttondown", "Buttondown", "written"),
     written_site("plausible", "Plausible Analytics", "written"), written_site("keyboardio", "Keyboardio", "written"),
@@ -126,6 +126,7 @@ WRITTEN = {site.name: site for site in (
     written_site("tuta", "Tuta", "written"), written_site("signals37", "37signals", "written held-out"),
     written_site("infomaniak", "Infomaniak", "written held-out"),
     written_site("bitwarden", "Bitwarden", "written held-out"),
+    written_site("posthog", "PostHog", "written held-out"), written_site("fathom", "Fathom Analytics", "written"),
 )}
 
 
