@@ -91,3 +91,15 @@ def test_a_canadian_gst_number_is_an_identifier_read_whole_with_its_program_acco
     # The business number alone is another identifier; a sentence that names the tax and no number answers nothing.
     assert _read(question, "Business number: 784512096", title="Legal").answer is None
     assert _read(question, "Sales tax or GST/HST is added where it applies.", title="Pricing").answer is None
+
+
+def test_an_address_in_the_town_given_is_no_other_place_and_one_elsewhere_is() -> None:
+    question = "In which city is Acme headquartered?"
+    head = "Our head office is in Victoria, British Columbia, although most of the team works remotely."
+    same = "Postal address: Acme Inc., 1012 Fort Street, Suite 300, Victoria, BC V8V 3K4, Canada"
+    elsewhere = "Postal address: Acme Inc., 48 Harbour Street, Halifax, NS B3H 1A1, Canada"
+    answer = _read(question, head, same, title="Contact").answer
+    assert answer is not None and (answer.value, answer.confidence) == ("Victoria, British Columbia", "medium")
+    # An address in another town may be the company's too, and the line alone does not say which: no medium answer.
+    other = _read(question, head, elsewhere, title="Contact").answer
+    assert other is None or other.confidence == "low"

@@ -1352,7 +1352,7 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     if (best.role == 2 and not rivals and not best.negated and all(match_weight(t, best.stems) > 0 for t in q.terms)
             and _agent_of(q, best.plain, span, least=RELATED_WEIGHT)):
         return "medium"  # the subject's own passive predicate, in a related word: "Acme was started by Jane Roe"
-    if q.kind == "place" and _another_address(best, candidates):
+    if q.kind == "place" and _another_address(best, span, candidates):
         return "low"
     if _labelled(q, best, span) and not rivals and (unique or q.kind == "place"):
         return "medium"  # a place's parts ("48 Quay Street, Bristol", "United Kingdom") are one labelled value
@@ -1729,13 +1729,17 @@ def _asks_an_address(q: Question) -> bool:
     return q.kind == "place" and "address" in q.keywords
 
 
-def _another_address(best: Sentence, candidates: list[Sentence]) -> bool:
+def _another_address(best: Sentence, value: Span, candidates: list[Sentence]) -> bool:
     """Another sentence about the subject holds a postal address of the same form (a street, or a post office box)
     that the best one does not: a legal notice's "Address:" lines may be the company's and its web host's, and the
-    line alone does not say which. (A street address and a box for mail are two addresses of one company.)"""
+    line alone does not say which. (A street address and a box for mail are two addresses of one company; an address
+    in the town the best sentence gives is in that town: "Our head office is in Victoria" and "1012 Fort Street,
+    Suite 300, Victoria, BC ...".)"""
     box = bool(_PO_BOX.search(best.plain))
+    town = value.text.split(",")[0].strip()
     return any(c is not best and c.about_subject and is_postal_address(span.text) and span.text not in best.plain
-               and bool(_PO_BOX.search(span.text)) == box for c in candidates for span in c.spans)
+               and town not in span.text and bool(_PO_BOX.search(span.text)) == box
+               for c in candidates for span in c.spans)
 
 
 _PO_BOX = re.compile(r"\b(?:P\.?\s?O\.?\s?Box|Post\s+Office\s+Box|Postfach)\b", re.IGNORECASE)
