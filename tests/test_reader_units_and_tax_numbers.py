@@ -23,6 +23,14 @@ def test_a_unit_on_an_estate_is_a_whole_british_address() -> None:
     assert answer is not None and answer.value == "Unit 3, Holbrook Park, Sheffield, S20 3FJ"
 
 
+def test_a_unit_after_the_street_stays_in_a_canadian_or_british_address() -> None:
+    # The street was lost: "Suite 300, Victoria, BC V8V 3K4, Canada" was the value.
+    said = "Our registered office is at 1012 Fort Street, Suite 300, Victoria, BC V8V 3K4, Canada."
+    answer = _read("What is Acme's street address?", said, title="Legal").answer
+    assert answer is not None and answer.value == "1012 Fort Street, Suite 300, Victoria, BC V8V 3K4, Canada"
+    assert is_postal_address("12 High Street, Flat 3, London, N1 9GU")
+
+
 def test_an_australian_address_is_a_whole_address_with_its_state_and_postcode() -> None:
     assert is_postal_address("Level 2, 114 William Street, Melbourne VIC 3000, Australia")
     assert is_postal_address("12 George Street, Sydney NSW 2000")

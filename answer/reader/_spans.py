@@ -80,6 +80,7 @@ _POSTCODE_LAST = re.compile(
     # the street and its number, or a unit on an estate or a park ("Unit 3, Holbrook Park, Sheffield, S20 3FJ")
     r"(?:\d{1,5}[A-Za-z]?\s+|(?:Unit|Units|Suite|Flat|Block)\s+\d{1,5}[A-Za-z]?,\s+)"
     r"[A-Z][\w'’.\-]*(?:\s+[A-Z][\w'’.\-]*){0,4}"
+    r"(?:,\s+(?:Unit|Suite|Floor|Flat)\s+\d{1,5}[A-Za-z]?)?"  # a unit after the street: "1012 Fort Street, Suite 300"
     r"(?:,\s+[A-Z][\w'’.\-]*(?:\s+[A-Z][\w'’.\-]*){0,3}){0,5},?\s+(?:[A-Z]{2}\s+)?"
     r"(?:[A-Z]{1,2}\d[A-Z\d]?|[A-Z]\d[A-Z])\s?\d[A-Z\d][A-Z\d]\b"
     r"(?:,?\s+(?:UK|United Kingdom|England|Scotland|Wales|Northern Ireland|Canada)\b)?")
