@@ -1736,9 +1736,9 @@ def _another_address(best: Sentence, value: Span, candidates: list[Sentence]) ->
     in the town the best sentence gives is in that town: "Our head office is in Victoria" and "1012 Fort Street,
     Suite 300, Victoria, BC ...".)"""
     box = bool(_PO_BOX.search(best.plain))
-    town = value.text.split(",")[0].strip()
+    given = value.text.split(",")[0].strip()  # the town the value names, or an address's street
     return any(c is not best and c.about_subject and is_postal_address(span.text) and span.text not in best.plain
-               and town not in span.text and bool(_PO_BOX.search(span.text)) == box
+               and given not in span.text and bool(_PO_BOX.search(span.text)) == box
                for c in candidates for span in c.spans)
 
 

@@ -928,8 +928,8 @@ def _merge_list(sentence: str, found: list[Span]) -> list[Span]:
 
 
 def _place_spans(q: Question, sentence: str) -> list[Span]:
-    found = [Span(m.group().strip(), m.start(), normal(m.group())) for pattern in (_ADDRESS_RE, _POSTCODE_LAST, _AUSTRALIAN)
-             for m in pattern.finditer(sentence)]
+    found = [Span(m.group().strip(), m.start(), normal(m.group()))
+             for pattern in (_ADDRESS_RE, _POSTCODE_LAST, _AUSTRALIAN) for m in pattern.finditer(sentence)]
     found += [Span(text, m.start() + m.group().index(text), normal(text)) for m in POSTAL_RE.finditer(sentence)
               if (text := _without_names(m.group()).strip())]
     if found:
