@@ -4,6 +4,8 @@ a company's tax number. Sentences written for these tests."""
 
 from __future__ import annotations
 
+from answer_helpers import scored_chunk
+from cikb.answer.extractive import extract_answer
 from cikb.answer.reader import Passage, read, read_question
 from cikb.answer.reader._spans import is_postal_address
 
@@ -111,3 +113,22 @@ def test_an_address_in_the_town_given_is_no_other_place_and_one_elsewhere_is() -
     # An address in another town may be the company's too, and the line alone does not say which: no medium answer.
     other = _read(question, head, elsewhere, title="Contact").answer
     assert other is None or other.confidence == "low"
+
+
+def test_a_free_text_answer_is_no_sentence_on_another_of_the_kind_asked() -> None:
+    # The Series A's press release was quoted, at low, for its Series B: a typed question's reader already held it back.
+    question = "Which investor led Acme's Series B funding round?"
+    series_a = ("Acme today announced a $30 million Series A funding round led by Coatue, with participation from "
+                "Lightspeed Venture Partners and returning angel investors.")
+    assert read_question(question, None, "Acme").kind == "text"
+    assert _answer_text(question, series_a) is None
+    series_b = "Acme today announced an $80 million Series B funding round led by Felicis Ventures."
+    assert "Felicis Ventures" in (_answer_text(question, series_a, series_b) or "")
+
+
+
+def _answer_text(question: str, *texts: str) -> str | None:
+    """The extractive answer's text, as `cikb ask` gives it (the company's own pages); None for the abstention."""
+    chunks = [scored_chunk(text, rank, url=f"https://acme.example/news/{rank}") for rank, text in enumerate(texts, 1)]
+    answer = extract_answer(question, chunks, company="Acme")
+    return answer.text or None  # the answerer words an abstention; the extractive reader leaves it empty
