@@ -104,7 +104,7 @@ def written_site(name: str, company: str, role: str) -> Site:
 
 
 # Written in sessions 61 to 66, 82, 83 and 96, each pair measured once before anything was changed against it
-# (bench/sites/README.md); ten pairs and two sites tuned on since, six pairs and two sites held out.
+# (bench/sites/README.md); ten pairs and three sites tuned on since, six pairs and three sites held out.
 WRITTEN = {site.name: site for site in (
     written_site("fairphone", "Fairphone", "written"), written_site("buttondown", "Buttondown", "written"),
     written_site("plausible", "Plausible Analytics", "written"), written_site("keyboardio", "Keyboardio", "written"),
@@ -127,6 +127,7 @@ WRITTEN = {site.name: site for site in (
     written_site("infomaniak", "Infomaniak", "written held-out"),
     written_site("bitwarden", "Bitwarden", "written held-out"),
     written_site("posthog", "PostHog", "written held-out"), written_site("fathom", "Fathom Analytics", "written"),
+    written_site("hetzner", "Hetzner Online", "written held-out"), written_site("supabase", "Supabase", "written"),
 )}
 
 
