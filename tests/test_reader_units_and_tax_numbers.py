@@ -132,3 +132,12 @@ def _answer_text(question: str, *texts: str) -> str | None:
     chunks = [scored_chunk(text, rank, url=f"https://acme.example/news/{rank}") for rank, text in enumerate(texts, 1)]
     answer = extract_answer(question, chunks, company="Acme")
     return answer.text or None  # the answerer words an abstention; the extractive reader leaves it empty
+
+
+def test_delawares_file_number_is_a_company_number() -> None:
+    question = "What is Acme, Inc.'s company registration number in Delaware?"
+    answer = _read(question, "Acme, Inc. is a Delaware corporation, file number 7814536.", title="Legal").answer
+    assert answer is not None and answer.value == "7814536"
+    # Beside another register's number of the same group, neither line alone says which one is asked: no answer.
+    both = _read(question, "Delaware file number: 7814536", "Unique Entity Number (UEN): 202008417R", title="Legal")
+    assert both.answer is None or both.answer.value == "7814536"

@@ -86,7 +86,8 @@ IDENTIFIER_NAMES: tuple[tuple[str, ...], ...] = (
     ("company number", "company registration number", "registration number", "registered number",
      "commercial register number", "commercial register", "register number", "registry number", "corporation number",
      "incorporation number", "organisation number", "organization number", "corporate identity number",
-     "uen", "unique entity number"),  # Sweden's organisation number, Singapore's UEN: the register's own numbers
+     "uen", "unique entity number", "file number"),  # Sweden's organisation number, Singapore's UEN, Delaware's
+    # file number: the register's own numbers
     ("kvk number", "kvk", "chamber of commerce number"),
     ("charity number", "registered charity number", "charity registration number"),  # the Charity Commission's
     ("siren",), ("siret",), ("eori", "eori number"), ("abn", "australian business number"),
