@@ -138,6 +138,6 @@ def test_delawares_file_number_is_a_company_number() -> None:
     question = "What is Acme, Inc.'s company registration number in Delaware?"
     answer = _read(question, "Acme, Inc. is a Delaware corporation, file number 7814536.", title="Legal").answer
     assert answer is not None and answer.value == "7814536"
-    # Beside another register's number of the same group, neither line alone says which one is asked: no answer.
+    # Beside another register's number of the same group, the line that names the register asked of is read.
     both = _read(question, "Delaware file number: 7814536", "Unique Entity Number (UEN): 202008417R", title="Legal")
-    assert both.answer is None or both.answer.value == "7814536"
+    assert both.answer is not None and both.answer.value == "7814536"
