@@ -276,14 +276,14 @@ def measure(settings: Settings, site: Site, slug: str | None = None, verbose: bo
             scores.abstained += said == "abstain"
             scores.shown += said == "abstain" and any(holds_answer(r.text, fact["answer"]) for r in answer.related)
             scores.wrong += said == "wrong"
+            in_top10, page_kept = rank is not None and rank <= 10, fact.get("page", "") in gathered
             scores.top1 += rank == 1
-            scores.top10 += rank is not None and rank <= 10
-            scores.pages += fact.get("page", "") in gathered
-            scores.pages_top10 += fact.get("page", "") in gathered and rank is not None and rank <= 10
+            scores.top10 += in_top10
+            scores.pages += page_kept
+            scores.pages_top10 += page_kept and in_top10
             scores.verdicts[fact["id"]] = said
             kind = scores.kinds.setdefault(read_question(fact["question"], company=site.company).kind, Counter())
-            kind.update({said: 1, "facts": 1, "top10": rank is not None and rank <= 10,
-                         "page": fact.get("page", "") in gathered})
+            kind.update({said: 1, "facts": 1, "top10": in_top10, "page": page_kept})
             if answer.confidence in ("high", "medium", "low"):
                 getattr(scores, answer.confidence).append(said)
             if answer.confidence in scores.cells and answer.short_answer:
