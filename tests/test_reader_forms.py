@@ -258,7 +258,9 @@ def test_an_address_a_dated_post_gave_before_does_not_rival_the_one_read_today()
                    "a Delaware corporation.")])
 def test_the_place_a_company_is_a_corporation_of_is_where_it_is_incorporated(company: str, line: str):
     reading = _own_page(f"In which state is {company} incorporated?", "Terms", line, company=company)
-    assert _given(reading) == ("Delaware", "medium")
+    # "state" is the answer's grain: a line that says in so many words that it is a Delaware corporation is read
+    # with high confidence since session 97, one that names it beside the terms it is in with medium
+    assert reading.answer is not None and reading.answer.value == "Delaware" and reading.answer.confidence != "low"
 
 
 def test_another_bodys_place_of_incorporation_is_not_the_companys():

@@ -174,3 +174,17 @@ def test_where_it_moved_and_who_founded_it_are_still_read() -> None:
     assert _value("Where is Acme headquartered?", "Acme moved its headquarters to Cambridge in 2019.") == "Cambridge"
     assert _value("Who founded Acme?", "Jane Roe founded Acme in 2018.") == "Jane Roe"
     assert _value("When was Acme founded?", "Acme was founded in 2015 and opened its Berlin office in 2018.") == "2015"
+
+
+def test_the_city_asked_for_is_the_answers_grain_not_a_word_it_must_hold() -> None:
+    # Session 97: "In which city is Acme headquartered?" asks where its headquarters are; the sentence that says so
+    # need not say "city", and another body's address elsewhere (an office abroad) does not make it unsure.
+    passages = [
+        Passage("Our headquarters is in San Mateo, California, a short walk from the station.", 0, 1, "About",
+                own_site=True),
+        Passage("Acme B.V., Herengracht 182, 1016 BR Amsterdam, the Netherlands, serves our European customers.", 1, 2,
+                "Legal", own_site=True),
+    ]
+    answer = read_asked("In which city is Acme headquartered?", passages, company="Acme").answer
+    assert answer is not None and answer.value == "San Mateo, California"
+    assert read_asked("In which city is Acme headquartered?", passages, company="Acme").question.terms == ("headquart",)

@@ -1345,6 +1345,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         if q.kind in ("year", "date") and _dated_by_reference(q, best.plain, span) and not _hangs_on_a_term(
                 q, best.plain, span):
             return "medium"  # "... that summer": the date of another clause, read as this one's
+        if q.kind == "place" and _another_address(best, span, candidates):
+            return "medium"  # "Our head office is in Victoria" beside a postal address in Halifax: said, not alone
         return "high"
     if direct and not rivals and not best.negated and placed_by_definition(q, best.plain, span):
         return "medium"  # "MarsBased is a consultancy from Barcelona": where it is from, not said to be its base

@@ -253,8 +253,11 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     terms = tuple(dict.fromkeys(stem(w) for w in keywords if not _describes(w, described)))
     if _asks_its_start(kind, own, question):
         terms = tuple(dict.fromkeys("found" if t in _BEGIN_TERMS | {"old"} else t for t in terms))
-    if kind == "place" and own and set(terms) <= {stem(w) for w in _place_grain_asked(lower)}:
-        terms = ("locat",)  # "Where is Acme?", "What city is Acme in?" ask where it is located, in other words
+    if kind == "place" and own:
+        # "In which city is Acme headquartered?": the city is the value's grain, a word the answer need not hold ("Our
+        # headquarters is in San Mateo"); "Where is Acme?", "What city is Acme in?" ask where it is located.
+        grains = {stem(w) for w in _place_grain_asked(lower)}
+        terms = tuple(t for t in terms if t not in grains) or ("locat",)
     percent = (any(w in ("percent", "percentage", "share", "proportion", "portion", "fraction") for w in lower)
                or "much of" in " ".join(lower))  # "How much of its revenue ...": a share
     officer = chief_officer or _names_an_office(lower)
