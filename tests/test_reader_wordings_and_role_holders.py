@@ -188,3 +188,16 @@ def test_the_city_asked_for_is_the_answers_grain_not_a_word_it_must_hold() -> No
     answer = read_asked("In which city is Acme headquartered?", passages, company="Acme").answer
     assert answer is not None and answer.value == "San Mateo, California"
     assert read_asked("In which city is Acme headquartered?", passages, company="Acme").question.terms == ("headquart",)
+
+
+@pytest.mark.parametrize("said", [
+    "## Hannah Wolfe\n\nHannah co-founded Acme and wrote a large share of its early code.",  # read with its card
+    "Hannah Wolfe co-founded Acme and wrote a large share of its early code.",  # high before session 97
+    "Hannah Wolfe, co-founder of Acme, wrote a large share of its early code.",
+])
+def test_one_co_founder_alone_is_not_who_founded_the_company(said: str) -> None:
+    # Session 97: a co-founder is one of several founders; asked who founded Acme, one of them is no answer to paste
+    # into a table (it stays related reading). Said of the founding itself, the one founder is the answer.
+    assert _value("Who founded Acme?", said) is None
+    assert _value("Who founded Acme?", "Acme was founded by Jane Roe in 2014.") == "Jane Roe"
+

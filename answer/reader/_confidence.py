@@ -139,11 +139,25 @@ def _vote_and_weigh(q: Question, candidates: list[Sentence], read: list[Sentence
     best = max(support[best_key], key=lambda s: (_ties_value_to_question(q, s), len(own_terms(s, q.terms)), s.score))
     span, far = nearest[id(best)]
     value, judged = _given(q, best, span), _confidence(q, best, span, far, read, best_key)
+    if judged in ("high", "medium") and _one_of_the_founders(q, value, support[best_key]):
+        judged = "low"  # "Hannah co-founded Ghost": one of its founders, not who founded it
     if judged == "untied":
         return Answer(value, "low", best, support[best_key], untied=True)
     if judged == "high" and best.card and span.text not in plain(best.text):
         judged = "medium"  # a name read in full from its card ("Jon has ..." under "Jon Roe"): the quote lacks it
     return Answer(value, judged, best, support[best_key])
+
+
+_CO_FOUNDING = re.compile(r"\bco-?found", re.IGNORECASE)
+
+
+def _one_of_the_founders(q: Question, value: str, support: list[Sentence]) -> bool:
+    """Asked who founded the company, one name said only to have co-founded it ("Jane co-founded Acme", "Jane Roe,
+    co-founder of Acme"): a co-founder is one of several, and the answer names the others too or is not given.
+    (Asked who co-founded it, the question knows there were several: one of them is what it has always been given.)"""
+    return (q.kind == "person" and asks_the_founding(q) and not _CO_FOUNDING.search(q.text)
+            and not re.search(r",|&|\band\b", value)
+            and all(_CO_FOUNDING.search(s.plain) for s in support))
 
 
 STALE_AFTER = timedelta(days=730)  # a post this much older than the newest page read no longer says how things are
