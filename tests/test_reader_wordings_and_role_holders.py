@@ -201,3 +201,13 @@ def test_one_co_founder_alone_is_not_who_founded_the_company(said: str) -> None:
     assert _value("Who founded Acme?", said) is None
     assert _value("Who founded Acme?", "Acme was founded by Jane Roe in 2014.") == "Jane Roe"
 
+
+def test_a_registered_address_is_still_an_address_asked_for() -> None:
+    # Session 97: "registered address" was read as "headquarters", and "Berlin" given at high for the address of a
+    # company whose headquarters "are in Berlin". An address asked for is a street's or a box's, never a town alone.
+    question = "What is the registered address of Acme?"
+    town = "Our headquarters are in Berlin, in a converted factory building in the Neukölln district."
+    answer = read_asked(question, [Passage(town, 0, 1, "About", own_site=True)], company="Acme").answer
+    assert answer is None or answer.value != "Berlin"
+    street = "Registered address: Acme GmbH, Schinkestraße 9, 12047 Berlin, Germany"
+    assert _value(question, street) == "Schinkestraße 9, 12047 Berlin"
