@@ -104,7 +104,7 @@ def written_site(name: str, company: str, role: str) -> Site:
 
 
 # Written in sessions 61 to 66, 82, 83, 96 and 97, each pair measured once before anything was changed against it
-# (bench/sites/README.md); ten pairs and four sites tuned on since, six pairs and four sites held out.
+# (bench/sites/README.md); ten pairs and five sites tuned on since, six pairs and five sites held out.
 WRITTEN = {site.name: site for site in (
     written_site("fairphone", "Fairphone", "written"), written_site("buttondown", "Buttondown", "written"),
     written_site("plausible", "Plausible Analytics", "written"), written_site("keyboardio", "Keyboardio", "written"),
@@ -129,6 +129,7 @@ WRITTEN = {site.name: site for site in (
     written_site("posthog", "PostHog", "written held-out"), written_site("fathom", "Fathom Analytics", "written"),
     written_site("hetzner", "Hetzner Online", "written held-out"), written_site("supabase", "Supabase", "written"),
     written_site("backblaze", "Backblaze", "written"), written_site("element", "Element", "written held-out"),
+    written_site("ecosia", "Ecosia", "written"), written_site("sentry", "Sentry", "written held-out"),
 )}
 
 
