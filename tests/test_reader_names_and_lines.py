@@ -167,6 +167,16 @@ def test_a_count_of_those_who_use_the_company_is_no_headcount() -> None:
     assert answer is not None and answer.value == "70"
 
 
+def test_a_count_of_those_who_act_through_the_company_is_no_headcount() -> None:
+    # Through a preposition too ("search with", "contribute to"), unless the verb is of the asked relation: those who
+    # work at or for it are its people.
+    for said in ("Today more than 20 million people search with Acme every month.", "250 people contribute to Acme."):
+        assert _read("How many employees does Acme have?", said, company="Acme").answer is None, said
+    for said, count in (("Over 300 people work for Acme today.", "300"), ("About 70 people work at Acme.", "70")):
+        answer = _read("How many employees does Acme have?", said, company="Acme").answer
+        assert answer is not None and answer.value == count, said
+
+
 def test_a_deed_of_another_body_the_aside_ties_to_the_company_is_that_bodys() -> None:
     # "an Acme customer" is set beside Globex: Globex raised the money, whoever it is a customer of.
     assert _read("How much funding has Acme raised?", "Globex, an Acme customer, raised $20 million.",

@@ -334,10 +334,18 @@ def _counts_asked(q: Question, sentence: str, span: Span) -> bool | None:
 
 def _counts_those_acting_on_the_subject(q: Question, sentence: str, span: Span) -> bool:
     """The count's noun is the subject of a verb whose object is the company, as the parse reads it: "10,000 people
-    use Acme", "Millions of people trust us" count those who do something to it, from outside."""
+    use Acme", "Millions of people trust us" count those who do something to it, from outside; so do those who act
+    through a preposition, unless the verb is of the question's terms ("20 million people search with Acme", but
+    "70 people work at Acme")."""
     end = span.start + len(span.text)
+
+    def unasked(verb: str) -> bool:  # a relation either way: "work" is a neighbour of "employees", and they of it
+        return not any(match_weight(t, stems_of(verb)) > 0 or match_weight(v, {t}) > 0
+                       for t in q.terms for v in stems_of(verb))
+
+    doers = counted_doers(sentence, lambda word: True, direct_only=True) + counted_doers(sentence, unasked)
     return any(start < end and span.start < stop and (refers_to_subject(q, done_to) or done_to.lower() == "us")
-               for start, stop, done_to in counted_doers(sentence, lambda word: True, direct_only=True) if done_to)
+               for start, stop, done_to in doers if done_to)
 
 
 _GROUP_NOUNS = frozenset("team group crew squad unit".split())
