@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from cikb.answer.entities import role_statements
 from cikb.answer.reader import Passage, read_asked
+from cikb.answer.reader._words import seat_as_headquarters
 
 CEO = "Who is Acme's CEO?"
 
@@ -211,3 +212,12 @@ def test_a_registered_address_is_still_an_address_asked_for() -> None:
     assert answer is None or answer.value != "Berlin"
     street = "Registered address: Acme GmbH, Schinkestraße 9, 12047 Berlin, Germany"
     assert _value(question, street) == "Schinkestraße 9, 12047 Berlin"
+
+
+def test_a_registered_address_with_a_word_between_is_the_registered_address() -> None:
+    # "registered business address" is the registered address; a registered agent's address is the agent's.
+    question = "What is the registered address of Acme?"
+    said = "Acme, Inc. has its registered business address at 3830 Valley Centre Drive, Suite 705, San Diego, CA 92130."
+    assert _value(question, said) == "3830 Valley Centre Drive, Suite 705, San Diego, CA 92130"
+    assert seat_as_headquarters("our registered head office") == "our headquarters"
+    assert seat_as_headquarters("its registered agent address") == "its registered agent address"

@@ -219,9 +219,10 @@ def _imprint_label_in_english(sentence: str) -> str:
     return f"{match.group(1)}{english}: {sentence[match.end():]}" if english else sentence
 
 
-# What filings and legal pages call a company's seat: read as its headquarters.
+# What filings and legal pages call a company's seat: read as its headquarters ("registered business address" too;
+# a registered agent's office is the agent's).
 _SEAT = re.compile(r"\b(?:principal\s+place\s+of\s+business|principal\s+(?:executive\s+)?offices?"
-                   r"|registered\s+(?:office|address)|head\s+office)\b", re.I)
+                   r"|registered\s+(?:(?!agent\b)[a-z]+\s+)?(?:office|address)|head\s+office)\b", re.I)
 
 
 def seat_as_headquarters(text: str) -> str:
