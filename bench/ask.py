@@ -104,7 +104,7 @@ def written_site(name: str, company: str, role: str) -> Site:
 
 
 # Written in sessions 61 to 66, 82, 83 and 96 to 98, each pair measured once before anything was changed against it
-# (bench/sites/README.md); ten pairs and six sites tuned on since, six pairs and six sites held out.
+# (bench/sites/README.md); ten pairs and seven sites tuned on since, six pairs and seven sites held out.
 WRITTEN = {site.name: site for site in (
     written_site("fairphone", "Fairphone", "written"), written_site("buttondown", "Buttondown", "written"),
     written_site("plausible", "Plausible Analytics", "written"), written_site("keyboardio", "Keyboardio", "written"),
@@ -131,6 +131,8 @@ WRITTEN = {site.name: site for site in (
     written_site("backblaze", "Backblaze", "written"), written_site("element", "Element", "written held-out"),
     written_site("ecosia", "Ecosia", "written"), written_site("sentry", "Sentry", "written held-out"),
     written_site("nabucasa", "Nabu Casa", "written"), written_site("bunny", "bunny.net", "written held-out"),
+    written_site("simpleanalytics", "Simple Analytics", "written"),
+    written_site("tuxedo", "TUXEDO Computers", "written held-out"),
 )}
 
 
