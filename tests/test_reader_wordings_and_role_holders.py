@@ -221,3 +221,11 @@ def test_a_registered_address_with_a_word_between_is_the_registered_address() ->
     assert _value(question, said) == "3830 Valley Centre Drive, Suite 705, San Diego, CA 92130"
     assert seat_as_headquarters("our registered head office") == "our headquarters"
     assert seat_as_headquarters("its registered agent address") == "its registered agent address"
+
+
+def test_a_registered_office_label_stays_a_label() -> None:
+    # Read as the headquarters, "Registered office:" kept its capital, so the line is still a "Label: value" line of
+    # the company's own page (lower-cased, it was read as no one's).
+    assert seat_as_headquarters("Registered office: Prinsengracht 719") == "Headquarters: Prinsengracht 719"
+    line = "Registered office: Prinsengracht 719, 1017 JW Amsterdam, the Netherlands."
+    assert _value("What is the registered address of Acme?", line) == "Prinsengracht 719, 1017 JW Amsterdam, the Netherlands"

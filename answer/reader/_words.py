@@ -228,8 +228,12 @@ _SEAT = re.compile(r"\b(?:principal\s+place\s+of\s+business|principal\s+(?:execu
 def seat_as_headquarters(text: str) -> str:
     """"registered office", "principal place of business" -> "headquarters": a question and the sentences it is
     matched to are read in the same words. A "registered address" is still an address: "headquarters address"."""
-    return _SEAT.sub(lambda m: "headquarters address" if m.group().lower().endswith("address") else "headquarters",
-                     text)
+    return _SEAT.sub(_as_headquarters, text)
+
+
+def _as_headquarters(match: re.Match[str]) -> str:
+    said = "headquarters address" if match.group().lower().endswith("address") else "headquarters"
+    return said.capitalize() if match.group()[0].isupper() else said  # "Registered office: ..." is still a label
 
 
 # Deeds and the deeds that undo them, in the words English says them in (a phrasal verb with its particle). A
