@@ -1789,8 +1789,8 @@ def bids_the_reader(sentence: str, is_verb: Callable[[str], bool]) -> bool:
     for root in (t for t in _parsed(sentence) if t.dep_ == "ROOT"):
         if not is_verb(root.text) or any(c.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") for c in root.children):
             continue
-        if root.tag_ == "VB" or any(c.dep_ == "dobj" for c in root.children):
-            return True  # the small parser may tag "email" a noun, with its object as a direct object
+        if root.tag_ in ("VB", "VBP") or any(c.dep_ == "dobj" for c in root.children):
+            return True  # the small parser may tag "email" a noun (or "write" a present), with its object as a dobj
     return False
 
 

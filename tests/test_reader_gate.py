@@ -337,6 +337,17 @@ def test_an_instruction_on_the_companys_own_page_gives_the_companys_contact():
     assert read(support, [Passage(sponsor, 1, 1, title="About Acme Corp", own_site=True)]).answer is None
 
 
+def test_a_bid_the_tagger_reads_as_a_present_still_bids_the_reader():
+    # "write" with no subject, tagged a present ("VBP") by the small model (here, before this address): still a bid.
+    line = ("For help with your account or the script, write to support@acmeanalytics.com and a real person will "
+            "answer, usually within one working day.")
+    others = "Jobs: jobs@acmeanalytics.com\n\nOur sales team can be reached at sales@acmeanalytics.com."
+    question = read_question("What is the support e-mail address of Acme Corp?", None, "Acme Corp")
+    reading = read(question, [Passage(line, 1, 1, title="Contact", own_site=True),
+                              Passage(others, 2, 2, title="Contact", own_site=True)])
+    assert reading.answer is not None and reading.answer.value == "support@acmeanalytics.com"
+
+
 def test_a_line_telling_the_reader_to_reach_us_gives_the_companys_contact():
     # On its own contact page "us" is the company, whatever the page's line says beside it.
     question = read_question("What phone number can I call to reach Acme Corp?", None, "Acme Corp")
