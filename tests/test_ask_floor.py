@@ -59,8 +59,8 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 # The written sites held out (bench/sites: zammad, system76, codeberg, framework, purism, kagi, since session 63
 # igalia, fastmail, prusa, tailscale, since session 82 signals37, since session 83 infomaniak and bitwarden, since
 # session 96 posthog and hetzner, since session 97 element and sentry, since session 98 bunny and tuxedo), together:
-# right, wrong, evidence in the top 10 of their 285 facts, measured in session 98 (142 / 134 / 9, top 10 242: tuxedo
-# 7 / 7 / 1, measured blind; of the 270 before it, 135 / 127 / 8, top 10 229: bunny 9 / 6 / 0 in the
+# right, wrong, evidence in the top 10 of their 285 facts, measured in session 98 (143 / 133 / 9, top 10 242, with a
+# "Registered office:" label read as a label; 142 / 134 / 9 before it: tuxedo 7 / 7 / 1, measured blind; of the 270 before it, 135 / 127 / 8, top 10 229: bunny 9 / 6 / 0 in the
 # bench store, 10 / 5 / 0 measured blind in its own; of the 255 before it,
 # in session 97, 126 / 121 / 8, top 10 216, with a registered address read as an address;
 # 125 / 121 / 9 before it: sentry 10 / 4 / 1, measured blind; of the 240 before it, 115 / 117 / 8, top 10 203, with the city asked for the answer's grain, not a word it
@@ -82,7 +82,7 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 # the fact's words), so that is reported, not asserted: the targets are not met. Their high-confidence values,
 # as enrich writes them in cells, were all right when measured (10 of 10, session 71; bench/ask.py's cell_verdict):
 # that is asserted.
-MEASURED_WRITTEN_HELD_OUT = (142, 9, 242)
+MEASURED_WRITTEN_HELD_OUT = (143, 9, 242)
 
 
 def test_offline_ask_on_the_written_held_out_sites_stays_above_its_floor(tmp_path: Path) -> None:
