@@ -118,8 +118,7 @@ class Answerer:
         context = sources_of(retrieval.context)
         if not found.sentences:
             # Sources were found, but none of their sentences states what was asked: say so, quote nothing.
-            why = (f"no retrieved source mentions {found.unmentioned!r}" if found.unmentioned
-                   else f"none of the {len(context)} retrieved source(s) has a sentence that states {found.unanswered or 'an answer'} for this question")
+            why = _why_unanswered(found, len(context))
             related = [Related(text=quote.text, number=quote.number) for quote in found.related]
             return self.abstain(question, retrieval, warnings=[why], related=related,
                                 sources=_cited(context, [r.number for r in related]))
@@ -175,3 +174,15 @@ def _subject(retrieval: RetrievalResult) -> str:
 def _cited(context: list[Source], numbers: list[int]) -> list[Source]:
     wanted = set(numbers)
     return [source for source in context if source.number in wanted]
+
+
+def _why_unanswered(found: ExtractiveAnswer, sources: int) -> str:
+    """The warning of an abstention: what no source says, or that the one value read is not stated surely enough."""
+    if found.unmentioned:
+        return f"no retrieved source mentions {found.unmentioned!r}"
+    asked = found.unanswered or "an answer"
+    if found.unsure:  # a value was read, but not surely: it leads the related reading, not the answer
+        return (f"none of the {sources} retrieved source(s) states {asked} for this question surely: "
+                f"{found.unsure!r} is the closest reading, shown first as related reading")
+    return f"none of the {sources} retrieved source(s) has a sentence that states {asked} for this question"
+

@@ -75,6 +75,7 @@ class ExtractiveAnswer:
     unanswered: str | None = None  # what the question asked for when no sentence states it ("a year")
     related: list[Quote] = field(default_factory=list)  # when unanswered: the closest sentences, to read, not to copy
     unmentioned: str = ""  # when unanswered: the question's word no source holds, where it names no company
+    unsure: str | None = None  # when unanswered: a value of the kind asked the reader read, but not surely enough
 
 
 def extract_answer(
@@ -131,7 +132,9 @@ def _unanswered(q: Question, reading: Reading) -> ExtractiveAnswer:
     closest = [reading.unsure.sentence] if reading.unsure is not None else []
     closest += [s for s in reading.relevant if not any(s is c for c in closest) and not s.boilerplate]
     related = [Quote(s.quote, s.passage.ref) for s in closest[:MAX_RELATED]]
-    return ExtractiveAnswer("", [], None, unanswered=KIND_NOUNS[q.kind], related=related, unmentioned=reading.unmentioned)
+    unsure = reading.unsure.value if reading.unsure is not None else None
+    return ExtractiveAnswer("", [], None, unanswered=KIND_NOUNS[q.kind], related=related,
+                            unmentioned=reading.unmentioned, unsure=unsure)
 
 
 def sure_answer_first(question: str, company: str, chunks: list[ScoredChunk]) -> list[ScoredChunk]:

@@ -360,6 +360,18 @@ def test_a_question_headings_verb_makes_nothing_of_the_answer_after_it() -> None
     assert not reading.sentences[0].creates_other and reading.unsure.value == "2016"
 
 
+def test_an_abstention_on_a_value_read_unsurely_says_so_and_names_it() -> None:
+    # A year is read, but not as the founding's: the warning says the sources do not state it surely (not that none
+    # states a year), and the sentence it was read from leads the related reading.
+    question = "What year was Brightwater Labs founded?"
+    said = "In 2015 the founders of Brightwater Labs were still at university."
+    asked = Answerer().answer(question, retrieval(question, [f"# About\n\n{said}"]))
+    assert asked.answer == ABSTENTION and asked.short_answer is None
+    assert asked.warnings == ["none of the 1 retrieved source(s) states a year for this question surely: '2015' is "
+                              "the closest reading, shown first as related reading"]
+    assert asked.related and asked.related[0].text == said
+
+
 def test_ask_says_plainly_when_no_sentence_states_what_was_asked() -> None:
     question = "What year was Brightwater Labs founded?"
     unrelated = retrieval(question, ["# Certificates\n\nEvery certificate is checked by the policy authority before it is used."])
