@@ -210,8 +210,8 @@ def test_a_registered_address_is_still_an_address_asked_for() -> None:
     town = "Our headquarters are in Berlin, in a converted factory building in the Neukölln district."
     answer = read_asked(question, [Passage(town, 0, 1, "About", own_site=True)], company="Acme").answer
     assert answer is None or answer.value != "Berlin"
-    street = "Registered address: Acme GmbH, Schinkestraße 9, 12047 Berlin, Germany"
-    assert _value(question, street) == "Schinkestraße 9, 12047 Berlin"
+    street = "Registered address: Acme GmbH, Schinkestraße 9, 12047 Berlin, Germany"  # the label's value, less its holder
+    assert _value(question, street) == "Schinkestraße 9, 12047 Berlin, Germany"
 
 
 def test_a_registered_address_with_a_word_between_is_the_registered_address() -> None:

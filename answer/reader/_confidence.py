@@ -193,7 +193,11 @@ def _given(q: Question, best: Sentence, span: Span) -> str:
     """The value as the answer gives it: a labelled address is the whole value after its label, whatever country's
     form it takes ("Address: 48 Quay Street, Bristol, BS1 4DJ, United Kingdom"), not the part a pattern recognised."""
     if q.kind == "place" and _labelled(q, best, span):
-        return best.plain[best.plain.index(":") + 1:].strip(" .;")
+        value = best.plain[best.plain.index(":") + 1:].strip(" .;")
+        # Less the holder's name it may open with: "Registered address: Acme GmbH, Schinkestraße 9, 12047 Berlin".
+        holder = next((name for name in legal_names(value) if name.start == 0), None)
+        rest = value[len(holder.text):].lstrip(" ,") if holder is not None else value
+        return rest if span.text in rest else value
     return span.text
 
 
