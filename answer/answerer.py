@@ -185,4 +185,3 @@ def _why_unanswered(found: ExtractiveAnswer, sources: int) -> str:
         return (f"none of the {sources} retrieved source(s) states {asked} for this question surely: "
                 f"{found.unsure!r} is the closest reading, shown first as related reading")
     return f"none of the {sources} retrieved source(s) has a sentence that states {asked} for this question"
-

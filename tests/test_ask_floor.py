@@ -60,8 +60,9 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 # igalia, fastmail, prusa, tailscale, since session 82 signals37, since session 83 infomaniak and bitwarden, since
 # session 96 posthog and hetzner, since session 97 element and sentry, since session 98 bunny and tuxedo), together:
 # right, wrong, evidence in the top 10 of their 285 facts, measured in session 98 (143 / 133 / 9, top 10 242, with a
-# "Registered office:" label read as a label; 142 / 134 / 9 before it: tuxedo 7 / 7 / 1, measured blind; of the 270 before it, 135 / 127 / 8, top 10 229: bunny 9 / 6 / 0 in the
-# bench store, 10 / 5 / 0 measured blind in its own; of the 255 before it,
+# "Registered office:" label read as a label; 142 / 134 / 9 before it: tuxedo 7 / 7 / 1, measured blind; of the 270
+# before it, 135 / 127 / 8, top 10 229: bunny 9 / 6 / 0 in the bench store, 10 / 5 / 0 measured blind in its own; of
+# the 255 before it,
 # in session 97, 126 / 121 / 8, top 10 216, with a registered address read as an address;
 # 125 / 121 / 9 before it: sentry 10 / 4 / 1, measured blind; of the 240 before it, 115 / 117 / 8, top 10 203, with the city asked for the answer's grain, not a word it
 # must hold; 114 / 118 / 8 before it: element 10 / 5 / 0, measured blind; of the 225 before it,

@@ -210,7 +210,7 @@ def test_a_registered_address_is_still_an_address_asked_for() -> None:
     town = "Our headquarters are in Berlin, in a converted factory building in the Neukölln district."
     answer = read_asked(question, [Passage(town, 0, 1, "About", own_site=True)], company="Acme").answer
     assert answer is None or answer.value != "Berlin"
-    street = "Registered address: Acme GmbH, Schinkestraße 9, 12047 Berlin, Germany"  # the label's value, less its holder
+    street = "Registered address: Acme GmbH, Schinkestraße 9, 12047 Berlin, Germany"  # its value, less its holder
     assert _value(question, street) == "Schinkestraße 9, 12047 Berlin, Germany"
 
 
@@ -228,4 +228,5 @@ def test_a_registered_office_label_stays_a_label() -> None:
     # the company's own page (lower-cased, it was read as no one's).
     assert seat_as_headquarters("Registered office: Prinsengracht 719") == "Headquarters: Prinsengracht 719"
     line = "Registered office: Prinsengracht 719, 1017 JW Amsterdam, the Netherlands."
-    assert _value("What is the registered address of Acme?", line) == "Prinsengracht 719, 1017 JW Amsterdam, the Netherlands"
+    value = _value("What is the registered address of Acme?", line)
+    assert value == "Prinsengracht 719, 1017 JW Amsterdam, the Netherlands"
