@@ -9,6 +9,7 @@ import pytest
 from child_env import python_path
 
 import cikb  # noqa: F401  (installs the finder that lets `import chunk` reach our chunk stage on Python < 3.13)
+from cikb.cli._app import state as cli_state
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED = REPO_ROOT.parent / "shared"
@@ -30,6 +31,10 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # The processes a test starts run without PyTorch, as the default install does (tests/without_torch); this
     # process and its xdist workers, started before any test, keep it for the sentence-transformers tests.
     monkeypatch.setenv("PYTHONPATH", python_path())
+    # A test that calls a command's helpers directly skips the CLI's callback, which resets the invocation's
+    # options: without this it would see the --data-dir or settings another test on this worker left behind.
+    for option in ("config_file", "data_dir", "settings"):
+        monkeypatch.setattr(cli_state, option, None)
     return data_dir
 
 
