@@ -230,3 +230,13 @@ def test_a_registered_office_label_stays_a_label() -> None:
     line = "Registered office: Prinsengracht 719, 1017 JW Amsterdam, the Netherlands."
     value = _value("What is the registered address of Acme?", line)
     assert value == "Prinsengracht 719, 1017 JW Amsterdam, the Netherlands"
+
+
+def test_an_american_address_keeps_its_whole_country_name() -> None:
+    question = "What is the registered address of Acme?"
+    said = "Acme, Inc. has its registered address at 3830 Valley Centre Drive, Suite 705, San Diego, CA 92130, United States."
+    assert _value(question, said) == "3830 Valley Centre Drive, Suite 705, San Diego, CA 92130, United States"
+    said = "Acme, Inc. has its registered address at 12 Main St, Austin, TX 78701, United States of America."
+    assert _value(question, said) == "12 Main St, Austin, TX 78701, United States of America"
+    said = "Acme, Inc. has its registered address at 12 Main St, Austin, TX 78701, USA."
+    assert _value(question, said) == "12 Main St, Austin, TX 78701, USA"

@@ -67,7 +67,8 @@ _ORG_RE = re.compile(
     r"\b(?:[A-Z][\w'’&.\-]*|[A-Z]{2,})(?:\s+(?:of|for|and|on|the|de|&)?\s*(?:[A-Z][\w'’&.\-]*|[A-Z]{2,}))*"
 )
 _ADDRESS_RE = re.compile(  # a comma may stand before the ZIP code: "Palo Alto, CA, 94301"
-    r"\b(?:PO Box|P\.O\. Box|\d{1,5})\s+[A-Z0-9][^.;:\n]{3,80}?,\s*[A-Z]{2},?\s+\d{5}(?:-\d{4})?(?:,\s*[A-Z][A-Za-z]+)?")
+    r"\b(?:PO Box|P\.O\. Box|\d{1,5})\s+[A-Z0-9][^.;:\n]{3,80}?,\s*[A-Z]{2},?\s+\d{5}(?:-\d{4})?"
+    r"(?:,\s*(?:United States(?: of America)?|U\.S\.A\.|[A-Z][A-Za-z]+))?")  # the country, of one word or the long name
 _STREET_RE = re.compile(r"\b\d{1,5}\s+(?:[A-Z][\w'’.\-]*\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Place|Boulevard|Blvd|Lane|Way|Drive|Square|Plaza)\b\.?(?:,\s*[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*)?")
 
 
