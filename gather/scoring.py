@@ -662,7 +662,8 @@ def page_kind(url: str, title: str = "", source_type: SourceType = "website") ->
     if is_generic(url, title):
         return "generic"
     segments = _segments(url)
-    if not segments or (len(segments) <= 2 and OVERVIEW_WORDS.intersection(words(segments[-1])) and not year_of(url)):
+    # "/customers/" is an overview of whom it sells to; "/blog/200000-customers/" is a post, dated, however named.
+    if not segments or (len(segments) <= 2 and OVERVIEW_WORDS.intersection(words(segments[-1])) and not is_post(url)):
         return "company"
     if _matched(EVENT_CATEGORIES, words(segments[-1])) or _matched(EVENT_CATEGORIES, words(title)):
         return "news"

@@ -357,6 +357,8 @@ def test_remaining_lists_what_was_never_popped_best_first() -> None:
         ("/blog/how-to-pick-a-robot", "How to pick a robot", "generic"),
         ("/2016/04/01/report", "Acme Transparency Report, H1 2016", "generic"),
         ("/blog/robots-at-the-beach", "Robots at the beach", "page"),
+        ("/blog/200000-customers/", "Thank you: 200,000 customers", "page"),  # a post, not the customers overview
+        ("/customers/", "Our customers", "company"),
         ("/documents/policy-v2/", "Certificate policy v2", "page"),
     ],
 )
