@@ -44,7 +44,7 @@ _AMOUNT = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _MONEY_RE = re.compile(
     rf"(?<![\w.]){_CURRENCY}\s?(?:{_AMOUNT}){_MULTIPLIER}?"
     # after the amount ("150 €"): no word boundary follows a sign
-    rf"|(?<![\w.])(?:{_AMOUNT}){_MULTIPLIER}?\s?(?:{_CURRENCY}(?!\w)|(?:dollars|euros|pounds)\b)",
+    rf"|(?<![\w.])(?:{_AMOUNT}){_MULTIPLIER}?\s?(?:{_CURRENCY}(?!\w)|(?:dollars?|euros?|pounds?)\b)",
     re.IGNORECASE,
 )
 _NUMBER_WORD = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
@@ -108,8 +108,10 @@ def is_postal_address(text: str) -> bool:
     return any(pattern.fullmatch(text.strip()) for pattern in _POSTAL_FORMS)
 
 
+# A town's name may hold a lowercase word before its river or region: "Newcastle upon Tyne", "Frankfurt am Main",
+# "Mülheim an der Ruhr", "Rothenburg ob der Tauber", "Alphen aan den Rijn".
 _PLACE_AFTER_RE = re.compile(
-    r"\b(?:in|at|(?<!based )on|near|from)\s+((?:the\s+)?(?:\d{1,5}\s+)?[A-Z][\w'’.&\-]*(?:(?:\s+|,\s*)(?:of\s+|and\s+|the\s+|upon\s+)?[A-Z0-9][\w'’.&\-]*){0,6})"
+    r"\b(?:in|at|(?<!based )on|near|from)\s+((?:the\s+)?(?:\d{1,5}\s+)?[A-Z][\w'’.&\-]*(?:(?:\s+|,\s*)(?:of\s+|and\s+|the\s+|upon\s+|am\s+|an\s+der\s+|ob\s+der\s+|aan\s+(?:de\s+|den\s+)?)?[A-Z0-9][\w'’.&\-]*){0,6})"
 )
 _AREA_OF = re.compile(
     r" (?:district|borough|neighbou?rhood|area|region|county|suburb|quarter) of (?:the )?"
