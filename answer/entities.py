@@ -1794,13 +1794,18 @@ def bids_the_reader(sentence: str, is_verb: Callable[[str], bool]) -> bool:
     return False
 
 
-def stated_as_own(sentence: str, is_word: Callable[[str], bool], is_subject: Callable[[str], bool]) -> bool:
+def stated_as_own(sentence: str, is_word: Callable[[str], bool], is_subject: Callable[[str], bool],
+                  deed: bool = False) -> bool:
     """Some word ``is_word`` accepts is a noun or an adjective of the main clause ("Acme is a 501(c)(3) nonprofit")
     or of a clause whose subject ``is_subject`` accepts, or a main verb whose subject it accepts ("Acme makes
     robots"); not a word of another clause ("while we build software", "a year of making hard decisions", "we
-    launched the ability to monitor internal services")."""
+    launched the ability to monitor internal services"). With ``deed`` (the word is what the subject does), a noun
+    counts only as the subject's own: a clause's subject or possessed by it ("Our offer includes mail"), not a thing
+    handed over ("We will send you an offer")."""
     for token in _parsed(sentence):
         if not is_word(token.text):
+            continue
+        if deed and not token.tag_.startswith("VB") and not _owned_noun(token, is_subject):
             continue
         if not token.tag_.startswith("VB"):
             clause = _clause_verb(token)
@@ -1813,6 +1818,11 @@ def stated_as_own(sentence: str, is_word: Callable[[str], bool], is_subject: Cal
         if verb.dep_ == "ROOT" and subjects and is_subject(_phrase(subjects[0])):
             return True
     return False
+
+
+def _owned_noun(token, is_subject: Callable[[str], bool]) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The noun is a clause's subject ("The offer covers ...") or possessed by the subject ("our offer")."""
+    return token.dep_ in _SUBJECTS or any(c.dep_ == "poss" and is_subject(_phrase(c)) for c in token.children)
 
 
 def _clause_verb(token):  # noqa: ANN001, ANN202 - spaCy Tokens

@@ -438,3 +438,29 @@ def test_a_price_from_which_plans_start_is_read_for_the_cheapest_plan():
     # "from $9" ranks the amount lowest as "start at" does: read (here `low`: no plan named), not set aside.
     reading = _own_page("How much does Acme Corp's cheapest plan cost per month?", "Pricing", "Paid plans from $9 a month.")
     assert reading.unsure is not None and reading.unsure.value == "$9"
+
+
+def test_a_count_a_dated_post_gives_yields_to_another_a_newer_page_gives() -> None:
+    # Asked how many there are now: the 2016 post's "now" is 2016's; the home page, a fact page, is dated the day it
+    # was read (ChunkMetadata.as_of).
+    post = Passage("Acme now has more than 200,000 customers.", 0, 1, "Thank you: 200,000 customers",
+                   as_of=date(2016, 11, 24), own_site=True)
+    line = "More than 480,000 customers now use Acme for their everyday email."
+    home = Passage(line, 1, 2, "Acme", as_of=date(2026, 12, 6), own_site=True)
+    reading = read_asked("How many customers does Acme have?", [post, home], company="Acme")
+    assert reading.answer is None or reading.answer.value == "480,000"
+    # Alone, or beside a page not known to be newer, the post's count is given.
+    assert _given(read_asked("How many customers does Acme have?", [post], company="Acme")) is not None
+    undated = Passage(line, 1, 2, "Acme", own_site=True)
+    assert _given(read_asked("How many customers does Acme have?", [post, undated], company="Acme")) is not None
+
+
+def test_a_price_in_euro_words_is_money() -> None:
+    reading = _own_page("How much does an Acme mailbox cost?", "Pricing", "An Acme mailbox costs 1 euro per month.")
+    assert _given(reading) == ("1 euro", "medium")
+
+
+def test_a_town_with_its_river_in_its_name_is_one_place() -> None:
+    line = "All customer data are stored on servers we own in a data centre in Frankfurt am Main, Germany."
+    reading = _own_page("Where does Acme store its customers' data?", "Security", line)
+    assert _given(reading) == ("Frankfurt am Main, Germany", "medium")

@@ -375,6 +375,15 @@ def test_asked_what_the_company_makes_only_the_companys_own_making_answers():
     assert made.answer is not None and made.answer.value.startswith("robots that move pallets")
 
 
+def test_asked_what_the_company_offers_an_offer_handed_to_the_reader_is_none():
+    question = "What does Acme Corp offer?"
+    handed = _reading(question, "We will send you an offer and, if needed, our data processing agreement.")
+    assert handed.answer is None  # the noun names a thing sent, not what Acme offers
+    own = _reading(question, "Our offer includes email, a calendar and an address book.")
+    assert own.answer is not None and "email, a calendar" in own.answer.value
+    assert _reading(question, "Acme Corp offers email, a calendar and an address book.").answer is not None
+
+
 @pytest.mark.parametrize(("role", "holder"), [("CEO", "Jane Roe"), ("CFO", "John Doe")])
 def test_a_role_set_before_its_holders_name_and_a_comma_is_theirs(role, holder):
     text = ("Note: changes to this page need sign-off by both the CFO and the CEO.\n\n"

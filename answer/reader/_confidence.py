@@ -518,18 +518,17 @@ def states_question(q: Question, s: Sentence) -> bool:
         # the question names ("What other projects ... besides Widget?": "our first project, Widget").
         return True
     stems = reading_stems(q, s)
+    done = _done_by_the_subject(q)
     if q.defining:  # its words (product, services, main) are in many a sentence that does not say what Acme sells
         return (bool(q.terms) and s.role == 2 and all(match_weight(t, stems) > 0 for t in q.terms)
-                and _related_words_are_the_subjects(q, s))
+                and _related_words_are_the_subjects(q, s) and (not done & s.stems or _its_own_deed(q, s, done)))
     if not _holds_asked_verb(q, stems):
         return False  # "What does Globex use Acme for?": a sentence on Globex that says nothing of using Acme
     if not _holds_the_verbs_asked_how(q, stems):
         return False  # "How was the pledge to be paid out?": "Donation Pledged by Jane Roe: October 1" says no how
     if stranded_preposition(q.text) is not None and not spans(q, s.plain):
         return False  # nor one on using Acme that says nothing of what for ("Globex is now using Acme")
-    done = _done_by_the_subject(q)
-    if done and not stated_as_own(s.plain, lambda word: bool(done & stems_of(word.lower())),
-                                  lambda phrase: refers_to_subject(q, phrase)):
+    if done and not _its_own_deed(q, s, done):
         return False  # "What does Acme make?": not "a hiring process that makes it easy for people to ..."
     # The subject's own sentence may state every term by a word of its relation ("Acme makes robots" for "sell"),
     # when the parse makes the subject that word's own ("a year of making hard decisions" sells nothing).
@@ -951,9 +950,25 @@ _WHAT_IT_DOES = re.compile(r"^\s*what\s+(?:does|do|did)\s+(?P<doer>.+?)\s+(?P<ve
 def _done_by_the_subject(q: Question) -> set[str]:
     """The stems of the verb a question asks the subject's object of ("What does Acme make?" -> make), or none."""
     asked = _WHAT_IT_DOES.match(q.text)
-    if asked is None or not refers_to_subject(q, asked.group("doer")):
+    if asked is None or not refers_to_subject(q, asked.group("doer")) or not _a_doers_words(asked.group("doer")):
         return set()
     return stems_of(asked.group("verb").lower()) & set(q.terms)
+
+
+def _its_own_deed(q: Question, s: Sentence, done: set[str]) -> bool:
+    """The subject does the asked verb in the sentence, or owns it as a noun ("Our offer includes ..."): "What does
+    Acme offer?" is not answered by "We will send you an offer", nor "What does Acme make?" by "a hiring process that
+    makes it easy for people to ..."."""
+    return stated_as_own(s.plain, lambda word: bool(done & stems_of(word.lower())),
+                         lambda phrase: refers_to_subject(q, phrase), deed=True)
+
+
+def _a_doers_words(phrase: str) -> bool:
+    """The words of a name, a pronoun or "the company": not "CBC air during the NHL", which the pattern takes for the
+    doer of "What did CBC air during the NHL lockout?" (a verb and its phrase after the doer)."""
+    words = phrase.split()
+    return len(words) == 1 or all(w[:1].isupper() or w.lower() in ("the", "of", "and", "&") or bare(w.lower()) in SELF_NOUNS
+                                  for w in words)
 
 
 def _related_words_are_the_subjects(q: Question, s: Sentence) -> bool:
@@ -1128,6 +1143,19 @@ def _states_directly(q: Question, s: Sentence) -> bool:
     return s.coverage == 1.0 and s.role == 2 and nearest_span(q, s)[1] <= RIVAL_DISTANCE
 
 
+def _outdated_by_a_later_page(q: Question, best: Sentence, span: Span, candidates: list[Sentence]) -> bool:
+    """The chosen sentence is on a dated page, and another sentence about the subject holding every key term gives
+    another value near them on a newer page (a later post, or a fact page read as it stands now): asked how things
+    are, the older one most likely holds no longer. (:func:`_newest_statement` gives the newer one where it is
+    stated as directly; this withholds the older one where the newer is only mentioned: "480,000 customers use Acme".)"""
+    said = said_on(best)
+    if said is None:
+        return False
+    return any(s.coverage == 1.0 and s.about_subject and (said_on(s) or date.min) > said
+               and not _same_value(other.key, span.key) and nearest_span(q, s)[0] is other
+               and nearest_span(q, s)[1] <= RIVAL_DISTANCE for s in candidates for other in s.spans)
+
+
 def _newest_statement(q: Question, best_key: str, candidates: list[Sentence], support: dict[str, list[Sentence]]) -> str:
     """Of two values stated as directly, the one a newer page states: a 2021 press item's "our CEO, Jane Roe" says
     who led the company then, the about page read today (or a 2024 post) who leads it now. Only where every
@@ -1287,6 +1315,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         return "low"  # "companies with more than 10,000 employees": each customer's staff, not the subject's
     if q.kind == "number" and asks_headcount(q) and _held_by_a_named_part(q, best, span):
         return "low"  # "Our Berlin office has 25 employees": the office's staff, not the company's
+    if asks_present(q) and _outdated_by_a_later_page(q, best, span, candidates):
+        return "low"  # "Acme now has 200,000 customers" in a 2016 post, beside "480,000 customers use Acme" on its home page
     if q.cumulative and TOTAL.search(q.text) and _ONE_ROUND.search(best.plain) and not TOTAL.search(best.plain):
         return "low"  # asked the total raised: "raised $5 million in seed funding in 2019" gives one round
     if q.kind in ("person", "org") and not _holds_the_deed_asked(q, best.stems):
