@@ -133,6 +133,7 @@ WRITTEN = {site.name: site for site in (
     written_site("nabucasa", "Nabu Casa", "written"), written_site("bunny", "bunny.net", "written held-out"),
     written_site("simpleanalytics", "Simple Analytics", "written"),
     written_site("tuxedo", "TUXEDO Computers", "written held-out"),
+    written_site("posteo", "Posteo", "written"), written_site("sparkfun", "SparkFun Electronics", "written held-out"),
 )}
 
 
