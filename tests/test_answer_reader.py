@@ -969,6 +969,19 @@ def test_a_mailbox_named_for_another_purpose_is_no_answer_for_the_purpose_asked(
         assert found.answer is not None and found.answer.confidence == "medium", line
 
 
+def test_a_mailbox_named_for_the_purpose_asked_says_the_purpose_the_sentence_leaves_out() -> None:
+    # "customer support": the sentence says "our support team" only, among several addresses; its mailbox names it.
+    q = read_question("What is Brightwater Labs' customer support email address?", None, "Brightwater Labs")
+    lines = ("The quickest way to reach our support team is by email at support@brightwater.example.",
+             "Email press@brightwater.example for interviews.", "Email jobs@brightwater.example to apply.")
+    reading = read(q, [Passage(line, rank, rank + 1, "Contact", own_site=True) for rank, line in enumerate(lines)])
+    assert reading.answer is not None and reading.answer.value == "support@brightwater.example"
+    # A mailbox named otherwise says nothing of the purpose: among several, the sentence has to.
+    team = "The quickest way to reach our team is by email at hello@brightwater.example."
+    reading = read(q, [Passage(line, rank, rank + 1, "Contact", own_site=True) for rank, line in enumerate((team, *lines[1:]))])
+    assert reading.answer is None
+
+
 def test_questions_and_inquiries_are_what_any_contact_receives_not_its_purpose() -> None:
     # "general support questions": the purpose is general support, which "for general inquiries & support" states.
     q = read_question("What email address handles Brightwater Labs' general support questions?", None,

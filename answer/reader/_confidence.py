@@ -1362,8 +1362,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         others = {s.spans[0].key for s in candidates
                   if s.about_subject and s.coverage >= best.coverage and _named_beyond_its_contacts(q, s)} - {best_key}
         several = {other.key for s in candidates if s.about_subject for other in s.spans} - {best_key}
-        if q.kind == "contact" and _purpose_unsaid(q, best) and (several or _given_for_another_thing(q, best)
-                                                                 or _mailbox_for_another_purpose(q, span)):
+        if (q.kind == "contact" and _purpose_unsaid(q, best) and not _mailbox_for_the_purpose(q, span)
+                and (several or _given_for_another_thing(q, best) or _mailbox_for_another_purpose(q, span))):
             return "low"  # "the legal team's e-mail": "questions for the People Team: email people@..." is another's
         return "medium" if best.about_subject and not others and not best.negated else "low"
     if q.kind == "licence":
@@ -1499,6 +1499,13 @@ def _mailbox_for_another_purpose(q: Question, span: Span) -> bool:
     return box in _ROLE_MAILBOXES and not any(match_weight(t, stems_of(box)) > 0 for t in q.terms)
 
 
+def _mailbox_for_the_purpose(q: Question, span: Span) -> bool:
+    """The e-mail address's mailbox is named for a purpose the question names: "support@" asked for the customer
+    support address, whatever words the sentence around it uses ("reach our support team at support@...")."""
+    box = span.text.split("@")[0].lower() if "@" in span.text else ""
+    return bool(box) and any(match_weight(t, stems_of(box)) == 1.0 for t in _purpose_stems(q))
+
+
 _REACHING = frozenset({"use", "send", "reach", "contact", "write", "call", "email", "e-mail"})
 # What anyone sends to any contact: "general support questions" are for support, as "general inquiries" are.
 _ASKING = frozenset(stem(w) for w in "question questions inquiry inquiries enquiry enquiries query queries".split())
@@ -1509,9 +1516,14 @@ def _purpose_unsaid(q: Question, s: Sentence) -> bool:
     ("the legal team's e-mail address", "the press contact"); the sentence does not hold one of them. (Where the
     company gives one address, that one serves every purpose.) A verb of reaching it names no purpose, where the
     tagger takes it for a noun ("What address should law enforcement use to send ...?")."""
-    named = {t for word in nominal_words(q.text) for t in stems_of(word)} - _REACHING - _ASKING
+    named = _purpose_stems(q)
     stems = reading_stems(q, s)
     return any(t in named and match_weight(t, stems) == 0 for t in q.terms)
+
+
+def _purpose_stems(q: Question) -> set[str]:
+    """The stems of the question's nouns and adjectives besides a contact's own words and a verb of reaching it."""
+    return {t for word in nominal_words(q.text) for t in stems_of(word)} - _REACHING - _ASKING
 
 
 _NOW = frozenset({"current", "currently", "now", "today", "presently"})
