@@ -191,16 +191,19 @@ _NEGATORS = frozenset({"not", "n't", "n’t", "never", "no", "neither", "nor", "
 
 
 def negation_reaches(sentence: str, is_term: Callable[[str], bool]) -> bool:
-    """Whether a negation governs a word ``is_term`` accepts, as the trained parser reads it: the clause the negation
-    belongs to holds the word ("Acme was not founded in 2010"), not only a clause beside it ("Acme was set up in 2013
-    so that no investor could ever sell it", "Acme, which never took venture money, was founded in 2010"). With no
-    word accepted, any negation does."""
+    """Whether a negation governs the words ``is_term`` accepts, as the trained parser reads it: the clauses the
+    negations belong to hold every such word ("Acme was not founded in 2010"), not only a clause beside them ("Acme was
+    set up in 2013 so that no investor could ever sell it", "Acme, which never took venture money, was founded in
+    2010"). With no word accepted, any negation does."""
     doc = _parsed(sentence)
     negators = [t for t in doc if t.lower_ in _NEGATORS or t.dep_ == "neg" or _all_but(t)]
     terms = {t.i for t in doc if is_term(t.text)}
     if not negators or not terms:
         return bool(negators)
-    return any(terms & {t.i for t in _clause_of(negator).subtree} for negator in negators)
+    negated = {t.i for negator in negators for t in _clause_of(negator).subtree}
+    # A term outside every negated clause is stated: "you can call us on ..., although we cannot provide account
+    # support by phone" says how to call, whatever it denies of the phone.
+    return bool(terms & negated) and terms <= negated
 
 
 # The links by which a value hangs on the verb whose deed it is part of: its subject, object, complement, or the

@@ -169,6 +169,11 @@ def test_a_value_denied_left_or_told_of_another_thing_is_no_answer(question: str
 def test_a_negation_in_another_clause_or_on_a_number_denies_nothing() -> None:
     assert _value("When was Acme founded?", "Acme, which never took venture money, was founded in 2010.") == "2010"
     assert _value("How many employees does Acme have?", "Acme has nearly 500 employees.") == "500"
+    # A question's word in a negated clause and another in the clause that states the value: the value is stated.
+    said = ("For general questions you can call us on +49 511 202801-0 on working days, although we cannot provide "
+            "account support by phone.")
+    assert _value("What phone number can I call to reach Acme?", said) == "+49 511 202801-0"
+    assert _value("What phone number can I call to reach Acme?", "You cannot call us by phone.") is None
 
 
 def test_where_it_moved_and_who_founded_it_are_still_read() -> None:
