@@ -60,8 +60,8 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 # igalia, fastmail, prusa, tailscale, since session 82 signals37, since session 83 infomaniak and bitwarden, since
 # session 96 posthog and hetzner, since session 97 element and sentry, since session 98 bunny and tuxedo, since
 # session 99 sparkfun), together: right, wrong, evidence in the top 10 of their 300 facts, measured in session 99
-# (153 / 138 / 9, top 10 256, gathered afresh: sparkfun 10 / 5 / 0, measured blind; nothing held out moved with
-# that session's reader changes); of the 285 before it, in session 98 (143 / 133 / 9, top 10 242, with a
+# (154 / 137 / 9, top 10 256, with a mailbox named for the purpose asked saying it; 153 / 138 / 9 before it, gathered
+# afresh: sparkfun 10 / 5 / 0, measured blind); of the 285 before it, in session 98 (143 / 133 / 9, top 10 242, with a
 # "Registered office:" label read as a label; 142 / 134 / 9 before it: tuxedo 7 / 7 / 1, measured blind; of the 270
 # before it, 135 / 127 / 8, top 10 229: bunny 9 / 6 / 0 in the bench store, 10 / 5 / 0 measured blind in its own; of
 # the 255 before it,
@@ -85,7 +85,7 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 # the fact's words), so that is reported, not asserted: the targets are not met. Their high-confidence values,
 # as enrich writes them in cells, were all right when measured (10 of 10, session 71; bench/ask.py's cell_verdict):
 # that is asserted.
-MEASURED_WRITTEN_HELD_OUT = (153, 9, 256)
+MEASURED_WRITTEN_HELD_OUT = (154, 9, 256)
 
 
 def test_offline_ask_on_the_written_held_out_sites_stays_above_its_floor(tmp_path: Path) -> None:
