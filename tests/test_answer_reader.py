@@ -978,7 +978,8 @@ def test_a_mailbox_named_for_the_purpose_asked_says_the_purpose_the_sentence_lea
     assert reading.answer is not None and reading.answer.value == "support@brightwater.example"
     # A mailbox named otherwise says nothing of the purpose: among several, the sentence has to.
     team = "The quickest way to reach our team is by email at hello@brightwater.example."
-    reading = read(q, [Passage(line, rank, rank + 1, "Contact", own_site=True) for rank, line in enumerate((team, *lines[1:]))])
+    others = (team, *lines[1:])
+    reading = read(q, [Passage(line, rank, rank + 1, "Contact", own_site=True) for rank, line in enumerate(others)])
     assert reading.answer is None
 
 

@@ -239,7 +239,8 @@ def test_a_registered_office_label_stays_a_label() -> None:
 
 def test_an_american_address_keeps_its_whole_country_name() -> None:
     question = "What is the registered address of Acme?"
-    said = "Acme, Inc. has its registered address at 3830 Valley Centre Drive, Suite 705, San Diego, CA 92130, United States."
+    said = ("Acme, Inc. has its registered address at 3830 Valley Centre Drive, Suite 705, San Diego, CA 92130, "
+            "United States.")
     assert _value(question, said) == "3830 Valley Centre Drive, Suite 705, San Diego, CA 92130, United States"
     said = "Acme, Inc. has its registered address at 12 Main St, Austin, TX 78701, United States of America."
     assert _value(question, said) == "12 Main St, Austin, TX 78701, United States of America"

@@ -967,8 +967,8 @@ def _a_doers_words(phrase: str) -> bool:
     """The words of a name, a pronoun or "the company": not "CBC air during the NHL", which the pattern takes for the
     doer of "What did CBC air during the NHL lockout?" (a verb and its phrase after the doer)."""
     words = phrase.split()
-    return len(words) == 1 or all(w[:1].isupper() or w.lower() in ("the", "of", "and", "&") or bare(w.lower()) in SELF_NOUNS
-                                  for w in words)
+    return len(words) == 1 or all(w[:1].isupper() or w.lower() in ("the", "of", "and", "&")
+                                  or bare(w.lower()) in SELF_NOUNS for w in words)
 
 
 def _related_words_are_the_subjects(q: Question, s: Sentence) -> bool:
@@ -1147,7 +1147,8 @@ def _outdated_by_a_later_page(q: Question, best: Sentence, span: Span, candidate
     """The chosen sentence is on a dated page, and another sentence about the subject holding every key term gives
     another value near them on a newer page (a later post, or a fact page read as it stands now): asked how things
     are, the older one most likely holds no longer. (:func:`_newest_statement` gives the newer one where it is
-    stated as directly; this withholds the older one where the newer is only mentioned: "480,000 customers use Acme".)"""
+    stated as directly; this withholds the older one where the newer only mentions the subject: "480,000 customers
+    use Acme".)"""
     said = said_on(best)
     if said is None:
         return False
@@ -1316,7 +1317,7 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
     if q.kind == "number" and asks_headcount(q) and _held_by_a_named_part(q, best, span):
         return "low"  # "Our Berlin office has 25 employees": the office's staff, not the company's
     if asks_present(q) and _outdated_by_a_later_page(q, best, span, candidates):
-        return "low"  # "Acme now has 200,000 customers" in a 2016 post, beside "480,000 customers use Acme" on its home page
+        return "low"  # "Acme now has 200,000 customers" in a 2016 post, beside "480,000 customers use Acme" today
     if q.cumulative and TOTAL.search(q.text) and _ONE_ROUND.search(best.plain) and not TOTAL.search(best.plain):
         return "low"  # asked the total raised: "raised $5 million in seed funding in 2019" gives one round
     if q.kind in ("person", "org") and not _holds_the_deed_asked(q, best.stems):

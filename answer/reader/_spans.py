@@ -110,8 +110,10 @@ def is_postal_address(text: str) -> bool:
 
 # A town's name may hold a lowercase word before its river or region: "Newcastle upon Tyne", "Frankfurt am Main",
 # "Mülheim an der Ruhr", "Rothenburg ob der Tauber", "Alphen aan den Rijn".
+_PLACE_JOINER = r"(?:of\s+|and\s+|the\s+|upon\s+|am\s+|an\s+der\s+|ob\s+der\s+|aan\s+(?:de\s+|den\s+)?)"
 _PLACE_AFTER_RE = re.compile(
-    r"\b(?:in|at|(?<!based )on|near|from)\s+((?:the\s+)?(?:\d{1,5}\s+)?[A-Z][\w'’.&\-]*(?:(?:\s+|,\s*)(?:of\s+|and\s+|the\s+|upon\s+|am\s+|an\s+der\s+|ob\s+der\s+|aan\s+(?:de\s+|den\s+)?)?[A-Z0-9][\w'’.&\-]*){0,6})"
+    r"\b(?:in|at|(?<!based )on|near|from)\s+((?:the\s+)?(?:\d{1,5}\s+)?[A-Z][\w'’.&\-]*"
+    rf"(?:(?:\s+|,\s*){_PLACE_JOINER}?[A-Z0-9][\w'’.&\-]*){{0,6}})"
 )
 _AREA_OF = re.compile(
     r" (?:district|borough|neighbou?rhood|area|region|county|suburb|quarter) of (?:the )?"
