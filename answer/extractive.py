@@ -132,7 +132,9 @@ def _unanswered(q: Question, reading: Reading) -> ExtractiveAnswer:
     closest = [reading.unsure.sentence] if reading.unsure is not None else []
     closest += [s for s in reading.relevant if not any(s is c for c in closest) and not s.boilerplate]
     related = [Quote(s.quote, s.passage.ref) for s in closest[:MAX_RELATED]]
-    unsure = reading.unsure.value if reading.unsure is not None else None
+    # A free-text reading is a clause, no value to name ("and, if needed, our data processing agreement"): its sentence
+    # leads the related reading all the same.
+    unsure = reading.unsure.value if reading.unsure is not None and q.kind != "text" else None
     return ExtractiveAnswer("", [], None, unanswered=KIND_NOUNS[q.kind], related=related,
                             unmentioned=reading.unmentioned, unsure=unsure)
 

@@ -372,6 +372,16 @@ def test_an_abstention_on_a_value_read_unsurely_says_so_and_names_it() -> None:
     assert asked.related and asked.related[0].text == said
 
 
+def test_an_abstention_on_a_free_text_reading_names_no_fragment_of_it() -> None:
+    question = "What does Brightwater Labs offer?"
+    said = "We will send you an offer and, if needed, our data processing agreement."
+    asked = Answerer().answer(question, retrieval(question, [f"# Contact Brightwater Labs\n\n{said}"]))
+    assert asked.answer == ABSTENTION
+    assert asked.warnings == ["none of the 1 retrieved source(s) has a sentence that states an answer for this "
+                              "question"]
+    assert asked.related and asked.related[0].text == said
+
+
 def test_ask_says_plainly_when_no_sentence_states_what_was_asked() -> None:
     question = "What year was Brightwater Labs founded?"
     unrelated = retrieval(question, ["# Certificates\n\nEvery certificate is checked by the policy authority before it is used."])
