@@ -464,3 +464,9 @@ def test_a_town_with_its_river_in_its_name_is_one_place() -> None:
     line = "All customer data are stored on servers we own in a data centre in Frankfurt am Main, Germany."
     reading = _own_page("Where does Acme store its customers' data?", "Security", line)
     assert _given(reading) == ("Frankfurt am Main, Germany", "medium")
+
+
+def test_an_amount_in_words_counts_nothing() -> None:
+    # "one euro a month" is a price in words: no count of users, though "users" is the question's word.
+    reading = _own_page("How many users does Acme have?", "Pricing", "Acme users pay one euro a month for a mailbox.")
+    assert reading.answer is None

@@ -634,6 +634,8 @@ def _number_spans(q: Question, sentence: str) -> list[Span]:
             continue
         if _is_version(sentence, m.start(), m.end()):
             continue  # "A 1.0 release ... after over 100,000,000 Docker pulls": a release counts nothing
+        if _CURRENCY_AFTER.match(sentence, m.end()):
+            continue  # "one euro a month" is an amount in words, no count
         if ("%" in text or "percent" in text.lower()) != q.percent:
             continue
         value = number_value(text)
@@ -643,6 +645,7 @@ def _number_spans(q: Question, sentence: str) -> list[Span]:
     return found
 
 
+_CURRENCY_AFTER = re.compile(r"\s*(?:euros?|dollars?|pounds?|cents?|pence)\b", re.IGNORECASE)
 _VERSION_WORD = r"(?:v|version|release|releases|update|edition|beta|alpha|rc)"
 _VERSION_BEFORE = re.compile(rf"\b{_VERSION_WORD}\.?\s*$", re.IGNORECASE)
 _VERSION_AFTER = re.compile(rf"^\s*{_VERSION_WORD}\b", re.IGNORECASE)
