@@ -1153,8 +1153,8 @@ def _outdated_by_a_later_page(q: Question, best: Sentence, span: Span, candidate
     if said is None:
         return False
     return any(s.coverage == 1.0 and s.about_subject and (said_on(s) or date.min) > said
-               and not _same_value(other.key, span.key) and nearest_span(q, s)[0] is other
-               and nearest_span(q, s)[1] <= RIVAL_DISTANCE for s in candidates for other in s.spans)
+               and (nearest := nearest_span(q, s))[1] <= RIVAL_DISTANCE and not _same_value(nearest[0].key, span.key)
+               for s in candidates if s.spans)
 
 
 def _newest_statement(q: Question, best_key: str, candidates: list[Sentence], support: dict[str, list[Sentence]]) -> str:
@@ -1496,14 +1496,19 @@ _ROLE_MAILBOXES = frozenset("""billing accounts accounting invoices finance sale
 def _mailbox_for_another_purpose(q: Question, span: Span) -> bool:
     """The e-mail address's mailbox is named for a purpose the question does not ask for: "billing@" asked for the
     support address."""
-    box = span.text.split("@")[0].lower() if "@" in span.text else ""
+    box = _mailbox(span)
     return box in _ROLE_MAILBOXES and not any(match_weight(t, stems_of(box)) > 0 for t in q.terms)
+
+
+def _mailbox(span: Span) -> str:
+    """The mailbox of an e-mail address ("support" of support@acme.example), lowercased; "" for any other value."""
+    return span.text.split("@")[0].lower() if "@" in span.text else ""
 
 
 def _mailbox_for_the_purpose(q: Question, span: Span) -> bool:
     """The e-mail address's mailbox is named for a purpose the question names: "support@" asked for the customer
     support address, whatever words the sentence around it uses ("reach our support team at support@...")."""
-    box = span.text.split("@")[0].lower() if "@" in span.text else ""
+    box = _mailbox(span)
     return bool(box) and any(match_weight(t, stems_of(box)) == 1.0 for t in _purpose_stems(q))
 
 
