@@ -521,7 +521,7 @@ def states_question(q: Question, s: Sentence) -> bool:
     done = _done_by_the_subject(q)
     if q.defining:  # its words (product, services, main) are in many a sentence that does not say what Acme sells
         return (bool(q.terms) and s.role == 2 and all(match_weight(t, stems) > 0 for t in q.terms)
-                and _related_words_are_the_subjects(q, s) and (not done & s.stems or _its_own_deed(q, s, done)))
+                and _related_words_are_the_subjects(q, s) and (not (done & s.stems) or _its_own_deed(q, s, done)))
     if not _holds_asked_verb(q, stems):
         return False  # "What does Globex use Acme for?": a sentence on Globex that says nothing of using Acme
     if not _holds_the_verbs_asked_how(q, stems):
