@@ -134,6 +134,7 @@ WRITTEN = {site.name: site for site in (
     written_site("simpleanalytics", "Simple Analytics", "written"),
     written_site("tuxedo", "TUXEDO Computers", "written held-out"),
     written_site("posteo", "Posteo", "written"), written_site("sparkfun", "SparkFun Electronics", "written held-out"),
+    written_site("matomo", "Matomo", "written"), written_site("raspberrypi", "Raspberry Pi", "written held-out"),
 )}
 
 
