@@ -59,7 +59,9 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 # The written sites held out (bench/sites: zammad, system76, codeberg, framework, purism, kagi, since session 63
 # igalia, fastmail, prusa, tailscale, since session 82 signals37, since session 83 infomaniak and bitwarden, since
 # session 96 posthog and hetzner, since session 97 element and sentry, since session 98 bunny and tuxedo, since
-# session 99 sparkfun), together: right, wrong, evidence in the top 10 of their 300 facts, measured in session 99
+# session 99 sparkfun, since session 100 raspberrypi), together: right, wrong, evidence in the top 10 of their 315
+# facts, measured in session 100 (161 / 145 / 9, top 10 269, in session 99's store with raspberrypi gathered into
+# it: raspberrypi 7 / 8 / 0, as measured blind); of the 300 before it, in session 99
 # (154 / 137 / 9, top 10 256, with a mailbox named for the purpose asked saying it; 153 / 138 / 9 before it, gathered
 # afresh: sparkfun 10 / 5 / 0, measured blind); of the 285 before it, in session 98 (143 / 133 / 9, top 10 242, with a
 # "Registered office:" label read as a label; 142 / 134 / 9 before it: tuxedo 7 / 7 / 1, measured blind; of the 270
@@ -85,7 +87,7 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 # the fact's words), so that is reported, not asserted: the issue's targets are not met. Their high-confidence values,
 # as enrich writes them in cells, were all right when measured (10 of 10, session 71; bench/ask.py's cell_verdict):
 # that is asserted.
-MEASURED_WRITTEN_HELD_OUT = (154, 9, 256)
+MEASURED_WRITTEN_HELD_OUT = (161, 9, 269)
 
 
 def test_offline_ask_on_the_written_held_out_sites_stays_above_its_floor(tmp_path: Path) -> None:
@@ -98,7 +100,7 @@ def test_offline_ask_on_the_written_held_out_sites_stays_above_its_floor(tmp_pat
     for site in sites:
         totals.add(bench.measure(settings, site))
     right, wrong, top10 = MEASURED_WRITTEN_HELD_OUT
-    assert totals.facts == 300, totals.line()
+    assert totals.facts == 315, totals.line()
     assert totals.right >= right - EPSILON and totals.wrong <= wrong and totals.top10 >= top10 - EPSILON, totals.line()
     high_cells = totals.cells["high"]
     assert high_cells and high_cells.count("right") == len(high_cells), totals.line()  # a high cell is never wrong
