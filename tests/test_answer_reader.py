@@ -1591,7 +1591,11 @@ FOUR_THEN = "In 2003, Brightwater Labs was a web design firm made up of 4 people
      ("How many customers does Brightwater Labs have?",
       ["By the end of the year Brightwater Labs has around 300 paying customers."], "300"),
      ("How many people work at Brightwater Labs?", ["Brightwater Labs is made up of 164 people."], "164"),
-     ("How many people worked at Brightwater Labs in 2003?", [FOUR_THEN], "4")],
+     ("How many people worked at Brightwater Labs in 2003?", [FOUR_THEN], "4"),
+     # Beside a count told as now, a dated past count does not vote: it would out-vote it, or make it unsure.
+     ("How many employees does Brightwater Labs have?",
+      ["Brightwater Labs started in 2018 when two people who had never met began swapping messages about sensors.",
+       "Today Brightwater Labs is a team of 14 people working remotely from Canada and Europe."], "14")],
 )
 def test_a_value_of_another_site_or_time_is_no_answer(question: str, texts: list[str], value: str | None) -> None:
     passages = [Passage(text, n, n + 1, "About Brightwater Labs") for n, text in enumerate(texts)]

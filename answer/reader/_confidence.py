@@ -98,7 +98,10 @@ def decide(q: Question, sentences: list[Sentence], max_sentences: int) -> Answer
     # our CTO" no longer.)
     dates_an_event = q.kind in ("year", "date")  # "When did Acme launch?" asks when it happened, then
     newest = max((s.passage.as_of for s in sentences if s.passage.as_of is not None), default=None)
-    current = [s for s in candidates if not (now and not dates_an_event and _stale(s, newest))]
+    # So does a count told in the past and dated ("Acme started in 2018 when two people began ...") beside one told
+    # as now: it says how many there were then.
+    current = [s for s in candidates
+               if not (now and not dates_an_event and (_stale(s, newest) or _then_not_now(q, s)))]
     answer = _vote_and_weigh(q, current or candidates, candidates, now)
     if not current and answer.confidence == "high":
         return Answer(answer.value, "medium", answer.sentence, answer.support)
