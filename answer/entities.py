@@ -1101,6 +1101,17 @@ def defines(sentence: str, is_subject: Callable[[str], bool]) -> bool:
     return any(_says_what(noun) for noun in _defining_nouns(_parsed(sentence), is_subject))
 
 
+def described_as_done(sentence: str, start: int, end: int, is_word: Callable[[str], bool]) -> bool:
+    """The value at ``sentence[start:end]``, or a noun set beside it, is described by a participle ``is_word``
+    accepts, as the trained parser reads it: "to the Open Home Foundation, a newly founded non-profit" -> it was
+    founded; the sentence names it as what was done, not who did it."""
+    inside = [t for t in _parsed(sentence) if start <= t.idx < end]
+    heads = [t for t in inside if not start <= t.head.idx < end or t.head.i == t.i]
+    nouns = heads + [c for h in heads for c in h.children if c.dep_ == "appos"]
+    return any(c.dep_ == "amod" and c.tag_ in ("VBN", "VBD", "JJ") and is_word(c.text)
+               for noun in nouns for c in noun.children)
+
+
 def defining_words(sentence: str, is_subject: Callable[[str], bool]) -> list[str]:
     """The words of what the sentence says its subject is, as the trained parser reads it: "Acme Ltd is a private
     company limited by guarantee" -> private, company, limited, by, guarantee."""

@@ -224,6 +224,16 @@ def test_a_founding_of_something_else_is_not_the_subjects() -> None:
     assert look_alikes is None
 
 
+def test_a_body_said_to_be_newly_founded_is_not_who_founded_the_subject() -> None:
+    handed = ("Brightwater Labs has transferred ownership of its sensor projects to the Open Water Foundation, a newly "
+              "founded non-profit organisation based in Switzerland.")
+    q = read_question("Who founded Brightwater Labs?", None, "Brightwater Labs")
+    alone = read(q, [Passage(handed, 0, 1)])
+    assert alone.answer is None and alone.unsure is None  # the foundation was founded; it founded nothing
+    founded = read(q, [Passage(handed, 0, 1), Passage("Brightwater Labs was founded in 2018 by Jane Roe.", 1, 2)])
+    assert founded.answer is not None and founded.answer.value == "Jane Roe"
+
+
 def test_an_officer_is_not_an_office() -> None:
     # Snowball stems both "officer" and "office" to "offic": a sentence about a contracting officer says nothing
     # of where the company's office is.

@@ -14,7 +14,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from cikb.answer.entities import (
-    FIRST_PERSON, apposed_to_name, bids_the_reader, counted_doers, counted_in_question, entities,
+    FIRST_PERSON, apposed_to_name, bids_the_reader, counted_doers, described_as_done, counted_in_question, entities,
     is_a_persons_name, main_verb_offset, names, negation_reaches, noun_described, organisations, person_clauses,
     possessed_nouns, priced_things, role_statements, roles_of_a_part, subject_noun, subjectless_past,
     tells_the_reader_to_reach_us, thing_clauses, titled, told_to_the_reader, value_verbs, verbs_of, where_from,
@@ -799,7 +799,8 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
             # site: "we", "our" and "us" are Acme, naming no other organisation (a team counted in "our devices" too).
             # (An address of ours is the company's only where the line gives it for reaching us: above.)
             s.role = 1
-        s.spans = [span for span in spans(q, s.plain) if not told_of_the_undoing(q, s, span)]
+        s.spans = [span for span in spans(q, s.plain)
+                   if not told_of_the_undoing(q, s, span) and not _founded_not_founder(q, s.plain, span)]
         if s.role == 0 and s.passage.own_site and any(priced_for_the_item(q, s.plain, span) for span in s.spans):
             s.role = 1  # "Professional runs $49 monthly" on Acme's pricing page: Acme's Professional plan
         elif s.role == 0 and s.passage.own_site and asks_its_price(q) and any(
@@ -818,6 +819,14 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
             cue += CUE_BONUS  # "has raised a total of $120 million" over one round's "$45 million"
         s.score = ((s.lexical + cue + RANK_PRIOR / max(s.passage.rank, 1)) * ABOUT_SUBJECT[s.role]
                    - (BOILERPLATE_PENALTY if s.boilerplate else 0.0))
+
+
+def _founded_not_founder(q: Question, sentence: str, span: Span) -> bool:
+    """Asked who founded the subject, the name is said to have been founded itself: "... to the Open Home Foundation,
+    a newly founded non-profit" names what was founded, not who founded anything."""
+    return (q.kind in ("person", "org") and asks_the_founding(q)
+            and described_as_done(sentence, span.start, span.start + len(span.text),
+                                  lambda word: bool(stems_of(word.lower()) & FOUNDING_STEMS)))
 
 
 def nearest_span(q: Question, s: Sentence) -> tuple[Span, int]:
