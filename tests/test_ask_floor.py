@@ -90,6 +90,9 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 MEASURED_WRITTEN_HELD_OUT = (161, 9, 269)
 
 
+# 21 sites gathered and 315 facts read: 207 s alone in session 100, over 300 s on a worker beside the rest of the
+# suite and two benchmarks.
+@pytest.mark.timeout(600)
 def test_offline_ask_on_the_written_held_out_sites_stays_above_its_floor(tmp_path: Path) -> None:
     bench = load_bench("ask")
     settings = bench.bench_settings(tmp_path / "data")
