@@ -14,7 +14,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from cikb.answer.entities import (
-    FIRST_PERSON, apposed_to_name, bids_the_reader, counted_doers, described_as_done, counted_in_question, entities,
+    FIRST_PERSON, apposed_to_name, bids_the_reader, counted_doers, counted_in_question, described_as_done, entities,
     is_a_persons_name, main_verb_offset, names, negation_reaches, noun_described, organisations, person_clauses,
     possessed_nouns, priced_things, role_statements, roles_of_a_part, subject_noun, subjectless_past,
     tells_the_reader_to_reach_us, thing_clauses, titled, told_to_the_reader, value_verbs, verbs_of, where_from,
