@@ -148,6 +148,15 @@ def test_a_two_cell_row_whose_value_says_its_own_kind_is_a_label_line() -> None:
     assert split_sentences(other, min_words=4) == []
 
 
+def test_a_first_row_the_extractor_made_a_header_is_read_where_its_value_says_its_own_kind() -> None:
+    # trafilatura writes a table without a header with its first row as the header: a column's title is no value,
+    # but "| General enquiries | info@acme.example |" is a row of data wherever it stands.
+    contacts = ("| General enquiries | info@acme.example |\n|---|---|\n| Orders and support | support@acme.example |\n"
+                "| Press | press@acme.example |")
+    assert split_sentences(contacts, min_words=4) == [
+        "General enquiries: info@acme.example", "Orders and support: support@acme.example", "Press: press@acme.example"]
+
+
 def test_a_team_tables_row_is_read_as_its_persons_card() -> None:
     table = ("## Leadership\n\n| Name | Role |\n|---|---|\n| Renaud Chaput | Chief Technology Officer |\n"
              "| Past Month | 2 months |\n| Hannah Aubry | Head of Community |")

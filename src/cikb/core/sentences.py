@@ -259,7 +259,7 @@ def _sentences(text: str, lines: bool = False) -> list[tuple[str, int]]:
                 sentences.append((_plain([_HEADING.sub("", line)])[0].strip(), level))
             elif _is_table_row(line):
                 header = i + 1 < len(rows) and bool(_TABLE_RULE.match(rows[i + 1]))
-                sentences.extend((s, 0) for s in ([] if header else _table_sentences(line)))
+                sentences.extend((s, 0) for s in (_header_sentences(line) if header else _table_sentences(line)))
             elif not _is_markup_line(line):
                 kept.append(line)
         sentences.extend((s, 0) for s in _split_prose(_plain(_pieces(kept, lines))))
@@ -286,6 +286,15 @@ def _table_sentences(row: str) -> list[str]:
     if labelled:
         return [labelled]  # an imprint's row: "| VAT number | LV40103980741 |"
     return [s for cell in cells if _has_words(cell, PROSE_CELL_WORDS) for s in _split_prose(_plain([cell]))]
+
+
+def _header_sentences(row: str) -> list[str]:
+    """A table's first row, which Markdown makes its header whatever it holds: a column's title says nothing, but a
+    two-cell row whose value says its own kind is a row of data ("| General enquiries | info@acme.example |" above
+    the table's rule, as trafilatura writes a table without a header)."""
+    cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
+    labelled = _self_typed_row(cells[0], cells[1]) if len(cells) == 2 else None
+    return [labelled] if labelled else []
 
 
 _ROW_LABEL = re.compile(r"[A-Za-z][A-Za-z .’'/-]{0,30}")  # "VAT number", "E-mail", "USt-IdNr.": no digits
