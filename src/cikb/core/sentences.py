@@ -278,11 +278,11 @@ def _table_sentences(row: str) -> list[str]:
     """A table row's cells of prose, as sentences ("| Employees | $154,263 | ZSF has one employee ... |"). A short
     cell says nothing alone: "| Past Month | 2 months |" is a label line only to a reader of the table's header,
     which says what the months count (measured: read as "Past Month: 2 months", such rows gave wrong answers)."""
-    cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
+    cells = _cells(row)
     card = _person_card(cells[0], cells[1]) if len(cells) == 2 else None
     if card:
         return [card]  # a team table's row: "| Jane Roe | Chief Technology Officer |"
-    labelled = _self_typed_row(cells[0], cells[1]) if len(cells) == 2 else None
+    labelled = _self_typed_cells(cells)
     if labelled:
         return [labelled]  # an imprint's row: "| VAT number | LV40103980741 |"
     return [s for cell in cells if _has_words(cell, PROSE_CELL_WORDS) for s in _split_prose(_plain([cell]))]
@@ -292,9 +292,16 @@ def _header_sentences(row: str) -> list[str]:
     """A table's first row, which Markdown makes its header whatever it holds: a column's title says nothing, but a
     two-cell row whose value says its own kind is a row of data ("| General enquiries | info@acme.example |" above
     the table's rule, as trafilatura writes a table without a header)."""
-    cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
-    labelled = _self_typed_row(cells[0], cells[1]) if len(cells) == 2 else None
+    labelled = _self_typed_cells(_cells(row))
     return [labelled] if labelled else []
+
+
+def _cells(row: str) -> list[str]:
+    return [cell.strip() for cell in row.strip().strip("|").split("|")]
+
+
+def _self_typed_cells(cells: list[str]) -> str | None:
+    return _self_typed_row(cells[0], cells[1]) if len(cells) == 2 else None
 
 
 _ROW_LABEL = re.compile(r"[A-Za-z][A-Za-z .’'/-]{0,30}")  # "VAT number", "E-mail", "USt-IdNr.": no digits
