@@ -1,7 +1,7 @@
 """Best-first crawl order for a company's website: which page to fetch next, within a small page budget.
 
 A page is worth fetching when it is likely to state facts about the company: who it is
-(about, team, contact, pricing, legal, press, open-source or licence, warranty and shipping
+(about, team, contact, pricing, legal, press, open-source, licence or self-hosting, warranty and shipping
 pages) and what happened to it (posts that announce funding, an acquisition, a rename, an
 anniversary, a partnership, an award, an appointment, or an annual letter). Listing pages
 (author, category, tag, archive, page/N) and generic articles (tutorials, how-tos, docs,
@@ -91,7 +91,9 @@ CORE_CATEGORIES: tuple[Category, ...] = (
         ["terms of service", "terms of use", "terms and conditions", "privacy policy", "legal notice", "mentions legales"],
     ),
     # What the company publishes its code or designs under: a licence is a fact of an open-source company.
-    _category("open source", 5, "opensource license licence licenses licences licensing", ["open source"]),
+    # A self-hosted edition's page says what its code may be run under.
+    _category("open source", 5, "opensource license licence licenses licences licensing",
+              ["open source", "self hosted", "self hosting", "on premise", "on premises"]),
     # What a customer is promised: a seller's warranty, shipping and returns terms.
     _category("warranty", 5, "warranty warranties guarantee shipping returns"),
     _category("careers", 4, "careers jobs karriere", ["work with us", "join us"]),

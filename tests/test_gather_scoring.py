@@ -56,6 +56,9 @@ def u(path: str) -> str:
         ("/open-source/", "open source"),  # what the company publishes its code or designs under
         ("/license", "open source"),
         ("/licensing/", "open source"),
+        ("/self-hosting/", "open source"),  # a self-hosted edition's page says what its code may be run under
+        ("/docs/self-hosted/", "open source"),
+        ("/products/on-premise/", "open source"),
         ("/warranty/", "warranty"),  # what a customer is promised
         ("/shipping", "warranty"),
         ("/support/warranty/", "warranty"),  # a fact page right under a help section names the site's own terms
