@@ -373,6 +373,9 @@ def test_asked_what_the_company_makes_only_the_companys_own_making_answers():
     assert idiom.answer is None  # the process makes it easy: nothing the company makes
     made = _reading(question, "We make robots that move pallets in warehouses.")
     assert made.answer is not None and made.answer.value.startswith("robots that move pallets")
+    # A labelled line's clause is the company's deed as the sentence alone would be ("Description" does nothing).
+    labelled = _reading(question, "Description: Acme Corp makes open hardware: laptops, phones and watches.")
+    assert labelled.answer is not None and labelled.answer.value.startswith("open hardware")
 
 
 def test_asked_what_the_company_offers_an_offer_handed_to_the_reader_is_none():
