@@ -59,7 +59,9 @@ def test_a_role_whose_owner_is_not_said_stays_unanswered():
      ("What is Acme Corp's commercial register number?",
       "The company is entered in the commercial register of the Local Court of Leipzig under HRB 12345.", "HRB 12345"),
      ("What is Acme Corp's VAT ID?",
-      "Our VAT identification number under § 27a of the German VAT Act is DE312345678.", "DE312345678")],
+      "Our VAT identification number under § 27a of the German VAT Act is DE312345678.", "DE312345678"),
+     ("What is Acme Corp's VAT ID?",  # the law's section written out, as English translations of an imprint do
+      "Our VAT identification number under Section 27a of the German VAT Act is DE312345678.", "DE312345678")],
 )
 def test_a_registry_number_given_after_under_is_read(question: str, line: str, code: str):
     assert _given(_own_page(question, "Imprint", line)) == (code, "medium")

@@ -481,12 +481,12 @@ def _labelled_code(names: tuple[str, ...]) -> re.Pattern[str]:
     # Right after the name: "EIN 12-3456789", "DUNS number: 117775232", "Our UEI is F1QZ...", "Number (EIN): 92-...",
     # "SIREN (Company ID): 820 717 668"; after the register's court ("the commercial register of the Local Court of
     # Leipzig under HRB 12345") or the law it is given under ("Our VAT identification number under § 27a of the
-    # German VAT Act is DE...", "VAT ID according to § 27a UStG: DE..."); after "under", or "with" a number:
-    # "registered with the Chamber of Commerce (KvK)
-    # under number 55061605", "entered in the Commercial Register under registry code 14709274".
+    # German VAT Act is DE...", "... under Section 27a of ...", "VAT ID according to § 27a UStG: DE..."); after "under",
+    # or "with" a number: "registered with the Chamber of Commerce (KvK) under number 55061605", "entered in the
+    # Commercial Register under registry code 14709274".
     return re.compile(rf"(?<![\w-])(?i:{alternatives})\)?(?:\s*\([^()]{{1,30}}\))?"
                       rf"(?:\s+(?i:of|at|in)\s+(?i:the\s+)?(?:[A-Z][\w.'-]*\s+(?:of\s+)?){{0,3}}[A-Z][\w.'-]*)?"
-                      rf"(?:\s+(?i:under|according\s+to|pursuant\s+to)\s+§\s*\w+"
+                      rf"(?:\s+(?i:under|according\s+to|pursuant\s+to)\s+(?:§|(?i:section|sec\.|article|art\.))\s*\w+"
                       rf"(?:\s+(?!is\b)[\w.]+){{0,6}}?(?=\s+is\b|\s*:))?"
                       rf"(?:\s+(?i:under)(?:\s+(?i:the|its))?(?:\s+(?i:company|registration|registry|register))?"
                       rf"|\s+(?i:with)(?:\s+(?i:the|its))?(?:\s+(?i:company|registration|registry|register))?"
