@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
@@ -406,7 +407,8 @@ def test_a_question_asking_the_same_of_two_companies_answers_each_from_its_own_s
     code, out, err = cikb("ask", "When were Zentra and Acme Robotics founded?", "--json")
     assert code == 0, err
     zentra, robotics = json.loads(out)["parts"]
-    assert zentra["short_answer"] == "2015" and robotics["answer"] == ABSTENTION and "2011" not in out
+    said = re.sub(r'"\w+_ms": [\d.e+-]+', "", out)  # a timing's digits may hold "2011" ("total_ms": 66.2011...)
+    assert zentra["short_answer"] == "2015" and robotics["answer"] == ABSTENTION and "2011" not in said
     assert json.loads(out)["answer"].startswith("Zentra: ") and f"\n\nAcme Robotics: {ABSTENTION}" in json.loads(out)["answer"]
     code, out, err = cikb("ask", "When were Zentra and Tom Okafor's firm founded?")
     assert code == 0, err
