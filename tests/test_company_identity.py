@@ -406,10 +406,11 @@ def test_a_question_asking_the_same_of_two_companies_answers_each_from_its_own_s
     # A name the knowledge base does not hold, a lookalike among them, is asked of too, and gets none of Acme Corp's facts.
     code, out, err = cikb("ask", "When were Zentra and Acme Robotics founded?", "--json")
     assert code == 0, err
-    zentra, robotics = json.loads(out)["parts"]
+    answer = json.loads(out)
+    zentra, robotics = answer["parts"]
     said = re.sub(r'"\w+_ms": [\d.e+-]+', "", out)  # a timing's digits may hold "2011" ("total_ms": 66.2011...)
     assert zentra["short_answer"] == "2015" and robotics["answer"] == ABSTENTION and "2011" not in said
-    assert json.loads(out)["answer"].startswith("Zentra: ") and f"\n\nAcme Robotics: {ABSTENTION}" in json.loads(out)["answer"]
+    assert answer["answer"].startswith("Zentra: ") and f"\n\nAcme Robotics: {ABSTENTION}" in answer["answer"]
     code, out, err = cikb("ask", "When were Zentra and Tom Okafor's firm founded?")
     assert code == 0, err
     assert "companies: zentra, Tom Okafor (" in err, err
