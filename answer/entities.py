@@ -1797,6 +1797,26 @@ def tells_the_reader_to_reach_us(sentence: str, is_verb: Callable[[str], bool]) 
     return False
 
 
+def invites_an_audience(sentence: str, is_verb: Callable[[str], bool]) -> bool:
+    """A verb ``is_verb`` accepts says what a kind of reader may do, as the trained parser reads it: its subjects are
+    plural nouns with no determiner or owner, a readership in general, and a modal says "can" or "should"
+    ("Journalists can write to press@...", "Customers should call ..."). Not what one party did or can do ("Journalists
+    called us", "The courier can reach us")."""
+    for verb in _parsed(sentence):
+        if not is_verb(verb.text) or verb.tag_ != "VB":
+            continue
+        subjects = [c for c in verb.children if c.dep_ == "nsubj"]
+        modal = any(c.dep_ == "aux" and c.tag_ == "MD" for c in verb.children)
+        if modal and subjects and all(_a_readership(s) for s in subjects):
+            return True
+    return False
+
+
+def _a_readership(noun) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A plural common noun with no determiner or owner: "journalists", "existing customers" (not "the couriers")."""
+    return noun.tag_ == "NNS" and not any(c.dep_ in ("det", "poss", "nummod") for c in noun.children)
+
+
 def bids_the_reader(sentence: str, is_verb: Callable[[str], bool]) -> bool:
     """The sentence's main clause bids the reader do what ``is_verb`` accepts, as the trained parser reads it: a verb
     with no subject ("Email press@acme.example", "For press inquiries, please write to ..."), not a statement."""

@@ -359,6 +359,20 @@ def test_a_line_telling_the_reader_to_reach_us_gives_the_companys_contact():
         assert read(question, [Passage(line, 1, 1, title="Contact", own_site=True)]).answer is None, line
 
 
+def test_a_line_telling_readers_of_a_kind_how_to_reach_the_company_gives_its_contact():
+    # "Journalists can write to ..." on its own page says what any journalist may do: the company's address (on a
+    # domain that does not name it).
+    question = read_question("Which e-mail address should journalists use to contact Acme Corp?", None, "Acme Corp")
+    line = "For interviews, logos and screenshots, journalists can write to press@agency.example."
+    reading = read(question, [Passage(line, 1, 1, title="Contact", own_site=True)])
+    assert reading.answer is not None and reading.answer.value == "press@agency.example"
+    # What one party did, or can do, gives no address of the company's.
+    one_party = ("Journalists wrote to press@agency.example last week.", "The journalist can write to press@agency.example.",
+                 "Three journalists can write to press@agency.example.")
+    for line in one_party:
+        assert read(question, [Passage(line, 1, 1, title="Contact", own_site=True)]).answer is None, line
+
+
 def test_asked_what_the_company_was_in_a_year_a_definition_of_that_year_answers():
     question = "What kind of business was Acme Corp in 2003?"
     then = _reading(question, "In 2003, Acme Corp was a web design firm of four people.")

@@ -15,8 +15,8 @@ from typing import Any
 
 from cikb.answer.entities import (
     FIRST_PERSON, apposed_to_name, bids_the_reader, counted_doers, counted_in_question, described_as_done, entities,
-    is_a_persons_name, main_verb_offset, names, negation_reaches, noun_described, organisations, person_clauses,
-    possessed_nouns, priced_things, role_statements, roles_of_a_part, subject_noun, subjectless_past,
+    invites_an_audience, is_a_persons_name, main_verb_offset, names, negation_reaches, noun_described, organisations,
+    person_clauses, possessed_nouns, priced_things, role_statements, roles_of_a_part, subject_noun, subjectless_past,
     tells_the_reader_to_reach_us, thing_clauses, titled, told_to_the_reader, value_verbs, verbs_of, where_from,
     word_classes,
 )
@@ -775,7 +775,8 @@ def score_sentences(q: Question, sentences: list[Sentence]) -> None:
             s.role = 1  # "We welcome Jane Roe as our new CEO", "Contact our sales team at ...": the company's
         elif (s.role == 0 and q.kind == "contact" and s.passage.own_site and contact_spans(q, s.plain)
               and _names_no_other_body(q, s.plain)
-              and (bids_the_reader(s.plain, _contacting) or tells_the_reader_to_reach_us(s.plain, _contacting))):
+              and (bids_the_reader(s.plain, _contacting) or tells_the_reader_to_reach_us(s.plain, _contacting)
+                   or invites_an_audience(s.plain, _contacting))):
             # "For press inquiries, please email press@acme.example" on its own site: the company's (not "consider
             # becoming a sponsor, or reach out ... to support our mission at ...": a bid to sponsor it)
             s.role = 1
