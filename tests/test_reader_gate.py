@@ -373,6 +373,16 @@ def test_a_line_telling_readers_of_a_kind_how_to_reach_the_company_gives_its_con
         assert read(question, [Passage(line, 1, 1, title="Contact", own_site=True)]).answer is None, line
 
 
+def test_an_e_mail_address_in_a_line_is_no_other_bodys_name():
+    # The small recogniser reads "press@acme-widgets.com" as a name, one that does not spell "Acme Widgets": the line
+    # would then name another body, and its address would be no contact of the company's.
+    question = read_question("What is the Acme Widgets press e-mail address?", None, "Acme Widgets")
+    text = ("Journalists should write to press@acme-widgets.com, and we will find someone who knows the answer.\n\n"
+            "Support: support@acme-widgets.com")
+    reading = read(question, [Passage(text, 1, 1, title="Contact", own_site=True)])
+    assert reading.answer is not None and reading.answer.value == "press@acme-widgets.com"
+
+
 def test_asked_what_the_company_was_in_a_year_a_definition_of_that_year_answers():
     question = "What kind of business was Acme Corp in 2003?"
     then = _reading(question, "In 2003, Acme Corp was a web design firm of four people.")
