@@ -383,6 +383,18 @@ def test_an_e_mail_address_in_a_line_is_no_other_bodys_name():
     assert reading.answer is not None and reading.answer.value == "press@acme-widgets.com"
 
 
+def test_a_value_read_as_unsure_in_its_best_statement_is_given_where_another_states_it():
+    # In the list, whose title is whose is not certain; the privacy policy's line (scored lower: a legal page) says it.
+    question = read_question("Who is the managing director of Acme Hosting?", None, "Acme Hosting")
+    listed = Passage("Priya Roe (Managing Director), Gareth Lowe (Technical Director) and Tom Ellery (non-executive).",
+                     1, 1, title="Legal notice", own_site=True)
+    said = Passage("Priya Roe is our Managing Director.", 2, 5, title="Privacy policy", own_site=True)
+    assert read(question, [listed]).answer is None
+    reading = read(question, [listed, said])
+    assert reading.answer is not None and reading.answer.value == "Priya Roe"
+    assert reading.answer.sentence.text == "Priya Roe is our Managing Director."  # the statement that says it is quoted
+
+
 def test_asked_what_the_company_was_in_a_year_a_definition_of_that_year_answers():
     question = "What kind of business was Acme Corp in 2003?"
     then = _reading(question, "In 2003, Acme Corp was a web design firm of four people.")
