@@ -1352,7 +1352,7 @@ def only_intended(sentence: str, start: int, end: int) -> bool:
         weighed = climbed and bool(_WEIGHING_VERB.match(verb.text))
         heard = (verb.dep_ in ("acl", "ccomp", "relcl") and verb.head.lower_ in _HEARSAY_NOUNS
                  and any(c.dep_ == "mark" and c.lower_ == "that" for c in verb.children))
-        if _INTENT_VERB.match(verb.text) or aim or supposed or planned or weighed or heard or _conditional(verb):
+        if _intends(verb) or aim or supposed or planned or weighed or heard or _conditional(verb):
             return True
         # An intention's clause follows its verb ("we plan to hire"); one before it is the parse's misreading of a
         # clause of its own ("We've been remote since 2016, so we expect nothing less"). "ready to pay" hangs on its
@@ -1385,6 +1385,17 @@ _HYPOTHETICAL = frozenset({"would", "could", "might"})
 _INTENT_VERB = re.compile(r"(?:(?:plan|aim|hope|want|intend|expect|seek|sought|strive|aspire|wish|look|attempt)"
                           r"(?:s|ed|ned|ing|ning)?|tr(?:y|ies|ied|ying))$", re.IGNORECASE)
 _INTENT_NOUNS = frozenset({"goal", "goals", "aim", "aims", "plan", "plans", "target", "targets", "ambition", "hope"})
+
+
+def _intends(verb: Token) -> bool:
+    """A verb of intention; "look" only where it says so ("looking to hire", "looking for two engineers", "look forward
+    to"), not where it tends or sees ("we look after 11,000 customers", "we look at 20 metrics")."""
+    if not _INTENT_VERB.match(verb.text):
+        return False
+    return not verb.lower_.startswith("look") or any(
+        c.dep_ == "xcomp" or (c.dep_ == "prep" and c.lower_ == "for") or c.lower_ == "forward" for c in verb.children)
+
+
 # Verbs that weigh or deny what their clause says: counted only above the value's own verb ("Acme considers 2019 its
 # best year" says something of 2019).
 _WEIGHING_VERB = re.compile(r"(?:consider|contemplat|weigh|discuss|debat|explor|mull|den(?:y|ies|ied|ying)|refut)\w*$",

@@ -1396,7 +1396,13 @@ def test_an_offered_answer_is_not_read_inside_another_phrase() -> None:
      ("How much does a Brightwater Labs membership cost?",
       "If Brightwater Labs asked me today, I would be ready to pay a fee of $10 per month for membership.", None),
      # Stated as done, or asked what was planned, it answers.
+     ("How many customers does Brightwater Labs have?", "Brightwater Labs is looking for 50 more customers this year.",
+      None),
      ("How many people does Brightwater Labs employ?", "Brightwater Labs employs 164 people.", "164"),
+     # "look" that tends, not seeks: "we look after" customers is how many it has.
+     ("How many customers does Brightwater Labs have?",
+      "Today Brightwater Labs looks after over 11,000 customers, from one-person blogs to national charities.",
+      "11,000"),
      ("How much does a Brightwater Labs membership cost?", "A Brightwater Labs membership costs $60 per year.", "$60"),
      ("How many people did Brightwater Labs plan to hire?", "We planned to hire ten people for three projects.",
       "ten"),
