@@ -1810,9 +1810,9 @@ def tells_the_reader_to_reach_us(sentence: str, is_verb: Callable[[str], bool]) 
 
 def invites_an_audience(sentence: str, is_verb: Callable[[str], bool]) -> bool:
     """A verb ``is_verb`` accepts says what a kind of reader may do, as the trained parser reads it: its subjects are
-    plural nouns with no determiner or owner, a readership in general, and a modal says "can" or "should"
-    ("Journalists can write to press@...", "Customers should call ..."). Not what one party did or can do ("Journalists
-    called us", "The courier can reach us")."""
+    plural nouns with no determiner or owner, a readership in general, and a modal verb governs it ("can", "should",
+    "may": "Journalists can write to press@...", "Customers should call ..."). Not what one party did or can do
+    ("Journalists called us", "The courier can reach us")."""
     for verb in _parsed(sentence):
         if not is_verb(verb.text) or verb.tag_ != "VB":
             continue
