@@ -1823,7 +1823,7 @@ def invites_an_audience(sentence: str, is_verb: Callable[[str], bool]) -> bool:
     return False
 
 
-def _a_readership(noun) -> bool:  # noqa: ANN001 - a spaCy Token
+def _a_readership(noun: Token) -> bool:
     """A plural common noun with no determiner or owner: "journalists", "existing customers" (not "the couriers")."""
     return noun.tag_ == "NNS" and not any(c.dep_ in ("det", "poss", "nummod") for c in noun.children)
 

@@ -162,8 +162,13 @@ def _surest_statement(q: Question, ranked: list[Sentence], nearest: dict[int, tu
     holding the same year or name tells of another event (measured on SQuAD's company articles, bench/reader_squad.py:
     judged again, those gave 1 more right value and 4 more wrong ones; names, places and contacts none wrong)."""
     count = _STATEMENTS_JUDGED if q.kind in ("person", "place", "contact") else 1
-    judged = [(s, _confidence(q, s, *nearest[id(s)], read, key)) for s in ranked[:count]]
-    return next(((s, j) for s, j in judged if j in ("high", "medium")), judged[0])
+    first = None
+    for s in ranked[:count]:  # judged one by one: each judgement parses its sentence
+        judged = (s, _confidence(q, s, *nearest[id(s)], read, key))
+        if judged[1] in ("high", "medium"):
+            return judged
+        first = first or judged
+    return first
 
 
 _STATEMENTS_JUDGED = 4  # each judgement parses the sentence: a value said on every page is judged on its best few
