@@ -29,6 +29,8 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from cikb.core.contacts import without_web_addresses
+
 if TYPE_CHECKING:
     from spacy.language import Language
     from spacy.tokens import Doc, Token
@@ -894,8 +896,10 @@ _SMALL_WORDS = frozenset("us we our me my you your it its the a an and of to for
 
 def names(sentence: str) -> list[str]:
     """Every name the entity recogniser finds in ``sentence``: people, organisations, places, products... (the
-    small model often reads a company as a product or a place, so a name of any kind counts)."""
-    return [sentence[a:b] for a, b, label in entities(sentence) if label in _NAMES]
+    small model often reads a company as a product or a place, so a name of any kind counts). Not an e-mail or web
+    address, which it reads as one too ("press@acme-widgets.com", a name that does not spell "Acme Widgets")."""
+    found = [sentence[a:b] for a, b, label in entities(sentence) if label in _NAMES]
+    return [name for name in found if without_web_addresses(name) == name]
 
 
 def nominal_words(text: str) -> list[str]:

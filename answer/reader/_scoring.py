@@ -39,7 +39,7 @@ from cikb.answer.reader._spans import (
     CORPORATION_KIND, HEADCOUNT, Span, asked_roles, contact_spans, counts_us, holds_postal_address, identifier_spans,
     is_postal_address, normal, relation_owned, spans, subject_is_patient, written_as_a_name,
 )
-from cikb.core.contacts import only_contacts, without_web_addresses
+from cikb.core.contacts import only_contacts
 
 NEGATION_PENALTY = 0.5
 BOILERPLATE_PENALTY = 0.1
@@ -631,9 +631,8 @@ def _contacting(verb: str) -> bool:
 
 def _names_no_other_body(q: Question, sentence: str) -> bool:
     """Every name in the sentence is the subject's: "email Globex Media at ..." may be another body's desk (the small
-    recogniser reads it as a person, so a person's name counts too). Its e-mail and web addresses are no names: the
-    recogniser reads "press@acme-widgets.com" as one, which does not spell "Acme Widgets"."""
-    return all(mentions_subject(q, name) for name in names(without_web_addresses(sentence)))
+    recogniser reads it as a person, so a person's name counts too)."""
+    return all(mentions_subject(q, name) for name in names(sentence))
 
 
 def about_the_asked_thing(q: Question, s: Sentence, things: list[str]) -> bool:
