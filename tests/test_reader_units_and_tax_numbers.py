@@ -103,6 +103,18 @@ def test_a_canadian_gst_number_is_an_identifier_read_whole_with_its_program_acco
     assert _read(question, "Sales tax or GST/HST is added where it applies.", title="Pricing").answer is None
 
 
+def test_an_identifiers_name_is_read_whole_in_the_question_and_no_shorter_name_inside_it_counts() -> None:
+    # "GST/HST registration number" was read as "gst hst registration number": a company registration number, and
+    # the corporation number was given for it.
+    question = "What is Acme's GST/HST registration number?"
+    assert _read(question, "Federal corporation number: 1014562-3", title="Legal").answer is None
+    answer = _read(question, "Our GST/HST registration number is 784521936 RT0001.", title="Legal").answer
+    assert answer is not None and answer.value == "784521936 RT0001"
+    # Two names side by side are both asked: the SIREN is a company number.
+    answer = _read("What is Acme's SIREN company number?", "SIREN: 820 717 668", title="Legal").answer
+    assert answer is not None and answer.value == "820 717 668"
+
+
 def test_an_address_in_the_town_given_is_no_other_place_and_one_elsewhere_is() -> None:
     question = "In which city is Acme headquartered?"
     head = "Our head office is in Victoria, British Columbia, although most of the team works remotely."

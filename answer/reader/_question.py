@@ -425,10 +425,15 @@ def asks_present(q: Question) -> bool:
 def identifier_asked(question: str) -> tuple[str, ...]:
     """The names of the registry or tax identifier a question asks for ("What is Acme's EIN?" -> ein, employer
     identification number, ...), of each one it names ("its SIREN company number": the SIREN's and a company
-    number's); () when it asks for none."""
-    lower = " ".join(w.lower() for w, _, _ in tokens_of(question))
-    named = [names for names in IDENTIFIER_NAMES
-             if any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", lower) for name in names)]
+    number's); () when it asks for none. A name is read whole, the longest first: "its GST/HST registration number"
+    asks for the GST account's number, not a company registration number."""
+    lower = " ".join(question.lower().split())
+    named: list[tuple[str, ...]] = []
+    for name in sorted((n for names in IDENTIFIER_NAMES for n in names), key=len, reverse=True):
+        found = re.search(rf"(?<![\w/-]){re.escape(name)}(?![\w/-])", lower)
+        if found:
+            named += [names for names in IDENTIFIER_NAMES if name in names and names not in named]
+            lower = lower[:found.start()] + " " * len(name) + lower[found.end():]
     return tuple(name for names in named for name in names)
 
 
