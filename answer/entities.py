@@ -1045,7 +1045,19 @@ def descriptive_words(question: str) -> frozenset[str]:
         if token.dep_ == "appos" and token.tag_ == "NNP" and token.head.tag_ in ("NN", "NNS"):
             found |= {c.text.lower() for c in token.head.children
                       if c.i < token.head.i and c.dep_ in ("compound", "amod")}
+        if _ties_a_noun_to_a_name(token):
+            found.add(token.text.lower())
     return frozenset(found)
+
+
+def _ties_a_noun_to_a_name(token: Token) -> bool:
+    """A preposition that says which body a noun is by a name: "behind" in "In what year was the company behind Acme
+    founded?" (asked is the founding). Not where the noun is what the question asks for ("Who are the people behind
+    Acme?")."""
+    noun = token.head
+    return (token.dep_ == "prep" and noun.tag_ in ("NN", "NNS") and noun.dep_ != "attr"
+            and not (noun.dep_ == "nsubj" and noun.head.lemma_ == "be")
+            and any(c.dep_ == "pobj" and c.tag_ in ("NNP", "NNPS") for c in token.children))
 
 
 def noun_describers(text: str) -> frozenset[str]:

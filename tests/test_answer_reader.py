@@ -2005,6 +2005,21 @@ def test_what_another_body_uses_the_company_for_is_what_follows_the_preposition(
     assert reading.answer is not None and reading.answer.value == "collaborative team signing"
 
 
+def test_the_company_behind_a_name_is_that_names_company_and_behind_no_key_term():
+    asked = "In what year was the company behind Brightwater Labs founded?"
+    q = read_question(asked, None, "Brightwater Labs")
+    assert q.terms == ("found",)
+    # The founding told without the word "behind" is as full an answer, and a sentence on what stands behind a product
+    # says nothing of when.
+    said = Passage("Brightwater Labs was founded in Leeds in 2015.", 0, 1)
+    behind = Passage("The company behind it, Brightwater Labs, remains unchanged.", 1, 2)
+    reading = read(q, [behind, said])
+    assert reading.answer is not None and reading.answer.value == "2015"
+    assert reading.sentences[0].plain == said.text
+    # Asked who the people behind it are, "behind" is what is asked.
+    assert "behind" in read_question("Who are the people behind Brightwater Labs?", None, "Brightwater Labs").keywords
+
+
 def test_a_past_tense_sentence_is_no_certain_answer_to_what_holds_now():
     led = answer("Who is the current CEO of Brightwater Labs?", "Brightwater Labs was led by CEO Jane Roe.")
     assert led.value == "Jane Roe" and led.confidence != "high"
