@@ -103,8 +103,8 @@ def written_site(name: str, company: str, role: str) -> Site:
     return Site(name, company, role, folder / "site", folder / "facts.json")
 
 
-# Written in sessions 61 to 66, 82, 83 and 96 to 102, each pair measured once before anything was changed against it
-# (bench/sites/README.md); ten pairs and twelve sites tuned on since, six pairs and twelve sites held out.
+# Written in sessions 61 to 66, 82, 83 and 96 to 103, each pair measured once before anything was changed against it
+# (bench/sites/README.md); ten pairs and thirteen sites tuned on since, six pairs and thirteen sites held out.
 WRITTEN = {site.name: site for site in (
     written_site("fairphone", "Fairphone", "written"), written_site("buttondown", "Buttondown", "written"),
     written_site("plausible", "Plausible Analytics", "written"), written_site("keyboardio", "Keyboardio", "written"),
@@ -138,6 +138,7 @@ WRITTEN = {site.name: site for site in (
     written_site("pine64", "Pine64", "written"), written_site("threema", "Threema", "written held-out"),
     written_site("mailboxorg", "mailbox.org", "written"), written_site("murena", "Murena", "written held-out"),
     written_site("mythicbeasts", "Mythic Beasts", "written"), written_site("gandi", "Gandi", "written held-out"),
+    written_site("obsidian", "Obsidian", "written"), written_site("vivaldi", "Vivaldi", "written held-out"),
 )}
 
 

@@ -59,10 +59,13 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 # The written sites held out (bench/sites: zammad, system76, codeberg, framework, purism, kagi, since session 63
 # igalia, fastmail, prusa, tailscale, since session 82 signals37, since session 83 infomaniak and bitwarden, since
 # session 96 posthog and hetzner, since session 97 element and sentry, since session 98 bunny and tuxedo, since
-# session 99 sparkfun, since session 100 raspberrypi, since session 101 threema and murena, since session 102 gandi),
-# together: right, wrong, evidence in the top 10 of their 360 facts, measured in session 102 (194 / 153 / 13, top 10
-# 310, with gandi gathered into the store below: 9 / 5 / 1, as measured blind; 185 / 148 / 12 of the 345 before it
-# after that session's three reader changes); of the 345 before it, in session 101 (183 / 150 / 12, top 10 296, with
+# session 99 sparkfun, since session 100 raspberrypi, since session 101 threema and murena, since session 102 gandi,
+# since session 103 vivaldi), together: right, wrong, evidence in the top 10 of their 375 facts, measured in session
+# 103 (203 / 159 / 13, top 10 325, gathered afresh, then vivaldi gathered into that store: 9 / 6 / 0, as measured
+# blind; the session's two reader changes moved no held-out first statement); of the 360 before it, in session 102
+# (194 / 153 / 13, top 10 310, with gandi gathered into the store below: 9 / 5 / 1, as measured blind; 185 / 148 / 12
+# of the 345 before it after that session's three reader changes); of the 345 before it, in session 101 (183 / 150 /
+# 12, top 10 296, with
 # murena gathered into the store below: 11 / 2 / 2, as measured blind); of the 330 before it, in session 101 (172 / 148 / 10, top 10
 # 282, gathered afresh with a self-hosting page crawled as an open-source page, then threema gathered into that store:
 # 10 / 4 / 1, as measured blind); of the 315 before it, in session 100 (161 / 145 / 9, top 10 269, in session 99's store with raspberrypi
@@ -93,11 +96,11 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 # the fact's words), so that is reported, not asserted: the issue's targets are not met. Their high-confidence values,
 # as enrich writes them in cells, were all right when measured (10 of 10, session 71; bench/ask.py's cell_verdict):
 # that is asserted.
-MEASURED_WRITTEN_HELD_OUT = (194, 13, 310)
+MEASURED_WRITTEN_HELD_OUT = (203, 13, 325)
 
 
-# 24 sites gathered and 360 facts read: 177 s alone in session 102 (23 sites 152 s in session 101; 21 sites took over
-# 300 s on a worker beside the rest of the suite and two benchmarks in session 100).
+# 25 sites gathered and 375 facts read (24 and 360: 177 s alone in session 102; 23 sites 152 s in session 101; 21
+# sites took over 300 s on a worker beside the rest of the suite and two benchmarks in session 100).
 @pytest.mark.timeout(600)
 def test_offline_ask_on_the_written_held_out_sites_stays_above_its_floor(tmp_path: Path) -> None:
     bench = load_bench("ask")
@@ -109,7 +112,7 @@ def test_offline_ask_on_the_written_held_out_sites_stays_above_its_floor(tmp_pat
     for site in sites:
         totals.add(bench.measure(settings, site))
     right, wrong, top10 = MEASURED_WRITTEN_HELD_OUT
-    assert totals.facts == 360, totals.line()
+    assert totals.facts == 375, totals.line()
     assert totals.right >= right - EPSILON and totals.wrong <= wrong and totals.top10 >= top10 - EPSILON, totals.line()
     high_cells = totals.cells["high"]
     assert high_cells and high_cells.count("right") == len(high_cells), totals.line()  # a high cell is never wrong
