@@ -104,7 +104,7 @@ def written_site(name: str, company: str, role: str) -> Site:
 
 
 # Written in sessions 61 to 66, 82, 83 and 96 to 103, each pair measured once before anything was changed against it
-# (bench/sites/README.md); ten pairs and thirteen sites tuned on since, six pairs and thirteen sites held out.
+# (bench/sites/README.md); ten pairs and fourteen sites tuned on since, six pairs and fourteen sites held out.
 WRITTEN = {site.name: site for site in (
     written_site("fairphone", "Fairphone", "written"), written_site("buttondown", "Buttondown", "written"),
     written_site("plausible", "Plausible Analytics", "written"), written_site("keyboardio", "Keyboardio", "written"),
@@ -139,6 +139,7 @@ WRITTEN = {site.name: site for site in (
     written_site("mailboxorg", "mailbox.org", "written"), written_site("murena", "Murena", "written held-out"),
     written_site("mythicbeasts", "Mythic Beasts", "written"), written_site("gandi", "Gandi", "written held-out"),
     written_site("obsidian", "Obsidian", "written"), written_site("vivaldi", "Vivaldi", "written held-out"),
+    written_site("sourcehut", "SourceHut", "written"), written_site("discourse", "Discourse", "written held-out"),
 )}
 
 

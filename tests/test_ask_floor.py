@@ -60,9 +60,10 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 # igalia, fastmail, prusa, tailscale, since session 82 signals37, since session 83 infomaniak and bitwarden, since
 # session 96 posthog and hetzner, since session 97 element and sentry, since session 98 bunny and tuxedo, since
 # session 99 sparkfun, since session 100 raspberrypi, since session 101 threema and murena, since session 102 gandi,
-# since session 103 vivaldi), together: right, wrong, evidence in the top 10 of their 375 facts, measured in session
-# 103 (203 / 159 / 13, top 10 325, gathered afresh, then vivaldi gathered into that store: 9 / 6 / 0, as measured
-# blind; the session's two reader changes moved no held-out first statement); of the 360 before it, in session 102
+# since session 103 vivaldi and discourse), together: right, wrong, evidence in the top 10 of their 390 facts,
+# measured in session 103 (216 / 161 / 13, top 10 340, gathered afresh, then vivaldi and discourse gathered into that
+# store: 9 / 6 / 0 and 13 / 2 / 0, as measured blind; the session's two reader changes moved no held-out first
+# statement; 203 / 159 / 13, top 10 325, of the 375 before discourse); of the 360 before it, in session 102
 # (194 / 153 / 13, top 10 310, with gandi gathered into the store below: 9 / 5 / 1, as measured blind; 185 / 148 / 12
 # of the 345 before it after that session's three reader changes); of the 345 before it, in session 101 (183 / 150 /
 # 12, top 10 296, with
@@ -96,10 +97,10 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 # the fact's words), so that is reported, not asserted: the targets are not met. Their high-confidence values,
 # as enrich writes them in cells, were all right when measured (10 of 10, session 71; bench/ask.py's cell_verdict):
 # that is asserted.
-MEASURED_WRITTEN_HELD_OUT = (203, 13, 325)
+MEASURED_WRITTEN_HELD_OUT = (216, 13, 340)
 
 
-# 25 sites gathered and 375 facts read (24 and 360: 177 s alone in session 102; 23 sites 152 s in session 101; 21
+# 26 sites gathered and 390 facts read (24 and 360: 177 s alone in session 102; 23 sites 152 s in session 101; 21
 # sites took over 300 s on a worker beside the rest of the suite and two benchmarks in session 100).
 @pytest.mark.timeout(600)
 def test_offline_ask_on_the_written_held_out_sites_stays_above_its_floor(tmp_path: Path) -> None:
@@ -112,7 +113,7 @@ def test_offline_ask_on_the_written_held_out_sites_stays_above_its_floor(tmp_pat
     for site in sites:
         totals.add(bench.measure(settings, site))
     right, wrong, top10 = MEASURED_WRITTEN_HELD_OUT
-    assert totals.facts == 375, totals.line()
+    assert totals.facts == 390, totals.line()
     assert totals.right >= right - EPSILON and totals.wrong <= wrong and totals.top10 >= top10 - EPSILON, totals.line()
     high_cells = totals.cells["high"]
     assert high_cells and high_cells.count("right") == len(high_cells), totals.line()  # a high cell is never wrong
