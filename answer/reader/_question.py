@@ -19,8 +19,8 @@ from cikb.core.vocabulary import CHIEF_TITLES, match_weight, relation
 from cikb.embed.bm25 import english_stopwords
 from number_parser import parse_number
 from cikb.answer.reader._words import (
-    COPULAS, IDENTIFIER_NAMES, LEGAL_SUFFIXES, MONTHS, SELF_NOUNS, YEAR_RE, seat_as_headquarters, short_titles, stem,
-    stems_of, tokens_of,
+    COPULAS, IDENTIFIER_NAME, IDENTIFIER_NAMES, LEGAL_SUFFIXES, MONTHS, SELF_NOUNS, YEAR_RE, seat_as_headquarters,
+    short_titles, stem, stems_of, tokens_of,
 )
 
 Kind = Literal["year", "date", "duration", "number", "money", "person", "org", "place", "contact", "identifier",
@@ -427,14 +427,15 @@ def identifier_asked(question: str) -> tuple[str, ...]:
     identification number, ...), of each one it names ("its SIREN company number": the SIREN's and a company
     number's); () when it asks for none. A name is read whole, the longest first: "its GST/HST registration number"
     asks for the GST account's number, not a company registration number."""
-    lower = " ".join(question.lower().split())
-    named: list[tuple[str, ...]] = []
-    for name in sorted((n for names in IDENTIFIER_NAMES for n in names), key=len, reverse=True):
-        found = re.search(rf"(?<![\w/-]){re.escape(name)}(?![\w/-])", lower)
-        if found:
-            named += [names for names in IDENTIFIER_NAMES if name in names and names not in named]
-            lower = lower[:found.start()] + " " * len(name) + lower[found.end():]
+    written = _IDENTIFIER_NAMED.finditer(" ".join(question.lower().split()))
+    named = dict.fromkeys(_IDENTIFIER_OF[m.group()] for m in written)
     return tuple(name for names in named for name in names)
+
+
+# Any identifier's name, the longest first, so that a match is a whole name ("gst/hst registration number", not its
+# "registration number"), and the names each name is one of.
+_IDENTIFIER_NAMED = re.compile(rf"(?<![\w/-])(?:{IDENTIFIER_NAME})(?![\w/-])")
+_IDENTIFIER_OF = {name: names for names in IDENTIFIER_NAMES for name in names}
 
 
 def _describes(word: str, described: frozenset[str]) -> bool:
