@@ -246,3 +246,13 @@ def test_an_american_address_keeps_its_whole_country_name() -> None:
     assert _value(question, said) == "12 Main St, Austin, TX 78701, United States of America"
     said = "Acme, Inc. has its registered address at 12 Main St, Austin, TX 78701, USA."
     assert _value(question, said) == "12 Main St, Austin, TX 78701, USA"
+
+
+def test_own_as_an_adjective_says_nothing_of_who_owns_the_company() -> None:
+    # "own-brand" (as "our own"): the adjective, not the verb "Who owns Acme?" asks by; no name there is an owner.
+    said = "In May 2024 we announced the Acme C2 Community Phone, our first own-brand phone in ten years."
+    assert _value("Who owns Acme?", said) is None
+
+
+def test_the_verb_own_still_names_the_owner() -> None:
+    assert _value("Who owns Acme?", "Acme is owned by Globex Holdings and runs its own servers.") == "Globex Holdings"

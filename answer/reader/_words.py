@@ -50,9 +50,25 @@ def tokens_of(text: str) -> list[tuple[str, int, int]]:
     return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
 
 
+# Determiners before which "own" is the adjective ("our own servers"), never the verb a question asks by it.
+_POSSESSIVES = frozenset("my your his her its our their one's".split())
+
+
 def stems_in(text: str) -> set[str]:
-    """The stems of every word of ``text`` (:func:`stems_of`)."""
-    return set().union(*(stems_of(w) for w, _, _ in tokens_of(text)))
+    """The stems of every word of ``text`` (:func:`stems_of`). "Own" as an adjective ("our own servers", "our first
+    own-brand phone") holds no stem "own": a question keeps that stem only for the verb ("Who owns Acme?"), and the
+    adjective says nothing of who owns what."""
+    words = [w for w, _, _ in tokens_of(text)]
+    stems = set().union(*(stems_of(w) for w in words))
+    if "own" in stems and all(_own_adjective(w, words[i - 1] if i else "") for i, w in enumerate(words)
+                              if "own" in stems_of(w)):
+        stems.discard("own")
+    return stems
+
+
+def _own_adjective(word: str, before: str) -> bool:
+    lower = word.lower()
+    return lower.startswith("own-") or (lower == "own" and before.lower().replace("’", "'") in _POSSESSIVES)
 
 
 @lru_cache(maxsize=65536)
