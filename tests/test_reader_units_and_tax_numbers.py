@@ -4,6 +4,8 @@ a company's tax number. Sentences written for these tests."""
 
 from __future__ import annotations
 
+import pytest
+
 from answer_helpers import scored_chunk
 from cikb.answer.extractive import extract_answer
 from cikb.answer.reader import Passage, read, read_question
@@ -155,3 +157,18 @@ def test_delawares_file_number_is_a_company_number() -> None:
     # Beside another register's number of the same group, the line that names the register asked of is read.
     both = _read(question, "Delaware file number: 7814536", "Unique Entity Number (UEN): 202008417R", title="Legal")
     assert both.answer is not None and both.answer.value == "7814536"
+
+
+@pytest.mark.parametrize(("question", "said", "code"), [
+    ("What is the Business ID of the company behind Acme?",
+     "Acme Oy, Hämeenkatu 9, 33100 Tampere, Finland, Business ID 2954107-3", "2954107-3"),  # Finland's Y-tunnus
+    ("What is Acme's CVR number?", "Acme ApS, Vesterbrogade 12, 1620 København V, CVR number 38429132", "38429132"),
+    ("What is Acme's registry code?", "Acme OÜ, registry code 14567890, Tallinn, Estonia", "14567890"),
+])
+def test_other_national_registers_numbers_are_identifiers(question: str, said: str, code: str) -> None:
+    assert read_question(question, None, "Acme").kind == "identifier"
+    answer = _read(question, said, title="Imprint").answer
+    assert answer is not None and answer.value == code
+    # Each is the register's own number: what a company registration number is, in that country.
+    answer = _read("What is Acme's company registration number?", said, title="Imprint").answer
+    assert answer is not None and answer.value == code

@@ -102,8 +102,9 @@ IDENTIFIER_NAMES: tuple[tuple[str, ...], ...] = (
     ("company number", "company registration number", "registration number", "registered number",
      "commercial register number", "commercial register", "register number", "registry number", "corporation number",
      "incorporation number", "organisation number", "organization number", "corporate identity number",
-     "uen", "unique entity number", "file number"),  # Sweden's organisation number, Singapore's UEN, Delaware's
-    # file number: the register's own numbers
+     "uen", "unique entity number", "file number", "registry code", "business id", "y-tunnus", "cvr number",
+     "cro number"),  # Sweden's organisation number, Singapore's UEN, Delaware's file number, Estonia's registry code,
+    # Finland's Business ID (Y-tunnus), Denmark's CVR number, Ireland's CRO number: the register's own numbers
     ("kvk number", "kvk", "chamber of commerce number"),
     ("charity number", "registered charity number", "charity registration number"),  # the Charity Commission's
     ("siren",), ("siret",), ("eori", "eori number"), ("abn", "australian business number"),
