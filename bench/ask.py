@@ -103,8 +103,8 @@ def written_site(name: str, company: str, role: str) -> Site:
     return Site(name, company, role, folder / "site", folder / "facts.json")
 
 
-# Written in sessions 61 to 66, 82, 83 and 96 to 103, each pair measured once before anything was changed against it
-# (bench/sites/README.md); ten pairs and fourteen sites tuned on since, six pairs and fourteen sites held out.
+# Written in sessions 61 to 66, 82, 83 and 96 to 104, each pair measured once before anything was changed against it
+# (bench/sites/README.md); ten pairs and fifteen sites tuned on since, six pairs and fifteen sites held out.
 WRITTEN = {site.name: site for site in (
     written_site("fairphone", "Fairphone", "written"), written_site("buttondown", "Buttondown", "written"),
     written_site("plausible", "Plausible Analytics", "written"), written_site("keyboardio", "Keyboardio", "written"),
@@ -140,6 +140,7 @@ WRITTEN = {site.name: site for site in (
     written_site("mythicbeasts", "Mythic Beasts", "written"), written_site("gandi", "Gandi", "written held-out"),
     written_site("obsidian", "Obsidian", "written"), written_site("vivaldi", "Vivaldi", "written held-out"),
     written_site("sourcehut", "SourceHut", "written"), written_site("discourse", "Discourse", "written held-out"),
+    written_site("jolla", "Jolla", "written"), written_site("mojeek", "Mojeek", "written held-out"),
 )}
 
 
