@@ -102,9 +102,9 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 MEASURED_WRITTEN_HELD_OUT = (227, 15, 353)
 
 
-# 27 sites gathered and 405 facts read (26 and 390: 176 s alone in session 103; 24 and 360: 177 s alone in session
-# 102; 23 sites 152 s in session 101; 21 sites took over 300 s on a worker beside the rest of the suite and two
-# benchmarks in session 100).
+# 27 sites gathered and 405 facts read (197 s alone in session 104; 26 and 390: 176 s alone in session 103; 24 and
+# 360: 177 s alone in session 102; 23 sites 152 s in session 101; 21 sites took over 300 s on a worker beside the rest
+# of the suite and two benchmarks in session 100).
 @pytest.mark.timeout(600)
 def test_offline_ask_on_the_written_held_out_sites_stays_above_its_floor(tmp_path: Path) -> None:
     bench = load_bench("ask")
