@@ -172,3 +172,12 @@ def test_other_national_registers_numbers_are_identifiers(question: str, said: s
     # Each is the register's own number: what a company registration number is, in that country.
     answer = _read("What is Acme's company registration number?", said, title="Imprint").answer
     assert answer is not None and answer.value == code
+
+
+@pytest.mark.parametrize("said", ["Acme has several hundred employees.", "Acme now has a few thousand customers."])
+def test_a_scale_word_after_a_vague_quantifier_is_no_count(said: str) -> None:
+    # "several hundred" is no hundred: number-parser reads the scale word alone as 100.
+    question = "How many employees does Acme have?" if "employees" in said else "How many customers does Acme have?"
+    reading = _read(question, said, title="About")
+    assert reading.answer is None and reading.unsure is None
+    assert _read(question, said.replace("several", "two").replace("a few", "three"), title="About").answer is not None

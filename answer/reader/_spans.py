@@ -636,6 +636,8 @@ def _number_spans(q: Question, sentence: str) -> list[Span]:
             continue  # "A 1.0 release ... after over 100,000,000 Docker pulls": a release counts nothing
         if _CURRENCY_AFTER.match(sentence, m.end()):
             continue  # "one euro a month" is an amount in words, no count
+        if _VAGUE_BEFORE.search(sentence, 0, m.start()) and text.lower().startswith(_SCALE_WORDS):
+            continue  # "several hundred employees" is no hundred, nor "a few thousand customers" a thousand
         if ("%" in text or "percent" in text.lower()) != q.percent:
             continue
         value = number_value(text)
@@ -646,6 +648,9 @@ def _number_spans(q: Question, sentence: str) -> list[Span]:
 
 
 _CURRENCY_AFTER = re.compile(r"\s*(?:euros?|dollars?|pounds?|cents?|pence)\b", re.IGNORECASE)
+# A scale word after a vague quantifier counts no number of things.
+_VAGUE_BEFORE = re.compile(r"\b(?:several|a\s+few|few|many|a\s+couple\s+of)\s+$", re.IGNORECASE)
+_SCALE_WORDS = ("hundred", "thousand", "dozen")
 _VERSION_WORD = r"(?:v|version|release|releases|update|edition|beta|alpha|rc)"
 _VERSION_BEFORE = re.compile(rf"\b{_VERSION_WORD}\.?\s*$", re.IGNORECASE)
 _VERSION_AFTER = re.compile(rf"^\s*{_VERSION_WORD}\b", re.IGNORECASE)
