@@ -636,7 +636,7 @@ def _number_spans(q: Question, sentence: str) -> list[Span]:
             continue  # "A 1.0 release ... after over 100,000,000 Docker pulls": a release counts nothing
         if _CURRENCY_AFTER.match(sentence, m.end()):
             continue  # "one euro a month" is an amount in words, no count
-        if _VAGUE_BEFORE.search(sentence, 0, m.start()) and text.lower().startswith(_SCALE_WORDS):
+        if text.lower().startswith(_SCALE_WORDS) and _VAGUE_BEFORE.search(sentence, 0, m.start()):
             continue  # "several hundred employees" is no hundred, nor "a few thousand customers" a thousand
         if ("%" in text or "percent" in text.lower()) != q.percent:
             continue
