@@ -181,3 +181,21 @@ def test_a_scale_word_after_a_vague_quantifier_is_no_count(said: str) -> None:
     reading = _read(question, said, title="About")
     assert reading.answer is None and reading.unsure is None
     assert _read(question, said.replace("several", "two").replace("a few", "three"), title="About").answer is not None
+
+
+@pytest.mark.parametrize("said", [
+    "Acme employs between 50 and 60 people.",
+    "Acme has 50–60 employees.",
+    "Acme has 50 to 60 employees.",
+    "Firms with anywhere between one and several hundred employees rely on Acme.",
+])
+def test_a_range_states_no_one_count(said: str) -> None:
+    # Either end of a range given as the count is a wrong cell: the reader reads no count from it.
+    question = "How many employees does Acme have?"
+    assert _read(question, said, title="About").answer is None
+
+
+def test_a_change_from_one_count_to_another_is_no_range() -> None:
+    reading = _read("How many employees does Acme have?", "Acme has grown from 5 to 50 employees.", title="About")
+    assert reading.answer is not None and reading.answer.value == "50"
+

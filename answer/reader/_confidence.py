@@ -34,9 +34,10 @@ from cikb.answer.reader._subject import (
     refers_to_subject, ties_another_party,
 )
 from cikb.answer.reader._spans import (
-    CANDIDATE_LABELS, CORPORATION_KIND, CURRENCY_SIGNS, Span, board_joiners, count_of_us, customer_names,
-    doers_named, entity_labels, entity_spans, filtered, former_employers, former_names, holds_postal_address,
-    instance_spans, investor_names, is_duration, is_postal_address, is_subject, is_yearless, legal_names, normal,
+    CANDIDATE_LABELS, CORPORATION_KIND, CURRENCY_SIGNS, Span, board_joiners, bounds_a_range, count_of_us,
+    customer_names, doers_named, entity_labels, entity_spans, filtered, former_employers, former_names,
+    holds_postal_address, instance_spans, investor_names, is_duration, is_postal_address, is_subject, is_yearless,
+    legal_names, normal,
     apart_from_the_asked_role, asked_roles, unfunded_spans, DOTTED_FORMS,
     normal_date, number_value, overlap, spans, versions_in,
     yearless_dates,
@@ -1341,6 +1342,8 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         return "low"
     if q.kind == "number" and counts_each_of_many(best.plain, span.start, span.start + len(span.text)):
         return "low"  # "companies with more than 10,000 employees": each customer's staff, not the subject's
+    if q.kind == "number" and bounds_a_range(best.plain, span):
+        return "low"  # "between 50 and 60 people": either end given as the count would be wrong
     if q.kind == "number" and asks_headcount(q) and _held_by_a_named_part(q, best, span):
         return "low"  # "Our Berlin office has 25 employees": the office's staff, not the company's
     if asks_present(q) and _outdated_by_a_later_page(q, best, span, candidates):

@@ -647,6 +647,33 @@ def _number_spans(q: Question, sentence: str) -> list[Span]:
     return found
 
 
+def bounds_a_range(sentence: str, span: Span) -> bool:
+    """The number is one end of a range ("between 50 and 60 people", "two to three days"): it states no one count.
+    (Still read as a value, so that no other number of the sentence takes its place as the nearest.)"""
+    return span.start in _range_ends(sentence, list(_NUMBER_RE.finditer(sentence)))
+
+
+def _range_ends(sentence: str, matches: list[re.Match[str]]) -> set[int]:
+    """Where the numbers that bound a range start: "between 10 and 500", "between one and several hundred",
+    "50 to 60", "50–60". A change written "from 5 to 50" is no range: its newer value is the count (``_latest``)."""
+    ends: set[int] = set()
+    for i, a in enumerate(matches):
+        b = matches[i + 1] if i + 1 < len(matches) else None
+        joint = sentence[a.end():b.start()] if b else ""
+        if _BETWEEN.search(sentence, 0, a.start()):
+            if _AND_WORD.search(a.group()) or sentence.startswith(" and ", a.end()):
+                ends.add(a.start())  # "between fifty and sixty" is read as one number; no count either way
+            if b and _AND.fullmatch(joint):
+                ends |= {a.start(), b.start()}
+        elif b and _RANGE_JOINT.fullmatch(joint) and not _FROM.search(sentence, 0, a.start()):
+            ends |= {a.start(), b.start()}
+    return ends
+
+
+_RANGE_JOINT = re.compile(r"\s*(?:[–—]|to)\s*", re.IGNORECASE)
+_AND = re.compile(r"\s+and\s+(?:[a-z]+\s+)?", re.IGNORECASE)  # "and 60", "and several hundred"
+_AND_WORD = re.compile(r"\sand\s", re.IGNORECASE)
+_BETWEEN = re.compile(r"\bbetween\s+$", re.IGNORECASE)
 _CURRENCY_AFTER = re.compile(r"\s*(?:euros?|dollars?|pounds?|cents?|pence)\b", re.IGNORECASE)
 # A scale word after a vague quantifier counts no number of things.
 _VAGUE_BEFORE = re.compile(r"\b(?:several|a\s+few|few|many|a\s+couple\s+of)\s+$", re.IGNORECASE)
