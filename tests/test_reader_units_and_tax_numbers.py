@@ -199,3 +199,13 @@ def test_a_change_from_one_count_to_another_is_no_range() -> None:
     reading = _read("How many employees does Acme have?", "Acme has grown from 5 to 50 employees.", title="About")
     assert reading.answer is not None and reading.answer.value == "50"
 
+
+def test_a_namesakes_company_number_does_not_rival_the_subjects() -> None:
+    # "Acme Productivity Ltd" (a subsidiary named after Acme) is another company: its number is no rival of Acme's.
+    own = "Acme Ltd is a private limited company registered in England and Wales under company number 05513718."
+    namesake = "Acme Productivity Ltd, registered in England and Wales, company number 09761524, same office."
+    answer = _read("What is Acme's company registration number?", own, namesake, title="Imprint").answer
+    assert answer is not None and answer.value == "05513718"
+    # The subject's own name with a legal form is the subject: two numbers for it are rivals.
+    rival = "Acme Ltd, registered in England and Wales, company number 09761524."
+    assert _read("What is Acme's company registration number?", own, rival, title="Imprint").answer is None

@@ -30,8 +30,8 @@ from cikb.answer.reader._words import (
 )
 from cikb.answer.reader._question import TOTAL, Question, asks_present, bare, singular, term_word
 from cikb.answer.reader._subject import (
-    BEGIN_STEMS, LABEL_LINE, after_leading_date, asks_the_founding, began_itself, mentions_subject, owned_by_subject,
-    refers_to_subject, ties_another_party,
+    BEGIN_STEMS, LABEL_LINE, after_leading_date, asks_the_founding, began_itself, led_by_a_namesake, mentions_subject,
+    owned_by_subject, refers_to_subject, ties_another_party,
 )
 from cikb.answer.reader._spans import (
     CANDIDATE_LABELS, CORPORATION_KIND, CURRENCY_SIGNS, Span, board_joiners, bounds_a_range, count_of_us,
@@ -1390,8 +1390,10 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
         # question's other words ("use", "reach") need not be there, only the subject, and no sentence about it that
         # holds as much of the question may give another one (a contact page's addresses each serve a purpose: "the
         # business development team" picks one).
+        # A namesake's identifier ("Acme Productivity Ltd, company number ...", a subsidiary's) is another body's.
         others = {s.spans[0].key for s in candidates
-                  if s.about_subject and s.coverage >= best.coverage and _named_beyond_its_contacts(q, s)} - {best_key}
+                  if s.about_subject and s.coverage >= best.coverage and _named_beyond_its_contacts(q, s)
+                  and not (q.kind == "identifier" and led_by_a_namesake(q, s.plain))} - {best_key}
         several = {other.key for s in candidates if s.about_subject for other in s.spans} - {best_key}
         if (q.kind == "contact" and _purpose_unsaid(q, best) and not _mailbox_for_the_purpose(q, span)
                 and (several or _given_for_another_thing(q, best) or _mailbox_for_another_purpose(q, span))):

@@ -314,6 +314,21 @@ def _names_another(q: Question, lead: list[str] | None) -> bool:
     return not _only_subject(q, named)
 
 
+def led_by_a_namesake(q: Question, sentence: str) -> bool:
+    """The sentence opens on a legal name that holds the subject's and other words, none of the subject's own names:
+    another body named after it ("Acme Productivity Ltd, registered in England, company number ..." on Acme Ltd's
+    imprint, a subsidiary's; not "Acme's EIN: ...")."""
+    lead = _leading_name(sentence)
+    if not lead or bare(lead[-1].lower()) not in LEGAL_SUFFIXES or any(_POSSESSIVE.search(w) for w in lead):
+        return False
+    name = " ".join(lead)
+    return (mentions_subject(q, name) and _names_another(q, lead)
+            and not any(name.lower().startswith(other.lower()) for other in q.other_names))
+
+
+_POSSESSIVE = re.compile(r"['’]s?$")
+
+
 def after_leading_date(sentence: str) -> str | None:
     """What follows a date that opens the sentence with a colon or a dash ("May 24, 2013: ISRG is ..."), else None."""
     date = DATE_RE.match(sentence) or YEAR_RE.match(sentence)
