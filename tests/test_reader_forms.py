@@ -472,3 +472,21 @@ def test_an_amount_in_words_counts_nothing() -> None:
     # "one euro a month" is a price in words: no count of users, though "users" is the question's word.
     reading = _own_page("How many users does Acme have?", "Pricing", "Acme users pay one euro a month for a mailbox.")
     assert reading.answer is None
+
+
+@pytest.mark.parametrize("question", [
+    "What is the cheapest Acme Online subscription price?",  # the head noun, last of the phrase
+    "What is the cheapest Acme price?",
+    "What is the price of the cheapest Acme plan?",
+])
+def test_what_is_the_price_asks_for_money_however_many_words_come_before_it(question: str) -> None:
+    assert read_question(question, None, "Acme").kind == "money"
+    # A noun after a preposition is no head: "What is the name of its pricing page?" asks for no amount.
+    assert read_question("What is the name of Acme's pricing page?", None, "Acme").kind != "money"
+
+
+def test_a_price_asked_with_its_head_noun_last_is_read_as_an_amount() -> None:
+    reading = _own_page("What is the cheapest Acme Online subscription price?", "Pricing",
+                        "Acme Online subscriptions are priced per user per year.",
+                        "Acme Online subscriptions start at €18 per user per year.", company="Acme")
+    assert reading.answer is not None and reading.answer.value == "€18"

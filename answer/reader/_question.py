@@ -722,6 +722,8 @@ def _kind_asked(lower: list[str], column_type: str | None, described: frozenset[
         return "money" if _MONEY_WORDS & set(lower) and not _asks_share(lower) else "number"
     if _asks_what_it_costs(lower):
         return "money"
+    if _head_of_what_is(lower) in _MONEY_WORDS - set(_FUNDS):
+        return "money"  # "What is the cheapest Acme Online subscription price?": a price, however many words before it
     if (_asks_for(lower, ("what", "which"), tuple(_MONEY_WORDS)) and not _asks_for(lower, ("what", "which"), _FUNDS, 1)
             and not _asks_for(lower, ("what", "which"), _KIND_WORDS, 1)):
         return "money"  # not "Which fund finances Acme?" (a body) nor "What sort of donations ...?" (a kind)
@@ -784,6 +786,19 @@ def _asks_what_it_costs(lower: list[str]) -> bool:
     """"What does the cheapest plan cost?", "What do Acme's kits cost per month?": "what" is the object of "cost"."""
     return (len(lower) > 2 and lower[0] == "what" and lower[1] in ("do", "does", "did", "will", "would")
             and bool({"cost", "costs"} & set(lower[2:])))
+
+
+def _head_of_what_is(lower: list[str]) -> str:
+    """The noun "What is the ...?" asks for: the last word of the phrase after the copula, up to a preposition or a
+    clause (English writes a compound's head last: "the cheapest Acme Online subscription price" is a price)."""
+    if len(lower) < 3 or lower[0] not in ("what", "which") or lower[1] not in COPULAS:
+        return ""
+    phrase = list(itertools.takewhile(lambda w: w not in _PHRASE_ENDS, lower[2:]))
+    return phrase[-1] if phrase else ""
+
+
+_PHRASE_ENDS = frozenset("of for in on at to with by from under over per that which who whose whom and or when where "
+                         "since as if than".split())
 
 
 def _asks_how_big(lower: list[str]) -> bool:
