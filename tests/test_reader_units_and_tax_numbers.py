@@ -17,6 +17,16 @@ def _read(question: str, *texts: str, company: str = "Acme", aliases: tuple[str,
     return read(q, [Passage(t, i, i + 1, title, own_site=True) for i, t in enumerate(texts)])
 
 
+def test_a_buildings_name_stands_for_the_street_number_in_a_british_address() -> None:
+    assert is_postal_address("Platinum Building, St John's Innovation Park, Cowley Road, Cambridge, CB4 0DS, UK")
+    assert is_postal_address("Somerset House, Strand, London WC2R 1LA")
+    # Without a building's name, a street number or a unit, a place and a postcode are not the whole address.
+    assert not is_postal_address("Innovation Park, Cowley Road, Cambridge, CB4 0DS")
+    said = "Our registered office is at Platinum Building, Cowley Road, Cambridge, CB4 0DS, United Kingdom."
+    answer = _read("What is Acme's registered office address?", said, title="Imprint").answer
+    assert answer is not None and answer.value == "Platinum Building, Cowley Road, Cambridge, CB4 0DS, United Kingdom"
+
+
 def test_a_unit_on_an_estate_is_a_whole_british_address() -> None:
     assert is_postal_address("Unit 3, Holbrook Park, Sheffield, S20 3FJ")
     assert is_postal_address("Suite 12B, Harbour Exchange, London, E14 9GE")

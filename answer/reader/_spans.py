@@ -76,10 +76,12 @@ _STREET_RE = re.compile(r"\b\d{1,5}\s+(?:[A-Z][\w'’.\-]*\s+){1,4}(?:Street|St|
 # Ottawa, ON K2P 1L4", "Lytchett House, 13 Freeland Park, Wareham Road, Poole, Dorset, BH16 6FA" (a building's
 # name may come first, and the parts of the address stand in comma-separated runs of capitalised words).
 _POSTCODE_LAST = re.compile(
-    r"\b(?:(?:[A-Z][\w'’.\-]*\s+){0,3}(?:House|Building|Buildings|Court|Centre|Center|Hall|Tower|Works|Mill|Chambers|"
-    r"Studios?|Lodge|Barn|Farm|Yard|Exchange|Hub),\s+)?"  # the building's name
+    # the building's name, which may stand for the street number ("Platinum Building, Cowley Road, Cambridge, CB4 0DS")
+    r"\b(?:(?:(?:[A-Z][\w'’.\-]*\s+){0,3}(?:House|Building|Buildings|Court|Centre|Center|Hall|Tower|Works|Mill|"
+    r"Chambers|Studios?|Lodge|Barn|Farm|Yard|Exchange|Hub),\s+)"
     # the street and its number, or a unit on an estate or a park ("Unit 3, Holbrook Park, Sheffield, S20 3FJ")
-    r"(?:\d{1,5}[A-Za-z]?\s+|(?:Unit|Units|Suite|Flat|Block)\s+\d{1,5}[A-Za-z]?,\s+)"
+    r"(?:\d{1,5}[A-Za-z]?\s+|(?:Unit|Units|Suite|Flat|Block)\s+\d{1,5}[A-Za-z]?,\s+)?"
+    r"|\d{1,5}[A-Za-z]?\s+|(?:Unit|Units|Suite|Flat|Block)\s+\d{1,5}[A-Za-z]?,\s+)"
     r"[A-Z][\w'’.\-]*(?:\s+[A-Z][\w'’.\-]*){0,4}"
     r"(?:,\s+(?:Unit|Suite|Floor|Flat)\s+\d{1,5}[A-Za-z]?)?"  # a unit after the street: "1012 Fort Street, Suite 300"
     r"(?:,\s+[A-Z][\w'’.\-]*(?:\s+[A-Z][\w'’.\-]*){0,3}){0,5},?\s+(?:[A-Z]{2}\s+)?"
