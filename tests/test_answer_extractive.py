@@ -274,3 +274,11 @@ def test_a_question_asked_of_no_company_about_a_word_no_source_holds_abstains():
     # Every word held, the same sources answer; and asked of a company, nothing changes.
     assert Answerer().answer("when was the company founded", retrieval("when was the company founded", [facts], company=None)).short_answer == "2017"
     assert Answerer().answer("How many employees does it have?", retrieval("How many employees does it have?", [facts], company=None)).short_answer == "120"
+
+
+def test_what_the_company_makes_is_not_answered_by_who_makes_it():
+    # The passive's subject undergoes the verb: "Acme is made by Globex Inc." says who makes Acme, not what Acme makes.
+    made = "Acme is made by Globex Inc., a small, independent software company."
+    assert _answer("What does Acme make?", [made]).abstained
+    answer = _answer("What does Acme make?", [made, "Acme was founded in 2020 and makes a note-taking app."])
+    assert not answer.abstained and answer.answer.startswith("Acme was founded in 2020 and makes a note-taking app.")
