@@ -282,3 +282,11 @@ def test_what_the_company_makes_is_not_answered_by_who_makes_it():
     assert _answer("What does Acme make?", [made]).abstained
     answer = _answer("What does Acme make?", [made, "Acme was founded in 2020 and makes a note-taking app."])
     assert not answer.abstained and answer.answer.startswith("Acme was founded in 2020 and makes a note-taking app.")
+
+
+def test_what_the_company_makes_is_not_what_its_page_says_you_make():
+    # "You" on a company's page is its reader: "you make calls" is what the customer does with Acme, not what it makes.
+    yours = "With Acme you make calls from any device, and your colleagues can make calls from desk phones."
+    assert _answer("What does Acme make?", [yours]).abstained
+    answer = _answer("What does Acme make?", [yours, "We make cloud telephony for businesses."])
+    assert not answer.abstained and answer.answer.startswith("We make cloud telephony for businesses.")

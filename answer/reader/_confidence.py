@@ -986,9 +986,10 @@ def _its_own_deed(q: Question, s: Sentence, done: set[str]) -> bool:
     """The subject does the asked verb in the sentence, or owns it as a noun ("Our offer includes ..."): "What does
     Acme offer?" is not answered by "We will send you an offer", nor "What does Acme make?" by "a hiring process that
     makes it easy for people to ..."."""
-    # A labelled line's clause is parsed alone: "Description: Acme makes robots" ("Description" is no doer).
+    # A labelled line's clause is parsed alone: "Description: Acme makes robots" ("Description" is no doer). "You" is
+    # the reader a company's page addresses, never the company: "you make calls from any device" is the customer's deed.
     return stated_as_own(_value_of_line(s.plain), lambda word: bool(done & stems_of(word.lower())),
-                         lambda phrase: refers_to_subject(q, phrase), deed=True)
+                         lambda phrase: phrase.lower() != "you" and refers_to_subject(q, phrase), deed=True)
 
 
 def _a_doers_words(phrase: str) -> bool:
