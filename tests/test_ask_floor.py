@@ -61,9 +61,10 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 # session 96 posthog and hetzner, since session 97 element and sentry, since session 98 bunny and tuxedo, since
 # session 99 sparkfun, since session 100 raspberrypi, since session 101 threema and murena, since session 102 gandi,
 # since session 103 vivaldi and discourse, since session 104 mojeek and scaleway, since session 105 netgate),
-# together: right, wrong, evidence in the top 10 of their 435 facts, measured in session 105 (244 / 175 / 16, top 10
-# 380, gathered afresh, then netgate gathered into that store: 9 / 5 / 1, as measured blind; the session's three reader
-# changes moved no held-out first statement); of the 420 before it, in session 104 (235 / 170 / 15, top 10 366, in
+# together: right, wrong, evidence in the top 10 of their 435 facts, measured in session 105 (246 / 175 / 14, top 10
+# 380, gathered afresh, then netgate gathered into that store: 9 / 5 / 1, as measured blind; with a building's name
+# for a British street number two more right, with a passive and "you" no deed of the subject's two wrong fewer; 244 /
+# 175 / 16 before them); of the 420 before it, in session 104 (235 / 170 / 15, top 10 366, in
 # session 103's store with
 # mojeek and scaleway gathered into it: 11 / 2 / 2 and 8 / 7 / 0, as measured blind; the session's three reader changes
 # moved no held-out first statement; 227 / 163 / 15, top 10 353, of the 405 before scaleway); of the 390 before it, in
@@ -103,7 +104,7 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 # the fact's words), so that is reported, not asserted: the issue's targets are not met. Their high-confidence values,
 # as enrich writes them in cells, were all right when measured (10 of 10, session 71; bench/ask.py's cell_verdict):
 # that is asserted.
-MEASURED_WRITTEN_HELD_OUT = (244, 16, 380)
+MEASURED_WRITTEN_HELD_OUT = (246, 14, 380)
 
 
 # 29 sites gathered and 435 facts read (187 s alone in session 105; 28 and 420: 187 s in session 104; 27 and 405: 197 s; 26 and 390: 176 s
