@@ -17,24 +17,26 @@ def _read(question: str, *texts: str, company: str = "Acme", aliases: tuple[str,
     return read(q, [Passage(t, i, i + 1, title, own_site=True) for i, t in enumerate(texts)])
 
 
-def test_a_buildings_name_stands_for_the_street_number_in_a_british_address() -> None:
-    assert is_postal_address("Platinum Building, St John's Innovation Park, Cowley Road, Cambridge, CB4 0DS, UK")
-    assert is_postal_address("Somerset House, Strand, London WC2R 1LA")
-    # Without a building's name, a street number or a unit, a place and a postcode are not the whole address.
-    assert not is_postal_address("Innovation Park, Cowley Road, Cambridge, CB4 0DS")
-    said = "Our registered office is at Platinum Building, Cowley Road, Cambridge, CB4 0DS, United Kingdom."
-    answer = _read("What is Acme's registered office address?", said, title="Imprint").answer
-    assert answer is not None and answer.value == "Platinum Building, Cowley Road, Cambridge, CB4 0DS, United Kingdom"
-
-
-def test_a_unit_on_an_estate_is_a_whole_british_address() -> None:
-    assert is_postal_address("Unit 3, Holbrook Park, Sheffield, S20 3FJ")
-    assert is_postal_address("Suite 12B, Harbour Exchange, London, E14 9GE")
-    # A place and a postcode with no street or unit say where, not the address.
-    assert not is_postal_address("Holbrook Park, Sheffield, S20 3FJ")
-    said = "Our workshop, offices and warehouse are all under one roof at Unit 3, Holbrook Park, Sheffield, S20 3FJ."
-    answer = _read("What is Acme's street address?", said, title="Contact").answer
-    assert answer is not None and answer.value == "Unit 3, Holbrook Park, Sheffield, S20 3FJ"
+@pytest.mark.parametrize(("wholes", "partial", "said", "address", "asked"), [
+    # a unit on an estate or a park
+    (("Unit 3, Holbrook Park, Sheffield, S20 3FJ", "Suite 12B, Harbour Exchange, London, E14 9GE"),
+     "Holbrook Park, Sheffield, S20 3FJ",
+     "Our workshop, offices and warehouse are all under one roof at Unit 3, Holbrook Park, Sheffield, S20 3FJ.",
+     "Unit 3, Holbrook Park, Sheffield, S20 3FJ", "street address"),
+    # a building's name for the street number
+    (("Platinum Building, St John's Innovation Park, Cowley Road, Cambridge, CB4 0DS, UK",
+      "Somerset House, Strand, London WC2R 1LA"),
+     "Innovation Park, Cowley Road, Cambridge, CB4 0DS",
+     "Our registered office is at Platinum Building, Cowley Road, Cambridge, CB4 0DS, United Kingdom.",
+     "Platinum Building, Cowley Road, Cambridge, CB4 0DS, United Kingdom", "registered office address"),
+])
+def test_a_british_address_needs_a_number_a_unit_or_a_buildings_name(wholes: tuple[str, ...], partial: str, said: str,
+                                                                      address: str, asked: str) -> None:
+    assert all(is_postal_address(whole) for whole in wholes)
+    # A place and a postcode with no street number, unit or building say where, not the address.
+    assert not is_postal_address(partial)
+    answer = _read(f"What is Acme's {asked}?", said, title="Imprint").answer
+    assert answer is not None and answer.value == address
 
 
 def test_a_unit_after_the_street_stays_in_a_canadian_or_british_address() -> None:
