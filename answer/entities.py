@@ -1874,10 +1874,10 @@ def stated_as_own(sentence: str, is_word: Callable[[str], bool], is_subject: Cal
             if clause is None or (subjects and is_subject(_phrase(subjects[0]))):
                 return True  # the main clause's, or a clause the subject leads ("we announce that we won a contract")
             continue
-        verb = _chain_head(token)
-        subjects = [c for c in verb.children if c.dep_ in _SUBJECTS]
         if deed and any(c.dep_ in ("nsubjpass", "auxpass", "agent") for c in token.children):
             continue  # "Acme is made by Globex": the passive's subject undergoes the deed, it does not do it
+        verb = _chain_head(token)
+        subjects = [c for c in verb.children if c.dep_ in _SUBJECTS]
         if verb.dep_ == "ROOT" and subjects and is_subject(_phrase(subjects[0])):
             return True
     return False

@@ -75,13 +75,13 @@ _STREET_RE = re.compile(r"\b\d{1,5}\s+(?:[A-Z][\w'’.\-]*\s+){1,4}(?:Street|St|
 # The British and Canadian forms, the postcode last: "7 Hills Road, Cambridge, CB2 1GE, UK", "150 Elgin Street,
 # Ottawa, ON K2P 1L4", "Lytchett House, 13 Freeland Park, Wareham Road, Poole, Dorset, BH16 6FA" (a building's
 # name may come first, and the parts of the address stand in comma-separated runs of capitalised words).
+_BUILDING = (r"(?:[A-Z][\w'’.\-]*\s+){0,3}(?:House|Building|Buildings|Court|Centre|Center|Hall|Tower|Works|Mill|"
+             r"Chambers|Studios?|Lodge|Barn|Farm|Yard|Exchange|Hub),\s+")
+# the street's number, or a unit on an estate or a park ("Unit 3, Holbrook Park, Sheffield, S20 3FJ")
+_PREMISES = r"(?:\d{1,5}[A-Za-z]?\s+|(?:Unit|Units|Suite|Flat|Block)\s+\d{1,5}[A-Za-z]?,\s+)"
 _POSTCODE_LAST = re.compile(
-    # the building's name, which may stand for the street number ("Platinum Building, Cowley Road, Cambridge, CB4 0DS")
-    r"\b(?:(?:(?:[A-Z][\w'’.\-]*\s+){0,3}(?:House|Building|Buildings|Court|Centre|Center|Hall|Tower|Works|Mill|"
-    r"Chambers|Studios?|Lodge|Barn|Farm|Yard|Exchange|Hub),\s+)"
-    # the street and its number, or a unit on an estate or a park ("Unit 3, Holbrook Park, Sheffield, S20 3FJ")
-    r"(?:\d{1,5}[A-Za-z]?\s+|(?:Unit|Units|Suite|Flat|Block)\s+\d{1,5}[A-Za-z]?,\s+)?"
-    r"|\d{1,5}[A-Za-z]?\s+|(?:Unit|Units|Suite|Flat|Block)\s+\d{1,5}[A-Za-z]?,\s+)"
+    # a building's name may stand for the street number: "Platinum Building, Cowley Road, Cambridge, CB4 0DS"
+    rf"\b(?:{_BUILDING}{_PREMISES}?|{_PREMISES})"
     r"[A-Z][\w'’.\-]*(?:\s+[A-Z][\w'’.\-]*){0,4}"
     r"(?:,\s+(?:Unit|Suite|Floor|Flat)\s+\d{1,5}[A-Za-z]?)?"  # a unit after the street: "1012 Fort Street, Suite 300"
     r"(?:,\s+[A-Z][\w'’.\-]*(?:\s+[A-Z][\w'’.\-]*){0,3}){0,5},?\s+(?:[A-Z]{2}\s+)?"
@@ -663,10 +663,10 @@ def _range_ends(sentence: str, matches: list[re.Match[str]]) -> set[int]:
         b = matches[i + 1] if i + 1 < len(matches) else None
         joint = sentence[a.end():b.start()] if b else ""
         if _BETWEEN.search(sentence, 0, a.start()):
-            if _AND_WORD.search(a.group()) or sentence.startswith(" and ", a.end()):
+            if _AND.search(a.group()) or _AND.match(sentence, a.end()):
                 ends.add(a.start())  # "between fifty and sixty" is read as one number; no count either way
             if b and _AND.fullmatch(joint):
-                ends |= {a.start(), b.start()}
+                ends.add(b.start())
         elif b and _RANGE_JOINT.fullmatch(joint) and not _FROM.search(sentence, 0, a.start()):
             ends |= {a.start(), b.start()}
     return ends
@@ -674,7 +674,6 @@ def _range_ends(sentence: str, matches: list[re.Match[str]]) -> set[int]:
 
 _RANGE_JOINT = re.compile(r"\s*(?:[–—]|to)\s*", re.IGNORECASE)
 _AND = re.compile(r"\s+and\s+(?:[a-z]+\s+)?", re.IGNORECASE)  # "and 60", "and several hundred"
-_AND_WORD = re.compile(r"\sand\s", re.IGNORECASE)
 _BETWEEN = re.compile(r"\bbetween\s+$", re.IGNORECASE)
 _CURRENCY_AFTER = re.compile(r"\s*(?:euros?|dollars?|pounds?|cents?|pence)\b", re.IGNORECASE)
 # A scale word after a vague quantifier counts no number of things.

@@ -315,18 +315,14 @@ def _names_another(q: Question, lead: list[str] | None) -> bool:
 
 
 def led_by_a_namesake(q: Question, sentence: str) -> bool:
-    """The sentence opens on a legal name that holds the subject's and other words, none of the subject's own names:
+    """The sentence opens on a legal name, no possessive, that holds the subject's words and others:
     another body named after it ("Acme Productivity Ltd, registered in England, company number ..." on Acme Ltd's
     imprint, a subsidiary's; not "Acme's EIN: ...")."""
+    # (The subject's other names are already written as its name in the sentence read: ``_scoring.own_name``.)
     lead = _leading_name(sentence)
-    if not lead or bare(lead[-1].lower()) not in LEGAL_SUFFIXES or any(_POSSESSIVE.search(w) for w in lead):
+    if not lead or bare(lead[-1].lower()) not in LEGAL_SUFFIXES or any(bare(w) != w.replace("’", "'") for w in lead):
         return False
-    name = " ".join(lead)
-    return (mentions_subject(q, name) and _names_another(q, lead)
-            and not any(name.lower().startswith(other.lower()) for other in q.other_names))
-
-
-_POSSESSIVE = re.compile(r"['’]s?$")
+    return mentions_subject(q, " ".join(lead)) and _names_another(q, lead)
 
 
 def after_leading_date(sentence: str) -> str | None:
