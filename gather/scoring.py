@@ -5,7 +5,8 @@ A page is worth fetching when it is likely to state facts about the company: who
 pages) and what happened to it (posts that announce funding, an acquisition, a rename, an
 anniversary, a partnership, an award, an appointment, or an annual letter). Listing pages
 (author, category, tag, archive, page/N) and generic articles (tutorials, how-tos, docs,
-changelogs, transparency reports) are not.
+changelogs, transparency reports) are not, nor is one job opening (what it says of the company, the careers page
+says).
 
 The shape follows Crawl4AI's ``BestFirstCrawlingStrategy`` with a composite scorer: every
 candidate URL gets a score from general signals, and a priority queue hands out the best
@@ -28,7 +29,7 @@ one next. The signals, all words any company site uses (none are taken from one 
 Scores are tiers plus weights (larger first): pages named by the URL as fact pages
 (``core``), then ones whose short nav label names one, then one section index (``/blog/``,
 ``/news/``: its post titles become anchor texts for the rest), then announcement posts,
-then everything else, then generic articles and listings, then other languages.
+then everything else, then job openings, then generic articles and listings, then other languages.
 Coverage over depth: each further page of a category already fetched (a third annual
 letter, a second privacy page) counts for less (``DECAY``), so a small budget is spread
 over kinds of facts instead of spent on one kind.
@@ -164,6 +165,10 @@ HUB_PHRASES = ("press releases", "press room", "latest news")
 # Sections that hold company news or people: a page under them is more likely a fact page.
 FACT_SECTIONS = frozenset("press newsroom news announcements investors investor media company about team leadership people".split())
 
+# Sections of job openings: a posting under them describes one role; what it says of the company (its size, its
+# offices) the careers page itself says.
+JOB_SECTIONS = frozenset("careers career jobs job karriere vacancies openings positions".split())
+
 # Generic articles: any company publishes them, few state facts about it.
 GENERIC_SECTIONS = frozenset(
     """docs doc documentation developers developer api apis reference kb help support tutorials tutorial guides
@@ -197,6 +202,7 @@ HUB_TIER = 60.0  # the first section index (blog, news); later ones get HUB_TIER
 EVENT_TIER = 40.0  # announcement posts
 LISTING_PENALTY = -200.0
 GENERIC_PENALTY = -45.0
+JOB_POSTING_PENALTY = -20.0  # after every unnamed page, before generic articles
 OTHER_LANGUAGE_PENALTY = -1000.0
 QUERY_PENALTY = -3.0  # ?ref=footer and the like: usually a copy of a page without the query
 FACT_SECTION_BONUS = 3.0
@@ -310,6 +316,11 @@ def core_categories(url: str) -> list[Category]:
 def is_core_url(url: str) -> bool:
     """True when the URL names a page that usually holds company facts (about, team, contact, legal...)."""
     return bool(core_categories(url))
+
+
+def is_job_posting(url: str) -> bool:
+    """True for one job opening: a page under a careers section (/careers/backend-developer/, /jobs/42)."""
+    return any(s in JOB_SECTIONS for s in _segments(url)[:-1])
 
 
 def is_hub(url: str) -> bool:
@@ -442,6 +453,8 @@ class FactScorer:
             score += QUERY_PENALTY
         if any(s in FACT_SECTIONS for s in segments[:-1]) and not core:
             score += FACT_SECTION_BONUS
+        if is_job_posting(url) and not core:
+            score += JOB_POSTING_PENALTY
         if not listing and not generic and 0 < len(slug) <= 2 and OVERVIEW_WORDS.intersection(slug) and not year_of(url):
             score += OVERVIEW_BONUS
         if candidate.in_sitemap:

@@ -385,6 +385,21 @@ def test_pages_no_signal_names_are_spread_over_the_sites_folders() -> None:
     assert "/connect/contracting/" in first_six and "/work/toolkits/style/" in first_six
 
 
+def test_job_openings_come_after_the_sites_other_pages() -> None:
+    # A job ad describes one role, linked from the careers page (a fact page): what it says of the company, the
+    # careers page says. The news post and the product page, linked from nowhere better, come first all the same.
+    frontier = Frontier(FactScorer("en"))
+    for path, anchor in [("/careers/backend-developer/", "Backend Developer (Django)"), ("/jobs/42", "RF Engineer")]:
+        frontier.add(u(path), u(path), anchor=anchor, from_fact_page=True)
+    for path, anchor in [("/news/2016-first-office.html", "The foundation gets its first office"),
+                         ("/products/anvil-3/", "Anvil 3")]:
+        frontier.add(u(path), u(path), anchor=anchor)
+    frontier.add(u("/careers/"), u("/careers/"), anchor="Careers")
+    order = drain(frontier)
+    assert order[0] == "/careers/" and set(order[-2:]) == {"/careers/backend-developer/", "/jobs/42"}, order
+    assert score_url(u("/careers/backend-developer/")).score > score_url(u("/docs/install-guide/")).score
+
+
 @pytest.mark.parametrize("section", ["/blog", ""])
 def test_a_blogs_dated_posts_are_one_folder_not_one_per_day(section: str) -> None:
     # /blog/2024/05/03/x and /blog/2023/11/20/y sit in one section: its dates must not make each post a folder of
