@@ -1289,10 +1289,25 @@ def kind_of_counted(question: str) -> list[str]:
     return [c.text for c in noun.children if c.dep_ == "compound"] if noun is not None else []
 
 
+def counted_participle(question: str) -> str | None:
+    """The participle that says what the counted do, as the trained parser reads it: "How many paying customers
+    ..." -> paying (they are counted as those who pay); None without one."""
+    noun = _counted_token(question)
+    before = noun.doc[noun.i - 1] if noun is not None and noun.i > 0 else None
+    return before.text.lower() if before is not None and before.tag_ == "VBG" else None
+
+
 def _counted_token(question: str):  # noqa: ANN202 - a spaCy Token or None
     for token in _parsed(question):
-        if token.text.lower() == "many" and token.head.tag_.startswith("NN") and token.head.i > token.i:
+        if token.text.lower() != "many":
+            continue
+        if token.head.tag_.startswith("NN") and token.head.i > token.i:
             return token.head
+        # "How many paying customers ...": the small parser reads "many" with the participle, the counted noun as
+        # the participle's object.
+        participle = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
+        if participle is not None and participle.tag_ == "VBG" and participle in (token.head, *token.children):
+            return next((c for c in participle.children if c.dep_ == "dobj" and c.tag_.startswith("NN")), None)
     return None
 
 

@@ -490,3 +490,14 @@ def test_a_price_asked_with_its_head_noun_last_is_read_as_an_amount() -> None:
                         "Acme Online subscriptions are priced per user per year.",
                         "Acme Online subscriptions start at €18 per user per year.", company="Acme")
     assert reading.answer is not None and reading.answer.value == "€18"
+
+
+def test_paying_customers_are_counted_by_those_who_pay_for_the_company() -> None:
+    # The small parser reads "How many paying customers" as "many" qualifying the participle, with "customers" its
+    # object; the counted noun is then "customers", and the participle says what those counted do.
+    line = "More than 3,000 organisations pay for Acme Corp."
+    assert _given(_own_page("How many paying customers does Acme Corp have?", "About", line)) == ("3,000", "medium")
+    assert _given(_own_page("How many paying subscribers does Acme Corp have?", "About", line)) == ("3,000", "medium")
+    # A count of those who pay another company counts none of Acme's.
+    assert _given(_own_page("How many paying customers does Acme Corp have?", "About",
+                            "More than 3,000 organisations pay for Globex.")) is None

@@ -1364,7 +1364,11 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
             and not best.negated and not _another_price(q, best, span, candidates)):
         return "medium"  # "Every account costs a flat 5 euros a month" on Acme's site: what Acme costs, whoever "costs"
     roles = asked_roles(q, best.plain, span)
-    if (best.role == 1 and another_acts(q, best)) or another_holds_role(roles, q) or _done_by_another(q, best, span):
+    counts_the_asked_doers = any(start <= span.start < end for start, end in doers_of_the_subject(q, best.plain))
+    # (Those counted do to the company what the question counts them by: "2,000 companies pay for Acme", asked its
+    # paying customers, are no other body acting.)
+    if ((best.role == 1 and another_acts(q, best) and not counts_the_asked_doers) or another_holds_role(roles, q)
+            or _done_by_another(q, best, span)):
         return "low"
     if apart_from_the_asked_role(q, best.plain, span):
         return "low"  # "Jane Roe interviewed Acme's CEO", "..., replacing Jane Roe": not who holds the role

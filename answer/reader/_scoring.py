@@ -14,7 +14,8 @@ from functools import cache, lru_cache
 from typing import Any
 
 from cikb.answer.entities import (
-    FIRST_PERSON, apposed_to_name, bids_the_reader, counted_doers, counted_in_question, described_as_done, entities,
+    FIRST_PERSON, apposed_to_name, bids_the_reader, counted_doers, counted_in_question,
+    counted_participle, described_as_done, entities,
     invites_an_audience, is_a_persons_name, main_verb_offset, names, negation_reaches, noun_described, organisations,
     person_clauses, possessed_nouns, priced_things, role_statements, roles_of_a_part, subject_noun, subjectless_past,
     tells_the_reader_to_reach_us, thing_clauses, titled, told_to_the_reader, value_verbs, verbs_of, where_from,
@@ -233,12 +234,17 @@ def _the_subject_began(q: Question, s: Sentence) -> bool:
 
 def _asked_agent(q: Question) -> tuple[str, frozenset[str]] | None:
     """Asked how many do something to the company, the agent noun's stem and its verb's forms as written: "How many
-    users ..." -> (user, {use, uses, used, ...}); "investors" -> (investor, {invest, invests, invested, ...})."""
+    users ..." -> (user, {use, uses, used, ...}); "investors" -> (investor, {invest, invests, invested, ...}); a
+    participle says it where the noun does not: "paying customers" -> (custom, {pay, pays, ...})."""
     noun = counted_in_question(q.text) if q.kind == "number" else None
     singular = noun.lower().removesuffix("s") if noun else ""
-    if not singular.endswith(("er", "or")) or len(singular) < 4:
+    participle = counted_participle(q.text) if noun else None
+    if participle is not None:
+        base = participle.removesuffix("ing")  # "pay", "subscrib"
+    elif singular.endswith(("er", "or")) and len(singular) >= 4:
+        base = singular[:-2]  # "us", "invest", "subscrib", "visit"
+    else:
         return None
-    base = singular[:-2]  # "us", "invest", "subscrib", "visit", "custom"
     forms = {base + ending for ending in ("", "s", "ed", "ing", "e", "es", "ed", "d")}  # use, invested, subscribes
     stem = next(iter(stems_of(noun.lower())), "")
     # The verb's forms as written, so that "customers" is not read from "customize" (one Snowball stem).
