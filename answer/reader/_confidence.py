@@ -360,7 +360,12 @@ def _counts_asked(q: Question, sentence: str, span: Span) -> bool | None:
         return False  # "More than 10,000 people use Acme every day": its users, not its people
     group = counted_group(sentence, span.start, span.start + len(span.text)) or ""  # "a team of 200+ humans"
     return (any(_counts_the_term(q, t, noun) or match_weight(t, stems_of(group)) > 0 for t in q.terms)
-            or any(start <= span.start < end for start, end in doers_of_the_subject(q, sentence)))
+            or _counts_the_asked_doers(q, sentence, span))
+
+
+def _counts_the_asked_doers(q: Question, sentence: str, span: Span) -> bool:
+    """The count is of those who do to the company what the question counts them by ("12,000 developers use Acme")."""
+    return any(start <= span.start < end for start, end in doers_of_the_subject(q, sentence))
 
 
 def _counts_those_acting_on_the_subject(q: Question, sentence: str, span: Span) -> bool:
@@ -1364,11 +1369,10 @@ def _confidence(q: Question, best: Sentence, span: Span, far: int, candidates: l
             and not best.negated and not _another_price(q, best, span, candidates)):
         return "medium"  # "Every account costs a flat 5 euros a month" on Acme's site: what Acme costs, whoever "costs"
     roles = asked_roles(q, best.plain, span)
-    counts_the_asked_doers = any(start <= span.start < end for start, end in doers_of_the_subject(q, best.plain))
     # (Those counted do to the company what the question counts them by: "2,000 companies pay for Acme", asked its
     # paying customers, are no other body acting.)
-    if ((best.role == 1 and another_acts(q, best) and not counts_the_asked_doers) or another_holds_role(roles, q)
-            or _done_by_another(q, best, span)):
+    if ((best.role == 1 and another_acts(q, best) and not _counts_the_asked_doers(q, best.plain, span))
+            or another_holds_role(roles, q) or _done_by_another(q, best, span)):
         return "low"
     if apart_from_the_asked_role(q, best.plain, span):
         return "low"  # "Jane Roe interviewed Acme's CEO", "..., replacing Jane Roe": not who holds the role

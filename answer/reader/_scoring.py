@@ -14,12 +14,11 @@ from functools import cache, lru_cache
 from typing import Any
 
 from cikb.answer.entities import (
-    FIRST_PERSON, apposed_to_name, bids_the_reader, counted_doers, counted_in_question,
-    counted_participle, described_as_done, entities,
-    invites_an_audience, is_a_persons_name, main_verb_offset, names, negation_reaches, noun_described, organisations,
-    person_clauses, possessed_nouns, priced_things, role_statements, roles_of_a_part, subject_noun, subjectless_past,
-    tells_the_reader_to_reach_us, thing_clauses, titled, told_to_the_reader, value_verbs, verbs_of, where_from,
-    word_classes,
+    FIRST_PERSON, apposed_to_name, bids_the_reader, counted_doers, counted_in_question, counted_participle,
+    described_as_done, entities, invites_an_audience, is_a_persons_name, main_verb_offset, names, negation_reaches,
+    noun_described, organisations, person_clauses, possessed_nouns, priced_things, role_statements, roles_of_a_part,
+    subject_noun, subjectless_past, tells_the_reader_to_reach_us, thing_clauses, titled, told_to_the_reader,
+    value_verbs, verbs_of, where_from, word_classes,
 )
 from cikb.answer.instructions import without_instructions
 from cikb.core import sentences as sentence_splitter
@@ -236,9 +235,17 @@ def _asked_agent(q: Question) -> tuple[str, frozenset[str]] | None:
     """Asked how many do something to the company, the agent noun's stem and its verb's forms as written: "How many
     users ..." -> (user, {use, uses, used, ...}); "investors" -> (investor, {invest, invests, invested, ...}); a
     participle says it where the noun does not: "paying customers" -> (custom, {pay, pays, ...})."""
-    noun = counted_in_question(q.text) if q.kind == "number" else None
-    singular = noun.lower().removesuffix("s") if noun else ""
-    participle = counted_participle(q.text) if noun else None
+    return _counted_agent(q.text) if q.kind == "number" else None
+
+
+@lru_cache(maxsize=256)
+def _counted_agent(question: str) -> tuple[str, frozenset[str]] | None:
+    # Cached: asked of every sentence read (reading_stems), and the question's parse is walked twice for it.
+    noun = counted_in_question(question)
+    if noun is None:
+        return None
+    singular = noun.lower().removesuffix("s")
+    participle = counted_participle(question)
     if participle is not None:
         base = participle.removesuffix("ing")  # "pay", "subscrib"
     elif singular.endswith(("er", "or")) and len(singular) >= 4:
