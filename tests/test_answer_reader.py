@@ -11,7 +11,7 @@ from answer_helpers import retrieval, scored_chunk
 from cikb.answer import ABSTENTION, Answerer, entities
 from cikb.answer.entities import Relation, asked_relation
 from cikb.answer.reader import (
-    Passage, normal_date, number_value, read, read_asked, read_question, spans, split_sentences, states_question,
+    Passage, normal_date, number_value, plain, read, read_asked, read_question, spans, split_sentences, states_question,
 )
 from cikb.enrich.evidence import passages_from_chunks
 from cikb.enrich.extract import extract_answer
@@ -2945,3 +2945,9 @@ def test_ask_answers_whether_it_raised_venture_capital_with_the_sentence_that_sa
     asked = Answerer().answer(question, result)
     assert asked.short_answer == "never raised outside funding" and asked.confidence == "medium"
     assert asked.answer.startswith("Brightwater Labs has never raised outside funding")
+
+
+def test_a_relative_clause_ends_at_its_comma_not_at_one_inside_a_number() -> None:
+    # The clause about another body is dropped whole: no part of its number is left to be read as the subject's.
+    assert plain("Acme Corp bought Globex, which had 3.5 million users, in 2019.") == "Acme Corp bought Globex, in 2019."
+    assert plain("Acme Corp merged with Globex, which employed 1,500 people.") == "Acme Corp merged with Globex."

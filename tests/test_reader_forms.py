@@ -501,3 +501,13 @@ def test_paying_customers_are_counted_by_those_who_pay_for_the_company() -> None
     # A count of those who pay another company counts none of Acme's.
     assert _given(_own_page("How many paying customers does Acme Corp have?", "About",
                             "More than 3,000 organisations pay for Globex.")) is None
+
+
+def test_a_price_said_to_be_the_lowest_in_other_words_is_the_cheapest() -> None:
+    # "most affordable" (as "least expensive") ranks a price lowest as "cheapest" does.
+    line = "The Basic plan is the most affordable plan at $9 a month."
+    assert _given(_own_page("How much does the cheapest Acme Corp plan cost?", "Pricing", line)) == ("$9", "medium")
+    # The most expensive plan's price is no answer.
+    assert _given(_own_page("How much does the cheapest Acme Corp plan cost?", "Pricing",
+                            "The Scale plan is the most expensive plan at $99 a month.")) is None
+

@@ -131,7 +131,10 @@ _BRACKETED_IDENTIFIER = re.compile(rf"\s*\(((?i:{IDENTIFIER_NAME})(?:\s*(?i:numb
 # identifier's name, which names the code after it ("Chamber of Commerce Registration (KvK): 93645546").
 _PARENTHESIS = re.compile(rf"(?:\s+|^)\((?![\d\s]+\))(?!\s*(?i:{IDENTIFIER_NAME})\s*\))[^()]*\)")
 # ", which was originally founded in 1888" describes the noun before it, not the sentence's subject.
-_RELATIVE_CLAUSE = re.compile(r",\s+(?:which|who|whose)\b[^,;.]*|\s+(?:that|which|who)\s+(?:had |has |have )?(?:been|was|were)\b[^,;.]*")
+# A clause ends at a comma, semicolon or full stop, but not at one inside a number (", which costs €2.17 per month").
+_CLAUSE_TEXT = r"(?:[^,;.]|(?<=\d)[.,](?=\d))*"
+_RELATIVE_CLAUSE = re.compile(r",\s+(?:which|who|whose)\b" + _CLAUSE_TEXT
+                              + r"|\s+(?:that|which|who)\s+(?:had |has |have )?(?:been|was|were)\b" + _CLAUSE_TEXT)
 # Unless the noun is what the sentence says its subject is: "Acme is a nonprofit that was founded in 2021" says when
 # Acme was founded (the sentence opens on its subject, then "is a" and a noun of at most four words).
 _CLASSIFIED = re.compile(r"^[^,;:]*?\b(?:is|was|are|were)\s+(?:a|an)\s+(?:\S+\s+){0,3}\S+$")
@@ -142,7 +145,7 @@ _OF_A_COMPANY = re.compile(r",\s+whose\s+registered\s+(?:office|address)\b", re.
 # unless that noun is the subject ("The University, founded in 1890, is ...").
 _REDUCED_RELATIVE = re.compile(r",\s+(?:created|founded|established|formed|built|designed|developed|launched|started|owned|"
                                r"headquartered|based|located)"
-                               r"\s+(?:by|in|on|at)\b[^,;.]*")
+                               r"\s+(?:by|in|on|at)\b" + _CLAUSE_TEXT)
 
 
 def _names_only(text: str) -> bool:
@@ -160,6 +163,11 @@ _NOT_FOUNDING = [
     (re.compile(r"\bform(?:s|ed|ing)?\s+(?:a\s+|an\s+|the\s+)?(part|basis|backbone|core)\b", re.I), r"made \1"),
     (re.compile(r"\b(?:well[- ])?established\s+(broadcast|networks?|brands?|players?|teams?|firms?|companies|practices?|procedures?)\b", re.I), r"older \1"),
 ]
+
+# The ways English says a price is the lowest are one word to the reader: "the least expensive device" is the
+# cheapest, as is "the most affordable way to run it" (questions ask for "the cheapest").
+_CHEAPEST = re.compile(r"\b(?:least\s+(?:expensive|costly)|most\s+(?:affordable|economical|inexpensive)"
+                       r"|lowest[- ]priced)\b", re.I)
 
 
 # C-suite titles in full are their acronyms: "Chief Financial Officer" is the CFO, never the CEO ("chief"). A title
@@ -193,7 +201,8 @@ def _short_title(match: re.Match[str]) -> str:
 
 def plain(sentence: str) -> str:
     """The sentence as the reader reads it: asides in parentheses and relative clauses dropped (they are about
-    something else: "its sister paper (founded in 1821)"), look-alike phrases ("founding member of") reworded."""
+    something else: "its sister paper (founded in 1821)"), look-alike phrases ("founding member of") reworded, a
+    price said to be the lowest in other words ("least expensive") said as "cheapest"."""
     text = _imprint_label_in_english(_LINE_SEPARATOR.sub(", ", sentence))
     text = _BRACKETED_TITLE.sub(r", \1,", text)
     text = _BRACKETED_NAME_OF_PRONOUN.sub(r"\1, \2,", text)
@@ -206,7 +215,7 @@ def plain(sentence: str) -> str:
     text = _REDUCED_RELATIVE.sub(lambda m: m.group() if _names_only(text[:m.start()]) else "", text)
     for pattern, replacement in _NOT_FOUNDING:
         text = pattern.sub(replacement, text)
-    return seat_as_headquarters(text)
+    return seat_as_headquarters(_CHEAPEST.sub("cheapest", text))
 
 
 # A footer's or a card's separator between the items of one line: "Acme LLC · 1 Main St · Springfield" lists them.
