@@ -511,3 +511,15 @@ def test_a_price_said_to_be_the_lowest_in_other_words_is_the_cheapest() -> None:
     assert _given(_own_page("How much does the cheapest Acme Corp plan cost?", "Pricing",
                             "The Scale plan is the most expensive plan at $99 a month.")) is None
 
+
+@pytest.mark.parametrize("line", [
+    "The registered office of Acme GmbH is at Gladbacher Straße 74, 40219 Düsseldorf, Germany.",
+    "The registered office of Acme, Inc. is at Gladbacher Straße 74, 40219 Düsseldorf, Germany.",
+])
+def test_the_legal_form_after_the_companys_name_is_of_its_name(line: str) -> None:
+    # "Acme GmbH" is Acme: its legal form stands between the predicate and the value as its name does.
+    assert _given(_own_page("What is the registered address of Acme?", "Imprint", line, company="Acme")) == (
+        "Gladbacher Straße 74, 40219 Düsseldorf", "medium")
+    # Another body's registered office, with its legal form, is not Acme's.
+    other = line.replace("Acme", "Globex")
+    assert _given(_own_page("What is the registered address of Acme?", "Imprint", other, company="Acme")) is None
