@@ -523,3 +523,12 @@ def test_the_legal_form_after_the_companys_name_is_of_its_name(line: str) -> Non
     # Another body's registered office, with its legal form, is not Acme's.
     other = line.replace("Acme", "Globex")
     assert _given(_own_page("What is the registered address of Acme?", "Imprint", other, company="Acme")) is None
+
+
+def test_a_role_conjoined_to_another_is_owned_by_the_first_ones_possessor() -> None:
+    # "Acme Corp's founder and chief executive": the parse hangs the possessive on "founder" alone.
+    line = "Jane Roe is Acme Corp's founder and chief executive, and sits on the board of the Open Data Trust."
+    assert _given(_own_page("Who is the CEO of Acme Corp?", "Team", line)) == ("Jane Roe", "medium")
+    # Another company's founder and chief executive is not Acme's.
+    other = "Jane Roe is Globex's founder and chief executive, and sits on the board of the Open Data Trust."
+    assert _given(_own_page("Who is the CEO of Acme Corp?", "Team", other)) is None
