@@ -532,3 +532,11 @@ def test_a_role_conjoined_to_another_is_owned_by_the_first_ones_possessor() -> N
     # Another company's founder and chief executive is not Acme's.
     other = "Jane Roe is Globex's founder and chief executive, and sits on the board of the Open Data Trust."
     assert _given(_own_page("Who is the CEO of Acme Corp?", "Team", other)) is None
+
+
+def test_a_participle_that_describes_a_noun_is_no_predicate() -> None:
+    # "wholly owned" describes the subsidiary: Globex is named after "of", not as what Acme owns.
+    line = "Acme Corp is a wholly owned subsidiary of Globex."
+    assert _given(_own_page("Which company owns Acme Corp?", "About", line)) == ("Globex", "high")
+    # Owned the other way, it is no answer.
+    assert _given(_own_page("Which company owns Acme Corp?", "About", "Acme Corp owns Globex.")) is None

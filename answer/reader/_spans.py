@@ -15,8 +15,9 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from cikb.answer.entities import (
-    KIND_LABELS, RoleStatement, asked_noun, asked_party, entities, instances_named, named_noun, named_parties,
-    patients, relation_holders, relation_statements, role_statements, set_apart_from_the_role, stranded_preposition,
+    KIND_LABELS, RoleStatement, asked_noun, asked_party, entities, instances_named, modifies_a_noun, named_noun,
+    named_parties, patients, relation_holders, relation_statements, role_statements, set_apart_from_the_role,
+    stranded_preposition,
 )
 from cikb.core.vocabulary import CHIEF_TITLES, match_weight, relation
 from cikb.embed.bm25 import english_stopwords
@@ -287,7 +288,9 @@ def _side_of_predicate(sentence: str, span: Span) -> tuple[Literal["agent", "pat
     """The name's side of the nearest directed predicate (as :func:`_role_in_sentence`), and whether the name
     stands after it: an agent after the predicate is the agent of its by-phrase."""
     tokens = tokens_of(sentence)
-    predicates = [i for i, (w, _, _) in enumerate(tokens) if stem(w) in DIRECTED_STEMS]
+    # A participle that describes a noun is no predicate: "a wholly owned subsidiary of Globex" (the parse reads it).
+    predicates = [i for i, (w, a, b) in enumerate(tokens)
+                  if stem(w) in DIRECTED_STEMS and not modifies_a_noun(sentence, a, b)]
     if not predicates:
         return None, False
     at = next((i for i, (_, a, _) in enumerate(tokens) if a >= span.start), len(tokens))
