@@ -61,8 +61,12 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 # session 96 posthog and hetzner, since session 97 element and sentry, since session 98 bunny and tuxedo, since
 # session 99 sparkfun, since session 100 raspberrypi, since session 101 threema and murena, since session 102 gandi,
 # since session 103 vivaldi and discourse, since session 104 mojeek and scaleway, since session 105 netgate, since
-# session 106 datawrapper), together: right, wrong, evidence in the top 10 of their 450 facts, measured in session 106
-# (259 / 178 / 13, top 10 398, gathered afresh with job openings crawled after the site's other pages, then
+# session 106 datawrapper, since session 107 xwiki), together: right, wrong, evidence in the top 10 of their 465 facts,
+# measured in session 107 by this test (the held-out sites gathered alone: 270 / 180 / 15, top 10 412; in the bench's
+# store of every site 271 / 180 / 14, xwiki 10 / 4 / 1 there as measured blind; of the 450 before it 259 / 178 / 13 ->
+# 261 / 176 / 13 with a price said to be the lowest in other words read as "cheapest" and "a wholly owned subsidiary
+# of" read as an owner); of the 450 before it, in session 106 (259 / 178 / 13, top 10 398, gathered afresh with
+# job openings crawled after the site's other pages, then
 # datawrapper gathered into that store: 10 / 5 / 0, as measured blind; of the 435 before it 249 / 173 / 13, top 10 384:
 # 246 / 175 / 14, top 10 380, at the session's start, the job openings 248 / 174 / 13, "paying customers" one more
 # right); of the 435 before it, in session 105 (246 / 175 / 14, top 10
@@ -108,11 +112,12 @@ def test_offline_ask_on_each_shared_site_stays_above_its_floor(tmp_path: Path, n
 # the fact's words), so that is reported, not asserted: the issue's targets are not met. Their high-confidence values,
 # as enrich writes them in cells, were all right when measured (10 of 10, session 71; bench/ask.py's cell_verdict):
 # that is asserted.
-MEASURED_WRITTEN_HELD_OUT = (259, 13, 398)
+MEASURED_WRITTEN_HELD_OUT = (270, 15, 412)
 
 
-# 30 sites gathered and 450 facts read (200 s alone in session 106; 29 and 435: 187 s in session 105; 28 and 420: 187
-# s in session 104; 27 and 405: 197 s; 26 and 390: 176 s alone in session 103; 24 and 360: 177 s alone in session 102;
+# 31 sites gathered and 465 facts read (139 s alone in session 107; 30 and 450: 200 s alone in session 106; 29 and
+# 435: 187 s in session 105; 28 and 420: 187 s in session 104; 27 and 405: 197 s; 26 and 390: 176 s alone in session
+# 103; 24 and 360: 177 s alone in session 102;
 # 23 sites 152 s in session 101; 21 sites took over 300 s on a worker beside the rest of the suite and two benchmarks in
 # session 100).
 @pytest.mark.timeout(600)
@@ -126,7 +131,7 @@ def test_offline_ask_on_the_written_held_out_sites_stays_above_its_floor(tmp_pat
     for site in sites:
         totals.add(bench.measure(settings, site))
     right, wrong, top10 = MEASURED_WRITTEN_HELD_OUT
-    assert totals.facts == 450, totals.line()
+    assert totals.facts == 465, totals.line()
     assert totals.right >= right - EPSILON and totals.wrong <= wrong and totals.top10 >= top10 - EPSILON, totals.line()
     high_cells = totals.cells["high"]
     assert high_cells and high_cells.count("right") == len(high_cells), totals.line()  # a high cell is never wrong
