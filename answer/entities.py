@@ -838,8 +838,7 @@ def _owner_of(token, value: tuple[int, int], is_role) -> str:  # noqa: ANN001 - 
     if token.dep_ == "conj" and _a_persons_role(token.head):
         # "the founder and CEO of Acme", "Acme's founder and CEO": the parse hangs "of Acme" and "Acme's" on the first
         # of the conjoined roles
-        possessor = next((c for c in token.head.children if c.dep_ == "poss"), None)
-        if possessor is not None:
+        if any(c.dep_ == "poss" for c in token.head.children):
             return _owner_of(token.head, value, is_role)
         return next((_name(o) for c in token.head.children if c.dep_ == "prep" and c.text.lower() in _OWNING_PREPOSITIONS
                      for o in c.children if o.dep_ == "pobj"), "")

@@ -288,9 +288,10 @@ def _side_of_predicate(sentence: str, span: Span) -> tuple[Literal["agent", "pat
     """The name's side of the nearest directed predicate (as :func:`_role_in_sentence`), and whether the name
     stands after it: an agent after the predicate is the agent of its by-phrase."""
     tokens = tokens_of(sentence)
-    # A participle that describes a noun is no predicate: "a wholly owned subsidiary of Globex" (the parse reads it).
-    predicates = [i for i, (w, a, b) in enumerate(tokens)
-                  if stem(w) in DIRECTED_STEMS and not modifies_a_noun(sentence, a, b)]
+    # A participle that describes a noun is no predicate: "a wholly owned subsidiary of Globex" (the parse reads it,
+    # asked of participles only: this runs for every sentence read).
+    predicates = [i for i, (w, a, b) in enumerate(tokens) if stem(w) in DIRECTED_STEMS
+                  and not (w.lower().endswith(("ed", "ing")) and modifies_a_noun(sentence, a, b))]
     if not predicates:
         return None, False
     at = next((i for i, (_, a, _) in enumerate(tokens) if a >= span.start), len(tokens))
