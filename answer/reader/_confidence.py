@@ -1925,10 +1925,10 @@ def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
 def _of_its_name(word: str, words: list[str], own: set[str]) -> bool:
     """The word is of the subject's name, in any case, or the legal form written after it: "the registered office of
     Acme GmbH is at ...", "Acme, Inc.'s office"."""
-    word = word.lower().removesuffix("'s").removesuffix("’s")
+    word = bare(word.lower())
     if word in own or word.rstrip("s") in own:
         return True
-    return word.replace(".", "") in LEGAL_SUFFIXES and any(w.lower() in own for w in words)
+    return word.replace(".", "") in LEGAL_SUFFIXES and any(bare(w.lower()) in own for w in words)
 
 
 # The period an amount is given for: "annual revenue" asks revenue by the year, "$5 million a year" may be any amount's.
