@@ -1916,19 +1916,18 @@ def tightly_linked(q: Question, sentence: str, span: Span) -> bool:
         words = _without_agents([w.strip("'’") for w, _, _ in between])
         if p < inside[0] and q.kind in ("person", "org"):
             words = _without_agent_descriptor(words)  # "founded by publisher John Walter": the agent is the value
-        if len(words) <= 5 and all(w in _CONNECTORS or _of_its_name(w, words, own) or w.isdigit()
+        named = any(bare(w.lower()) in own for w in words)  # a legal form then stands for the name it follows
+        if len(words) <= 5 and all(w in _CONNECTORS or _of_its_name(w, own, named) or w.isdigit()
                                    or _of_the_predicate(q, w) for w in words):
             return True
     return False
 
 
-def _of_its_name(word: str, words: list[str], own: set[str]) -> bool:
-    """The word is of the subject's name, in any case, or the legal form written after it: "the registered office of
-    Acme GmbH is at ...", "Acme, Inc.'s office"."""
+def _of_its_name(word: str, own: set[str], named: bool) -> bool:
+    """The word is of the subject's name, in any case, or, where the name is ``named``, the legal form written after
+    it: "the registered office of Acme GmbH is at ...", "Acme, Inc.'s office"."""
     word = bare(word.lower())
-    if word in own or word.rstrip("s") in own:
-        return True
-    return word.replace(".", "") in LEGAL_SUFFIXES and any(bare(w.lower()) in own for w in words)
+    return word in own or word.rstrip("s") in own or (named and word.replace(".", "") in LEGAL_SUFFIXES)
 
 
 # The period an amount is given for: "annual revenue" asks revenue by the year, "$5 million a year" may be any amount's.

@@ -154,20 +154,19 @@ def _names_only(text: str) -> bool:
     return bool(words) and all(w[0].isupper() or w.lower() in ("of", "and", "the", "&") for w in words)
 
 
-# Phrases that look like a founding and are not.
-_NOT_FOUNDING = [
+# Phrases the reader reads in other words: those that look like a founding and are not, and a price said to be the
+# lowest in other words than "cheapest", the word questions ask it by.
+_REWORDINGS = [
     (re.compile(r"\b(?:found(?:ing|er)|charter)\s+(members?|clubs?|partners?|signator(?:y|ies))\b", re.I), r"charter \1"),
     (re.compile(r"\bincorporated\s+(into|with)\b", re.I), r"merged \1"),
     (re.compile(r"\bbased\s+(on|upon)\b", re.I), r"drawn \1"),  # "based on the Latham Loop" is no location
     (re.compile(r"\bset\s+up\b", re.I), "set-up"),
     (re.compile(r"\bform(?:s|ed|ing)?\s+(?:a\s+|an\s+|the\s+)?(part|basis|backbone|core)\b", re.I), r"made \1"),
     (re.compile(r"\b(?:well[- ])?established\s+(broadcast|networks?|brands?|players?|teams?|firms?|companies|practices?|procedures?)\b", re.I), r"older \1"),
+    # "the least expensive device", "the most affordable way to run it"
+    (re.compile(r"\b(?:least\s+(?:expensive|costly)|most\s+(?:affordable|economical|inexpensive)|lowest[- ]priced)\b",
+                re.I), "cheapest"),
 ]
-
-# The ways English says a price is the lowest are one word to the reader: "the least expensive device" is the
-# cheapest, as is "the most affordable way to run it" (questions ask for "the cheapest").
-_CHEAPEST = re.compile(r"\b(?:least\s+(?:expensive|costly)|most\s+(?:affordable|economical|inexpensive)"
-                       r"|lowest[- ]priced)\b", re.I)
 
 
 # C-suite titles in full are their acronyms: "Chief Financial Officer" is the CFO, never the CEO ("chief"). A title
@@ -213,9 +212,9 @@ def plain(sentence: str) -> str:
     text = _RELATIVE_CLAUSE.sub(lambda m: m.group() if _CLASSIFIED.search(text[:m.start()])
                                 or _OF_A_COMPANY.match(m.group()) else "", text)
     text = _REDUCED_RELATIVE.sub(lambda m: m.group() if _names_only(text[:m.start()]) else "", text)
-    for pattern, replacement in _NOT_FOUNDING:
+    for pattern, replacement in _REWORDINGS:
         text = pattern.sub(replacement, text)
-    return seat_as_headquarters(_CHEAPEST.sub("cheapest", text))
+    return seat_as_headquarters(text)
 
 
 # A footer's or a card's separator between the items of one line: "Acme LLC · 1 Main St · Springfield" lists them.
