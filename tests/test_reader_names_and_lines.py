@@ -221,3 +221,28 @@ def test_where_a_thing_of_the_company_is_is_not_where_the_company_is() -> None:
     for said in ("Acme's headquarters are located in Chicago, Illinois.", "Our offices are located in Chicago, Illinois."):
         answer = _read("Where is Acme headquartered?", said, company="Acme").answer
         assert answer is not None and answer.value == "Chicago, Illinois", said
+
+
+def test_a_name_the_question_gives_the_company_beside_its_own_is_the_company() -> None:
+    registered = "Globex Group SA is registered in the Crossroads Bank for Enterprises under company number 0466.312.094."
+    asked = "What is the company number of Acme's operator Globex Group SA?"
+    answer = _read(asked, registered, company="Acme").answer
+    assert answer is not None and answer.value == "0466.312.094"
+    # Asked of Acme alone, Globex Group SA is another body: its number is not Acme's.
+    assert _read("What is Acme's company number?", registered, company="Acme").answer is None
+    # In brackets, either way round: "Globex Labs (Acme)", "Acme (Globex Labs)".
+    office = "Globex Labs is registered in Delaware under file number 7654321."
+    for question in ("What is the file number of Globex Labs (Acme)?", "What is Acme's (Globex Labs) file number?"):
+        bracketed = _read(question, office, company="Acme").answer
+        assert bracketed is not None and bracketed.value == "7654321", question
+    # A bracket that names no other body, or another name beside a name that is not the company's, adds no name.
+    for question in ("What is the file number of Initech (Globex Labs)?", "Who is the operator of Acme (the app)?"):
+        assert read_question(question, None, "Acme").other_names == (), question
+
+
+def test_a_line_labelled_with_another_identifiers_name_gives_that_identifier() -> None:
+    vat = "EU VAT: Acme Ltd is registered for the EU non-Union OSS scheme under number EU372014556."
+    assert _read("What is Acme's company registration number?", vat, company="Acme").answer is None
+    answer = _read("What is Acme's company registration number?",
+                   "Company number: Acme Ltd is registered in New Zealand under number 4423617.", company="Acme").answer
+    assert answer is not None and answer.value == "4423617"

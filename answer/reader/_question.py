@@ -204,6 +204,8 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     titled = short_titles(question)  # "Who is Acme's Chief Financial Officer?" asks for its CFO, as sentences say
     chief_officer, question = titled != question, seat_as_headquarters(titled)  # a CGO is an officer too
     question = _LEGAL_NOUN_NAME.sub(r"\1 \2", question)
+    question, given = names_given_in(question, company)
+    aliases = (*aliases, *given)
     words = [w for w, _, _ in tokens_of(question)]
     lower = [w.lower() for w in words]
     # A name is written with or without its legal form: "Adafruit Industries" is "Adafruit Industries LLC".
@@ -569,6 +571,35 @@ def without_legal_form(name: str) -> str:
     while words and words[-1].lower().replace(".", "").strip(",") in LEGAL_SUFFIXES:
         words.pop()
     return " ".join(words).rstrip(",")
+
+
+_PROPER_NAME = r"[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*"
+_BESIDE_IN_BRACKETS = re.compile(rf"({_PROPER_NAME})(?:['’]s)?\s*\(\s*({_PROPER_NAME})\s*\)")
+# "Acme's operator Globex SA": the body the question asks of, named by its tie to the subject.
+_BEHIND = r"['’]s\s+(?:operator|operating\s+company|parent\s+company|parent)\s+"
+_BODY_BEHIND = re.compile(rf"\b({_PROPER_NAME}){_BEHIND}(?=({_PROPER_NAME}))")
+
+
+def names_given_in(question: str, company: str) -> tuple[str, tuple[str, ...]]:
+    """Names the question gives the subject beside its own, and the question as read with them: "Kandra Labs
+    (Zulip)" names Zulip twice; "Acme's operator Globex SA" asks of Globex SA, which the asker ties to Acme. A
+    sentence on either name is then on the subject."""
+    own = {w.lower() for w, _, _ in tokens_of(company)}
+
+    def names_own(name: str) -> bool:
+        return bool({bare(w.lower()) for w, _, _ in tokens_of(name)} & own)
+
+    names = []
+    if own and "(" in question:  # the patterns backtrack over every run of capitalised words: only where one may be
+        for match in _BESIDE_IN_BRACKETS.finditer(question):
+            names += [other for this, other in (match.groups(), match.groups()[::-1])
+                      if names_own(this) and not names_own(other)]
+    behind = [m for m in _BODY_BEHIND.finditer(question) if names_own(m.group(1)) and not names_own(m.group(2))
+              ] if own and re.search(_BEHIND, question) else []
+    for match in reversed(behind):  # "Who founded Acme's parent company Globex?" asks "Who founded Globex?"
+        question = question[:match.start()] + question[match.end():]
+        names.append(match.group(2))
+    return question, tuple(names)
 
 
 # "ISRG / Let's Encrypt", "Acme Corp / Acme Labs": names on either side of a slash name one subject.

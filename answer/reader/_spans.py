@@ -417,7 +417,8 @@ def identifier_spans(q: Question, sentence: str) -> list[Span]:
         label = sentence[m.start():m.start("code")]
         if (re.search(r"\d", code) and len(re.sub(r"[\W_]", "", code)) >= 5 and not YEAR_RE.fullmatch(code)
                 and not _names_another_identifier(q, label) and not _bracketed_after_another(q, sentence[:m.start()])
-                and not _another_identifiers_name(q, sentence[:m.start()], label)):
+                and not _another_identifiers_name(q, sentence[:m.start()], label)
+                and not _headed_by_another_identifier(q, sentence[:m.start()])):
             found.append(Span(code, m.start("code"), re.sub(r"\s+", " ", code.upper())))
     if "commercial register number" in q.identifier and not found:
         # A German register's number names its register by its letters, whatever words stand before it: "entered at
@@ -439,6 +440,13 @@ def _bracketed_after_another(q: Question, before: str) -> bool:
     # is Acme's.
     return (len(words) > 1 and words[-1] in LEGAL_SUFFIXES and not set(words) <= LEGAL_SUFFIXES
             and not set(words) & set(q.subject_terms))
+
+
+def _headed_by_another_identifier(q: Question, before: str) -> bool:
+    """The line's own label names another identifier: "EU VAT: Acme Ltd is registered for the OSS scheme under number
+    EU372014556" is the VAT number, whatever the words beside the code say."""
+    heading = re.match(r"\s*([^:]{1,30}):", before)
+    return heading is not None and _names_another_identifier(q, heading.group(1))
 
 
 def _names_another_identifier(q: Question, label: str) -> bool:
