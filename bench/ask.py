@@ -103,8 +103,8 @@ def written_site(name: str, company: str, role: str) -> Site:
     return Site(name, company, role, folder / "site", folder / "facts.json")
 
 
-# Written in sessions 61 to 66, 82, 83 and 96 to 107, each pair measured once before anything was changed against it
-# (bench/sites/README.md); ten pairs and nineteen sites tuned on since, six pairs and nineteen sites held out.
+# Written in sessions 61 to 66, 82, 83 and 96 to 108, each pair measured once before anything was changed against it
+# (bench/sites/README.md); ten pairs and twenty sites tuned on since, six pairs and twenty sites held out.
 WRITTEN = {site.name: site for site in (
     written_site("fairphone", "Fairphone", "written"), written_site("buttondown", "Buttondown", "written"),
     written_site("plausible", "Plausible Analytics", "written"), written_site("keyboardio", "Keyboardio", "written"),
@@ -145,6 +145,7 @@ WRITTEN = {site.name: site for site in (
     written_site("collabora", "Collabora", "written"), written_site("netgate", "Netgate", "written held-out"),
     written_site("uberspace", "Uberspace", "written"), written_site("datawrapper", "Datawrapper", "written held-out"),
     written_site("netcup", "netcup", "written"), written_site("xwiki", "XWiki", "written held-out"),
+    written_site("mailfence", "Mailfence", "written"), written_site("seeed", "Seeed Studio", "written held-out"),
 )}
 
 
