@@ -236,8 +236,9 @@ def test_a_name_the_question_gives_the_company_beside_its_own_is_the_company() -
         bracketed = _read(question, office, company="Acme").answer
         assert bracketed is not None and bracketed.value == "7654321", question
     # A bracket that names no other body, or another name beside a name that is not the company's, adds no name.
-    for question in ("What is the file number of Initech (Globex Labs)?", "Who is the operator of Acme (the app)?"):
-        assert read_question(question, None, "Acme").other_names == (), question
+    for question in ("What is the file number of Initech (Globex Labs)?", "Who is the operator of Acme (the app)?",
+                     "What is the address of Acme (Berlin)?", "Where is Acme (UK) based?"):
+        assert read_question(question, None, "Acme").other_names == (), question  # a place is no name of Acme's
 
 
 def test_a_line_labelled_with_another_identifiers_name_gives_that_identifier() -> None:

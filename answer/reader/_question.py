@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cikb.answer.entities import (
-    Relation, asked_noun, asked_relation, aspect_verbs, noun_describers, common_nouns, descriptive_words,
+    Relation, asked_noun, asked_relation, aspect_verbs, noun_describers, common_nouns, descriptive_words, entities,
     predicate_subjects, told_in_the_past,
 )
 from cikb.core.vocabulary import CHIEF_TITLES, match_weight, relation
@@ -593,13 +593,19 @@ def names_given_in(question: str, company: str) -> tuple[str, tuple[str, ...]]:
     if own and "(" in question:  # the patterns backtrack over every run of capitalised words: only where one may be
         for match in _BESIDE_IN_BRACKETS.finditer(question):
             names += [other for this, other in (match.groups(), match.groups()[::-1])
-                      if names_own(this) and not names_own(other)]
+                      if names_own(this) and not names_own(other) and not _a_place(other)]
     behind = [m for m in _BODY_BEHIND.finditer(question) if names_own(m.group(1)) and not names_own(m.group(2))
               ] if own and re.search(_BEHIND, question) else []
     for match in reversed(behind):  # "Who founded Acme's parent company Globex?" asks "Who founded Globex?"
         question = question[:match.start()] + question[match.end():]
         names.append(match.group(2))
     return question, tuple(names)
+
+
+def _a_place(name: str) -> bool:
+    """The recogniser reads ``name`` as a place: "Acme (Berlin)", "Acme (UK)" name where, not another name of Acme
+    (read as one, every "Berlin" of an address would be read as the company's name)."""
+    return any(label in ("GPE", "LOC", "FAC", "NORP") for _, _, label in entities(name))
 
 
 # "ISRG / Let's Encrypt", "Acme Corp / Acme Labs": names on either side of a slash name one subject.
