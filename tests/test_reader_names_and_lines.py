@@ -224,7 +224,8 @@ def test_where_a_thing_of_the_company_is_is_not_where_the_company_is() -> None:
 
 
 def test_a_name_the_question_gives_the_company_beside_its_own_is_the_company() -> None:
-    registered = "Globex Group SA is registered in the Crossroads Bank for Enterprises under company number 0466.312.094."
+    registered = ("Globex Group SA is registered in the Crossroads Bank for Enterprises under company number "
+                  "0466.312.094.")
     asked = "What is the company number of Acme's operator Globex Group SA?"
     answer = _read(asked, registered, company="Acme").answer
     assert answer is not None and answer.value == "0466.312.094"
@@ -239,6 +240,10 @@ def test_a_name_the_question_gives_the_company_beside_its_own_is_the_company() -
     for question in ("What is the file number of Initech (Globex Labs)?", "Who is the operator of Acme (the app)?",
                      "What is the address of Acme (Berlin)?", "Where is Acme (UK) based?"):
         assert read_question(question, None, "Acme").other_names == (), question  # a place is no name of Acme's
+    # Spaced apart by a slash, as the shared facts write them; "GST/HST" is one tax's number, no two names.
+    assert read_question("What is the street address of Let's Encrypt / ISRG?", None, "ISRG").other_names == (
+        "Let's Encrypt",)
+    assert read_question("What is Acme's GST/HST registration number?", None, "Acme").other_names == ()
 
 
 def test_a_line_labelled_with_another_identifiers_name_gives_that_identifier() -> None:

@@ -204,7 +204,7 @@ def read_question(question: str, column_type: str | None = None, company: str = 
     titled = short_titles(question)  # "Who is Acme's Chief Financial Officer?" asks for its CFO, as sentences say
     chief_officer, question = titled != question, seat_as_headquarters(titled)  # a CGO is an officer too
     question = _LEGAL_NOUN_NAME.sub(r"\1 \2", question)
-    question, given = names_given_in(question, company)
+    question, given = _names_given_in(question, company)
     aliases = (*aliases, *given)
     words = [w for w, _, _ in tokens_of(question)]
     lower = [w.lower() for w in words]
@@ -217,7 +217,6 @@ def read_question(question: str, column_type: str | None = None, company: str = 
         subject_words, acronyms = (*subject_words, *alias_words), (*acronyms, *alias_acronyms)
     own = set(subject_words) | set(acronyms) | {w.lower() for name in (company, *named) for w, _, _ in tokens_of(name)}
     own |= _without_possessive(own)  # "Let's Encrypt" is named "Let’s Encrypt" and "Let"
-    own |= _aliases(question, own)
     referring = _refers_to_subject(lower)
     # A capital names something else, but an officer's or an identifier's acronym does not ("Who is the company's
     # COO?", "What is the company's EIN?").
@@ -574,26 +573,30 @@ def without_legal_form(name: str) -> str:
 
 
 _PROPER_NAME = r"[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*"
-_BESIDE_IN_BRACKETS = re.compile(rf"({_PROPER_NAME})(?:['’]s)?\s*\(\s*({_PROPER_NAME})\s*\)")
+_NAME_WITH_APOSTROPHE = r"[A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*)*"  # "Let's Encrypt"
+# Two names of one body, as a question gives them: "Kandra Labs (Zulip)", "Acme's (Globex Ltd)", "ISRG / Let's Encrypt".
+_BESIDE = {"(": re.compile(rf"({_PROPER_NAME})(?:['’]s)?\s*\(\s*({_PROPER_NAME})\s*\)"),
+           "/": re.compile(rf"({_NAME_WITH_APOSTROPHE})\s+/\s+({_NAME_WITH_APOSTROPHE})")}  # "GST/HST": one tax
 # "Acme's operator Globex SA": the body the question asks of, named by its tie to the subject.
 _BEHIND = r"['’]s\s+(?:operator|operating\s+company|parent\s+company|parent)\s+"
 _BODY_BEHIND = re.compile(rf"\b({_PROPER_NAME}){_BEHIND}(?=({_PROPER_NAME}))")
 
 
-def names_given_in(question: str, company: str) -> tuple[str, tuple[str, ...]]:
+def _names_given_in(question: str, company: str) -> tuple[str, tuple[str, ...]]:
     """Names the question gives the subject beside its own, and the question as read with them: "Kandra Labs
-    (Zulip)" names Zulip twice; "Acme's operator Globex SA" asks of Globex SA, which the asker ties to Acme. A
-    sentence on either name is then on the subject."""
+    (Zulip)" and "ISRG / Let's Encrypt" name one body twice; "Acme's operator Globex SA" asks of Globex SA, which the
+    asker ties to Acme. A sentence on either name is then on the subject."""
     own = {w.lower() for w, _, _ in tokens_of(company)}
 
     def names_own(name: str) -> bool:
         return bool({bare(w.lower()) for w, _, _ in tokens_of(name)} & own)
 
     names = []
-    if own and "(" in question:  # the patterns backtrack over every run of capitalised words: only where one may be
-        for match in _BESIDE_IN_BRACKETS.finditer(question):
-            names += [other for this, other in (match.groups(), match.groups()[::-1])
-                      if names_own(this) and not names_own(other) and not _a_place(other)]
+    for mark, pattern in _BESIDE.items():
+        if own and mark in question:  # the patterns backtrack over every run of capitalised words: only where needed
+            for match in pattern.finditer(question):
+                names += [other for this, other in (match.groups(), match.groups()[::-1])
+                          if names_own(this) and not names_own(other) and not _a_place(other)]
     behind = [m for m in _BODY_BEHIND.finditer(question) if names_own(m.group(1)) and not names_own(m.group(2))
               ] if own and re.search(_BEHIND, question) else []
     for match in reversed(behind):  # "Who founded Acme's parent company Globex?" asks "Who founded Globex?"
@@ -606,24 +609,6 @@ def _a_place(name: str) -> bool:
     """The recogniser reads ``name`` as a place: "Acme (Berlin)", "Acme (UK)" name where, not another name of Acme
     (read as one, every "Berlin" of an address would be read as the company's name)."""
     return any(label in ("GPE", "LOC", "FAC", "NORP") for _, _, label in entities(name))
-
-
-# "ISRG / Let's Encrypt", "Acme Corp / Acme Labs": names on either side of a slash name one subject.
-_SLASHED_NAMES = re.compile(r"([A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*)*)\s*/\s*([A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*)*)")
-
-
-def _aliases(question: str, own: set[str]) -> set[str]:
-    """The words of a name the question gives as another name of the subject ("ISRG / Let's Encrypt"):
-    they are the subject's own words, not key terms a sentence must hold."""
-    aliases: set[str] = set()
-    if "/" not in question:  # the pattern backtracks over every run of capitalised words: quadratic in a long one
-        return aliases
-    for match in _SLASHED_NAMES.finditer(question):
-        sides = [{w.lower() for w, _, _ in tokens_of(side)} for side in match.groups()]
-        for this, other in (sides, sides[::-1]):
-            if this & own:
-                aliases |= other | _without_possessive(other)
-    return aliases
 
 
 def bare(word: str) -> str:
