@@ -573,8 +573,8 @@ def without_legal_form(name: str) -> str:
 
 
 _PROPER_NAME = r"[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*"
-_NAME_WITH_APOSTROPHE = r"[A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*)*"  # "Let's Encrypt"
-# Two names of one body, as a question gives them: "Kandra Labs (Zulip)", "Acme's (Globex Ltd)", "ISRG / Let's Encrypt".
+_NAME_WITH_APOSTROPHE = r"[A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*)*"  # "Joe's Widgets"
+# Two names of one body, as a question gives them: "Globex Labs (Acme)", "Acme's (Globex Ltd)", "Acme / Globex Labs".
 _BESIDE = {"(": re.compile(rf"({_PROPER_NAME})(?:['’]s)?\s*\(\s*({_PROPER_NAME})\s*\)"),
            "/": re.compile(rf"({_NAME_WITH_APOSTROPHE})\s+/\s+({_NAME_WITH_APOSTROPHE})")}  # "GST/HST": one tax
 # "Acme's operator Globex SA": the body the question asks of, named by its tie to the subject.
@@ -583,8 +583,8 @@ _BODY_BEHIND = re.compile(rf"\b({_PROPER_NAME}){_BEHIND}(?=({_PROPER_NAME}))")
 
 
 def _names_given_in(question: str, company: str) -> tuple[str, tuple[str, ...]]:
-    """Names the question gives the subject beside its own, and the question as read with them: "Kandra Labs
-    (Zulip)" and "ISRG / Let's Encrypt" name one body twice; "Acme's operator Globex SA" asks of Globex SA, which the
+    """Names the question gives the subject beside its own, and the question as read with them: "Globex Labs
+    (Acme)" and "Acme / Globex Labs" name one body twice; "Acme's operator Globex SA" asks of Globex SA, which the
     asker ties to Acme. A sentence on either name is then on the subject."""
     own = {w.lower() for w, _, _ in tokens_of(company)}
 

@@ -444,7 +444,7 @@ def _bracketed_after_another(q: Question, before: str) -> bool:
 
 def _headed_by_another_identifier(q: Question, before: str) -> bool:
     """The line's own label names another identifier: "EU VAT: Acme Ltd is registered for the OSS scheme under number
-    EU372014556" is the VAT number, whatever the words beside the code say."""
+    EU123456789" is the VAT number, whatever the words beside the code say."""
     heading = re.match(r"\s*([^:]{1,30}):", before)
     return heading is not None and _names_another_identifier(q, heading.group(1))
 
