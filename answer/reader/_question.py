@@ -587,21 +587,21 @@ def _names_given_in(question: str, company: str) -> tuple[str, tuple[str, ...]]:
     (Acme)" and "Acme / Globex Labs" name one body twice; "Acme's operator Globex SA" asks of Globex SA, which the
     asker ties to Acme. A sentence on either name is then on the subject."""
     own = {w.lower() for w, _, _ in tokens_of(company)}
+    if not own:
+        return question, ()
 
     def names_own(name: str) -> bool:
         return bool({bare(w.lower()) for w, _, _ in tokens_of(name)} & own)
 
-    names = []
-    for mark, pattern in _BESIDE.items():
-        if own and mark in question:  # the patterns backtrack over every run of capitalised words: only where needed
-            for match in pattern.finditer(question):
-                names += [other for this, other in (match.groups(), match.groups()[::-1])
-                          if names_own(this) and not names_own(other) and not _a_place(other)]
-    behind = [m for m in _BODY_BEHIND.finditer(question) if names_own(m.group(1)) and not names_own(m.group(2))
-              ] if own and re.search(_BEHIND, question) else []
-    for match in reversed(behind):  # "Who founded Acme's parent company Globex?" asks "Who founded Globex?"
-        question = question[:match.start()] + question[match.end():]
-        names.append(match.group(2))
+    # The patterns backtrack over every run of capitalised words: each is tried only where its mark is.
+    names = [other for mark, pattern in _BESIDE.items() if mark in question for match in pattern.finditer(question)
+             for this, other in (match.groups(), match.groups()[::-1])
+             if names_own(this) and not names_own(other) and not _a_place(other)]
+    if re.search(_BEHIND, question):
+        behind = [m for m in _BODY_BEHIND.finditer(question) if names_own(m.group(1)) and not names_own(m.group(2))]
+        for match in reversed(behind):  # "Who founded Acme's parent company Globex?" asks "Who founded Globex?"
+            question = question[:match.start()] + question[match.end():]
+            names.append(match.group(2))
     return question, tuple(names)
 
 
